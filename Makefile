@@ -1,0 +1,117 @@
+# DLS - distributed loop self-scheduling over CORBA.  One GNU Makefile.
+#
+#   make            build everything (installs missing Debian packages first)
+#   make check      unit + integration tests
+#   make demo       a whole emulated C8 run writing mandelbrot.png
+#   make sanitize   the tests under ASan/UBSan, in build/san
+#   make install    PREFIX=/usr/local
+#   V=1             show the commands
+
+BUILD      ?= build
+PREFIX     ?= /usr/local
+PKG_CONFIG ?= pkg-config
+CC         ?= gcc
+CXX        ?= g++
+OPT        ?= -O2 -g
+WERROR     ?= -Werror
+WARN       := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes
+Q          := $(if $(V),,@)
+.DEFAULT_GOAL := all
+
+# --- dependencies -----------------------------------------------------------
+# deps.mk is made by installing what is missing, then asking pkg-config; make
+# remakes an included makefile before anything else and restarts, so the
+# values below are read after the packages exist, even on a fresh machine.
+DEPS_MK := $(BUILD)/deps.mk
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+include $(DEPS_MK)
+endif
+
+$(DEPS_MK): scripts/install-deps.sh
+	$(Q)mkdir -p $(@D)
+	$(Q)scripts/install-deps.sh
+	$(Q){ echo "OMNIIDL := $$($(PKG_CONFIG) --variable=omniidl omniORB4)"; \
+	  echo "OMNI_CFLAGS := $$($(PKG_CONFIG) --cflags omniORB4)"; \
+	  echo "OMNI_LIBS := $$($(PKG_CONFIG) --libs omniORB4) -lomniDynamic4 -lomnisslTP4"; \
+	  echo "CUNIT_CFLAGS := $$($(PKG_CONFIG) --cflags cunit)"; \
+	  echo "CUNIT_LIBS := $$($(PKG_CONFIG) --libs cunit)"; \
+	  echo "PNG_CFLAGS := $$($(PKG_CONFIG) --cflags libpng)"; \
+	  echo "PNG_LIBS := $$($(PKG_CONFIG) --libs libpng)"; \
+	  echo "SSL_LIBS := $$($(PKG_CONFIG) --libs openssl)"; } > $@.tmp
+	$(Q)mv $@.tmp $@
+
+# --- flags --------------------------------------------------------------------
+INCLUDES     := -iquote common -iquote treesched -iquote clients
+ALL_CFLAGS    = -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(WERROR) $(SAN) $(INCLUDES) \
+                $(CFLAGS) -MMD -MP
+ALL_CXXFLAGS  = -std=c++17 $(OPT) -Wall -Wextra $(WERROR) $(SAN) $(INCLUDES) \
+                -isystem $(BUILD)/idl $(OMNI_CFLAGS) $(CXXFLAGS) -MMD -MP
+ALL_LDFLAGS   = $(SAN) $(LDFLAGS)
+
+# --- sources ----------------------------------------------------------------
+CORE_SRC  := $(wildcard common/*.c) $(wildcard treesched/*.c)
+CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/%.o)
+LIBDLS    := $(BUILD)/libdls.a
+
+DLS_SRC   := $(wildcard clients/*.c)
+DLS_OBJ   := $(DLS_SRC:%.c=$(BUILD)/%.o)
+DLS_BIN   := $(BUILD)/bin/dls
+
+UNIT_SRC  := $(wildcard tests/unit/*.c)
+UNIT_OBJ  := $(UNIT_SRC:%.c=$(BUILD)/%.o)
+UNIT_BIN  := $(BUILD)/tests/unit_tests
+
+PROGRAMS  := $(DLS_BIN)
+
+.PHONY: all check check-unit check-integration sanitize clean install demo deps
+all: $(PROGRAMS)
+deps: $(DEPS_MK)
+
+# The kernel must be bit-exact: no fused multiply-add (WORKLOAD.md 1).
+$(BUILD)/common/mandel.o: ALL_CFLAGS += -ffp-contract=off
+
+$(BUILD)/%.o: %.c $(DEPS_MK)
+	$(Q)mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $<")
+	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CUNIT_CFLAGS)
+
+$(LIBDLS): $(CORE_OBJ)
+	$(if $(Q),@echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(DLS_BIN): $(DLS_OBJ) $(LIBDLS)
+	$(Q)mkdir -p $(@D)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ -lm -o $@
+
+$(UNIT_BIN): $(UNIT_OBJ) $(LIBDLS)
+	$(Q)mkdir -p $(@D)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(CUNIT_LIBS) -lm -o $@
+
+# --- tests --------------------------------------------------------------------
+check: check-unit check-integration
+
+check-unit: $(UNIT_BIN)
+	$(UNIT_BIN)
+
+check-integration: all
+	DLS_BIN_DIR=$(abspath $(BUILD)/bin) tests/integration/run.sh
+
+sanitize:
+	$(MAKE) BUILD=build/san WERROR= OPT='-O1 -g' \
+	  SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' check
+
+demo: all
+	@echo "make demo: arrives with the CORBA system (issue 3); try: $(DLS_BIN) chunks --help"
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf build
+
+-include $(CORE_OBJ:.o=.d) $(DLS_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)

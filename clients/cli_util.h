@@ -1,0 +1,35 @@
+/*
+ * cli_util.h - shared helpers of the command-line programs: the one-line
+ * usage error (program, option, value, cause; exit 2).
+ */
+#ifndef DLS_CLI_UTIL_H
+#define DLS_CLI_UTIL_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Prints "prog: OPT 'VALUE': CAUSE" and a hint naming `prog --help` to
+ * stderr, then exits 2.  value may be NULL (then only OPT: CAUSE).
+ */
+void cli_usage_error(const char *prog, const char *opt, const char *value, const char *cause)
+	__attribute__((noreturn));
+
+/* Parses an integer option or exits 2 with the cause. */
+int64_t cli_i64_or_die(const char *prog, const char *opt, const char *value, int64_t min,
+		       int64_t max);
+
+/* Parses a number option or exits 2 with the cause. */
+double cli_double_or_die(const char *prog, const char *opt, const char *value, double min,
+			 double max);
+
+/* Monotonic time in seconds. */
+double cli_now(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

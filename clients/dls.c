@@ -1,0 +1,40 @@
+/*
+ * dls - the DLS command-line tool: one program, one sub-command per job.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dls_cmds.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *summary;
+} cmds[] = {
+	{"chunks", dls_cmd_chunks, "print the chunk schedule of a scheme, or the TreeS plan"},
+	{"mandel", dls_cmd_mandel, "compute the Mandelbrot image sequentially (the oracle, T_1)"},
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: dls COMMAND [OPTIONS]   (dls COMMAND --help for its options)\n\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "dls: unknown command '%s'\ntry 'dls --help'\n", argv[1]);
+	return 2;
+}

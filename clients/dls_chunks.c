@@ -1,0 +1,413 @@
+/*
+ * dls chunks - print the realized schedule of a scheme (SCHEMES.md 9), its
+ * untruncated chunk function (--function), or the Tree Scheduling plan
+ * (--tree).  Deterministic: request streams never depend on the clock.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_opt.h"
+#include "cli_util.h"
+#include "dls_cmds.h"
+#include "dls_err.h"
+#include "sched_drive.h"
+#include "tree_plan.h"
+
+#define PROG "dls chunks"
+#define DEFAULT_MAX_CHUNKS 10000000
+
+static void help(void)
+{
+	puts("usage: dls chunks --scheme NAME --iterations I --pes P [--function]\n"
+	     "                  [--profile table|text] [--k K] [--alpha A] [--fac --mu M --sd S]\n"
+	     "                  [--sigma S] [--X X] [--F F] [--L L]\n"
+	     "       dls chunks --scheme dtss|dfss|dfiss|dtfss|wf --iterations I --acp 1,1,2,2\n"
+	     "                  [--order sorted|rr|3,2,1,0] [--requests PE:A,PE:A,...]\n"
+	     "       dls chunks --tree --tau 1,2,3,4 [--iterations I --alloc equal|proportional|"
+	     "round-robin]\n\n"
+	     "Prints one line of chunk sizes (simple schemes) or of (pe,chunk) pairs in\n"
+	     "service order, PEs numbered from 0 (distributed schemes and WF).\n"
+	     "Schemes: ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss (any case).\n\n"
+	     "  --function        the untruncated chunk function (seed 001 Table 1 view)\n"
+	     "  --profile P       table (default: reproduces Table 1) or text (printed formulas)\n"
+	     "  --k K             CSS chunk (default ceil(I/P)) or GSS minimum chunk (default 1)\n"
+	     "  --alpha A         FSS/DFSS/WF alpha, e.g. 2, 1.5 or 3/2 (default 2)\n"
+	     "  --fac             FSS/DFSS: Hummel's FAC rule with iteration mean --mu, sd --sd\n"
+	     "  --sigma S, --X X  FISS/DFISS stages (default 3) and X (default sigma+2)\n"
+	     "  --F F, --L L      TSS first and last chunk (default floor(I/2P), 1)\n"
+	     "  --acp LIST        A_i of each PE (distributed) or the weights (WF)\n"
+	     "  --order O         sorted (default; decreasing A, ties by id), rr, or a PE list\n"
+	     "  --requests LIST   explicit first requests PE:A, then the order continues\n"
+	     "  --max-chunks N    refuse schedules longer than N chunks (default 10000000)\n"
+	     "  --tree            print the cluster tree, the chain and the link levels\n"
+	     "  --tau LIST        the PEs' throughputs for --tree\n"
+	     "  --alloc MODE      also print the initial allocation of --iterations\n");
+}
+
+struct emit_state {
+	int pairs;
+	int first;
+	FILE *out;
+};
+
+static int emit(void *arg, int pe, const struct chunk *c)
+{
+	struct emit_state *e = arg;
+
+	if (!e->first)
+		fputc(' ', e->out);
+	e->first = 0;
+	if (e->pairs)
+		fprintf(e->out, "(%d,%lld)", pe, (long long)c->size);
+	else
+		fprintf(e->out, "%lld", (long long)c->size);
+	return 0;
+}
+
+static struct sched_request *parse_requests(const char *s, size_t *n)
+{
+	size_t cap = 1, k = 0;
+	struct sched_request *r;
+	char *copy, *tok, *save = NULL;
+
+	for (const char *c = s; *c; c++)
+		cap += *c == ',';
+	r = calloc(cap, sizeof(*r));
+	copy = strdup(s);
+	if (!r || !copy) {
+		fprintf(stderr, PROG ": out of memory\n");
+		exit(1);
+	}
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *colon = strchr(tok, ':');
+		int64_t pe, a;
+
+		if (!colon)
+			cli_usage_error(PROG, "--requests", s, "each request must be PE:A");
+		*colon = '\0';
+		if (cli_parse_i64(tok, 0, SCHED_MAX_PES - 1, &pe) ||
+		    cli_parse_i64(colon + 1, 0, SCHED_MAX_ACP, &a))
+			cli_usage_error(PROG, "--requests", s,
+					"each request must be PE:A with PE >= 0 and A >= 0");
+		r[k].pe = (int)pe;
+		r[k].acp = a;
+		k++;
+	}
+	free(copy);
+	if (k == 0)
+		cli_usage_error(PROG, "--requests", s, "no request given");
+	*n = k;
+	return r;
+}
+
+static int run_tree(const char *tau_s, int64_t iterations, const char *alloc_s)
+{
+	double *tau;
+	size_t n;
+	struct tree_plan *t;
+	enum tree_alloc mode = TREE_ALLOC_EQUAL;
+	const char *cause;
+	char *buf;
+	size_t buflen;
+	int rc;
+
+	if (!tau_s)
+		cli_usage_error(PROG, "--tree", NULL, "needs --tau with the PEs' throughputs");
+	cause = cli_parse_double_list(tau_s, 1e-9, 1e15, &tau, &n);
+	if (cause)
+		cli_usage_error(PROG, "--tau", tau_s, cause);
+	if (alloc_s) {
+		if (!strcmp(alloc_s, "equal"))
+			mode = TREE_ALLOC_EQUAL;
+		else if (!strcmp(alloc_s, "proportional"))
+			mode = TREE_ALLOC_PROPORTIONAL;
+		else if (!strcmp(alloc_s, "round-robin"))
+			mode = TREE_ALLOC_ROUND_ROBIN;
+		else
+			cli_usage_error(PROG, "--alloc", alloc_s,
+					"must be equal, proportional or round-robin");
+		if (!iterations)
+			cli_usage_error(PROG, "--alloc", alloc_s, "needs --iterations");
+	}
+	rc = tree_plan_build(tau, (int)n, &t);
+	if (rc) {
+		fprintf(stderr, PROG ": cannot build the cluster tree: %s\n", dls_strerror(rc));
+		free(tau);
+		return 1;
+	}
+	buflen = 24 * n + 16;
+	buf = malloc(buflen);
+	if (!buf || tree_plan_format(t, buf, buflen)) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return 1;
+	}
+	printf("tree %s\nchain", buf);
+	for (int k = 0; k < t->npes; k++)
+		printf(" %d", t->chain[k]);
+	printf("\nlinks");
+	for (int k = 0; k + 1 < t->npes; k++)
+		printf(" %d-%d:%d", t->chain[k], t->chain[k + 1], t->link_level[k]);
+	printf("\n");
+	if (iterations) {
+		int64_t *start = calloc(n, sizeof(int64_t)), *count = calloc(n, sizeof(int64_t));
+
+		if (!start || !count || tree_plan_allocate(t, tau, iterations, mode, start, count)) {
+			fprintf(stderr, PROG ": cannot allocate %lld iterations\n",
+				(long long)iterations);
+			return 1;
+		}
+		printf("alloc");
+		for (int k = 0; k < t->npes; k++) {
+			int pe = t->chain[k];
+
+			printf(" (%d,%lld,%lld)", pe, (long long)start[pe], (long long)count[pe]);
+		}
+		printf("\n");
+		free(start);
+		free(count);
+	}
+	free(buf);
+	free(tau);
+	tree_plan_destroy(t);
+	return 0;
+}
+
+enum { OPT_FUNCTION = 256, OPT_PROFILE, OPT_K, OPT_ALPHA, OPT_FAC, OPT_MU, OPT_SD, OPT_SIGMA,
+       OPT_X, OPT_F, OPT_L, OPT_ACP, OPT_ORDER, OPT_REQUESTS, OPT_TREE, OPT_TAU, OPT_ALLOC,
+       OPT_MAXCH };
+
+int dls_cmd_chunks(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"scheme", required_argument, 0, 's'},	  {"iterations", required_argument, 0, 'i'},
+		{"pes", required_argument, 0, 'p'},	  {"function", no_argument, 0, OPT_FUNCTION},
+		{"profile", required_argument, 0, OPT_PROFILE}, {"k", required_argument, 0, OPT_K},
+		{"alpha", required_argument, 0, OPT_ALPHA}, {"fac", no_argument, 0, OPT_FAC},
+		{"mu", required_argument, 0, OPT_MU},	  {"sd", required_argument, 0, OPT_SD},
+		{"sigma", required_argument, 0, OPT_SIGMA}, {"X", required_argument, 0, OPT_X},
+		{"x", required_argument, 0, OPT_X},	  {"F", required_argument, 0, OPT_F},
+		{"L", required_argument, 0, OPT_L},	  {"acp", required_argument, 0, OPT_ACP},
+		{"order", required_argument, 0, OPT_ORDER}, {"requests", required_argument, 0, OPT_REQUESTS},
+		{"tree", no_argument, 0, OPT_TREE},	  {"tau", required_argument, 0, OPT_TAU},
+		{"alloc", required_argument, 0, OPT_ALLOC}, {"max-chunks", required_argument, 0, OPT_MAXCH},
+		{"help", no_argument, 0, 'h'},		  {0, 0, 0, 0}};
+	struct sched_params p;
+	struct sched_drive_spec d = {SCHED_ORDER_SORTED, NULL, 0, NULL, 0};
+	const char *scheme = NULL, *acp_s = NULL, *tau_s = NULL, *alloc_s = NULL, *pes_s = NULL;
+	int function = 0, tree = 0, c, rc;
+	int64_t k = 0, pes = 0, max_chunks = DEFAULT_MAX_CHUNKS;
+	int64_t *acp = NULL;
+	int *list = NULL;
+	struct sched_request *reqs = NULL;
+	size_t nacp = 0;
+	const char *cause;
+
+	sched_params_init(&p);
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "s:i:p:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			scheme = optarg;
+			break;
+		case 'i':
+			p.iterations = cli_i64_or_die(PROG, "--iterations", optarg, 1,
+						      SCHED_MAX_ITERATIONS);
+			break;
+		case 'p':
+			pes_s = optarg;
+			pes = cli_i64_or_die(PROG, "--pes", optarg, 1, SCHED_MAX_PES);
+			break;
+		case OPT_FUNCTION:
+			function = 1;
+			break;
+		case OPT_PROFILE:
+			if (!strcmp(optarg, "table"))
+				p.profile = SCHED_PROFILE_TABLE;
+			else if (!strcmp(optarg, "text"))
+				p.profile = SCHED_PROFILE_TEXT;
+			else
+				cli_usage_error(PROG, "--profile", optarg, "must be table or text");
+			break;
+		case OPT_K:
+			k = cli_i64_or_die(PROG, "--k", optarg, 1, SCHED_MAX_ITERATIONS);
+			break;
+		case OPT_ALPHA:
+			cause = cli_parse_ratio(optarg, &p.alpha_num, &p.alpha_den);
+			if (cause)
+				cli_usage_error(PROG, "--alpha", optarg, cause);
+			break;
+		case OPT_FAC:
+			p.fac = 1;
+			break;
+		case OPT_MU:
+			p.fac_mu = cli_double_or_die(PROG, "--mu", optarg, 1e-300, 1e300);
+			break;
+		case OPT_SD:
+			p.fac_sigma = cli_double_or_die(PROG, "--sd", optarg, 0, 1e300);
+			break;
+		case OPT_SIGMA:
+			p.fiss_sigma = (int)cli_i64_or_die(PROG, "--sigma", optarg, 2, 1 << 20);
+			break;
+		case OPT_X:
+			p.fiss_x = cli_i64_or_die(PROG, "--X", optarg, 3, SCHED_MAX_ACP);
+			break;
+		case OPT_F:
+			p.tss_first = cli_i64_or_die(PROG, "--F", optarg, 1, SCHED_MAX_ITERATIONS);
+			break;
+		case OPT_L:
+			p.tss_last = cli_i64_or_die(PROG, "--L", optarg, 1, SCHED_MAX_ITERATIONS);
+			break;
+		case OPT_ACP:
+			acp_s = optarg;
+			cause = cli_parse_i64_list(optarg, 0, SCHED_MAX_ACP, &acp, &nacp);
+			if (cause)
+				cli_usage_error(PROG, "--acp", optarg, cause);
+			break;
+		case OPT_ORDER:
+			if (!strcmp(optarg, "sorted")) {
+				d.order = SCHED_ORDER_SORTED;
+			} else if (!strcmp(optarg, "rr")) {
+				d.order = SCHED_ORDER_RR;
+			} else {
+				int64_t *l;
+				size_t nl;
+
+				cause = cli_parse_i64_list(optarg, 0, SCHED_MAX_PES - 1, &l, &nl);
+				if (cause)
+					cli_usage_error(PROG, "--order", optarg,
+							"must be sorted, rr or a list of PE numbers");
+				list = calloc(nl, sizeof(int));
+				for (size_t i = 0; list && i < nl; i++)
+					list[i] = (int)l[i];
+				free(l);
+				d.order = SCHED_ORDER_LIST;
+				d.list = list;
+				d.nlist = nl;
+			}
+			break;
+		case OPT_REQUESTS:
+			free(reqs);
+			reqs = parse_requests(optarg, &d.nprefix);
+			d.prefix = reqs;
+			break;
+		case OPT_TREE:
+			tree = 1;
+			break;
+		case OPT_TAU:
+			tau_s = optarg;
+			break;
+		case OPT_ALLOC:
+			alloc_s = optarg;
+			break;
+		case OPT_MAXCH:
+			max_chunks = cli_i64_or_die(PROG, "--max-chunks", optarg, 1, INT64_MAX);
+			break;
+		case 'h':
+			help();
+			return 0;
+		default:
+			fprintf(stderr, "try '" PROG " --help'\n");
+			return 2;
+		}
+	}
+	if (optind < argc)
+		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
+	if (tree)
+		return run_tree(tau_s, p.iterations, alloc_s);
+	if (!scheme)
+		cli_usage_error(PROG, "--scheme", NULL, "is required (or --tree)");
+	if (sched_kind_parse(scheme, &p.kind))
+		cli_usage_error(PROG, "--scheme", scheme,
+				"unknown scheme (ss css gss tss fss fiss tfss wf dtss dfss dfiss "
+				"dtfss)");
+	if (!p.iterations)
+		cli_usage_error(PROG, "--iterations", NULL, "is required");
+	if (acp) {
+		if (pes && (size_t)pes != nacp)
+			cli_usage_error(PROG, "--acp", acp_s,
+					"the list must have one value per PE (--pes)");
+		if (nacp > SCHED_MAX_PES)
+			cli_usage_error(PROG, "--acp", acp_s, "too many PEs");
+		pes = (int64_t)nacp;
+	} else if (sched_kind_is_distributed(p.kind)) {
+		cli_usage_error(PROG, "--acp", NULL, "is required by the distributed schemes");
+	}
+	if (!pes)
+		cli_usage_error(PROG, "--pes", NULL, "is required");
+	(void)pes_s;
+	p.npes = (int)pes;
+	p.acp = acp;
+	if (p.kind == SCHED_CSS)
+		p.css_k = k ? k : (p.iterations + pes - 1) / pes;
+	else if (p.kind == SCHED_GSS)
+		p.gss_k = k;
+	else if (k)
+		cli_usage_error(PROG, "--k", NULL, "applies to css and gss only");
+	if (p.fac && (p.fac_mu <= 0))
+		cli_usage_error(PROG, "--fac", NULL, "needs --mu (mean iteration time) > 0");
+	if (p.fiss_x && p.fiss_x <= (p.fiss_sigma ? p.fiss_sigma : 3))
+		cli_usage_error(PROG, "--X", NULL, "must be greater than --sigma");
+	for (size_t i = 0; i < d.nlist; i++)
+		if (d.list[i] >= p.npes)
+			cli_usage_error(PROG, "--order", NULL, "names a PE beyond --pes/--acp");
+	for (size_t i = 0; i < d.nprefix; i++)
+		if (d.prefix[i].pe >= p.npes)
+			cli_usage_error(PROG, "--requests", NULL, "names a PE beyond --pes/--acp");
+
+	if (function) {
+		int64_t *vals;
+		size_t n;
+
+		if (sched_kind_is_distributed(p.kind) || p.kind == SCHED_WF)
+			cli_usage_error(PROG, "--function", NULL, "applies to the simple schemes only");
+		vals = malloc((size_t)max_chunks * sizeof(*vals) > (1u << 30)
+				      ? (1u << 30)
+				      : (size_t)max_chunks * sizeof(*vals));
+		if (!vals) {
+			fprintf(stderr, PROG ": out of memory\n");
+			return 1;
+		}
+		rc = sched_function(&p, vals,
+				    (size_t)max_chunks > (1u << 27) ? (1u << 27) : (size_t)max_chunks,
+				    &n);
+		if (rc) {
+			fprintf(stderr, PROG ": cannot list the chunk function: %s\n",
+				dls_strerror(rc));
+			return 1;
+		}
+		for (size_t i = 0; i < n; i++)
+			printf(i ? " %lld" : "%lld", (long long)vals[i]);
+		printf("\n");
+		free(vals);
+	} else {
+		struct emit_state e = {sched_kind_is_distributed(p.kind) || p.kind == SCHED_WF, 1,
+				       stdout};
+
+		if (!e.pairs && (d.nprefix || d.nlist || d.order != SCHED_ORDER_SORTED))
+			d.order = SCHED_ORDER_RR; /* request order does not matter for these */
+		rc = sched_drive(&p, &d, emit, &e, max_chunks);
+		printf("\n");
+		if (rc == DLS_EOVERFLOW) {
+			fprintf(stderr,
+				PROG ": schedule longer than %lld chunks: raise --max-chunks\n",
+				(long long)max_chunks);
+			return 1;
+		}
+		if (rc == DLS_EINVAL) {
+			fprintf(stderr,
+				PROG ": a request came from a PE with A_i = 0 (never served) or out "
+				     "of range\n");
+			return 1;
+		}
+		if (rc) {
+			fprintf(stderr, PROG ": %s\n", dls_strerror(rc));
+			return 1;
+		}
+	}
+	free(acp);
+	free(list);
+	free(reqs);
+	return 0;
+}

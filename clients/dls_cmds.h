@@ -1,0 +1,12 @@
+/*
+ * dls_cmds.h - the sub-commands of `dls`.  Each takes the arguments after the
+ * command word (argv[0] is the command) and returns the exit status: 0, 1 for
+ * a runtime failure, 2 for bad usage.
+ */
+#ifndef DLS_CMDS_H
+#define DLS_CMDS_H
+
+int dls_cmd_chunks(int argc, char **argv);
+int dls_cmd_mandel(int argc, char **argv);
+
+#endif

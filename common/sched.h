@@ -1,0 +1,140 @@
+/*
+ * sched.h - the self-scheduling schemes of SCHEMES.md behind one interface.
+ *
+ * Simple schemes (SS, CSS, GSS, TSS, FSS, FISS, TFSS, WF) treat every PE as
+ * equal (WF: static weights); the distributed ones (DTSS, DFSS, DFISS, DTFSS)
+ * weigh each request by the slave's available computing power A_k and apply
+ * the ACPSA recomputation rule (SCHEMES.md 4.4).  Every distributed scheme is
+ * the "virtual slot" model of SCHEMES.md 4.2: a request reporting A_k takes
+ * the next A_k unit slots of the unit scheme run for p := A = sum(A_i); a
+ * simple scheme is the same model with one slot per request and p := npes.
+ *
+ * All arithmetic is exact integer arithmetic (128-bit intermediates), except
+ * the optional FAC rule of FSS, which is irrational by definition.
+ *
+ * Not thread-safe: the owner (the master) serialises calls.
+ */
+#ifndef DLS_SCHED_H
+#define DLS_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SCHED_MAX_ITERATIONS ((int64_t)1 << 62)
+#define SCHED_MAX_PES (1 << 20)
+#define SCHED_MAX_ACP ((int64_t)1 << 30)
+
+enum sched_kind {
+	SCHED_SS,
+	SCHED_CSS,
+	SCHED_GSS,
+	SCHED_TSS,
+	SCHED_FSS,
+	SCHED_FISS,
+	SCHED_TFSS,
+	SCHED_WF,
+	SCHED_DTSS,
+	SCHED_DFSS,
+	SCHED_DFISS,
+	SCHED_DTFSS,
+	SCHED_KIND_COUNT
+};
+
+enum sched_profile {
+	SCHED_PROFILE_TABLE, /* reproduces seed 001 Table 1 (default) */
+	SCHED_PROFILE_TEXT   /* the formulas as printed in seed 001 section 2 */
+};
+
+/* One assigned interval of iterations [start, start + size). */
+struct chunk {
+	int64_t start;
+	int64_t size;
+};
+
+/* Plain data: the fields are the API.  Zero means "the default" throughout. */
+struct sched_params {
+	enum sched_kind kind;
+	enum sched_profile profile;
+	int64_t iterations;   /* I, 1..SCHED_MAX_ITERATIONS */
+	int npes;	      /* p, 1..SCHED_MAX_PES */
+	const int64_t *acp;   /* npes initial A_i (WF: the weights); NULL = all 1 */
+	int64_t css_k;	      /* CSS chunk K >= 1; 0 = ceil(I/p) */
+	int64_t gss_k;	      /* GSS minimum chunk k >= 1; 0 = 1 */
+	int64_t tss_first;    /* TSS F; 0 = floor(I/2p) */
+	int64_t tss_last;     /* TSS L; 0 = 1 */
+	int64_t alpha_num;    /* FSS/DFSS/WF alpha = num/den > 0; 0 = 2 */
+	int64_t alpha_den;
+	int fac;	      /* FSS/DFSS: Hummel's FAC rule from fac_mu, fac_sigma */
+	double fac_mu;	      /* mean iteration time (FAC), > 0 */
+	double fac_sigma;     /* its standard deviation (FAC), >= 0 */
+	int fiss_sigma;	      /* FISS stages sigma >= 2; 0 = 3 */
+	int64_t fiss_x;	      /* FISS X > sigma; 0 = sigma + 2 */
+};
+
+struct sched;
+
+/* Fills *p with the defaults (everything zero, profile table). */
+void sched_params_init(struct sched_params *p);
+
+/*
+ * Checks *p and creates a scheduler.  Returns DLS_OK with *out set,
+ * DLS_EINVAL for an argument out of range, DLS_ENOPOWER when every A_i is 0,
+ * DLS_ENOMEM.  The acp array is copied.
+ */
+int sched_create(const struct sched_params *p, struct sched **out);
+
+/* Frees s; NULL is a no-op. */
+void sched_destroy(struct sched *s);
+
+/*
+ * Serves one request of PE pe (0..npes-1) reporting acp (its current A_i;
+ * ignored by the simple schemes): records the report, applies the ACPSA rule,
+ * then assigns the next chunk.  Returns DLS_OK with *out filled, DLS_EDONE
+ * with out->size = 0 when the loop is exhausted, DLS_EINVAL for a bad pe, or
+ * for acp outside 1..SCHED_MAX_ACP in a distributed scheme (A_i = 0 is never
+ * served), or for a PE of weight 0 in WF.
+ */
+int sched_next(struct sched *s, int pe, int64_t acp, struct chunk *out);
+
+/*
+ * The two halves of sched_next, for callers that merge requests (the HDTSS
+ * relay records every report of a merged message, then serves each):
+ * sched_report records A_k and applies the ACPSA rule; sched_serve assigns
+ * the chunk without touching the ACPSA state.
+ */
+int sched_report(struct sched *s, int pe, int64_t acp);
+int sched_serve(struct sched *s, int pe, int64_t acp, struct chunk *out);
+
+/* Iterations not yet assigned. */
+int64_t sched_remaining(const struct sched *s);
+/* How many times the ACPSA rule recomputed the parameters. */
+int sched_recomputations(const struct sched *s);
+/* Current total power A (distributed) or npes (simple). */
+int64_t sched_units(const struct sched *s);
+
+/*
+ * The untruncated chunk function of a simple scheme (seed 001 Table 1 view):
+ * f_0, f_1, ... for one-slot requests, listed until the designed number of
+ * steps (TSS: N; TFSS: whole stages up to N; FISS: sigma stages) is reached
+ * and their sum covers I, stage schemes to the end of a stage.  Writes at
+ * most max values to vals and the count to *n.  Returns DLS_OK,
+ * DLS_EOVERFLOW when more than max values would be needed, DLS_EINVAL for a
+ * distributed scheme or bad parameters.
+ */
+int sched_function(const struct sched_params *p, int64_t *vals, size_t max, size_t *n);
+
+/* "ss", "dtss", ...; "?" for an unknown kind. */
+const char *sched_kind_name(enum sched_kind k);
+/* Case-insensitive; DLS_OK or DLS_ENOENT. */
+int sched_kind_parse(const char *name, enum sched_kind *out);
+/* 1 for DTSS, DFSS, DFISS, DTFSS; 0 otherwise. */
+int sched_kind_is_distributed(enum sched_kind k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,57 @@
+/*
+ * sched_internal.h - the scheduler's state, shared by sched.c and the
+ * per-technique modules (sched_tss.c, sched_fss.c, sched_fiss.c,
+ * sched_tfss.c, sched_wf.c).  Not a public header.
+ */
+#ifndef DLS_SCHED_INTERNAL_H
+#define DLS_SCHED_INTERNAL_H
+
+#include "dls_math.h"
+#include "sched.h"
+
+struct sched {
+	struct sched_params p; /* copy; p.acp is not used after create */
+	int distributed;       /* one slot per unit of A_k, ACPSA rule */
+	int64_t total;	       /* I */
+	int64_t remaining;     /* R: not yet assigned */
+	int64_t next_start;    /* first unassigned iteration */
+	int64_t i0;	       /* I of the last (re)computation */
+	int64_t units;	       /* p := npes (simple) or A (distributed) */
+	int64_t slot;	       /* S: slots consumed since the last (re)computation */
+	int64_t requests;      /* requests served since the last (re)computation */
+	int64_t *acpsa;	       /* A_i the parameters were computed with */
+	int64_t *cur;	       /* latest reported A_i */
+	int recomputations;
+
+	/* TSS family (TSS, DTSS, TFSS, DTFSS) */
+	int64_t F, L, N, D;
+
+	/* FSS family: stage values computed on demand, with their R_j */
+	int64_t *stage_val;
+	int64_t *stage_rem;
+	size_t nstages, stage_cap;
+
+	/* FISS family: C_0 and the bump B = b_num / b_den */
+	int64_t c0;
+	dls_i128 b_num, b_den;
+
+	/* WF: the remaining count at the start of the current batch */
+	int64_t batch_rem;
+	int64_t weight_sum;
+};
+
+/* Computes the parameters of s's technique for I := s->i0, p := s->units. */
+void sched_tss_setup(struct sched *s);
+int sched_fss_setup(struct sched *s);
+void sched_fiss_setup(struct sched *s);
+
+/* Untruncated sum of the unit values g(slot) for slots [first, first + n). */
+dls_i128 sched_tss_slots(const struct sched *s, int64_t first, int64_t n);
+/* Stage value c_j of the FSS family; DLS_ENOMEM is reported as 0. */
+int64_t sched_fss_stage(struct sched *s, int64_t j);
+int64_t sched_fiss_stage(const struct sched *s, int64_t j);
+int64_t sched_tfss_stage(const struct sched *s, int64_t j);
+/* WF's chunk for a request of PE pe (untruncated). */
+int64_t sched_wf_chunk(struct sched *s, int pe);
+
+#endif

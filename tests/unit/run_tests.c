@@ -1,0 +1,28 @@
+/*
+ * The CUnit runner: registers every suite, runs them verbosely, and exits
+ * non-zero when any assertion failed (CU_basic_run_tests' return value is
+ * not a failure count).
+ */
+#include <CUnit/Basic.h>
+#include <stdio.h>
+
+#include "suites.h"
+
+int main(void)
+{
+	unsigned int failures;
+
+	if (CU_initialize_registry() != CUE_SUCCESS)
+		return 1;
+	if (sched_suite_add() || sched_random_suite_add() || tree_plan_suite_add() ||
+	    mandel_suite_add() || cli_opt_suite_add()) {
+		fprintf(stderr, "unit_tests: cannot register suites: %s\n", CU_get_error_msg());
+		CU_cleanup_registry();
+		return 1;
+	}
+	CU_basic_set_mode(CU_BRM_VERBOSE);
+	CU_basic_run_tests();
+	failures = CU_get_number_of_failures() + CU_get_number_of_tests_failed();
+	CU_cleanup_registry();
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,11 @@
+/* suites.h - each tests/unit/test_<module>.c exports one <module>_suite_add(). */
+#ifndef DLS_TEST_SUITES_H
+#define DLS_TEST_SUITES_H
+
+int sched_suite_add(void);
+int sched_random_suite_add(void);
+int tree_plan_suite_add(void);
+int mandel_suite_add(void);
+int cli_opt_suite_add(void);
+
+#endif
