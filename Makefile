@@ -32,7 +32,7 @@ $(DEPS_MK): scripts/install-deps.sh
 	$(Q)scripts/install-deps.sh
 	$(Q){ echo "OMNIIDL := $$($(PKG_CONFIG) --variable=omniidl omniORB4)"; \
 	  echo "OMNI_CFLAGS := $$($(PKG_CONFIG) --cflags omniORB4)"; \
-	  echo "OMNI_LIBS := $$($(PKG_CONFIG) --libs omniORB4) -lomniDynamic4 -lomnisslTP4"; \
+	  echo "OMNI_LIBS := $$($(PKG_CONFIG) --libs omniORB4)"; \
 	  echo "CUNIT_CFLAGS := $$($(PKG_CONFIG) --cflags cunit)"; \
 	  echo "CUNIT_LIBS := $$($(PKG_CONFIG) --libs cunit)"; \
 	  echo "PNG_CFLAGS := $$($(PKG_CONFIG) --cflags libpng)"; \
@@ -41,7 +41,7 @@ $(DEPS_MK): scripts/install-deps.sh
 	$(Q)mv $@.tmp $@
 
 # --- flags --------------------------------------------------------------------
-INCLUDES     := -iquote common -iquote treesched -iquote clients
+INCLUDES     := -iquote common -iquote treesched -iquote clients -iquote master -iquote slave
 ALL_CFLAGS    = -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(WERROR) $(SAN) $(INCLUDES) \
                 $(CFLAGS) -MMD -MP
 ALL_CXXFLAGS  = -std=c++17 $(OPT) -Wall -Wextra $(WERROR) $(SAN) $(INCLUDES) \
@@ -49,19 +49,35 @@ ALL_CXXFLAGS  = -std=c++17 $(OPT) -Wall -Wextra $(WERROR) $(SAN) $(INCLUDES) \
 ALL_LDFLAGS   = $(SAN) $(LDFLAGS)
 
 # --- sources ----------------------------------------------------------------
-CORE_SRC  := $(wildcard common/*.c) $(wildcard treesched/*.c)
+# The C cores (no CORBA) go into libdls.a, with the master and slave cores
+# that the unit tests drive without sockets; the C++ adapters and the IDL
+# stubs into libdls_orb.a.
+CORE_SRC  := $(wildcard common/*.c) $(wildcard treesched/*.c) \
+             $(filter-out %/main.c,$(wildcard master/*.c slave/*.c))
 CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/%.o)
 LIBDLS    := $(BUILD)/libdls.a
 
+IDL_HH    := $(BUILD)/idl/dls.hh
+IDL_OBJ   := $(BUILD)/idl/dlsSK.o
+ORB_SRC   := $(wildcard common/*.cc)
+ORB_OBJ   := $(ORB_SRC:%.cc=$(BUILD)/%.o) $(IDL_OBJ)
+LIBORB    := $(BUILD)/libdls_orb.a
+ORB_LIBS   = $(OMNI_LIBS) $(PNG_LIBS) -lpthread -lm
+
+MASTER_OBJ := $(BUILD)/master/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard master/*.cc))
+MASTER_BIN := $(BUILD)/bin/dls-master
+SLAVE_OBJ  := $(BUILD)/slave/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard slave/*.cc))
+SLAVE_BIN  := $(BUILD)/bin/dls-slave
+
 DLS_SRC   := $(wildcard clients/*.c)
-DLS_OBJ   := $(DLS_SRC:%.c=$(BUILD)/%.o)
+DLS_OBJ   := $(DLS_SRC:%.c=$(BUILD)/%.o) $(patsubst %.cc,$(BUILD)/%.o,$(wildcard clients/*.cc))
 DLS_BIN   := $(BUILD)/bin/dls
 
 UNIT_SRC  := $(wildcard tests/unit/*.c)
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN  := $(BUILD)/tests/unit_tests
 
-PROGRAMS  := $(DLS_BIN)
+PROGRAMS  := $(DLS_BIN) $(MASTER_BIN) $(SLAVE_BIN)
 
 .PHONY: all check check-unit check-integration sanitize clean install demo deps
 all: $(PROGRAMS)
@@ -76,20 +92,51 @@ $(BUILD)/%.o: %.c $(DEPS_MK)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CUNIT_CFLAGS)
+$(BUILD)/common/image_out.o: ALL_CFLAGS += $(PNG_CFLAGS)
+
+# IDL stubs: generated, never committed.
+$(IDL_HH): idl/dls.idl $(DEPS_MK)
+	$(Q)mkdir -p $(@D)
+	$(if $(Q),@echo "  IDL     $<")
+	$(Q)$(OMNIIDL) -bcxx -C$(@D) $<
+$(BUILD)/idl/dlsSK.cc: $(IDL_HH)
+
+$(IDL_OBJ): $(BUILD)/idl/dlsSK.cc
+	$(if $(Q),@echo "  CXX     $<")
+	$(Q)$(CXX) $(filter-out -Wextra,$(ALL_CXXFLAGS)) -Wno-unused-parameter -c $< -o $@
+
+$(BUILD)/%.o: %.cc $(IDL_HH) $(DEPS_MK)
+	$(Q)mkdir -p $(@D)
+	$(if $(Q),@echo "  CXX     $<")
+	$(Q)$(CXX) $(ALL_CXXFLAGS) -c $< -o $@
+
+$(LIBORB): $(ORB_OBJ)
+	$(if $(Q),@echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(MASTER_BIN): $(MASTER_OBJ) $(LIBORB) $(LIBDLS)
+	$(Q)mkdir -p $(@D)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
+
+$(SLAVE_BIN): $(SLAVE_OBJ) $(LIBORB) $(LIBDLS)
+	$(Q)mkdir -p $(@D)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
 
 $(LIBDLS): $(CORE_OBJ)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(DLS_BIN): $(DLS_OBJ) $(LIBDLS)
+$(DLS_BIN): $(DLS_OBJ) $(LIBORB) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) $^ -lm -o $@
+	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
 
 $(UNIT_BIN): $(UNIT_OBJ) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(CUNIT_LIBS) -lm -o $@
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(CUNIT_LIBS) $(PNG_LIBS) -lpthread -lm -o $@
 
 # --- tests --------------------------------------------------------------------
 check: check-unit check-integration
@@ -114,4 +161,5 @@ install: all
 clean:
 	rm -rf build
 
--include $(CORE_OBJ:.o=.d) $(DLS_OBJ:.o=.d) $(UNIT_OBJ:.o=.d)
+-include $(CORE_OBJ:.o=.d) $(DLS_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ORB_OBJ:.o=.d) \
+         $(MASTER_OBJ:.o=.d) $(SLAVE_OBJ:.o=.d)

@@ -13,6 +13,7 @@
 #include "dls_cmds.h"
 #include "dls_err.h"
 #include "sched_drive.h"
+#include "sched_cli.h"
 #include "tree_plan.h"
 
 #define PROG "dls chunks"
@@ -31,12 +32,7 @@ static void help(void)
 	     "service order, PEs numbered from 0 (distributed schemes and WF).\n"
 	     "Schemes: ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss (any case).\n\n"
 	     "  --function        the untruncated chunk function (seed 001 Table 1 view)\n"
-	     "  --profile P       table (default: reproduces Table 1) or text (printed formulas)\n"
-	     "  --k K             CSS chunk (default ceil(I/P)) or GSS minimum chunk (default 1)\n"
-	     "  --alpha A         FSS/DFSS/WF alpha, e.g. 2, 1.5 or 3/2 (default 2)\n"
-	     "  --fac             FSS/DFSS: Hummel's FAC rule with iteration mean --mu, sd --sd\n"
-	     "  --sigma S, --X X  FISS/DFISS stages (default 3) and X (default sigma+2)\n"
-	     "  --F F, --L L      TSS first and last chunk (default floor(I/2P), 1)\n"
+	     SCHED_CLI_HELP
 	     "  --acp LIST        A_i of each PE (distributed) or the weights (WF)\n"
 	     "  --order O         sorted (default; decreasing A, ties by id), rr, or a PE list\n"
 	     "  --requests LIST   explicit first requests PE:A, then the order continues\n"
@@ -174,90 +170,52 @@ static int run_tree(const char *tau_s, int64_t iterations, const char *alloc_s)
 	return 0;
 }
 
-enum { OPT_FUNCTION = 256, OPT_PROFILE, OPT_K, OPT_ALPHA, OPT_FAC, OPT_MU, OPT_SD, OPT_SIGMA,
-       OPT_X, OPT_F, OPT_L, OPT_ACP, OPT_ORDER, OPT_REQUESTS, OPT_TREE, OPT_TAU, OPT_ALLOC,
+enum { OPT_FUNCTION = 256, OPT_ACP, OPT_ORDER, OPT_REQUESTS, OPT_TREE, OPT_TAU, OPT_ALLOC,
        OPT_MAXCH };
 
 int dls_cmd_chunks(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"scheme", required_argument, 0, 's'},	  {"iterations", required_argument, 0, 'i'},
-		{"pes", required_argument, 0, 'p'},	  {"function", no_argument, 0, OPT_FUNCTION},
-		{"profile", required_argument, 0, OPT_PROFILE}, {"k", required_argument, 0, OPT_K},
-		{"alpha", required_argument, 0, OPT_ALPHA}, {"fac", no_argument, 0, OPT_FAC},
-		{"mu", required_argument, 0, OPT_MU},	  {"sd", required_argument, 0, OPT_SD},
-		{"sigma", required_argument, 0, OPT_SIGMA}, {"X", required_argument, 0, OPT_X},
-		{"x", required_argument, 0, OPT_X},	  {"F", required_argument, 0, OPT_F},
-		{"L", required_argument, 0, OPT_L},	  {"acp", required_argument, 0, OPT_ACP},
-		{"order", required_argument, 0, OPT_ORDER}, {"requests", required_argument, 0, OPT_REQUESTS},
-		{"tree", no_argument, 0, OPT_TREE},	  {"tau", required_argument, 0, OPT_TAU},
-		{"alloc", required_argument, 0, OPT_ALLOC}, {"max-chunks", required_argument, 0, OPT_MAXCH},
-		{"help", no_argument, 0, 'h'},		  {0, 0, 0, 0}};
+		SCHED_CLI_LONG_OPTIONS,
+		{"iterations", required_argument, 0, 'i'},
+		{"pes", required_argument, 0, 'p'},
+		{"function", no_argument, 0, OPT_FUNCTION},
+		{"acp", required_argument, 0, OPT_ACP},
+		{"order", required_argument, 0, OPT_ORDER},
+		{"requests", required_argument, 0, OPT_REQUESTS},
+		{"tree", no_argument, 0, OPT_TREE},
+		{"tau", required_argument, 0, OPT_TAU},
+		{"alloc", required_argument, 0, OPT_ALLOC},
+		{"max-chunks", required_argument, 0, OPT_MAXCH},
+		{"help", no_argument, 0, 'h'},
+		{0, 0, 0, 0}};
+	struct sched_cli sc;
 	struct sched_params p;
 	struct sched_drive_spec d = {SCHED_ORDER_SORTED, NULL, 0, NULL, 0};
-	const char *scheme = NULL, *acp_s = NULL, *tau_s = NULL, *alloc_s = NULL, *pes_s = NULL;
+	const char *acp_s = NULL, *tau_s = NULL, *alloc_s = NULL;
 	int function = 0, tree = 0, c, rc;
-	int64_t k = 0, pes = 0, max_chunks = DEFAULT_MAX_CHUNKS;
+	int64_t iterations = 0, pes = 0, max_chunks = DEFAULT_MAX_CHUNKS;
 	int64_t *acp = NULL;
 	int *list = NULL;
 	struct sched_request *reqs = NULL;
 	size_t nacp = 0;
 	const char *cause;
 
-	sched_params_init(&p);
+	sched_cli_init(&sc);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "s:i:p:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:p:h", opts, NULL)) != -1) {
+		if (sched_cli_option(PROG, &sc, c, optarg))
+			continue;
 		switch (c) {
-		case 's':
-			scheme = optarg;
-			break;
 		case 'i':
-			p.iterations = cli_i64_or_die(PROG, "--iterations", optarg, 1,
+			iterations = cli_i64_or_die(PROG, "--iterations", optarg, 1,
 						      SCHED_MAX_ITERATIONS);
 			break;
 		case 'p':
-			pes_s = optarg;
 			pes = cli_i64_or_die(PROG, "--pes", optarg, 1, SCHED_MAX_PES);
 			break;
 		case OPT_FUNCTION:
 			function = 1;
-			break;
-		case OPT_PROFILE:
-			if (!strcmp(optarg, "table"))
-				p.profile = SCHED_PROFILE_TABLE;
-			else if (!strcmp(optarg, "text"))
-				p.profile = SCHED_PROFILE_TEXT;
-			else
-				cli_usage_error(PROG, "--profile", optarg, "must be table or text");
-			break;
-		case OPT_K:
-			k = cli_i64_or_die(PROG, "--k", optarg, 1, SCHED_MAX_ITERATIONS);
-			break;
-		case OPT_ALPHA:
-			cause = cli_parse_ratio(optarg, &p.alpha_num, &p.alpha_den);
-			if (cause)
-				cli_usage_error(PROG, "--alpha", optarg, cause);
-			break;
-		case OPT_FAC:
-			p.fac = 1;
-			break;
-		case OPT_MU:
-			p.fac_mu = cli_double_or_die(PROG, "--mu", optarg, 1e-300, 1e300);
-			break;
-		case OPT_SD:
-			p.fac_sigma = cli_double_or_die(PROG, "--sd", optarg, 0, 1e300);
-			break;
-		case OPT_SIGMA:
-			p.fiss_sigma = (int)cli_i64_or_die(PROG, "--sigma", optarg, 2, 1 << 20);
-			break;
-		case OPT_X:
-			p.fiss_x = cli_i64_or_die(PROG, "--X", optarg, 3, SCHED_MAX_ACP);
-			break;
-		case OPT_F:
-			p.tss_first = cli_i64_or_die(PROG, "--F", optarg, 1, SCHED_MAX_ITERATIONS);
-			break;
-		case OPT_L:
-			p.tss_last = cli_i64_or_die(PROG, "--L", optarg, 1, SCHED_MAX_ITERATIONS);
 			break;
 		case OPT_ACP:
 			acp_s = optarg;
@@ -315,15 +273,14 @@ int dls_cmd_chunks(int argc, char **argv)
 	if (optind < argc)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
 	if (tree)
-		return run_tree(tau_s, p.iterations, alloc_s);
-	if (!scheme)
+		return run_tree(tau_s, iterations, alloc_s);
+	if (!sc.scheme)
 		cli_usage_error(PROG, "--scheme", NULL, "is required (or --tree)");
-	if (sched_kind_parse(scheme, &p.kind))
-		cli_usage_error(PROG, "--scheme", scheme,
-				"unknown scheme (ss css gss tss fss fiss tfss wf dtss dfss dfiss "
-				"dtfss)");
-	if (!p.iterations)
+	if (!iterations)
 		cli_usage_error(PROG, "--iterations", NULL, "is required");
+	sched_cli_finish(PROG, &sc, NULL, iterations, 1);
+	p = sc.p;
+	p.iterations = iterations;
 	if (acp) {
 		if (pes && (size_t)pes != nacp)
 			cli_usage_error(PROG, "--acp", acp_s,
@@ -336,19 +293,10 @@ int dls_cmd_chunks(int argc, char **argv)
 	}
 	if (!pes)
 		cli_usage_error(PROG, "--pes", NULL, "is required");
-	(void)pes_s;
 	p.npes = (int)pes;
 	p.acp = acp;
-	if (p.kind == SCHED_CSS)
-		p.css_k = k ? k : (p.iterations + pes - 1) / pes;
-	else if (p.kind == SCHED_GSS)
-		p.gss_k = k;
-	else if (k)
-		cli_usage_error(PROG, "--k", NULL, "applies to css and gss only");
-	if (p.fac && (p.fac_mu <= 0))
-		cli_usage_error(PROG, "--fac", NULL, "needs --mu (mean iteration time) > 0");
-	if (p.fiss_x && p.fiss_x <= (p.fiss_sigma ? p.fiss_sigma : 3))
-		cli_usage_error(PROG, "--X", NULL, "must be greater than --sigma");
+	if (p.kind == SCHED_CSS && !sc.k)
+		p.css_k = (iterations + pes - 1) / pes; /* the reference fallback: ceil(I/p) */
 	for (size_t i = 0; i < d.nlist; i++)
 		if (d.list[i] >= p.npes)
 			cli_usage_error(PROG, "--order", NULL, "names a PE beyond --pes/--acp");

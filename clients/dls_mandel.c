@@ -9,17 +9,20 @@
 
 #include "cli_util.h"
 #include "dls_cmds.h"
+#include "image_out.h"
 #include "mandel.h"
 
 #define PROG "dls mandel"
 
 static void help(void)
 {
-	puts("usage: dls mandel --width W --height H [--maxit M] [--sums]\n\n"
+	puts("usage: dls mandel --width W --height H [--maxit M] [--sums] [--raw FILE] [--png FILE]\n\n"
 	     "Computes the image sequentially, one column per loop iteration.\n"
 	     "  --sums   print 'total N' and 'columns c0 c1 ...' (per-column iteration sums)\n"
 	     "           instead of the time and iterations per second\n"
-	     "  --maxit  iteration limit per pixel (default 256)");
+	     "  --maxit  iteration limit per pixel (default 256)\n"
+	     "  --raw    also write the counts as a 16-bit PGM (the oracle of `dls compare`)\n"
+	     "  --png    also write the coloured image");
 }
 
 int dls_cmd_mandel(int argc, char **argv)
@@ -28,11 +31,14 @@ int dls_cmd_mandel(int argc, char **argv)
 					     {"height", required_argument, 0, 'H'},
 					     {"maxit", required_argument, 0, 'm'},
 					     {"sums", no_argument, 0, 's'},
+					     {"raw", required_argument, 0, 'r'},
+					     {"png", required_argument, 0, 'P'},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	struct mandel_params m = {0, 0, MANDEL_DEFAULT_MAXIT};
-	int sums = 0, c;
-	uint16_t *col;
+	int sums = 0, c, rc = 0;
+	const char *raw = NULL, *png = NULL;
+	uint16_t *col, *img = NULL;
 	uint64_t *colsum, total = 0;
 	double t0, secs;
 
@@ -52,6 +58,12 @@ int dls_cmd_mandel(int argc, char **argv)
 		case 's':
 			sums = 1;
 			break;
+		case 'r':
+			raw = optarg;
+			break;
+		case 'P':
+			png = optarg;
+			break;
 		case 'h':
 			help();
 			return 0;
@@ -66,6 +78,13 @@ int dls_cmd_mandel(int argc, char **argv)
 		cli_usage_error(PROG, "--width", NULL, "is required");
 	if (!m.height)
 		cli_usage_error(PROG, "--height", NULL, "is required");
+	if (raw || png) {
+		img = malloc((size_t)m.width * (size_t)m.height * sizeof(*img));
+		if (!img) {
+			fprintf(stderr, PROG ": out of memory for a %dx%d image\n", m.width, m.height);
+			return 1;
+		}
+	}
 	col = malloc((size_t)m.height * sizeof(*col));
 	colsum = malloc((size_t)m.width * sizeof(*colsum));
 	if (!col || !colsum) {
@@ -74,7 +93,7 @@ int dls_cmd_mandel(int argc, char **argv)
 	}
 	t0 = cli_now();
 	for (int32_t x = 0; x < m.width; x++) {
-		colsum[x] = mandel_column(&m, x, col);
+		colsum[x] = mandel_column(&m, x, img ? img + (size_t)x * m.height : col);
 		total += colsum[x];
 	}
 	secs = cli_now() - t0;
@@ -89,7 +108,16 @@ int dls_cmd_mandel(int argc, char **argv)
 		       m.width, m.height, m.maxit, total, secs, secs > 0 ? total / secs : 0.0,
 		       total ? secs * 1e9 / total : 0.0);
 	}
+	if (raw && image_write_pgm16(raw, img, m.width, m.height)) {
+		fprintf(stderr, PROG ": cannot write '%s'\n", raw);
+		rc = 1;
+	}
+	if (png && image_write_png(png, img, m.width, m.height, m.maxit)) {
+		fprintf(stderr, PROG ": cannot write '%s'\n", png);
+		rc = 1;
+	}
+	free(img);
 	free(col);
 	free(colsum);
-	return 0;
+	return rc;
 }

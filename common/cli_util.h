@@ -1,6 +1,7 @@
 /*
- * cli_util.h - shared helpers of the command-line programs: the one-line
- * usage error (program, option, value, cause; exit 2).
+ * cli_util.h - helpers for the main() of each program (they may exit, so
+ * library code never calls them): the one-line usage error (program, option,
+ * value, cause; exit 2) and option values parsed or refused.
  */
 #ifndef DLS_CLI_UTIL_H
 #define DLS_CLI_UTIL_H

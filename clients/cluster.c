@@ -1,0 +1,83 @@
+#include "cluster.h"
+
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli_opt.h"
+
+int cluster_reference(const char *name, struct cluster *c)
+{
+	static const int sizes[] = {8, 24, 64, 128, 256};
+	char buf[16];
+
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		for (int nd = 0; nd < 2; nd++) {
+			snprintf(buf, sizeof(buf), "C%d%s", sizes[k], nd ? "-nd" : "");
+			if (strcasecmp(name, buf))
+				continue;
+			c->n = sizes[k];
+			for (int i = 0; i < c->n; i++) {
+				int fast = i >= c->n / 2;
+
+				c->speed[i] = fast ? 2 : 1;
+				emul_steps_const(&c->load[i], fast && nd ? 2 : 1);
+			}
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *cluster_parse_speeds(const char *s, struct cluster *c)
+{
+	double *v;
+	size_t n;
+	const char *cause = cli_parse_double_list(s, 1e-6, 1e9, &v, &n);
+
+	if (cause)
+		return cause;
+	if (n > CLUSTER_MAX) {
+		free(v);
+		return "too many slaves (at most 1024)";
+	}
+	c->n = (int)n;
+	for (size_t i = 0; i < n; i++) {
+		c->speed[i] = v[i];
+		emul_steps_const(&c->load[i], 1);
+	}
+	free(v);
+	return NULL;
+}
+
+const char *cluster_parse_loads(const char *s, struct cluster *c)
+{
+	char *copy = strdup(s), *tok, *save = NULL;
+	const char *sep = strchr(s, ';') || strchr(s, ':') ? ";" : ",";
+	const char *cause = NULL;
+	int k = 0;
+
+	if (!copy)
+		return "out of memory";
+	for (tok = strtok_r(copy, sep, &save); tok && !cause; tok = strtok_r(NULL, sep, &save)) {
+		if (k == c->n) {
+			cause = "more loads than slaves";
+			break;
+		}
+		cause = emul_steps_parse(tok, &c->load[k++]);
+	}
+	if (!cause && k != c->n)
+		cause = "one load per slave is needed";
+	free(copy);
+	return cause;
+}
+
+int cluster_power(const struct cluster *c, struct emul_steps *power)
+{
+	power->n = 0;
+	for (int i = 0; i < c->n; i++)
+		if (emul_power_add(power, c->speed[i], &c->load[i]))
+			return -1;
+	return 0;
+}

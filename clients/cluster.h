@@ -1,0 +1,43 @@
+/*
+ * cluster.h - an emulated cluster: each slave's virtual power V_i and load
+ * schedule Q_i(t); the reference clusters of WORKLOAD.md 3 by name.
+ */
+#ifndef DLS_CLUSTER_H
+#define DLS_CLUSTER_H
+
+#include "emul.h"
+
+#define CLUSTER_MAX 1024
+
+struct cluster {
+	int n;
+	double speed[CLUSTER_MAX];
+	struct emul_steps load[CLUSTER_MAX];
+};
+
+/*
+ * Fills *c with a reference cluster: C8, C8-nd, C24, C24-nd, C64, C64-nd,
+ * C128, C128-nd, C256, C256-nd (half V = 1, half V = 2; "-nd": the fast half
+ * carries one extra process, Q = 2).  0, or -1 for an unknown name.
+ */
+int cluster_reference(const char *name, struct cluster *c);
+
+/* Names of the reference clusters, for help texts. */
+#define CLUSTER_NAMES "C8 C8-nd C24 C24-nd C64 C64-nd C128 C128-nd C256 C256-nd"
+
+/*
+ * Parses --speeds "1,1,2,2" into c (n := the count).  NULL or the cause.
+ */
+const char *cluster_parse_speeds(const char *s, struct cluster *c);
+
+/*
+ * Parses --loads: one value per slave, each Q or a schedule t:Q,t:Q; the
+ * slaves are separated by ';' when any schedule is given, else by ','.
+ * Needs c->n set.  NULL or the cause.
+ */
+const char *cluster_parse_loads(const char *s, struct cluster *c);
+
+/* Sum of V_i / Q_i(t) over the cluster, as a schedule.  0 or -1 (too many steps). */
+int cluster_power(const struct cluster *c, struct emul_steps *power);
+
+#endif

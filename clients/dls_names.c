@@ -1,0 +1,107 @@
+/*
+ * dls names - a private omniNames for users who launch servants by hand:
+ * `dls names start` prints its corbaname:: address, `dls names stop` stops it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "cli_util.h"
+#include "dls_cmds.h"
+#include "names_proc.h"
+#include "proc.h"
+
+#define PROG "dls names"
+
+static void help(void)
+{
+	printf("usage: dls names start [--port P] [--dir D]\n"
+	       "       dls names stop [--dir D]\n\n"
+	       "start: runs omniNames on 127.0.0.1:P (default: a free port) with its data in D\n"
+	       "       (default /tmp/dls-names-UID), detached, and prints the address to give\n"
+	       "       every program as -ORBInitRef NameService=ADDRESS.\n"
+	       "stop:  stops the omniNames started in D.\n");
+}
+
+int dls_cmd_names(int argc, char **argv)
+{
+	static const struct option opts[] = {{"port", required_argument, 0, 'p'},
+					     {"dir", required_argument, 0, 'd'},
+					     {"help", no_argument, 0, 'h'},
+					     {0, 0, 0, 0}};
+	char dir[4096], pidfile[4200], why[512], addr[128];
+	int c, port = 0, got_port;
+	pid_t pid;
+	const char *verb;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "/tmp/dls-names-%d", (int)getuid());
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			port = (int)cli_i64_or_die(PROG, "--port", optarg, 1, 65535);
+			break;
+		case 'd':
+			snprintf(dir, sizeof(dir), "%s", optarg);
+			break;
+		case 'h':
+			help();
+			return 0;
+		default:
+			fprintf(stderr, "try '" PROG " --help'\n");
+			return 2;
+		}
+	}
+	if (optind >= argc)
+		cli_usage_error(PROG, "command", NULL, "start or stop is required");
+	verb = argv[optind];
+	snprintf(pidfile, sizeof(pidfile), "%s/omniNames.pid", dir);
+	if (!strcmp(verb, "start")) {
+		f = fopen(pidfile, "r");
+		if (f) {
+			int old;
+
+			if (fscanf(f, "%d %d", &old, &got_port) == 2 && kill(old, 0) == 0) {
+				fclose(f);
+				fprintf(stderr, PROG ": already running in %s (pid %d): %s\n", dir, old,
+					names_address(got_port, addr, sizeof(addr)));
+				return 1;
+			}
+			fclose(f);
+		}
+		if (names_start(dir, port, 1, &pid, &got_port, why, sizeof(why))) {
+			fprintf(stderr, PROG ": cannot start the naming service: %s\n", why);
+			return 1;
+		}
+		f = fopen(pidfile, "w");
+		if (!f || fprintf(f, "%d %d\n", (int)pid, got_port) < 0 || fclose(f)) {
+			fprintf(stderr, PROG ": cannot write '%s': %s\n", pidfile, strerror(errno));
+			proc_stop(pid, 1000);
+			return 1;
+		}
+		printf("%s\n", names_address(got_port, addr, sizeof(addr)));
+		return 0;
+	}
+	if (!strcmp(verb, "stop")) {
+		int p;
+
+		f = fopen(pidfile, "r");
+		if (!f || fscanf(f, "%d %d", &p, &got_port) != 2) {
+			fprintf(stderr, PROG ": no naming service started in %s\n", dir);
+			if (f)
+				fclose(f);
+			return 1;
+		}
+		fclose(f);
+		proc_stop(p, 2000);
+		remove(pidfile);
+		return 0;
+	}
+	cli_usage_error(PROG, "command", verb, "must be start or stop");
+}

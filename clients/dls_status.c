@@ -1,0 +1,67 @@
+/*
+ * dls status - what a running master is doing: progress and per-slave state.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_util.h"
+#include "dls_cmds.h"
+#include "dls_err.h"
+#include "orb_util.h"
+#include "status_client.h"
+
+#define PROG "dls status"
+
+int dls_cmd_status(int argc, char **argv)
+{
+	static const struct option opts[] = {{"run", required_argument, 0, 'r'},
+					     {"help", no_argument, 0, 'h'},
+					     {0, 0, 0, 0}};
+	const char *run = "dls";
+	struct master_snapshot s;
+	char why[256];
+	int c, rc;
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help")) {
+			printf("usage: dls status [--run NAME] -ORBInitRef NameService=ADDRESS\n\n"
+			       "Queries the master bound at DLS/NAME/master (default run: dls).\n");
+			return 0;
+		}
+	if (dls_orb_init(&argc, argv, 5000))
+		return 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			run = optarg;
+			break;
+		default:
+			fprintf(stderr, "try '" PROG " --help'\n");
+			dls_orb_destroy();
+			return 2;
+		}
+	}
+	rc = status_fetch(run, &s, why, sizeof(why));
+	dls_orb_destroy();
+	if (rc) {
+		fprintf(stderr, PROG ": cannot query the master of run '%s': %s\n", run, why);
+		return 1;
+	}
+	printf("run '%s': scheme %s, %lld/%lld iterations delivered, %lld assigned, "
+	       "%d recomputations, %.2f s%s\n",
+	       run, s.scheme, (long long)s.delivered, (long long)s.iterations,
+	       (long long)s.assigned, s.recomputations, s.elapsed, s.done ? ", done" : "");
+	printf("%4s %-12s %-10s %6s %4s %7s %10s %8s\n", "PE", "name", "state", "V", "A", "chunks",
+	       "iterations", "held");
+	for (int i = 0; i < s.nslaves; i++) {
+		const struct master_slave_info *p = &s.slaves[i];
+
+		printf("%4d %-12.12s %-10s %6.2f %4lld %7lld %10lld %8lld\n", p->id, p->name,
+		       master_slave_state_name(p->state), p->vpower, (long long)p->acp,
+		       (long long)p->chunks, (long long)p->iterations, (long long)p->held);
+	}
+	master_snapshot_free(&s);
+	return 0;
+}

@@ -1,0 +1,50 @@
+#include "names_proc.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "proc.h"
+
+char *names_address(int port, char *buf, size_t len)
+{
+	snprintf(buf, len, "corbaname::127.0.0.1:%d", port);
+	return buf;
+}
+
+int names_start(const char *dir, int port, int daemon, pid_t *pid, int *port_out, char *why,
+		size_t len)
+{
+	char log[4096], portstr[16], endpoint[64];
+
+	if (mkdir(dir, 0755) && errno != EEXIST) {
+		snprintf(why, len, "cannot create '%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	snprintf(log, sizeof(log), "%s/omniNames.log", dir);
+	for (int attempt = 0; attempt < 5; attempt++) {
+		int p = port ? port : proc_free_port();
+		char *argv[] = {"omniNames", "-start", portstr, "-datadir", (char *)dir, "-always",
+				"-ORBendPoint", endpoint, NULL};
+
+		snprintf(portstr, sizeof(portstr), "%d", p);
+		snprintf(endpoint, sizeof(endpoint), "giop:tcp:127.0.0.1:%d", p);
+		*pid = proc_spawn(argv, log, log, daemon);
+		if (*pid < 0) {
+			snprintf(why, len, "cannot start omniNames: %s", strerror(errno));
+			return -1;
+		}
+		/* it must be our omniNames that answers, not whoever took the port */
+		if (proc_wait_port(p, 5000) == 0 && waitpid(*pid, NULL, WNOHANG) == 0) {
+			*port_out = p;
+			return 0;
+		}
+		proc_stop(*pid, 500);
+		if (port)
+			break;
+	}
+	snprintf(why, len, "omniNames did not start on 127.0.0.1:%d (see %s)", port, log);
+	return -1;
+}

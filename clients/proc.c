@@ -1,0 +1,152 @@
+#include "proc.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "dls_time.h"
+
+static int redirect(const char *path, int fd)
+{
+	int f = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+
+	if (f < 0)
+		return -1;
+	if (dup2(f, fd) < 0)
+		return -1;
+	close(f);
+	return 0;
+}
+
+pid_t proc_spawn(char *const argv[], const char *out_path, const char *err_path, int new_session)
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	if (new_session)
+		setsid();
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	if ((out_path && redirect(out_path, STDOUT_FILENO)) ||
+	    (err_path && redirect(err_path, STDERR_FILENO)))
+		_exit(127);
+	if (new_session) {
+		int null = open("/dev/null", O_RDONLY);
+
+		if (null >= 0)
+			dup2(null, STDIN_FILENO);
+	}
+	execvp(argv[0], argv);
+	fprintf(stderr, "cannot start '%s': %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+int proc_status(int wstatus)
+{
+	if (WIFEXITED(wstatus))
+		return WEXITSTATUS(wstatus);
+	if (WIFSIGNALED(wstatus))
+		return 128 + WTERMSIG(wstatus);
+	return -1;
+}
+
+/* Reaps pid if it is our child and has ended; 1 when gone. */
+static int gone(pid_t pid, int *status)
+{
+	int ws;
+	pid_t r = waitpid(pid, &ws, WNOHANG);
+
+	if (r == pid) {
+		*status = proc_status(ws);
+		return 1;
+	}
+	if (r < 0 && errno == ECHILD) /* not our child: ask the kernel */
+		return kill(pid, 0) != 0;
+	return 0;
+}
+
+int proc_stop(pid_t pid, int grace_ms)
+{
+	int status = -1;
+	double deadline = dls_now() + grace_ms / 1000.0;
+
+	if (pid <= 0)
+		return -1;
+	if (gone(pid, &status))
+		return status;
+	kill(pid, SIGTERM);
+	while (dls_now() < deadline) {
+		if (gone(pid, &status))
+			return status;
+		dls_sleep_ms(10);
+	}
+	kill(pid, SIGKILL);
+	for (int i = 0; i < 500; i++) {
+		if (gone(pid, &status))
+			return status;
+		dls_sleep_ms(10);
+	}
+	return status;
+}
+
+int proc_free_port(void)
+{
+	struct sockaddr_in a;
+	socklen_t len = sizeof(a);
+	int s = socket(AF_INET, SOCK_STREAM, 0), port = -1;
+
+	if (s < 0)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (bind(s, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+	    getsockname(s, (struct sockaddr *)&a, &len) == 0)
+		port = ntohs(a.sin_port);
+	close(s);
+	return port;
+}
+
+int proc_wait_port(int port, int timeout_ms)
+{
+	double deadline = dls_now() + timeout_ms / 1000.0;
+
+	do {
+		struct sockaddr_in a;
+		int s = socket(AF_INET, SOCK_STREAM, 0), ok;
+
+		memset(&a, 0, sizeof(a));
+		a.sin_family = AF_INET;
+		a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+		a.sin_port = htons((uint16_t)port);
+		ok = s >= 0 && connect(s, (struct sockaddr *)&a, sizeof(a)) == 0;
+		if (s >= 0)
+			close(s);
+		if (ok)
+			return 0;
+		dls_sleep_ms(20);
+	} while (dls_now() < deadline);
+	return -1;
+}
+
+const char *proc_self_dir(char *buf, size_t len)
+{
+	ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+
+	if (n <= 0) {
+		snprintf(buf, len, ".");
+		return buf;
+	}
+	buf[n] = '\0';
+	return dirname(buf);
+}

@@ -1,0 +1,26 @@
+/*
+ * status_client.h - asks a running master (DLS/<run>/master) for its status
+ * and returns it as the master core's own snapshot type.
+ */
+#ifndef DLS_STATUS_CLIENT_H
+#define DLS_STATUS_CLIENT_H
+
+#include <stddef.h>
+
+#include "master.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Needs dls_orb_init().  DLS_OK with *out filled (free with
+ * master_snapshot_free; out->scheme points into static storage), or
+ * DLS_ENOENT / DLS_EREMOTE with why filled.
+ */
+int status_fetch(const char *run, struct master_snapshot *out, char *why, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,67 @@
+/*
+ * dls_proto.h - the plain C forms of the IDL messages (idl/dls.idl) that the
+ * master and slave cores exchange through their thin C++ adapters.
+ */
+#ifndef DLS_PROTO_H
+#define DLS_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Mirrors DLS::MAX_RESULT_BYTES: no message carries more counts than this. */
+#define DLS_MAX_RESULT_BYTES (1 << 20)
+/* Height limit that keeps one iteration's counts within one message. */
+#define DLS_MAX_ROWS (DLS_MAX_RESULT_BYTES / 2)
+
+/* Results of iterations [start, start + count): count * rows counts. */
+struct dls_result {
+	int64_t start;
+	int64_t count;
+	const uint16_t *counts;
+	size_t ncounts;
+};
+
+/* A slave's running totals (IDL SlaveTimes). */
+struct dls_times {
+	double t_comp, t_comwait, overshoot;
+	int64_t late_chunks;
+};
+
+enum dls_reply_kind { DLS_REPLY_WORK, DLS_REPLY_WAIT, DLS_REPLY_DONE };
+
+struct dls_reply {
+	enum dls_reply_kind kind;
+	int64_t start, count;
+	int wait_ms;
+};
+
+/* One request of a slave (alone, or merged by an hmaster). */
+struct dls_request {
+	int slave_id;
+	uint32_t seq;
+	int64_t acp;
+	const struct dls_result *results;
+	size_t nresults;
+	struct dls_times times;
+};
+
+enum dls_collect { DLS_COLLECT_PIGGYBACK, DLS_COLLECT_END };
+
+/* What a slave learns about the run when it registers (IDL JobSpec). */
+struct dls_job {
+	char run_name[64];
+	char workload[32];
+	int32_t width, height, maxit;
+	int64_t iterations;
+	int order;   /* enum iter_order_mode */
+	int collect; /* enum dls_collect */
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif

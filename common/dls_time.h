@@ -1,0 +1,40 @@
+/*
+ * dls_time.h - monotonic time in seconds, absolute sleeps, and the time base
+ * of condition-variable waits.  Thread-safe.
+ */
+#ifndef DLS_TIME_H
+#define DLS_TIME_H
+
+#include <pthread.h>
+#include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* CLOCK_MONOTONIC in seconds. */
+double dls_now(void);
+
+/*
+ * Sleeps until the monotonic time `deadline` (clock_nanosleep with
+ * TIMER_ABSTIME, so that overshoots do not accumulate) and returns the
+ * overshoot in seconds (0 when the deadline had already passed).
+ */
+double dls_sleep_until(double deadline);
+
+/* Sleeps for ms milliseconds. */
+void dls_sleep_ms(int ms);
+
+/* Initialises a condition variable that waits on CLOCK_MONOTONIC. */
+int dls_cond_init(pthread_cond_t *c);
+
+/*
+ * Waits on c for at most until the monotonic time `deadline` (seconds).
+ * Returns 0 or ETIMEDOUT.
+ */
+int dls_cond_wait_until(pthread_cond_t *c, pthread_mutex_t *m, double deadline);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

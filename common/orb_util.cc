@@ -1,0 +1,207 @@
+// orb_util.cc - one ORB per process, the naming service, exception mapping.
+#include "orb_util.hh"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <string>
+#include <vector>
+
+#include "dls.hh"
+#include "dls_err.h"
+#include "dls_log.h"
+
+static CORBA::ORB_var orb_;
+static PortableServer::POA_var poa_;
+
+CORBA::ORB_ptr dls_orb()
+{
+	return orb_.in();
+}
+
+PortableServer::POA_ptr dls_root_poa()
+{
+	return poa_.in();
+}
+
+extern "C" int dls_orb_init(int *argc, char **argv, int call_timeout_ms)
+{
+	try {
+		orb_ = CORBA::ORB_init(*argc, argv);
+		CORBA::Object_var obj = orb_->resolve_initial_references("RootPOA");
+		poa_ = PortableServer::POA::_narrow(obj);
+		poa_->the_POAManager()->activate();
+		omniORB::setClientCallTimeout(call_timeout_ms);
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		char why[256];
+		dls_corba_error(e, why, sizeof(why));
+		log_err("cannot start the ORB: %s", why);
+		return DLS_EREMOTE;
+	}
+}
+
+extern "C" void dls_orb_destroy(void)
+{
+	if (CORBA::is_nil(orb_))
+		return;
+	try {
+		orb_->destroy();
+	} catch (...) {
+	}
+	poa_ = PortableServer::POA::_nil();
+	orb_ = CORBA::ORB::_nil();
+}
+
+extern "C" char *dls_name_path(char *buf, const char *run, const char *leaf)
+{
+	snprintf(buf, 192, "DLS/%s/%s", run, leaf);
+	return buf;
+}
+
+static std::vector<std::string> split(const char *path)
+{
+	std::vector<std::string> parts;
+	std::string cur;
+
+	for (const char *p = path; *p; p++) {
+		if (*p == '/') {
+			if (!cur.empty())
+				parts.push_back(cur);
+			cur.clear();
+		} else {
+			cur += *p;
+		}
+	}
+	if (!cur.empty())
+		parts.push_back(cur);
+	return parts;
+}
+
+static CosNaming::Name to_name(const std::vector<std::string> &parts, size_t n)
+{
+	CosNaming::Name name;
+
+	name.length((CORBA::ULong)n);
+	for (size_t i = 0; i < n; i++) {
+		name[(CORBA::ULong)i].id = parts[i].c_str();
+		name[(CORBA::ULong)i].kind = "";
+	}
+	return name;
+}
+
+static CosNaming::NamingContext_ptr root_context()
+{
+	CORBA::Object_var obj = orb_->resolve_initial_references("NameService");
+	CosNaming::NamingContext_var ctx = CosNaming::NamingContext::_narrow(obj);
+
+	if (CORBA::is_nil(ctx))
+		throw CORBA::OBJECT_NOT_EXIST();
+	return ctx._retn();
+}
+
+int dls_name_bind(const char *path, CORBA::Object_ptr obj, char *why, size_t len)
+{
+	std::vector<std::string> parts = split(path);
+
+	try {
+		CosNaming::NamingContext_var ctx = root_context();
+
+		for (size_t i = 0; i + 1 < parts.size(); i++) {
+			CosNaming::Name name = to_name(parts, i + 1);
+			try {
+				CosNaming::NamingContext_var c = ctx->bind_new_context(name);
+			} catch (const CosNaming::NamingContext::AlreadyBound &) {
+			}
+		}
+		ctx->rebind(to_name(parts, parts.size()), obj);
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		dls_corba_error(e, why, len);
+		return DLS_EREMOTE;
+	}
+}
+
+int dls_name_unbind(const char *path)
+{
+	std::vector<std::string> parts = split(path);
+
+	try {
+		CosNaming::NamingContext_var ctx = root_context();
+		ctx->unbind(to_name(parts, parts.size()));
+		return DLS_OK;
+	} catch (const CosNaming::NamingContext::NotFound &) {
+		return DLS_ENOENT;
+	} catch (...) {
+		return DLS_EREMOTE;
+	}
+}
+
+CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t len)
+{
+	std::vector<std::string> parts = split(path);
+
+	try {
+		CosNaming::NamingContext_var ctx = root_context();
+		CORBA::Object_var obj = ctx->resolve(to_name(parts, parts.size()));
+		*err = DLS_OK;
+		return obj._retn();
+	} catch (const CosNaming::NamingContext::NotFound &) {
+		snprintf(why, len, "'%s' is not bound in the naming service", path);
+		*err = DLS_ENOENT;
+	} catch (const CORBA::Exception &e) {
+		dls_corba_error(e, why, len);
+		*err = DLS_EREMOTE;
+	}
+	return CORBA::Object::_nil();
+}
+
+int dls_name_list(const char *path, char ***names, size_t *n)
+{
+	std::vector<std::string> parts = split(path);
+
+	*names = NULL;
+	*n = 0;
+	try {
+		CosNaming::NamingContext_var ctx = root_context();
+		if (!parts.empty()) {
+			CORBA::Object_var obj = ctx->resolve(to_name(parts, parts.size()));
+			ctx = CosNaming::NamingContext::_narrow(obj);
+		}
+		CosNaming::BindingList_var bl;
+		CosNaming::BindingIterator_var it;
+		ctx->list(100000, bl, it);
+		*names = (char **)calloc(bl->length() + 1, sizeof(char *));
+		for (CORBA::ULong i = 0; i < bl->length(); i++)
+			(*names)[(*n)++] = strdup(bl[i].binding_name[0].id);
+		return DLS_OK;
+	} catch (const CosNaming::NamingContext::NotFound &) {
+		return DLS_ENOENT;
+	} catch (...) {
+		return DLS_EREMOTE;
+	}
+}
+
+int dls_corba_error(const CORBA::Exception &e, char *why, size_t len)
+{
+	const DLS::Refused *r = DLS::Refused::_downcast(&e);
+	const CORBA::SystemException *se = CORBA::SystemException::_downcast(&e);
+
+	if (r) {
+		snprintf(why, len, "%s", (const char *)r->reason);
+		return DLS_ESTATE;
+	}
+	if (se) {
+		snprintf(why, len, "CORBA::%s (minor 0x%lx)", se->_name(),
+			 (unsigned long)se->minor());
+		if (CORBA::TRANSIENT::_downcast(&e) || CORBA::COMM_FAILURE::_downcast(&e) ||
+		    CORBA::TIMEOUT::_downcast(&e) || CORBA::OBJECT_NOT_EXIST::_downcast(&e))
+			return DLS_EREMOTE;
+		if (CORBA::BAD_PARAM::_downcast(&e))
+			return DLS_EINVAL;
+		return DLS_EREMOTE;
+	}
+	snprintf(why, len, "CORBA exception %s", e._name());
+	return DLS_EREMOTE;
+}

@@ -1,0 +1,29 @@
+/*
+ * orb_util.h - the ORB as C sees it: one per process.  main() calls
+ * dls_orb_init() first, so that the standard -ORB... options are consumed
+ * by the ORB (and removed from argv) before the program parses its own.
+ */
+#ifndef DLS_ORB_UTIL_H
+#define DLS_ORB_UTIL_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Initialises the ORB from argv (removing the -ORB options it takes) and
+ * sets the default call timeout.  DLS_OK, or DLS_EREMOTE with the reason
+ * logged.
+ */
+int dls_orb_init(int *argc, char **argv, int call_timeout_ms);
+
+/* Shuts the ORB down and destroys it; no-op when not initialised. */
+void dls_orb_destroy(void);
+
+/* "DLS/<run>/<leaf>" into buf (at least 192 bytes); returns buf. */
+char *dls_name_path(char *buf, const char *run, const char *leaf);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,36 @@
+// orb_util.hh - C++ helpers of the adapters: the process's ORB and root POA,
+// the naming service (paths such as "DLS/run1/master"), and the mapping of
+// CORBA exceptions to DLS error codes.
+#ifndef DLS_ORB_UTIL_HH
+#define DLS_ORB_UTIL_HH
+
+#include <omniORB4/CORBA.h>
+#include <omniORB4/Naming.hh>
+#include <stddef.h>
+
+#include "orb_util.h"
+
+// The ORB and root POA (borrowed; valid between dls_orb_init and destroy).
+CORBA::ORB_ptr dls_orb();
+PortableServer::POA_ptr dls_root_poa();
+
+// Binds obj at path with rebind, creating the contexts on the way.
+// DLS_OK or DLS_EREMOTE (why filled).
+int dls_name_bind(const char *path, CORBA::Object_ptr obj, char *why, size_t len);
+
+// Unbinds path; DLS_OK, DLS_ENOENT or DLS_EREMOTE.  Never throws.
+int dls_name_unbind(const char *path);
+
+// Resolves path; nil with *err (DLS_ENOENT: not bound, DLS_EREMOTE: no naming
+// service) and why filled on failure.
+CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t len);
+
+// Lists the names bound under a context path (for tests and `dls names list`).
+int dls_name_list(const char *path, char ***names, size_t *n);
+
+// Classifies a CORBA exception: DLS_EREMOTE for a peer that may come back
+// (TRANSIENT, COMM_FAILURE, TIMEOUT, OBJECT_NOT_EXIST), DLS_ESTATE for a
+// DLS::Refused, DLS_EINVAL for BAD_PARAM and the like.  why gets the text.
+int dls_corba_error(const CORBA::Exception &e, char *why, size_t len);
+
+#endif

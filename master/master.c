@@ -1,0 +1,293 @@
+/*
+ * master.c - the master's lifecycle, registration (seed 001 DTSS master
+ * step 1: Speed -> V_i = Speed_i / min Speed) and snapshots.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls_err.h"
+#include "dls_log.h"
+#include "dls_time.h"
+#include "master_internal.h"
+#include "mandel.h"
+
+void master_why(char *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!why)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(why, MASTER_WHY_LEN, fmt, ap);
+	va_end(ap);
+}
+
+const char *master_slave_state_name(enum master_slave_state s)
+{
+	static const char *const names[] = {"registered", "active", "waiting", "done", "lost"};
+
+	return (unsigned)s < 5 ? names[s] : "?";
+}
+
+static int check_config(const struct master_config *c)
+{
+	struct mandel_params mp = {c->width, c->height, c->maxit};
+
+	if (c->nslaves < 1 || c->nslaves > 4096 || mandel_check(&mp))
+		return DLS_EINVAL;
+	if (c->collect != DLS_COLLECT_PIGGYBACK && c->collect != DLS_COLLECT_END)
+		return DLS_EINVAL;
+	if (c->register_timeout_ms < 1 || c->start_timeout_ms < 0 || c->wait_ms < 1)
+		return DLS_EINVAL;
+	return DLS_OK;
+}
+
+struct master *master_create(const struct master_config *cfg, int *err)
+{
+	struct master *m;
+	struct sched *probe;
+	int rc = check_config(cfg);
+
+	if (rc) {
+		*err = rc;
+		return NULL;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m) {
+		*err = DLS_ENOMEM;
+		return NULL;
+	}
+	m->cfg = *cfg;
+	m->cfg.sched.iterations = cfg->width;
+	m->cfg.sched.npes = cfg->nslaves;
+	m->cfg.sched.acp = NULL;
+	/* Check the scheme's parameters now, not when the first request comes. */
+	rc = sched_create(&m->cfg.sched, &probe);
+	sched_destroy(probe);
+	if (rc) {
+		free(m);
+		*err = rc;
+		return NULL;
+	}
+	iter_order_init(&m->order, cfg->order, cfg->width);
+	m->slaves = calloc((size_t)cfg->nslaves, sizeof(*m->slaves));
+	m->delivered = calloc((size_t)cfg->width, 1);
+	m->image = calloc((size_t)cfg->width * (size_t)cfg->height, sizeof(uint16_t));
+	if (!m->slaves || !m->delivered || !m->image || pthread_mutex_init(&m->lock, NULL) ||
+	    dls_cond_init(&m->cond)) {
+		free(m->slaves);
+		free(m->delivered);
+		free(m->image);
+		free(m);
+		*err = DLS_ENOMEM;
+		return NULL;
+	}
+	*err = DLS_OK;
+	return m;
+}
+
+void master_destroy(struct master *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->cfg.nslaves; i++)
+		free(m->slaves[i].held);
+	while (m->queue) {
+		struct waiter *w = m->queue;
+
+		m->queue = w->next;
+		free(w);
+	}
+	sched_destroy(m->sched);
+	free(m->slaves);
+	free(m->delivered);
+	free(m->image);
+	free(m->requeue);
+	pthread_mutex_destroy(&m->lock);
+	pthread_cond_destroy(&m->cond);
+	free(m);
+}
+
+void master_close_registration_if_due(struct master *m, double now)
+{
+	if (m->registration_closed || m->nregistered == 0)
+		return;
+	if (m->nregistered < m->cfg.nslaves &&
+	    now < m->first_register_time + m->cfg.register_timeout_ms / 1000.0)
+		return;
+	m->registration_closed = 1;
+	m->min_speed = INFINITY;
+	for (int i = 0; i < m->cfg.nslaves; i++)
+		if (m->slaves[i].registered && m->slaves[i].info.speed < m->min_speed)
+			m->min_speed = m->slaves[i].info.speed;
+	for (int i = 0; i < m->cfg.nslaves; i++)
+		if (m->slaves[i].registered)
+			m->slaves[i].info.vpower = m->slaves[i].info.speed / m->min_speed;
+	m->gate_deadline = now + m->cfg.start_timeout_ms / 1000.0;
+	if (m->nregistered < m->cfg.nslaves)
+		log_warn("registration closed with %d of %d slaves", m->nregistered,
+			 m->cfg.nslaves);
+	else
+		log_info("all %d slaves registered", m->nregistered);
+	pthread_cond_broadcast(&m->cond);
+}
+
+/* Registers n slaves atomically; the lock is held. */
+static int add_slaves(struct master *m, const char *const *names, const double *speeds, size_t n,
+		      int *ids, char *why)
+{
+	double now = dls_now();
+
+	for (size_t k = 0; k < n; k++) {
+		if (!isfinite(speeds[k]) || speeds[k] <= 0) {
+			master_why(why, "speed %g of '%s' must be a positive finite number",
+				   speeds[k], names[k]);
+			return DLS_EINVAL;
+		}
+	}
+	if ((size_t)(m->cfg.nslaves - m->nregistered) < n) {
+		master_why(why, "the run expects %d slaves and has %d of them registered",
+			   m->cfg.nslaves, m->nregistered);
+		return DLS_ESTATE;
+	}
+	if (m->nregistered == 0)
+		m->first_register_time = now;
+	for (size_t k = 0; k < n; k++) {
+		struct slave_rec *s = &m->slaves[m->nregistered];
+
+		s->registered = 1;
+		s->info.id = m->nregistered;
+		snprintf(s->info.name, sizeof(s->info.name), "%s", names[k]);
+		s->info.speed = speeds[k];
+		s->info.state = MASTER_SLAVE_REGISTERED;
+		/* A late slave (registration already closed) counts at least 1. */
+		if (m->registration_closed) {
+			s->info.vpower = speeds[k] / m->min_speed;
+			if (s->info.vpower < 1)
+				s->info.vpower = 1;
+		}
+		ids[k] = m->nregistered++;
+		log_info("slave %d '%s' registered, speed %g", ids[k], names[k], speeds[k]);
+	}
+	master_close_registration_if_due(m, now);
+	return DLS_OK;
+}
+
+int master_register_group(struct master *m, const char *const *names, const double *speeds,
+			  size_t n, int *ids, double *vpowers, char *why)
+{
+	int rc;
+
+	pthread_mutex_lock(&m->lock);
+	rc = add_slaves(m, names, speeds, n, ids, why);
+	while (!rc && !m->registration_closed) {
+		double deadline = m->first_register_time + m->cfg.register_timeout_ms / 1000.0;
+
+		dls_cond_wait_until(&m->cond, &m->lock, deadline);
+		master_close_registration_if_due(m, dls_now());
+	}
+	for (size_t k = 0; !rc && k < n; k++)
+		vpowers[k] = m->slaves[ids[k]].info.vpower;
+	pthread_mutex_unlock(&m->lock);
+	return rc;
+}
+
+int master_register(struct master *m, const char *name, double speed, int *id, double *vpower,
+		    char *why)
+{
+	return master_register_group(m, &name, &speed, 1, id, vpower, why);
+}
+
+int master_wait_done(struct master *m, int timeout_ms)
+{
+	double deadline = dls_now() + timeout_ms / 1000.0;
+	int rc = DLS_OK;
+
+	pthread_mutex_lock(&m->lock);
+	while (!m->done) {
+		if (dls_cond_wait_until(&m->cond, &m->lock, deadline) && dls_now() >= deadline) {
+			rc = m->done ? DLS_OK : DLS_ETIMEDOUT;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	return rc;
+}
+
+static int all_dismissed(const struct master *m)
+{
+	for (int i = 0; i < m->cfg.nslaves; i++) {
+		const struct slave_rec *s = &m->slaves[i];
+
+		if (s->registered && s->info.state != MASTER_SLAVE_DONE &&
+		    s->info.state != MASTER_SLAVE_LOST)
+			return 0;
+	}
+	return 1;
+}
+
+int master_wait_dismissed(struct master *m, int timeout_ms)
+{
+	double deadline = dls_now() + timeout_ms / 1000.0;
+	int rc = DLS_OK;
+
+	pthread_mutex_lock(&m->lock);
+	while (!all_dismissed(m)) {
+		if (dls_cond_wait_until(&m->cond, &m->lock, deadline) && dls_now() >= deadline) {
+			rc = all_dismissed(m) ? DLS_OK : DLS_ETIMEDOUT;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&m->lock);
+	return rc;
+}
+
+int master_snapshot(struct master *m, struct master_snapshot *out)
+{
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&m->lock);
+	out->slaves = calloc((size_t)m->cfg.nslaves, sizeof(*out->slaves));
+	if (!out->slaves) {
+		pthread_mutex_unlock(&m->lock);
+		return DLS_ENOMEM;
+	}
+	out->scheme = sched_kind_name(m->cfg.sched.kind);
+	out->iterations = m->cfg.width;
+	out->assigned = m->assigned;
+	out->delivered = m->ndelivered;
+	out->requeued = m->requeued_total;
+	out->recomputations = m->sched ? sched_recomputations(m->sched) : 0;
+	out->started = m->gate_open;
+	out->done = m->done;
+	out->elapsed = !m->gate_open ? 0 : m->done ? m->t_end - m->t_start : dls_now() - m->t_start;
+	for (int i = 0; i < m->cfg.nslaves; i++) {
+		if (!m->slaves[i].registered)
+			continue;
+		out->slaves[out->nslaves] = m->slaves[i].info;
+		out->slaves[out->nslaves].held = 0;
+		for (size_t k = 0; k < m->slaves[i].nheld; k++)
+			out->slaves[out->nslaves].held += m->slaves[i].held[k].undelivered;
+		out->nslaves++;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return DLS_OK;
+}
+
+void master_snapshot_free(struct master_snapshot *s)
+{
+	free(s->slaves);
+	s->slaves = NULL;
+}
+
+const uint16_t *master_image(const struct master *m)
+{
+	return m->image;
+}
+
+const struct master_config *master_config_of(const struct master *m)
+{
+	return &m->cfg;
+}

@@ -1,0 +1,148 @@
+/*
+ * master.h - the DLS master's core: the loop's iteration space, the scheme,
+ * the slaves, and the results.  Plain C, no CORBA: the servant
+ * (master_servant.cc) converts types and calls one function here per IDL
+ * operation.  Every entry point takes the master's lock; several may block
+ * (registration waits for every slave, requests wait for the start gate and
+ * their turn in ACPSA order), so each must be called from its own ORB thread.
+ *
+ * Refusals (DLS_EINVAL, DLS_ENOENT, DLS_ESTATE) fill `why` with the reason a
+ * user exception carries, and leave the master's state and image unharmed.
+ */
+#ifndef DLS_MASTER_H
+#define DLS_MASTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dls_proto.h"
+#include "iter_order.h"
+#include "sched.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MASTER_WHY_LEN 256
+
+struct master_config {
+	char run_name[64];
+	char workload[32];
+	struct sched_params sched; /* kind, profile and options; iterations := width,
+				      npes := nslaves are filled in by master_create */
+	int nslaves;		   /* slaves expected */
+	int32_t width, height, maxit;
+	enum iter_order_mode order;
+	enum dls_collect collect;
+	int register_timeout_ms; /* registration closes after this even if slaves are missing */
+	int start_timeout_ms;	 /* the first requests are collected this long at most */
+	int wait_ms;		 /* how long a WAIT reply tells a slave to wait */
+};
+
+enum master_slave_state {
+	MASTER_SLAVE_REGISTERED,
+	MASTER_SLAVE_ACTIVE,
+	MASTER_SLAVE_WAITING,
+	MASTER_SLAVE_DONE,
+	MASTER_SLAVE_LOST
+};
+
+struct master_slave_info {
+	int id;
+	char name[64];
+	enum master_slave_state state;
+	double speed, vpower;
+	int64_t acp;
+	int64_t chunks, iterations, held, requeued_chunks;
+	struct dls_times times;
+};
+
+struct master_snapshot {
+	const char *scheme;
+	int64_t iterations, assigned, delivered, requeued;
+	int recomputations;
+	int started, done;
+	double elapsed; /* since scheduling started; T_p once done */
+	int nslaves;
+	struct master_slave_info *slaves; /* nslaves entries; free with master_snapshot_free */
+};
+
+struct master;
+
+/*
+ * Checks *cfg and creates a master.  Returns NULL with *err set (DLS_EINVAL
+ * for a bad field, DLS_ENOMEM) on failure.
+ */
+struct master *master_create(const struct master_config *cfg, int *err);
+
+/* Frees m; NULL is a no-op.  No other call may be in progress. */
+void master_destroy(struct master *m);
+
+/*
+ * Seed 001 DTSS master step 1: registers a slave reporting `speed` (> 0,
+ * finite), then blocks until every expected slave has registered or the
+ * registration window closed, and returns the slave's id and V_i.
+ * DLS_EINVAL (bad speed), DLS_ESTATE (the run is full), DLS_ENOMEM.
+ */
+int master_register(struct master *m, const char *name, double speed, int *id, double *vpower,
+		    char *why);
+
+/* The same for n slaves of an hmaster at once (merged registration). */
+int master_register_group(struct master *m, const char *const *names, const double *speeds,
+			  size_t n, int *ids, double *vpowers, char *why);
+
+/*
+ * Serves one request: records its results and times, then (in ACPSA order
+ * among pending requests, after the start gate) replies with work, WAIT or
+ * DONE.  A retry with the same seq gets the same reply.
+ */
+int master_request(struct master *m, const struct dls_request *req, struct dls_reply *out,
+		   char *why);
+
+/*
+ * Serves the requests of an hmaster's merged message: all are checked
+ * before any is applied; the ACPSA rule runs once per message, after every
+ * report is recorded (SCHEMES.md ambiguity 16); replies in request order.
+ */
+int master_request_group(struct master *m, const struct dls_request *reqs, size_t n,
+			 struct dls_reply *out, char *why);
+
+/* Results sent outside a request (surplus of a large result, or COLLECT_END). */
+int master_submit(struct master *m, int slave_id, const struct dls_result *res, size_t nres,
+		  char *why);
+
+/*
+ * Declares a slave lost (dead or hung): the iterations it holds and has not
+ * delivered go to the next requests of other slaves.  Later calls from it
+ * are refused.  DLS_OK or DLS_ENOENT.
+ */
+int master_slave_lost(struct master *m, int slave_id, const char *cause);
+
+/* Ids of the slaves that hold undelivered iterations (at most max). */
+size_t master_slaves_holding(struct master *m, int *ids, size_t max);
+
+/* Waits until every result is in: DLS_OK, or DLS_ETIMEDOUT after timeout_ms. */
+int master_wait_done(struct master *m, int timeout_ms);
+
+/*
+ * Waits until every slave that is not lost has been told DONE, at most
+ * timeout_ms: DLS_OK or DLS_ETIMEDOUT.
+ */
+int master_wait_dismissed(struct master *m, int timeout_ms);
+
+/* A consistent copy of the master's state (status operation, table). */
+int master_snapshot(struct master *m, struct master_snapshot *out);
+void master_snapshot_free(struct master_snapshot *s);
+
+/* The image (column-major, width x height); complete once done.  Owned by m. */
+const uint16_t *master_image(const struct master *m);
+
+/* The configuration in force (iterations, npes filled in). */
+const struct master_config *master_config_of(const struct master *m);
+
+const char *master_slave_state_name(enum master_slave_state s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,74 @@
+/*
+ * master_internal.h - the master's state, shared by master.c (lifecycle,
+ * registration, snapshots) and master_serve.c (requests, results, failures).
+ * Every field below is guarded by master.lock.
+ */
+#ifndef DLS_MASTER_INTERNAL_H
+#define DLS_MASTER_INTERNAL_H
+
+#include <pthread.h>
+
+#include "master.h"
+
+struct held_range {
+	int64_t start, count;
+	int64_t undelivered; /* iterations of the range not yet delivered */
+};
+
+struct slave_rec {
+	int registered;
+	struct master_slave_info info;
+	struct held_range *held;
+	size_t nheld, held_cap;
+	int has_reply; /* last_reply answers a retry of seq last_seq */
+	uint32_t last_seq;
+	struct dls_reply last_reply;
+	int first_request_pending;
+};
+
+struct range {
+	int64_t start, count;
+};
+
+/* A request (or a merged message) waiting for its turn. */
+struct waiter {
+	int64_t acp; /* ACPSA order: larger first */
+	uint64_t arrival;
+	int slave_id;
+	struct waiter *next;
+};
+
+struct master {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct master_config cfg;
+	struct iter_order order;
+	struct sched *sched; /* created when the start gate opens */
+
+	struct slave_rec *slaves; /* cfg.nslaves entries */
+	int nregistered;
+	double first_register_time;
+	int registration_closed;
+	double min_speed;
+
+	double gate_deadline; /* start gate opens at the latest then */
+	int gate_open;
+	double t_start, t_end;
+	struct waiter *queue; /* pending requests in ACPSA order */
+	uint64_t arrivals;
+
+	uint8_t *delivered; /* per iteration */
+	int64_t ndelivered, assigned, requeued_total;
+	struct range *requeue;
+	size_t nrequeue, requeue_cap;
+	uint16_t *image;
+	int done;
+};
+
+/* Sets why (may be NULL) like snprintf. */
+void master_why(char *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Closes registration if it is due; call with the lock held. */
+void master_close_registration_if_due(struct master *m, double now);
+
+#endif

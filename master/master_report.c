@@ -1,0 +1,140 @@
+#include "master_report.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "dls_err.h"
+#include "dls_log.h"
+
+int master_report_build(struct master *m, const struct emul_steps *power, double t_iter_ns,
+			struct master_report *r)
+{
+	const struct master_config *c = master_config_of(m);
+	const uint16_t *img = master_image(m);
+	size_t n = (size_t)c->width * (size_t)c->height;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	rc = master_snapshot(m, &r->snap);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < n; i++)
+		r->work += img[i];
+	if (power && power->n && t_iter_ns > 0 && r->snap.elapsed > 0) {
+		r->t_ideal = emul_finish(power, 0, (double)r->work * t_iter_ns * 1e-9);
+		r->efficiency = r->t_ideal / r->snap.elapsed;
+	}
+	return DLS_OK;
+}
+
+void master_report_free(struct master_report *r)
+{
+	master_snapshot_free(&r->snap);
+}
+
+void master_report_table(const struct master *m, const struct master_report *r, FILE *out)
+{
+	const struct master_config *c = master_config_of(m);
+	const struct master_snapshot *s = &r->snap;
+	double overshoot = 0;
+	int64_t late = 0;
+
+	fprintf(out, "run '%s': scheme %s, %d x %d (maxit %d), order %s, collect %s, %d slaves\n",
+		c->run_name, s->scheme, c->width, c->height, c->maxit, iter_order_name(c->order),
+		c->collect == DLS_COLLECT_END ? "end" : "piggyback", s->nslaves);
+	fprintf(out, "%4s %-12s %6s %7s %10s %22s %8s\n", "PE", "name", "V", "chunks",
+		"iterations", "T_com+wait/T_comp (s)", "state");
+	for (int i = 0; i < s->nslaves; i++) {
+		const struct master_slave_info *p = &s->slaves[i];
+		char times[48];
+
+		snprintf(times, sizeof(times), "%.2f/%.2f", p->times.t_comwait, p->times.t_comp);
+		fprintf(out, "%4d %-12.12s %6.2f %7lld %10lld %22s %8s\n", p->id, p->name,
+			p->vpower, (long long)p->chunks, (long long)p->iterations, times,
+			master_slave_state_name(p->state));
+		overshoot += p->times.overshoot;
+		late += p->times.late_chunks;
+	}
+	fprintf(out, "T_p %.3f s", s->elapsed);
+	if (r->t_ideal > 0)
+		fprintf(out, "   T_ideal %.3f s   E %.3f", r->t_ideal, r->efficiency);
+	fprintf(out, "\nwork %llu unit iterations; recomputations %d; requeued %lld iterations\n",
+		(unsigned long long)r->work, s->recomputations, (long long)s->requeued);
+	if (overshoot > 0 || late > 0)
+		fprintf(out, "emulation: sleeps overshot by %.4f s in all; %lld chunks computed "
+			     "slower than emulated\n",
+			overshoot, (long long)late);
+}
+
+static FILE *open_out(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		log_err("cannot write '%s': %s", path, strerror(errno));
+	return f;
+}
+
+static int close_out(FILE *f, const char *path)
+{
+	if (ferror(f) | fclose(f)) {
+		log_err("cannot write '%s': %s", path, strerror(errno));
+		return DLS_EIO;
+	}
+	return DLS_OK;
+}
+
+int master_report_csv(const struct master_report *r, const char *path)
+{
+	FILE *f = open_out(path);
+
+	if (!f)
+		return DLS_EIO;
+	fprintf(f, "pe,name,state,speed,vpower,acp,chunks,iterations,requeued_chunks,t_comwait,"
+		   "t_comp,overshoot,late_chunks\n");
+	for (int i = 0; i < r->snap.nslaves; i++) {
+		const struct master_slave_info *p = &r->snap.slaves[i];
+
+		fprintf(f, "%d,%s,%s,%.6g,%.6g,%lld,%lld,%lld,%lld,%.6f,%.6f,%.6f,%lld\n", p->id,
+			p->name, master_slave_state_name(p->state), p->speed, p->vpower,
+			(long long)p->acp, (long long)p->chunks, (long long)p->iterations,
+			(long long)p->requeued_chunks, p->times.t_comwait, p->times.t_comp,
+			p->times.overshoot, (long long)p->times.late_chunks);
+	}
+	return close_out(f, path);
+}
+
+int master_report_json(const struct master *m, const struct master_report *r, const char *path)
+{
+	const struct master_config *c = master_config_of(m);
+	const struct master_snapshot *s = &r->snap;
+	FILE *f = open_out(path);
+
+	if (!f)
+		return DLS_EIO;
+	fprintf(f,
+		"{\n  \"run\": \"%s\",\n  \"scheme\": \"%s\",\n  \"width\": %d,\n  \"height\": %d,\n"
+		"  \"maxit\": %d,\n  \"order\": \"%s\",\n  \"collect\": \"%s\",\n"
+		"  \"slaves\": %d,\n  \"iterations\": %lld,\n  \"work\": %llu,\n"
+		"  \"t_p\": %.6f,\n  \"t_ideal\": %.6f,\n  \"efficiency\": %.6f,\n"
+		"  \"recomputations\": %d,\n  \"requeued\": %lld,\n  \"pes\": [\n",
+		c->run_name, s->scheme, c->width, c->height, c->maxit, iter_order_name(c->order),
+		c->collect == DLS_COLLECT_END ? "end" : "piggyback", s->nslaves,
+		(long long)s->iterations, (unsigned long long)r->work, s->elapsed, r->t_ideal,
+		r->efficiency, s->recomputations, (long long)s->requeued);
+	for (int i = 0; i < s->nslaves; i++) {
+		const struct master_slave_info *p = &s->slaves[i];
+
+		fprintf(f,
+			"    {\"pe\": %d, \"name\": \"%s\", \"state\": \"%s\", \"speed\": %.6g, "
+			"\"vpower\": %.6g, \"chunks\": %lld, \"iterations\": %lld, "
+			"\"t_comwait\": %.6f, \"t_comp\": %.6f, \"overshoot\": %.6f, "
+			"\"late_chunks\": %lld}%s\n",
+			p->id, p->name, master_slave_state_name(p->state), p->speed, p->vpower,
+			(long long)p->chunks, (long long)p->iterations, p->times.t_comwait,
+			p->times.t_comp, p->times.overshoot, (long long)p->times.late_chunks,
+			i + 1 < s->nslaves ? "," : "");
+	}
+	fprintf(f, "  ]\n}\n");
+	return close_out(f, path);
+}

@@ -1,0 +1,219 @@
+// master_servant.cc - DLS::Master operations -> master core calls.
+#include "master_servant.hh"
+
+#include <vector>
+
+#include "dls_err.h"
+#include "dls_log.h"
+
+Master_i::Master_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms)
+	: m_(m), job_(job), ping_timeout_ms_(ping_timeout_ms)
+{
+}
+
+static void refuse(int rc, const char *why)
+{
+	if (rc == DLS_ENOMEM)
+		throw CORBA::NO_MEMORY();
+	throw DLS::Refused(why);
+}
+
+void Master_i::remember_ref(int id, DLS::Slave_ptr self)
+{
+	omni_mutex_lock l(refs_lock_);
+
+	if ((size_t)id >= refs_.size())
+		refs_.resize((size_t)id + 1);
+	refs_[(size_t)id] = DLS::Slave::_duplicate(self);
+	// only the liveness monitor calls slaves: their timeout is the ping's
+	if (!CORBA::is_nil(self))
+		omniORB::setClientCallTimeout(self, (CORBA::ULong)ping_timeout_ms_);
+}
+
+DLS::Slave_ptr Master_i::slave_ref(int id)
+{
+	omni_mutex_lock l(refs_lock_);
+
+	if (id < 0 || (size_t)id >= refs_.size())
+		return DLS::Slave::_nil();
+	return DLS::Slave::_duplicate(refs_[(size_t)id]);
+}
+
+DLS::Registration *Master_i::register_slave(const char *name, CORBA::Double speed,
+					    DLS::Slave_ptr self)
+{
+	char why[MASTER_WHY_LEN] = "";
+	int id = -1;
+	double vpower = 0;
+	int rc = master_register(m_, name, speed, &id, &vpower, why);
+
+	if (rc)
+		refuse(rc, why);
+	remember_ref(id, self);
+	DLS::Registration *r = new DLS::Registration;
+	r->slave_id = id;
+	r->virtual_power = vpower;
+	r->job = job_;
+	return r;
+}
+
+static void to_results(const DLS::ResultSeq &in, std::vector<struct dls_result> &out)
+{
+	out.resize(in.length());
+	for (CORBA::ULong i = 0; i < in.length(); i++) {
+		out[i].start = in[i].start;
+		out[i].count = in[i].count;
+		out[i].counts = in[i].counts.get_buffer();
+		out[i].ncounts = in[i].counts.length();
+	}
+}
+
+static void to_request(const DLS::ChunkRequest &in, std::vector<struct dls_result> &res,
+		       struct dls_request *out)
+{
+	to_results(in.results, res);
+	out->slave_id = in.slave_id;
+	out->seq = in.seq;
+	out->acp = in.acp;
+	out->results = res.data();
+	out->nresults = res.size();
+	out->times.t_comp = in.times.t_comp;
+	out->times.t_comwait = in.times.t_comwait;
+	out->times.overshoot = in.times.overshoot;
+	out->times.late_chunks = in.times.late_chunks;
+}
+
+static DLS::Reply to_reply(int slave_id, const struct dls_reply &r)
+{
+	DLS::Reply out;
+
+	out.slave_id = slave_id;
+	out.kind = r.kind == DLS_REPLY_WORK ? DLS::REPLY_WORK
+		   : r.kind == DLS_REPLY_WAIT ? DLS::REPLY_WAIT
+					      : DLS::REPLY_DONE;
+	out.start = r.start;
+	out.count = r.count;
+	out.wait_ms = r.wait_ms;
+	return out;
+}
+
+DLS::Reply Master_i::request(const DLS::ChunkRequest &req)
+{
+	std::vector<struct dls_result> res;
+	struct dls_request r;
+	struct dls_reply reply;
+	char why[MASTER_WHY_LEN] = "";
+	int rc;
+
+	to_request(req, res, &r);
+	rc = master_request(m_, &r, &reply, why);
+	if (rc) {
+		log_warn("refused a request of slave %d: %s", (int)req.slave_id, why);
+		refuse(rc, why);
+	}
+	return to_reply(req.slave_id, reply);
+}
+
+void Master_i::submit(CORBA::Long slave_id, const DLS::ResultSeq &results)
+{
+	std::vector<struct dls_result> res;
+	char why[MASTER_WHY_LEN] = "";
+	int rc;
+
+	to_results(results, res);
+	rc = master_submit(m_, slave_id, res.data(), res.size(), why);
+	if (rc) {
+		log_warn("refused results of slave %d: %s", (int)slave_id, why);
+		refuse(rc, why);
+	}
+}
+
+DLS::RunStatus *Master_i::status()
+{
+	struct master_snapshot s;
+
+	if (master_snapshot(m_, &s))
+		throw CORBA::NO_MEMORY();
+	DLS::RunStatus *out = new DLS::RunStatus;
+	out->scheme = s.scheme;
+	out->iterations = s.iterations;
+	out->assigned = s.assigned;
+	out->delivered = s.delivered;
+	out->recomputations = s.recomputations;
+	out->elapsed = s.elapsed;
+	out->done = s.done ? 1 : 0;
+	out->slaves.length((CORBA::ULong)s.nslaves);
+	for (int i = 0; i < s.nslaves; i++) {
+		const struct master_slave_info &p = s.slaves[i];
+		DLS::SlaveStatus &o = out->slaves[(CORBA::ULong)i];
+
+		o.slave_id = p.id;
+		o.name = p.name;
+		o.state = master_slave_state_name(p.state);
+		o.virtual_power = p.vpower;
+		o.acp = (CORBA::Long)p.acp;
+		o.chunks = p.chunks;
+		o.iterations = p.iterations;
+		o.held = p.held;
+		o.times.t_comp = p.times.t_comp;
+		o.times.t_comwait = p.times.t_comwait;
+		o.times.overshoot = p.times.overshoot;
+		o.times.late_chunks = (CORBA::Long)p.times.late_chunks;
+	}
+	master_snapshot_free(&s);
+	return out;
+}
+
+DLS::GroupRegistration *Master_i::register_group(const char *hmaster_name,
+						 const DLS::StringSeq &names,
+						 const DLS::DoubleSeq &speeds, DLS::Slave_ptr self)
+{
+	size_t n = names.length();
+	std::vector<const char *> nm(n);
+	std::vector<double> sp(n), vp(n);
+	std::vector<int> ids(n);
+	char why[MASTER_WHY_LEN] = "";
+	int rc;
+
+	if (speeds.length() != names.length())
+		throw DLS::Refused("register_group: one speed per name");
+	for (size_t i = 0; i < n; i++) {
+		nm[i] = names[(CORBA::ULong)i];
+		sp[i] = speeds[(CORBA::ULong)i];
+	}
+	rc = master_register_group(m_, nm.data(), sp.data(), n, ids.data(), vp.data(), why);
+	if (rc)
+		refuse(rc, why);
+	log_info("hmaster '%s' registered %zu slaves", hmaster_name, n);
+	DLS::GroupRegistration *r = new DLS::GroupRegistration;
+	r->slave_ids.length((CORBA::ULong)n);
+	r->virtual_powers.length((CORBA::ULong)n);
+	for (size_t i = 0; i < n; i++) {
+		r->slave_ids[(CORBA::ULong)i] = ids[i];
+		r->virtual_powers[(CORBA::ULong)i] = vp[i];
+		remember_ref(ids[i], self); // the hmaster answers for its slaves
+	}
+	r->job = job_;
+	return r;
+}
+
+DLS::ReplySeq *Master_i::request_group(const DLS::RequestSeq &requests)
+{
+	size_t n = requests.length();
+	std::vector<std::vector<struct dls_result>> res(n);
+	std::vector<struct dls_request> reqs(n);
+	std::vector<struct dls_reply> replies(n);
+	char why[MASTER_WHY_LEN] = "";
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		to_request(requests[(CORBA::ULong)i], res[i], &reqs[i]);
+	rc = master_request_group(m_, reqs.data(), n, replies.data(), why);
+	if (rc)
+		refuse(rc, why);
+	DLS::ReplySeq *out = new DLS::ReplySeq;
+	out->length((CORBA::ULong)n);
+	for (size_t i = 0; i < n; i++)
+		(*out)[(CORBA::ULong)i] = to_reply(reqs[i].slave_id, replies[i]);
+	return out;
+}

@@ -1,0 +1,41 @@
+// master_servant.hh - Master_i, the thin servant of DLS::Master: converts
+// types, calls the master core once per operation, maps its codes.
+#ifndef DLS_MASTER_SERVANT_HH
+#define DLS_MASTER_SERVANT_HH
+
+#include <omniORB4/CORBA.h>
+#include <omnithread.h>
+
+#include <vector>
+
+#include "dls.hh"
+#include "master.h"
+
+class Master_i : public POA_DLS::Master {
+public:
+	Master_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms);
+
+	DLS::Registration *register_slave(const char *name, CORBA::Double speed,
+					  DLS::Slave_ptr self) override;
+	DLS::Reply request(const DLS::ChunkRequest &req) override;
+	void submit(CORBA::Long slave_id, const DLS::ResultSeq &results) override;
+	DLS::RunStatus *status() override;
+	DLS::GroupRegistration *register_group(const char *hmaster_name, const DLS::StringSeq &names,
+					       const DLS::DoubleSeq &speeds,
+					       DLS::Slave_ptr self) override;
+	DLS::ReplySeq *request_group(const DLS::RequestSeq &requests) override;
+
+	// The object reference a slave registered with (nil if unknown).
+	DLS::Slave_ptr slave_ref(int id);
+
+private:
+	void remember_ref(int id, DLS::Slave_ptr self);
+
+	struct master *m_;
+	DLS::JobSpec job_;
+	int ping_timeout_ms_;
+	omni_mutex refs_lock_; // guards refs_
+	std::vector<DLS::Slave_var> refs_;
+};
+
+#endif

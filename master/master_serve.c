@@ -1,0 +1,534 @@
+/*
+ * master_serve.c - seed 001 DTSS master steps 2-3: requests carrying A_i and
+ * piggy-backed results, served in ACPSA order (decreasing A_i, then arrival)
+ * once the start gate has collected every slave's first request; results
+ * checked whole before any is applied; the work of lost slaves requeued.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls_err.h"
+#include "dls_log.h"
+#include "dls_time.h"
+#include "master_internal.h"
+
+/* Checks that the caller may talk to us; the lock is held. */
+static int check_caller(struct master *m, int id, char *why)
+{
+	if (id < 0 || id >= m->cfg.nslaves || !m->slaves[id].registered) {
+		master_why(why, "unknown slave id %d", id);
+		return DLS_ENOENT;
+	}
+	if (m->slaves[id].info.state == MASTER_SLAVE_LOST) {
+		master_why(why, "slave %d was declared lost; its work went to others", id);
+		return DLS_ESTATE;
+	}
+	return DLS_OK;
+}
+
+static struct held_range *find_held(struct slave_rec *s, int64_t start, int64_t count)
+{
+	for (size_t k = 0; k < s->nheld; k++) {
+		struct held_range *h = &s->held[k];
+
+		if (start >= h->start && start + count <= h->start + h->count)
+			return h;
+	}
+	return NULL;
+}
+
+static int64_t held_undelivered(const struct slave_rec *s)
+{
+	int64_t n = 0;
+
+	for (size_t k = 0; k < s->nheld; k++)
+		n += s->held[k].undelivered;
+	return n;
+}
+
+/* Removes the marks (value 2) that check_results set on [0, upto) blocks. */
+static void unmark(struct master *m, const struct dls_result *res, size_t upto)
+{
+	for (size_t b = 0; b < upto; b++)
+		for (int64_t i = res[b].start; i < res[b].start + res[b].count; i++)
+			if (m->delivered[i] == 2)
+				m->delivered[i] = 0;
+}
+
+/*
+ * Checks every block of a slave's results: a range the slave holds, not yet
+ * delivered, not repeated in the message, with count * height counts.
+ * Leaves iterations marked 2 on success (the caller applies or unmarks).
+ */
+static int check_results(struct master *m, int id, const struct dls_result *res, size_t n,
+			 int64_t *total, char *why)
+{
+	struct slave_rec *s = &m->slaves[id];
+
+	*total = 0;
+	for (size_t b = 0; b < n; b++) {
+		const struct dls_result *r = &res[b];
+
+		if (r->count < 1 || r->start < 0 || r->start > m->cfg.width - r->count) {
+			master_why(why, "result range [%lld, +%lld) is outside the loop [0, %d)",
+				   (long long)r->start, (long long)r->count, m->cfg.width);
+			goto refuse;
+		}
+		if (r->ncounts != (size_t)r->count * (size_t)m->cfg.height) {
+			master_why(why,
+				   "result [%lld, +%lld) carries %zu counts, expected %lld "
+				   "(%lld iterations x %d rows)",
+				   (long long)r->start, (long long)r->count, r->ncounts,
+				   (long long)r->count * m->cfg.height, (long long)r->count,
+				   m->cfg.height);
+			goto refuse;
+		}
+		if (!find_held(s, r->start, r->count)) {
+			master_why(why, "slave %d does not hold iterations [%lld, %lld)", id,
+				   (long long)r->start, (long long)(r->start + r->count));
+			goto refuse;
+		}
+		for (int64_t i = r->start; i < r->start + r->count; i++) {
+			if (m->delivered[i]) {
+				master_why(why, "iteration %lld was already delivered%s",
+					   (long long)i,
+					   m->delivered[i] == 2 ? " in this message" : "");
+				unmark(m, res, b + 1);
+				return DLS_EINVAL;
+			}
+			m->delivered[i] = 2;
+		}
+		*total += r->count;
+	}
+	return DLS_OK;
+refuse:
+	unmark(m, res, n);
+	return DLS_EINVAL;
+}
+
+/* Stores checked results in the image; the lock is held. */
+static void apply_results(struct master *m, int id, const struct dls_result *res, size_t n)
+{
+	struct slave_rec *s = &m->slaves[id];
+	size_t h = (size_t)m->cfg.height;
+
+	for (size_t b = 0; b < n; b++) {
+		const struct dls_result *r = &res[b];
+		struct held_range *hr = find_held(s, r->start, r->count);
+
+		for (int64_t i = r->start; i < r->start + r->count; i++) {
+			int64_t col = iter_order_column(&m->order, i);
+
+			memcpy(m->image + (size_t)col * h, r->counts + (size_t)(i - r->start) * h,
+			       h * sizeof(uint16_t));
+			m->delivered[i] = 1;
+		}
+		hr->undelivered -= r->count;
+		m->ndelivered += r->count;
+	}
+	/* forget fully delivered ranges */
+	for (size_t k = 0; k < s->nheld;) {
+		if (s->held[k].undelivered == 0)
+			s->held[k] = s->held[--s->nheld];
+		else
+			k++;
+	}
+	if (n && m->ndelivered == m->cfg.width && !m->done) {
+		m->done = 1;
+		m->t_end = dls_now();
+		log_info("every result is in: T_p = %.3f s", m->t_end - m->t_start);
+	}
+	if (n)
+		pthread_cond_broadcast(&m->cond);
+}
+
+static int push_held(struct slave_rec *s, int64_t start, int64_t count)
+{
+	if (s->nheld == s->held_cap) {
+		size_t cap = s->held_cap ? 2 * s->held_cap : 4;
+		struct held_range *h = realloc(s->held, cap * sizeof(*h));
+
+		if (!h)
+			return DLS_ENOMEM;
+		s->held = h;
+		s->held_cap = cap;
+	}
+	s->held[s->nheld++] = (struct held_range){start, count, count};
+	return DLS_OK;
+}
+
+static int push_requeue(struct master *m, int64_t start, int64_t count)
+{
+	if (m->nrequeue == m->requeue_cap) {
+		size_t cap = m->requeue_cap ? 2 * m->requeue_cap : 8;
+		struct range *r = realloc(m->requeue, cap * sizeof(*r));
+
+		if (!r)
+			return DLS_ENOMEM;
+		m->requeue = r;
+		m->requeue_cap = cap;
+	}
+	m->requeue[m->nrequeue++] = (struct range){start, count};
+	return DLS_OK;
+}
+
+/* Opens the start gate when every registered slave has asked, or at the
+ * deadline; creates the scheme with the A_i of those first requests. */
+static int maybe_open_gate(struct master *m, double now)
+{
+	int pending = 0, rc;
+	int64_t *acp;
+	struct sched_params p;
+
+	master_close_registration_if_due(m, now);
+	if (m->gate_open || !m->registration_closed)
+		return DLS_OK;
+	for (int i = 0; i < m->cfg.nslaves; i++)
+		pending += m->slaves[i].registered && m->slaves[i].first_request_pending;
+	if (pending == 0 || (pending < m->nregistered && now < m->gate_deadline))
+		return DLS_OK;
+	acp = calloc((size_t)m->cfg.nslaves, sizeof(*acp));
+	if (!acp)
+		return DLS_ENOMEM;
+	for (int i = 0; i < m->cfg.nslaves; i++) {
+		const struct slave_rec *s = &m->slaves[i];
+
+		if (m->cfg.sched.kind == SCHED_WF) /* static weights: V_i in thousandths */
+			acp[i] = s->registered ? (int64_t)(s->info.vpower * 1000 + 0.5) : 1000;
+		else
+			acp[i] = s->registered && s->first_request_pending ? s->info.acp : 0;
+	}
+	p = m->cfg.sched;
+	p.acp = acp;
+	rc = sched_create(&p, &m->sched);
+	free(acp);
+	if (rc) {
+		log_err("cannot start the scheme: %s", dls_strerror(rc));
+		return rc;
+	}
+	m->gate_open = 1;
+	m->t_start = dls_now();
+	log_info("scheduling starts with %d of %d first requests", pending, m->nregistered);
+	pthread_cond_broadcast(&m->cond);
+	return DLS_OK;
+}
+
+/* Queues a request in ACPSA order and waits until it is at the head of the
+ * queue and the gate is open; the lock is held. */
+static int wait_turn(struct master *m, int64_t acp, int id, struct waiter *w)
+{
+	struct waiter **at = &m->queue;
+	int rc;
+
+	w->acp = acp;
+	w->arrival = m->arrivals++;
+	w->slave_id = id;
+	while (*at && (*at)->acp >= acp)
+		at = &(*at)->next;
+	w->next = *at;
+	*at = w;
+	pthread_cond_broadcast(&m->cond);
+	for (;;) {
+		double now = dls_now();
+
+		rc = maybe_open_gate(m, now);
+		if (rc || (m->gate_open && m->queue == w))
+			break;
+		dls_cond_wait_until(&m->cond, &m->lock, now + (m->gate_open ? 1.0 : 0.02));
+	}
+	if (rc) { /* leave the queue */
+		for (at = &m->queue; *at != w; at = &(*at)->next)
+			;
+		*at = w->next;
+	}
+	return rc;
+}
+
+static void leave_queue(struct master *m, struct waiter *w)
+{
+	m->queue = w->next; /* w is the head */
+	pthread_cond_broadcast(&m->cond);
+}
+
+/*
+ * Chooses the reply to one slave: requeued work of a lost slave first, then
+ * the scheme's next chunk, else WAIT while others hold work, DONE at the end.
+ * `reported`: the ACPSA report of this request was already recorded.
+ */
+static int serve_one(struct master *m, int id, int64_t acp, int reported, struct dls_reply *out,
+		     char *why)
+{
+	struct slave_rec *s = &m->slaves[id];
+	struct chunk c = {0, 0};
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (s->info.state == MASTER_SLAVE_LOST) {
+		master_why(why, "slave %d was declared lost; its work went to others", id);
+		return DLS_ESTATE;
+	}
+	if (m->nrequeue > 0) {
+		struct range r = m->requeue[0];
+
+		memmove(m->requeue, m->requeue + 1, --m->nrequeue * sizeof(*m->requeue));
+		c.start = r.start;
+		c.size = r.count;
+		s->info.requeued_chunks++;
+		rc = DLS_OK;
+	} else if (m->sched && sched_remaining(m->sched) > 0) {
+		rc = reported ? sched_serve(m->sched, id, acp, &c) : sched_next(m->sched, id, acp, &c);
+		if (rc) {
+			master_why(why, "the scheme refused the request of slave %d (A_i = %lld): %s",
+				   id, (long long)acp, dls_strerror(rc));
+			return rc;
+		}
+		m->assigned += c.size;
+	} else {
+		rc = DLS_EDONE;
+	}
+	if (rc == DLS_OK) {
+		if (push_held(s, c.start, c.size))
+			return DLS_ENOMEM;
+		out->kind = DLS_REPLY_WORK;
+		out->start = c.start;
+		out->count = c.size;
+		s->info.chunks++;
+		s->info.iterations += c.size;
+		s->info.state = MASTER_SLAVE_ACTIVE;
+	} else if (m->done) {
+		out->kind = DLS_REPLY_DONE;
+		s->info.state = MASTER_SLAVE_DONE;
+		pthread_cond_broadcast(&m->cond);
+	} else {
+		out->kind = DLS_REPLY_WAIT;
+		out->wait_ms = m->cfg.wait_ms;
+		s->info.state = MASTER_SLAVE_WAITING;
+	}
+	return DLS_OK;
+}
+
+/*
+ * Validates one request and applies its results (step 2(a)).  Returns
+ * DLS_OK, or 1 when *out was filled from the reply to an earlier copy of the
+ * same request (a retry), or a refusal.
+ */
+static int take_request(struct master *m, const struct dls_request *r, struct dls_reply *out,
+			char *why)
+{
+	struct slave_rec *s;
+	int64_t total;
+	int rc = check_caller(m, r->slave_id, why);
+
+	if (rc)
+		return rc;
+	s = &m->slaves[r->slave_id];
+	if (s->has_reply && r->seq == s->last_seq) {
+		*out = s->last_reply;
+		return 1;
+	}
+	if (s->has_reply && r->seq < s->last_seq) {
+		master_why(why, "request %u of slave %d is older than its request %u", r->seq,
+			   r->slave_id, s->last_seq);
+		return DLS_ESTATE;
+	}
+	if (r->acp < 1 || r->acp > SCHED_MAX_ACP) {
+		master_why(why, "A_i = %lld: a slave requests only with 1 <= A_i <= %lld",
+			   (long long)r->acp, (long long)SCHED_MAX_ACP);
+		return DLS_EINVAL;
+	}
+	rc = check_results(m, r->slave_id, r->results, r->nresults, &total, why);
+	if (rc)
+		return rc;
+	if (m->cfg.collect == DLS_COLLECT_PIGGYBACK && total != held_undelivered(s)) {
+		master_why(why,
+			   "slave %d holds %lld undelivered iterations and its request delivers "
+			   "%lld: piggy-backed results must complete the previous chunk",
+			   r->slave_id, (long long)held_undelivered(s), (long long)total);
+		unmark(m, r->results, r->nresults);
+		return DLS_ESTATE;
+	}
+	return DLS_OK;
+}
+
+static void record_request(struct master *m, const struct dls_request *r)
+{
+	struct slave_rec *s = &m->slaves[r->slave_id];
+
+	apply_results(m, r->slave_id, r->results, r->nresults);
+	s->info.times = r->times;
+	s->info.acp = r->acp;
+	if (s->info.state == MASTER_SLAVE_REGISTERED)
+		s->first_request_pending = 1;
+}
+
+static void remember(struct master *m, const struct dls_request *r,
+		     const struct dls_reply *out)
+{
+	struct slave_rec *s = &m->slaves[r->slave_id];
+
+	s->has_reply = 1;
+	s->last_seq = r->seq;
+	s->last_reply = *out;
+	if (s->first_request_pending)
+		s->first_request_pending = 0;
+	if (s->info.state == MASTER_SLAVE_REGISTERED)
+		s->info.state = MASTER_SLAVE_ACTIVE;
+}
+
+int master_request(struct master *m, const struct dls_request *req, struct dls_reply *out,
+		   char *why)
+{
+	struct waiter w;
+	int rc;
+
+	pthread_mutex_lock(&m->lock);
+	rc = take_request(m, req, out, why);
+	if (rc == 1) {
+		pthread_mutex_unlock(&m->lock);
+		return DLS_OK;
+	}
+	if (rc) {
+		pthread_mutex_unlock(&m->lock);
+		return rc;
+	}
+	record_request(m, req);
+	rc = wait_turn(m, req->acp, req->slave_id, &w);
+	if (!rc) {
+		rc = serve_one(m, req->slave_id, req->acp, 0, out, why);
+		leave_queue(m, &w);
+	}
+	if (!rc)
+		remember(m, req, out);
+	pthread_mutex_unlock(&m->lock);
+	return rc;
+}
+
+int master_request_group(struct master *m, const struct dls_request *reqs, size_t n,
+			 struct dls_reply *out, char *why)
+{
+	struct waiter w;
+	int64_t top = 0;
+	int rc = DLS_OK, *fresh = calloc(n ? n : 1, sizeof(int));
+	size_t k;
+
+	if (!fresh)
+		return DLS_ENOMEM;
+	pthread_mutex_lock(&m->lock);
+	/* check every request before applying any (marks stay until applied) */
+	for (k = 0; k < n && !rc; k++) {
+		int r = take_request(m, &reqs[k], &out[k], why);
+
+		for (size_t j = 0; j < k && !r; j++)
+			if (reqs[j].slave_id == reqs[k].slave_id) {
+				master_why(why, "slave %d appears twice in one message",
+					   reqs[k].slave_id);
+				unmark(m, reqs[k].results, reqs[k].nresults);
+				r = DLS_EINVAL;
+			}
+		if (r == 0)
+			fresh[k] = 1;
+		else if (r != 1)
+			rc = r;
+	}
+	if (rc) {
+		for (size_t j = 0; j + 1 < k; j++)
+			if (fresh[j])
+				unmark(m, reqs[j].results, reqs[j].nresults);
+		goto out;
+	}
+	for (k = 0; k < n; k++) {
+		if (!fresh[k])
+			continue;
+		record_request(m, &reqs[k]);
+		if (reqs[k].acp > top)
+			top = reqs[k].acp;
+	}
+	if (!top)
+		goto out; /* only retries */
+	rc = wait_turn(m, top, reqs[0].slave_id, &w);
+	if (rc)
+		goto out;
+	/* the ACPSA rule once per merged message, after every report */
+	for (k = 0; k < n; k++)
+		if (fresh[k] && m->sched)
+			sched_report(m->sched, reqs[k].slave_id, reqs[k].acp);
+	for (k = 0; k < n && !rc; k++)
+		if (fresh[k]) {
+			rc = serve_one(m, reqs[k].slave_id, reqs[k].acp, 1, &out[k], why);
+			if (!rc)
+				remember(m, &reqs[k], &out[k]);
+		}
+	leave_queue(m, &w);
+out:
+	pthread_mutex_unlock(&m->lock);
+	free(fresh);
+	return rc;
+}
+
+int master_submit(struct master *m, int slave_id, const struct dls_result *res, size_t nres,
+		  char *why)
+{
+	int64_t total;
+	int rc;
+
+	pthread_mutex_lock(&m->lock);
+	rc = check_caller(m, slave_id, why);
+	if (!rc)
+		rc = check_results(m, slave_id, res, nres, &total, why);
+	if (!rc)
+		apply_results(m, slave_id, res, nres);
+	pthread_mutex_unlock(&m->lock);
+	return rc;
+}
+
+int master_slave_lost(struct master *m, int slave_id, const char *cause)
+{
+	struct slave_rec *s;
+	int64_t moved = 0;
+
+	pthread_mutex_lock(&m->lock);
+	if (slave_id < 0 || slave_id >= m->cfg.nslaves || !m->slaves[slave_id].registered ||
+	    m->slaves[slave_id].info.state == MASTER_SLAVE_LOST) {
+		pthread_mutex_unlock(&m->lock);
+		return DLS_ENOENT;
+	}
+	s = &m->slaves[slave_id];
+	s->info.state = MASTER_SLAVE_LOST;
+	/* undelivered runs of every held range go to the others */
+	for (size_t k = 0; k < s->nheld; k++) {
+		const struct held_range *h = &s->held[k];
+		int64_t run = -1;
+
+		for (int64_t i = h->start; i <= h->start + h->count; i++) {
+			int open = i < h->start + h->count && !m->delivered[i];
+
+			if (open && run < 0)
+				run = i;
+			if (!open && run >= 0) {
+				push_requeue(m, run, i - run);
+				m->requeued_total += i - run;
+				moved += i - run;
+				run = -1;
+			}
+		}
+	}
+	s->nheld = 0;
+	log_warn("slave %d '%s' lost (%s): %lld undelivered iterations requeued", slave_id,
+		 s->info.name, cause, (long long)moved);
+	pthread_cond_broadcast(&m->cond);
+	pthread_mutex_unlock(&m->lock);
+	return DLS_OK;
+}
+
+size_t master_slaves_holding(struct master *m, int *ids, size_t max)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&m->lock);
+	for (int i = 0; i < m->cfg.nslaves && n < max; i++)
+		if (m->slaves[i].registered && m->slaves[i].nheld > 0 &&
+		    m->slaves[i].info.state != MASTER_SLAVE_LOST)
+			ids[n++] = i;
+	pthread_mutex_unlock(&m->lock);
+	return n;
+}

@@ -1,0 +1,159 @@
+/*
+ * dls-slave - finds its master by name, registers, and computes the chunks
+ * it is given, emulating a PE of virtual power V under load Q; see --help.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_util.h"
+#include "dls_log.h"
+#include "orb_util.h"
+#include "slave.h"
+#include "slave_orb.h"
+
+#define PROG "dls-slave"
+
+static void help(void)
+{
+	printf("usage: dls-slave [--run NAME] [--name NAME] [--speed V] [--load Q|t:Q,...]\n"
+	       "                 [--t-iter NS] [--real] [options] [-ORB... options]\n\n"
+	       "Registers with the master of run NAME (DLS/NAME/master in the naming service)\n"
+	       "and computes chunks until the run is done.  Emulated by default: computes\n"
+	       "for real, then sleeps until the emulated cost has passed (WORKLOAD.md 2).\n\n"
+	       "  --run NAME               the run (default dls)\n"
+	       "  --name NAME              how the master lists this slave (default slave)\n"
+	       "  --speed V                emulated virtual power (default 1)\n"
+	       "  --load Q | t:Q,t:Q       emulated run-queue length, or a schedule of it in\n"
+	       "                           seconds from registration (default 1: dedicated)\n"
+	       "  --t-iter NS              emulated ns per unit iteration at V = 1 (default 100)\n"
+	       "  --real                   real mode: Speed from a short calibration of the loop\n"
+	       "                           body, Q_i from the kernel's run queue\n"
+	       "  --q Q                    real mode: a fixed Q_i instead of the run queue\n"
+	       "  --master-ior IOR         reach the master by IOR instead of by name\n"
+	       "  --connect-timeout-ms T   look for the master this long (default 20000)\n"
+	       "  --register-timeout-ms T  registration may block this long (default 60000)\n"
+	       "  --call-timeout-ms T      timeout of every other call (default 30000)\n"
+	       "  --retries N              attempts per call before giving up (default 5)\n"
+	       "  --retry-delay-ms T       first back-off, doubled per attempt (default 200)\n"
+	       "  --poll-ms T              A_i = 0: read Q_i again after T ms (default 100)\n"
+	       "  -v, -q                   more or less logging (DLS_LOG_LEVEL)\n");
+}
+
+enum { O_RUN = 1, O_NAME, O_SPEED, O_LOAD, O_TITER, O_REAL, O_Q, O_IOR, O_CONNTO, O_REGTO,
+       O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL };
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {{"run", required_argument, 0, O_RUN},
+					     {"name", required_argument, 0, O_NAME},
+					     {"speed", required_argument, 0, O_SPEED},
+					     {"load", required_argument, 0, O_LOAD},
+					     {"t-iter", required_argument, 0, O_TITER},
+					     {"real", no_argument, 0, O_REAL},
+					     {"q", required_argument, 0, O_Q},
+					     {"master-ior", required_argument, 0, O_IOR},
+					     {"connect-timeout-ms", required_argument, 0, O_CONNTO},
+					     {"register-timeout-ms", required_argument, 0, O_REGTO},
+					     {"call-timeout-ms", required_argument, 0, O_CALLTO},
+					     {"retries", required_argument, 0, O_RETRIES},
+					     {"retry-delay-ms", required_argument, 0, O_RETRYDELAY},
+					     {"poll-ms", required_argument, 0, O_POLL},
+					     {"help", no_argument, 0, 'h'},
+					     {0, 0, 0, 0}};
+	struct slave_config cfg;
+	struct slave_orb_opts o = {"dls", NULL, 20000, 60000};
+	int c, rc, verbose = 0, speed_given = 0, call_timeout_ms = 30000;
+	const char *cause;
+
+	dls_log_set_role("slave");
+	dls_log_set_level(-1);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			help();
+			return 0;
+		}
+		if (!strcmp(argv[i], "--call-timeout-ms") && i + 1 < argc)
+			call_timeout_ms = (int)cli_i64_or_die(PROG, "--call-timeout-ms", argv[i + 1],
+							      1, 3600000);
+	}
+	slave_config_init(&cfg);
+	if (dls_orb_init(&argc, argv, call_timeout_ms))
+		return 1;
+	while ((c = getopt_long(argc, argv, "vq", opts, NULL)) != -1) {
+		switch (c) {
+		case O_RUN:
+			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= 64)
+				cli_usage_error(PROG, "--run", optarg,
+						"must be 1 to 63 characters without '/'");
+			o.run_name = optarg;
+			break;
+		case O_NAME:
+			if (!*optarg || strlen(optarg) >= sizeof(cfg.name))
+				cli_usage_error(PROG, "--name", optarg, "must be 1 to 63 characters");
+			snprintf(cfg.name, sizeof(cfg.name), "%s", optarg);
+			dls_log_set_role(optarg);
+			break;
+		case O_SPEED:
+			cfg.speed = cli_double_or_die(PROG, "--speed", optarg, 1e-6, 1e9);
+			speed_given = 1;
+			break;
+		case O_LOAD:
+			cause = emul_steps_parse(optarg, &cfg.load);
+			if (cause)
+				cli_usage_error(PROG, "--load", optarg, cause);
+			break;
+		case O_TITER:
+			cfg.t_iter_ns = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
+			break;
+		case O_REAL:
+			cfg.emulated = 0;
+			break;
+		case O_Q:
+			cfg.q_override = cli_double_or_die(PROG, "--q", optarg, 1, 1e6);
+			break;
+		case O_IOR:
+			o.master_ior = optarg;
+			break;
+		case O_CONNTO:
+			o.connect_timeout_ms =
+				(int)cli_i64_or_die(PROG, "--connect-timeout-ms", optarg, 0, 3600000);
+			break;
+		case O_REGTO:
+			o.register_timeout_ms =
+				(int)cli_i64_or_die(PROG, "--register-timeout-ms", optarg, 1, 3600000);
+			break;
+		case O_CALLTO:
+			break; /* applied before the ORB started */
+		case O_RETRIES:
+			cfg.retries = (int)cli_i64_or_die(PROG, "--retries", optarg, 1, 1000);
+			break;
+		case O_RETRYDELAY:
+			cfg.retry_delay_ms =
+				(int)cli_i64_or_die(PROG, "--retry-delay-ms", optarg, 0, 600000);
+			break;
+		case O_POLL:
+			cfg.poll_ms = (int)cli_i64_or_die(PROG, "--poll-ms", optarg, 1, 600000);
+			break;
+		case 'v':
+			dls_log_set_level(++verbose >= 2 ? DLS_LOG_DEBUG : DLS_LOG_INFO);
+			break;
+		case 'q':
+			dls_log_set_level(DLS_LOG_ERR);
+			break;
+		default:
+			fprintf(stderr, "try '" PROG " --help'\n");
+			return 2;
+		}
+	}
+	if (optind < argc)
+		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
+	if (!cfg.emulated && !speed_given) {
+		cfg.speed = slave_calibrate(200);
+		log_info("calibrated Speed: %.0f unit iterations/s", cfg.speed);
+	}
+	rc = slave_orb_run(&cfg, &o);
+	dls_orb_destroy();
+	return rc;
+}

@@ -1,0 +1,310 @@
+/*
+ * slave.c - the slave loop of seed 001 (DTSS slave steps 1-4, with step 4
+ * looping to step 2 so that A_i is refreshed before every request,
+ * SCHEMES.md ambiguity 10) and the emulation of WORKLOAD.md 2 and 5.
+ */
+#include "slave.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls_err.h"
+#include "dls_log.h"
+#include "dls_time.h"
+#include "iter_order.h"
+#include "mandel.h"
+#include "workload.h"
+
+void slave_config_init(struct slave_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "slave");
+	c->speed = 1;
+	c->emulated = 1;
+	emul_steps_const(&c->load, 1);
+	c->t_iter_ns = 100;
+	c->poll_ms = 100;
+	c->retries = 5;
+	c->retry_delay_ms = 200;
+	c->max_block_bytes = DLS_MAX_RESULT_BYTES;
+}
+
+/* Results computed and not yet delivered, in blocks that fit a message. */
+struct store {
+	struct dls_result *blocks;
+	uint16_t **bufs;
+	size_t n, cap;
+};
+
+static void store_clear(struct store *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->bufs[i]);
+	s->n = 0;
+}
+
+static void store_free(struct store *s)
+{
+	store_clear(s);
+	free(s->blocks);
+	free(s->bufs);
+}
+
+static int store_add(struct store *s, int64_t start, int64_t count, uint16_t *buf, size_t ncounts)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 8;
+		struct dls_result *b = realloc(s->blocks, cap * sizeof(*b));
+		uint16_t **u;
+
+		if (!b)
+			return DLS_ENOMEM;
+		s->blocks = b;
+		u = realloc(s->bufs, cap * sizeof(*u));
+		if (!u)
+			return DLS_ENOMEM;
+		s->bufs = u;
+		s->cap = cap;
+	}
+	s->blocks[s->n] = (struct dls_result){start, count, buf, ncounts};
+	s->bufs[s->n++] = buf;
+	return DLS_OK;
+}
+
+struct run {
+	const struct slave_config *cfg;
+	const struct slave_ops *ops;
+	struct slave_stats *st;
+	struct dls_job job;
+	struct iter_order order;
+	workload_fn fn;
+	struct workload_job wjob;
+	struct emul_steps power; /* V/Q(t) of this slave, emulated mode */
+	double t0;		 /* time base of the load schedule */
+	struct store store;
+	uint32_t seq;
+	char *why;
+	size_t len;
+};
+
+/* Calls op with bounded retries while the master cannot be reached. */
+#define WITH_RETRIES(r, call)                                                                      \
+	({                                                                                         \
+		int rc_ = DLS_EREMOTE;                                                             \
+		int delay_ = (r)->cfg->retry_delay_ms;                                             \
+		for (int a_ = 1; a_ <= (r)->cfg->retries; a_++) {                                  \
+			double c0_ = dls_now();                                                    \
+			rc_ = (call);                                                              \
+			(r)->st->times.t_comwait += dls_now() - c0_;                               \
+			if (rc_ != DLS_EREMOTE)                                                    \
+				break;                                                             \
+			log_warn("master not reached (attempt %d of %d): %s", a_,                  \
+				 (r)->cfg->retries, (r)->why);                                     \
+			if (a_ < (r)->cfg->retries) {                                              \
+				dls_sleep_ms(delay_);                                              \
+				(r)->st->times.t_comwait += delay_ / 1000.0;                       \
+				delay_ *= 2;                                                       \
+			}                                                                          \
+		}                                                                                  \
+		rc_;                                                                               \
+	})
+
+static int64_t current_acp(struct run *r)
+{
+	double q = r->cfg->emulated	? emul_steps_at(&r->cfg->load, dls_now() - r->t0)
+		   : r->cfg->q_override ? r->cfg->q_override
+					: slave_read_runqueue();
+
+	/* floor(V_i/Q_i); the epsilon keeps 2.0/2 from becoming 0.999... */
+	return (int64_t)floor(r->st->vpower / q + 1e-9);
+}
+
+/* Sends every stored block but the first with submit(); the first rides on
+ * the request (piggy-backing).  A retried submit that is refused means the
+ * earlier attempt got through: the master keeps the first copy. */
+static int deliver(struct run *r, size_t keep)
+{
+	for (size_t i = keep; i < r->store.n; i++) {
+		int rc = WITH_RETRIES(r, r->ops->submit(r->ops->ctx, r->st->id, &r->store.blocks[i],
+							1, r->why, r->len));
+		if (rc)
+			return rc;
+	}
+	return DLS_OK;
+}
+
+/* Computes [start, start+count), sleeping to the emulated cost. */
+static int compute(struct run *r, int64_t start, int64_t count)
+{
+	size_t h = (size_t)r->job.height;
+	int64_t per_block = (int64_t)(r->cfg->max_block_bytes / (2 * h));
+	double c0 = dls_now(), work = 0;
+
+	if (per_block < 1)
+		per_block = 1;
+	for (int64_t b = start; b < start + count; b += per_block) {
+		int64_t n = start + count - b < per_block ? start + count - b : per_block;
+		uint16_t *buf = malloc((size_t)n * h * sizeof(*buf));
+
+		if (!buf)
+			return DLS_ENOMEM;
+		for (int64_t i = 0; i < n; i++)
+			work += (double)r->fn(&r->wjob, iter_order_column(&r->order, b + i),
+					      buf + (size_t)i * h);
+		if (store_add(&r->store, b, n, buf, (size_t)n * h)) {
+			free(buf);
+			return DLS_ENOMEM;
+		}
+	}
+	if (r->cfg->emulated) {
+		double deadline = r->t0 + emul_finish(&r->power, c0 - r->t0,
+						      work * r->cfg->t_iter_ns * 1e-9);
+
+		if (dls_now() > deadline)
+			r->st->times.late_chunks++;
+		else
+			r->st->times.overshoot += dls_sleep_until(deadline);
+	}
+	r->st->times.t_comp += dls_now() - c0;
+	r->st->chunks++;
+	r->st->iterations += count;
+	return DLS_OK;
+}
+
+static int setup(struct run *r)
+{
+	r->fn = workload_find(r->job.workload);
+	if (!r->fn) {
+		snprintf(r->why, r->len, "unknown workload '%s'", r->job.workload);
+		return DLS_ENOENT;
+	}
+	if (r->job.height < 1 || r->job.height > DLS_MAX_ROWS || r->job.width < 1) {
+		snprintf(r->why, r->len, "job of %dx%d does not fit", r->job.width, r->job.height);
+		return DLS_EINVAL;
+	}
+	r->wjob = (struct workload_job){r->job.width, r->job.height, r->job.maxit};
+	iter_order_init(&r->order, (enum iter_order_mode)r->job.order, r->job.width);
+	r->power.n = r->cfg->load.n;
+	for (size_t k = 0; k < r->cfg->load.n; k++) {
+		r->power.at[k] = r->cfg->load.at[k];
+		r->power.value[k] = r->cfg->speed / r->cfg->load.value[k];
+	}
+	return DLS_OK;
+}
+
+int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struct slave_stats *st,
+	      char *why, size_t len)
+{
+	struct run r = {0};
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	r.cfg = cfg;
+	r.ops = ops;
+	r.st = st;
+	r.why = why;
+	r.len = len;
+	why[0] = '\0';
+	/* step 1: Speed up, V_i down (blocks until every slave registered) */
+	rc = WITH_RETRIES(&r, ops->register_slave(ops->ctx, cfg->name, cfg->speed, &st->id,
+						  &st->vpower, &r.job, why, len));
+	if (rc)
+		return rc;
+	r.t0 = dls_now();
+	rc = setup(&r);
+	if (rc)
+		return rc;
+	if (ops->registered)
+		ops->registered(ops->ctx, st->id, &r.job);
+	log_info("registered as slave %d, V_i = %g, job %dx%d '%s'", st->id, st->vpower,
+		 r.job.width, r.job.height, r.job.workload);
+	for (;;) {
+		struct dls_request req;
+		struct dls_reply reply;
+		int64_t acp;
+		int piggy = r.job.collect == DLS_COLLECT_PIGGYBACK;
+
+		if (ops->stop_requested && ops->stop_requested(ops->ctx)) {
+			snprintf(why, len, "stopped on request");
+			break;
+		}
+		/* step 2: A_i from the current Q_i; A_i = 0 does not request */
+		acp = current_acp(&r);
+		if (acp < 1) {
+			dls_sleep_ms(cfg->poll_ms);
+			st->times.t_comwait += cfg->poll_ms / 1000.0;
+			continue;
+		}
+		/* step 3: the request, with the previous chunk's results */
+		if (piggy) {
+			rc = deliver(&r, 1);
+			if (rc)
+				break;
+		}
+		req.slave_id = st->id;
+		req.seq = ++r.seq;
+		req.acp = acp;
+		req.results = piggy ? r.store.blocks : NULL;
+		req.nresults = piggy && r.store.n ? 1 : 0;
+		req.times = st->times;
+		rc = WITH_RETRIES(&r, ops->request(ops->ctx, &req, &reply, why, len));
+		if (rc)
+			break;
+		if (piggy)
+			store_clear(&r.store);
+		/* step 4 */
+		if (reply.kind == DLS_REPLY_DONE)
+			break;
+		if (reply.kind == DLS_REPLY_WAIT) {
+			if (!piggy) { /* end-of-run collection: now deliver everything */
+				rc = deliver(&r, 0);
+				if (rc)
+					break;
+				store_clear(&r.store);
+			}
+			dls_sleep_ms(reply.wait_ms > 0 ? reply.wait_ms : cfg->poll_ms);
+			st->times.t_comwait += (reply.wait_ms > 0 ? reply.wait_ms : cfg->poll_ms) / 1000.0;
+			continue;
+		}
+		rc = compute(&r, reply.start, reply.count);
+		if (rc) {
+			snprintf(why, len, "out of memory for a chunk of %lld iterations",
+				 (long long)reply.count);
+			break;
+		}
+	}
+	store_free(&r.store);
+	return rc;
+}
+
+double slave_read_runqueue(void)
+{
+	FILE *f = fopen("/proc/loadavg", "r");
+	double l1, l5, l15;
+	int running = 1, total;
+
+	if (f) {
+		if (fscanf(f, "%lf %lf %lf %d/%d", &l1, &l5, &l15, &running, &total) != 5)
+			running = 1;
+		fclose(f);
+	}
+	return running < 1 ? 1 : running;
+}
+
+double slave_calibrate(int ms)
+{
+	struct mandel_params m = {400, 200, MANDEL_DEFAULT_MAXIT};
+	uint16_t col[200];
+	double t0 = dls_now(), t;
+	uint64_t work = 0;
+	int32_t x = 0;
+
+	do {
+		work += mandel_column(&m, 100 + x % 200, col);
+		x++;
+		t = dls_now() - t0;
+	} while (t < ms / 1000.0);
+	return (double)work / t;
+}

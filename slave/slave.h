@@ -1,0 +1,89 @@
+/*
+ * slave.h - the DLS slave's core: registers, then loops per SCHEMES.md 4.1
+ * (read Q_i, A_i = floor(V_i/Q_i); A_i = 0 waits and reads again; request
+ * with the previous chunk's results; compute), emulating its speed when
+ * asked (WORKLOAD.md 2).  Plain C: the remote calls are the callbacks of
+ * struct slave_ops, which the ORB adapter (slave_client.cc) provides, so the
+ * core can also be driven by a host program or a test.
+ *
+ * Runs in the calling thread; only stop_requested may be called from others.
+ */
+#ifndef DLS_SLAVE_H
+#define DLS_SLAVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dls_proto.h"
+#include "emul.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SLAVE_WHY_LEN 256
+
+struct slave_config {
+	char name[64];
+	double speed;	       /* reported Speed: emulated V, or measured */
+	int emulated;	       /* 1: sleep to the emulated cost; Q from `load` */
+	struct emul_steps load; /* emulated Q(t), t from registration */
+	double t_iter_ns;      /* emulated cost of one unit iteration at power 1 */
+	double q_override;     /* real mode: fixed Q_i (0 = read the kernel's run queue) */
+	int poll_ms;	       /* A_i = 0: wait this long, then read Q_i again */
+	int retries;	       /* attempts per call when the master cannot be reached */
+	int retry_delay_ms;    /* first back-off; doubles per attempt */
+	size_t max_block_bytes; /* counts per message at most (DLS_MAX_RESULT_BYTES) */
+};
+
+/*
+ * The remote side.  Each call returns DLS_OK, DLS_EREMOTE (the master could
+ * not be reached: retried), DLS_ESTATE or DLS_EINVAL (refused, why filled:
+ * not retried).
+ */
+struct slave_ops {
+	void *ctx;
+	int (*register_slave)(void *ctx, const char *name, double speed, int *id, double *vpower,
+			      struct dls_job *job, char *why, size_t len);
+	int (*request)(void *ctx, const struct dls_request *req, struct dls_reply *out, char *why,
+		       size_t len);
+	int (*submit)(void *ctx, int id, const struct dls_result *res, size_t n, char *why,
+		      size_t len);
+	/* Optional: called once registered (the adapter binds the slave's name). */
+	void (*registered)(void *ctx, int id, const struct dls_job *job);
+	/* Optional: non-zero when someone asked the slave to stop. */
+	int (*stop_requested)(void *ctx);
+};
+
+struct slave_stats {
+	int id;
+	double vpower;
+	int64_t chunks, iterations;
+	struct dls_times times;
+};
+
+/* Fills *c with the defaults (emulated, V = 1, Q = 1, t_iter 100 ns, ...). */
+void slave_config_init(struct slave_config *c);
+
+/*
+ * Runs the slave until the master says DONE or a stop is requested.
+ * Returns DLS_OK; DLS_EREMOTE when the master stayed unreachable after the
+ * retries; DLS_ESTATE/DLS_EINVAL when a call was refused; DLS_ENOENT for an
+ * unknown workload; DLS_ENOMEM.  why says what happened.
+ */
+int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struct slave_stats *st,
+	      char *why, size_t len);
+
+/* The kernel's run-queue length including this process: max(1, procs_running). */
+double slave_read_runqueue(void);
+
+/*
+ * Real mode: measures the loop body's speed in unit iterations per second
+ * over about `ms` milliseconds of a reference Mandelbrot image.
+ */
+double slave_calibrate(int ms);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
