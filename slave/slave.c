@@ -25,6 +25,7 @@ void slave_config_init(struct slave_config *c)
 	c->emulated = 1;
 	emul_steps_const(&c->load, 1);
 	c->t_iter_ns = 100;
+	c->spin_us = 150;
 	c->poll_ms = 100;
 	c->retries = 5;
 	c->retry_delay_ms = 200;
@@ -165,7 +166,8 @@ static int compute(struct run *r, int64_t start, int64_t count)
 		if (dls_now() > deadline)
 			r->st->times.late_chunks++;
 		else
-			r->st->times.overshoot += dls_sleep_until(deadline);
+			r->st->times.overshoot +=
+				dls_sleep_until_spin(deadline, r->cfg->spin_us * 1e-6);
 	}
 	r->st->times.t_comp += dls_now() - c0;
 	r->st->chunks++;
@@ -212,6 +214,7 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 						  &st->vpower, &r.job, why, len));
 	if (rc)
 		return rc;
+	st->times.t_comwait = 0; /* seed 001's T_com+wait is the loop's, not the start-up's */
 	r.t0 = dls_now();
 	rc = setup(&r);
 	if (rc)
