@@ -79,6 +79,10 @@ UNIT_BIN  := $(BUILD)/tests/unit_tests
 
 PROGRAMS  := $(DLS_BIN) $(MASTER_BIN) $(SLAVE_BIN)
 
+# test programs: built for the tests, never installed
+BADCLIENT_OBJ := $(BUILD)/tests/tools/bad_client.o
+BADCLIENT_BIN := $(BUILD)/tests/bin/bad_client
+
 .PHONY: all check check-unit check-integration sanitize clean install demo deps
 all: $(PROGRAMS)
 deps: $(DEPS_MK)
@@ -119,6 +123,11 @@ $(MASTER_BIN): $(MASTER_OBJ) $(LIBORB) $(LIBDLS)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
 
+$(BADCLIENT_BIN): $(BADCLIENT_OBJ) $(LIBORB) $(LIBDLS)
+	$(Q)mkdir -p $(@D)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
+
 $(SLAVE_BIN): $(SLAVE_OBJ) $(LIBORB) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
@@ -144,8 +153,9 @@ check: check-unit check-integration
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN)
 
-check-integration: all
-	DLS_BIN_DIR=$(abspath $(BUILD)/bin) tests/integration/run.sh
+check-integration: all $(BADCLIENT_BIN)
+	DLS_BIN_DIR=$(abspath $(BUILD)/bin) DLS_TEST_BIN_DIR=$(abspath $(BUILD)/tests/bin) \
+	  tests/integration/run.sh
 
 sanitize:
 	$(MAKE) BUILD=build/san WERROR= OPT='-O1 -g' \
@@ -162,4 +172,4 @@ clean:
 	rm -rf build
 
 -include $(CORE_OBJ:.o=.d) $(DLS_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ORB_OBJ:.o=.d) \
-         $(MASTER_OBJ:.o=.d) $(SLAVE_OBJ:.o=.d)
+         $(MASTER_OBJ:.o=.d) $(SLAVE_OBJ:.o=.d) $(BADCLIENT_OBJ:.o=.d)

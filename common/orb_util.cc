@@ -79,14 +79,19 @@ static std::vector<std::string> split(const char *path)
 	return parts;
 }
 
+// A component "id.kind" as in CORBA's stringified names: "slave.3" is id
+// "slave", kind "3", and lists as slave.3 in nameclt.
 static CosNaming::Name to_name(const std::vector<std::string> &parts, size_t n)
 {
 	CosNaming::Name name;
 
 	name.length((CORBA::ULong)n);
 	for (size_t i = 0; i < n; i++) {
-		name[(CORBA::ULong)i].id = parts[i].c_str();
-		name[(CORBA::ULong)i].kind = "";
+		size_t dot = parts[i].find('.');
+
+		name[(CORBA::ULong)i].id = parts[i].substr(0, dot).c_str();
+		name[(CORBA::ULong)i].kind =
+			dot == std::string::npos ? "" : parts[i].substr(dot + 1).c_str();
 	}
 	return name;
 }
@@ -155,32 +160,6 @@ CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t
 		*err = DLS_EREMOTE;
 	}
 	return CORBA::Object::_nil();
-}
-
-int dls_name_list(const char *path, char ***names, size_t *n)
-{
-	std::vector<std::string> parts = split(path);
-
-	*names = NULL;
-	*n = 0;
-	try {
-		CosNaming::NamingContext_var ctx = root_context();
-		if (!parts.empty()) {
-			CORBA::Object_var obj = ctx->resolve(to_name(parts, parts.size()));
-			ctx = CosNaming::NamingContext::_narrow(obj);
-		}
-		CosNaming::BindingList_var bl;
-		CosNaming::BindingIterator_var it;
-		ctx->list(100000, bl, it);
-		*names = (char **)calloc(bl->length() + 1, sizeof(char *));
-		for (CORBA::ULong i = 0; i < bl->length(); i++)
-			(*names)[(*n)++] = strdup(bl[i].binding_name[0].id);
-		return DLS_OK;
-	} catch (const CosNaming::NamingContext::NotFound &) {
-		return DLS_ENOENT;
-	} catch (...) {
-		return DLS_EREMOTE;
-	}
 }
 
 int dls_corba_error(const CORBA::Exception &e, char *why, size_t len)

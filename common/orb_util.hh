@@ -25,9 +25,6 @@ int dls_name_unbind(const char *path);
 // service) and why filled on failure.
 CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t len);
 
-// Lists the names bound under a context path (for tests and `dls names list`).
-int dls_name_list(const char *path, char ***names, size_t *n);
-
 // Classifies a CORBA exception: DLS_EREMOTE for a peer that may come back
 // (TRANSIENT, COMM_FAILURE, TIMEOUT, OBJECT_NOT_EXIST), DLS_ESTATE for a
 // DLS::Refused, DLS_EINVAL for BAD_PARAM and the like.  why gets the text.

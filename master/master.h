@@ -118,6 +118,15 @@ int master_submit(struct master *m, int slave_id, const struct dls_result *res, 
  */
 int master_slave_lost(struct master *m, int slave_id, const char *cause);
 
+/*
+ * Ids of the slaves that have not been told DONE and are not lost (at most
+ * max): once every result is in, the master asks them to stop.
+ */
+size_t master_slaves_undismissed(struct master *m, int *ids, size_t max);
+
+/* Records that slave_id was told the run is over (outside a request). */
+void master_slave_dismissed(struct master *m, int slave_id);
+
 /* Ids of the slaves that hold undelivered iterations (at most max). */
 size_t master_slaves_holding(struct master *m, int *ids, size_t max);
 

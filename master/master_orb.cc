@@ -157,8 +157,24 @@ extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 		if (status)
 			break;
 	}
-	if (!status && master_wait_dismissed(m, o->dismiss_timeout_ms))
-		log_warn("some slaves did not ask again after the last result");
+	/* Slaves that wait for work ask again within wait_ms and hear DONE; one
+	 * whose A_i is 0 does not ask at all, so it is told to stop. */
+	if (!status && master_wait_dismissed(m, 4 * c->wait_ms + 200)) {
+		std::vector<int> ids(4096);
+		size_t n = master_slaves_undismissed(m, ids.data(), ids.size());
+
+		for (size_t i = 0; i < n; i++) {
+			DLS::Slave_var ref = servant->slave_ref(ids[i]);
+			try {
+				ref->stop("the run is complete");
+				master_slave_dismissed(m, ids[i]);
+			} catch (const CORBA::Exception &) {
+				master_slave_lost(m, ids[i], "no answer to stop");
+			}
+		}
+		if (master_wait_dismissed(m, o->dismiss_timeout_ms))
+			log_warn("some slaves did not ask again after the last result");
+	}
 	arg.stop = 1;
 	pthread_join(tid, NULL);
 	if (o->progress)

@@ -45,7 +45,12 @@ DLS::Registration *Master_i::register_slave(const char *name, CORBA::Double spee
 	char why[MASTER_WHY_LEN] = "";
 	int id = -1;
 	double vpower = 0;
-	int rc = master_register(m_, name, speed, &id, &vpower, why);
+	int rc;
+
+	// the master must be able to ping whoever holds its work
+	if (CORBA::is_nil(self))
+		throw DLS::Refused("register_slave: self must be a DLS::Slave reference");
+	rc = master_register(m_, name, speed, &id, &vpower, why);
 
 	if (rc)
 		refuse(rc, why);
@@ -177,6 +182,8 @@ DLS::GroupRegistration *Master_i::register_group(const char *hmaster_name,
 
 	if (speeds.length() != names.length())
 		throw DLS::Refused("register_group: one speed per name");
+	if (CORBA::is_nil(self))
+		throw DLS::Refused("register_group: self must be a DLS::Slave reference");
 	for (size_t i = 0; i < n; i++) {
 		nm[i] = names[(CORBA::ULong)i];
 		sp[i] = speeds[(CORBA::ULong)i];

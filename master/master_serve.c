@@ -55,44 +55,58 @@ static void unmark(struct master *m, const struct dls_result *res, size_t upto)
 				m->delivered[i] = 0;
 }
 
+/* Why block r of slave id cannot be accepted, or DLS_OK (nothing marked). */
+static int check_block(struct master *m, int id, const struct dls_result *r, char *why)
+{
+	if (r->count < 1 || r->start < 0 || r->start > m->cfg.width - r->count) {
+		master_why(why, "result range [%lld, +%lld) is outside the loop [0, %d)",
+			   (long long)r->start, (long long)r->count, m->cfg.width);
+		return DLS_EINVAL;
+	}
+	if (r->ncounts != (size_t)r->count * (size_t)m->cfg.height) {
+		master_why(why,
+			   "result [%lld, +%lld) carries %zu counts, expected %lld "
+			   "(%lld iterations x %d rows)",
+			   (long long)r->start, (long long)r->count, r->ncounts,
+			   (long long)r->count * m->cfg.height, (long long)r->count, m->cfg.height);
+		return DLS_EINVAL;
+	}
+	for (int64_t i = r->start; i < r->start + r->count; i++) {
+		if (m->delivered[i] == 1) {
+			master_why(why, "iteration %lld was already delivered", (long long)i);
+			return DLS_EINVAL;
+		}
+	}
+	if (!find_held(&m->slaves[id], r->start, r->count)) {
+		master_why(why, "slave %d does not hold iterations [%lld, %lld)", id,
+			   (long long)r->start, (long long)(r->start + r->count));
+		return DLS_EINVAL;
+	}
+	return DLS_OK;
+}
+
 /*
- * Checks every block of a slave's results: a range the slave holds, not yet
- * delivered, not repeated in the message, with count * height counts.
- * Leaves iterations marked 2 on success (the caller applies or unmarks).
+ * Checks every block of a slave's results: inside the loop, with count *
+ * height counts, not yet delivered, in a range the slave holds, and not
+ * repeated within the message.  On success the iterations stay marked 2 for
+ * apply_results (or unmark); on refusal nothing stays marked.
  */
 static int check_results(struct master *m, int id, const struct dls_result *res, size_t n,
 			 int64_t *total, char *why)
 {
-	struct slave_rec *s = &m->slaves[id];
-
 	*total = 0;
 	for (size_t b = 0; b < n; b++) {
 		const struct dls_result *r = &res[b];
+		int rc = check_block(m, id, r, why);
 
-		if (r->count < 1 || r->start < 0 || r->start > m->cfg.width - r->count) {
-			master_why(why, "result range [%lld, +%lld) is outside the loop [0, %d)",
-				   (long long)r->start, (long long)r->count, m->cfg.width);
-			goto refuse;
-		}
-		if (r->ncounts != (size_t)r->count * (size_t)m->cfg.height) {
-			master_why(why,
-				   "result [%lld, +%lld) carries %zu counts, expected %lld "
-				   "(%lld iterations x %d rows)",
-				   (long long)r->start, (long long)r->count, r->ncounts,
-				   (long long)r->count * m->cfg.height, (long long)r->count,
-				   m->cfg.height);
-			goto refuse;
-		}
-		if (!find_held(s, r->start, r->count)) {
-			master_why(why, "slave %d does not hold iterations [%lld, %lld)", id,
-				   (long long)r->start, (long long)(r->start + r->count));
-			goto refuse;
+		if (rc) {
+			unmark(m, res, b);
+			return rc;
 		}
 		for (int64_t i = r->start; i < r->start + r->count; i++) {
-			if (m->delivered[i]) {
-				master_why(why, "iteration %lld was already delivered%s",
-					   (long long)i,
-					   m->delivered[i] == 2 ? " in this message" : "");
+			if (m->delivered[i] == 2) {
+				master_why(why, "iteration %lld appears twice in one message",
+					   (long long)i);
 				unmark(m, res, b + 1);
 				return DLS_EINVAL;
 			}
@@ -101,9 +115,6 @@ static int check_results(struct master *m, int id, const struct dls_result *res,
 		*total += r->count;
 	}
 	return DLS_OK;
-refuse:
-	unmark(m, res, n);
-	return DLS_EINVAL;
 }
 
 /* Stores checked results in the image; the lock is held. */
@@ -308,23 +319,25 @@ static int serve_one(struct master *m, int id, int64_t acp, int reported, struct
 }
 
 /*
- * Validates one request and applies its results (step 2(a)).  Returns
- * DLS_OK, or 1 when *out was filled from the reply to an earlier copy of the
- * same request (a retry), or a refusal.
+ * Validates one request, leaving its results marked for apply_results (step
+ * 2(a)).  Returns DLS_OK or a refusal; *retry is set when *out was filled
+ * from the reply to an earlier copy of the same request.
  */
 static int take_request(struct master *m, const struct dls_request *r, struct dls_reply *out,
-			char *why)
+			int *retry, char *why)
 {
 	struct slave_rec *s;
 	int64_t total;
 	int rc = check_caller(m, r->slave_id, why);
 
+	*retry = 0;
 	if (rc)
 		return rc;
 	s = &m->slaves[r->slave_id];
 	if (s->has_reply && r->seq == s->last_seq) {
 		*out = s->last_reply;
-		return 1;
+		*retry = 1;
+		return DLS_OK;
 	}
 	if (s->has_reply && r->seq < s->last_seq) {
 		master_why(why, "request %u of slave %d is older than its request %u", r->seq,
@@ -379,15 +392,11 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 		   char *why)
 {
 	struct waiter w;
-	int rc;
+	int rc, retry;
 
 	pthread_mutex_lock(&m->lock);
-	rc = take_request(m, req, out, why);
-	if (rc == 1) {
-		pthread_mutex_unlock(&m->lock);
-		return DLS_OK;
-	}
-	if (rc) {
+	rc = take_request(m, req, out, &retry, why);
+	if (rc || retry) {
 		pthread_mutex_unlock(&m->lock);
 		return rc;
 	}
@@ -416,19 +425,18 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 	pthread_mutex_lock(&m->lock);
 	/* check every request before applying any (marks stay until applied) */
 	for (k = 0; k < n && !rc; k++) {
-		int r = take_request(m, &reqs[k], &out[k], why);
+		int retry;
 
-		for (size_t j = 0; j < k && !r; j++)
+		rc = take_request(m, &reqs[k], &out[k], &retry, why);
+		for (size_t j = 0; j < k && !rc; j++)
 			if (reqs[j].slave_id == reqs[k].slave_id) {
 				master_why(why, "slave %d appears twice in one message",
 					   reqs[k].slave_id);
-				unmark(m, reqs[k].results, reqs[k].nresults);
-				r = DLS_EINVAL;
+				if (!retry)
+					unmark(m, reqs[k].results, reqs[k].nresults);
+				rc = DLS_EINVAL;
 			}
-		if (r == 0)
-			fresh[k] = 1;
-		else if (r != 1)
-			rc = r;
+		fresh[k] = !rc && !retry;
 	}
 	if (rc) {
 		for (size_t j = 0; j + 1 < k; j++)
@@ -531,4 +539,28 @@ size_t master_slaves_holding(struct master *m, int *ids, size_t max)
 			ids[n++] = i;
 	pthread_mutex_unlock(&m->lock);
 	return n;
+}
+
+size_t master_slaves_undismissed(struct master *m, int *ids, size_t max)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&m->lock);
+	for (int i = 0; i < m->cfg.nslaves && n < max; i++)
+		if (m->slaves[i].registered && m->slaves[i].info.state != MASTER_SLAVE_DONE &&
+		    m->slaves[i].info.state != MASTER_SLAVE_LOST)
+			ids[n++] = i;
+	pthread_mutex_unlock(&m->lock);
+	return n;
+}
+
+void master_slave_dismissed(struct master *m, int slave_id)
+{
+	pthread_mutex_lock(&m->lock);
+	if (slave_id >= 0 && slave_id < m->cfg.nslaves && m->slaves[slave_id].registered &&
+	    m->slaves[slave_id].info.state != MASTER_SLAVE_LOST) {
+		m->slaves[slave_id].info.state = MASTER_SLAVE_DONE;
+		pthread_cond_broadcast(&m->cond);
+	}
+	pthread_mutex_unlock(&m->lock);
 }

@@ -236,6 +236,13 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 		/* step 2: A_i from the current Q_i; A_i = 0 does not request */
 		acp = current_acp(&r);
 		if (acp < 1) {
+			/* results must not wait with us: nobody could finish the run */
+			if (piggy && r.store.n) {
+				rc = deliver(&r, 0);
+				if (rc)
+					break;
+				store_clear(&r.store);
+			}
 			dls_sleep_ms(cfg->poll_ms);
 			st->times.t_comwait += cfg->poll_ms / 1000.0;
 			continue;

@@ -65,11 +65,11 @@ extern "C" int slave_orb_run(const struct slave_config *cfg, const struct slave_
 				o->run_name, why);
 			return 1;
 		}
-		c.master = DLS::Master::_narrow(obj);
+		c.master = DLS::Master::_unchecked_narrow(obj); // no remote call: retries apply
 		// a second reference to the same master, for the long registration call
 		CORBA::String_var ior = dls_orb()->object_to_string(obj);
 		CORBA::Object_var obj2 = dls_orb()->string_to_object(ior);
-		c.master_register = DLS::Master::_narrow(obj2);
+		c.master_register = DLS::Master::_unchecked_narrow(obj2);
 		omniORB::setClientCallTimeout(c.master_register,
 					      (CORBA::ULong)o->register_timeout_ms);
 		c.servant = new Slave_i();

@@ -34,3 +34,68 @@ expand() {
 	done
 	echo "${out# }"
 }
+
+# --- processes ---------------------------------------------------------------
+# Every test works in its own folder and stops only the PIDs it started.
+T=$(mktemp -d /tmp/dls-test-XXXXXX)
+PIDS=""
+NS_DIR=""
+cleanup() {
+	local rc=$?
+	for p in $PIDS; do kill -TERM "$p" 2>/dev/null || true; done
+	sleep 0.2
+	for p in $PIDS; do kill -KILL "$p" 2>/dev/null || true; done
+	[ -n "$NS_DIR" ] && dls names stop --dir "$NS_DIR" >/dev/null 2>&1
+	if [ "$rc" -ne 0 ]; then
+		for f in "$T"/*.log; do [ -f "$f" ] && { echo "---- $f"; cat "$f"; }; done
+	fi
+	rm -rf "$T"
+	exit "$rc"
+}
+trap cleanup EXIT INT TERM
+
+# start_names: a private omniNames on a free loopback port; sets NS (the
+# -ORBInitRef option) and NS_ADDR.
+start_names() {
+	NS_DIR=$T/names
+	NS_ADDR=$(dls names start --dir "$NS_DIR")
+	NS="-ORBInitRef NameService=$NS_ADDR"
+}
+
+EP="-ORBendPoint giop:tcp:127.0.0.1:"
+
+# spawn LOG CMD...: start CMD in the background under a time limit, remember its PID.
+spawn() {
+	local log=$1
+	shift
+	timeout --kill-after=5 120 "$@" >"$T/$log.log" 2>&1 &
+	LAST_PID=$!
+	PIDS="$PIDS $LAST_PID"
+}
+
+# wait_for CMD...: retry CMD for up to 10 s.
+wait_for() {
+	for _ in $(seq 100); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
+	echo "FAILED waiting for: $*" >&2
+	exit 1
+}
+
+# reference W H [MAXIT]: the sequential image as $T/ref-W-H.pgm
+reference() {
+	dls mandel --width "$1" --height "$2" --maxit "${3:-256}" --raw "$T/ref-$1-$2.pgm" >/dev/null
+	echo "$T/ref-$1-$2.pgm"
+}
+
+# same_image A B: the images must be identical column by column.
+same_image() {
+	local out
+	if ! out=$(dls compare "$1" "$2"); then
+		echo "FAILED image differs: $out" >&2
+		exit 1
+	fi
+}
+
+# json_get FILE KEY: a top-level number or string of the run's JSON summary.
+json_get() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"
+}

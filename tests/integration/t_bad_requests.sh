@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# A test client sends every kind of bad request and result (unknown slave id,
+# a range it does not hold, the wrong number of counts, a second result for
+# the same range, NaN and negative speeds, A_i = 0, ...): each is refused
+# with a reason, and the run still completes with the exact image.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+start_names
+REF=$(reference 400 200)
+spawn master dls-master --run bad --slaves 3 --width 400 --height 200 --scheme ss \
+	--raw "$T/bad.pgm" $NS $EP
+MASTER=$LAST_PID
+spawn bad "$DLS_TEST_BIN_DIR/bad_client" bad $NS $EP
+BAD=$LAST_PID
+for i in 0 1; do
+	spawn slave$i dls-slave --run bad --name s$i --t-iter 200 $NS $EP
+done
+wait "$MASTER"
+wait "$BAD"
+same_image "$T/bad.pgm" "$REF"
+refused=$(grep -c '^refused:' "$T/bad.log")
+expect_eq "refusals" "$refused" 12
+! grep -q '^ACCEPTED' "$T/bad.log"
+grep -q "refused: result for a range the slave does not hold: slave [0-9]* does not hold" "$T/bad.log"
+grep -q "refused: a second result for the same range: iteration [0-9]* was already delivered" "$T/bad.log"
+grep -q "refused: register with a NaN speed: speed nan" "$T/bad.log"

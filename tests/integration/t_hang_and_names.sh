@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Servants launched by hand through a private naming service: they are listed
+# while they run and gone after.  A slave that hangs (SIGSTOP) while holding
+# a chunk is declared lost when it stops answering pings, its chunk goes to
+# another slave, and the image is exact; resumed, it is refused and exits 1.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+start_names
+REF=$(reference 600 300)
+spawn master dls-master --run hang --slaves 3 --width 600 --height 300 --scheme tss \
+	--ping-ms 100 --ping-timeout-ms 500 --raw "$T/hang.pgm" --json "$T/hang.json" $NS $EP
+MASTER=$LAST_PID
+wait_for sh -c "nameclt $NS list DLS/hang | grep -qx master"
+for i in 0 1 2; do
+	spawn slave$i dls-slave --run hang --name s$i --speed $((i + 1)) --t-iter 1500 $NS $EP
+	eval SLAVE$i=\$LAST_PID
+done
+wait_for sh -c "nameclt $NS list DLS/hang | grep -c '^slave\.' | grep -qx 3"
+nameclt $NS list DLS/hang | sort >"$T/names-running.txt"
+expect_eq "names while running" "$(tr '\n' ' ' <"$T/names-running.txt")" \
+	"master slave.0 slave.1 slave.2 "
+# hang the fastest slave while it computes
+sleep 0.3
+pkill -STOP -P "$SLAVE2" # the slave under its timeout wrapper
+wait_for grep -q "slave [0-9] 's2' lost" "$T/master.log"
+# resumed while the run goes on, it is refused: its work went to others
+pkill -CONT -P "$SLAVE2"
+rc=0
+wait "$SLAVE2" || rc=$?
+wait "$MASTER"
+same_image "$T/hang.pgm" "$REF"
+expect_eq "resumed slave exit" "$rc" 1
+grep -q "declared lost" "$T/slave2.log"
+wait "$SLAVE0"
+wait "$SLAVE1"
+expect_eq "names after the run" "$(nameclt $NS list DLS/hang | tr '\n' ' ')" ""

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# kill -9 a slave in the middle of a run: the master notices, its chunk goes
+# to the others, and the image is still exact: no column lost or doubled.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+REF=$(reference 800 400)
+for collect in piggyback end; do
+	dls run --cluster C8 --scheme dtss --width 800 --height 400 --t-iter 600 \
+		--collect $collect --kill 3@0.4 --raw "$T/kill.pgm" --json "$T/kill.json" \
+		>"$T/kill-$collect.log" 2>&1
+	same_image "$T/kill.pgm" "$REF"
+	grep -q "drill: kill -9 slave.3" "$T/kill-$collect.log"
+	python3 - "$T/kill.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+lost = [p for p in run["pes"] if p["state"] == "lost"]
+assert len(lost) == 1 and lost[0]["name"] == "slave.3", lost
+assert run["requeued"] > 0, run["requeued"]
+assert all(p["state"] == "done" for p in run["pes"] if p["name"] != "slave.3")
+PY
+	echo "ok kill -9 with collect $collect"
+done

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Every scheme on an emulated heterogeneous cluster, dedicated and
+# non-dedicated (one slave's load changes during the run), in both iteration
+# orders: the image equals `dls mandel` column by column.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+W=240 H=120
+REF=$(reference $W $H)
+for scheme in ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss; do
+	for mode in dedicated nondedicated; do
+		if [ $mode = dedicated ]; then
+			set -- --speeds 1,2,1,2 --t-iter 300
+		else
+			set -- --speeds 1,2,1,2 --loads '1;2;0:1,0.15:3;0:2,0.3:1' --t-iter 3000
+		fi
+		order=natural
+		[ $scheme = dtss ] || [ $scheme = fss ] || [ $scheme = gss ] && order=interleaved
+		dls run "$@" --scheme $scheme --width $W --height $H --order $order \
+			--raw "$T/$scheme-$mode.pgm" --json "$T/$scheme-$mode.json" \
+			--dir "$T/logs-$scheme-$mode" >"$T/$scheme-$mode.log" 2>&1
+		same_image "$T/$scheme-$mode.pgm" "$REF"
+		expect_eq "$scheme $mode work" "$(json_get "$T/$scheme-$mode.json" work)" \
+			"$(dls mandel --width $W --height $H --sums | head -1 | cut -d' ' -f2)"
+		grep -q "^T_p" "$T/$scheme-$mode.log"
+		echo "ok $scheme $mode ($order)"
+	done
+done

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# A master that cannot be reached: the slave retries a bounded number of
+# times, then exits 1 with a clear message.  Bad command lines exit 2 with
+# one line naming the program, the option, the value and the cause.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+rc=0
+dls-slave --master-ior "corbaloc::127.0.0.1:$port/DLSMaster" --retries 3 --retry-delay-ms 20 \
+	$EP >"$T/slave.out" 2>&1 || rc=$?
+expect_eq "exit status" "$rc" 1
+grep -q "^dls-slave: slave: master of run 'dls' unreachable after 3 attempts" "$T/slave.out"
+# no naming service at all
+rc=0
+dls-slave --run nowhere --connect-timeout-ms 300 -ORBInitRef NameService=corbaname::127.0.0.1:$port \
+	$EP >"$T/slave2.out" 2>&1 || rc=$?
+expect_eq "exit status, no naming service" "$rc" 1
+grep -q "^dls-slave: cannot find the master of run 'nowhere'" "$T/slave2.out"
+
+expect_usage_error "^dls-master: --slaves '0': must be an integer" dls-master --slaves 0
+expect_usage_error "^dls-master: --scheme 'nope': unknown scheme" dls-master --slaves 2 --scheme nope
+expect_usage_error "^dls-master: --order 'random': must be natural or interleaved" dls-master --slaves 2 --order random
+expect_usage_error "^dls-master: --collect 'later': must be piggyback or end" dls-master --slaves 2 --collect later
+expect_usage_error "^dls-slave: --speed '-1': must be a number" dls-slave --speed -1
+expect_usage_error "^dls-slave: --load '0:1,x': each step" dls-slave --load 0:1,x
+expect_usage_error "^dls-slave: --load '1:2': the first step must be at time 0" dls-slave --load 1:2
+expect_usage_error "^dls run: --cluster 'C9': unknown cluster" dls run --cluster C9
+expect_usage_error "^dls run: --loads '1,2': one load per slave" dls run --speeds 1,1,1 --loads 1,2
+expect_usage_error "^dls run: --kill '9': must be SLAVE@SECONDS" dls run --cluster C8 --kill 9
+expect_usage_error "^dls run: --width 'wide': must be an integer" dls run --cluster C8 --width wide
+dls-master --help | grep -q -- --collect
+dls-slave --help | grep -q -- --load
+dls run --help | grep -q -- --cluster
