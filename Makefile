@@ -27,7 +27,7 @@ ifeq ($(filter clean,$(MAKECMDGOALS)),)
 include $(DEPS_MK)
 endif
 
-$(DEPS_MK): scripts/install-deps.sh
+$(DEPS_MK): scripts/install-deps.sh Makefile
 	$(Q)mkdir -p $(@D)
 	$(Q)scripts/install-deps.sh
 	$(Q){ echo "OMNIIDL := $$($(PKG_CONFIG) --variable=omniidl omniORB4)"; \

@@ -31,7 +31,8 @@ extern "C" int dls_orb_init(int *argc, char **argv, int call_timeout_ms)
 		orb_ = CORBA::ORB_init(*argc, argv);
 		CORBA::Object_var obj = orb_->resolve_initial_references("RootPOA");
 		poa_ = PortableServer::POA::_narrow(obj);
-		poa_->the_POAManager()->activate();
+		PortableServer::POAManager_var pm = poa_->the_POAManager();
+		pm->activate();
 		omniORB::setClientCallTimeout(call_timeout_ms);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {

@@ -8,13 +8,15 @@ set -eu
 
 start_names
 REF=$(reference 400 200)
+# the real slaves start with A_i = 0 (V = 1, Q = 2) for 1.5 s, so the bad
+# client probes alone and no other slave delivers the ranges it probes
 spawn master dls-master --run bad --slaves 3 --width 400 --height 200 --scheme ss \
-	--raw "$T/bad.pgm" $NS $EP
+	--start-timeout-ms 100 --raw "$T/bad.pgm" $NS $EP
 MASTER=$LAST_PID
 spawn bad "$DLS_TEST_BIN_DIR/bad_client" bad $NS $EP
 BAD=$LAST_PID
 for i in 0 1; do
-	spawn slave$i dls-slave --run bad --name s$i --t-iter 200 $NS $EP
+	spawn slave$i dls-slave --run bad --name s$i --t-iter 200 --load 0:2,1.5:1 $NS $EP
 done
 wait "$MASTER"
 wait "$BAD"

@@ -94,6 +94,7 @@ int main(int argc, char **argv)
 	Pingable *servant = new Pingable();
 	PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
 	DLS::Slave_var self = servant->_this();
+	servant->_remove_ref(); // the POA owns it now
 
 	EXPECT_REFUSED("register without a Slave reference",
 		       m->register_slave("bad", 1.0, DLS::Slave::_nil()));
