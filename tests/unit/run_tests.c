@@ -6,16 +6,19 @@
 #include <CUnit/Basic.h>
 #include <stdio.h>
 
+#include "dls_log.h"
 #include "suites.h"
 
 int main(void)
 {
 	unsigned int failures;
 
+	dls_log_set_level(DLS_LOG_ERR); /* the cores' warnings are expected here */
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
 	if (sched_suite_add() || sched_random_suite_add() || tree_plan_suite_add() ||
-	    mandel_suite_add() || cli_opt_suite_add()) {
+	    mandel_suite_add() || cli_opt_suite_add() || master_suite_add() ||
+	    slave_suite_add()) {
 		fprintf(stderr, "unit_tests: cannot register suites: %s\n", CU_get_error_msg());
 		CU_cleanup_registry();
 		return 1;

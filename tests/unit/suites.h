@@ -7,5 +7,7 @@ int sched_random_suite_add(void);
 int tree_plan_suite_add(void);
 int mandel_suite_add(void);
 int cli_opt_suite_add(void);
+int master_suite_add(void);
+int slave_suite_add(void);
 
 #endif

@@ -1,0 +1,343 @@
+/*
+ * The master core without sockets: registration (V_i), the start gate and
+ * ACPSA order, results checked whole before any is applied, retries,
+ * requeueing the work of a lost slave, WAIT and DONE, end-of-run collection.
+ */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls_err.h"
+#include "mandel.h"
+#include "master.h"
+#include "suites.h"
+
+#define W 40
+#define H 10
+
+static struct master *make(int nslaves, enum sched_kind kind, enum dls_collect collect)
+{
+	struct master_config c;
+	struct master *m;
+	int err;
+
+	memset(&c, 0, sizeof(c));
+	strcpy(c.run_name, "t");
+	strcpy(c.workload, "mandelbrot");
+	sched_params_init(&c.sched);
+	c.sched.kind = kind;
+	c.sched.css_k = 3;
+	c.nslaves = nslaves;
+	c.width = W;
+	c.height = H;
+	c.maxit = 64;
+	c.collect = collect;
+	c.register_timeout_ms = 1000;
+	c.start_timeout_ms = 0; /* serve whoever asked first */
+	c.wait_ms = 5;
+	m = master_create(&c, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	return m;
+}
+
+/* Correct counts for [start, start+count), natural order. */
+static uint16_t *counts_for(int64_t start, int64_t count)
+{
+	struct mandel_params mp = {W, H, 64};
+	uint16_t *c = malloc((size_t)count * H * sizeof(*c));
+
+	for (int64_t i = 0; i < count; i++)
+		mandel_column(&mp, (int32_t)(start + i), c + i * H);
+	return c;
+}
+
+static struct dls_request request(int id, uint32_t seq, int64_t acp, const struct dls_result *res,
+				  size_t n)
+{
+	struct dls_request r;
+
+	memset(&r, 0, sizeof(r));
+	r.slave_id = id;
+	r.seq = seq;
+	r.acp = acp;
+	r.results = res;
+	r.nresults = n;
+	return r;
+}
+
+static void register_all(struct master *m, int n, const double *speeds, int *ids, double *v)
+{
+	const char *names[8] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+	char why[MASTER_WHY_LEN];
+
+	CU_ASSERT_EQUAL_FATAL(master_register_group(m, names, speeds, (size_t)n, ids, v, why),
+			      DLS_OK);
+}
+
+static void test_registration(void)
+{
+	struct master *m = make(2, SCHED_DTSS, DLS_COLLECT_PIGGYBACK);
+	const double speeds[] = {250.0, 500.0};
+	double v[2], vx;
+	int ids[2], id;
+	char why[MASTER_WHY_LEN];
+
+	CU_ASSERT_EQUAL(master_register(m, "nan", 0.0 / 0.0, &id, &vx, why), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "speed"));
+	CU_ASSERT_EQUAL(master_register(m, "neg", -1, &id, &vx, why), DLS_EINVAL);
+	register_all(m, 2, speeds, ids, v);
+	CU_ASSERT_EQUAL(ids[0], 0);
+	CU_ASSERT_EQUAL(ids[1], 1);
+	CU_ASSERT_DOUBLE_EQUAL(v[0], 1.0, 1e-12); /* V_i = Speed_i / min Speed */
+	CU_ASSERT_DOUBLE_EQUAL(v[1], 2.0, 1e-12);
+	CU_ASSERT_EQUAL(master_register(m, "late", 1, &id, &vx, why), DLS_ESTATE);
+	master_destroy(m);
+}
+
+/* A merged message of the four first requests in ACPSA order gives the
+ * DTSS example of SCHEMES.md 4.3: the master adds nothing to the scheme. */
+static void test_acpsa_order_dtss(void)
+{
+	struct master *m = make(4, SCHED_DTSS, DLS_COLLECT_PIGGYBACK);
+	const double speeds[] = {1, 1, 2, 2};
+	struct dls_request reqs[4];
+	struct dls_reply out[4];
+	const int order[] = {2, 3, 0, 1};
+	double v[4];
+	int ids[4];
+	char why[MASTER_WHY_LEN];
+
+	/* I = 1000 would not fit a 40-column image; scale: I = W = 40, A = 6:
+	 * F = 3, N = ceil(80/4) = 20, D = floor(2/19) = 0 -> chunks 6 6 3 3 */
+	register_all(m, 4, speeds, ids, v);
+	for (int k = 0; k < 4; k++)
+		reqs[k] = request(order[k], 1, (int64_t)v[order[k]], NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(master_request_group(m, reqs, 4, out, why), DLS_OK);
+	CU_ASSERT(out[0].kind == DLS_REPLY_WORK && out[0].start == 0 && out[0].count == 6);
+	CU_ASSERT(out[1].kind == DLS_REPLY_WORK && out[1].start == 6 && out[1].count == 6);
+	CU_ASSERT(out[2].start == 12 && out[2].count == 3);
+	CU_ASSERT(out[3].start == 15 && out[3].count == 3);
+	master_destroy(m);
+}
+
+/* Bad results are refused whole; the state and the image are unharmed. */
+static void test_refusals_leave_state(void)
+{
+	struct master *m = make(1, SCHED_CSS, DLS_COLLECT_PIGGYBACK);
+	const double speeds[] = {1};
+	struct dls_reply rep, rep2;
+	struct dls_request r;
+	struct dls_result res[2];
+	struct master_snapshot s;
+	uint16_t *good;
+	double v[1];
+	int ids[1];
+	char why[MASTER_WHY_LEN];
+
+	register_all(m, 1, speeds, ids, v);
+	r = request(0, 1, 1, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+	CU_ASSERT(rep.kind == DLS_REPLY_WORK && rep.start == 0 && rep.count == 3);
+	/* a retry of the same request gets the same reply, nothing more assigned */
+	CU_ASSERT_EQUAL(master_request(m, &r, &rep2, why), DLS_OK);
+	CU_ASSERT(rep2.start == rep.start && rep2.count == rep.count);
+	good = counts_for(0, 3);
+	/* a good block and a bad one: nothing of the message is applied */
+	res[0] = (struct dls_result){0, 2, good, 2 * H};
+	res[1] = (struct dls_result){2, 1, good, H - 1};
+	r = request(0, 2, 1, res, 2);
+	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "carries 9 counts"));
+	res[1] = (struct dls_result){5, 1, good, H};
+	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "does not hold"));
+	res[1] = (struct dls_result){1, 1, good, H}; /* overlaps the first block */
+	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "twice"));
+	r = request(0, 2, 1, res, 1); /* delivers 2 of the 3 held */
+	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_ESTATE);
+	master_snapshot(m, &s);
+	CU_ASSERT_EQUAL(s.delivered, 0);
+	CU_ASSERT_EQUAL(s.assigned, 3);
+	master_snapshot_free(&s);
+	CU_ASSERT_EQUAL(master_image(m)[0], 0);
+	/* the right message is accepted */
+	res[0] = (struct dls_result){0, 3, good, 3 * H};
+	r = request(0, 2, 1, res, 1);
+	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
+	CU_ASSERT_EQUAL(memcmp(master_image(m), good, 3 * H * sizeof(uint16_t)), 0);
+	/* the same results again: refused */
+	CU_ASSERT_EQUAL(master_submit(m, 0, res, 1, why), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "already delivered"));
+	CU_ASSERT_EQUAL(master_submit(m, 7, res, 1, why), DLS_ENOENT);
+	free(good);
+	master_destroy(m);
+}
+
+/* One slave asks, computes and piggy-backs until it hears anything but WORK. */
+static void run_to_done(struct master *m, int id, uint32_t *seq, struct dls_reply *last)
+{
+	struct dls_reply rep = {DLS_REPLY_WAIT, 0, 0, 0};
+	uint16_t *held = NULL;
+	struct dls_result res;
+	char why[MASTER_WHY_LEN];
+
+	for (int guard = 0; guard < 1000; guard++) {
+		struct dls_request r;
+
+		res = (struct dls_result){rep.start, rep.count, held, (size_t)rep.count * H};
+		r = request(id, ++*seq, 1, &res, held ? 1 : 0);
+		CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+		free(held);
+		held = NULL;
+		if (rep.kind != DLS_REPLY_WORK)
+			break;
+		held = counts_for(rep.start, rep.count);
+	}
+	*last = rep;
+}
+
+static void check_image_exact(struct master *m)
+{
+	uint16_t *all = counts_for(0, W);
+
+	CU_ASSERT_EQUAL(memcmp(master_image(m), all, (size_t)W * H * sizeof(uint16_t)), 0);
+	free(all);
+}
+
+static void test_lost_slave_requeued(void)
+{
+	struct master *m = make(2, SCHED_GSS, DLS_COLLECT_PIGGYBACK);
+	const double speeds[] = {1, 1};
+	struct dls_reply rep, last;
+	struct dls_request r;
+	struct master_snapshot s;
+	double v[2];
+	int ids[2], holding[2];
+	uint32_t seq = 1;
+	char why[MASTER_WHY_LEN];
+
+	register_all(m, 2, speeds, ids, v);
+	r = request(0, 1, 1, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+	CU_ASSERT(rep.kind == DLS_REPLY_WORK && rep.start == 0 && rep.count == 20);
+	CU_ASSERT_EQUAL(master_slaves_holding(m, holding, 2), 1);
+	CU_ASSERT_EQUAL(master_slave_lost(m, 0, "test"), DLS_OK);
+	CU_ASSERT_EQUAL(master_slave_lost(m, 0, "test"), DLS_ENOENT);
+	/* slave 1 gets the lost slave's range first, then the rest */
+	r = request(1, 1, 1, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+	CU_ASSERT(rep.start == 0 && rep.count == 20);
+	/* the lost slave is refused from now on */
+	r = request(0, 2, 1, NULL, 0);
+	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "lost"));
+	/* slave 1 finishes everything: deliver [0,20) then the rest */
+	{
+		uint16_t *c = counts_for(0, 20);
+		struct dls_result res = {0, 20, c, 20 * H};
+
+		r = request(1, 2, 1, &res, 1);
+		CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
+		free(c);
+		c = counts_for(rep.start, rep.count);
+		res = (struct dls_result){rep.start, rep.count, c, (size_t)rep.count * H};
+		CU_ASSERT_EQUAL(master_submit(m, 1, &res, 1, why), DLS_OK);
+		free(c);
+	}
+	seq = 3;
+	run_to_done(m, 1, &seq, &last);
+	CU_ASSERT_EQUAL(last.kind, DLS_REPLY_DONE);
+	CU_ASSERT_EQUAL(master_wait_done(m, 0), DLS_OK);
+	check_image_exact(m);
+	master_snapshot(m, &s);
+	CU_ASSERT_EQUAL(s.requeued, 20);
+	CU_ASSERT_EQUAL(s.delivered, W);
+	master_snapshot_free(&s);
+	master_destroy(m);
+}
+
+/* WAIT while another slave holds work; DONE once every result is in. */
+static void test_wait_then_done(void)
+{
+	struct master *m = make(2, SCHED_CSS, DLS_COLLECT_PIGGYBACK);
+	const double speeds[] = {1, 1};
+	struct dls_reply rep, last;
+	struct dls_request r;
+	double v[2];
+	int ids[2];
+	uint32_t seq = 0;
+	char why[MASTER_WHY_LEN];
+
+	register_all(m, 2, speeds, ids, v);
+	r = request(1, 1, 1, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK); /* holds [0,3) */
+	run_to_done(m, 0, &seq, &last); /* slave 0 takes everything else */
+	CU_ASSERT_EQUAL(last.kind, DLS_REPLY_WAIT);
+	CU_ASSERT_EQUAL(master_wait_done(m, 0), DLS_ETIMEDOUT);
+	{
+		uint16_t *c = counts_for(0, 3);
+		struct dls_result res = {0, 3, c, 3 * H};
+
+		r = request(1, 2, 1, &res, 1);
+		CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
+		CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_DONE);
+		free(c);
+	}
+	check_image_exact(m);
+	r = request(0, ++seq, 1, NULL, 0);
+	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
+	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_DONE);
+	CU_ASSERT_EQUAL(master_wait_dismissed(m, 0), DLS_OK);
+	master_destroy(m);
+}
+
+/* COLLECT_END: requests carry no results; the slave keeps them until the
+ * loop is exhausted (WAIT), then submits everything and hears DONE. */
+static void test_collect_end(void)
+{
+	struct master *m = make(1, SCHED_TSS, DLS_COLLECT_END);
+	const double speeds[] = {1};
+	struct dls_result res[64];
+	struct dls_reply rep;
+	struct dls_request r;
+	size_t n = 0;
+	double v[1];
+	int ids[1];
+	uint32_t seq = 0;
+	char why[MASTER_WHY_LEN];
+
+	register_all(m, 1, speeds, ids, v);
+	do {
+		r = request(0, ++seq, 1, NULL, 0);
+		CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+		if (rep.kind == DLS_REPLY_WORK && n < 64)
+			res[n++] = (struct dls_result){rep.start, rep.count,
+						       counts_for(rep.start, rep.count),
+						       (size_t)rep.count * H};
+	} while (rep.kind == DLS_REPLY_WORK);
+	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_WAIT);
+	CU_ASSERT_EQUAL(master_wait_done(m, 0), DLS_ETIMEDOUT);
+	CU_ASSERT_EQUAL(master_submit(m, 0, res, n, why), DLS_OK);
+	r = request(0, ++seq, 1, NULL, 0);
+	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
+	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_DONE);
+	check_image_exact(m);
+	for (size_t i = 0; i < n; i++)
+		free((void *)res[i].counts);
+	master_destroy(m);
+}
+
+int master_suite_add(void)
+{
+	CU_pSuite s = CU_add_suite("master core", NULL, NULL);
+
+	if (!s)
+		return 1;
+	return !CU_add_test(s, "registration and V_i", test_registration) ||
+	       !CU_add_test(s, "ACPSA order reproduces DTSS", test_acpsa_order_dtss) ||
+	       !CU_add_test(s, "refusals leave the state unharmed", test_refusals_leave_state) ||
+	       !CU_add_test(s, "lost slave's work requeued", test_lost_slave_requeued) ||
+	       !CU_add_test(s, "WAIT then DONE", test_wait_then_done) ||
+	       !CU_add_test(s, "end-of-run collection", test_collect_end);
+}

@@ -1,0 +1,227 @@
+/*
+ * The slave core against fake remote calls: bounded retries, refusals,
+ * A_i = 0 delivering what it holds before it idles, results kept under the
+ * message limit, and the emulated cost honoured.
+ */
+#include <CUnit/CUnit.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dls_err.h"
+#include "dls_time.h"
+#include "mandel.h"
+#include "slave.h"
+#include "suites.h"
+
+/* A scripted master: serves [0, width) in chunks of `chunk`, then DONE. */
+struct fake {
+	int unreachable;       /* fail this many calls with DLS_EREMOTE */
+	int refuse;	       /* refuse every request */
+	int64_t next, width, chunk;
+	int64_t delivered;     /* iterations received, by request or submit */
+	size_t max_counts;     /* largest block seen */
+	int calls, submits, requests;
+	int64_t acp_seen[64];
+	int nacp;
+	int height;
+};
+
+static void see(struct fake *f, const struct dls_result *res, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		f->delivered += res[i].count;
+		if (res[i].ncounts > f->max_counts)
+			f->max_counts = res[i].ncounts;
+	}
+}
+
+static int f_register(void *ctx, const char *name, double speed, int *id, double *vpower,
+		      struct dls_job *job, char *why, size_t len)
+{
+	struct fake *f = ctx;
+
+	(void)name;
+	(void)speed;
+	f->calls++;
+	if (f->unreachable-- > 0) {
+		snprintf(why, len, "fake: unreachable");
+		return DLS_EREMOTE;
+	}
+	*id = 0;
+	*vpower = 2;
+	memset(job, 0, sizeof(*job));
+	strcpy(job->workload, "mandelbrot");
+	job->width = (int32_t)f->width;
+	job->height = f->height;
+	job->maxit = 32;
+	job->iterations = f->width;
+	return DLS_OK;
+}
+
+static int f_request(void *ctx, const struct dls_request *req, struct dls_reply *out, char *why,
+		     size_t len)
+{
+	struct fake *f = ctx;
+
+	f->calls++;
+	f->requests++;
+	if (f->refuse) {
+		snprintf(why, len, "fake: refused");
+		return DLS_ESTATE;
+	}
+	see(f, req->results, req->nresults);
+	if (f->nacp < 64)
+		f->acp_seen[f->nacp++] = req->acp;
+	memset(out, 0, sizeof(*out));
+	if (f->next >= f->width) {
+		out->kind = f->delivered == f->width ? DLS_REPLY_DONE : DLS_REPLY_WAIT;
+		out->wait_ms = 1;
+		return DLS_OK;
+	}
+	out->kind = DLS_REPLY_WORK;
+	out->start = f->next;
+	out->count = f->chunk < f->width - f->next ? f->chunk : f->width - f->next;
+	f->next += out->count;
+	return DLS_OK;
+}
+
+static int f_submit(void *ctx, int id, const struct dls_result *res, size_t n, char *why,
+		    size_t len)
+{
+	struct fake *f = ctx;
+
+	(void)id;
+	(void)why;
+	(void)len;
+	f->submits++;
+	see(f, res, n);
+	return DLS_OK;
+}
+
+static struct slave_ops ops_for(struct fake *f)
+{
+	struct slave_ops o = {f, f_register, f_request, f_submit, NULL, NULL};
+
+	return o;
+}
+
+static void config(struct slave_config *c)
+{
+	slave_config_init(c);
+	c->t_iter_ns = 0; /* no emulated sleeping in unit tests */
+	c->retry_delay_ms = 0;
+	c->poll_ms = 1;
+	c->spin_us = 0;
+}
+
+static void test_runs_to_done(void)
+{
+	struct fake f = {.width = 50, .chunk = 7, .height = 16};
+	struct slave_ops ops = ops_for(&f);
+	struct slave_config c;
+	struct slave_stats st;
+	char why[SLAVE_WHY_LEN];
+
+	config(&c);
+	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(f.delivered, 50);
+	CU_ASSERT_EQUAL(st.iterations, 50);
+	CU_ASSERT_EQUAL(st.chunks, 8);
+	CU_ASSERT_EQUAL(f.acp_seen[0], 2); /* floor(V/Q) = floor(2/1) */
+}
+
+static void test_bounded_retries(void)
+{
+	struct fake f = {.unreachable = 100, .width = 10, .chunk = 5, .height = 4};
+	struct slave_ops ops = ops_for(&f);
+	struct slave_config c;
+	struct slave_stats st;
+	char why[SLAVE_WHY_LEN];
+
+	config(&c);
+	c.retries = 3;
+	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_EREMOTE);
+	CU_ASSERT_EQUAL(f.calls, 3);
+	/* two failures, then the master answers: the run completes */
+	f = (struct fake){.unreachable = 2, .width = 10, .chunk = 5, .height = 4};
+	ops = ops_for(&f);
+	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(f.delivered, 10);
+}
+
+static void test_refused_stops(void)
+{
+	struct fake f = {.refuse = 1, .width = 10, .chunk = 5, .height = 4};
+	struct slave_ops ops = ops_for(&f);
+	struct slave_config c;
+	struct slave_stats st;
+	char why[SLAVE_WHY_LEN];
+
+	config(&c);
+	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_ESTATE);
+	CU_ASSERT_EQUAL(f.requests, 1); /* a refusal is not retried */
+	CU_ASSERT_STRING_EQUAL(why, "fake: refused");
+}
+
+/* Results larger than a message travel in blocks: all but one by submit. */
+static void test_blocks_under_limit(void)
+{
+	struct fake f = {.width = 40, .chunk = 40, .height = 100};
+	struct slave_ops ops = ops_for(&f);
+	struct slave_config c;
+	struct slave_stats st;
+	char why[SLAVE_WHY_LEN];
+
+	config(&c);
+	c.max_block_bytes = 2 * 100 * 6; /* six columns a message */
+	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(f.delivered, 40);
+	CU_ASSERT(f.max_counts <= 600);
+	CU_ASSERT_EQUAL(f.submits, 6); /* 7 blocks: one rides on the request */
+}
+
+static int stop_when_all_delivered(void *ctx)
+{
+	struct fake *f = ctx;
+
+	return f->delivered == f->width;
+}
+
+/* A_i = 0 (V = 2, Q = 3): the slave stops requesting, but first delivers
+ * the results it holds, or nobody could finish the run. */
+static void test_acp_zero_delivers_then_waits(void)
+{
+	struct fake f = {.width = 10, .chunk = 10, .height = 4};
+	struct slave_ops ops = ops_for(&f);
+	struct slave_config c;
+	struct slave_stats st;
+	char why[SLAVE_WHY_LEN];
+
+	config(&c);
+	/* Q = 1 at first, 3 from 5 ms on; the emulated chunk lasts longer than
+	 * that, so the next A_i is floor(2/3) = 0 */
+	CU_ASSERT_PTR_NULL_FATAL(emul_steps_parse("0:1,0.005:3", &c.load));
+	c.speed = 2;
+	c.t_iter_ns = 1e5;
+	ops.stop_requested = stop_when_all_delivered;
+	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_STRING_EQUAL(why, "stopped on request");
+	CU_ASSERT_EQUAL(f.requests, 1);
+	CU_ASSERT_EQUAL(f.submits, 1);
+	CU_ASSERT_EQUAL(f.delivered, 10);
+	CU_ASSERT(st.times.t_comp > 0.005);
+}
+
+int slave_suite_add(void)
+{
+	CU_pSuite s = CU_add_suite("slave core", NULL, NULL);
+
+	if (!s)
+		return 1;
+	return !CU_add_test(s, "runs to DONE", test_runs_to_done) ||
+	       !CU_add_test(s, "bounded retries", test_bounded_retries) ||
+	       !CU_add_test(s, "a refusal stops the slave", test_refused_stops) ||
+	       !CU_add_test(s, "results in blocks under the message limit",
+			    test_blocks_under_limit) ||
+	       !CU_add_test(s, "A_i = 0 delivers, then waits", test_acp_zero_delivers_then_waits);
+}
