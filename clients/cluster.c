@@ -7,6 +7,20 @@
 
 #include "cli_opt.h"
 
+int cluster_halves(int n, int nd, struct cluster *c)
+{
+	if (n < 1 || n > CLUSTER_MAX)
+		return -1;
+	c->n = n;
+	for (int i = 0; i < n; i++) {
+		int fast = i >= n / 2;
+
+		c->speed[i] = fast ? 2 : 1;
+		emul_steps_const(&c->load[i], fast && nd ? 2 : 1);
+	}
+	return 0;
+}
+
 int cluster_reference(const char *name, struct cluster *c)
 {
 	static const int sizes[] = {8, 24, 64, 128, 256};
@@ -15,16 +29,8 @@ int cluster_reference(const char *name, struct cluster *c)
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 		for (int nd = 0; nd < 2; nd++) {
 			snprintf(buf, sizeof(buf), "C%d%s", sizes[k], nd ? "-nd" : "");
-			if (strcasecmp(name, buf))
-				continue;
-			c->n = sizes[k];
-			for (int i = 0; i < c->n; i++) {
-				int fast = i >= c->n / 2;
-
-				c->speed[i] = fast ? 2 : 1;
-				emul_steps_const(&c->load[i], fast && nd ? 2 : 1);
-			}
-			return 0;
+			if (!strcasecmp(name, buf))
+				return cluster_halves(sizes[k], nd, c);
 		}
 	}
 	return -1;
@@ -40,7 +46,7 @@ const char *cluster_parse_speeds(const char *s, struct cluster *c)
 		return cause;
 	if (n > CLUSTER_MAX) {
 		free(v);
-		return "too many slaves (at most 1024)";
+		return "too many slaves (at most 16384)";
 	}
 	c->n = (int)n;
 	for (size_t i = 0; i < n; i++) {

@@ -7,7 +7,7 @@
 
 #include "emul.h"
 
-#define CLUSTER_MAX 1024
+#define CLUSTER_MAX 16384
 
 struct cluster {
 	int n;
@@ -21,6 +21,12 @@ struct cluster {
  * carries one extra process, Q = 2).  0, or -1 for an unknown name.
  */
 int cluster_reference(const char *name, struct cluster *c);
+
+/*
+ * Fills *c with n slaves, the first half of V = 1, the rest of V = 2 (the
+ * shape of every reference cluster); nd: the fast half has Q = 2.  0 or -1.
+ */
+int cluster_halves(int n, int nd, struct cluster *c);
 
 /* Names of the reference clusters, for help texts. */
 #define CLUSTER_NAMES "C8 C8-nd C24 C24-nd C64 C64-nd C128 C128-nd C256 C256-nd"

@@ -14,6 +14,7 @@ static const struct {
 	{"chunks", dls_cmd_chunks, "print the chunk schedule of a scheme, or the TreeS plan"},
 	{"mandel", dls_cmd_mandel, "compute the Mandelbrot image sequentially (the oracle, T_1)"},
 	{"run", dls_cmd_run, "a whole run: naming service, master, emulated cluster, table"},
+	{"simulate", dls_cmd_simulate, "simulate a scheme on a cluster: the schedule's own limit"},
 	{"names", dls_cmd_names, "start or stop a private naming service"},
 	{"status", dls_cmd_status, "query a running master"},
 	{"load", dls_cmd_load, "a busy background process (matrix products)"},

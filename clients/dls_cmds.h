@@ -13,5 +13,6 @@ int dls_cmd_names(int argc, char **argv);
 int dls_cmd_status(int argc, char **argv);
 int dls_cmd_load(int argc, char **argv);
 int dls_cmd_compare(int argc, char **argv);
+int dls_cmd_simulate(int argc, char **argv);
 
 #endif

@@ -224,3 +224,9 @@ DLS::ReplySeq *Master_i::request_group(const DLS::RequestSeq &requests)
 		(*out)[(CORBA::ULong)i] = to_reply(reqs[i].slave_id, replies[i]);
 	return out;
 }
+
+void Master_i::slave_lost(CORBA::Long slave_id, const char *cause)
+{
+	if (master_slave_lost(m_, slave_id, cause))
+		throw DLS::Refused("slave_lost: no such slave, or already lost");
+}

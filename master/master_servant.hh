@@ -24,6 +24,7 @@ public:
 					       const DLS::DoubleSeq &speeds,
 					       DLS::Slave_ptr self) override;
 	DLS::ReplySeq *request_group(const DLS::RequestSeq &requests) override;
+	void slave_lost(CORBA::Long slave_id, const char *cause) override;
 
 	// The object reference a slave registered with (nil if unknown).
 	DLS::Slave_ptr slave_ref(int id);

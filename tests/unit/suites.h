@@ -9,5 +9,6 @@ int mandel_suite_add(void);
 int cli_opt_suite_add(void);
 int master_suite_add(void);
 int slave_suite_add(void);
+int sim_suite_add(void);
 
 #endif

@@ -1,0 +1,222 @@
+/*
+ * dls simulate - the scheme's own schedule on a cluster description, without
+ * (or with a modelled) framework overhead: the second limit of every run
+ * (WORKLOAD.md 4), and runs at scales that processes here cannot reach.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_util.h"
+#include "cluster.h"
+#include "dls_cmds.h"
+#include "dls_err.h"
+#include "iter_order.h"
+#include "mandel.h"
+#include "sched_cli.h"
+#include "sim.h"
+
+#define PROG "dls simulate"
+
+static void help(void)
+{
+	printf("usage: dls simulate [--cluster NAME | --speeds LIST | --pes N [--nd]] [--loads LIST]\n"
+	       "                    [--scheme S] [--width W --height H] [options]\n\n"
+	       "Simulates a master-slave run of the scheme on the real per-column costs of the\n"
+	       "Mandelbrot image, with the emulated cluster's speeds and load schedules.\n\n"
+	       "  --cluster NAME       a reference cluster: " CLUSTER_NAMES "\n"
+	       "  --speeds LIST        V_i of each slave; --loads as for dls run\n"
+	       "  --pes N [--nd]       N slaves, half V = 1 and half V = 2 (--nd: Q = 2 on the\n"
+	       "                       fast half), up to 16384\n"
+	       "  --width, --height, --maxit, --order natural|interleaved (default 4000x2000)\n"
+	       "  --t-iter NS          emulated ns per unit iteration at V = 1 (default 100)\n"
+	       "  --overhead-us US     the master's service time per request (default 0)\n"
+	       "  --link-latency-us US one-way latency of every message (default 0)\n"
+	       "  --poll-ms MS         A_i = 0: read Q_i again after MS (default 100)\n"
+	       "  --per-pe             also print each PE's chunks, iterations, T_comp\n"
+	       "  --json FILE          the result for scripts\n" SCHED_CLI_HELP);
+}
+
+enum { O_CLUSTER = 1, O_SPEEDS, O_LOADS, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
+       O_TITER, O_OVERHEAD, O_LATENCY, O_POLL, O_PERPE, O_JSON };
+
+int dls_cmd_simulate(int argc, char **argv)
+{
+	static const struct option opts[] = {SCHED_CLI_LONG_OPTIONS,
+					     {"cluster", required_argument, 0, O_CLUSTER},
+					     {"speeds", required_argument, 0, O_SPEEDS},
+					     {"loads", required_argument, 0, O_LOADS},
+					     {"pes", required_argument, 0, O_PES},
+					     {"nd", no_argument, 0, O_ND},
+					     {"width", required_argument, 0, O_WIDTH},
+					     {"height", required_argument, 0, O_HEIGHT},
+					     {"maxit", required_argument, 0, O_MAXIT},
+					     {"order", required_argument, 0, O_ORDER},
+					     {"t-iter", required_argument, 0, O_TITER},
+					     {"overhead-us", required_argument, 0, O_OVERHEAD},
+					     {"link-latency-us", required_argument, 0, O_LATENCY},
+					     {"poll-ms", required_argument, 0, O_POLL},
+					     {"per-pe", no_argument, 0, O_PERPE},
+					     {"json", required_argument, 0, O_JSON},
+					     {"help", no_argument, 0, 'h'},
+					     {0, 0, 0, 0}};
+	static struct cluster cl;
+	struct mandel_params mp = {4000, 2000, MANDEL_DEFAULT_MAXIT};
+	struct sched_cli sc;
+	struct sim_config sim;
+	struct sim_result res;
+	struct sim_pe *pes;
+	struct iter_order order;
+	enum iter_order_mode mode = ITER_ORDER_NATURAL;
+	const char *loads = NULL, *json = NULL, *cause;
+	int c, rc, npes = 0, nd = 0, per_pe = 0;
+	double t_iter = 100, overhead = 0, latency = 0, poll = 100;
+	uint64_t *colcost, *cost;
+	uint16_t *col;
+
+	sched_cli_init(&sc);
+	cl.n = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (sched_cli_option(PROG, &sc, c, optarg))
+			continue;
+		switch (c) {
+		case O_CLUSTER:
+			if (cluster_reference(optarg, &cl))
+				cli_usage_error(PROG, "--cluster", optarg,
+						"unknown cluster (" CLUSTER_NAMES ")");
+			break;
+		case O_SPEEDS:
+			cause = cluster_parse_speeds(optarg, &cl);
+			if (cause)
+				cli_usage_error(PROG, "--speeds", optarg, cause);
+			break;
+		case O_LOADS:
+			loads = optarg;
+			break;
+		case O_PES:
+			npes = (int)cli_i64_or_die(PROG, "--pes", optarg, 1, CLUSTER_MAX);
+			break;
+		case O_ND:
+			nd = 1;
+			break;
+		case O_WIDTH:
+			mp.width = (int32_t)cli_i64_or_die(PROG, "--width", optarg, 1, MANDEL_MAX_SIDE);
+			break;
+		case O_HEIGHT:
+			mp.height = (int32_t)cli_i64_or_die(PROG, "--height", optarg, 1, MANDEL_MAX_SIDE);
+			break;
+		case O_MAXIT:
+			mp.maxit = (int32_t)cli_i64_or_die(PROG, "--maxit", optarg, 1, MANDEL_MAX_MAXIT);
+			break;
+		case O_ORDER:
+			if (iter_order_parse(optarg, &mode))
+				cli_usage_error(PROG, "--order", optarg, "must be natural or interleaved");
+			break;
+		case O_TITER:
+			t_iter = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
+			break;
+		case O_OVERHEAD:
+			overhead = cli_double_or_die(PROG, "--overhead-us", optarg, 0, 1e9);
+			break;
+		case O_LATENCY:
+			latency = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e9);
+			break;
+		case O_POLL:
+			poll = cli_double_or_die(PROG, "--poll-ms", optarg, 0.001, 1e7);
+			break;
+		case O_PERPE:
+			per_pe = 1;
+			break;
+		case O_JSON:
+			json = optarg;
+			break;
+		case 'h':
+			help();
+			return 0;
+		default:
+			fprintf(stderr, "try '" PROG " --help'\n");
+			return 2;
+		}
+	}
+	if (optind < argc)
+		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
+	if (npes && cluster_halves(npes, nd, &cl))
+		cli_usage_error(PROG, "--pes", NULL, "out of range");
+	if (cl.n == 0)
+		cli_usage_error(PROG, "--cluster", NULL, "--speeds or --pes is required");
+	if (loads) {
+		cause = cluster_parse_loads(loads, &cl);
+		if (cause)
+			cli_usage_error(PROG, "--loads", loads, cause);
+	}
+	sched_cli_finish(PROG, &sc, "dtss", mp.width, cl.n);
+
+	/* the real cost of every iteration, in the chosen order */
+	colcost = malloc((size_t)mp.width * sizeof(*colcost));
+	cost = malloc((size_t)mp.width * sizeof(*cost));
+	col = malloc((size_t)mp.height * sizeof(*col));
+	pes = calloc((size_t)cl.n, sizeof(*pes));
+	if (!colcost || !cost || !col || !pes) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return 1;
+	}
+	for (int32_t x = 0; x < mp.width; x++)
+		colcost[x] = mandel_column(&mp, x, col);
+	iter_order_init(&order, mode, mp.width);
+	for (int64_t i = 0; i < mp.width; i++)
+		cost[i] = colcost[iter_order_column(&order, i)];
+	for (int i = 0; i < cl.n; i++) {
+		pes[i].speed = cl.speed[i];
+		pes[i].load = cl.load[i];
+	}
+	memset(&sim, 0, sizeof(sim));
+	sim.sched = sc.p;
+	sim.cost = cost;
+	sim.iterations = mp.width;
+	sim.pes = pes;
+	sim.npes = cl.n;
+	sim.t_iter_s = t_iter * 1e-9;
+	sim.overhead_s = overhead * 1e-6;
+	sim.latency_s = latency * 1e-6;
+	sim.poll_s = poll * 1e-3;
+	rc = sim_run(&sim, &res);
+	if (rc) {
+		fprintf(stderr, PROG ": cannot simulate: %s\n", dls_strerror(rc));
+		return 1;
+	}
+	printf("simulated: scheme %s, %d x %d, order %s, %d slaves, overhead %.1f us, "
+	       "latency %.1f us\n",
+	       sched_kind_name(sc.p.kind), mp.width, mp.height, iter_order_name(mode), cl.n,
+	       overhead, latency);
+	if (per_pe)
+		for (int i = 0; i < cl.n; i++)
+			printf("%5d V %.2f chunks %lld iterations %lld T_com+wait/T_comp %.3f/%.3f\n",
+			       i, cl.speed[i], (long long)res.pe[i].chunks,
+			       (long long)res.pe[i].iterations, res.pe[i].t_comwait, res.pe[i].t_comp);
+	printf("T_p %.3f s   T_ideal %.3f s   E %.3f   chunks %lld   recomputations %d\n", res.t_p,
+	       res.t_ideal, res.efficiency, (long long)res.chunks, res.recomputations);
+	if (json) {
+		FILE *f = fopen(json, "w");
+
+		if (!f || fprintf(f,
+				  "{\"scheme\": \"%s\", \"slaves\": %d, \"order\": \"%s\", "
+				  "\"overhead_us\": %g, \"latency_us\": %g, \"t_p\": %.6f, "
+				  "\"t_ideal\": %.6f, \"efficiency\": %.6f, \"chunks\": %lld, "
+				  "\"recomputations\": %d}\n",
+				  sched_kind_name(sc.p.kind), cl.n, iter_order_name(mode), overhead,
+				  latency, res.t_p, res.t_ideal, res.efficiency,
+				  (long long)res.chunks, res.recomputations) < 0 ||
+		    fclose(f)) {
+			fprintf(stderr, PROG ": cannot write '%s'\n", json);
+			return 1;
+		}
+	}
+	sim_result_free(&res);
+	free(colcost);
+	free(cost);
+	free(col);
+	free(pes);
+	return 0;
+}

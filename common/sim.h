@@ -1,0 +1,64 @@
+/*
+ * sim.h - a discrete-event simulation of a master-slave run: the same scheme
+ * library as the master, the real per-iteration costs of the workload, the
+ * emulated cluster (V_i, Q_i(t)), a per-request service time at the master
+ * and a one-way link latency.  It gives a run's second limit (WORKLOAD.md 4):
+ * the scheme's own schedule without framework overhead (overhead 0, latency
+ * 0), or a model of the framework with measured overheads, at any scale.
+ * Deterministic; not thread-safe.
+ */
+#ifndef DLS_SIM_H
+#define DLS_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emul.h"
+#include "sched.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct sim_pe {
+	double speed;		/* V_i before normalisation (the master divides by the min) */
+	struct emul_steps load; /* Q_i(t), t from the start of scheduling */
+};
+
+struct sim_config {
+	struct sched_params sched; /* kind and options; iterations and npes are filled in */
+	const uint64_t *cost;	   /* cost of each iteration in unit iterations (I entries) */
+	int64_t iterations;
+	const struct sim_pe *pes;
+	int npes;
+	double t_iter_s;     /* seconds per unit iteration at power 1 */
+	double overhead_s;   /* master service time per request */
+	double latency_s;    /* one-way link latency */
+	double poll_s;	     /* A_i = 0: read Q_i again after this long */
+};
+
+struct sim_pe_result {
+	int64_t chunks, iterations;
+	double t_comp, t_comwait;
+};
+
+struct sim_result {
+	double t_p;	 /* first request at the master to the last result there */
+	double t_ideal;	 /* total cost x t_iter / sum V_i/Q_i(t) */
+	double efficiency;
+	int64_t chunks;
+	int recomputations;
+	struct sim_pe_result *pe; /* npes entries; free with sim_result_free */
+};
+
+/*
+ * Runs the simulation.  DLS_OK, DLS_EINVAL (bad configuration), DLS_ENOPOWER
+ * (every A_i stays 0 for longer than a simulated day), DLS_ENOMEM.
+ */
+int sim_run(const struct sim_config *c, struct sim_result *out);
+void sim_result_free(struct sim_result *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

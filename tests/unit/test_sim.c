@@ -1,0 +1,138 @@
+/*
+ * The run simulator on cases small enough to compute by hand: perfect
+ * balance, the cost of latency and service time, conservation of work,
+ * T_p >= T_ideal on random clusters, and no endless loop when A_i stays 0.
+ */
+#include <CUnit/CUnit.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls_err.h"
+#include "sim.h"
+#include "suites.h"
+
+static uint64_t unit_cost[4096];
+
+static void setup(struct sim_config *c, struct sim_pe *pes, int npes, enum sched_kind kind,
+		  int64_t iterations)
+{
+	memset(c, 0, sizeof(*c));
+	sched_params_init(&c->sched);
+	c->sched.kind = kind;
+	c->sched.css_k = 1;
+	c->cost = unit_cost;
+	c->iterations = iterations;
+	c->pes = pes;
+	c->npes = npes;
+	c->t_iter_s = 1;
+	c->poll_s = 0.5;
+	for (int i = 0; i < npes; i++) {
+		pes[i].speed = 1;
+		emul_steps_const(&pes[i].load, 1);
+	}
+}
+
+static void test_perfect_balance(void)
+{
+	struct sim_pe pes[4];
+	struct sim_config c;
+	struct sim_result r;
+
+	setup(&c, pes, 4, SCHED_SS, 100);
+	CU_ASSERT_EQUAL_FATAL(sim_run(&c, &r), DLS_OK);
+	CU_ASSERT_DOUBLE_EQUAL(r.t_p, 25.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.t_ideal, 25.0, 1e-9);
+	CU_ASSERT_EQUAL(r.chunks, 100);
+	sim_result_free(&r);
+}
+
+/* One slave, latency L: every chunk costs a round trip, 10 (2L + 1). */
+static void test_latency_and_overhead(void)
+{
+	struct sim_pe pes[1];
+	struct sim_config c;
+	struct sim_result r;
+
+	setup(&c, pes, 1, SCHED_SS, 10);
+	c.latency_s = 0.5;
+	CU_ASSERT_EQUAL_FATAL(sim_run(&c, &r), DLS_OK);
+	CU_ASSERT_DOUBLE_EQUAL(r.t_p, 20.0, 1e-9);
+	sim_result_free(&r);
+	/* a service time of 0.25 s per request, no latency: 10 x 1.25 */
+	c.latency_s = 0;
+	c.overhead_s = 0.25;
+	CU_ASSERT_EQUAL_FATAL(sim_run(&c, &r), DLS_OK);
+	CU_ASSERT_DOUBLE_EQUAL(r.t_p, 12.5, 1e-9);
+	sim_result_free(&r);
+}
+
+/* Random clusters and schemes: the work is conserved, T_p >= T_ideal. */
+static void test_random(void)
+{
+	unsigned seed = 7;
+	int bad = 0;
+
+	for (int i = 0; i < 4096; i++)
+		unit_cost[i] = 1 + (uint64_t)rand_r(&seed) % 100;
+	for (int round = 0; round < 300; round++) {
+		struct sim_pe pes[16];
+		struct sim_config c;
+		struct sim_result r;
+		int npes = 1 + rand_r(&seed) % 16;
+		int64_t total = 0;
+
+		setup(&c, pes, npes, (enum sched_kind)(rand_r(&seed) % SCHED_KIND_COUNT),
+		      1 + rand_r(&seed) % 4000);
+		c.sched.css_k = 1 + rand_r(&seed) % 50;
+		c.t_iter_s = 1e-3;
+		/* PE 0 stays dedicated, so some A_i stays >= 1 and the run must end */
+		for (int k = 0; k < npes; k++) {
+			pes[k].speed = 1 + rand_r(&seed) % 4;
+			if (k > 0 && rand_r(&seed) % 3 == 0)
+				emul_steps_parse("0:1,0.5:2", &pes[k].load);
+		}
+		if (sim_run(&c, &r)) {
+			bad++;
+			continue;
+		}
+		for (int k = 0; k < npes; k++)
+			total += r.pe[k].iterations;
+		bad += total != c.iterations || r.t_p < r.t_ideal * (1 - 1e-9);
+		sim_result_free(&r);
+	}
+	CU_ASSERT_EQUAL(bad, 0);
+	for (int i = 0; i < 4096; i++)
+		unit_cost[i] = 1;
+}
+
+static void test_no_power(void)
+{
+	struct sim_pe pes[2];
+	struct sim_config c;
+	struct sim_result r;
+
+	setup(&c, pes, 2, SCHED_DTSS, 100);
+	emul_steps_const(&pes[0].load, 2); /* V = 1, Q = 2: A = 0 forever */
+	emul_steps_const(&pes[1].load, 2);
+	CU_ASSERT_EQUAL(sim_run(&c, &r), DLS_ENOPOWER);
+	/* A_i drops to 0 after one second and stays there: the run cannot end */
+	emul_steps_parse("0:1,1:2", &pes[0].load);
+	emul_steps_parse("0:1,1:2", &pes[1].load);
+	CU_ASSERT_EQUAL(sim_run(&c, &r), DLS_ENOPOWER);
+	c.npes = 0;
+	CU_ASSERT_EQUAL(sim_run(&c, &r), DLS_EINVAL);
+}
+
+int sim_suite_add(void)
+{
+	CU_pSuite s = CU_add_suite("sim (dls simulate)", NULL, NULL);
+
+	for (int i = 0; i < 4096; i++)
+		unit_cost[i] = 1;
+	if (!s)
+		return 1;
+	return !CU_add_test(s, "perfect balance", test_perfect_balance) ||
+	       !CU_add_test(s, "latency and service time", test_latency_and_overhead) ||
+	       !CU_add_test(s, "random: work conserved, T_p >= T_ideal", test_random) ||
+	       !CU_add_test(s, "every A_i = 0 ends", test_no_power);
+}
