@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Ctrl-C (SIGINT) on `dls run` stops every process it started: the master,
+# the slaves and its private naming service; and when the master fails, the
+# run stops and says where the logs are.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+run=intr-$$
+# the brackets keep the pattern from matching the shell that runs pgrep
+pat="--run=[i]ntr-$$"
+dls run --cluster C8 --width 2000 --height 1000 --t-iter 2000 --run $run --dir "$T/logs" \
+	>"$T/run.log" 2>&1 &
+RUN=$!
+PIDS="$PIDS $RUN"
+wait_for sh -c "pgrep -f -- '$pat' | wc -l | grep -qx 9"
+kill -INT $RUN
+rc=0
+wait $RUN || rc=$?
+expect_eq "exit status" "$rc" 130
+grep -q "interrupted: stopping every process of run '$run'" "$T/run.log"
+expect_eq "processes left" "$(pgrep -f -- "$pat" | wc -l)" 0
+expect_eq "naming service left" "$(pgrep -f -- "-datadir $T/logs/names" | wc -l)" 0
+
+# a master that fails: the naming service given by --names does not exist
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+rc=0
+dls run --speeds 1,1 --names corbaname::127.0.0.1:$port --run fail-$$ --timeout 30 \
+	>"$T/fail.log" 2>&1 || rc=$?
+expect_eq "failed run exit status" "$rc" 1
+grep -q "run 'fail-$$' failed (master exit 1); logs in" "$T/fail.log"
+grep -q "cannot bind 'DLS/fail-$$/master' in the naming service" "$T/fail.log"
+expect_eq "processes left after failure" "$(pgrep -f -- "--run=[f]ail-$$" | wc -l)" 0
