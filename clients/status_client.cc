@@ -53,7 +53,8 @@ extern "C" int status_fetch(const char *run, struct master_snapshot *out, char *
 			o->held = p.held;
 			o->times.t_comp = p.times.t_comp;
 			o->times.t_comwait = p.times.t_comwait;
-			o->times.overshoot = p.times.overshoot;
+			o->times.emul_error = p.times.emul_error;
+	o->times.emul_bias = p.times.emul_bias;
 			o->times.late_chunks = p.times.late_chunks;
 		}
 		return DLS_OK;

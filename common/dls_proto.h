@@ -27,7 +27,9 @@ struct dls_result {
 
 /* A slave's running totals (IDL SlaveTimes). */
 struct dls_times {
-	double t_comp, t_comwait, overshoot;
+	double t_comp, t_comwait;
+	double emul_error; /* sum of |end - emulated end| over chunks */
+	double emul_bias;  /* sum of (end - emulated end): > 0 when late */
 	int64_t late_chunks;
 };
 

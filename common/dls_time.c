@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <sched.h>
 #include <sys/prctl.h>
 
 double dls_now(void)
@@ -27,27 +26,17 @@ static struct timespec to_timespec(double t)
 	return ts;
 }
 
-double dls_sleep_until_spin(double deadline, double spin_s)
-{
-	struct timespec ts = to_timespec(deadline - spin_s);
-	double late, now = dls_now();
-
-	if (now >= deadline)
-		return 0;
-	if (now < deadline - spin_s)
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
-	/* the last stretch yields instead of sleeping: a wake-up from a timer can
-	 * take 100 us on a virtual machine, and it would add to every chunk */
-	while ((now = dls_now()) < deadline)
-		sched_yield();
-	late = now - deadline;
-	return late > 0 ? late : 0;
-}
-
 double dls_sleep_until(double deadline)
 {
-	return dls_sleep_until_spin(deadline, 0);
+	struct timespec ts = to_timespec(deadline);
+	double late;
+
+	if (dls_now() >= deadline)
+		return 0;
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+	late = dls_now() - deadline;
+	return late > 0 ? late : 0;
 }
 
 void dls_sleep_ms(int ms)

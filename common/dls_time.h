@@ -28,13 +28,6 @@ double dls_sleep_until(double deadline);
  */
 int dls_precise_timers(void);
 
-/*
- * Like dls_sleep_until, but the last spin_s seconds before the deadline are
- * spent yielding the processor in a loop instead of sleeping, so that the
- * wake-up latency of a timer does not add to the sleep.
- */
-double dls_sleep_until_spin(double deadline, double spin_s);
-
 /* Sleeps for ms milliseconds. */
 void dls_sleep_ms(int ms);
 

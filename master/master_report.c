@@ -36,8 +36,8 @@ void master_report_table(const struct master *m, const struct master_report *r, 
 {
 	const struct master_config *c = master_config_of(m);
 	const struct master_snapshot *s = &r->snap;
-	double overshoot = 0;
-	int64_t late = 0;
+	double error = 0, bias = 0;
+	int64_t late = 0, chunks = 0;
 
 	fprintf(out, "run '%s': scheme %s, %d x %d (maxit %d), order %s, collect %s, %d slaves\n",
 		c->run_name, s->scheme, c->width, c->height, c->maxit, iter_order_name(c->order),
@@ -52,18 +52,21 @@ void master_report_table(const struct master *m, const struct master_report *r, 
 		fprintf(out, "%4d %-12.12s %6.2f %7lld %10lld %22s %8s\n", p->id, p->name,
 			p->vpower, (long long)p->chunks, (long long)p->iterations, times,
 			master_slave_state_name(p->state));
-		overshoot += p->times.overshoot;
+		error += p->times.emul_error;
+		bias += p->times.emul_bias;
 		late += p->times.late_chunks;
+		chunks += p->chunks;
 	}
 	fprintf(out, "T_p %.3f s", s->elapsed);
 	if (r->t_ideal > 0)
 		fprintf(out, "   T_ideal %.3f s   E %.3f", r->t_ideal, r->efficiency);
 	fprintf(out, "\nwork %llu unit iterations; recomputations %d; requeued %lld iterations\n",
 		(unsigned long long)r->work, s->recomputations, (long long)s->requeued);
-	if (overshoot > 0 || late > 0)
-		fprintf(out, "emulation: sleeps overshot by %.4f s in all; %lld chunks computed "
-			     "slower than emulated\n",
-			overshoot, (long long)late);
+	if (chunks > 0 && (error > 0 || late > 0))
+		fprintf(out,
+			"emulation: chunks ended %.1f us off their emulated time on average "
+			"(bias %+.1f us); %lld computed slower than emulated\n",
+			error / chunks * 1e6, bias / chunks * 1e6, (long long)late);
 }
 
 static FILE *open_out(const char *path)
@@ -91,15 +94,15 @@ int master_report_csv(const struct master_report *r, const char *path)
 	if (!f)
 		return DLS_EIO;
 	fprintf(f, "pe,name,state,speed,vpower,acp,chunks,iterations,requeued_chunks,t_comwait,"
-		   "t_comp,overshoot,late_chunks\n");
+		   "t_comp,emul_error,emul_bias,late_chunks\n");
 	for (int i = 0; i < r->snap.nslaves; i++) {
 		const struct master_slave_info *p = &r->snap.slaves[i];
 
-		fprintf(f, "%d,%s,%s,%.6g,%.6g,%lld,%lld,%lld,%lld,%.6f,%.6f,%.6f,%lld\n", p->id,
+		fprintf(f, "%d,%s,%s,%.6g,%.6g,%lld,%lld,%lld,%lld,%.6f,%.6f,%.6f,%.6f,%lld\n", p->id,
 			p->name, master_slave_state_name(p->state), p->speed, p->vpower,
 			(long long)p->acp, (long long)p->chunks, (long long)p->iterations,
 			(long long)p->requeued_chunks, p->times.t_comwait, p->times.t_comp,
-			p->times.overshoot, (long long)p->times.late_chunks);
+			p->times.emul_error, p->times.emul_bias, (long long)p->times.late_chunks);
 	}
 	return close_out(f, path);
 }
@@ -128,11 +131,13 @@ int master_report_json(const struct master *m, const struct master_report *r, co
 		fprintf(f,
 			"    {\"pe\": %d, \"name\": \"%s\", \"state\": \"%s\", \"speed\": %.6g, "
 			"\"vpower\": %.6g, \"chunks\": %lld, \"iterations\": %lld, "
-			"\"t_comwait\": %.6f, \"t_comp\": %.6f, \"overshoot\": %.6f, "
+			"\"t_comwait\": %.6f, \"t_comp\": %.6f, \"emul_error\": %.6f, "
+			"\"emul_bias\": %.6f, "
 			"\"late_chunks\": %lld}%s\n",
 			p->id, p->name, master_slave_state_name(p->state), p->speed, p->vpower,
 			(long long)p->chunks, (long long)p->iterations, p->times.t_comwait,
-			p->times.t_comp, p->times.overshoot, (long long)p->times.late_chunks,
+			p->times.t_comp, p->times.emul_error, p->times.emul_bias,
+			(long long)p->times.late_chunks,
 			i + 1 < s->nslaves ? "," : "");
 	}
 	fprintf(f, "  ]\n}\n");

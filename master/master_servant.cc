@@ -84,7 +84,8 @@ static void to_request(const DLS::ChunkRequest &in, std::vector<struct dls_resul
 	out->nresults = res.size();
 	out->times.t_comp = in.times.t_comp;
 	out->times.t_comwait = in.times.t_comwait;
-	out->times.overshoot = in.times.overshoot;
+	out->times.emul_error = in.times.emul_error;
+	out->times.emul_bias = in.times.emul_bias;
 	out->times.late_chunks = in.times.late_chunks;
 }
 
@@ -162,7 +163,8 @@ DLS::RunStatus *Master_i::status()
 		o.held = p.held;
 		o.times.t_comp = p.times.t_comp;
 		o.times.t_comwait = p.times.t_comwait;
-		o.times.overshoot = p.times.overshoot;
+		o.times.emul_error = p.times.emul_error;
+	o.times.emul_bias = p.times.emul_bias;
 		o.times.late_chunks = (CORBA::Long)p.times.late_chunks;
 	}
 	master_snapshot_free(&s);

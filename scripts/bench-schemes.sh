@@ -25,8 +25,8 @@ python3 - "$out" "$clusters" "$schemes" <<'PY'
 import json, os, sys
 out, clusters, schemes = sys.argv[1], sys.argv[2].split(), sys.argv[3].split()
 for c in clusters:
-    print(f"\n{c}: E = T_ideal / T_p (T_p in s; chunks; emulation overshoot per chunk in us)\n")
-    print("| scheme | natural E | T_p | chunks | interleaved E | T_p | chunks | overshoot/chunk |")
+    print(f"\n{c}: E = T_ideal / T_p (T_p in s; chunks; mean emulation error per chunk in us)\n")
+    print("| scheme | natural E | T_p | chunks | interleaved E | T_p | chunks | error/chunk (us) |")
     print("|---|---|---|---|---|---|---|---|")
     for s in schemes:
         row = [s]
@@ -38,7 +38,7 @@ for c in clusters:
                 continue
             r = json.load(open(p))
             ch = sum(x["chunks"] for x in r["pes"])
-            osh.append(sum(x["overshoot"] for x in r["pes"]) / max(ch, 1) * 1e6)
+            osh.append(sum(x["emul_error"] for x in r["pes"]) / max(ch, 1) * 1e6)
             row += [f"{r['efficiency']:.3f}", f"{r['t_p']:.3f}", str(ch)]
         row.append(" / ".join(f"{o:.0f}" for o in osh))
         print("| " + " | ".join(row) + " |")

@@ -29,8 +29,7 @@ static void help(void)
 	       "  --load Q | t:Q,t:Q       emulated run-queue length, or a schedule of it in\n"
 	       "                           seconds from registration (default 1: dedicated)\n"
 	       "  --t-iter NS              emulated ns per unit iteration at V = 1 (default 100)\n"
-	       "  --spin-us US             end each emulated sleep with a yield-spin of US\n"
-	       "                           microseconds against timer wake-up latency (default 150)\n"
+
 	       "  --real                   real mode: Speed from a short calibration of the loop\n"
 	       "                           body, Q_i from the kernel's run queue\n"
 	       "  --q Q                    real mode: a fixed Q_i instead of the run queue\n"
@@ -44,7 +43,7 @@ static void help(void)
 	       "  -v, -q                   more or less logging (DLS_LOG_LEVEL)\n");
 }
 
-enum { O_RUN = 1, O_NAME, O_SPEED, O_LOAD, O_TITER, O_SPIN, O_REAL, O_Q, O_IOR, O_CONNTO, O_REGTO,
+enum { O_RUN = 1, O_NAME, O_SPEED, O_LOAD, O_TITER, O_REAL, O_Q, O_IOR, O_CONNTO, O_REGTO,
        O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL };
 
 int main(int argc, char **argv)
@@ -54,7 +53,6 @@ int main(int argc, char **argv)
 					     {"speed", required_argument, 0, O_SPEED},
 					     {"load", required_argument, 0, O_LOAD},
 					     {"t-iter", required_argument, 0, O_TITER},
-					     {"spin-us", required_argument, 0, O_SPIN},
 					     {"real", no_argument, 0, O_REAL},
 					     {"q", required_argument, 0, O_Q},
 					     {"master-ior", required_argument, 0, O_IOR},
@@ -111,9 +109,6 @@ int main(int argc, char **argv)
 			break;
 		case O_TITER:
 			cfg.t_iter_ns = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
-			break;
-		case O_SPIN:
-			cfg.spin_us = cli_double_or_die(PROG, "--spin-us", optarg, 0, 1e6);
 			break;
 		case O_REAL:
 			cfg.emulated = 0;

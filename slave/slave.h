@@ -30,7 +30,6 @@ struct slave_config {
 	struct emul_steps load; /* emulated Q(t), t from registration */
 	double t_iter_ns;      /* emulated cost of one unit iteration at power 1 */
 	double q_override;     /* real mode: fixed Q_i (0 = read the kernel's run queue) */
-	double spin_us;	       /* emulation: yield-spin this long before each deadline */
 	int poll_ms;	       /* A_i = 0: wait this long, then read Q_i again */
 	int retries;	       /* attempts per call when the master cannot be reached */
 	int retry_delay_ms;    /* first back-off; doubles per attempt */

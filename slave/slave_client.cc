@@ -61,7 +61,8 @@ static int request(void *ctx, const struct dls_request *req, struct dls_reply *o
 	to_seq(req->results, req->nresults, r.results);
 	r.times.t_comp = req->times.t_comp;
 	r.times.t_comwait = req->times.t_comwait;
-	r.times.overshoot = req->times.overshoot;
+	r.times.emul_error = req->times.emul_error;
+	r.times.emul_bias = req->times.emul_bias;
 	r.times.late_chunks = (CORBA::Long)req->times.late_chunks;
 	try {
 		DLS::Reply rep = c->master->request(r);

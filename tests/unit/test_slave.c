@@ -111,7 +111,6 @@ static void config(struct slave_config *c)
 	c->t_iter_ns = 0; /* no emulated sleeping in unit tests */
 	c->retry_delay_ms = 0;
 	c->poll_ms = 1;
-	c->spin_us = 0;
 }
 
 static void test_runs_to_done(void)
