@@ -23,6 +23,17 @@ int cluster_halves(int n, int nd, struct cluster *c)
 
 int cluster_reference(const char *name, struct cluster *c)
 {
+	/* C8-var: 3 slaves of V = 1 and 5 of V = 2, the fast five getting one
+	 * extra process at 1 s: more than half of the A_i change (2 -> 1), so
+	 * the distributed schemes recompute their parameters (ACPSA rule) */
+	if (!strcasecmp(name, "C8-var")) {
+		cluster_halves(8, 0, c);
+		for (int i = 3; i < 8; i++) {
+			c->speed[i] = 2;
+			emul_steps_parse("0:1,1:2", &c->load[i]);
+		}
+		return 0;
+	}
 	static const int sizes[] = {8, 24, 64, 128, 256};
 	char buf[16];
 

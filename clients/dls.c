@@ -18,6 +18,8 @@ static const struct {
 	{"names", dls_cmd_names, "start or stop a private naming service"},
 	{"status", dls_cmd_status, "query a running master"},
 	{"load", dls_cmd_load, "a busy background process (matrix products)"},
+	{"bench", dls_cmd_bench, "compare schemes on reference clusters: tables, CSV, plots"},
+	{"orbping", dls_cmd_orbping, "the bare ORB's two-way call rate"},
 	{"compare", dls_cmd_compare, "compare two images column by column"},
 };
 

@@ -14,5 +14,7 @@ int dls_cmd_status(int argc, char **argv);
 int dls_cmd_load(int argc, char **argv);
 int dls_cmd_compare(int argc, char **argv);
 int dls_cmd_simulate(int argc, char **argv);
+int dls_cmd_bench(int argc, char **argv);
+int dls_cmd_orbping(int argc, char **argv);
 
 #endif

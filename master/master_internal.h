@@ -35,12 +35,14 @@ struct waiter {
 	int64_t acp; /* ACPSA order: larger first */
 	uint64_t arrival;
 	int slave_id;
+	int queued;	      /* 0: served at once, the queue being empty */
+	pthread_cond_t turn;  /* signalled when it becomes the head */
 	struct waiter *next;
 };
 
 struct master {
 	pthread_mutex_t lock;
-	pthread_cond_t cond;
+	pthread_cond_t cond; /* registration closed, run done, a slave dismissed or lost */
 	struct master_config cfg;
 	struct iter_order order;
 	struct sched *sched; /* created when the start gate opens */

@@ -148,9 +148,8 @@ static void apply_results(struct master *m, int id, const struct dls_result *res
 		m->done = 1;
 		m->t_end = dls_now();
 		log_info("every result is in: T_p = %.3f s", m->t_end - m->t_start);
-	}
-	if (n)
 		pthread_cond_broadcast(&m->cond);
+	}
 }
 
 static int push_held(struct slave_rec *s, int64_t start, int64_t count)
@@ -220,45 +219,63 @@ static int maybe_open_gate(struct master *m, double now)
 	m->gate_open = 1;
 	m->t_start = dls_now();
 	log_info("scheduling starts with %d of %d first requests", pending, m->nregistered);
-	pthread_cond_broadcast(&m->cond);
+	if (m->queue)
+		pthread_cond_signal(&m->queue->turn);
 	return DLS_OK;
 }
 
-/* Queues a request in ACPSA order and waits until it is at the head of the
- * queue and the gate is open; the lock is held. */
+/*
+ * Waits until this request may be served: the gate is open and no request
+ * of a larger A_i (or an earlier one of the same A_i) is pending.  Requests
+ * wait in a queue in ACPSA order, each on its own condition variable, so
+ * that only the next head is woken.  The lock is held.
+ */
 static int wait_turn(struct master *m, int64_t acp, int id, struct waiter *w)
 {
 	struct waiter **at = &m->queue;
-	int rc;
+	int rc = DLS_OK;
 
 	w->acp = acp;
 	w->arrival = m->arrivals++;
 	w->slave_id = id;
+	w->queued = 0;
+	if (m->gate_open && !m->queue)
+		return DLS_OK; /* alone: served at once */
+	w->queued = 1;
+	pthread_cond_init(&w->turn, NULL);
 	while (*at && (*at)->acp >= acp)
 		at = &(*at)->next;
 	w->next = *at;
 	*at = w;
-	pthread_cond_broadcast(&m->cond);
 	for (;;) {
 		double now = dls_now();
 
 		rc = maybe_open_gate(m, now);
 		if (rc || (m->gate_open && m->queue == w))
 			break;
-		dls_cond_wait_until(&m->cond, &m->lock, now + (m->gate_open ? 1.0 : 0.02));
+		/* before the gate opens, its deadline must be watched */
+		if (m->gate_open)
+			pthread_cond_wait(&w->turn, &m->lock);
+		else
+			dls_cond_wait_until(&m->cond, &m->lock, now + 0.02);
 	}
 	if (rc) { /* leave the queue */
 		for (at = &m->queue; *at != w; at = &(*at)->next)
 			;
 		*at = w->next;
+		pthread_cond_destroy(&w->turn);
 	}
 	return rc;
 }
 
 static void leave_queue(struct master *m, struct waiter *w)
 {
-	m->queue = w->next; /* w is the head */
-	pthread_cond_broadcast(&m->cond);
+	if (!w->queued)
+		return;
+	m->queue = w->next; /* w was the head */
+	if (m->queue)
+		pthread_cond_signal(&m->queue->turn);
+	pthread_cond_destroy(&w->turn);
 }
 
 /*

@@ -1,0 +1,259 @@
+/*
+ * bench_report.c - the tables, files and plots of `dls bench`.
+ */
+#include "bench.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+double bench_median(const struct bench_cell *c)
+{
+	return c->ok ? c->tp[c->ok / 2] : 0;
+}
+
+static int same_group(const struct bench_cell *a, const struct bench_cell *b)
+{
+	return !strcmp(a->cluster, b->cluster) && !strcmp(a->order, b->order);
+}
+
+void bench_print_tables(FILE *out, const struct bench_cell *cells, int ncells)
+{
+	for (int g = 0; g < ncells; g++) {
+		int first = 1, n = 0;
+
+		for (int k = 0; k < g; k++)
+			first &= !same_group(&cells[k], &cells[g]);
+		if (!first)
+			continue;
+		for (int k = g; k < ncells; k++)
+			n += same_group(&cells[k], &cells[g]);
+		fprintf(out, "\n%s, order %s: PE_i T_com+wait/T_comp (s), median run of each scheme\n",
+			cells[g].cluster, cells[g].order);
+		if (cells[g].nslaves <= 16) {
+			fprintf(out, "%4s", "PE");
+			for (int k = g; k < ncells; k++)
+				if (same_group(&cells[k], &cells[g]))
+					fprintf(out, " %11s", cells[k].scheme);
+			fprintf(out, "\n");
+			for (int pe = 0; pe < cells[g].nslaves; pe++) {
+				fprintf(out, "%4d", pe + 1);
+				for (int k = g; k < ncells; k++) {
+					char buf[32] = "-";
+
+					if (!same_group(&cells[k], &cells[g]))
+						continue;
+					if (cells[k].ok && cells[k].comp)
+						snprintf(buf, sizeof(buf), "%.1f/%.1f",
+							 cells[k].comwait[pe], cells[k].comp[pe]);
+					fprintf(out, " %11s", buf);
+				}
+				fprintf(out, "\n");
+			}
+			fprintf(out, "%4s", "T_p");
+			for (int k = g; k < ncells; k++)
+				if (same_group(&cells[k], &cells[g]))
+					fprintf(out, " %11.2f", bench_median(&cells[k]));
+			fprintf(out, "\n");
+		}
+		fprintf(out, "\n%-7s %5s %8s %16s %8s %6s %7s %8s %7s %9s %8s\n", "scheme", "runs",
+			"T_p", "spread (min-max)", "T_ideal", "E", "chunks", "sim T_p", "sim E",
+			"overhead", "recomp.");
+		for (int k = g; k < ncells; k++) {
+			const struct bench_cell *c = &cells[k];
+			char spread[32] = "-";
+			double tp = bench_median(c);
+
+			if (!same_group(c, &cells[g]))
+				continue;
+			if (c->ok)
+				snprintf(spread, sizeof(spread), "%.3f-%.3f", c->tp[0], c->tp[c->ok - 1]);
+			fprintf(out, "%-7s %2d/%-2d %8.3f %16s %8.3f %6.3f %7lld %8.3f %7.3f %8.1f%% %8d\n",
+				c->scheme, c->ok, c->reps, tp, spread, c->t_ideal,
+				c->ok ? c->eff[c->ok / 2] : 0, (long long)c->chunks, c->sim_tp, c->sim_e,
+				c->ok && c->sim_tp > 0 ? 100 * (tp / c->sim_tp - 1) : 0,
+				c->recomputations);
+		}
+		(void)n;
+	}
+}
+
+int bench_write_files(const char *dir, const struct bench_cell *cells, int ncells)
+{
+	char path[4200];
+	FILE *csv, *json;
+
+	snprintf(path, sizeof(path), "%s/bench.csv", dir);
+	csv = fopen(path, "w");
+	snprintf(path, sizeof(path), "%s/bench.json", dir);
+	json = fopen(path, "w");
+	if (!csv || !json) {
+		fprintf(stderr, "dls bench: cannot write in '%s': %s\n", dir, strerror(errno));
+		if (csv)
+			fclose(csv);
+		if (json)
+			fclose(json);
+		return -1;
+	}
+	fprintf(csv, "cluster,order,scheme,slaves,runs,ok,tp_median,tp_min,tp_max,t_ideal,"
+		     "efficiency,chunks,recomputations,emul_error_us,sim_tp,sim_efficiency,"
+		     "overhead\n");
+	fprintf(json, "{\"cells\": [\n");
+	for (int k = 0; k < ncells; k++) {
+		const struct bench_cell *c = &cells[k];
+		double tp = bench_median(c), e = c->ok ? c->eff[c->ok / 2] : 0;
+		double ovh = c->ok && c->sim_tp > 0 ? tp / c->sim_tp - 1 : 0;
+
+		fprintf(csv, "%s,%s,%s,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%lld,%d,%.3f,%.6f,%.6f,%.6f\n",
+			c->cluster, c->order, c->scheme, c->nslaves, c->reps, c->ok, tp,
+			c->ok ? c->tp[0] : 0, c->ok ? c->tp[c->ok - 1] : 0, c->t_ideal, e,
+			(long long)c->chunks, c->recomputations, c->emul_error_us, c->sim_tp,
+			c->sim_e, ovh);
+		fprintf(json,
+			"  {\"cluster\": \"%s\", \"order\": \"%s\", \"scheme\": \"%s\", "
+			"\"slaves\": %d, \"runs\": %d, \"ok\": %d, \"tp_median\": %.6f, "
+			"\"tp\": [",
+			c->cluster, c->order, c->scheme, c->nslaves, c->reps, c->ok, tp);
+		for (int r = 0; r < c->ok; r++)
+			fprintf(json, "%s%.6f", r ? ", " : "", c->tp[r]);
+		fprintf(json,
+			"], \"t_ideal\": %.6f, \"efficiency\": %.6f, \"chunks\": %lld, "
+			"\"recomputations\": %d, \"emul_error_us\": %.3f, \"sim_tp\": %.6f, "
+			"\"sim_efficiency\": %.6f, \"overhead\": %.6f}%s\n",
+			c->t_ideal, e, (long long)c->chunks, c->recomputations, c->emul_error_us,
+			c->sim_tp, c->sim_e, ovh, k + 1 < ncells ? "," : "");
+	}
+	fprintf(json, "]}\n");
+	if ((ferror(csv) | fclose(csv)) || (ferror(json) | fclose(json))) {
+		fprintf(stderr, "dls bench: cannot write in '%s': %s\n", dir, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Efficiency per scheme: one bar per cluster (dedicated vs non-dedicated). */
+static void plot_efficiency(FILE *gp, const char *pdir, const struct bench_cell *cells, int ncells,
+			    const char *order)
+{
+	char clusters[8][32], schemes[32][16], path[4300];
+	int nc = 0, ns = 0;
+	FILE *dat;
+
+	for (int k = 0; k < ncells; k++) {
+		int seen = 0;
+
+		if (strcmp(cells[k].order, order))
+			continue;
+		for (int i = 0; i < nc; i++)
+			seen |= !strcmp(clusters[i], cells[k].cluster);
+		if (!seen && nc < 8)
+			snprintf(clusters[nc++], 32, "%s", cells[k].cluster);
+		seen = 0;
+		for (int i = 0; i < ns; i++)
+			seen |= !strcmp(schemes[i], cells[k].scheme);
+		if (!seen && ns < 32)
+			snprintf(schemes[ns++], 16, "%s", cells[k].scheme);
+	}
+	if (!nc)
+		return;
+	snprintf(path, sizeof(path), "%s/efficiency-%s.dat", pdir, order);
+	dat = fopen(path, "w");
+	if (!dat)
+		return;
+	fprintf(dat, "scheme");
+	for (int i = 0; i < nc; i++)
+		fprintf(dat, " %s", clusters[i]);
+	fprintf(dat, "\n");
+	for (int s = 0; s < ns; s++) {
+		fprintf(dat, "%s", schemes[s]);
+		for (int i = 0; i < nc; i++) {
+			double e = 0;
+
+			for (int k = 0; k < ncells; k++)
+				if (!strcmp(cells[k].order, order) &&
+				    !strcmp(cells[k].cluster, clusters[i]) &&
+				    !strcmp(cells[k].scheme, schemes[s]) && cells[k].ok)
+					e = cells[k].eff[cells[k].ok / 2];
+			fprintf(dat, " %.4f", e);
+		}
+		fprintf(dat, "\n");
+	}
+	fclose(dat);
+	fprintf(gp,
+		"set output '%s/efficiency-%s.png'\n"
+		"set title 'Efficiency E = T_{ideal} / T_p, %s order (median of runs)'\n"
+		"set style histogram clustered gap 1\n"
+		"set style fill solid 0.8 border -1; set boxwidth 0.9\n"
+		"set yrange [0:1.05]; set ylabel 'E'; set key top left; set grid ytics\n"
+		"set xtics rotate by -30\n"
+		"plot for [i=2:%d] '%s' using i:xtic(1) with histograms title columnheader(i)\n"
+		"set xtics norotate; set yrange [*:*]\n",
+		pdir, order, order, nc + 1, path);
+}
+
+/* T_comp per PE for each scheme (seed 001 Figures 6-7). */
+static void plot_tcomp(FILE *gp, const char *pdir, const struct bench_cell *cells, int ncells,
+		       int g)
+{
+	char path[4300];
+	int nsch = 0;
+	FILE *dat;
+
+	snprintf(path, sizeof(path), "%s/tcomp-%s-%s.dat", pdir, cells[g].cluster, cells[g].order);
+	dat = fopen(path, "w");
+	if (!dat)
+		return;
+	fprintf(dat, "PE");
+	for (int k = g; k < ncells; k++)
+		if (same_group(&cells[k], &cells[g])) {
+			fprintf(dat, " %s", cells[k].scheme);
+			nsch++;
+		}
+	fprintf(dat, "\n");
+	for (int pe = 0; pe < cells[g].nslaves; pe++) {
+		fprintf(dat, "%d", pe + 1);
+		for (int k = g; k < ncells; k++)
+			if (same_group(&cells[k], &cells[g]))
+				fprintf(dat, " %.4f", cells[k].comp ? cells[k].comp[pe] : 0);
+		fprintf(dat, "\n");
+	}
+	fclose(dat);
+	fprintf(gp,
+		"set output '%s/tcomp-%s-%s.png'\n"
+		"set title 'T_{comp} per PE, %s, %s order (PEs 1..%d/2: V = 1, the rest V = 2)'\n"
+		"set xlabel 'PE'; set ylabel 'T_{comp} (s)'; set yrange [0:*]; set key outside right\n"
+		"set grid\n"
+		"plot for [i=2:%d] '%s' using 1:i with linespoints title columnheader(i)\n"
+		"set xlabel ''\n",
+		pdir, cells[g].cluster, cells[g].order, cells[g].cluster, cells[g].order,
+		cells[g].nslaves, nsch + 1, path);
+}
+
+int bench_plot(const char *dir, const struct bench_cell *cells, int ncells)
+{
+	char pdir[4200], gpath[4300], cmd[9000];
+	FILE *gp;
+
+	snprintf(pdir, sizeof(pdir), "%s/plots", dir);
+	if (mkdir(pdir, 0755) && errno != EEXIST)
+		return -1;
+	snprintf(gpath, sizeof(gpath), "%s/plots.gp", pdir);
+	gp = fopen(gpath, "w");
+	if (!gp)
+		return -1;
+	fprintf(gp, "set terminal pngcairo size 1000,560 enhanced font 'sans,11'\n");
+	plot_efficiency(gp, pdir, cells, ncells, "natural");
+	plot_efficiency(gp, pdir, cells, ncells, "interleaved");
+	for (int g = 0; g < ncells; g++) {
+		int first = 1;
+
+		for (int k = 0; k < g; k++)
+			first &= !same_group(&cells[k], &cells[g]);
+		if (first)
+			plot_tcomp(gp, pdir, cells, ncells, g);
+	}
+	fclose(gp);
+	snprintf(cmd, sizeof(cmd), "gnuplot '%s' > '%s/gnuplot.log' 2>&1", gpath, pdir);
+	return system(cmd) == 0 ? 0 : -1;
+}

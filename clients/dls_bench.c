@@ -1,0 +1,584 @@
+/*
+ * dls bench - compares the schemes on emulated reference clusters, dedicated
+ * and non-dedicated: every cell is a real `dls run` (repeated) beside its
+ * zero-overhead simulation; the master's request rate beside the bare ORB's;
+ * piggy-backed against end-of-run result collection.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "cli_util.h"
+#include "cluster.h"
+#include "dls_cmds.h"
+#include "dls_err.h"
+#include "dls_time.h"
+#include "iter_order.h"
+#include "json_scan.h"
+#include "mandel.h"
+#include "proc.h"
+#include "sim.h"
+
+#define PROG "dls bench"
+#define MAX_LIST 32
+
+static const char *const all_schemes[] = {"ss",	  "css",  "gss",  "tss",  "fss",   "fiss",
+					  "tfss", "wf",	  "dtss", "dfss", "dfiss", "dtfss"};
+
+static void help(void)
+{
+	printf("usage: dls bench [--quick] [--clusters LIST] [--schemes LIST] [--orders LIST]\n"
+	       "                 [--reps N] [--width W --height H] [--t-iter NS] [--out DIR]\n"
+	       "                 [--capacity] [--collection WxH] [--no-plots]\n\n"
+	       "Runs every (cluster, order, scheme) cell with `dls run`, --reps times, beside\n"
+	       "its zero-overhead simulation; prints seed 001's Tables 2-3 (PE_i: T_com+wait /\n"
+	       "T_comp) and a summary per scheme (median T_p, spread, T_ideal, E, chunks,\n"
+	       "simulated T_p, framework overhead, recomputations); writes DIR/bench.csv,\n"
+	       "DIR/bench.json, the runs' own JSON/CSV in DIR/runs and PNG plots in DIR/plots.\n\n"
+	       "  --clusters LIST   reference clusters (" CLUSTER_NAMES ")\n"
+	       "                    or pN / pN-nd (N slaves, half V = 1; default C8,C8-nd)\n"
+	       "  --schemes LIST    default: all twelve\n"
+	       "  --orders LIST     natural,interleaved (default both)\n"
+	       "  --reps N          runs per cell (default 3)\n"
+	       "  --width, --height image (default 4000x2000); --t-iter NS (default 100)\n"
+	       "  --capacity        the master's request rate with 8 slaves and zero-cost\n"
+	       "                    iterations, beside a bare omniORB two-way call rate\n"
+	       "  --collection WxH  piggy-backed against end-of-run collection on a WxH image\n"
+	       "  --quick           C8 and C8-nd, interleaved, 1 run, 1000x500 at 400 ns,\n"
+	       "                    with --capacity: a few minutes\n"
+	       "  --out DIR         default bench-out\n");
+}
+
+static int split_list(char *s, const char **items, int max)
+{
+	int n = 0;
+
+	for (char *tok = strtok(s, ","); tok && n < max; tok = strtok(NULL, ","))
+		items[n++] = tok;
+	return n;
+}
+
+static int cluster_by_name(const char *name, struct cluster *c)
+{
+	int n = 0;
+
+	if (!cluster_reference(name, c))
+		return 0;
+	if (name[0] == 'p' && sscanf(name + 1, "%d", &n) == 1 && n > 0 && n <= 1024)
+		return cluster_halves(n, strstr(name, "-nd") != NULL, c);
+	return -1;
+}
+
+static char self_exe[4096];
+
+/* Runs `dls ARGS...`, output to log; returns its exit status. */
+static int run_dls(char **args, const char *log)
+{
+	char *argv[64];
+	int n = 0, ws;
+	pid_t pid;
+
+	argv[n++] = self_exe;
+	for (int i = 0; args[i] && n < 63; i++)
+		argv[n++] = args[i];
+	argv[n] = NULL;
+	pid = proc_spawn(argv, log, log, 0);
+	if (pid < 0 || waitpid(pid, &ws, 0) != pid)
+		return -1;
+	return proc_status(ws);
+}
+
+/* Per-PE T_com+wait and T_comp of a run's CSV, by slave name (slave.K). */
+static void read_pe_times(const char *csv, int n, double *comwait, double *comp)
+{
+	FILE *f = fopen(csv, "r");
+	char line[1024];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		int k;
+		char *p = strstr(line, ",slave.");
+		char *field[16];
+		int nf = 0;
+
+		if (!p || sscanf(p, ",slave.%d,", &k) != 1 || k < 0 || k >= n)
+			continue;
+		for (char *t = strtok(line, ","); t && nf < 16; t = strtok(NULL, ","))
+			field[nf++] = t;
+		if (nf >= 11) {
+			comwait[k] = atof(field[9]);
+			comp[k] = atof(field[10]);
+		}
+	}
+	fclose(f);
+}
+
+struct bench_opts {
+	int width, height;
+	double t_iter;
+	const char *out;
+};
+
+static struct cluster scratch; /* cluster_reference() as a name check */
+
+/* One run of a cell; adds its T_p and E when it completed. */
+static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
+		     const struct cluster *cl)
+{
+	char json[4300], csv[4300], log[4300], w[16], h[16], t[32], runname[192];
+	char *args[32], *speeds = NULL, *loads = NULL;
+	int n = 0;
+	char *text;
+	double tp, e, v;
+	const char *at;
+	int64_t chunks = 0;
+
+	snprintf(json, sizeof(json), "%s/runs/%s-%s-%s-%d.json", o->out, c->cluster, c->order,
+		 c->scheme, rep);
+	snprintf(csv, sizeof(csv), "%s/runs/%s-%s-%s-%d.csv", o->out, c->cluster, c->order,
+		 c->scheme, rep);
+	snprintf(log, sizeof(log), "%s/runs/%s-%s-%s-%d.log", o->out, c->cluster, c->order,
+		 c->scheme, rep);
+	snprintf(w, sizeof(w), "%d", o->width);
+	snprintf(h, sizeof(h), "%d", o->height);
+	snprintf(t, sizeof(t), "%g", o->t_iter);
+	snprintf(runname, sizeof(runname), "bench-%d-%s-%s-%s-%d", (int)getpid(), c->cluster,
+		 c->order, c->scheme, rep);
+	args[n++] = "run";
+	if (cluster_reference(c->cluster, &scratch) == 0) {
+		args[n++] = "--cluster";
+		args[n++] = c->cluster;
+	} else { /* pN, pN-nd: spelled out */
+		size_t len = (size_t)cl->n * 32 + 1;
+		char step[64];
+
+		speeds = calloc(len, 1);
+		loads = calloc(len, 1);
+		if (!speeds || !loads)
+			goto out;
+		for (int i = 0; i < cl->n; i++) {
+			snprintf(step, sizeof(step), "%s%g", i ? "," : "", cl->speed[i]);
+			strcat(speeds, step);
+			snprintf(step, sizeof(step), "%s%g", i ? "," : "", cl->load[i].value[0]);
+			strcat(loads, step);
+		}
+		args[n++] = "--speeds";
+		args[n++] = speeds;
+		args[n++] = "--loads";
+		args[n++] = loads;
+	}
+	args[n++] = "--scheme";
+	args[n++] = c->scheme;
+	args[n++] = "--order";
+	args[n++] = c->order;
+	args[n++] = "--width";
+	args[n++] = w;
+	args[n++] = "--height";
+	args[n++] = h;
+	args[n++] = "--t-iter";
+	args[n++] = t;
+	args[n++] = "--json";
+	args[n++] = json;
+	args[n++] = "--csv";
+	args[n++] = csv;
+	args[n++] = "--run";
+	args[n++] = runname;
+	args[n++] = "--no-progress";
+	args[n] = NULL;
+	if (run_dls(args, log) != 0) {
+		fprintf(stderr, PROG ": %s %s %s run %d failed (see %s)\n", c->cluster, c->order,
+			c->scheme, rep, log);
+		goto out;
+	}
+	text = json_slurp(json);
+	if (!text || json_number(text, "t_p", NULL, &tp) || json_number(text, "efficiency", NULL, &e)) {
+		fprintf(stderr, PROG ": cannot read '%s'\n", json);
+		free(text);
+		goto out;
+	}
+	json_number(text, "t_ideal", NULL, &c->t_ideal);
+	at = text;
+	while (json_number(text, "chunks", &at, &v) == 0)
+		chunks += (int64_t)v;
+	/* keep the cell's runs sorted by T_p; the median run's details win */
+	{
+		int i = c->ok++;
+
+		while (i > 0 && c->tp[i - 1] > tp) {
+			c->tp[i] = c->tp[i - 1];
+			c->eff[i] = c->eff[i - 1];
+			i--;
+		}
+		c->tp[i] = tp;
+		c->eff[i] = e;
+		if (i == c->ok / 2 || c->ok == 1) {
+			double err = 0;
+
+			at = text;
+			c->chunks = chunks;
+			if (json_number(text, "recomputations", NULL, &v) == 0)
+				c->recomputations = (int)v;
+			while (json_number(text, "emul_error", &at, &v) == 0)
+				err += v;
+			c->emul_error_us = chunks ? err / (double)chunks * 1e6 : 0;
+			read_pe_times(csv, c->nslaves, c->comwait, c->comp);
+		}
+	}
+	free(text);
+out:
+	free(speeds);
+	free(loads);
+}
+
+/* The cell's zero-overhead simulation on the image's real column costs. */
+static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const uint64_t *colcost,
+			  const struct bench_opts *o)
+{
+	struct sim_config sc;
+	struct sim_result r;
+	struct sim_pe *pes = calloc((size_t)cl->n, sizeof(*pes));
+	uint64_t *cost = malloc((size_t)o->width * sizeof(*cost));
+	struct iter_order ord;
+	enum iter_order_mode mode = ITER_ORDER_NATURAL;
+
+	if (!pes || !cost)
+		goto out;
+	iter_order_parse(c->order, &mode);
+	iter_order_init(&ord, mode, o->width);
+	for (int64_t i = 0; i < o->width; i++)
+		cost[i] = colcost[iter_order_column(&ord, i)];
+	for (int i = 0; i < cl->n; i++) {
+		pes[i].speed = cl->speed[i];
+		pes[i].load = cl->load[i];
+	}
+	memset(&sc, 0, sizeof(sc));
+	sched_params_init(&sc.sched);
+	sched_kind_parse(c->scheme, &sc.sched.kind);
+	if (sc.sched.kind == SCHED_CSS) /* dls run's default K */
+		sc.sched.css_k = (o->width + cl->n - 1) / cl->n;
+	sc.cost = cost;
+	sc.iterations = o->width;
+	sc.pes = pes;
+	sc.npes = cl->n;
+	sc.t_iter_s = o->t_iter * 1e-9;
+	sc.poll_s = 0.1;
+	if (sim_run(&sc, &r) == DLS_OK) {
+		c->sim_tp = r.t_p;
+		c->sim_e = r.efficiency;
+		sim_result_free(&r);
+	}
+out:
+	free(pes);
+	free(cost);
+}
+
+/* Master requests/s with 8 zero-cost slaves, beside bare ORB two-way calls/s. */
+static void capacity(const struct bench_opts *o, FILE *out)
+{
+	char json[4300], log[4300], ior_path[4300], ior[4096] = "", *text;
+	char *args[] = {"run",	       "--speeds", "1,1,1,1,1,1,1,1", "--t-iter", "0",
+			"--width",     "40000",	   "--height",	      "1",	  "--maxit",
+			"1",	       "--scheme", "ss",	      "--json",	  json,
+			"--no-progress", NULL};
+	double tp = 0, t0 = 1e300, t1 = 0;
+	long total = 0;
+	pid_t server, clients[8];
+	FILE *f;
+
+	snprintf(json, sizeof(json), "%s/runs/capacity.json", o->out);
+	snprintf(log, sizeof(log), "%s/runs/capacity.log", o->out);
+	if (run_dls(args, log) == 0 && (text = json_slurp(json))) {
+		json_number(text, "t_p", NULL, &tp);
+		free(text);
+	}
+	/* the bare ORB: one servant process, 8 client processes */
+	snprintf(ior_path, sizeof(ior_path), "%s/runs/orbping.ior", o->out);
+	snprintf(log, sizeof(log), "%s/runs/orbping-server.log", o->out);
+	remove(ior_path);
+	{
+		char *sargv[] = {self_exe, "orbping", "--serve", ior_path, "-ORBendPoint",
+				 "giop:tcp:127.0.0.1:", NULL};
+
+		server = proc_spawn(sargv, log, log, 0);
+	}
+	for (int i = 0; i < 200 && !ior[0]; i++) {
+		f = fopen(ior_path, "r");
+		if (f) {
+			if (!fgets(ior, sizeof(ior), f))
+				ior[0] = '\0';
+			fclose(f);
+		}
+		if (!ior[0])
+			dls_sleep_ms(25);
+	}
+	ior[strcspn(ior, "\n")] = '\0';
+	for (int i = 0; i < 8 && ior[0]; i++) {
+		char clog[4300], *cargv[] = {self_exe, "orbping", "--call", ior, "--calls", "10000",
+					     NULL};
+
+		snprintf(clog, sizeof(clog), "%s/runs/orbping-%d.log", o->out, i);
+		remove(clog);
+		clients[i] = proc_spawn(cargv, clog, clog, 0);
+	}
+	for (int i = 0; i < 8 && ior[0]; i++) {
+		char clog[4300];
+		long calls;
+		double s, e;
+
+		waitpid(clients[i], NULL, 0);
+		snprintf(clog, sizeof(clog), "%s/runs/orbping-%d.log", o->out, i);
+		f = fopen(clog, "r");
+		if (f && fscanf(f, "calls %ld start %lf end %lf", &calls, &s, &e) == 3) {
+			total += calls;
+			t0 = s < t0 ? s : t0;
+			t1 = e > t1 ? e : t1;
+		}
+		if (f)
+			fclose(f);
+	}
+	proc_stop(server, 1000);
+	fprintf(out, "\nmaster capacity (8 slaves, zero-cost iterations, SS):\n");
+	if (tp > 0)
+		fprintf(out, "  master:   %8.0f chunk requests/s (40000 requests in %.3f s)\n",
+			40000 / tp, tp);
+	if (total > 0)
+		fprintf(out, "  bare ORB: %8.0f two-way calls/s (8 clients, %ld calls in %.3f s)\n",
+			total / (t1 - t0), total, t1 - t0);
+	if (tp > 0 && total > 0)
+		fprintf(out, "  ratio:    %.2f of the bare ORB's rate\n",
+			(40000 / tp) / (total / (t1 - t0)));
+}
+
+/* Piggy-backed against end-of-run collection of the results. */
+static void collection(const struct bench_opts *o, const char *size, FILE *out)
+{
+	int w, h;
+	char ws[16], hs[16];
+
+	if (sscanf(size, "%dx%d", &w, &h) != 2)
+		return;
+	snprintf(ws, sizeof(ws), "%d", w);
+	snprintf(hs, sizeof(hs), "%d", h);
+	fprintf(out, "\nresult collection, C8, dtss, interleaved, %dx%d:\n", w, h);
+	for (int mode = 0; mode < 2; mode++) {
+		char json[4300], log[4300], *text;
+		char *args[] = {"run",	    "--cluster", "C8",	 "--scheme", "dtss", "--order",
+				"interleaved", "--width", ws,	   "--height", hs,	"--collect",
+				mode ? "end" : "piggyback", "--json", json, "--no-progress", NULL};
+		double tp, ti, e;
+
+		snprintf(json, sizeof(json), "%s/runs/collect-%s.json", o->out, args[12]);
+		snprintf(log, sizeof(log), "%s/runs/collect-%s.log", o->out, args[12]);
+		if (run_dls(args, log) || !(text = json_slurp(json)) ||
+		    json_number(text, "t_p", NULL, &tp)) {
+			fprintf(out, "  %-9s failed (see %s)\n", args[12], log);
+			continue;
+		}
+		json_number(text, "t_ideal", NULL, &ti);
+		json_number(text, "efficiency", NULL, &e);
+		fprintf(out, "  %-9s T_p %8.3f s   T_ideal %8.3f s   E %.3f\n", args[12], tp, ti, e);
+		free(text);
+	}
+}
+
+int dls_cmd_bench(int argc, char **argv)
+{
+	static const struct option opts[] = {{"quick", no_argument, 0, 'Q'},
+					     {"clusters", required_argument, 0, 'c'},
+					     {"schemes", required_argument, 0, 's'},
+					     {"orders", required_argument, 0, 'o'},
+					     {"reps", required_argument, 0, 'r'},
+					     {"width", required_argument, 0, 'w'},
+					     {"height", required_argument, 0, 'H'},
+					     {"t-iter", required_argument, 0, 't'},
+					     {"out", required_argument, 0, 'O'},
+					     {"capacity", no_argument, 0, 'C'},
+					     {"collection", required_argument, 0, 'L'},
+					     {"no-plots", no_argument, 0, 'P'},
+					     {"help", no_argument, 0, 'h'},
+					     {0, 0, 0, 0}};
+	static struct cluster cl;
+	struct bench_opts o = {4000, 2000, 100, "bench-out"};
+	const char *clusters[MAX_LIST], *schemes[MAX_LIST], *orders[MAX_LIST], *coll = NULL;
+	char *cl_s = NULL, *sc_s = NULL, *or_s = NULL, runs[4200];
+	int ncl = 0, nsc = 0, nor = 0, reps = 3, quick = 0, cap = 0, plots = 1, c, ncells = 0;
+	struct bench_cell *cells;
+	uint64_t *colcost;
+	uint16_t *col;
+	struct mandel_params mp;
+	FILE *tables;
+	char tpath[4300];
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'Q':
+			quick = 1;
+			break;
+		case 'c':
+			cl_s = strdup(optarg);
+			break;
+		case 's':
+			sc_s = strdup(optarg);
+			break;
+		case 'o':
+			or_s = strdup(optarg);
+			break;
+		case 'r':
+			reps = (int)cli_i64_or_die(PROG, "--reps", optarg, 1, BENCH_MAX_REPS);
+			break;
+		case 'w':
+			o.width = (int)cli_i64_or_die(PROG, "--width", optarg, 1, MANDEL_MAX_SIDE);
+			break;
+		case 'H':
+			o.height = (int)cli_i64_or_die(PROG, "--height", optarg, 1, 524288);
+			break;
+		case 't':
+			o.t_iter = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
+			break;
+		case 'O':
+			o.out = optarg;
+			break;
+		case 'C':
+			cap = 1;
+			break;
+		case 'L': {
+			int w, h;
+
+			if (sscanf(optarg, "%dx%d", &w, &h) != 2 || w < 1 || h < 1)
+				cli_usage_error(PROG, "--collection", optarg, "must be WIDTHxHEIGHT");
+			coll = optarg;
+			break;
+		}
+		case 'P':
+			plots = 0;
+			break;
+		case 'h':
+			help();
+			return 0;
+		default:
+			fprintf(stderr, "try '" PROG " --help'\n");
+			return 2;
+		}
+	}
+	if (optind < argc)
+		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
+	if (quick) {
+		if (!or_s)
+			or_s = strdup("interleaved");
+		reps = reps == 3 ? 1 : reps;
+		if (o.width == 4000 && o.height == 2000) {
+			o.width = 1000;
+			o.height = 500;
+			o.t_iter = 400;
+		}
+		cap = 1;
+	}
+	ncl = split_list(cl_s ? cl_s : (cl_s = strdup("C8,C8-nd")), clusters, MAX_LIST);
+	nor = split_list(or_s ? or_s : (or_s = strdup("natural,interleaved")), orders, MAX_LIST);
+	if (sc_s)
+		nsc = split_list(sc_s, schemes, MAX_LIST);
+	else
+		for (nsc = 0; nsc < 12; nsc++)
+			schemes[nsc] = all_schemes[nsc];
+	for (int i = 0; i < ncl; i++)
+		if (cluster_by_name(clusters[i], &cl))
+			cli_usage_error(PROG, "--clusters", clusters[i],
+					"unknown cluster (" CLUSTER_NAMES ", pN, pN-nd)");
+	for (int i = 0; i < nor; i++)
+		if (strcmp(orders[i], "natural") && strcmp(orders[i], "interleaved"))
+			cli_usage_error(PROG, "--orders", orders[i], "must be natural or interleaved");
+	for (int i = 0; i < nsc; i++) {
+		enum sched_kind k;
+
+		if (sched_kind_parse(schemes[i], &k))
+			cli_usage_error(PROG, "--schemes", schemes[i], "unknown scheme");
+	}
+	proc_self_dir(self_exe, sizeof(self_exe));
+	strncat(self_exe, "/dls", sizeof(self_exe) - strlen(self_exe) - 1);
+	snprintf(runs, sizeof(runs), "%s/runs", o.out);
+	if ((mkdir(o.out, 0755) && errno != EEXIST) || (mkdir(runs, 0755) && errno != EEXIST)) {
+		fprintf(stderr, PROG ": cannot create '%s': %s\n", runs, strerror(errno));
+		return 1;
+	}
+	/* the real cost of every column, for the simulations */
+	mp = (struct mandel_params){o.width, o.height, MANDEL_DEFAULT_MAXIT};
+	colcost = malloc((size_t)o.width * sizeof(*colcost));
+	col = malloc((size_t)o.height * sizeof(*col));
+	cells = calloc((size_t)(ncl * nor * nsc), sizeof(*cells));
+	if (!colcost || !col || !cells)
+		return 1;
+	for (int x = 0; x < o.width; x++)
+		colcost[x] = mandel_column(&mp, x, col);
+	for (int ic = 0; ic < ncl; ic++) {
+		cluster_by_name(clusters[ic], &cl);
+		for (int io = 0; io < nor; io++)
+			for (int is = 0; is < nsc; is++) {
+				struct bench_cell *cell = &cells[ncells++];
+
+				snprintf(cell->cluster, sizeof(cell->cluster), "%s", clusters[ic]);
+				snprintf(cell->order, sizeof(cell->order), "%s", orders[io]);
+				snprintf(cell->scheme, sizeof(cell->scheme), "%s", schemes[is]);
+				cell->nslaves = cl.n;
+				cell->reps = reps;
+				cell->comwait = calloc((size_t)cl.n, sizeof(double));
+				cell->comp = calloc((size_t)cl.n, sizeof(double));
+				simulate_cell(cell, &cl, colcost, &o);
+				for (int r = 0; r < reps; r++)
+					run_cell(cell, &o, r, &cl);
+				fprintf(stderr, "%s %s %-6s T_p %.3f (simulated %.3f)\n", cell->cluster,
+					cell->order, cell->scheme, bench_median(cell), cell->sim_tp);
+			}
+	}
+	snprintf(tpath, sizeof(tpath), "%s/tables.txt", o.out);
+	tables = fopen(tpath, "w");
+	printf("dls bench: %dx%d, t_iter %g ns, %d run(s) a cell; T_p, T_ideal in s; overhead ="
+	       " measured / simulated T_p - 1\n",
+	       o.width, o.height, o.t_iter, reps);
+	bench_print_tables(stdout, cells, ncells);
+	if (tables)
+		bench_print_tables(tables, cells, ncells);
+	if (cap || coll) { /* measured once, reported on stdout and in tables.txt */
+		char *extra = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&extra, &len);
+
+		if (mem) {
+			if (cap)
+				capacity(&o, mem);
+			if (coll)
+				collection(&o, coll, mem);
+			fclose(mem);
+			fputs(extra, stdout);
+			if (tables)
+				fputs(extra, tables);
+			free(extra);
+		}
+	}
+	if (tables)
+		fclose(tables);
+	if (bench_write_files(o.out, cells, ncells))
+		return 1;
+	if (plots && bench_plot(o.out, cells, ncells))
+		fprintf(stderr, PROG ": gnuplot failed; see %s/plots/gnuplot.log\n", o.out);
+	printf("\nwrote %s/bench.csv, %s/bench.json, %s/tables.txt%s\n", o.out, o.out, o.out,
+	       plots ? " and the plots in plots/" : "");
+	for (int i = 0; i < ncells; i++) {
+		free(cells[i].comwait);
+		free(cells[i].comp);
+	}
+	free(cells);
+	free(colcost);
+	free(col);
+	free(cl_s);
+	free(sc_s);
+	free(or_s);
+	return 0;
+}

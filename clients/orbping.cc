@@ -1,0 +1,70 @@
+// orbping.cc - a do-nothing servant and its two-way callers.
+#include "orbping.h"
+
+#include <stdio.h>
+
+#include "dls.hh"
+#include "dls_time.h"
+#include "orb_util.hh"
+
+class Pinged : public POA_DLS::Slave {
+public:
+	void ping() override
+	{
+	}
+	void stop(const char *) override
+	{
+	}
+	void demand(CORBA::Long) override
+	{
+	}
+	void transfer(CORBA::Long, CORBA::LongLong, CORBA::LongLong) override
+	{
+	}
+};
+
+extern "C" int orbping_serve(const char *ior_path)
+{
+	try {
+		Pinged *servant = new Pinged();
+		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
+		CORBA::Object_var obj = servant->_this();
+		CORBA::String_var ior = dls_orb()->object_to_string(obj);
+		FILE *f = fopen(ior_path, "w");
+
+		servant->_remove_ref();
+		if (!f || fprintf(f, "%s\n", (const char *)ior) < 0 || fclose(f)) {
+			fprintf(stderr, "dls orbping: cannot write '%s'\n", ior_path);
+			return 1;
+		}
+		dls_orb()->run();
+		return 0;
+	} catch (const CORBA::Exception &e) {
+		char why[256];
+		dls_corba_error(e, why, sizeof(why));
+		fprintf(stderr, "dls orbping: %s\n", why);
+		return 1;
+	}
+}
+
+extern "C" int orbping_call(const char *ior, long calls)
+{
+	try {
+		CORBA::Object_var obj = dls_orb()->string_to_object(ior);
+		DLS::Slave_var s = DLS::Slave::_narrow(obj);
+		double t0, t1;
+
+		s->ping(); // connect outside the measurement
+		t0 = dls_now();
+		for (long i = 0; i < calls; i++)
+			s->ping();
+		t1 = dls_now();
+		printf("calls %ld start %.9f end %.9f\n", calls, t0, t1);
+		return 0;
+	} catch (const CORBA::Exception &e) {
+		char why[256];
+		dls_corba_error(e, why, sizeof(why));
+		fprintf(stderr, "dls orbping: %s\n", why);
+		return 1;
+	}
+}
