@@ -41,7 +41,8 @@ $(DEPS_MK): scripts/install-deps.sh Makefile
 	$(Q)mv $@.tmp $@
 
 # --- flags --------------------------------------------------------------------
-INCLUDES     := -iquote common -iquote treesched -iquote clients -iquote master -iquote slave
+INCLUDES     := -iquote common -iquote treesched -iquote clients -iquote master -iquote slave \
+                -iquote hmaster
 ALL_CFLAGS    = -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(WERROR) $(SAN) $(INCLUDES) \
                 $(CFLAGS) -MMD -MP
 ALL_CXXFLAGS  = -std=c++17 $(OPT) -Wall -Wextra $(WERROR) $(SAN) $(INCLUDES) \
@@ -53,7 +54,7 @@ ALL_LDFLAGS   = $(SAN) $(LDFLAGS)
 # that the unit tests drive without sockets; the C++ adapters and the IDL
 # stubs into libdls_orb.a.
 CORE_SRC  := $(wildcard common/*.c) $(wildcard treesched/*.c) \
-             $(filter-out %/main.c,$(wildcard master/*.c slave/*.c))
+             $(filter-out %/main.c,$(wildcard master/*.c slave/*.c hmaster/*.c))
 CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/%.o)
 LIBDLS    := $(BUILD)/libdls.a
 
@@ -68,6 +69,9 @@ MASTER_OBJ := $(BUILD)/master/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard mas
 MASTER_BIN := $(BUILD)/bin/dls-master
 SLAVE_OBJ  := $(BUILD)/slave/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard slave/*.cc))
 SLAVE_BIN  := $(BUILD)/bin/dls-slave
+HMASTER_OBJ := $(BUILD)/hmaster/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard hmaster/*.cc)) \
+               $(BUILD)/slave/slave_servant.o
+HMASTER_BIN := $(BUILD)/bin/dls-hmaster
 
 DLS_SRC   := $(wildcard clients/*.c)
 DLS_OBJ   := $(DLS_SRC:%.c=$(BUILD)/%.o) $(patsubst %.cc,$(BUILD)/%.o,$(wildcard clients/*.cc))
@@ -77,7 +81,7 @@ UNIT_SRC  := $(wildcard tests/unit/*.c)
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN  := $(BUILD)/tests/unit_tests
 
-PROGRAMS  := $(DLS_BIN) $(MASTER_BIN) $(SLAVE_BIN)
+PROGRAMS  := $(DLS_BIN) $(MASTER_BIN) $(SLAVE_BIN) $(HMASTER_BIN)
 
 # test programs: built for the tests, never installed
 BADCLIENT_OBJ := $(BUILD)/tests/tools/bad_client.o
@@ -124,6 +128,11 @@ $(MASTER_BIN): $(MASTER_OBJ) $(LIBORB) $(LIBDLS)
 	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
 
 $(BADCLIENT_BIN): $(BADCLIENT_OBJ) $(LIBORB) $(LIBDLS)
+	$(Q)mkdir -p $(@D)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
+
+$(HMASTER_BIN): $(HMASTER_OBJ) $(LIBORB) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
@@ -182,4 +191,4 @@ clean:
 	rm -rf build
 
 -include $(CORE_OBJ:.o=.d) $(DLS_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ORB_OBJ:.o=.d) \
-         $(MASTER_OBJ:.o=.d) $(SLAVE_OBJ:.o=.d) $(BADCLIENT_OBJ:.o=.d)
+         $(MASTER_OBJ:.o=.d) $(SLAVE_OBJ:.o=.d) $(BADCLIENT_OBJ:.o=.d) $(HMASTER_OBJ:.o=.d)

@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "cli_opt.h"
 #include "cli_util.h"
 #include "cluster.h"
 #include "dls_cmds.h"
@@ -52,7 +53,11 @@ static void help(void)
 	       "  --names ADDR         use this naming service (corbaname::HOST:PORT)\n"
 	       "  --dir DIR            keep the logs in DIR (default: a temporary folder,\n"
 	       "                       removed after a successful run)\n"
-	       "  --kill SLAVE@SECS    kill -9 a slave that long after the start (failure drill)\n"
+	       "  --hmasters LIST      HDTSS: hmasters per level, e.g. 2 (two under the master)\n"
+	       "                       or 2,4 (four more under those); slaves split evenly\n"
+	       "                       over the last level\n"
+	       "  --kill WHO@SECS      kill -9 slave WHO (a number) or hmaster.L.I that long\n"
+	       "                       after the start (failure drill)\n"
 	       "  --timeout SECS       stop everything after this long (default 3600)\n"
 	       "  --progress           a live progress line (default when stderr is a terminal)\n"
 	       "  --no-progress\n");
@@ -64,10 +69,15 @@ struct child {
 	char log[4200];
 };
 
+#define MAX_LEVELS 4
+#define MAX_HMASTERS 256
+
 struct run_state {
 	struct child master, names;
 	struct child *slaves;
 	int nslaves;
+	struct child hm[MAX_HMASTERS]; /* level by level */
+	int nhm;
 };
 
 static void add_arg(char **argv, int *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -106,6 +116,9 @@ static void reap(struct run_state *r)
 				r->slaves[i].status = proc_status(ws);
 		if (pid == r->names.pid)
 			r->names.status = proc_status(ws);
+		for (int i = 0; i < r->nhm; i++)
+			if (pid == r->hm[i].pid)
+				r->hm[i].status = proc_status(ws);
 	}
 }
 
@@ -114,6 +127,9 @@ static void stop_all(struct run_state *r)
 	for (int i = 0; i < r->nslaves; i++)
 		if (r->slaves[i].pid > 0 && r->slaves[i].status < 0)
 			r->slaves[i].status = proc_stop(r->slaves[i].pid, 1000);
+	for (int i = 0; i < r->nhm; i++)
+		if (r->hm[i].pid > 0 && r->hm[i].status < 0)
+			r->hm[i].status = proc_stop(r->hm[i].pid, 1000);
 	if (r->master.pid > 0 && r->master.status < 0)
 		r->master.status = proc_stop(r->master.pid, 2000);
 	if (r->names.pid > 0 && r->names.status < 0)
@@ -143,7 +159,7 @@ static void remove_dir(const char *dir)
 		fprintf(stderr, PROG ": cannot remove '%s'\n", dir);
 }
 
-enum { O_CLUSTER = 1, O_SPEEDS, O_LOADS, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT,
+enum { O_HMASTERS = 100, O_CLUSTER = 1, O_SPEEDS, O_LOADS, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT,
        O_PNG, O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS,
        O_NOPROGRESS };
 
@@ -167,6 +183,7 @@ int dls_cmd_run(int argc, char **argv)
 					     {"names", required_argument, 0, O_NAMES},
 					     {"dir", required_argument, 0, O_DIR},
 					     {"kill", required_argument, 0, O_KILL},
+					     {"hmasters", required_argument, 0, O_HMASTERS},
 					     {"timeout", required_argument, 0, O_TIMEOUT},
 					     {"progress", no_argument, 0, O_PROGRESS},
 					     {"no-progress", no_argument, 0, O_NOPROGRESS},
@@ -182,6 +199,8 @@ int dls_cmd_run(int argc, char **argv)
 	char run[64], tmpdir[] = "/tmp/dls-run-XXXXXX", logdir[4096], bindir[4096], ns[128];
 	char powerstr[4096], why[512], *margv[MAX_ARGS];
 	double t_iter = 100, timeout = 3600, kill_at = -1, t0;
+	int levels[MAX_LEVELS], nlevels = 0, first[MAX_LEVELS + 1], kill_hm = -1;
+	char kill_name[64] = "";
 	int kill_slave = -1, progress = isatty(STDERR_FILENO), c, mn = 0, port, status = 1;
 	int sched_argc = 0;
 	char *sched_argv[48];
@@ -280,10 +299,29 @@ int dls_cmd_run(int argc, char **argv)
 			char *at = strchr(optarg, '@');
 
 			if (!at)
-				cli_usage_error(PROG, "--kill", optarg, "must be SLAVE@SECONDS");
+				cli_usage_error(PROG, "--kill", optarg,
+						"must be SLAVE@SECONDS or hmaster.L.I@SECONDS");
 			*at = '\0';
-			kill_slave = (int)cli_i64_or_die(PROG, "--kill", optarg, 0, CLUSTER_MAX - 1);
+			if (!strncmp(optarg, "hmaster.", 8))
+				snprintf(kill_name, sizeof(kill_name), "%s", optarg);
+			else
+				kill_slave = (int)cli_i64_or_die(PROG, "--kill", optarg, 0,
+								 CLUSTER_MAX - 1);
 			kill_at = cli_double_or_die(PROG, "--kill", at + 1, 0, 1e6);
+			break;
+		}
+		case O_HMASTERS: {
+			int64_t *l;
+			size_t nl;
+
+			cause = cli_parse_i64_list(optarg, 1, MAX_HMASTERS, &l, &nl);
+			if (cause || nl > MAX_LEVELS)
+				cli_usage_error(PROG, "--hmasters", optarg,
+						cause ? cause : "at most 4 levels");
+			nlevels = (int)nl;
+			for (int i = 0; i < nlevels; i++)
+				levels[i] = (int)l[i];
+			free(l);
 			break;
 		}
 		case O_TIMEOUT:
@@ -314,6 +352,25 @@ int dls_cmd_run(int argc, char **argv)
 	}
 	if (kill_slave >= cl.n)
 		cli_usage_error(PROG, "--kill", NULL, "names a slave beyond the cluster");
+	first[0] = 0;
+	for (int l = 0; l < nlevels; l++) {
+		if (l > 0 && levels[l] < levels[l - 1])
+			cli_usage_error(PROG, "--hmasters", NULL,
+					"each level needs at least as many hmasters as the one above");
+		first[l + 1] = first[l] + levels[l];
+	}
+	if (nlevels && (first[nlevels] > MAX_HMASTERS || levels[nlevels - 1] > cl.n))
+		cli_usage_error(PROG, "--hmasters", NULL,
+				"more hmasters than slaves on the last level, or more than 256");
+	r.nhm = nlevels ? first[nlevels] : 0;
+	if (kill_name[0]) {
+		int lv, ix;
+
+		if (sscanf(kill_name, "hmaster.%d.%d", &lv, &ix) != 2 || lv < 0 || lv >= nlevels ||
+		    ix < 0 || ix >= levels[lv])
+			cli_usage_error(PROG, "--kill", kill_name, "names no hmaster of --hmasters");
+		kill_hm = first[lv] + ix;
+	}
 	if (cluster_power(&cl, &power))
 		cli_usage_error(PROG, "--loads", loads, "the schedules have too many steps in all");
 
@@ -389,6 +446,41 @@ int dls_cmd_run(int argc, char **argv)
 		goto out;
 	}
 
+	/* the hmasters, level by level: hmaster.L.I under hmaster.(L-1).(I mod K) */
+	for (int l = 0; l < nlevels; l++)
+		for (int i = 0; i < levels[l]; i++) {
+			char *hargv[MAX_ARGS];
+			int hn = 0, below = 0;
+
+			/* the slaves below hmaster.l.i: those whose last-level hmaster
+			 * descends from it */
+			for (int k = 0; k < cl.n; k++) {
+				int at = k % levels[nlevels - 1];
+
+				for (int up = nlevels - 1; up > l; up--)
+					at %= levels[up - 1];
+				below += at == i;
+			}
+			add_arg(hargv, &hn, "%s/dls-hmaster", bindir);
+			add_arg(hargv, &hn, "--run=%s", run);
+			add_arg(hargv, &hn, "--name=hmaster.%d.%d", l, i);
+			if (l == 0)
+				add_arg(hargv, &hn, "--parent=master");
+			else
+				add_arg(hargv, &hn, "--parent=hmaster.%d.%d", l - 1, i % levels[l - 1]);
+			add_arg(hargv, &hn, "--slaves=%d", below);
+			add_arg(hargv, &hn, "-ORBInitRef");
+			add_arg(hargv, &hn, "NameService=%s", ns);
+			add_arg(hargv, &hn, "-ORBendPoint");
+			add_arg(hargv, &hn, "giop:tcp:127.0.0.1:");
+			snprintf(r.hm[first[l] + i].log, sizeof(r.hm[0].log), "%s/hmaster.%d.%d.log",
+				 logdir, l, i);
+			r.hm[first[l] + i].status = -1;
+			r.hm[first[l] + i].pid =
+				proc_spawn(hargv, r.hm[first[l] + i].log, r.hm[first[l] + i].log, 0);
+			free_args(hargv, hn);
+		}
+
 	/* the slaves */
 	for (int i = 0; i < cl.n; i++) {
 		char *sargv[MAX_ARGS], sched[2048];
@@ -400,6 +492,9 @@ int dls_cmd_run(int argc, char **argv)
 		add_arg(sargv, &sn, "--speed=%.17g", cl.speed[i]);
 		add_arg(sargv, &sn, "--load=%s", emul_steps_format(&cl.load[i], sched, sizeof(sched)));
 		add_arg(sargv, &sn, "--t-iter=%.17g", t_iter);
+		if (nlevels)
+			add_arg(sargv, &sn, "--master=hmaster.%d.%d", nlevels - 1,
+				i % levels[nlevels - 1]);
 		add_arg(sargv, &sn, "-ORBInitRef");
 		add_arg(sargv, &sn, "NameService=%s", ns);
 		add_arg(sargv, &sn, "-ORBendPoint");
@@ -433,6 +528,12 @@ int dls_cmd_run(int argc, char **argv)
 			fprintf(stderr, PROG ": the naming service stopped (exit %d)\n",
 				r.names.status);
 			goto out;
+		}
+		if (kill_hm >= 0 && dls_now() - t0 >= kill_at) {
+			fprintf(stderr, PROG ": drill: kill -9 %s (pid %d) at %.2f s\n", kill_name,
+				(int)r.hm[kill_hm].pid, dls_now() - t0);
+			kill(r.hm[kill_hm].pid, SIGKILL);
+			kill_hm = -1;
 		}
 		if (kill_slave >= 0 && dls_now() - t0 >= kill_at) {
 			fprintf(stderr, PROG ": drill: kill -9 slave.%d (pid %d) at %.2f s\n",

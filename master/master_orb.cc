@@ -3,6 +3,7 @@
 
 #include <omnithread.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <vector>
@@ -14,6 +15,7 @@
 #include "master_report.h"
 #include "master_servant.hh"
 #include "orb_util.hh"
+#include "proto_conv.hh"
 
 struct monitor_arg {
 	struct master *m;
@@ -92,18 +94,18 @@ static int write_outputs(struct master *m, const struct master_orb_opts *o)
 
 static DLS::JobSpec job_of(const struct master_config *c)
 {
-	DLS::JobSpec job;
+	struct dls_job job;
 
-	job.run_name = c->run_name;
-	job.workload = c->workload;
+	memset(&job, 0, sizeof(job));
+	snprintf(job.run_name, sizeof(job.run_name), "%s", c->run_name);
+	snprintf(job.workload, sizeof(job.workload), "%s", c->workload);
 	job.width = c->width;
 	job.height = c->height;
 	job.maxit = c->maxit;
 	job.iterations = c->width;
-	job.order = c->order == ITER_ORDER_INTERLEAVED ? DLS::ORDER_INTERLEAVED
-						       : DLS::ORDER_NATURAL;
-	job.collect = c->collect == DLS_COLLECT_END ? DLS::COLLECT_END : DLS::COLLECT_PIGGYBACK;
-	return job;
+	job.order = c->order;
+	job.collect = c->collect;
+	return proto_job_out(job);
 }
 
 extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)

@@ -5,6 +5,7 @@
 
 #include "dls_err.h"
 #include "dls_log.h"
+#include "proto_conv.hh"
 
 Master_i::Master_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms)
 	: m_(m), job_(job), ping_timeout_ms_(ping_timeout_ms)
@@ -62,47 +63,6 @@ DLS::Registration *Master_i::register_slave(const char *name, CORBA::Double spee
 	return r;
 }
 
-static void to_results(const DLS::ResultSeq &in, std::vector<struct dls_result> &out)
-{
-	out.resize(in.length());
-	for (CORBA::ULong i = 0; i < in.length(); i++) {
-		out[i].start = in[i].start;
-		out[i].count = in[i].count;
-		out[i].counts = in[i].counts.get_buffer();
-		out[i].ncounts = in[i].counts.length();
-	}
-}
-
-static void to_request(const DLS::ChunkRequest &in, std::vector<struct dls_result> &res,
-		       struct dls_request *out)
-{
-	to_results(in.results, res);
-	out->slave_id = in.slave_id;
-	out->seq = in.seq;
-	out->acp = in.acp;
-	out->results = res.data();
-	out->nresults = res.size();
-	out->times.t_comp = in.times.t_comp;
-	out->times.t_comwait = in.times.t_comwait;
-	out->times.emul_error = in.times.emul_error;
-	out->times.emul_bias = in.times.emul_bias;
-	out->times.late_chunks = in.times.late_chunks;
-}
-
-static DLS::Reply to_reply(int slave_id, const struct dls_reply &r)
-{
-	DLS::Reply out;
-
-	out.slave_id = slave_id;
-	out.kind = r.kind == DLS_REPLY_WORK ? DLS::REPLY_WORK
-		   : r.kind == DLS_REPLY_WAIT ? DLS::REPLY_WAIT
-					      : DLS::REPLY_DONE;
-	out.start = r.start;
-	out.count = r.count;
-	out.wait_ms = r.wait_ms;
-	return out;
-}
-
 DLS::Reply Master_i::request(const DLS::ChunkRequest &req)
 {
 	std::vector<struct dls_result> res;
@@ -111,13 +71,13 @@ DLS::Reply Master_i::request(const DLS::ChunkRequest &req)
 	char why[MASTER_WHY_LEN] = "";
 	int rc;
 
-	to_request(req, res, &r);
+	proto_request_in(req, res, &r);
 	rc = master_request(m_, &r, &reply, why);
 	if (rc) {
 		log_warn("refused a request of slave %d: %s", (int)req.slave_id, why);
 		refuse(rc, why);
 	}
-	return to_reply(req.slave_id, reply);
+	return proto_reply_out(req.slave_id, reply);
 }
 
 void Master_i::submit(CORBA::Long slave_id, const DLS::ResultSeq &results)
@@ -126,7 +86,7 @@ void Master_i::submit(CORBA::Long slave_id, const DLS::ResultSeq &results)
 	char why[MASTER_WHY_LEN] = "";
 	int rc;
 
-	to_results(results, res);
+	proto_results_in(results, res);
 	rc = master_submit(m_, slave_id, res.data(), res.size(), why);
 	if (rc) {
 		log_warn("refused results of slave %d: %s", (int)slave_id, why);
@@ -216,14 +176,14 @@ DLS::ReplySeq *Master_i::request_group(const DLS::RequestSeq &requests)
 	int rc;
 
 	for (size_t i = 0; i < n; i++)
-		to_request(requests[(CORBA::ULong)i], res[i], &reqs[i]);
+		proto_request_in(requests[(CORBA::ULong)i], res[i], &reqs[i]);
 	rc = master_request_group(m_, reqs.data(), n, replies.data(), why);
 	if (rc)
 		refuse(rc, why);
 	DLS::ReplySeq *out = new DLS::ReplySeq;
 	out->length((CORBA::ULong)n);
 	for (size_t i = 0; i < n; i++)
-		(*out)[(CORBA::ULong)i] = to_reply(reqs[i].slave_id, replies[i]);
+		(*out)[(CORBA::ULong)i] = proto_reply_out(reqs[i].slave_id, replies[i]);
 	return out;
 }
 

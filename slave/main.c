@@ -33,6 +33,8 @@ static void help(void)
 	       "  --real                   real mode: Speed from a short calibration of the loop\n"
 	       "                           body, Q_i from the kernel's run queue\n"
 	       "  --q Q                    real mode: a fixed Q_i instead of the run queue\n"
+	       "  --master LEAF            register with DLS/NAME/LEAF: the master (default) or\n"
+	       "                           an hmaster such as hmaster.0\n"
 	       "  --master-ior IOR         reach the master by IOR instead of by name\n"
 	       "  --connect-timeout-ms T   look for the master this long (default 20000)\n"
 	       "  --register-timeout-ms T  registration may block this long (default 60000)\n"
@@ -43,7 +45,7 @@ static void help(void)
 	       "  -v, -q                   more or less logging (DLS_LOG_LEVEL)\n");
 }
 
-enum { O_RUN = 1, O_NAME, O_SPEED, O_LOAD, O_TITER, O_REAL, O_Q, O_IOR, O_CONNTO, O_REGTO,
+enum { O_MASTER = 1, O_RUN, O_NAME, O_SPEED, O_LOAD, O_TITER, O_REAL, O_Q, O_IOR, O_CONNTO, O_REGTO,
        O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL };
 
 int main(int argc, char **argv)
@@ -56,6 +58,7 @@ int main(int argc, char **argv)
 					     {"real", no_argument, 0, O_REAL},
 					     {"q", required_argument, 0, O_Q},
 					     {"master-ior", required_argument, 0, O_IOR},
+					     {"master", required_argument, 0, O_MASTER},
 					     {"connect-timeout-ms", required_argument, 0, O_CONNTO},
 					     {"register-timeout-ms", required_argument, 0, O_REGTO},
 					     {"call-timeout-ms", required_argument, 0, O_CALLTO},
@@ -65,7 +68,7 @@ int main(int argc, char **argv)
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	struct slave_config cfg;
-	struct slave_orb_opts o = {"dls", NULL, 20000, 60000};
+	struct slave_orb_opts o = {"dls", NULL, "master", 20000, 60000};
 	int c, rc, verbose = 0, speed_given = 0, call_timeout_ms = 30000;
 	const char *cause;
 
@@ -115,6 +118,12 @@ int main(int argc, char **argv)
 			break;
 		case O_Q:
 			cfg.q_override = cli_double_or_die(PROG, "--q", optarg, 1, 1e6);
+			break;
+		case O_MASTER:
+			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= 64)
+				cli_usage_error(PROG, "--master", optarg,
+						"must be 1 to 63 characters without '/'");
+			o.master_leaf = optarg;
 			break;
 		case O_IOR:
 			o.master_ior = optarg;

@@ -39,7 +39,7 @@ static CORBA::Object_ptr find_master(const struct slave_orb_opts *o, char *why, 
 			return CORBA::Object::_nil();
 		}
 	}
-	dls_name_path(path, o->run_name, "master");
+	dls_name_path(path, o->run_name, o->master_leaf);
 	for (;;) {
 		CORBA::Object_ptr obj = dls_name_resolve(path, &err, why, len);
 

@@ -10,5 +10,6 @@ int cli_opt_suite_add(void);
 int master_suite_add(void);
 int slave_suite_add(void);
 int sim_suite_add(void);
+int hmaster_suite_add(void);
 
 #endif

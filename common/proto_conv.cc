@@ -1,0 +1,120 @@
+// proto_conv.cc - IDL <-> C message conversions.
+#include "proto_conv.hh"
+
+#include <stdio.h>
+#include <string.h>
+
+static void times_in(const DLS::SlaveTimes &in, struct dls_times *out)
+{
+	out->t_comp = in.t_comp;
+	out->t_comwait = in.t_comwait;
+	out->emul_error = in.emul_error;
+	out->emul_bias = in.emul_bias;
+	out->late_chunks = in.late_chunks;
+}
+
+static void times_out(const struct dls_times &in, DLS::SlaveTimes &out)
+{
+	out.t_comp = in.t_comp;
+	out.t_comwait = in.t_comwait;
+	out.emul_error = in.emul_error;
+	out.emul_bias = in.emul_bias;
+	out.late_chunks = (CORBA::Long)in.late_chunks;
+}
+
+void proto_results_in(const DLS::ResultSeq &in, std::vector<struct dls_result> &res)
+{
+	res.resize(in.length());
+	for (CORBA::ULong i = 0; i < in.length(); i++) {
+		res[i].start = in[i].start;
+		res[i].count = in[i].count;
+		res[i].counts = in[i].counts.get_buffer();
+		res[i].ncounts = in[i].counts.length();
+	}
+}
+
+void proto_request_in(const DLS::ChunkRequest &in, std::vector<struct dls_result> &res,
+		      struct dls_request *out)
+{
+	proto_results_in(in.results, res);
+	out->slave_id = in.slave_id;
+	out->seq = in.seq;
+	out->acp = in.acp;
+	out->results = res.data();
+	out->nresults = res.size();
+	times_in(in.times, &out->times);
+}
+
+void proto_reply_in(const DLS::Reply &in, struct dls_reply *out)
+{
+	out->kind = in.kind == DLS::REPLY_WORK	 ? DLS_REPLY_WORK
+		    : in.kind == DLS::REPLY_WAIT ? DLS_REPLY_WAIT
+						 : DLS_REPLY_DONE;
+	out->start = in.start;
+	out->count = in.count;
+	out->wait_ms = in.wait_ms;
+}
+
+void proto_job_in(const DLS::JobSpec &in, struct dls_job *out)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->run_name, sizeof(out->run_name), "%s", (const char *)in.run_name);
+	snprintf(out->workload, sizeof(out->workload), "%s", (const char *)in.workload);
+	out->width = in.width;
+	out->height = in.height;
+	out->maxit = in.maxit;
+	out->iterations = in.iterations;
+	out->order = in.order == DLS::ORDER_INTERLEAVED ? 1 : 0;
+	out->collect = in.collect == DLS::COLLECT_END ? DLS_COLLECT_END : DLS_COLLECT_PIGGYBACK;
+}
+
+void proto_results_out(const struct dls_result *res, size_t n, DLS::ResultSeq &out)
+{
+	out.length((CORBA::ULong)n);
+	for (size_t i = 0; i < n; i++) {
+		DLS::ResultBlock &b = out[(CORBA::ULong)i];
+
+		b.start = res[i].start;
+		b.count = res[i].count;
+		b.counts.replace((CORBA::ULong)res[i].ncounts, (CORBA::ULong)res[i].ncounts,
+				 (CORBA::UShort *)res[i].counts, 0);
+	}
+}
+
+void proto_request_out(const struct dls_request &in, DLS::ChunkRequest &out)
+{
+	out.slave_id = in.slave_id;
+	out.seq = in.seq;
+	out.acp = (CORBA::Long)in.acp;
+	proto_results_out(in.results, in.nresults, out.results);
+	times_out(in.times, out.times);
+}
+
+DLS::Reply proto_reply_out(int slave_id, const struct dls_reply &in)
+{
+	DLS::Reply out;
+
+	out.slave_id = slave_id;
+	out.kind = in.kind == DLS_REPLY_WORK   ? DLS::REPLY_WORK
+		   : in.kind == DLS_REPLY_WAIT ? DLS::REPLY_WAIT
+					       : DLS::REPLY_DONE;
+	out.start = in.start;
+	out.count = in.count;
+	out.wait_ms = in.wait_ms;
+	return out;
+}
+
+DLS::JobSpec proto_job_out(const struct dls_job &in)
+{
+	DLS::JobSpec job;
+
+	job.run_name = in.run_name;
+	job.workload = in.workload;
+	job.width = in.width;
+	job.height = in.height;
+	job.maxit = in.maxit;
+	job.iterations = in.iterations;
+	job.order = in.order ? DLS::ORDER_INTERLEAVED : DLS::ORDER_NATURAL;
+	job.collect = in.collect == DLS_COLLECT_END ? DLS::COLLECT_END : DLS::COLLECT_PIGGYBACK;
+	return job;
+}

@@ -1,0 +1,25 @@
+// proto_conv.hh - conversions between the IDL messages (dls.hh) and their
+// plain C forms (dls_proto.h), shared by every adapter.  Results are never
+// copied: the C side borrows the IDL buffers and the IDL side the C buffers.
+#ifndef DLS_PROTO_CONV_HH
+#define DLS_PROTO_CONV_HH
+
+#include <vector>
+
+#include "dls.hh"
+#include "dls_proto.h"
+
+// IDL -> C.  `res` owns the result descriptors the request points to.
+void proto_results_in(const DLS::ResultSeq &in, std::vector<struct dls_result> &res);
+void proto_request_in(const DLS::ChunkRequest &in, std::vector<struct dls_result> &res,
+		      struct dls_request *out);
+void proto_reply_in(const DLS::Reply &in, struct dls_reply *out);
+void proto_job_in(const DLS::JobSpec &in, struct dls_job *out);
+
+// C -> IDL.  The sequences borrow the C buffers, which must outlive them.
+void proto_results_out(const struct dls_result *res, size_t n, DLS::ResultSeq &out);
+void proto_request_out(const struct dls_request &in, DLS::ChunkRequest &out);
+DLS::Reply proto_reply_out(int slave_id, const struct dls_reply &in);
+DLS::JobSpec proto_job_out(const struct dls_job &in);
+
+#endif

@@ -1,0 +1,369 @@
+/*
+ * hmaster.c - relay-mode merging: a batch is whatever is pending when the
+ * forwarding thread is free; it never waits for every child (SCHEMES.md 5).
+ */
+#include "hmaster.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls_err.h"
+#include "dls_log.h"
+#include "dls_time.h"
+
+/* A child's call waiting for the next merged message. */
+struct pending {
+	const struct dls_request *reqs; /* requests (NULL for a registration) */
+	const char *const *names;	/* registration */
+	const double *speeds;
+	size_t n;
+	struct dls_reply *out;
+	int *ids;
+	double *vpowers;
+	struct dls_job *job;
+	int rc, done;
+	char why[HMASTER_WHY_LEN];
+	struct pending *next;
+};
+
+enum slave_state { S_FREE, S_HOLDING, S_FINISHED };
+
+struct hmaster {
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* work for the forwarder, answers for the children */
+	struct hmaster_parent parent;
+	int nslaves, registered, register_timeout_ms, registration_sent, stop;
+	double first_register;
+	/* The first merged request carries the first request of every slave
+	 * below (the master's start gate waits for them all; a partial first
+	 * message would hold the forwarder at the gate while the rest queue
+	 * here).  Afterwards, whatever is pending goes up. */
+	int first_sent;
+	size_t pending_requests;
+	double first_request;
+	struct pending *regs, *reqs; /* FIFO lists */
+	pthread_t thread;
+	int *ids;		     /* global ids seen below (registration order) */
+	enum slave_state *state;     /* by index in ids */
+	long messages, requests;
+};
+
+static int index_of(const struct hmaster *h, int id)
+{
+	for (int i = 0; i < h->registered; i++)
+		if (h->ids[i] == id)
+			return i;
+	return -1;
+}
+
+static void append(struct pending **list, struct pending *p)
+{
+	while (*list)
+		list = &(*list)->next;
+	p->next = NULL;
+	*list = p;
+}
+
+/* Sends every registration up as one message (seed 001 Remark 2). */
+static void forward_registrations(struct hmaster *h)
+{
+	struct pending *batch = h->regs, *p;
+	size_t n = 0, k = 0;
+	const char **names;
+	double *speeds, *vp;
+	int *ids, rc;
+	struct dls_job job;
+	char why[HMASTER_WHY_LEN] = "";
+
+	h->regs = NULL;
+	h->registration_sent = 1;
+	for (p = batch; p; p = p->next)
+		n += p->n;
+	names = calloc(n, sizeof(*names));
+	speeds = calloc(n, sizeof(*speeds));
+	vp = calloc(n, sizeof(*vp));
+	ids = calloc(n, sizeof(*ids));
+	for (p = batch; p && names && speeds; p = p->next)
+		for (size_t i = 0; i < p->n; i++, k++) {
+			names[k] = p->names[i];
+			speeds[k] = p->speeds[i];
+		}
+	pthread_mutex_unlock(&h->lock);
+	rc = !names || !speeds || !vp || !ids
+		     ? DLS_ENOMEM
+		     : h->parent.register_group(h->parent.ctx, names, speeds, n, ids, vp, &job, why,
+						sizeof(why));
+	pthread_mutex_lock(&h->lock);
+	k = 0;
+	for (p = batch; p; p = p->next) {
+		p->rc = rc;
+		snprintf(p->why, sizeof(p->why), "%s", why);
+		for (size_t i = 0; !rc && i < p->n; i++, k++) {
+			p->ids[i] = ids[k];
+			p->vpowers[i] = vp[k];
+			h->ids[h->registered - (int)n + (int)k] = ids[k];
+		}
+		if (!rc)
+			*p->job = job;
+		p->done = 1;
+	}
+	h->messages++;
+	free(names);
+	free(speeds);
+	free(vp);
+	free(ids);
+	pthread_cond_broadcast(&h->cond);
+}
+
+/* Sends every pending request up as one message; splits the replies. */
+static void forward_requests(struct hmaster *h)
+{
+	struct pending *batch = h->reqs, *p;
+	struct dls_request *reqs;
+	struct dls_reply *out;
+	size_t n = 0, k = 0;
+	char why[HMASTER_WHY_LEN] = "";
+	int rc;
+
+	h->reqs = NULL;
+	h->first_sent = 1;
+	h->pending_requests = 0;
+	for (p = batch; p; p = p->next)
+		n += p->n;
+	reqs = calloc(n, sizeof(*reqs));
+	out = calloc(n, sizeof(*out));
+	for (p = batch; p && reqs; p = p->next)
+		for (size_t i = 0; i < p->n; i++)
+			reqs[k++] = p->reqs[i];
+	pthread_mutex_unlock(&h->lock);
+	rc = !reqs || !out ? DLS_ENOMEM
+			   : h->parent.request_group(h->parent.ctx, reqs, n, out, why, sizeof(why));
+	pthread_mutex_lock(&h->lock);
+	k = 0;
+	for (p = batch; p; p = p->next) {
+		p->rc = rc;
+		snprintf(p->why, sizeof(p->why), "%s", why);
+		for (size_t i = 0; i < p->n; i++, k++) {
+			int at = index_of(h, p->reqs[i].slave_id);
+
+			if (rc)
+				continue;
+			p->out[i] = out[k];
+			if (at >= 0)
+				h->state[at] = out[k].kind == DLS_REPLY_WORK   ? S_HOLDING
+					       : out[k].kind == DLS_REPLY_DONE ? S_FINISHED
+									       : S_FREE;
+		}
+		p->done = 1;
+	}
+	h->messages++;
+	h->requests += (long)n;
+	free(reqs);
+	free(out);
+	pthread_cond_broadcast(&h->cond);
+}
+
+static void *forwarder(void *arg)
+{
+	struct hmaster *h = arg;
+
+	pthread_mutex_lock(&h->lock);
+	while (!h->stop) {
+		double now = dls_now();
+		int due = h->regs && (h->registered == h->nslaves ||
+				      now >= h->first_register + h->register_timeout_ms / 1000.0);
+
+		int gate = h->first_sent || (int)h->pending_requests >= h->registered ||
+			   now >= h->first_request + h->register_timeout_ms / 1000.0;
+
+		if (due)
+			forward_registrations(h);
+		else if (h->reqs && gate)
+			forward_requests(h);
+		else
+			dls_cond_wait_until(&h->cond, &h->lock,
+					    now + (h->regs || h->reqs ? 0.02 : 1.0));
+	}
+	pthread_mutex_unlock(&h->lock);
+	return NULL;
+}
+
+struct hmaster *hmaster_create(int nslaves, int register_timeout_ms,
+			       const struct hmaster_parent *parent, int *err)
+{
+	struct hmaster *h;
+
+	*err = DLS_EINVAL;
+	if (nslaves < 1 || nslaves > 1 << 16 || register_timeout_ms < 1)
+		return NULL;
+	*err = DLS_ENOMEM;
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return NULL;
+	h->ids = calloc((size_t)nslaves, sizeof(*h->ids));
+	h->state = calloc((size_t)nslaves, sizeof(*h->state));
+	if (!h->ids || !h->state || pthread_mutex_init(&h->lock, NULL) || dls_cond_init(&h->cond)) {
+		free(h->ids);
+		free(h->state);
+		free(h);
+		return NULL;
+	}
+	h->parent = *parent;
+	h->nslaves = nslaves;
+	h->register_timeout_ms = register_timeout_ms;
+	if (pthread_create(&h->thread, NULL, forwarder, h)) {
+		hmaster_destroy(h);
+		return NULL;
+	}
+	*err = DLS_OK;
+	return h;
+}
+
+void hmaster_destroy(struct hmaster *h)
+{
+	if (!h)
+		return;
+	pthread_mutex_lock(&h->lock);
+	h->stop = 1;
+	pthread_cond_broadcast(&h->cond);
+	pthread_mutex_unlock(&h->lock);
+	if (h->thread)
+		pthread_join(h->thread, NULL);
+	pthread_mutex_destroy(&h->lock);
+	pthread_cond_destroy(&h->cond);
+	free(h->ids);
+	free(h->state);
+	free(h);
+}
+
+/* Queues p and waits for the forwarder's answer; the lock is held. */
+static int wait_answer(struct hmaster *h, struct pending *p, char *why)
+{
+	pthread_cond_broadcast(&h->cond);
+	while (!p->done && !h->stop)
+		pthread_cond_wait(&h->cond, &h->lock);
+	if (!p->done) {
+		snprintf(why, HMASTER_WHY_LEN, "the hmaster is stopping");
+		return DLS_ESTATE;
+	}
+	if (p->rc)
+		snprintf(why, HMASTER_WHY_LEN, "%s", p->why);
+	return p->rc;
+}
+
+int hmaster_register(struct hmaster *h, const char *const *names, const double *speeds, size_t n,
+		     int *ids, double *vpowers, struct dls_job *job, char *why)
+{
+	struct pending p = {.names = names, .speeds = speeds, .n = n, .ids = ids,
+			    .vpowers = vpowers, .job = job};
+	int rc;
+
+	pthread_mutex_lock(&h->lock);
+	if (h->registration_sent || h->registered + (int)n > h->nslaves) {
+		snprintf(why, HMASTER_WHY_LEN,
+			 "this hmaster expects %d slaves and has registered %d%s", h->nslaves,
+			 h->registered, h->registration_sent ? " (registration is over)" : "");
+		pthread_mutex_unlock(&h->lock);
+		return DLS_ESTATE;
+	}
+	if (h->registered == 0)
+		h->first_register = dls_now();
+	h->registered += (int)n;
+	append(&h->regs, &p);
+	rc = wait_answer(h, &p, why);
+	pthread_mutex_unlock(&h->lock);
+	return rc;
+}
+
+int hmaster_request(struct hmaster *h, const struct dls_request *reqs, size_t n,
+		    struct dls_reply *out, char *why)
+{
+	struct pending p = {.reqs = reqs, .n = n, .out = out};
+	int rc;
+
+	pthread_mutex_lock(&h->lock);
+	for (size_t i = 0; i < n; i++) {
+		int at = index_of(h, reqs[i].slave_id);
+
+		if (at < 0) {
+			snprintf(why, HMASTER_WHY_LEN, "slave %d is not below this hmaster",
+				 reqs[i].slave_id);
+			pthread_mutex_unlock(&h->lock);
+			return DLS_ENOENT;
+		}
+		h->state[at] = S_FREE; /* it delivers, or asks again: it holds nothing new */
+	}
+	if (!h->reqs && !h->pending_requests)
+		h->first_request = dls_now();
+	h->pending_requests += n;
+	append(&h->reqs, &p);
+	rc = wait_answer(h, &p, why);
+	pthread_mutex_unlock(&h->lock);
+	return rc;
+}
+
+int hmaster_submit(struct hmaster *h, int slave_id, const struct dls_result *res, size_t n,
+		   char *why)
+{
+	return h->parent.submit(h->parent.ctx, slave_id, res, n, why, HMASTER_WHY_LEN);
+}
+
+int hmaster_slave_lost(struct hmaster *h, int slave_id, const char *cause)
+{
+	char why[HMASTER_WHY_LEN];
+	int at;
+
+	pthread_mutex_lock(&h->lock);
+	at = index_of(h, slave_id);
+	if (at >= 0)
+		h->state[at] = S_FINISHED;
+	pthread_cond_broadcast(&h->cond);
+	pthread_mutex_unlock(&h->lock);
+	log_warn("slave %d lost below this hmaster (%s)", slave_id, cause);
+	return h->parent.slave_lost(h->parent.ctx, slave_id, cause, why, sizeof(why));
+}
+
+size_t hmaster_slaves_holding(struct hmaster *h, int *ids, size_t max)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&h->lock);
+	for (int i = 0; i < h->registered && n < max; i++)
+		if (h->state[i] == S_HOLDING)
+			ids[n++] = h->ids[i];
+	pthread_mutex_unlock(&h->lock);
+	return n;
+}
+
+int hmaster_wait_finished(struct hmaster *h, int timeout_ms)
+{
+	double deadline = dls_now() + timeout_ms / 1000.0;
+	int rc = DLS_ETIMEDOUT;
+
+	pthread_mutex_lock(&h->lock);
+	for (;;) {
+		int left = h->registered < h->nslaves && !h->registration_sent;
+
+		for (int i = 0; i < h->registered; i++)
+			left += h->state[i] != S_FINISHED;
+		if (!left && h->registration_sent) {
+			rc = DLS_OK;
+			break;
+		}
+		if (dls_now() >= deadline)
+			break;
+		dls_cond_wait_until(&h->cond, &h->lock, deadline);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return rc;
+}
+
+void hmaster_counts(struct hmaster *h, long *messages, long *requests)
+{
+	pthread_mutex_lock(&h->lock);
+	*messages = h->messages;
+	*requests = h->requests;
+	pthread_mutex_unlock(&h->lock);
+}

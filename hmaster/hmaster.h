@@ -1,0 +1,90 @@
+/*
+ * hmaster.h - the core of an HDTSS hmaster in relay mode (seed 001 section
+ * 4.2, SCHEMES.md 5): to its parent (a master or another hmaster) it is a
+ * group of slaves, to its children a master.  It merges what passes through
+ * it (seed 001 Remark 2): its children's registrations go up as one
+ * message and their V_i come down; the requests pending when it forwards
+ * (with their piggy-backed results) go up as one message and the replies
+ * come down, split per slave.  It never waits for every child: whatever is
+ * pending when the parent is free goes up.  The parent computes every chunk,
+ * so the schedule is flat DTSS's in the same service order.
+ *
+ * Plain C: the parent is reached through struct hmaster_parent.  Children's
+ * calls block in their own ORB threads; one forwarding thread talks to the
+ * parent.  Thread-safe.
+ */
+#ifndef DLS_HMASTER_H
+#define DLS_HMASTER_H
+
+#include <stddef.h>
+
+#include "dls_proto.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HMASTER_WHY_LEN 256
+
+/* The parent's operations (the IDL DLS::Master group operations). */
+struct hmaster_parent {
+	void *ctx;
+	int (*register_group)(void *ctx, const char *const *names, const double *speeds, size_t n,
+			      int *ids, double *vpowers, struct dls_job *job, char *why, size_t len);
+	int (*request_group)(void *ctx, const struct dls_request *reqs, size_t n,
+			     struct dls_reply *out, char *why, size_t len);
+	int (*submit)(void *ctx, int slave_id, const struct dls_result *res, size_t n, char *why,
+		      size_t len);
+	int (*slave_lost)(void *ctx, int slave_id, const char *cause, char *why, size_t len);
+};
+
+struct hmaster;
+
+/*
+ * Creates an hmaster for `nslaves` slaves in all below it (its children's
+ * slaves count too) and starts its forwarding thread.  register_timeout_ms:
+ * how long it waits for its slaves before registering those it has.
+ */
+struct hmaster *hmaster_create(int nslaves, int register_timeout_ms,
+			       const struct hmaster_parent *parent, int *err);
+
+/* Stops the forwarding thread and frees h; NULL is a no-op. */
+void hmaster_destroy(struct hmaster *h);
+
+/*
+ * Registers n slaves of a child (n = 1 for a slave) and blocks until the
+ * merged registration went up and came back: their global ids and V_i, and
+ * the job.  DLS_OK, DLS_ESTATE (more slaves than expected, or registration
+ * already done), DLS_EREMOTE/refusals of the parent (why filled).
+ */
+int hmaster_register(struct hmaster *h, const char *const *names, const double *speeds, size_t n,
+		     int *ids, double *vpowers, struct dls_job *job, char *why);
+
+/*
+ * Relays n requests of a child (n = 1 for a slave): they join the next
+ * merged message; blocks until their replies are back.  The results the
+ * requests carry must stay valid until it returns.
+ */
+int hmaster_request(struct hmaster *h, const struct dls_request *reqs, size_t n,
+		    struct dls_reply *out, char *why);
+
+/* Relays results sent outside a request, at once. */
+int hmaster_submit(struct hmaster *h, int slave_id, const struct dls_result *res, size_t n,
+		   char *why);
+
+/* Tells the parent that slave_id died under this hmaster. */
+int hmaster_slave_lost(struct hmaster *h, int slave_id, const char *cause);
+
+/* Ids of the slaves below that hold work (got WORK and have not asked since). */
+size_t hmaster_slaves_holding(struct hmaster *h, int *ids, size_t max);
+
+/* Waits until every slave below heard DONE or was lost: DLS_OK or DLS_ETIMEDOUT. */
+int hmaster_wait_finished(struct hmaster *h, int timeout_ms);
+
+/* Merged messages sent up and requests they carried (for the table). */
+void hmaster_counts(struct hmaster *h, long *messages, long *requests);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

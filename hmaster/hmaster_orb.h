@@ -1,0 +1,29 @@
+/*
+ * hmaster_orb.h - the hmaster process: finds its parent by name, binds
+ * itself as DLS/<run>/<name>, relays until every slave below heard DONE
+ * (or was lost), pinging the children that hold work.
+ */
+#ifndef DLS_HMASTER_ORB_H
+#define DLS_HMASTER_ORB_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct hmaster_orb_opts {
+	const char *run_name;
+	const char *name;	 /* its own leaf name, e.g. hmaster.0 */
+	const char *parent;	 /* the parent's leaf name, e.g. master */
+	int nslaves;		 /* slaves below it, all levels */
+	int connect_timeout_ms;	 /* look for the parent this long */
+	int register_timeout_ms; /* registration may block this long */
+	int ping_ms, ping_timeout_ms;
+};
+
+/* Needs dls_orb_init().  Returns the exit status. */
+int hmaster_orb_run(const struct hmaster_orb_opts *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,251 @@
+// hmaster_servant.cc - DLS::HMaster operations -> hmaster core, and the
+// core's calls to its parent.
+#include "hmaster_servant.hh"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dls_err.h"
+#include "dls_log.h"
+#include "orb_util.hh"
+#include "proto_conv.hh"
+
+HMaster_i::HMaster_i(struct hmaster *h, DLS::Master_ptr parent, int ping_timeout_ms)
+	: h_(h), parent_(DLS::Master::_duplicate(parent)), ping_timeout_ms_(ping_timeout_ms)
+{
+}
+
+// A parent that cannot be reached is TRANSIENT for the child, which retries.
+static void refuse(int rc, const char *why)
+{
+	if (rc == DLS_EREMOTE)
+		throw CORBA::TRANSIENT();
+	if (rc == DLS_ENOMEM)
+		throw CORBA::NO_MEMORY();
+	throw DLS::Refused(why);
+}
+
+void HMaster_i::remember(int id, DLS::Slave_ptr self)
+{
+	omni_mutex_lock l(refs_lock_);
+
+	if (!CORBA::is_nil(self))
+		omniORB::setClientCallTimeout(self, (CORBA::ULong)ping_timeout_ms_);
+	refs_.push_back(std::make_pair(id, DLS::Slave::_duplicate(self)));
+}
+
+DLS::Slave_ptr HMaster_i::child_ref(int id)
+{
+	omni_mutex_lock l(refs_lock_);
+
+	for (auto &r : refs_)
+		if (r.first == id)
+			return DLS::Slave::_duplicate(r.second);
+	return DLS::Slave::_nil();
+}
+
+DLS::GroupRegistration *HMaster_i::register_group(const char *hmaster_name,
+						  const DLS::StringSeq &names,
+						  const DLS::DoubleSeq &speeds, DLS::Slave_ptr self)
+{
+	size_t n = names.length();
+	std::vector<const char *> nm(n);
+	std::vector<double> sp(n), vp(n);
+	std::vector<int> ids(n);
+	struct dls_job job;
+	char why[HMASTER_WHY_LEN] = "";
+	int rc;
+
+	(void)hmaster_name;
+	if (speeds.length() != names.length() || CORBA::is_nil(self))
+		throw DLS::Refused("register_group: one speed per name and a Slave reference");
+	for (size_t i = 0; i < n; i++) {
+		nm[i] = names[(CORBA::ULong)i];
+		sp[i] = speeds[(CORBA::ULong)i];
+	}
+	rc = hmaster_register(h_, nm.data(), sp.data(), n, ids.data(), vp.data(), &job, why);
+	if (rc)
+		refuse(rc, why);
+	DLS::GroupRegistration *r = new DLS::GroupRegistration;
+	r->slave_ids.length((CORBA::ULong)n);
+	r->virtual_powers.length((CORBA::ULong)n);
+	for (size_t i = 0; i < n; i++) {
+		r->slave_ids[(CORBA::ULong)i] = ids[i];
+		r->virtual_powers[(CORBA::ULong)i] = vp[i];
+		remember(ids[i], self);
+	}
+	r->job = proto_job_out(job);
+	return r;
+}
+
+DLS::Registration *HMaster_i::register_slave(const char *name, CORBA::Double speed,
+					     DLS::Slave_ptr self)
+{
+	DLS::StringSeq names;
+	DLS::DoubleSeq speeds;
+
+	names.length(1);
+	speeds.length(1);
+	names[0] = name;
+	speeds[0] = speed;
+	DLS::GroupRegistration_var g = register_group(name, names, speeds, self);
+	DLS::Registration *r = new DLS::Registration;
+	r->slave_id = g->slave_ids[0];
+	r->virtual_power = g->virtual_powers[0];
+	r->job = g->job;
+	return r;
+}
+
+DLS::ReplySeq *HMaster_i::request_group(const DLS::RequestSeq &requests)
+{
+	size_t n = requests.length();
+	std::vector<std::vector<struct dls_result>> res(n);
+	std::vector<struct dls_request> reqs(n);
+	std::vector<struct dls_reply> replies(n);
+	char why[HMASTER_WHY_LEN] = "";
+	int rc;
+
+	for (size_t i = 0; i < n; i++)
+		proto_request_in(requests[(CORBA::ULong)i], res[i], &reqs[i]);
+	rc = hmaster_request(h_, reqs.data(), n, replies.data(), why);
+	if (rc)
+		refuse(rc, why);
+	DLS::ReplySeq *out = new DLS::ReplySeq;
+	out->length((CORBA::ULong)n);
+	for (size_t i = 0; i < n; i++)
+		(*out)[(CORBA::ULong)i] = proto_reply_out(reqs[i].slave_id, replies[i]);
+	return out;
+}
+
+DLS::Reply HMaster_i::request(const DLS::ChunkRequest &req)
+{
+	DLS::RequestSeq one;
+
+	one.length(1);
+	one[0] = req;
+	DLS::ReplySeq_var r = request_group(one);
+	return r[0];
+}
+
+void HMaster_i::submit(CORBA::Long slave_id, const DLS::ResultSeq &results)
+{
+	std::vector<struct dls_result> res;
+	char why[HMASTER_WHY_LEN] = "";
+	int rc;
+
+	proto_results_in(results, res);
+	rc = hmaster_submit(h_, slave_id, res.data(), res.size(), why);
+	if (rc)
+		refuse(rc, why);
+}
+
+DLS::RunStatus *HMaster_i::status()
+{
+	return parent_->status();
+}
+
+void HMaster_i::slave_lost(CORBA::Long slave_id, const char *cause)
+{
+	if (hmaster_slave_lost(h_, slave_id, cause))
+		throw DLS::Refused("slave_lost: the parent refused");
+}
+
+// --- the parent -------------------------------------------------------------
+
+struct parent_ctx {
+	DLS::Master_var parent, parent_register;
+	DLS::Slave_var self;
+	CORBA::String_var name;
+};
+
+static int p_register_group(void *ctx, const char *const *names, const double *speeds, size_t n,
+			    int *ids, double *vpowers, struct dls_job *job, char *why, size_t len)
+{
+	parent_ctx *p = (parent_ctx *)ctx;
+	DLS::StringSeq nm;
+	DLS::DoubleSeq sp;
+
+	nm.length((CORBA::ULong)n);
+	sp.length((CORBA::ULong)n);
+	for (size_t i = 0; i < n; i++) {
+		nm[(CORBA::ULong)i] = names[i];
+		sp[(CORBA::ULong)i] = speeds[i];
+	}
+	try {
+		// the parent pings `self` for every slave below this hmaster
+		DLS::GroupRegistration_var r =
+			p->parent_register->register_group(p->name, nm, sp, p->self);
+		for (size_t i = 0; i < n; i++) {
+			ids[i] = r->slave_ids[(CORBA::ULong)i];
+			vpowers[i] = r->virtual_powers[(CORBA::ULong)i];
+		}
+		proto_job_in(r->job, job);
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_corba_error(e, why, len);
+	}
+}
+
+static int p_request_group(void *ctx, const struct dls_request *reqs, size_t n,
+			   struct dls_reply *out, char *why, size_t len)
+{
+	parent_ctx *p = (parent_ctx *)ctx;
+	DLS::RequestSeq rs;
+
+	rs.length((CORBA::ULong)n);
+	for (size_t i = 0; i < n; i++)
+		proto_request_out(reqs[i], rs[(CORBA::ULong)i]);
+	try {
+		DLS::ReplySeq_var r = p->parent->request_group(rs);
+		for (size_t i = 0; i < n && i < r->length(); i++)
+			proto_reply_in(r[(CORBA::ULong)i], &out[i]);
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_corba_error(e, why, len);
+	}
+}
+
+static int p_submit(void *ctx, int slave_id, const struct dls_result *res, size_t n, char *why,
+		    size_t len)
+{
+	parent_ctx *p = (parent_ctx *)ctx;
+	DLS::ResultSeq rs;
+
+	proto_results_out(res, n, rs);
+	try {
+		p->parent->submit(slave_id, rs);
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_corba_error(e, why, len);
+	}
+}
+
+static int p_slave_lost(void *ctx, int slave_id, const char *cause, char *why, size_t len)
+{
+	parent_ctx *p = (parent_ctx *)ctx;
+
+	try {
+		p->parent->slave_lost(slave_id, cause);
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_corba_error(e, why, len);
+	}
+}
+
+struct hmaster_parent hmaster_parent_ops(const char *name, DLS::Master_ptr parent,
+					 DLS::Master_ptr parent_register, DLS::Slave_ptr self)
+{
+	parent_ctx *p = new parent_ctx; // lives as long as the process
+	struct hmaster_parent ops;
+
+	p->parent = DLS::Master::_duplicate(parent);
+	p->parent_register = DLS::Master::_duplicate(parent_register);
+	p->self = DLS::Slave::_duplicate(self);
+	p->name = CORBA::string_dup(name);
+	ops.ctx = p;
+	ops.register_group = p_register_group;
+	ops.request_group = p_request_group;
+	ops.submit = p_submit;
+	ops.slave_lost = p_slave_lost;
+	return ops;
+}

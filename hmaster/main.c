@@ -1,0 +1,125 @@
+/*
+ * dls-hmaster - an HDTSS hmaster (relay mode): one child of its parent for
+ * the slaves below it, a master to them; see --help.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_util.h"
+#include "dls_log.h"
+#include "hmaster_orb.h"
+#include "orb_util.h"
+
+#define PROG "dls-hmaster"
+
+static void help(void)
+{
+	printf("usage: dls-hmaster --slaves N [--run NAME] [--name LEAF] [--parent LEAF]\n"
+	       "                   [options] [-ORB... options]\n\n"
+	       "Relays between its slaves (or hmasters) and its parent, bound as\n"
+	       "DLS/NAME/LEAF: their registrations and the requests pending when it forwards\n"
+	       "go up merged in one message, the replies come down split per slave (seed 001\n"
+	       "section 4.2, Remark 2).  Slaves find it with dls-slave --master LEAF.\n\n"
+	       "  --slaves N               slaves below it, all levels (required)\n"
+	       "  --run NAME               the run (default dls)\n"
+	       "  --name LEAF              its name in the run (default hmaster)\n"
+	       "  --parent LEAF            its parent: the master, or another hmaster (default\n"
+	       "                           master)\n"
+	       "  --connect-timeout-ms T   look for the parent this long (default 20000)\n"
+	       "  --register-timeout-ms T  registration may block this long (default 60000)\n"
+	       "  --ping-ms T, --ping-timeout-ms T  liveness checks of children holding work\n"
+	       "                           (defaults 500, 3000)\n"
+	       "  --call-timeout-ms T      timeout of its other calls (default 30000)\n"
+	       "  -v, -q                   more or less logging\n");
+}
+
+enum { O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO };
+
+static const char *leaf_or_die(const char *opt, const char *v)
+{
+	if (!*v || strchr(v, '/') || strlen(v) >= 64)
+		cli_usage_error(PROG, opt, v, "must be 1 to 63 characters without '/'");
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {{"slaves", required_argument, 0, O_SLAVES},
+					     {"run", required_argument, 0, O_RUN},
+					     {"name", required_argument, 0, O_NAME},
+					     {"parent", required_argument, 0, O_PARENT},
+					     {"connect-timeout-ms", required_argument, 0, O_CONNTO},
+					     {"register-timeout-ms", required_argument, 0, O_REGTO},
+					     {"ping-ms", required_argument, 0, O_PING},
+					     {"ping-timeout-ms", required_argument, 0, O_PINGTO},
+					     {"call-timeout-ms", required_argument, 0, O_CALLTO},
+					     {"help", no_argument, 0, 'h'},
+					     {0, 0, 0, 0}};
+	struct hmaster_orb_opts o = {"dls", "hmaster", "master", 0, 20000, 60000, 500, 3000};
+	int c, rc, verbose = 0, call_timeout_ms = 30000;
+
+	dls_log_set_role("hmaster");
+	dls_log_set_level(-1);
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			help();
+			return 0;
+		}
+		if (!strcmp(argv[i], "--call-timeout-ms") && i + 1 < argc)
+			call_timeout_ms = (int)cli_i64_or_die(PROG, "--call-timeout-ms", argv[i + 1],
+							      1, 3600000);
+	}
+	if (dls_orb_init(&argc, argv, call_timeout_ms))
+		return 1;
+	while ((c = getopt_long(argc, argv, "vq", opts, NULL)) != -1) {
+		switch (c) {
+		case O_SLAVES:
+			o.nslaves = (int)cli_i64_or_die(PROG, "--slaves", optarg, 1, 65536);
+			break;
+		case O_RUN:
+			o.run_name = leaf_or_die("--run", optarg);
+			break;
+		case O_NAME:
+			o.name = leaf_or_die("--name", optarg);
+			dls_log_set_role(optarg);
+			break;
+		case O_PARENT:
+			o.parent = leaf_or_die("--parent", optarg);
+			break;
+		case O_CONNTO:
+			o.connect_timeout_ms =
+				(int)cli_i64_or_die(PROG, "--connect-timeout-ms", optarg, 0, 3600000);
+			break;
+		case O_REGTO:
+			o.register_timeout_ms =
+				(int)cli_i64_or_die(PROG, "--register-timeout-ms", optarg, 1, 3600000);
+			break;
+		case O_PING:
+			o.ping_ms = (int)cli_i64_or_die(PROG, "--ping-ms", optarg, 1, 3600000);
+			break;
+		case O_PINGTO:
+			o.ping_timeout_ms =
+				(int)cli_i64_or_die(PROG, "--ping-timeout-ms", optarg, 1, 3600000);
+			break;
+		case O_CALLTO:
+			break; /* applied before the ORB started */
+		case 'v':
+			dls_log_set_level(++verbose >= 2 ? DLS_LOG_DEBUG : DLS_LOG_INFO);
+			break;
+		case 'q':
+			dls_log_set_level(DLS_LOG_ERR);
+			break;
+		default:
+			fprintf(stderr, "try '" PROG " --help'\n");
+			return 2;
+		}
+	}
+	if (optind < argc)
+		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
+	if (!o.nslaves)
+		cli_usage_error(PROG, "--slaves", NULL, "is required");
+	rc = hmaster_orb_run(&o);
+	dls_orb_destroy();
+	return rc;
+}
