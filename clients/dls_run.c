@@ -45,6 +45,8 @@ static void help(void)
 	       "  --loads LIST         Q_i of each slave (1 = dedicated), or schedules such as\n"
 	       "                       '1;0:1,2.5:2;1;1' (slaves separated by ';')\n"
 	       "  --t-iter NS          emulated ns per unit iteration at V = 1 (default 100)\n"
+	       "  --link-latency-us US emulated one-way latency of every link (slaves and\n"
+	       "                       hmasters delay their own calls)\n"
 	       "  --width, --height    image size (default 400x200); --maxit (default 256)\n"
 	       "  --order O            natural (default) or interleaved\n"
 	       "  --collect C          piggyback (default) or end\n" SCHED_CLI_HELP
@@ -159,7 +161,7 @@ static void remove_dir(const char *dir)
 		fprintf(stderr, PROG ": cannot remove '%s'\n", dir);
 }
 
-enum { O_HMASTERS = 100, O_CLUSTER = 1, O_SPEEDS, O_LOADS, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT,
+enum { O_LATENCY = 101, O_HMASTERS = 100, O_CLUSTER = 1, O_SPEEDS, O_LOADS, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT,
        O_PNG, O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS,
        O_NOPROGRESS };
 
@@ -184,6 +186,7 @@ int dls_cmd_run(int argc, char **argv)
 					     {"dir", required_argument, 0, O_DIR},
 					     {"kill", required_argument, 0, O_KILL},
 					     {"hmasters", required_argument, 0, O_HMASTERS},
+					     {"link-latency-us", required_argument, 0, O_LATENCY},
 					     {"timeout", required_argument, 0, O_TIMEOUT},
 					     {"progress", no_argument, 0, O_PROGRESS},
 					     {"no-progress", no_argument, 0, O_NOPROGRESS},
@@ -198,7 +201,7 @@ int dls_cmd_run(int argc, char **argv)
 	const char *collect = "piggyback";
 	char run[64], tmpdir[] = "/tmp/dls-run-XXXXXX", logdir[4096], bindir[4096], ns[128];
 	char powerstr[4096], why[512], *margv[MAX_ARGS];
-	double t_iter = 100, timeout = 3600, kill_at = -1, t0;
+	double t_iter = 100, timeout = 3600, kill_at = -1, t0, latency_us = 0;
 	int levels[MAX_LEVELS], nlevels = 0, first[MAX_LEVELS + 1], kill_hm = -1;
 	char kill_name[64] = "";
 	int kill_slave = -1, progress = isatty(STDERR_FILENO), c, mn = 0, port, status = 1;
@@ -310,6 +313,9 @@ int dls_cmd_run(int argc, char **argv)
 			kill_at = cli_double_or_die(PROG, "--kill", at + 1, 0, 1e6);
 			break;
 		}
+		case O_LATENCY:
+			latency_us = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
+			break;
 		case O_HMASTERS: {
 			int64_t *l;
 			size_t nl;
@@ -469,6 +475,7 @@ int dls_cmd_run(int argc, char **argv)
 			else
 				add_arg(hargv, &hn, "--parent=hmaster.%d.%d", l - 1, i % levels[l - 1]);
 			add_arg(hargv, &hn, "--slaves=%d", below);
+			add_arg(hargv, &hn, "--link-latency-us=%.17g", latency_us);
 			add_arg(hargv, &hn, "-ORBInitRef");
 			add_arg(hargv, &hn, "NameService=%s", ns);
 			add_arg(hargv, &hn, "-ORBendPoint");
@@ -492,6 +499,7 @@ int dls_cmd_run(int argc, char **argv)
 		add_arg(sargv, &sn, "--speed=%.17g", cl.speed[i]);
 		add_arg(sargv, &sn, "--load=%s", emul_steps_format(&cl.load[i], sched, sizeof(sched)));
 		add_arg(sargv, &sn, "--t-iter=%.17g", t_iter);
+		add_arg(sargv, &sn, "--link-latency-us=%.17g", latency_us);
 		if (nlevels)
 			add_arg(sargv, &sn, "--master=hmaster.%d.%d", nlevels - 1,
 				i % levels[nlevels - 1]);

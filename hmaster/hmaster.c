@@ -35,6 +35,7 @@ struct hmaster {
 	pthread_cond_t cond; /* work for the forwarder, answers for the children */
 	struct hmaster_parent parent;
 	int nslaves, registered, register_timeout_ms, registration_sent, stop;
+	double link_latency_s; /* emulated one-way latency to the parent */
 	double first_register;
 	/* The first merged request carries the first request of every slave
 	 * below (the master's start gate waits for them all; a partial first
@@ -138,6 +139,8 @@ static void forward_requests(struct hmaster *h)
 		for (size_t i = 0; i < p->n; i++)
 			reqs[k++] = p->reqs[i];
 	pthread_mutex_unlock(&h->lock);
+	if (h->link_latency_s > 0) /* the message and its reply travel */
+		dls_sleep_until(dls_now() + 2 * h->link_latency_s);
 	rc = !reqs || !out ? DLS_ENOMEM
 			   : h->parent.request_group(h->parent.ctx, reqs, n, out, why, sizeof(why));
 	pthread_mutex_lock(&h->lock);
@@ -190,7 +193,7 @@ static void *forwarder(void *arg)
 	return NULL;
 }
 
-struct hmaster *hmaster_create(int nslaves, int register_timeout_ms,
+struct hmaster *hmaster_create(int nslaves, int register_timeout_ms, double link_latency_us,
 			       const struct hmaster_parent *parent, int *err)
 {
 	struct hmaster *h;
@@ -213,6 +216,7 @@ struct hmaster *hmaster_create(int nslaves, int register_timeout_ms,
 	h->parent = *parent;
 	h->nslaves = nslaves;
 	h->register_timeout_ms = register_timeout_ms;
+	h->link_latency_s = link_latency_us * 1e-6;
 	if (pthread_create(&h->thread, NULL, forwarder, h)) {
 		hmaster_destroy(h);
 		return NULL;

@@ -43,9 +43,10 @@ struct hmaster;
 /*
  * Creates an hmaster for `nslaves` slaves in all below it (its children's
  * slaves count too) and starts its forwarding thread.  register_timeout_ms:
- * how long it waits for its slaves before registering those it has.
+ * how long it waits for its slaves before registering those it has;
+ * link_latency_us: the emulated one-way latency of the link to the parent.
  */
-struct hmaster *hmaster_create(int nslaves, int register_timeout_ms,
+struct hmaster *hmaster_create(int nslaves, int register_timeout_ms, double link_latency_us,
 			       const struct hmaster_parent *parent, int *err);
 
 /* Stops the forwarding thread and frees h; NULL is a no-op. */

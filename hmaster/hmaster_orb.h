@@ -18,6 +18,7 @@ struct hmaster_orb_opts {
 	int connect_timeout_ms;	 /* look for the parent this long */
 	int register_timeout_ms; /* registration may block this long */
 	int ping_ms, ping_timeout_ms;
+	double link_latency_us;	 /* emulated one-way latency to the parent */
 };
 
 /* Needs dls_orb_init().  Returns the exit status. */

@@ -31,10 +31,11 @@ static void help(void)
 	       "  --ping-ms T, --ping-timeout-ms T  liveness checks of children holding work\n"
 	       "                           (defaults 500, 3000)\n"
 	       "  --call-timeout-ms T      timeout of its other calls (default 30000)\n"
+	       "  --link-latency-us US     emulated one-way latency of the link to the parent\n"
 	       "  -v, -q                   more or less logging\n");
 }
 
-enum { O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO };
+enum { O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO };
 
 static const char *leaf_or_die(const char *opt, const char *v)
 {
@@ -54,9 +55,10 @@ int main(int argc, char **argv)
 					     {"ping-ms", required_argument, 0, O_PING},
 					     {"ping-timeout-ms", required_argument, 0, O_PINGTO},
 					     {"call-timeout-ms", required_argument, 0, O_CALLTO},
+					     {"link-latency-us", required_argument, 0, O_LATENCY},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
-	struct hmaster_orb_opts o = {"dls", "hmaster", "master", 0, 20000, 60000, 500, 3000};
+	struct hmaster_orb_opts o = {"dls", "hmaster", "master", 0, 20000, 60000, 500, 3000, 0};
 	int c, rc, verbose = 0, call_timeout_ms = 30000;
 
 	dls_log_set_role("hmaster");
@@ -104,6 +106,10 @@ int main(int argc, char **argv)
 			break;
 		case O_CALLTO:
 			break; /* applied before the ORB started */
+		case O_LATENCY:
+			o.link_latency_us =
+				cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
+			break;
 		case 'v':
 			dls_log_set_level(++verbose >= 2 ? DLS_LOG_DEBUG : DLS_LOG_INFO);
 			break;

@@ -42,10 +42,11 @@ static void help(void)
 	       "  --retries N              attempts per call before giving up (default 5)\n"
 	       "  --retry-delay-ms T       first back-off, doubled per attempt (default 200)\n"
 	       "  --poll-ms T              A_i = 0: read Q_i again after T ms (default 100)\n"
+	       "  --link-latency-us US     emulated one-way latency of the link to the master\n"
 	       "  -v, -q                   more or less logging (DLS_LOG_LEVEL)\n");
 }
 
-enum { O_MASTER = 1, O_RUN, O_NAME, O_SPEED, O_LOAD, O_TITER, O_REAL, O_Q, O_IOR, O_CONNTO, O_REGTO,
+enum { O_LATENCY = 100, O_MASTER = 1, O_RUN, O_NAME, O_SPEED, O_LOAD, O_TITER, O_REAL, O_Q, O_IOR, O_CONNTO, O_REGTO,
        O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL };
 
 int main(int argc, char **argv)
@@ -65,6 +66,7 @@ int main(int argc, char **argv)
 					     {"retries", required_argument, 0, O_RETRIES},
 					     {"retry-delay-ms", required_argument, 0, O_RETRYDELAY},
 					     {"poll-ms", required_argument, 0, O_POLL},
+					     {"link-latency-us", required_argument, 0, O_LATENCY},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	struct slave_config cfg;
@@ -144,6 +146,10 @@ int main(int argc, char **argv)
 		case O_RETRYDELAY:
 			cfg.retry_delay_ms =
 				(int)cli_i64_or_die(PROG, "--retry-delay-ms", optarg, 0, 600000);
+			break;
+		case O_LATENCY:
+			cfg.link_latency_us =
+				cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
 			break;
 		case O_POLL:
 			cfg.poll_ms = (int)cli_i64_or_die(PROG, "--poll-ms", optarg, 1, 600000);

@@ -97,6 +97,7 @@ struct run {
 		int delay_ = (r)->cfg->retry_delay_ms;                                             \
 		for (int a_ = 1; a_ <= (r)->cfg->retries; a_++) {                                  \
 			double c0_ = dls_now();                                                    \
+			link_delay((r)->cfg->link_latency_us);                                     \
 			rc_ = (call);                                                              \
 			(r)->st->times.t_comwait += dls_now() - c0_;                               \
 			if (rc_ != DLS_EREMOTE)                                                    \
@@ -111,6 +112,13 @@ struct run {
 		}                                                                                  \
 		rc_;                                                                               \
 	})
+
+/* An emulated link: a call waits for its request and its reply to travel. */
+static void link_delay(double one_way_us)
+{
+	if (one_way_us > 0)
+		dls_sleep_until(dls_now() + 2 * one_way_us * 1e-6);
+}
 
 static int64_t current_acp(struct run *r)
 {

@@ -31,6 +31,7 @@ struct slave_config {
 	double t_iter_ns;      /* emulated cost of one unit iteration at power 1 */
 	double q_override;     /* real mode: fixed Q_i (0 = read the kernel's run queue) */
 	int poll_ms;	       /* A_i = 0: wait this long, then read Q_i again */
+	double link_latency_us; /* emulated one-way latency of the link to the master */
 	int retries;	       /* attempts per call when the master cannot be reached */
 	int retry_delay_ms;    /* first back-off; doubles per attempt */
 	size_t max_block_bytes; /* counts per message at most (DLS_MAX_RESULT_BYTES) */

@@ -18,6 +18,7 @@ run() { # NAME ARGS...: a run that must reproduce the image
 run one-level --cluster C8 --hmasters 2 --scheme dtss --order interleaved --t-iter 300
 run one-level-nd --cluster C8-nd --hmasters 2 --scheme dtss --t-iter 300
 run two-levels --cluster C8 --hmasters 2,4 --scheme dtss --t-iter 300
+run latency --cluster C8 --hmasters 2 --scheme dtss --t-iter 300 --link-latency-us 200
 for s in dfss dfiss dtfss; do
 	run "$s-nd" --cluster C8-nd --hmasters 2 --scheme $s --order interleaved --t-iter 300
 done
