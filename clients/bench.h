@@ -36,7 +36,8 @@ int bench_write_files(const char *dir, const struct bench_cell *cells, int ncell
 
 /*
  * PNG plots in dir/plots with gnuplot: efficiency per scheme (dedicated and
- * non-dedicated side by side) and T_comp per PE (seed 001 Figures 6-7).
+ * non-dedicated side by side), T_comp per PE (seed 001 Figures 6-7), and E
+ * against the number of slaves for pN clusters (Figures 4-5).
  * 0, or -1 when gnuplot failed (its output is in dir/plots/gnuplot.log).
  */
 int bench_plot(const char *dir, const struct bench_cell *cells, int ncells);

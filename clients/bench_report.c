@@ -4,6 +4,7 @@
 #include "bench.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -230,6 +231,92 @@ static void plot_tcomp(FILE *gp, const char *pdir, const struct bench_cell *cell
 		cells[g].nslaves, nsch + 1, path);
 }
 
+/* pN or pN-nd: N slaves (half V = 1); *nd set for -nd.  0 when not such a name. */
+static int scaled_size(const char *cluster, int *nd)
+{
+	int n = 0;
+	char rest[8] = "";
+
+	if (sscanf(cluster, "p%d%7s", &n, rest) < 1 || n < 1)
+		return 0;
+	*nd = !strcmp(rest, "-nd");
+	return rest[0] && !*nd ? 0 : n;
+}
+
+/* E against the number of slaves, per scheme, dedicated and non-dedicated
+ * (seed 001 Figures 4-5 show speedups; E = T_ideal / T_p is their
+ * heterogeneity-fair form), for the cells of pN clusters. */
+static void plot_scaling(FILE *gp, const char *pdir, const struct bench_cell *cells, int ncells)
+{
+	char path[4300], series[16][40];
+	int nser = 0, sizes[64], nsize = 0;
+	FILE *dat;
+
+	for (int k = 0; k < ncells; k++) {
+		int nd, n = scaled_size(cells[k].cluster, &nd), seen = 0;
+		char name[40];
+
+		if (!n)
+			continue;
+		for (int i = 0; i < nsize; i++)
+			seen |= sizes[i] == n;
+		if (!seen && nsize < 64)
+			sizes[nsize++] = n;
+		snprintf(name, sizeof(name), "%s%s-%s", cells[k].scheme, nd ? "-nd" : "",
+			 cells[k].order);
+		seen = 0;
+		for (int i = 0; i < nser; i++)
+			seen |= !strcmp(series[i], name);
+		if (!seen && nser < 16)
+			snprintf(series[nser++], sizeof(series[0]), "%s", name);
+	}
+	if (nsize < 2)
+		return;
+	for (int i = 1; i < nsize; i++) /* ascending sizes */
+		for (int j = i; j > 0 && sizes[j - 1] > sizes[j]; j--) {
+			int t = sizes[j];
+
+			sizes[j] = sizes[j - 1];
+			sizes[j - 1] = t;
+		}
+	snprintf(path, sizeof(path), "%s/scaling.dat", pdir);
+	dat = fopen(path, "w");
+	if (!dat)
+		return;
+	fprintf(dat, "slaves");
+	for (int i = 0; i < nser; i++)
+		fprintf(dat, " %s", series[i]);
+	fprintf(dat, "\n");
+	for (int s = 0; s < nsize; s++) {
+		fprintf(dat, "%d", sizes[s]);
+		for (int i = 0; i < nser; i++) {
+			double e = NAN;
+
+			for (int k = 0; k < ncells; k++) {
+				int nd, n = scaled_size(cells[k].cluster, &nd);
+				char name[40];
+
+				snprintf(name, sizeof(name), "%s%s-%s", cells[k].scheme,
+					 nd ? "-nd" : "", cells[k].order);
+				if (n == sizes[s] && !strcmp(name, series[i]) && cells[k].ok)
+					e = cells[k].eff[cells[k].ok / 2];
+			}
+			fprintf(dat, isnan(e) ? " NaN" : " %.4f", e);
+		}
+		fprintf(dat, "\n");
+	}
+	fclose(dat);
+	fprintf(gp,
+		"set output '%s/scaling.png'\n"
+		"set title 'Efficiency against the number of slaves (half V = 1, half V = 2; -nd: "
+		"Q = 2 on the fast half)'\n"
+		"set xlabel 'slaves'; set ylabel 'E'; set logscale x 2; set yrange [0:1.05]\n"
+		"set key outside right; set grid\n"
+		"plot for [i=2:%d] '%s' using 1:i with linespoints title columnheader(i)\n"
+		"unset logscale x; set xlabel ''\n",
+		pdir, nser + 1, path);
+}
+
 int bench_plot(const char *dir, const struct bench_cell *cells, int ncells)
 {
 	char pdir[4200], gpath[4300], cmd[9000];
@@ -253,6 +340,7 @@ int bench_plot(const char *dir, const struct bench_cell *cells, int ncells)
 		if (first)
 			plot_tcomp(gp, pdir, cells, ncells, g);
 	}
+	plot_scaling(gp, pdir, cells, ncells);
 	fclose(gp);
 	snprintf(cmd, sizeof(cmd), "gnuplot '%s' > '%s/gnuplot.log' 2>&1", gpath, pdir);
 	return system(cmd) == 0 ? 0 : -1;

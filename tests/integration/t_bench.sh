@@ -33,3 +33,9 @@ grep -q "^ T_p " "$T/bench.out"
 grep -qE "^  ratio: +[0-9.]+ of the bare ORB's rate" "$T/bench.out"
 expect_usage_error "^dls bench: --clusters 'C9': unknown cluster" dls bench --clusters C9
 expect_usage_error "^dls bench: --collection '12000': must be WIDTHxHEIGHT" dls bench --collection 12000
+# scaling: E against the number of slaves for pN clusters
+dls bench --clusters p2,p4,p2-nd,p4-nd --schemes ss --orders interleaved --reps 1 \
+	--width 100 --height 50 --t-iter 4000 --out "$T/s" >"$T/scale.out" 2>&1
+[ -s "$T/s/plots/scaling.png" ] || { echo "FAILED missing plots/scaling.png" >&2; exit 1; }
+expect_eq "scaling series" "$(head -1 "$T/s/plots/scaling.dat")" "slaves ss-interleaved ss-nd-interleaved"
+expect_eq "scaling sizes" "$(cut -d' ' -f1 "$T/s/plots/scaling.dat" | tail -n +2 | tr '\n' ' ')" "2 4 "
