@@ -104,11 +104,12 @@ static void read_pe_times(const char *csv, int n, double *comwait, double *comp)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		int k;
-		char *p = strstr(line, ",slave.");
+		char *p = strstr(line, "slave.");
 		char *field[16];
 		int nf = 0;
 
-		if (!p || sscanf(p, ",slave.%d,", &k) != 1 || k < 0 || k >= n)
+		/* the name is slave.K, or a path below hmasters ending in it */
+		if (!p || sscanf(p, "slave.%d,", &k) != 1 || k < 0 || k >= n)
 			continue;
 		for (char *t = strtok(line, ","); t && nf < 16; t = strtok(NULL, ","))
 			field[nf++] = t;

@@ -31,14 +31,17 @@ static void help(void)
 	       "                       fast half), up to 16384\n"
 	       "  --width, --height, --maxit, --order natural|interleaved (default 4000x2000)\n"
 	       "  --t-iter NS          emulated ns per unit iteration at V = 1 (default 100)\n"
-	       "  --overhead-us US     the master's service time per request (default 0)\n"
+	       "  --overhead-us US     the master's service time per message (default 0)\n"
+	       "  --per-request-us US  and per request in a merged message (default 0)\n"
+	       "  --hmasters H         HDTSS relay: H hmasters, slave i below hmaster i mod H\n"
+	       "  --hm-overhead-us US  an hmaster's service time per merged message (default 0)\n"
 	       "  --link-latency-us US one-way latency of every message (default 0)\n"
 	       "  --poll-ms MS         A_i = 0: read Q_i again after MS (default 100)\n"
 	       "  --per-pe             also print each PE's chunks, iterations, T_comp\n"
 	       "  --json FILE          the result for scripts\n" SCHED_CLI_HELP);
 }
 
-enum { O_CLUSTER = 1, O_SPEEDS, O_LOADS, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
+enum { O_PERREQ = 100, O_HMASTERS, O_HMOVH, O_CLUSTER = 1, O_SPEEDS, O_LOADS, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
        O_TITER, O_OVERHEAD, O_LATENCY, O_POLL, O_PERPE, O_JSON };
 
 int dls_cmd_simulate(int argc, char **argv)
@@ -58,6 +61,9 @@ int dls_cmd_simulate(int argc, char **argv)
 					     {"link-latency-us", required_argument, 0, O_LATENCY},
 					     {"poll-ms", required_argument, 0, O_POLL},
 					     {"per-pe", no_argument, 0, O_PERPE},
+					     {"per-request-us", required_argument, 0, O_PERREQ},
+					     {"hmasters", required_argument, 0, O_HMASTERS},
+					     {"hm-overhead-us", required_argument, 0, O_HMOVH},
 					     {"json", required_argument, 0, O_JSON},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
@@ -71,7 +77,8 @@ int dls_cmd_simulate(int argc, char **argv)
 	enum iter_order_mode mode = ITER_ORDER_NATURAL;
 	const char *loads = NULL, *json = NULL, *cause;
 	int c, rc, npes = 0, nd = 0, per_pe = 0;
-	double t_iter = 100, overhead = 0, latency = 0, poll = 100;
+	double t_iter = 100, overhead = 0, latency = 0, poll = 100, per_request = 0, hm_overhead = 0;
+	int hmasters = 0;
 	uint64_t *colcost, *cost;
 	uint16_t *col;
 
@@ -126,6 +133,15 @@ int dls_cmd_simulate(int argc, char **argv)
 		case O_POLL:
 			poll = cli_double_or_die(PROG, "--poll-ms", optarg, 0.001, 1e7);
 			break;
+		case O_PERREQ:
+			per_request = cli_double_or_die(PROG, "--per-request-us", optarg, 0, 1e9);
+			break;
+		case O_HMASTERS:
+			hmasters = (int)cli_i64_or_die(PROG, "--hmasters", optarg, 1, CLUSTER_MAX);
+			break;
+		case O_HMOVH:
+			hm_overhead = cli_double_or_die(PROG, "--hm-overhead-us", optarg, 0, 1e9);
+			break;
 		case O_PERPE:
 			per_pe = 1;
 			break;
@@ -179,6 +195,9 @@ int dls_cmd_simulate(int argc, char **argv)
 	sim.npes = cl.n;
 	sim.t_iter_s = t_iter * 1e-9;
 	sim.overhead_s = overhead * 1e-6;
+	sim.per_request_s = per_request * 1e-6;
+	sim.hmasters = hmasters;
+	sim.hm_overhead_s = hm_overhead * 1e-6;
 	sim.latency_s = latency * 1e-6;
 	sim.poll_s = poll * 1e-3;
 	rc = sim_run(&sim, &res);
@@ -186,10 +205,10 @@ int dls_cmd_simulate(int argc, char **argv)
 		fprintf(stderr, PROG ": cannot simulate: %s\n", dls_strerror(rc));
 		return 1;
 	}
-	printf("simulated: scheme %s, %d x %d, order %s, %d slaves, overhead %.1f us, "
-	       "latency %.1f us\n",
+	printf("simulated: scheme %s, %d x %d, order %s, %d slaves, %d hmasters, overhead %.1f us "
+	       "+ %.1f us a request, latency %.1f us\n",
 	       sched_kind_name(sc.p.kind), mp.width, mp.height, iter_order_name(mode), cl.n,
-	       overhead, latency);
+	       hmasters, overhead, per_request, latency);
 	if (per_pe)
 		for (int i = 0; i < cl.n; i++)
 			printf("%5d V %.2f chunks %lld iterations %lld T_com+wait/T_comp %.3f/%.3f\n",

@@ -3,6 +3,7 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli_util.h"
@@ -12,6 +13,12 @@
 #include "status_client.h"
 
 #define PROG "dls status"
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct master_slave_info *)a)->name,
+		      ((const struct master_slave_info *)b)->name);
+}
 
 int dls_cmd_status(int argc, char **argv)
 {
@@ -53,12 +60,30 @@ int dls_cmd_status(int argc, char **argv)
 	       "%d recomputations, %.2f s%s\n",
 	       run, s.scheme, (long long)s.delivered, (long long)s.iterations,
 	       (long long)s.assigned, s.recomputations, s.elapsed, s.done ? ", done" : "");
-	printf("%4s %-12s %-10s %6s %4s %7s %10s %8s\n", "PE", "name", "state", "V", "A", "chunks",
-	       "iterations", "held");
+	printf("%-32s %4s %-10s %6s %4s %7s %10s %8s\n", "tree (master, hmasters, slaves)", "PE",
+	       "state", "V", "A", "chunks", "iterations", "held");
+	printf("master\n");
+	/* slaves below hmasters are named by their path: print it as a tree */
+	qsort(s.slaves, (size_t)s.nslaves, sizeof(*s.slaves), by_name);
 	for (int i = 0; i < s.nslaves; i++) {
 		const struct master_slave_info *p = &s.slaves[i];
+		const char *prev = i ? s.slaves[i - 1].name : "", *leaf = p->name;
+		int depth = 1;
+		char label[128];
 
-		printf("%4d %-12.12s %-10s %6.2f %4lld %7lld %10lld %8lld\n", p->id, p->name,
+		for (const char *ch = p->name; *ch; ch++) {
+			size_t upto = (size_t)(ch - p->name) + 1;
+
+			if (*ch != '/')
+				continue;
+			/* an hmaster line where this prefix first appears */
+			if (strncmp(prev, p->name, upto))
+				printf("%*s%.*s\n", 2 * depth, "", (int)(ch - leaf), leaf);
+			depth++;
+			leaf = ch + 1;
+		}
+		snprintf(label, sizeof(label), "%*s%s", 2 * depth, "", leaf);
+		printf("%-32s %4d %-10s %6.2f %4lld %7lld %10lld %8lld\n", label, p->id,
 		       master_slave_state_name(p->state), p->vpower, (long long)p->acp,
 		       (long long)p->chunks, (long long)p->iterations, (long long)p->held);
 	}

@@ -15,7 +15,7 @@
 #include "dls_err.h"
 
 struct sim_slave {
-	double ready;	/* when its next request reaches the master */
+	double ready;	/* when its next request reaches the master (its hmaster) */
 	double vpower;	/* V_i = speed / min speed */
 	struct emul_steps power; /* speed / Q(t) for the emulated cost */
 	int active;	/* still requesting */
@@ -32,6 +32,39 @@ void sim_result_free(struct sim_result *r)
 	free(r->pe);
 	r->pe = NULL;
 }
+
+/* Serves one request of slave i at the master (sched_next), the chunk
+ * starting at `start`; its next request reaches its hop at the returned time,
+ * or -1 when the loop is exhausted for it. */
+static double serve(const struct sim_config *c, struct sched *sched, struct sim_slave *sl, int i,
+		    int64_t acp, double start, struct sim_result *out, double *last_result,
+		    int *rc)
+{
+	struct chunk ch;
+	double cost = 0, end;
+
+	*rc = sched_next(sched, i, acp, &ch);
+	if (*rc == DLS_EDONE) {
+		*rc = DLS_OK;
+		return -1;
+	}
+	if (*rc)
+		return -1;
+	for (int64_t k = ch.start; k < ch.start + ch.size; k++)
+		cost += (double)c->cost[k];
+	end = emul_finish(&sl[i].power, start, cost * c->t_iter_s);
+	out->pe[i].t_comp += end - start;
+	out->pe[i].chunks++;
+	out->pe[i].iterations += ch.size;
+	out->chunks++;
+	sl[i].asked = end;
+	if (end > *last_result)
+		*last_result = end;
+	return end + c->latency_s;
+}
+
+static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_slave *sl,
+		    struct sim_result *out);
 
 int sim_run(const struct sim_config *c, struct sim_result *out)
 {
@@ -89,13 +122,20 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 	for (int64_t i = 0; i < c->iterations; i++)
 		work += (double)c->cost[i];
 	out->t_ideal = emul_finish(&total, 0, work * c->t_iter_s);
+	if (c->hmasters > 0) {
+		rc = sim_hier(c, sched, sl, out);
+		if (rc)
+			goto done;
+		out->recomputations = sched_recomputations(sched);
+		out->efficiency = out->t_p > 0 ? out->t_ideal / out->t_p : 0;
+		goto done;
+	}
 	active = c->npes;
 	while (active > 0) {
 		double now, first = INFINITY;
 		int best = -1;
 		int64_t best_acp = 0;
-		struct chunk ch;
-
+	
 		for (int i = 0; i < c->npes; i++)
 			if (sl[i].active && sl[i].ready < first)
 				first = sl[i].ready;
@@ -131,32 +171,18 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 		}
 		if (best < 0)
 			continue;
-		master_free = now + c->overhead_s;
-		rc = sched_next(sched, best, best_acp, &ch);
+		master_free = now + c->overhead_s + c->per_request_s;
 		out->pe[best].t_comwait += master_free + c->latency_s - sl[best].asked;
-		if (rc == DLS_EDONE) {
-			sl[best].active = 0;
-			active--;
-			continue;
-		}
+		sl[best].ready = serve(c, sched, sl, best, best_acp, master_free + c->latency_s, out,
+				       &last_result, &rc);
 		if (rc)
 			goto done;
-		{
-			double start = master_free + c->latency_s, cost = 0, end;
-
-			for (int64_t k = ch.start; k < ch.start + ch.size; k++)
-				cost += (double)c->cost[k];
-			end = emul_finish(&sl[best].power, start, cost * c->t_iter_s);
-			out->pe[best].t_comp += end - start;
-			out->pe[best].chunks++;
-			out->pe[best].iterations += ch.size;
-			out->chunks++;
-			sl[best].asked = end;
-			sl[best].ready = end + c->latency_s;
-			if (sl[best].ready > last_result)
-				last_result = sl[best].ready;
+		if (sl[best].ready < 0) {
+			sl[best].active = 0;
+			active--;
 		}
 	}
+	last_result += c->latency_s; /* the last results still travel */
 	out->recomputations = sched_recomputations(sched);
 	out->t_p = last_result - c->latency_s; /* scheduling starts at the first request */
 	out->efficiency = out->t_p > 0 ? out->t_ideal / out->t_p : 0;
@@ -167,5 +193,134 @@ done:
 	free(acp0);
 	if (rc)
 		sim_result_free(out);
+	return rc;
+}
+
+/*
+ * Relay mode: the slaves' requests reach their hmaster; an hmaster that has
+ * no message in flight sends every request it holds as one message, which
+ * the master serves in message order once it is free; the replies come back
+ * through the hmaster.  The first message of each hmaster waits for the
+ * first request of all its slaves (hmaster.c).
+ */
+static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_slave *sl,
+		    struct sim_result *out)
+{
+	int H = c->hmasters, active = c->npes, rc = DLS_OK;
+	double *busy = calloc((size_t)H, sizeof(double)); /* in-flight message returns */
+	int *sent_first = calloc((size_t)H, sizeof(int));
+	int *batch = malloc((size_t)c->npes * sizeof(int));
+	double master_free = 0, last = 0, hop = c->latency_s;
+
+	if (!busy || !sent_first || !batch) {
+		rc = DLS_ENOMEM;
+		goto out;
+	}
+	for (int i = 0; i < c->npes; i++)
+		sl[i].ready = hop; /* at its hmaster */
+	while (active > 0) {
+		double send = INFINITY, arrive, t;
+		int h = -1, n = 0;
+
+		/* the hmaster that can send first: free, with a request waiting */
+		for (int k = 0; k < H; k++) {
+			double first = INFINITY, all = 0;
+
+			for (int i = k; i < c->npes; i += H) {
+				if (!sl[i].active)
+					continue;
+				if (sl[i].ready < first)
+					first = sl[i].ready;
+				if (sl[i].ready > all)
+					all = sl[i].ready;
+			}
+			if (first == INFINITY)
+				continue;
+			t = sent_first[k] ? first : all; /* the first message carries all */
+			if (t < busy[k])
+				t = busy[k];
+			if (t < send) {
+				send = t;
+				h = k;
+			}
+		}
+		if (h < 0)
+			break;
+		sent_first[h] = 1;
+		for (int i = h; i < c->npes; i += H) {
+			if (!sl[i].active || sl[i].ready > send)
+				continue;
+			if ((int64_t)floor(sl[i].vpower / emul_steps_at(&c->pes[i].load, sl[i].asked) +
+					   1e-9) < 1) {
+				if (sched_remaining(sched) == 0) {
+					sl[i].active = 0;
+					active--;
+				} else {
+					sl[i].ready += c->poll_s;
+					sl[i].asked += c->poll_s;
+					if (sl[i].asked > 86400) {
+						rc = DLS_ENOPOWER;
+						goto out;
+					}
+				}
+				continue;
+			}
+			batch[n++] = i;
+		}
+		if (n == 0) {
+			busy[h] = send; /* nothing sendable yet */
+			continue;
+		}
+		arrive = send + c->hm_overhead_s + hop;
+		t = arrive > master_free ? arrive : master_free;
+		master_free = t + c->overhead_s + c->per_request_s * n;
+		/* the ACPSA rule once per merged message, then each request in turn */
+		for (int j = 0; j < n; j++)
+			sched_report(sched, batch[j],
+				     (int64_t)floor(sl[batch[j]].vpower /
+							    emul_steps_at(&c->pes[batch[j]].load,
+									  sl[batch[j]].asked) +
+						    1e-9));
+		for (int j = 0; j < n; j++) {
+			int i = batch[j];
+			int64_t a = (int64_t)floor(
+				sl[i].vpower / emul_steps_at(&c->pes[i].load, sl[i].asked) + 1e-9);
+			double back = master_free + hop + c->hm_overhead_s + hop, start = back;
+			struct chunk ch;
+
+			out->pe[i].t_comwait += back - sl[i].asked;
+			rc = sched_serve(sched, i, a, &ch);
+			if (rc == DLS_EDONE) {
+				rc = DLS_OK;
+				sl[i].active = 0;
+				active--;
+				continue;
+			}
+			if (rc)
+				goto out;
+			{
+				double cost = 0, end;
+
+				for (int64_t k = ch.start; k < ch.start + ch.size; k++)
+					cost += (double)c->cost[k];
+				end = emul_finish(&sl[i].power, start, cost * c->t_iter_s);
+				out->pe[i].t_comp += end - start;
+				out->pe[i].chunks++;
+				out->pe[i].iterations += ch.size;
+				out->chunks++;
+				sl[i].asked = end;
+				sl[i].ready = end + hop;
+				if (end + 2 * hop + c->hm_overhead_s > last)
+					last = end + 2 * hop + c->hm_overhead_s;
+			}
+		}
+		busy[h] = master_free + hop; /* its reply is back */
+	}
+	/* from the first request at the master to the last result there */
+	out->t_p = last - 2 * hop - c->hm_overhead_s;
+out:
+	free(busy);
+	free(sent_first);
+	free(batch);
 	return rc;
 }

@@ -5,6 +5,11 @@
  * and a one-way link latency.  It gives a run's second limit (WORKLOAD.md 4):
  * the scheme's own schedule without framework overhead (overhead 0, latency
  * 0), or a model of the framework with measured overheads, at any scale.
+ * With hmasters (relay mode, SCHEMES.md 5) each slave talks to its hmaster;
+ * an hmaster has one merged message in flight to the master at a time and
+ * sends, when its reply is back, every request that arrived meanwhile, as
+ * hmaster.c does.  The master serves messages one at a time, overhead_s
+ * each plus per_request_s per request they carry.
  * Deterministic; not thread-safe.
  */
 #ifndef DLS_SIM_H
@@ -32,9 +37,12 @@ struct sim_config {
 	const struct sim_pe *pes;
 	int npes;
 	double t_iter_s;     /* seconds per unit iteration at power 1 */
-	double overhead_s;   /* master service time per request */
+	double overhead_s;   /* master service time per message */
+	double per_request_s; /* and per request in a message */
 	double latency_s;    /* one-way link latency */
 	double poll_s;	     /* A_i = 0: read Q_i again after this long */
+	int hmasters;	     /* HDTSS relay: slave i talks to hmaster i mod hmasters (0: flat) */
+	double hm_overhead_s; /* an hmaster's service time per merged message */
 };
 
 struct sim_pe_result {

@@ -36,6 +36,7 @@ struct hmaster {
 	struct hmaster_parent parent;
 	int nslaves, registered, register_timeout_ms, registration_sent, stop;
 	double link_latency_s; /* emulated one-way latency to the parent */
+	char name[64];
 	double first_register;
 	/* The first merged request carries the first request of every slave
 	 * below (the master's start gate waits for them all; a partial first
@@ -72,7 +73,7 @@ static void forward_registrations(struct hmaster *h)
 {
 	struct pending *batch = h->regs, *p;
 	size_t n = 0, k = 0;
-	const char **names;
+	char **names;
 	double *speeds, *vp;
 	int *ids, rc;
 	struct dls_job job;
@@ -88,14 +89,16 @@ static void forward_registrations(struct hmaster *h)
 	ids = calloc(n, sizeof(*ids));
 	for (p = batch; p && names && speeds; p = p->next)
 		for (size_t i = 0; i < p->n; i++, k++) {
-			names[k] = p->names[i];
+			/* the path below the master: hmaster.0.1/slave.3 */
+			if (asprintf(&names[k], "%s/%s", h->name, p->names[i]) < 0)
+				names[k] = NULL;
 			speeds[k] = p->speeds[i];
 		}
 	pthread_mutex_unlock(&h->lock);
 	rc = !names || !speeds || !vp || !ids
 		     ? DLS_ENOMEM
-		     : h->parent.register_group(h->parent.ctx, names, speeds, n, ids, vp, &job, why,
-						sizeof(why));
+		     : h->parent.register_group(h->parent.ctx, (const char *const *)names, speeds, n,
+						ids, vp, &job, why, sizeof(why));
 	pthread_mutex_lock(&h->lock);
 	k = 0;
 	for (p = batch; p; p = p->next) {
@@ -111,6 +114,8 @@ static void forward_registrations(struct hmaster *h)
 		p->done = 1;
 	}
 	h->messages++;
+	for (size_t i = 0; names && i < n; i++)
+		free(names[i]);
 	free(names);
 	free(speeds);
 	free(vp);
@@ -193,8 +198,9 @@ static void *forwarder(void *arg)
 	return NULL;
 }
 
-struct hmaster *hmaster_create(int nslaves, int register_timeout_ms, double link_latency_us,
-			       const struct hmaster_parent *parent, int *err)
+struct hmaster *hmaster_create(const char *name, int nslaves, int register_timeout_ms,
+			       double link_latency_us, const struct hmaster_parent *parent,
+			       int *err)
 {
 	struct hmaster *h;
 
@@ -217,6 +223,7 @@ struct hmaster *hmaster_create(int nslaves, int register_timeout_ms, double link
 	h->nslaves = nslaves;
 	h->register_timeout_ms = register_timeout_ms;
 	h->link_latency_s = link_latency_us * 1e-6;
+	snprintf(h->name, sizeof(h->name), "%s", name);
 	if (pthread_create(&h->thread, NULL, forwarder, h)) {
 		hmaster_destroy(h);
 		return NULL;

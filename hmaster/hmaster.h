@@ -41,13 +41,16 @@ struct hmaster_parent {
 struct hmaster;
 
 /*
- * Creates an hmaster for `nslaves` slaves in all below it (its children's
+ * Creates an hmaster named `name` (it prefixes the names it registers with
+ * it, "hmaster.0.1/slave.3", so that the master's table shows the tree) for
+ * `nslaves` slaves in all below it (its children's
  * slaves count too) and starts its forwarding thread.  register_timeout_ms:
  * how long it waits for its slaves before registering those it has;
  * link_latency_us: the emulated one-way latency of the link to the parent.
  */
-struct hmaster *hmaster_create(int nslaves, int register_timeout_ms, double link_latency_us,
-			       const struct hmaster_parent *parent, int *err);
+struct hmaster *hmaster_create(const char *name, int nslaves, int register_timeout_ms,
+			       double link_latency_us, const struct hmaster_parent *parent,
+			       int *err);
 
 /* Stops the forwarding thread and frees h; NULL is a no-op. */
 void hmaster_destroy(struct hmaster *h);

@@ -81,7 +81,8 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 		DLS::Slave_var self = pinged->_this();
 		pinged->_remove_ref();
 		struct hmaster_parent ops = hmaster_parent_ops(o->name, parent, parent_register, self);
-		h = hmaster_create(o->nslaves, o->register_timeout_ms, o->link_latency_us, &ops, &err);
+		h = hmaster_create(o->name, o->nslaves, o->register_timeout_ms, o->link_latency_us,
+				   &ops, &err);
 		if (!h) {
 			fprintf(stderr, "dls-hmaster: cannot start: %s\n", dls_strerror(err));
 			return 1;

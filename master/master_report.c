@@ -38,18 +38,23 @@ void master_report_table(const struct master *m, const struct master_report *r, 
 	const struct master_snapshot *s = &r->snap;
 	double error = 0, bias = 0;
 	int64_t late = 0, chunks = 0;
+	int w = 12; /* the name column fits the longest name (paths below hmasters) */
+
+	for (int i = 0; i < s->nslaves; i++)
+		if ((int)strlen(s->slaves[i].name) > w)
+			w = (int)strlen(s->slaves[i].name);
 
 	fprintf(out, "run '%s': scheme %s, %d x %d (maxit %d), order %s, collect %s, %d slaves\n",
 		c->run_name, s->scheme, c->width, c->height, c->maxit, iter_order_name(c->order),
 		c->collect == DLS_COLLECT_END ? "end" : "piggyback", s->nslaves);
-	fprintf(out, "%4s %-12s %6s %7s %10s %22s %8s\n", "PE", "name", "V", "chunks",
+	fprintf(out, "%4s %-*s %6s %7s %10s %22s %8s\n", "PE", w, "name", "V", "chunks",
 		"iterations", "T_com+wait/T_comp (s)", "state");
 	for (int i = 0; i < s->nslaves; i++) {
 		const struct master_slave_info *p = &s->slaves[i];
 		char times[48];
 
 		snprintf(times, sizeof(times), "%.2f/%.2f", p->times.t_comwait, p->times.t_comp);
-		fprintf(out, "%4d %-12.12s %6.2f %7lld %10lld %22s %8s\n", p->id, p->name,
+		fprintf(out, "%4d %-*s %6.2f %7lld %10lld %22s %8s\n", p->id, w, p->name,
 			p->vpower, (long long)p->chunks, (long long)p->iterations, times,
 			master_slave_state_name(p->state));
 		error += p->times.emul_error;

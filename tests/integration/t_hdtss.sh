@@ -37,7 +37,7 @@ python3 - "$T/kill-below.json" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))
 lost = [p["name"] for p in run["pes"] if p["state"] == "lost"]
-assert lost == ["slave.3"], lost
+assert lost == ["hmaster.0.1/slave.3"], lost   # the table shows the path below the master
 assert run["requeued"] > 0
 PY
 expect_usage_error "^dls run: --hmasters '0': must be an integer" dls run --cluster C8 --hmasters 0

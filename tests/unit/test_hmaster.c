@@ -84,7 +84,7 @@ static void test_relay_is_flat_dtss(void)
 	m = master_create(&c, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	ops.ctx = m;
-	h = hmaster_create(4, 1000, 0, &ops, &err);
+	h = hmaster_create("h", 4, 1000, 0, &ops, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
 	CU_ASSERT_EQUAL_FATAL(hmaster_register(h, names, speeds, 4, ids, vp, &job, why), DLS_OK);
 	CU_ASSERT_DOUBLE_EQUAL(vp[2], 2.0, 1e-12);

@@ -105,6 +105,40 @@ static void test_random(void)
 		unit_cost[i] = 1;
 }
 
+/* HDTSS relay: the work is conserved and one hmaster with no overheads
+ * changes nothing for a single slave. */
+static void test_hierarchy(void)
+{
+	struct sim_pe pes[8];
+	struct sim_config c;
+	struct sim_result flat, hier;
+	int64_t total = 0;
+
+	setup(&c, pes, 1, SCHED_SS, 10);
+	c.latency_s = 0.5;
+	CU_ASSERT_EQUAL_FATAL(sim_run(&c, &flat), DLS_OK);
+	c.hmasters = 1;
+	CU_ASSERT_EQUAL_FATAL(sim_run(&c, &hier), DLS_OK);
+	/* two links instead of one: each chunk costs 4L + 1 instead of 2L + 1 */
+	CU_ASSERT_DOUBLE_EQUAL(flat.t_p, 20.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(hier.t_p, 30.0, 1e-9);
+	sim_result_free(&flat);
+	sim_result_free(&hier);
+	setup(&c, pes, 8, SCHED_DTSS, 2000);
+	for (int k = 4; k < 8; k++)
+		pes[k].speed = 2;
+	c.hmasters = 3;
+	c.overhead_s = 0.01;
+	c.hm_overhead_s = 0.002;
+	c.latency_s = 0.001;
+	CU_ASSERT_EQUAL_FATAL(sim_run(&c, &hier), DLS_OK);
+	for (int k = 0; k < 8; k++)
+		total += hier.pe[k].iterations;
+	CU_ASSERT_EQUAL(total, 2000);
+	CU_ASSERT(hier.t_p >= hier.t_ideal);
+	sim_result_free(&hier);
+}
+
 static void test_no_power(void)
 {
 	struct sim_pe pes[2];
@@ -134,5 +168,6 @@ int sim_suite_add(void)
 	return !CU_add_test(s, "perfect balance", test_perfect_balance) ||
 	       !CU_add_test(s, "latency and service time", test_latency_and_overhead) ||
 	       !CU_add_test(s, "random: work conserved, T_p >= T_ideal", test_random) ||
+	       !CU_add_test(s, "hierarchy (relay)", test_hierarchy) ||
 	       !CU_add_test(s, "every A_i = 0 ends", test_no_power);
 }
