@@ -201,7 +201,7 @@ int dls_cmd_run(int argc, char **argv)
 	const char *collect = "piggyback";
 	char run[64], tmpdir[] = "/tmp/dls-run-XXXXXX", logdir[4096], bindir[4096], ns[128];
 	char powerstr[4096], why[512], *margv[MAX_ARGS];
-	double t_iter = 100, timeout = 3600, kill_at = -1, t0, latency_us = 0;
+	double t_iter = 100, timeout = 3600, kill_at = -1, t0, latency_us = 0, all_gone_at = 0;
 	int levels[MAX_LEVELS], nlevels = 0, first[MAX_LEVELS + 1], kill_hm = -1;
 	char kill_name[64] = "";
 	int kill_slave = -1, progress = isatty(STDERR_FILENO), c, mn = 0, port, status = 1;
@@ -516,10 +516,28 @@ int dls_cmd_run(int argc, char **argv)
 		}
 	}
 
-	/* wait for the master; watch the clock, the signals and the drill */
+	/* wait for the master; watch the clock, the signals, the drill, and
+	 * the slaves: when every one of them has exited the run cannot end */
 	t0 = dls_now();
 	while (r.master.status < 0) {
+		int running = 0;
+
 		reap(&r);
+		for (int i = 0; i < r.nslaves; i++)
+			running += r.slaves[i].status < 0;
+		if (!running && !all_gone_at)
+			all_gone_at = dls_now();
+		if (!running && dls_now() - all_gone_at > 5) {
+			fprintf(stderr, PROG ": every slave of run '%s' has exited and the master is "
+					     "still waiting: stopping the run\n", run);
+			for (int i = 0; i < r.nslaves; i++)
+				if (r.slaves[i].status != 0) {
+					show_log("a slave", r.slaves[i].log);
+					break;
+				}
+			status = 1;
+			goto out;
+		}
 		if (interrupted) {
 			fprintf(stderr, "\n" PROG ": interrupted: stopping every process of run '%s'\n",
 				run);

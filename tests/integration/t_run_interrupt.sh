@@ -30,3 +30,16 @@ expect_eq "failed run exit status" "$rc" 1
 grep -q "run 'fail-$$' failed (master exit 1); logs in" "$T/fail.log"
 grep -q "cannot bind 'DLS/fail-$$/master' in the naming service" "$T/fail.log"
 expect_eq "processes left after failure" "$(pgrep -f -- "--run=[f]ail-$$" | wc -l)" 0
+
+# every slave fails at start-up (a dls-slave that exits at once, beside a
+# copy of the other programs): the run stops instead of waiting forever
+mkdir "$T/bin"
+cp "$DLS_BIN_DIR"/dls "$DLS_BIN_DIR"/dls-master "$T/bin/"
+printf '#!/bin/sh\necho "dls-slave: broken on purpose" >&2\nexit 1\n' >"$T/bin/dls-slave"
+chmod +x "$T/bin/dls-slave"
+rc=0
+"$T/bin/dls" run --speeds 1,1 --run dead-$$ --timeout 60 >"$T/dead.log" 2>&1 || rc=$?
+expect_eq "exit status when every slave died" "$rc" 1
+grep -q "every slave of run 'dead-$$' has exited and the master is still waiting" "$T/dead.log"
+grep -q "broken on purpose" "$T/dead.log"
+expect_eq "processes left after dead slaves" "$(pgrep -f -- "--run=[d]ead-$$" | wc -l)" 0
