@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "cli_opt.h"
+#include "cli_util.h"
 
 int cluster_halves(int n, int nd, struct cluster *c)
 {
@@ -88,6 +89,40 @@ const char *cluster_parse_loads(const char *s, struct cluster *c)
 		cause = "one load per slave is needed";
 	free(copy);
 	return cause;
+}
+
+int cluster_cli_option(const char *prog, struct cluster *c, int opt, const char *arg,
+		       const char **loads)
+{
+	const char *cause;
+
+	switch (opt) {
+	case CLUSTER_OPT_CLUSTER:
+		if (cluster_reference(arg, c))
+			cli_usage_error(prog, "--cluster", arg, "unknown cluster (" CLUSTER_NAMES ")");
+		return 1;
+	case CLUSTER_OPT_SPEEDS:
+		cause = cluster_parse_speeds(arg, c);
+		if (cause)
+			cli_usage_error(prog, "--speeds", arg, cause);
+		return 1;
+	case CLUSTER_OPT_LOADS:
+		*loads = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void cluster_cli_finish(const char *prog, struct cluster *c, const char *loads)
+{
+	const char *cause;
+
+	if (!loads)
+		return;
+	cause = cluster_parse_loads(loads, c);
+	if (cause)
+		cli_usage_error(prog, "--loads", loads, cause);
 }
 
 int cluster_power(const struct cluster *c, struct emul_steps *power)

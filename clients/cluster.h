@@ -44,6 +44,25 @@ const char *cluster_parse_speeds(const char *s, struct cluster *c);
  */
 const char *cluster_parse_loads(const char *s, struct cluster *c);
 
+/* The cluster options of `dls run` and `dls simulate`. */
+enum { CLUSTER_OPT_CLUSTER = 0x2000, CLUSTER_OPT_SPEEDS, CLUSTER_OPT_LOADS };
+
+#define CLUSTER_CLI_LONG_OPTIONS                                                                   \
+	{"cluster", required_argument, 0, CLUSTER_OPT_CLUSTER},                                    \
+		{"speeds", required_argument, 0, CLUSTER_OPT_SPEEDS}, {                            \
+		"loads", required_argument, 0, CLUSTER_OPT_LOADS                                   \
+	}
+
+/*
+ * Applies --cluster or --speeds to c, or keeps --loads for later (*loads);
+ * returns 1 if opt was one of them.  Bad values exit 2 (main() only).
+ */
+int cluster_cli_option(const char *prog, struct cluster *c, int opt, const char *arg,
+		       const char **loads);
+
+/* Applies the kept --loads once the slaves are known; bad values exit 2. */
+void cluster_cli_finish(const char *prog, struct cluster *c, const char *loads);
+
 /* Sum of V_i / Q_i(t) over the cluster, as a schedule.  0 or -1 (too many steps). */
 int cluster_power(const struct cluster *c, struct emul_steps *power);
 

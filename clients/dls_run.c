@@ -161,16 +161,14 @@ static void remove_dir(const char *dir)
 		fprintf(stderr, PROG ": cannot remove '%s'\n", dir);
 }
 
-enum { O_LATENCY = 101, O_HMASTERS = 100, O_CLUSTER = 1, O_SPEEDS, O_LOADS, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT,
+enum { O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT,
        O_PNG, O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS,
        O_NOPROGRESS };
 
 int dls_cmd_run(int argc, char **argv)
 {
 	static const struct option opts[] = {SCHED_CLI_LONG_OPTIONS,
-					     {"cluster", required_argument, 0, O_CLUSTER},
-					     {"speeds", required_argument, 0, O_SPEEDS},
-					     {"loads", required_argument, 0, O_LOADS},
+					     CLUSTER_CLI_LONG_OPTIONS,
 					     {"t-iter", required_argument, 0, O_TITER},
 					     {"width", required_argument, 0, O_WIDTH},
 					     {"height", required_argument, 0, O_HEIGHT},
@@ -232,20 +230,9 @@ int dls_cmd_run(int argc, char **argv)
 				}
 			continue;
 		}
+		if (cluster_cli_option(PROG, &cl, c, optarg, &loads))
+			continue;
 		switch (c) {
-		case O_CLUSTER:
-			if (cluster_reference(optarg, &cl))
-				cli_usage_error(PROG, "--cluster", optarg,
-						"unknown cluster (" CLUSTER_NAMES ")");
-			break;
-		case O_SPEEDS:
-			cause = cluster_parse_speeds(optarg, &cl);
-			if (cause)
-				cli_usage_error(PROG, "--speeds", optarg, cause);
-			break;
-		case O_LOADS:
-			loads = optarg;
-			break;
 		case O_TITER:
 			t_iter = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
 			break;
@@ -351,11 +338,7 @@ int dls_cmd_run(int argc, char **argv)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
 	if (cl.n == 0)
 		cli_usage_error(PROG, "--cluster", NULL, "or --speeds is required");
-	if (loads) {
-		cause = cluster_parse_loads(loads, &cl);
-		if (cause)
-			cli_usage_error(PROG, "--loads", loads, cause);
-	}
+	cluster_cli_finish(PROG, &cl, loads);
 	if (kill_slave >= cl.n)
 		cli_usage_error(PROG, "--kill", NULL, "names a slave beyond the cluster");
 	first[0] = 0;

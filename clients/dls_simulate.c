@@ -41,15 +41,13 @@ static void help(void)
 	       "  --json FILE          the result for scripts\n" SCHED_CLI_HELP);
 }
 
-enum { O_PERREQ = 100, O_HMASTERS, O_HMOVH, O_CLUSTER = 1, O_SPEEDS, O_LOADS, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
+enum { O_PERREQ = 1, O_HMASTERS, O_HMOVH, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
        O_TITER, O_OVERHEAD, O_LATENCY, O_POLL, O_PERPE, O_JSON };
 
 int dls_cmd_simulate(int argc, char **argv)
 {
 	static const struct option opts[] = {SCHED_CLI_LONG_OPTIONS,
-					     {"cluster", required_argument, 0, O_CLUSTER},
-					     {"speeds", required_argument, 0, O_SPEEDS},
-					     {"loads", required_argument, 0, O_LOADS},
+					     CLUSTER_CLI_LONG_OPTIONS,
 					     {"pes", required_argument, 0, O_PES},
 					     {"nd", no_argument, 0, O_ND},
 					     {"width", required_argument, 0, O_WIDTH},
@@ -75,7 +73,7 @@ int dls_cmd_simulate(int argc, char **argv)
 	struct sim_pe *pes;
 	struct iter_order order;
 	enum iter_order_mode mode = ITER_ORDER_NATURAL;
-	const char *loads = NULL, *json = NULL, *cause;
+	const char *loads = NULL, *json = NULL;
 	int c, rc, npes = 0, nd = 0, per_pe = 0;
 	double t_iter = 100, overhead = 0, latency = 0, poll = 100, per_request = 0, hm_overhead = 0;
 	int hmasters = 0;
@@ -88,20 +86,9 @@ int dls_cmd_simulate(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (sched_cli_option(PROG, &sc, c, optarg))
 			continue;
+		if (cluster_cli_option(PROG, &cl, c, optarg, &loads))
+			continue;
 		switch (c) {
-		case O_CLUSTER:
-			if (cluster_reference(optarg, &cl))
-				cli_usage_error(PROG, "--cluster", optarg,
-						"unknown cluster (" CLUSTER_NAMES ")");
-			break;
-		case O_SPEEDS:
-			cause = cluster_parse_speeds(optarg, &cl);
-			if (cause)
-				cli_usage_error(PROG, "--speeds", optarg, cause);
-			break;
-		case O_LOADS:
-			loads = optarg;
-			break;
 		case O_PES:
 			npes = (int)cli_i64_or_die(PROG, "--pes", optarg, 1, CLUSTER_MAX);
 			break;
@@ -162,11 +149,7 @@ int dls_cmd_simulate(int argc, char **argv)
 		cli_usage_error(PROG, "--pes", NULL, "out of range");
 	if (cl.n == 0)
 		cli_usage_error(PROG, "--cluster", NULL, "--speeds or --pes is required");
-	if (loads) {
-		cause = cluster_parse_loads(loads, &cl);
-		if (cause)
-			cli_usage_error(PROG, "--loads", loads, cause);
-	}
+	cluster_cli_finish(PROG, &cl, loads);
 	sched_cli_finish(PROG, &sc, "dtss", mp.width, cl.n);
 
 	/* the real cost of every iteration, in the chosen order */

@@ -3,9 +3,11 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cli_opt.h"
+#include "orb_util.h"
 
 void cli_usage_error(const char *prog, const char *opt, const char *value, const char *cause)
 {
@@ -37,6 +39,23 @@ double cli_double_or_die(const char *prog, const char *opt, const char *value, d
 	if (cause)
 		cli_usage_error(prog, opt, value, cause);
 	return v;
+}
+
+int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void),
+		     int default_ms)
+{
+	int call_timeout_ms = default_ms;
+
+	for (int i = 1; i < *argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			help();
+			return 1;
+		}
+		if (!strcmp(argv[i], "--call-timeout-ms") && i + 1 < *argc)
+			call_timeout_ms = (int)cli_i64_or_die(prog, "--call-timeout-ms", argv[i + 1],
+							      1, 3600000);
+	}
+	return dls_orb_init(argc, argv, call_timeout_ms) ? -1 : 0;
 }
 
 double cli_now(void)

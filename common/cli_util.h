@@ -27,6 +27,15 @@ int64_t cli_i64_or_die(const char *prog, const char *opt, const char *value, int
 double cli_double_or_die(const char *prog, const char *opt, const char *value, double min,
 			 double max);
 
+/*
+ * The start of a server's main(): prints help() and returns 1 for --help
+ * or -h; otherwise reads --call-timeout-ms (default_ms if absent) and
+ * starts the ORB, which takes the -ORB... options out of argv.  Returns 0,
+ * or -1 when the ORB could not start (the reason was logged).
+ */
+int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void),
+		     int default_ms);
+
 /* Monotonic time in seconds. */
 double cli_now(void);
 

@@ -163,6 +163,23 @@ CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t
 	return CORBA::Object::_nil();
 }
 
+int dls_ping(CORBA::Object_ptr obj, char *why, size_t len)
+{
+	DLS::Slave_var ref = DLS::Slave::_unchecked_narrow(obj);
+
+	if (CORBA::is_nil(ref)) {
+		snprintf(why, len, "no object reference");
+		return DLS_EREMOTE;
+	}
+	try {
+		ref->ping();
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		dls_corba_error(e, why, len);
+		return DLS_EREMOTE;
+	}
+}
+
 int dls_corba_error(const CORBA::Exception &e, char *why, size_t len)
 {
 	const DLS::Refused *r = DLS::Refused::_downcast(&e);

@@ -25,6 +25,10 @@ int dls_name_unbind(const char *path);
 // service) and why filled on failure.
 CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t len);
 
+// Pings a slave (or an hmaster answering for slaves below it): DLS_OK when it
+// answered within its reference's timeout, else DLS_EREMOTE with why filled.
+int dls_ping(CORBA::Object_ptr ref, char *why, size_t len);
+
 // Classifies a CORBA exception: DLS_EREMOTE for a peer that may come back
 // (TRANSIENT, COMM_FAILURE, TIMEOUT, OBJECT_NOT_EXIST), DLS_ESTATE for a
 // DLS::Refused, DLS_EINVAL for BAD_PARAM and the like.  why gets the text.

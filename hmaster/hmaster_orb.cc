@@ -30,17 +30,10 @@ static void *monitor(void *p)
 
 		for (size_t i = 0; i < n && !a->stop; i++) {
 			DLS::Slave_var ref = a->servant->child_ref(ids[i]);
-			char why[256] = "no object reference";
+			char why[256];
 
-			try {
-				if (!CORBA::is_nil(ref)) {
-					ref->ping();
-					continue;
-				}
-			} catch (const CORBA::Exception &e) {
-				dls_corba_error(e, why, sizeof(why));
-			}
-			hmaster_slave_lost(a->h, ids[i], why);
+			if (dls_ping(ref, why, sizeof(why)))
+				hmaster_slave_lost(a->h, ids[i], why);
 		}
 		dls_sleep_ms(a->o->ping_ms);
 	}

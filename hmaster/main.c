@@ -59,21 +59,13 @@ int main(int argc, char **argv)
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	struct hmaster_orb_opts o = {"dls", "hmaster", "master", 0, 20000, 60000, 500, 3000, 0};
-	int c, rc, verbose = 0, call_timeout_ms = 30000;
+	int c, rc, verbose = 0;
 
 	dls_log_set_role("hmaster");
 	dls_log_set_level(-1);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			help();
-			return 0;
-		}
-		if (!strcmp(argv[i], "--call-timeout-ms") && i + 1 < argc)
-			call_timeout_ms = (int)cli_i64_or_die(PROG, "--call-timeout-ms", argv[i + 1],
-							      1, 3600000);
-	}
-	if (dls_orb_init(&argc, argv, call_timeout_ms))
-		return 1;
+	rc = cli_server_start(PROG, &argc, argv, help, 30000);
+	if (rc)
+		return rc > 0 ? 0 : 1;
 	while ((c = getopt_long(argc, argv, "vq", opts, NULL)) != -1) {
 		switch (c) {
 		case O_SLAVES:

@@ -84,16 +84,11 @@ int main(int argc, char **argv)
 	struct sched_cli sc;
 	struct emul_steps power = {0};
 	struct master *m;
-	int c, rc, verbose = 0, call_timeout_ms = 10000;
+	int c, rc, verbose = 0;
 	const char *cause;
 
 	dls_log_set_role("master");
 	dls_log_set_level(-1);
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			help();
-			return 0;
-		}
 	memset(&cfg, 0, sizeof(cfg));
 	snprintf(cfg.run_name, sizeof(cfg.run_name), "dls");
 	snprintf(cfg.workload, sizeof(cfg.workload), "mandelbrot");
@@ -108,12 +103,9 @@ int main(int argc, char **argv)
 	o.dismiss_timeout_ms = 5000;
 	sched_cli_init(&sc);
 	/* first the ORB, which removes the -ORB... options from argv */
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--call-timeout-ms") && i + 1 < argc)
-			call_timeout_ms = (int)cli_i64_or_die(PROG, "--call-timeout-ms", argv[i + 1],
-							      1, 3600000);
-	if (dls_orb_init(&argc, argv, call_timeout_ms))
-		return 1;
+	rc = cli_server_start(PROG, &argc, argv, help, 10000);
+	if (rc)
+		return rc > 0 ? 0 : 1;
 	while ((c = getopt_long(argc, argv, "vq", opts, NULL)) != -1) {
 		if (sched_cli_option(PROG, &sc, c, optarg))
 			continue;

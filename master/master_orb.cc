@@ -48,17 +48,10 @@ static void *monitor(void *p)
 
 		for (size_t i = 0; i < n && !a->stop; i++) {
 			DLS::Slave_var ref = a->servant->slave_ref(ids[i]);
-			char why[256] = "no object reference";
+			char why[256];
 
-			try {
-				if (!CORBA::is_nil(ref)) {
-					ref->ping();
-					continue;
-				}
-			} catch (const CORBA::Exception &e) {
-				dls_corba_error(e, why, sizeof(why));
-			}
-			master_slave_lost(a->m, ids[i], why);
+			if (dls_ping(ref, why, sizeof(why)))
+				master_slave_lost(a->m, ids[i], why);
 		}
 		if (a->o->progress && dls_now() >= next_progress) {
 			progress_line(a->m);

@@ -71,24 +71,16 @@ int main(int argc, char **argv)
 					     {0, 0, 0, 0}};
 	struct slave_config cfg;
 	struct slave_orb_opts o = {"dls", NULL, "master", 20000, 60000};
-	int c, rc, verbose = 0, speed_given = 0, call_timeout_ms = 30000;
+	int c, rc, verbose = 0, speed_given = 0;
 	const char *cause;
 
 	dls_precise_timers(); /* before the ORB starts its threads */
 	dls_log_set_role("slave");
 	dls_log_set_level(-1);
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			help();
-			return 0;
-		}
-		if (!strcmp(argv[i], "--call-timeout-ms") && i + 1 < argc)
-			call_timeout_ms = (int)cli_i64_or_die(PROG, "--call-timeout-ms", argv[i + 1],
-							      1, 3600000);
-	}
 	slave_config_init(&cfg);
-	if (dls_orb_init(&argc, argv, call_timeout_ms))
-		return 1;
+	rc = cli_server_start(PROG, &argc, argv, help, 30000);
+	if (rc)
+		return rc > 0 ? 0 : 1;
 	while ((c = getopt_long(argc, argv, "vq", opts, NULL)) != -1) {
 		switch (c) {
 		case O_RUN:
