@@ -63,7 +63,7 @@ IDL_OBJ   := $(BUILD)/idl/dlsSK.o
 ORB_SRC   := $(wildcard common/*.cc)
 ORB_OBJ   := $(ORB_SRC:%.cc=$(BUILD)/%.o) $(IDL_OBJ)
 LIBORB    := $(BUILD)/libdls_orb.a
-ORB_LIBS   = $(OMNI_LIBS) $(PNG_LIBS) -lpthread -lm
+ORB_LIBS   = $(OMNI_LIBS) $(PNG_LIBS) -ldl -lpthread -lm
 
 MASTER_OBJ := $(BUILD)/master/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard master/*.cc))
 MASTER_BIN := $(BUILD)/bin/dls-master

@@ -23,6 +23,7 @@
 #include "names_proc.h"
 #include "proc.h"
 #include "sched_cli.h"
+#include "tls_setup.h"
 
 #define PROG "dls run"
 #define MAX_ARGS 96
@@ -45,6 +46,8 @@ static void help(void)
 	       "  --loads LIST         Q_i of each slave (1 = dedicated), or schedules such as\n"
 	       "                       '1;0:1,2.5:2;1;1' (slaves separated by ';')\n"
 	       "  --t-iter NS          emulated ns per unit iteration at V = 1 (default 100)\n"
+	       "  --tls                every servant on TLS endpoints only (giop:ssl), with a\n"
+	       "                       certificate authority made for the run; peers verified\n"
 	       "  --link-latency-us US emulated one-way latency of every link (slaves and\n"
 	       "                       hmasters delay their own calls)\n"
 	       "  --width, --height    image size (default 400x200); --maxit (default 256)\n"
@@ -97,6 +100,26 @@ static void add_arg(char **argv, int *n, const char *fmt, ...)
 	va_end(ap);
 	argv[(*n)++] = s;
 	argv[*n] = NULL;
+}
+
+/* The ORB options of every servant of the run: the endpoint, and TLS. */
+static void add_orb_args(char **argv, int *n, const char *ns, const char *ep, const char *ca,
+			 const char *key)
+{
+	add_arg(argv, n, "-ORBInitRef");
+	add_arg(argv, n, "NameService=%s", ns);
+	add_arg(argv, n, "-ORBendPoint");
+	add_arg(argv, n, "%s", ep);
+	if (*ca) {
+		add_arg(argv, n, "-ORBsslCAFile");
+		add_arg(argv, n, "%s", ca);
+		add_arg(argv, n, "-ORBsslKeyFile");
+		add_arg(argv, n, "%s", key);
+		add_arg(argv, n, "-ORBsslKeyPassword");
+		add_arg(argv, n, "unused");
+		add_arg(argv, n, "-ORBsslVerifyMode");
+		add_arg(argv, n, "peer,fail");
+	}
 }
 
 static void free_args(char **argv, int n)
@@ -161,7 +184,7 @@ static void remove_dir(const char *dir)
 		fprintf(stderr, PROG ": cannot remove '%s'\n", dir);
 }
 
-enum { O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT,
+enum { O_TLS = 200, O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT,
        O_PNG, O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS,
        O_NOPROGRESS };
 
@@ -185,6 +208,7 @@ int dls_cmd_run(int argc, char **argv)
 					     {"kill", required_argument, 0, O_KILL},
 					     {"hmasters", required_argument, 0, O_HMASTERS},
 					     {"link-latency-us", required_argument, 0, O_LATENCY},
+					     {"tls", no_argument, 0, O_TLS},
 					     {"timeout", required_argument, 0, O_TIMEOUT},
 					     {"progress", no_argument, 0, O_PROGRESS},
 					     {"no-progress", no_argument, 0, O_NOPROGRESS},
@@ -202,6 +226,8 @@ int dls_cmd_run(int argc, char **argv)
 	double t_iter = 100, timeout = 3600, kill_at = -1, t0, latency_us = 0, all_gone_at = 0;
 	int levels[MAX_LEVELS], nlevels = 0, first[MAX_LEVELS + 1], kill_hm = -1;
 	char kill_name[64] = "";
+	int tls = 0;
+	char orb_ep[64] = "giop:tcp:127.0.0.1:", ca_opt[4300] = "", key_opt[4300] = "";
 	int kill_slave = -1, progress = isatty(STDERR_FILENO), c, mn = 0, port, status = 1;
 	int sched_argc = 0;
 	char *sched_argv[48];
@@ -300,6 +326,9 @@ int dls_cmd_run(int argc, char **argv)
 			kill_at = cli_double_or_die(PROG, "--kill", at + 1, 0, 1e6);
 			break;
 		}
+		case O_TLS:
+			tls = 1;
+			break;
 		case O_LATENCY:
 			latency_us = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
 			break;
@@ -400,6 +429,18 @@ int dls_cmd_run(int argc, char **argv)
 		names_address(port, ns, sizeof(ns));
 	}
 
+	/* TLS: the run's own CA; every servant listens on giop:ssl only, so all
+	 * traffic between them is TLS (the naming service holds only names) */
+	if (tls) {
+		if (tls_setup(logdir, why, sizeof(why))) {
+			fprintf(stderr, PROG ": cannot set up TLS: %s\n", why);
+			goto out;
+		}
+		snprintf(orb_ep, sizeof(orb_ep), "giop:ssl:127.0.0.1:");
+		snprintf(ca_opt, sizeof(ca_opt), "%s/ca.pem", logdir);
+		snprintf(key_opt, sizeof(key_opt), "%s/node.pem", logdir);
+	}
+
 	/* the master */
 	add_arg(margv, &mn, "%s/dls-master", bindir);
 	add_arg(margv, &mn, "--run=%s", run);
@@ -423,10 +464,7 @@ int dls_cmd_run(int argc, char **argv)
 		add_arg(margv, &mn, "--json=%s", out_json);
 	if (progress)
 		add_arg(margv, &mn, "--progress");
-	add_arg(margv, &mn, "-ORBInitRef");
-	add_arg(margv, &mn, "NameService=%s", ns);
-	add_arg(margv, &mn, "-ORBendPoint");
-	add_arg(margv, &mn, "giop:tcp:127.0.0.1:");
+	add_orb_args(margv, &mn, ns, orb_ep, ca_opt, key_opt);
 	snprintf(r.master.log, sizeof(r.master.log), "%s/master.log", logdir);
 	r.master.pid = proc_spawn(margv, NULL, progress ? NULL : r.master.log, 0);
 	free_args(margv, mn);
@@ -459,10 +497,7 @@ int dls_cmd_run(int argc, char **argv)
 				add_arg(hargv, &hn, "--parent=hmaster.%d.%d", l - 1, i % levels[l - 1]);
 			add_arg(hargv, &hn, "--slaves=%d", below);
 			add_arg(hargv, &hn, "--link-latency-us=%.17g", latency_us);
-			add_arg(hargv, &hn, "-ORBInitRef");
-			add_arg(hargv, &hn, "NameService=%s", ns);
-			add_arg(hargv, &hn, "-ORBendPoint");
-			add_arg(hargv, &hn, "giop:tcp:127.0.0.1:");
+			add_orb_args(hargv, &hn, ns, orb_ep, ca_opt, key_opt);
 			snprintf(r.hm[first[l] + i].log, sizeof(r.hm[0].log), "%s/hmaster.%d.%d.log",
 				 logdir, l, i);
 			r.hm[first[l] + i].status = -1;
@@ -486,10 +521,7 @@ int dls_cmd_run(int argc, char **argv)
 		if (nlevels)
 			add_arg(sargv, &sn, "--master=hmaster.%d.%d", nlevels - 1,
 				i % levels[nlevels - 1]);
-		add_arg(sargv, &sn, "-ORBInitRef");
-		add_arg(sargv, &sn, "NameService=%s", ns);
-		add_arg(sargv, &sn, "-ORBendPoint");
-		add_arg(sargv, &sn, "giop:tcp:127.0.0.1:");
+		add_orb_args(sargv, &sn, ns, orb_ep, ca_opt, key_opt);
 		snprintf(r.slaves[i].log, sizeof(r.slaves[i].log), "%s/slave.%d.log", logdir, i);
 		r.slaves[i].pid = proc_spawn(sargv, r.slaves[i].log, r.slaves[i].log, 0);
 		free_args(sargv, sn);

@@ -1,6 +1,7 @@
 // orb_util.cc - one ORB per process, the naming service, exception mapping.
 #include "orb_util.hh"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +26,29 @@ PortableServer::POA_ptr dls_root_poa()
 	return poa_.in();
 }
 
+// omniORB's TLS transport registers itself when its library is loaded.  It
+// is loaded only when TLS is asked for (-ORBsslCAFile), so that plain runs
+// neither need a certificate nor print the transport's warning about one.
+static int load_tls_transport(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-ORBsslCAFile"))
+			continue;
+		if (!dlopen("libomnisslTP4.so.2", RTLD_NOW | RTLD_GLOBAL)) {
+			log_err("TLS was asked for (-ORBsslCAFile) but omniORB's TLS transport "
+				"cannot be loaded: %s",
+				dlerror());
+			return DLS_EIO;
+		}
+		return DLS_OK;
+	}
+	return DLS_OK;
+}
+
 extern "C" int dls_orb_init(int *argc, char **argv, int call_timeout_ms)
 {
+	if (load_tls_transport(*argc, argv))
+		return DLS_EREMOTE;
 	try {
 		orb_ = CORBA::ORB_init(*argc, argv);
 		CORBA::Object_var obj = orb_->resolve_initial_references("RootPOA");

@@ -12,8 +12,10 @@ extern "C" {
 
 /*
  * Initialises the ORB from argv (removing the -ORB options it takes) and
- * sets the default call timeout.  DLS_OK, or DLS_EREMOTE with the reason
- * logged.
+ * sets the default call timeout.  With -ORBsslCAFile among the options it
+ * first loads omniORB's TLS transport, so that giop:ssl endpoints and
+ * -ORBsslKeyFile, -ORBsslKeyPassword, -ORBsslVerifyMode work.  DLS_OK, or
+ * DLS_EREMOTE with the reason logged.
  */
 int dls_orb_init(int *argc, char **argv, int call_timeout_ms);
 

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# `dls run --tls`: every servant listens on TLS only, with a certificate
+# authority made for the run, and the image is still exact.  Its object
+# references offer only an SSL profile; a client without TLS cannot reach
+# the master, one with the run's certificate can.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+# the run's naming service address, from its omniNames command line
+wait_for_names() {
+	local addr=""
+	for _ in $(seq 100); do
+		addr=$(pgrep -af -- "-datadir $T/logs/names" | grep -o -- '-start [0-9]*' | cut -d' ' -f2)
+		[ -n "$addr" ] && { echo "corbaname::127.0.0.1:$addr"; return; }
+		sleep 0.1
+	done
+	echo "FAILED: no naming service for the run" >&2
+	exit 1
+}
+
+REF=$(reference 300 150)
+dls run --speeds 1,2 --width 300 --height 150 --tls --raw "$T/tls.pgm" --dir "$T/quick" \
+	>"$T/quick.log" 2>&1
+same_image "$T/tls.pgm" "$REF"
+
+run=tls-$$
+dls run --speeds 1,2 --width 400 --height 200 --t-iter 3000 --tls --run $run --dir "$T/logs" \
+	--raw "$T/long.pgm" >"$T/long.log" 2>&1 &
+RUN=$!
+PIDS="$PIDS $RUN"
+NS="-ORBInitRef NameService=$(wait_for_names)"
+wait_for sh -c "nameclt $NS resolve DLS/$run/master"
+ior=$(nameclt $NS resolve DLS/$run/master | tail -1)
+catior "$ior" >"$T/catior.txt"
+grep -q "TAG_SSL_SEC_TRANS" "$T/catior.txt"
+rc=0
+dls status --run $run $NS >"$T/plain.txt" 2>&1 || rc=$?
+expect_eq "plain client refused" "$rc" 1
+grep -q "CORBA::TRANSIENT" "$T/plain.txt"
+dls status --run $run $NS -ORBsslCAFile "$T/logs/ca.pem" -ORBsslKeyFile "$T/logs/node.pem" \
+	-ORBsslKeyPassword unused | grep -q "^run '$run': scheme dtss"
+wait $RUN
+same_image "$T/long.pgm" "$(reference 400 200)"
