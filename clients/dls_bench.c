@@ -5,6 +5,7 @@
  * piggy-backed against end-of-run result collection.
  */
 #include <errno.h>
+#include <math.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +44,8 @@ static void help(void)
 	       "DIR/bench.json, the runs' own JSON/CSV in DIR/runs and PNG plots in DIR/plots.\n\n"
 	       "  --clusters LIST   reference clusters (" CLUSTER_NAMES ")\n"
 	       "                    or pN / pN-nd (N slaves, half V = 1; default C8,C8-nd)\n"
-	       "  --schemes LIST    default: all twelve\n"
+	       "  --schemes LIST    default: all twelve; also hdtss (DTSS through about\n"
+	       "                    sqrt(p)/2 hmasters, relay mode)\n"
 	       "  --orders LIST     natural,interleaved (default both)\n"
 	       "  --reps N          runs per cell (default 3)\n"
 	       "  --width, --height image (default 4000x2000); --t-iter NS (default 100)\n"
@@ -129,11 +131,20 @@ struct bench_opts {
 
 static struct cluster scratch; /* cluster_reference() as a name check */
 
+/* "hdtss" is DTSS through hmasters: about sqrt(p)/2 of them (2 for C24, as
+ * in seed 001, 4 for C64), at least 2. */
+static int hmasters_for(int nslaves)
+{
+	int k = (int)(sqrt((double)nslaves) / 2 + 0.5);
+
+	return k < 2 ? 2 : k;
+}
+
 /* One run of a cell; adds its T_p and E when it completed. */
 static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 		     const struct cluster *cl)
 {
-	char json[4300], csv[4300], log[4300], w[16], h[16], t[32], runname[192];
+	char json[4300], csv[4300], log[4300], w[16], h[16], t[32], runname[192], hm[16];
 	char *args[32], *speeds = NULL, *loads = NULL;
 	int n = 0;
 	char *text;
@@ -176,7 +187,14 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 		args[n++] = loads;
 	}
 	args[n++] = "--scheme";
-	args[n++] = c->scheme;
+	if (!strcmp(c->scheme, "hdtss")) {
+		snprintf(hm, sizeof(hm), "%d", hmasters_for(cl->n));
+		args[n++] = "dtss";
+		args[n++] = "--hmasters";
+		args[n++] = hm;
+	} else {
+		args[n++] = c->scheme;
+	}
 	args[n++] = "--order";
 	args[n++] = c->order;
 	args[n++] = "--width";
@@ -261,7 +279,12 @@ static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const 
 	}
 	memset(&sc, 0, sizeof(sc));
 	sched_params_init(&sc.sched);
-	sched_kind_parse(c->scheme, &sc.sched.kind);
+	if (!strcmp(c->scheme, "hdtss")) {
+		sc.sched.kind = SCHED_DTSS;
+		sc.hmasters = hmasters_for(cl->n);
+	} else {
+		sched_kind_parse(c->scheme, &sc.sched.kind);
+	}
 	if (sc.sched.kind == SCHED_CSS) /* dls run's default K */
 		sc.sched.css_k = (o->width + cl->n - 1) / cl->n;
 	sc.cost = cost;
@@ -499,7 +522,7 @@ int dls_cmd_bench(int argc, char **argv)
 	for (int i = 0; i < nsc; i++) {
 		enum sched_kind k;
 
-		if (sched_kind_parse(schemes[i], &k))
+		if (strcmp(schemes[i], "hdtss") && sched_kind_parse(schemes[i], &k))
 			cli_usage_error(PROG, "--schemes", schemes[i], "unknown scheme");
 	}
 	proc_self_dir(self_exe, sizeof(self_exe));

@@ -4,7 +4,7 @@
 set -eu
 . "$(dirname "$0")/lib.sh"
 
-dls bench --clusters C8,C8-nd --schemes ss,dtss --orders interleaved --reps 2 \
+dls bench --clusters C8,C8-nd --schemes ss,hdtss --orders interleaved --reps 2 \
 	--width 200 --height 100 --t-iter 2000 --capacity --out "$T/b" >"$T/bench.out" 2>"$T/bench.err"
 for f in bench.csv bench.json tables.txt plots/efficiency-interleaved.png \
 	plots/tcomp-C8-interleaved.png plots/tcomp-C8-nd-interleaved.png; do
