@@ -49,6 +49,8 @@ static void help(void)
 	       "  --orders LIST     natural,interleaved (default both)\n"
 	       "  --reps N          runs per cell (default 3)\n"
 	       "  --width, --height image (default 4000x2000); --t-iter NS (default 100)\n"
+	       "  --link-latency-us US  emulated one-way latency of every link, in the runs\n"
+	       "                    and their simulations\n"
 	       "  --capacity        the master's request rate with 8 slaves and zero-cost\n"
 	       "                    iterations, beside a bare omniORB two-way call rate\n"
 	       "  --collection WxH  piggy-backed against end-of-run collection on a WxH image\n"
@@ -127,6 +129,7 @@ struct bench_opts {
 	int width, height;
 	double t_iter;
 	const char *out;
+	double latency_us; /* emulated one-way link latency of every run */
 };
 
 static struct cluster scratch; /* cluster_reference() as a name check */
@@ -144,7 +147,7 @@ static int hmasters_for(int nslaves)
 static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 		     const struct cluster *cl)
 {
-	char json[4300], csv[4300], log[4300], w[16], h[16], t[32], runname[192], hm[16];
+	char json[4300], csv[4300], log[4300], w[16], h[16], t[32], runname[192], hm[16], lat[32];
 	char *args[32], *speeds = NULL, *loads = NULL;
 	int n = 0;
 	char *text;
@@ -210,6 +213,9 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 	args[n++] = "--run";
 	args[n++] = runname;
 	args[n++] = "--no-progress";
+	snprintf(lat, sizeof(lat), "%g", o->latency_us);
+	args[n++] = "--link-latency-us";
+	args[n++] = lat;
 	args[n] = NULL;
 	if (run_dls(args, log) != 0) {
 		fprintf(stderr, PROG ": %s %s %s run %d failed (see %s)\n", c->cluster, c->order,
@@ -292,6 +298,7 @@ static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const 
 	sc.pes = pes;
 	sc.npes = cl->n;
 	sc.t_iter_s = o->t_iter * 1e-9;
+	sc.latency_s = o->latency_us * 1e-6;
 	sc.poll_s = 0.1;
 	if (sim_run(&sc, &r) == DLS_OK) {
 		c->sim_tp = r.t_p;
@@ -426,10 +433,11 @@ int dls_cmd_bench(int argc, char **argv)
 					     {"capacity", no_argument, 0, 'C'},
 					     {"collection", required_argument, 0, 'L'},
 					     {"no-plots", no_argument, 0, 'P'},
+					     {"link-latency-us", required_argument, 0, 'l'},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	static struct cluster cl;
-	struct bench_opts o = {4000, 2000, 100, "bench-out"};
+	struct bench_opts o = {4000, 2000, 100, "bench-out", 0};
 	const char *clusters[MAX_LIST], *schemes[MAX_LIST], *orders[MAX_LIST], *coll = NULL;
 	char *cl_s = NULL, *sc_s = NULL, *or_s = NULL, runs[4200];
 	int ncl = 0, nsc = 0, nor = 0, reps = 3, quick = 0, cap = 0, plots = 1, c, ncells = 0;
@@ -483,6 +491,9 @@ int dls_cmd_bench(int argc, char **argv)
 		}
 		case 'P':
 			plots = 0;
+			break;
+		case 'l':
+			o.latency_us = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
 			break;
 		case 'h':
 			help();
@@ -563,9 +574,9 @@ int dls_cmd_bench(int argc, char **argv)
 	}
 	snprintf(tpath, sizeof(tpath), "%s/tables.txt", o.out);
 	tables = fopen(tpath, "w");
-	printf("dls bench: %dx%d, t_iter %g ns, %d run(s) a cell; T_p, T_ideal in s; overhead ="
-	       " measured / simulated T_p - 1\n",
-	       o.width, o.height, o.t_iter, reps);
+	printf("dls bench: %dx%d, t_iter %g ns, link latency %g us, %d run(s) a cell; T_p, T_ideal"
+	       " in s; overhead = measured / simulated T_p - 1\n",
+	       o.width, o.height, o.t_iter, o.latency_us, reps);
 	bench_print_tables(stdout, cells, ncells);
 	if (tables)
 		bench_print_tables(tables, cells, ncells);
