@@ -271,6 +271,22 @@ static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_
 			busy[h] = send; /* nothing sendable yet */
 			continue;
 		}
+		/* the message in ACPSA order, as hmaster.c sends it */
+		for (int j = 1; j < n; j++) {
+			int v = batch[j], m = j;
+			int64_t av = (int64_t)floor(sl[v].vpower /
+							    emul_steps_at(&c->pes[v].load, sl[v].asked) +
+						    1e-9);
+
+			while (m > 0 && (int64_t)floor(sl[batch[m - 1]].vpower /
+							       emul_steps_at(&c->pes[batch[m - 1]].load,
+									     sl[batch[m - 1]].asked) +
+						       1e-9) < av) {
+				batch[m] = batch[m - 1];
+				m--;
+			}
+			batch[m] = v;
+		}
 		arrive = send + c->hm_overhead_s + hop;
 		t = arrive > master_free ? arrive : master_free;
 		master_free = t + c->overhead_s + c->per_request_s * n;

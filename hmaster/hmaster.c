@@ -143,6 +143,18 @@ static void forward_requests(struct hmaster *h)
 	for (p = batch; p && reqs; p = p->next)
 		for (size_t i = 0; i < p->n; i++)
 			reqs[k++] = p->reqs[i];
+	/* The message is served in its order: put it in ACPSA order (decreasing
+	 * A_i, stable), as the flat master serves requests pending together. */
+	for (size_t i = 1; reqs && i < n; i++) {
+		struct dls_request r = reqs[i];
+		size_t j = i;
+
+		while (j > 0 && reqs[j - 1].acp < r.acp) {
+			reqs[j] = reqs[j - 1];
+			j--;
+		}
+		reqs[j] = r;
+	}
 	pthread_mutex_unlock(&h->lock);
 	if (h->link_latency_s > 0) /* the message and its reply travel */
 		dls_sleep_until(dls_now() + 2 * h->link_latency_s);
@@ -155,10 +167,13 @@ static void forward_requests(struct hmaster *h)
 		snprintf(p->why, sizeof(p->why), "%s", why);
 		for (size_t i = 0; i < p->n; i++, k++) {
 			int at = index_of(h, p->reqs[i].slave_id);
+			size_t m = 0;
 
 			if (rc)
 				continue;
-			p->out[i] = out[k];
+			while (m + 1 < n && reqs[m].slave_id != p->reqs[i].slave_id)
+				m++; /* its place in the sorted message */
+			p->out[i] = out[m];
 			if (at >= 0)
 				h->state[at] = out[k].kind == DLS_REPLY_WORK   ? S_HOLDING
 					       : out[k].kind == DLS_REPLY_DONE ? S_FINISHED
