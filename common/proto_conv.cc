@@ -45,6 +45,26 @@ void proto_request_in(const DLS::ChunkRequest &in, std::vector<struct dls_result
 	times_in(in.times, &out->times);
 }
 
+void proto_requests_in(const DLS::RequestSeq &in, std::vector<std::vector<struct dls_result>> &res,
+		       std::vector<struct dls_request> &reqs)
+{
+	res.resize(in.length());
+	reqs.resize(in.length());
+	for (CORBA::ULong i = 0; i < in.length(); i++)
+		proto_request_in(in[i], res[i], &reqs[i]);
+}
+
+DLS::ReplySeq *proto_replies_out(const std::vector<struct dls_request> &reqs,
+				 const std::vector<struct dls_reply> &replies)
+{
+	DLS::ReplySeq *out = new DLS::ReplySeq;
+
+	out->length((CORBA::ULong)reqs.size());
+	for (size_t i = 0; i < reqs.size(); i++)
+		(*out)[(CORBA::ULong)i] = proto_reply_out(reqs[i].slave_id, replies[i]);
+	return out;
+}
+
 void proto_reply_in(const DLS::Reply &in, struct dls_reply *out)
 {
 	out->kind = in.kind == DLS::REPLY_WORK	 ? DLS_REPLY_WORK

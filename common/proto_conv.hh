@@ -14,6 +14,9 @@ void proto_results_in(const DLS::ResultSeq &in, std::vector<struct dls_result> &
 void proto_request_in(const DLS::ChunkRequest &in, std::vector<struct dls_result> &res,
 		      struct dls_request *out);
 void proto_reply_in(const DLS::Reply &in, struct dls_reply *out);
+// A merged message: `res[i]` owns the result descriptors of `reqs[i]`.
+void proto_requests_in(const DLS::RequestSeq &in, std::vector<std::vector<struct dls_result>> &res,
+		       std::vector<struct dls_request> &reqs);
 void proto_job_in(const DLS::JobSpec &in, struct dls_job *out);
 
 // C -> IDL.  The sequences borrow the C buffers, which must outlive them.
@@ -21,5 +24,8 @@ void proto_results_out(const struct dls_result *res, size_t n, DLS::ResultSeq &o
 void proto_request_out(const struct dls_request &in, DLS::ChunkRequest &out);
 DLS::Reply proto_reply_out(int slave_id, const struct dls_reply &in);
 DLS::JobSpec proto_job_out(const struct dls_job &in);
+// The replies of a merged message, one per request, in request order.
+DLS::ReplySeq *proto_replies_out(const std::vector<struct dls_request> &reqs,
+				 const std::vector<struct dls_reply> &replies);
 
 #endif

@@ -99,22 +99,17 @@ DLS::Registration *HMaster_i::register_slave(const char *name, CORBA::Double spe
 DLS::ReplySeq *HMaster_i::request_group(const DLS::RequestSeq &requests)
 {
 	size_t n = requests.length();
-	std::vector<std::vector<struct dls_result>> res(n);
-	std::vector<struct dls_request> reqs(n);
+	std::vector<std::vector<struct dls_result>> res;
+	std::vector<struct dls_request> reqs;
 	std::vector<struct dls_reply> replies(n);
-	char why[HMASTER_WHY_LEN] = "";
+	char why[256] = "";
 	int rc;
 
-	for (size_t i = 0; i < n; i++)
-		proto_request_in(requests[(CORBA::ULong)i], res[i], &reqs[i]);
+	proto_requests_in(requests, res, reqs);
 	rc = hmaster_request(h_, reqs.data(), n, replies.data(), why);
 	if (rc)
 		refuse(rc, why);
-	DLS::ReplySeq *out = new DLS::ReplySeq;
-	out->length((CORBA::ULong)n);
-	for (size_t i = 0; i < n; i++)
-		(*out)[(CORBA::ULong)i] = proto_reply_out(reqs[i].slave_id, replies[i]);
-	return out;
+	return proto_replies_out(reqs, replies);
 }
 
 DLS::Reply HMaster_i::request(const DLS::ChunkRequest &req)

@@ -169,22 +169,17 @@ DLS::GroupRegistration *Master_i::register_group(const char *hmaster_name,
 DLS::ReplySeq *Master_i::request_group(const DLS::RequestSeq &requests)
 {
 	size_t n = requests.length();
-	std::vector<std::vector<struct dls_result>> res(n);
-	std::vector<struct dls_request> reqs(n);
+	std::vector<std::vector<struct dls_result>> res;
+	std::vector<struct dls_request> reqs;
 	std::vector<struct dls_reply> replies(n);
-	char why[MASTER_WHY_LEN] = "";
+	char why[256] = "";
 	int rc;
 
-	for (size_t i = 0; i < n; i++)
-		proto_request_in(requests[(CORBA::ULong)i], res[i], &reqs[i]);
+	proto_requests_in(requests, res, reqs);
 	rc = master_request_group(m_, reqs.data(), n, replies.data(), why);
 	if (rc)
 		refuse(rc, why);
-	DLS::ReplySeq *out = new DLS::ReplySeq;
-	out->length((CORBA::ULong)n);
-	for (size_t i = 0; i < n; i++)
-		(*out)[(CORBA::ULong)i] = proto_reply_out(reqs[i].slave_id, replies[i]);
-	return out;
+	return proto_replies_out(reqs, replies);
 }
 
 void Master_i::slave_lost(CORBA::Long slave_id, const char *cause)
