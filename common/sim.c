@@ -33,17 +33,18 @@ void sim_result_free(struct sim_result *r)
 	r->pe = NULL;
 }
 
-/* Serves one request of slave i at the master (sched_next), the chunk
- * starting at `start`; its next request reaches its hop at the returned time,
- * or -1 when the loop is exhausted for it. */
+/* Serves one request of slave i at the master, the chunk starting at
+ * `start` (`reported`: its ACPSA report is already recorded, as for a merged
+ * message); its next request reaches its hop at the returned time, or -1
+ * when the loop is exhausted for it.  *last_end tracks the latest chunk end. */
 static double serve(const struct sim_config *c, struct sched *sched, struct sim_slave *sl, int i,
-		    int64_t acp, double start, struct sim_result *out, double *last_result,
-		    int *rc)
+		    int64_t acp, int reported, double start, struct sim_result *out,
+		    double *last_end, int *rc)
 {
 	struct chunk ch;
 	double cost = 0, end;
 
-	*rc = sched_next(sched, i, acp, &ch);
+	*rc = reported ? sched_serve(sched, i, acp, &ch) : sched_next(sched, i, acp, &ch);
 	if (*rc == DLS_EDONE) {
 		*rc = DLS_OK;
 		return -1;
@@ -58,8 +59,8 @@ static double serve(const struct sim_config *c, struct sched *sched, struct sim_
 	out->pe[i].iterations += ch.size;
 	out->chunks++;
 	sl[i].asked = end;
-	if (end > *last_result)
-		*last_result = end;
+	if (end > *last_end)
+		*last_end = end;
 	return end + c->latency_s;
 }
 
@@ -73,7 +74,7 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 	struct sched_params p = c->sched;
 	struct emul_steps total = {0};
 	int64_t *acp0;
-	double min_speed = INFINITY, master_free = 0, last_result = 0, work = 0;
+	double min_speed = INFINITY, master_free = 0, last_end = 0, work = 0;
 	int rc, active;
 
 	memset(out, 0, sizeof(*out));
@@ -173,8 +174,8 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 			continue;
 		master_free = now + c->overhead_s + c->per_request_s;
 		out->pe[best].t_comwait += master_free + c->latency_s - sl[best].asked;
-		sl[best].ready = serve(c, sched, sl, best, best_acp, master_free + c->latency_s, out,
-				       &last_result, &rc);
+		sl[best].ready = serve(c, sched, sl, best, best_acp, 0, master_free + c->latency_s,
+				       out, &last_end, &rc);
 		if (rc)
 			goto done;
 		if (sl[best].ready < 0) {
@@ -182,9 +183,11 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 			active--;
 		}
 	}
-	last_result += c->latency_s; /* the last results still travel */
+
 	out->recomputations = sched_recomputations(sched);
-	out->t_p = last_result - c->latency_s; /* scheduling starts at the first request */
+	/* from the first request at the master (latency_s) to the last result
+	 * there (last_end + latency_s) */
+	out->t_p = last_end;
 	out->efficiency = out->t_p > 0 ? out->t_ideal / out->t_p : 0;
 	rc = DLS_OK;
 done:
@@ -210,9 +213,10 @@ static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_
 	double *busy = calloc((size_t)H, sizeof(double)); /* in-flight message returns */
 	int *sent_first = calloc((size_t)H, sizeof(int));
 	int *batch = malloc((size_t)c->npes * sizeof(int));
-	double master_free = 0, last = 0, hop = c->latency_s;
+	int64_t *acp = malloc((size_t)c->npes * sizeof(int64_t)); /* of the pending request */
+	double master_free = 0, last_end = 0, hop = c->latency_s;
 
-	if (!busy || !sent_first || !batch) {
+	if (!busy || !sent_first || !batch || !acp) {
 		rc = DLS_ENOMEM;
 		goto out;
 	}
@@ -250,8 +254,8 @@ static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_
 		for (int i = h; i < c->npes; i += H) {
 			if (!sl[i].active || sl[i].ready > send)
 				continue;
-			if ((int64_t)floor(sl[i].vpower / emul_steps_at(&c->pes[i].load, sl[i].asked) +
-					   1e-9) < 1) {
+			acp[i] = acp_at(&sl[i], &c->pes[i], sl[i].asked);
+			if (acp[i] < 1) {
 				if (sched_remaining(sched) == 0) {
 					sl[i].active = 0;
 					active--;
@@ -274,14 +278,8 @@ static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_
 		/* the message in ACPSA order, as hmaster.c sends it */
 		for (int j = 1; j < n; j++) {
 			int v = batch[j], m = j;
-			int64_t av = (int64_t)floor(sl[v].vpower /
-							    emul_steps_at(&c->pes[v].load, sl[v].asked) +
-						    1e-9);
 
-			while (m > 0 && (int64_t)floor(sl[batch[m - 1]].vpower /
-							       emul_steps_at(&c->pes[batch[m - 1]].load,
-									     sl[batch[m - 1]].asked) +
-						       1e-9) < av) {
+			while (m > 0 && acp[batch[m - 1]] < acp[v]) {
 				batch[m] = batch[m - 1];
 				m--;
 			}
@@ -292,51 +290,29 @@ static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_
 		master_free = t + c->overhead_s + c->per_request_s * n;
 		/* the ACPSA rule once per merged message, then each request in turn */
 		for (int j = 0; j < n; j++)
-			sched_report(sched, batch[j],
-				     (int64_t)floor(sl[batch[j]].vpower /
-							    emul_steps_at(&c->pes[batch[j]].load,
-									  sl[batch[j]].asked) +
-						    1e-9));
+			sched_report(sched, batch[j], acp[batch[j]]);
 		for (int j = 0; j < n; j++) {
 			int i = batch[j];
-			int64_t a = (int64_t)floor(
-				sl[i].vpower / emul_steps_at(&c->pes[i].load, sl[i].asked) + 1e-9);
-			double back = master_free + hop + c->hm_overhead_s + hop, start = back;
-			struct chunk ch;
+			double back = master_free + hop + c->hm_overhead_s + hop;
 
 			out->pe[i].t_comwait += back - sl[i].asked;
-			rc = sched_serve(sched, i, a, &ch);
-			if (rc == DLS_EDONE) {
-				rc = DLS_OK;
-				sl[i].active = 0;
-				active--;
-				continue;
-			}
+			sl[i].ready = serve(c, sched, sl, i, acp[i], 1, back, out, &last_end, &rc);
 			if (rc)
 				goto out;
-			{
-				double cost = 0, end;
-
-				for (int64_t k = ch.start; k < ch.start + ch.size; k++)
-					cost += (double)c->cost[k];
-				end = emul_finish(&sl[i].power, start, cost * c->t_iter_s);
-				out->pe[i].t_comp += end - start;
-				out->pe[i].chunks++;
-				out->pe[i].iterations += ch.size;
-				out->chunks++;
-				sl[i].asked = end;
-				sl[i].ready = end + hop;
-				if (end + 2 * hop + c->hm_overhead_s > last)
-					last = end + 2 * hop + c->hm_overhead_s;
+			if (sl[i].ready < 0) {
+				sl[i].active = 0;
+				active--;
 			}
 		}
 		busy[h] = master_free + hop; /* its reply is back */
 	}
-	/* from the first request at the master to the last result there */
-	out->t_p = last - 2 * hop - c->hm_overhead_s;
+	/* from the first request at the master (2 hops and an hmaster after the
+	 * start) to the last result there (as long after its chunk's end) */
+	out->t_p = last_end;
 out:
 	free(busy);
 	free(sent_first);
 	free(batch);
+	free(acp);
 	return rc;
 }
