@@ -19,17 +19,20 @@ static int same_group(const struct bench_cell *a, const struct bench_cell *b)
 	return !strcmp(a->cluster, b->cluster) && !strcmp(a->order, b->order);
 }
 
+/* 1 when cells[g] is the first of its (cluster, order) group. */
+static int first_of_group(const struct bench_cell *cells, int g)
+{
+	for (int k = 0; k < g; k++)
+		if (same_group(&cells[k], &cells[g]))
+			return 0;
+	return 1;
+}
+
 void bench_print_tables(FILE *out, const struct bench_cell *cells, int ncells)
 {
 	for (int g = 0; g < ncells; g++) {
-		int first = 1, n = 0;
-
-		for (int k = 0; k < g; k++)
-			first &= !same_group(&cells[k], &cells[g]);
-		if (!first)
+		if (!first_of_group(cells, g))
 			continue;
-		for (int k = g; k < ncells; k++)
-			n += same_group(&cells[k], &cells[g]);
 		fprintf(out, "\n%s, order %s: PE_i T_com+wait/T_comp (s), median run of each scheme\n",
 			cells[g].cluster, cells[g].order);
 		if (cells[g].nslaves <= 16) {
@@ -76,7 +79,6 @@ void bench_print_tables(FILE *out, const struct bench_cell *cells, int ncells)
 				c->ok && c->sim_tp > 0 ? 100 * (tp / c->sim_tp - 1) : 0,
 				c->recomputations);
 		}
-		(void)n;
 	}
 }
 
@@ -332,14 +334,9 @@ int bench_plot(const char *dir, const struct bench_cell *cells, int ncells)
 	fprintf(gp, "set terminal pngcairo size 1000,560 enhanced font 'sans,11'\n");
 	plot_efficiency(gp, pdir, cells, ncells, "natural");
 	plot_efficiency(gp, pdir, cells, ncells, "interleaved");
-	for (int g = 0; g < ncells; g++) {
-		int first = 1;
-
-		for (int k = 0; k < g; k++)
-			first &= !same_group(&cells[k], &cells[g]);
-		if (first)
+	for (int g = 0; g < ncells; g++)
+		if (first_of_group(cells, g))
 			plot_tcomp(gp, pdir, cells, ncells, g);
-	}
 	plot_scaling(gp, pdir, cells, ncells);
 	fclose(gp);
 	snprintf(cmd, sizeof(cmd), "gnuplot '%s' > '%s/gnuplot.log' 2>&1", gpath, pdir);

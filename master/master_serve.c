@@ -399,8 +399,7 @@ static void remember(struct master *m, const struct dls_request *r,
 	s->has_reply = 1;
 	s->last_seq = r->seq;
 	s->last_reply = *out;
-	if (s->first_request_pending)
-		s->first_request_pending = 0;
+	s->first_request_pending = 0;
 	if (s->info.state == MASTER_SLAVE_REGISTERED)
 		s->info.state = MASTER_SLAVE_ACTIVE;
 }
