@@ -54,6 +54,39 @@ void proto_requests_in(const DLS::RequestSeq &in, std::vector<std::vector<struct
 		proto_request_in(in[i], res[i], &reqs[i]);
 }
 
+const char *proto_group_in(const DLS::StringSeq &names, const DLS::DoubleSeq &speeds,
+			   DLS::Slave_ptr self, std::vector<const char *> &nm,
+			   std::vector<double> &sp)
+{
+	if (speeds.length() != names.length())
+		return "register_group: one speed per name";
+	if (CORBA::is_nil(self))
+		return "register_group: self must be a DLS::Slave reference";
+	nm.resize(names.length());
+	sp.resize(names.length());
+	for (CORBA::ULong i = 0; i < names.length(); i++) {
+		nm[i] = names[i];
+		sp[i] = speeds[i];
+	}
+	return NULL;
+}
+
+DLS::GroupRegistration *proto_group_out(const std::vector<int> &ids,
+					const std::vector<double> &vpowers,
+					const DLS::JobSpec &job)
+{
+	DLS::GroupRegistration *r = new DLS::GroupRegistration;
+
+	r->slave_ids.length((CORBA::ULong)ids.size());
+	r->virtual_powers.length((CORBA::ULong)ids.size());
+	for (size_t i = 0; i < ids.size(); i++) {
+		r->slave_ids[(CORBA::ULong)i] = ids[i];
+		r->virtual_powers[(CORBA::ULong)i] = vpowers[i];
+	}
+	r->job = job;
+	return r;
+}
+
 DLS::ReplySeq *proto_replies_out(const std::vector<struct dls_request> &reqs,
 				 const std::vector<struct dls_reply> &replies)
 {

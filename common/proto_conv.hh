@@ -24,6 +24,16 @@ void proto_results_out(const struct dls_result *res, size_t n, DLS::ResultSeq &o
 void proto_request_out(const struct dls_request &in, DLS::ChunkRequest &out);
 DLS::Reply proto_reply_out(int slave_id, const struct dls_reply &in);
 DLS::JobSpec proto_job_out(const struct dls_job &in);
+// A merged registration: names and speeds as C arrays (borrowing the IDL
+// strings).  NULL, or the reason to refuse it (counts differ, nil self).
+const char *proto_group_in(const DLS::StringSeq &names, const DLS::DoubleSeq &speeds,
+			   DLS::Slave_ptr self, std::vector<const char *> &nm,
+			   std::vector<double> &sp);
+// Its answer: the global ids and V_i, and the job.
+DLS::GroupRegistration *proto_group_out(const std::vector<int> &ids,
+					const std::vector<double> &vpowers,
+					const DLS::JobSpec &job);
+
 // The replies of a merged message, one per request, in request order.
 DLS::ReplySeq *proto_replies_out(const std::vector<struct dls_request> &reqs,
 				 const std::vector<struct dls_reply> &replies);

@@ -49,33 +49,23 @@ DLS::GroupRegistration *HMaster_i::register_group(const char *hmaster_name,
 						  const DLS::DoubleSeq &speeds, DLS::Slave_ptr self)
 {
 	size_t n = names.length();
-	std::vector<const char *> nm(n);
-	std::vector<double> sp(n), vp(n);
+	std::vector<const char *> nm;
+	std::vector<double> sp, vp(n);
 	std::vector<int> ids(n);
 	struct dls_job job;
 	char why[HMASTER_WHY_LEN] = "";
+	const char *bad = proto_group_in(names, speeds, self, nm, sp);
 	int rc;
 
 	(void)hmaster_name;
-	if (speeds.length() != names.length() || CORBA::is_nil(self))
-		throw DLS::Refused("register_group: one speed per name and a Slave reference");
-	for (size_t i = 0; i < n; i++) {
-		nm[i] = names[(CORBA::ULong)i];
-		sp[i] = speeds[(CORBA::ULong)i];
-	}
+	if (bad)
+		throw DLS::Refused(bad);
 	rc = hmaster_register(h_, nm.data(), sp.data(), n, ids.data(), vp.data(), &job, why);
 	if (rc)
 		refuse(rc, why);
-	DLS::GroupRegistration *r = new DLS::GroupRegistration;
-	r->slave_ids.length((CORBA::ULong)n);
-	r->virtual_powers.length((CORBA::ULong)n);
-	for (size_t i = 0; i < n; i++) {
-		r->slave_ids[(CORBA::ULong)i] = ids[i];
-		r->virtual_powers[(CORBA::ULong)i] = vp[i];
-		remember(ids[i], self);
-	}
-	r->job = proto_job_out(job);
-	return r;
+	for (size_t i = 0; i < n; i++)
+		remember(ids[i], self); // the child answers for the slaves below it
+	return proto_group_out(ids, vp, proto_job_out(job));
 }
 
 DLS::Registration *HMaster_i::register_slave(const char *name, CORBA::Double speed,

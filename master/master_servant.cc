@@ -136,34 +136,22 @@ DLS::GroupRegistration *Master_i::register_group(const char *hmaster_name,
 						 const DLS::DoubleSeq &speeds, DLS::Slave_ptr self)
 {
 	size_t n = names.length();
-	std::vector<const char *> nm(n);
-	std::vector<double> sp(n), vp(n);
+	std::vector<const char *> nm;
+	std::vector<double> sp, vp(n);
 	std::vector<int> ids(n);
 	char why[MASTER_WHY_LEN] = "";
+	const char *bad = proto_group_in(names, speeds, self, nm, sp);
 	int rc;
 
-	if (speeds.length() != names.length())
-		throw DLS::Refused("register_group: one speed per name");
-	if (CORBA::is_nil(self))
-		throw DLS::Refused("register_group: self must be a DLS::Slave reference");
-	for (size_t i = 0; i < n; i++) {
-		nm[i] = names[(CORBA::ULong)i];
-		sp[i] = speeds[(CORBA::ULong)i];
-	}
+	if (bad)
+		throw DLS::Refused(bad);
 	rc = master_register_group(m_, nm.data(), sp.data(), n, ids.data(), vp.data(), why);
 	if (rc)
 		refuse(rc, why);
 	log_info("hmaster '%s' registered %zu slaves", hmaster_name, n);
-	DLS::GroupRegistration *r = new DLS::GroupRegistration;
-	r->slave_ids.length((CORBA::ULong)n);
-	r->virtual_powers.length((CORBA::ULong)n);
-	for (size_t i = 0; i < n; i++) {
-		r->slave_ids[(CORBA::ULong)i] = ids[i];
-		r->virtual_powers[(CORBA::ULong)i] = vp[i];
+	for (size_t i = 0; i < n; i++)
 		remember_ref(ids[i], self); // the hmaster answers for its slaves
-	}
-	r->job = job_;
-	return r;
+	return proto_group_out(ids, vp, job_);
 }
 
 DLS::ReplySeq *Master_i::request_group(const DLS::RequestSeq &requests)
