@@ -74,12 +74,11 @@ struct master *master_create(const struct master_config *cfg, int *err)
 	}
 	iter_order_init(&m->order, cfg->order, cfg->width);
 	m->slaves = calloc((size_t)cfg->nslaves, sizeof(*m->slaves));
-	m->delivered = calloc((size_t)cfg->width, 1);
 	m->image = calloc((size_t)cfg->width * (size_t)cfg->height, sizeof(uint16_t));
-	if (!m->slaves || !m->delivered || !m->image || pthread_mutex_init(&m->lock, NULL) ||
-	    dls_cond_init(&m->cond)) {
+	if (!m->slaves || ledger_init(&m->ledger, cfg->width, cfg->height) || !m->image ||
+	    pthread_mutex_init(&m->lock, NULL) || dls_cond_init(&m->cond)) {
 		free(m->slaves);
-		free(m->delivered);
+		ledger_free(&m->ledger);
 		free(m->image);
 		free(m);
 		*err = DLS_ENOMEM;
@@ -94,7 +93,7 @@ void master_destroy(struct master *m)
 	if (!m)
 		return;
 	for (int i = 0; i < m->cfg.nslaves; i++)
-		free(m->slaves[i].held);
+		held_free(&m->slaves[i].held);
 	while (m->queue) {
 		struct waiter *w = m->queue;
 
@@ -103,7 +102,7 @@ void master_destroy(struct master *m)
 	}
 	sched_destroy(m->sched);
 	free(m->slaves);
-	free(m->delivered);
+	ledger_free(&m->ledger);
 	free(m->image);
 	free(m->requeue);
 	pthread_mutex_destroy(&m->lock);
@@ -257,7 +256,7 @@ int master_snapshot(struct master *m, struct master_snapshot *out)
 	out->scheme = sched_kind_name(m->cfg.sched.kind);
 	out->iterations = m->cfg.width;
 	out->assigned = m->assigned;
-	out->delivered = m->ndelivered;
+	out->delivered = m->ledger.ndelivered;
 	out->requeued = m->requeued_total;
 	out->recomputations = m->sched ? sched_recomputations(m->sched) : 0;
 	out->started = m->gate_open;
@@ -267,9 +266,7 @@ int master_snapshot(struct master *m, struct master_snapshot *out)
 		if (!m->slaves[i].registered)
 			continue;
 		out->slaves[out->nslaves] = m->slaves[i].info;
-		out->slaves[out->nslaves].held = 0;
-		for (size_t k = 0; k < m->slaves[i].nheld; k++)
-			out->slaves[out->nslaves].held += m->slaves[i].held[k].undelivered;
+		out->slaves[out->nslaves].held = held_undelivered(&m->slaves[i].held);
 		out->nslaves++;
 	}
 	pthread_mutex_unlock(&m->lock);

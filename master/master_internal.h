@@ -8,18 +8,15 @@
 
 #include <pthread.h>
 
+#include "ledger.h"
 #include "master.h"
-
-struct held_range {
-	int64_t start, count;
-	int64_t undelivered; /* iterations of the range not yet delivered */
-};
 
 struct slave_rec {
 	int registered;
+	int cluster; /* a two-level hmaster: holds several chunks at once */
+	double min_leaf_speed; /* its slowest slave (its own speed for a slave) */
 	struct master_slave_info info;
-	struct held_range *held;
-	size_t nheld, held_cap;
+	struct held_set held;
 	int has_reply; /* last_reply answers a retry of seq last_seq */
 	uint32_t last_seq;
 	struct dls_reply last_reply;
@@ -59,8 +56,8 @@ struct master {
 	struct waiter *queue; /* pending requests in ACPSA order */
 	uint64_t arrivals;
 
-	uint8_t *delivered; /* per iteration */
-	int64_t ndelivered, assigned, requeued_total;
+	struct ledger ledger; /* who holds what; what is delivered */
+	int64_t assigned, requeued_total;
 	struct range *requeue;
 	size_t nrequeue, requeue_cap;
 	uint16_t *image;

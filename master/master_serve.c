@@ -26,125 +26,23 @@ static int check_caller(struct master *m, int id, char *why)
 	return DLS_OK;
 }
 
-static struct held_range *find_held(struct slave_rec *s, int64_t start, int64_t count)
-{
-	for (size_t k = 0; k < s->nheld; k++) {
-		struct held_range *h = &s->held[k];
-
-		if (start >= h->start && start + count <= h->start + h->count)
-			return h;
-	}
-	return NULL;
-}
-
-static int64_t held_undelivered(const struct slave_rec *s)
-{
-	int64_t n = 0;
-
-	for (size_t k = 0; k < s->nheld; k++)
-		n += s->held[k].undelivered;
-	return n;
-}
-
-/* Removes the marks (value 2) that check_results set on [0, upto) blocks. */
-static void unmark(struct master *m, const struct dls_result *res, size_t upto)
-{
-	for (size_t b = 0; b < upto; b++)
-		for (int64_t i = res[b].start; i < res[b].start + res[b].count; i++)
-			if (m->delivered[i] == 2)
-				m->delivered[i] = 0;
-}
-
-/* Why block r of slave id cannot be accepted, or DLS_OK (nothing marked). */
-static int check_block(struct master *m, int id, const struct dls_result *r, char *why)
-{
-	if (r->count < 1 || r->start < 0 || r->start > m->cfg.width - r->count) {
-		master_why(why, "result range [%lld, +%lld) is outside the loop [0, %d)",
-			   (long long)r->start, (long long)r->count, m->cfg.width);
-		return DLS_EINVAL;
-	}
-	if (r->ncounts != (size_t)r->count * (size_t)m->cfg.height) {
-		master_why(why,
-			   "result [%lld, +%lld) carries %zu counts, expected %lld "
-			   "(%lld iterations x %d rows)",
-			   (long long)r->start, (long long)r->count, r->ncounts,
-			   (long long)r->count * m->cfg.height, (long long)r->count, m->cfg.height);
-		return DLS_EINVAL;
-	}
-	for (int64_t i = r->start; i < r->start + r->count; i++) {
-		if (m->delivered[i] == 1) {
-			master_why(why, "iteration %lld was already delivered", (long long)i);
-			return DLS_EINVAL;
-		}
-	}
-	if (!find_held(&m->slaves[id], r->start, r->count)) {
-		master_why(why, "slave %d does not hold iterations [%lld, %lld)", id,
-			   (long long)r->start, (long long)(r->start + r->count));
-		return DLS_EINVAL;
-	}
-	return DLS_OK;
-}
-
-/*
- * Checks every block of a slave's results: inside the loop, with count *
- * height counts, not yet delivered, in a range the slave holds, and not
- * repeated within the message.  On success the iterations stay marked 2 for
- * apply_results (or unmark); on refusal nothing stays marked.
- */
-static int check_results(struct master *m, int id, const struct dls_result *res, size_t n,
-			 int64_t *total, char *why)
-{
-	*total = 0;
-	for (size_t b = 0; b < n; b++) {
-		const struct dls_result *r = &res[b];
-		int rc = check_block(m, id, r, why);
-
-		if (rc) {
-			unmark(m, res, b);
-			return rc;
-		}
-		for (int64_t i = r->start; i < r->start + r->count; i++) {
-			if (m->delivered[i] == 2) {
-				master_why(why, "iteration %lld appears twice in one message",
-					   (long long)i);
-				unmark(m, res, b + 1);
-				return DLS_EINVAL;
-			}
-			m->delivered[i] = 2;
-		}
-		*total += r->count;
-	}
-	return DLS_OK;
-}
-
 /* Stores checked results in the image; the lock is held. */
 static void apply_results(struct master *m, int id, const struct dls_result *res, size_t n)
 {
-	struct slave_rec *s = &m->slaves[id];
 	size_t h = (size_t)m->cfg.height;
 
 	for (size_t b = 0; b < n; b++) {
 		const struct dls_result *r = &res[b];
-		struct held_range *hr = find_held(s, r->start, r->count);
 
 		for (int64_t i = r->start; i < r->start + r->count; i++) {
 			int64_t col = iter_order_column(&m->order, i);
 
 			memcpy(m->image + (size_t)col * h, r->counts + (size_t)(i - r->start) * h,
 			       h * sizeof(uint16_t));
-			m->delivered[i] = 1;
 		}
-		hr->undelivered -= r->count;
-		m->ndelivered += r->count;
 	}
-	/* forget fully delivered ranges */
-	for (size_t k = 0; k < s->nheld;) {
-		if (s->held[k].undelivered == 0)
-			s->held[k] = s->held[--s->nheld];
-		else
-			k++;
-	}
-	if (n && m->ndelivered == m->cfg.width && !m->done) {
+	ledger_commit(&m->ledger, &m->slaves[id].held, res, n);
+	if (n && m->ledger.ndelivered == m->cfg.width && !m->done) {
 		m->done = 1;
 		m->t_end = dls_now();
 		log_info("every result is in: T_p = %.3f s", m->t_end - m->t_start);
@@ -152,19 +50,16 @@ static void apply_results(struct master *m, int id, const struct dls_result *res
 	}
 }
 
-static int push_held(struct slave_rec *s, int64_t start, int64_t count)
+static int check_results(struct master *m, int id, const struct dls_result *res, size_t n,
+			 int64_t *total, char *why)
 {
-	if (s->nheld == s->held_cap) {
-		size_t cap = s->held_cap ? 2 * s->held_cap : 4;
-		struct held_range *h = realloc(s->held, cap * sizeof(*h));
+	return ledger_check(&m->ledger, &m->slaves[id].held, id, res, n, total, why,
+			    MASTER_WHY_LEN);
+}
 
-		if (!h)
-			return DLS_ENOMEM;
-		s->held = h;
-		s->held_cap = cap;
-	}
-	s->held[s->nheld++] = (struct held_range){start, count, count};
-	return DLS_OK;
+static void unmark(struct master *m, const struct dls_result *res, size_t n)
+{
+	ledger_unmark(&m->ledger, res, n);
 }
 
 static int push_requeue(struct master *m, int64_t start, int64_t count)
@@ -180,6 +75,12 @@ static int push_requeue(struct master *m, int64_t start, int64_t count)
 	}
 	m->requeue[m->nrequeue++] = (struct range){start, count};
 	return DLS_OK;
+}
+
+/* ledger_release's callback: the range goes to the next requests. */
+static int give_back(void *ctx, int64_t start, int64_t count)
+{
+	return push_requeue(ctx, start, count);
 }
 
 /* Opens the start gate when every registered slave has asked, or at the
@@ -315,7 +216,7 @@ static int serve_one(struct master *m, int id, int64_t acp, int reported, struct
 		rc = DLS_EDONE;
 	}
 	if (rc == DLS_OK) {
-		if (push_held(s, c.start, c.size))
+		if (held_push(&s->held, c.start, c.size))
 			return DLS_ENOMEM;
 		out->kind = DLS_REPLY_WORK;
 		out->start = c.start;
@@ -369,11 +270,13 @@ static int take_request(struct master *m, const struct dls_request *r, struct dl
 	rc = check_results(m, r->slave_id, r->results, r->nresults, &total, why);
 	if (rc)
 		return rc;
-	if (m->cfg.collect == DLS_COLLECT_PIGGYBACK && total != held_undelivered(s)) {
+	/* a two-level hmaster asks for more before its slaves finish (it prefetches) */
+	if (m->cfg.collect == DLS_COLLECT_PIGGYBACK && !s->cluster &&
+	    total != held_undelivered(&s->held)) {
 		master_why(why,
 			   "slave %d holds %lld undelivered iterations and its request delivers "
 			   "%lld: piggy-backed results must complete the previous chunk",
-			   r->slave_id, (long long)held_undelivered(s), (long long)total);
+			   r->slave_id, (long long)held_undelivered(&s->held), (long long)total);
 		unmark(m, r->results, r->nresults);
 		return DLS_ESTATE;
 	}
@@ -519,24 +422,11 @@ int master_slave_lost(struct master *m, int slave_id, const char *cause)
 	s = &m->slaves[slave_id];
 	s->info.state = MASTER_SLAVE_LOST;
 	/* undelivered runs of every held range go to the others */
-	for (size_t k = 0; k < s->nheld; k++) {
-		const struct held_range *h = &s->held[k];
-		int64_t run = -1;
-
-		for (int64_t i = h->start; i <= h->start + h->count; i++) {
-			int open = i < h->start + h->count && !m->delivered[i];
-
-			if (open && run < 0)
-				run = i;
-			if (!open && run >= 0) {
-				push_requeue(m, run, i - run);
-				m->requeued_total += i - run;
-				moved += i - run;
-				run = -1;
-			}
-		}
-	}
-	s->nheld = 0;
+	moved = ledger_release(&m->ledger, &s->held, give_back, m);
+	if (moved < 0)
+		moved = 0;
+	else
+		m->requeued_total += moved;
 	log_warn("slave %d '%s' lost (%s): %lld undelivered iterations requeued", slave_id,
 		 s->info.name, cause, (long long)moved);
 	pthread_cond_broadcast(&m->cond);
@@ -550,7 +440,7 @@ size_t master_slaves_holding(struct master *m, int *ids, size_t max)
 
 	pthread_mutex_lock(&m->lock);
 	for (int i = 0; i < m->cfg.nslaves && n < max; i++)
-		if (m->slaves[i].registered && m->slaves[i].nheld > 0 &&
+		if (m->slaves[i].registered && m->slaves[i].held.n > 0 &&
 		    m->slaves[i].info.state != MASTER_SLAVE_LOST)
 			ids[n++] = i;
 	pthread_mutex_unlock(&m->lock);

@@ -1,0 +1,177 @@
+/*
+ * ledger.c - held ranges and delivered iterations (see ledger.h).
+ */
+#include "ledger.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "dls_err.h"
+
+int ledger_init(struct ledger *l, int64_t iterations, int32_t rows)
+{
+	l->state = calloc((size_t)(iterations > 0 ? iterations : 1), 1);
+	l->iterations = iterations;
+	l->rows = rows;
+	l->ndelivered = 0;
+	return l->state ? DLS_OK : DLS_ENOMEM;
+}
+
+void ledger_free(struct ledger *l)
+{
+	free(l->state);
+	l->state = NULL;
+}
+
+int held_push(struct held_set *h, int64_t start, int64_t count)
+{
+	if (h->n == h->cap) {
+		size_t cap = h->cap ? 2 * h->cap : 4;
+		struct held_range *v = realloc(h->v, cap * sizeof(*v));
+
+		if (!v)
+			return DLS_ENOMEM;
+		h->v = v;
+		h->cap = cap;
+	}
+	h->v[h->n++] = (struct held_range){start, count, count};
+	return DLS_OK;
+}
+
+int64_t held_undelivered(const struct held_set *h)
+{
+	int64_t n = 0;
+
+	for (size_t k = 0; k < h->n; k++)
+		n += h->v[k].undelivered;
+	return n;
+}
+
+void held_free(struct held_set *h)
+{
+	free(h->v);
+	h->v = NULL;
+	h->n = h->cap = 0;
+}
+
+static struct held_range *find_held(const struct held_set *h, int64_t start, int64_t count)
+{
+	for (size_t k = 0; k < h->n; k++) {
+		struct held_range *r = &h->v[k];
+
+		if (start >= r->start && start + count <= r->start + r->count)
+			return r;
+	}
+	return NULL;
+}
+
+void ledger_unmark(struct ledger *l, const struct dls_result *res, size_t n)
+{
+	for (size_t b = 0; b < n; b++)
+		for (int64_t i = res[b].start; i < res[b].start + res[b].count; i++)
+			if (l->state[i] == 2)
+				l->state[i] = 0;
+}
+
+/* Why block r of holder who cannot be accepted, or DLS_OK (nothing marked). */
+static int check_block(const struct ledger *l, const struct held_set *h, int who,
+		       const struct dls_result *r, char *why, size_t len)
+{
+	if (r->count < 1 || r->start < 0 || r->start > l->iterations - r->count) {
+		snprintf(why, len, "result range [%lld, +%lld) is outside the loop [0, %lld)",
+			 (long long)r->start, (long long)r->count, (long long)l->iterations);
+		return DLS_EINVAL;
+	}
+	if (r->ncounts != (size_t)r->count * (size_t)l->rows) {
+		snprintf(why, len,
+			 "result [%lld, +%lld) carries %zu counts, expected %lld "
+			 "(%lld iterations x %d rows)",
+			 (long long)r->start, (long long)r->count, r->ncounts,
+			 (long long)r->count * l->rows, (long long)r->count, l->rows);
+		return DLS_EINVAL;
+	}
+	for (int64_t i = r->start; i < r->start + r->count; i++) {
+		if (l->state[i] == 1) {
+			snprintf(why, len, "iteration %lld was already delivered", (long long)i);
+			return DLS_EINVAL;
+		}
+	}
+	if (!find_held(h, r->start, r->count)) {
+		snprintf(why, len, "slave %d does not hold iterations [%lld, %lld)", who,
+			 (long long)r->start, (long long)(r->start + r->count));
+		return DLS_EINVAL;
+	}
+	return DLS_OK;
+}
+
+int ledger_check(struct ledger *l, const struct held_set *h, int who, const struct dls_result *res,
+		 size_t n, int64_t *total, char *why, size_t len)
+{
+	*total = 0;
+	for (size_t b = 0; b < n; b++) {
+		const struct dls_result *r = &res[b];
+		int rc = check_block(l, h, who, r, why, len);
+
+		if (rc) {
+			ledger_unmark(l, res, b);
+			return rc;
+		}
+		for (int64_t i = r->start; i < r->start + r->count; i++) {
+			if (l->state[i] == 2) {
+				snprintf(why, len, "iteration %lld appears twice in one message",
+					 (long long)i);
+				ledger_unmark(l, res, b + 1);
+				return DLS_EINVAL;
+			}
+			l->state[i] = 2;
+		}
+		*total += r->count;
+	}
+	return DLS_OK;
+}
+
+void ledger_commit(struct ledger *l, struct held_set *h, const struct dls_result *res, size_t n)
+{
+	for (size_t b = 0; b < n; b++) {
+		struct held_range *r = find_held(h, res[b].start, res[b].count);
+
+		for (int64_t i = res[b].start; i < res[b].start + res[b].count; i++)
+			l->state[i] = 1;
+		r->undelivered -= res[b].count;
+		l->ndelivered += res[b].count;
+	}
+	for (size_t k = 0; k < h->n;) {
+		if (h->v[k].undelivered == 0)
+			h->v[k] = h->v[--h->n];
+		else
+			k++;
+	}
+}
+
+int64_t ledger_release(struct ledger *l, struct held_set *h,
+		       int (*give)(void *ctx, int64_t start, int64_t count), void *ctx)
+{
+	int64_t moved = 0;
+
+	for (size_t k = 0; k < h->n; k++) {
+		const struct held_range *r = &h->v[k];
+		int64_t run = -1;
+
+		for (int64_t i = r->start; i <= r->start + r->count; i++) {
+			int open = i < r->start + r->count && l->state[i] != 1;
+
+			if (open && run < 0)
+				run = i;
+			if (!open && run >= 0) {
+				int rc = give(ctx, run, i - run);
+
+				if (rc)
+					return -rc;
+				moved += i - run;
+				run = -1;
+			}
+		}
+	}
+	h->n = 0;
+	return moved;
+}

@@ -1,0 +1,79 @@
+/*
+ * ledger.h - which iterations each holder (a slave, or a two-level hmaster
+ * below the master) was given and which of them are delivered: the
+ * bookkeeping the master and a two-level hmaster share.  Results are
+ * checked whole before any is accepted, so a bad message changes nothing.
+ *
+ * Not thread-safe: the owner serialises calls.
+ */
+#ifndef DLS_LEDGER_H
+#define DLS_LEDGER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dls_proto.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct held_range {
+	int64_t start, count;
+	int64_t undelivered; /* iterations of the range not yet delivered */
+};
+
+/* The ranges one holder was given and has not fully delivered. */
+struct held_set {
+	struct held_range *v;
+	size_t n, cap;
+};
+
+struct ledger {
+	uint8_t *state;	    /* per iteration: 0 open, 1 delivered, 2 marked by a check */
+	int64_t iterations; /* the loop [0, iterations) */
+	int32_t rows;	    /* counts per iteration */
+	int64_t ndelivered;
+};
+
+/* An empty ledger of the loop [0, iterations): DLS_OK or DLS_ENOMEM. */
+int ledger_init(struct ledger *l, int64_t iterations, int32_t rows);
+void ledger_free(struct ledger *l);
+
+/* Records that the holder was given [start, start + count): DLS_OK or DLS_ENOMEM. */
+int held_push(struct held_set *h, int64_t start, int64_t count);
+/* Iterations the holder was given and has not delivered. */
+int64_t held_undelivered(const struct held_set *h);
+void held_free(struct held_set *h);
+
+/*
+ * Checks the n result blocks of holder `who` (named in the reasons): each
+ * inside the loop, with count * rows counts, not yet delivered, inside one
+ * range the holder holds, none repeated in the message.  DLS_OK with the
+ * iterations marked for ledger_commit (or ledger_unmark) and *total set; or
+ * DLS_EINVAL with why filled and nothing marked.
+ */
+int ledger_check(struct ledger *l, const struct held_set *h, int who, const struct dls_result *res,
+		 size_t n, int64_t *total, char *why, size_t len);
+
+/* Undoes the marks ledger_check left on the first n blocks. */
+void ledger_unmark(struct ledger *l, const struct dls_result *res, size_t n);
+
+/*
+ * Accepts checked blocks: marks them delivered, counts them against the
+ * holder's ranges and forgets the ranges fully delivered.
+ */
+void ledger_commit(struct ledger *l, struct held_set *h, const struct dls_result *res, size_t n);
+
+/*
+ * Takes everything the holder holds and has not delivered away from it:
+ * calls give(ctx, start, count) for each undelivered run, empties the set,
+ * and returns the iterations given (a negative DLS_ error if give failed).
+ */
+int64_t ledger_release(struct ledger *l, struct held_set *h,
+		       int (*give)(void *ctx, int64_t start, int64_t count), void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
