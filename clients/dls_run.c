@@ -61,6 +61,9 @@ static void help(void)
 	       "  --hmasters LIST      HDTSS: hmasters per level, e.g. 2 (two under the master)\n"
 	       "                       or 2,4 (four more under those); slaves split evenly\n"
 	       "                       over the last level\n"
+	       "  --hmode M            twolevel (default: each hmaster schedules its slaves on\n"
+	       "                       the chunks it gets, and prefetches) or relay (the\n"
+	       "                       master computes every chunk; hmasters merge messages)\n"
 	       "  --kill WHO@SECS      kill -9 slave WHO (a number) or hmaster.L.I that long\n"
 	       "                       after the start (failure drill)\n"
 	       "  --timeout SECS       stop everything after this long (default 3600)\n"
@@ -184,7 +187,7 @@ static void remove_dir(const char *dir)
 		fprintf(stderr, PROG ": cannot remove '%s'\n", dir);
 }
 
-enum { O_TLS = 200, O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT,
+enum { O_HMODE = 201, O_TLS = 200, O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT,
        O_PNG, O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS,
        O_NOPROGRESS };
 
@@ -207,6 +210,7 @@ int dls_cmd_run(int argc, char **argv)
 					     {"dir", required_argument, 0, O_DIR},
 					     {"kill", required_argument, 0, O_KILL},
 					     {"hmasters", required_argument, 0, O_HMASTERS},
+					     {"hmode", required_argument, 0, O_HMODE},
 					     {"link-latency-us", required_argument, 0, O_LATENCY},
 					     {"tls", no_argument, 0, O_TLS},
 					     {"timeout", required_argument, 0, O_TIMEOUT},
@@ -227,6 +231,7 @@ int dls_cmd_run(int argc, char **argv)
 	int levels[MAX_LEVELS], nlevels = 0, first[MAX_LEVELS + 1], kill_hm = -1;
 	char kill_name[64] = "";
 	int tls = 0;
+	const char *hmode = "twolevel";
 	char orb_ep[64] = "giop:tcp:127.0.0.1:", ca_opt[4300] = "", key_opt[4300] = "";
 	int kill_slave = -1, progress = isatty(STDERR_FILENO), c, mn = 0, port, status = 1;
 	int sched_argc = 0;
@@ -328,6 +333,11 @@ int dls_cmd_run(int argc, char **argv)
 		}
 		case O_TLS:
 			tls = 1;
+			break;
+		case O_HMODE:
+			if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))
+				cli_usage_error(PROG, "--hmode", optarg, "must be relay or twolevel");
+			hmode = optarg;
 			break;
 		case O_LATENCY:
 			latency_us = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
@@ -444,7 +454,9 @@ int dls_cmd_run(int argc, char **argv)
 	/* the master */
 	add_arg(margv, &mn, "%s/dls-master", bindir);
 	add_arg(margv, &mn, "--run=%s", run);
-	add_arg(margv, &mn, "--slaves=%d", cl.n);
+	/* two-level: the master's children are the first level of hmasters */
+	add_arg(margv, &mn, "--slaves=%d",
+		nlevels && !strcmp(hmode, "twolevel") ? levels[0] : cl.n);
 	add_arg(margv, &mn, "--width=%s", width);
 	add_arg(margv, &mn, "--height=%s", height);
 	add_arg(margv, &mn, "--maxit=%s", maxit);
@@ -496,6 +508,7 @@ int dls_cmd_run(int argc, char **argv)
 			else
 				add_arg(hargv, &hn, "--parent=hmaster.%d.%d", l - 1, i % levels[l - 1]);
 			add_arg(hargv, &hn, "--slaves=%d", below);
+			add_arg(hargv, &hn, "--mode=%s", hmode);
 			add_arg(hargv, &hn, "--link-latency-us=%.17g", latency_us);
 			add_orb_args(hargv, &hn, ns, orb_ep, ca_opt, key_opt);
 			snprintf(r.hm[first[l] + i].log, sizeof(r.hm[0].log), "%s/hmaster.%d.%d.log",

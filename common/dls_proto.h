@@ -53,6 +53,16 @@ struct dls_request {
 
 enum dls_collect { DLS_COLLECT_PIGGYBACK, DLS_COLLECT_END };
 
+/* The run's scheme and options (IDL SchemeSpec); kind, profile: enum sched_kind, sched_profile. */
+struct dls_scheme {
+	int kind, profile;
+	int64_t alpha_num, alpha_den;
+	int fac;
+	double fac_mu, fac_sigma;
+	int fiss_sigma;
+	int64_t fiss_x;
+};
+
 /* What a slave learns about the run when it registers (IDL JobSpec). */
 struct dls_job {
 	char run_name[64];
@@ -61,6 +71,7 @@ struct dls_job {
 	int64_t iterations;
 	int order;   /* enum iter_order_mode */
 	int collect; /* enum dls_collect */
+	struct dls_scheme scheme;
 };
 
 #ifdef __cplusplus

@@ -1,6 +1,8 @@
 // proto_conv.cc - IDL <-> C message conversions.
 #include "proto_conv.hh"
 
+#include "sched.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -119,6 +121,16 @@ void proto_job_in(const DLS::JobSpec &in, struct dls_job *out)
 	out->iterations = in.iterations;
 	out->order = in.order == DLS::ORDER_INTERLEAVED ? 1 : 0;
 	out->collect = in.collect == DLS::COLLECT_END ? DLS_COLLECT_END : DLS_COLLECT_PIGGYBACK;
+	enum sched_kind kind = SCHED_DTSS;
+	out->scheme.kind = sched_kind_parse(in.scheme.name, &kind) ? -1 : (int)kind;
+	out->scheme.profile = in.scheme.profile;
+	out->scheme.alpha_num = in.scheme.alpha_num;
+	out->scheme.alpha_den = in.scheme.alpha_den;
+	out->scheme.fac = in.scheme.fac;
+	out->scheme.fac_mu = in.scheme.fac_mu;
+	out->scheme.fac_sigma = in.scheme.fac_sigma;
+	out->scheme.fiss_sigma = in.scheme.fiss_sigma;
+	out->scheme.fiss_x = in.scheme.fiss_x;
 }
 
 void proto_results_out(const struct dls_result *res, size_t n, DLS::ResultSeq &out)
@@ -169,5 +181,14 @@ DLS::JobSpec proto_job_out(const struct dls_job &in)
 	job.iterations = in.iterations;
 	job.order = in.order ? DLS::ORDER_INTERLEAVED : DLS::ORDER_NATURAL;
 	job.collect = in.collect == DLS_COLLECT_END ? DLS::COLLECT_END : DLS::COLLECT_PIGGYBACK;
+	job.scheme.name = sched_kind_name((enum sched_kind)in.scheme.kind);
+	job.scheme.profile = in.scheme.profile;
+	job.scheme.alpha_num = in.scheme.alpha_num;
+	job.scheme.alpha_den = in.scheme.alpha_den;
+	job.scheme.fac = in.scheme.fac;
+	job.scheme.fac_mu = in.scheme.fac_mu;
+	job.scheme.fac_sigma = in.scheme.fac_sigma;
+	job.scheme.fiss_sigma = in.scheme.fiss_sigma;
+	job.scheme.fiss_x = in.scheme.fiss_x;
 	return job;
 }

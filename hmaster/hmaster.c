@@ -3,6 +3,7 @@
  * forwarding thread is free; it never waits for every child (SCHEMES.md 5).
  */
 #include "hmaster.h"
+#include "hmaster_twolevel.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -31,6 +32,7 @@ struct pending {
 enum slave_state { S_FREE, S_HOLDING, S_FINISHED };
 
 struct hmaster {
+	struct twolevel *tl; /* two-level mode: everything happens there */
 	pthread_mutex_t lock;
 	pthread_cond_t cond; /* work for the forwarder, answers for the children */
 	struct hmaster_parent parent;
@@ -213,12 +215,27 @@ static void *forwarder(void *arg)
 	return NULL;
 }
 
-struct hmaster *hmaster_create(const char *name, int nslaves, int register_timeout_ms,
-			       double link_latency_us, const struct hmaster_parent *parent,
-			       int *err)
+struct hmaster *hmaster_create(const char *name, enum hmaster_mode mode, int nslaves,
+			       int register_timeout_ms, double link_latency_us,
+			       const struct hmaster_parent *parent, int *err)
 {
 	struct hmaster *h;
 
+	if (mode == HMASTER_TWOLEVEL) {
+		struct twolevel *tl = twolevel_create(name, nslaves, register_timeout_ms,
+						      link_latency_us, parent, err);
+
+		if (!tl)
+			return NULL;
+		h = calloc(1, sizeof(*h));
+		if (!h) {
+			twolevel_destroy(tl);
+			*err = DLS_ENOMEM;
+			return NULL;
+		}
+		h->tl = tl;
+		return h;
+	}
 	*err = DLS_EINVAL;
 	if (nslaves < 1 || nslaves > 1 << 16 || register_timeout_ms < 1)
 		return NULL;
@@ -247,10 +264,20 @@ struct hmaster *hmaster_create(const char *name, int nslaves, int register_timeo
 	return h;
 }
 
+enum hmaster_mode hmaster_mode_of(const struct hmaster *h)
+{
+	return h->tl ? HMASTER_TWOLEVEL : HMASTER_RELAY;
+}
+
 void hmaster_destroy(struct hmaster *h)
 {
 	if (!h)
 		return;
+	if (h->tl) {
+		twolevel_destroy(h->tl);
+		free(h);
+		return;
+	}
 	pthread_mutex_lock(&h->lock);
 	h->stop = 1;
 	pthread_cond_broadcast(&h->cond);
@@ -286,6 +313,8 @@ int hmaster_register(struct hmaster *h, const char *const *names, const double *
 			    .vpowers = vpowers, .job = job};
 	int rc;
 
+	if (h->tl)
+		return twolevel_register(h->tl, speeds, n, ids, vpowers, job, why);
 	pthread_mutex_lock(&h->lock);
 	if (h->registration_sent || h->registered + (int)n > h->nslaves) {
 		snprintf(why, HMASTER_WHY_LEN,
@@ -309,6 +338,12 @@ int hmaster_request(struct hmaster *h, const struct dls_request *reqs, size_t n,
 	struct pending p = {.reqs = reqs, .n = n, .out = out};
 	int rc;
 
+	if (h->tl) {
+		rc = DLS_OK;
+		for (size_t i = 0; i < n && !rc; i++) /* each is served from the pool */
+			rc = twolevel_request(h->tl, &reqs[i], &out[i], why);
+		return rc;
+	}
 	pthread_mutex_lock(&h->lock);
 	for (size_t i = 0; i < n; i++) {
 		int at = index_of(h, reqs[i].slave_id);
@@ -333,6 +368,8 @@ int hmaster_request(struct hmaster *h, const struct dls_request *reqs, size_t n,
 int hmaster_submit(struct hmaster *h, int slave_id, const struct dls_result *res, size_t n,
 		   char *why)
 {
+	if (h->tl)
+		return twolevel_submit(h->tl, slave_id, res, n, why);
 	return h->parent.submit(h->parent.ctx, slave_id, res, n, why, HMASTER_WHY_LEN);
 }
 
@@ -341,6 +378,8 @@ int hmaster_slave_lost(struct hmaster *h, int slave_id, const char *cause)
 	char why[HMASTER_WHY_LEN];
 	int at;
 
+	if (h->tl)
+		return twolevel_child_lost(h->tl, slave_id, cause);
 	pthread_mutex_lock(&h->lock);
 	at = index_of(h, slave_id);
 	if (at >= 0)
@@ -355,6 +394,8 @@ size_t hmaster_slaves_holding(struct hmaster *h, int *ids, size_t max)
 {
 	size_t n = 0;
 
+	if (h->tl)
+		return twolevel_children_holding(h->tl, ids, max);
 	pthread_mutex_lock(&h->lock);
 	for (int i = 0; i < h->registered && n < max; i++)
 		if (h->state[i] == S_HOLDING)
@@ -368,6 +409,8 @@ int hmaster_wait_finished(struct hmaster *h, int timeout_ms)
 	double deadline = dls_now() + timeout_ms / 1000.0;
 	int rc = DLS_ETIMEDOUT;
 
+	if (h->tl)
+		return twolevel_wait_finished(h->tl, timeout_ms);
 	pthread_mutex_lock(&h->lock);
 	for (;;) {
 		int left = h->registered < h->nslaves && !h->registration_sent;
@@ -388,6 +431,10 @@ int hmaster_wait_finished(struct hmaster *h, int timeout_ms)
 
 void hmaster_counts(struct hmaster *h, long *messages, long *requests)
 {
+	if (h->tl) {
+		twolevel_counts(h->tl, messages, requests);
+		return;
+	}
 	pthread_mutex_lock(&h->lock);
 	*messages = h->messages;
 	*requests = h->requests;

@@ -1,7 +1,9 @@
 /*
- * hmaster.h - the core of an HDTSS hmaster in relay mode (seed 001 section
- * 4.2, SCHEMES.md 5): to its parent (a master or another hmaster) it is a
- * group of slaves, to its children a master.  It merges what passes through
+ * hmaster.h - the core of an HDTSS hmaster (seed 001 section 4.2, SCHEMES.md
+ * 5), in one of two modes.  Two-level (hmaster_twolevel.h): to its parent it
+ * is one child with the summed power of its slaves and it schedules them
+ * itself.  Relay, described here: to its parent (a master or another
+ * hmaster) it is a group of slaves, to its children a master.  It merges what passes through
  * it (seed 001 Remark 2): its children's registrations go up as one
  * message and their V_i come down; the requests pending when it forwards
  * (with their piggy-backed results) go up as one message and the replies
@@ -26,7 +28,10 @@ extern "C" {
 
 #define HMASTER_WHY_LEN 256
 
-/* The parent's operations (the IDL DLS::Master group operations). */
+enum hmaster_mode { HMASTER_RELAY, HMASTER_TWOLEVEL };
+
+/* The parent's operations (the IDL DLS::Master operations an hmaster uses:
+ * the group ones in relay mode, register_cluster and request in two-level). */
 struct hmaster_parent {
 	void *ctx;
 	int (*register_group)(void *ctx, const char *const *names, const double *speeds, size_t n,
@@ -36,6 +41,10 @@ struct hmaster_parent {
 	int (*submit)(void *ctx, int slave_id, const struct dls_result *res, size_t n, char *why,
 		      size_t len);
 	int (*slave_lost)(void *ctx, int slave_id, const char *cause, char *why, size_t len);
+	int (*register_cluster)(void *ctx, const double *speeds, size_t n, int *id,
+				double *vpowers, struct dls_job *job, char *why, size_t len);
+	int (*request)(void *ctx, const struct dls_request *req, struct dls_reply *out, char *why,
+		       size_t len);
 };
 
 struct hmaster;
@@ -48,9 +57,11 @@ struct hmaster;
  * how long it waits for its slaves before registering those it has;
  * link_latency_us: the emulated one-way latency of the link to the parent.
  */
-struct hmaster *hmaster_create(const char *name, int nslaves, int register_timeout_ms,
-			       double link_latency_us, const struct hmaster_parent *parent,
-			       int *err);
+struct hmaster *hmaster_create(const char *name, enum hmaster_mode mode, int nslaves,
+			       int register_timeout_ms, double link_latency_us,
+			       const struct hmaster_parent *parent, int *err);
+
+enum hmaster_mode hmaster_mode_of(const struct hmaster *h);
 
 /* Stops the forwarding thread and frees h; NULL is a no-op. */
 void hmaster_destroy(struct hmaster *h);
@@ -58,7 +69,8 @@ void hmaster_destroy(struct hmaster *h);
 /*
  * Registers n slaves of a child (n = 1 for a slave) and blocks until the
  * merged registration went up and came back: their global ids and V_i, and
- * the job.  DLS_OK, DLS_ESTATE (more slaves than expected, or registration
+ * the job.  Two-level mode: the child is one (a slave, or a two-level
+ * hmaster with n slaves): ids[0] is its id here.  DLS_OK, DLS_ESTATE (more slaves than expected, or registration
  * already done), DLS_EREMOTE/refusals of the parent (why filled).
  */
 int hmaster_register(struct hmaster *h, const char *const *names, const double *speeds, size_t n,
@@ -72,11 +84,12 @@ int hmaster_register(struct hmaster *h, const char *const *names, const double *
 int hmaster_request(struct hmaster *h, const struct dls_request *reqs, size_t n,
 		    struct dls_reply *out, char *why);
 
-/* Relays results sent outside a request, at once. */
+/* Relays results sent outside a request (two-level: checked, sent up merged). */
 int hmaster_submit(struct hmaster *h, int slave_id, const struct dls_result *res, size_t n,
 		   char *why);
 
-/* Tells the parent that slave_id died under this hmaster. */
+/* Relay: tells the parent that slave_id died under this hmaster.  Two-level:
+ * what the child held and did not deliver goes to its siblings. */
 int hmaster_slave_lost(struct hmaster *h, int slave_id, const char *cause);
 
 /* Ids of the slaves below that hold work (got WORK and have not asked since). */

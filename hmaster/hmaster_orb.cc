@@ -74,8 +74,8 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 		DLS::Slave_var self = pinged->_this();
 		pinged->_remove_ref();
 		struct hmaster_parent ops = hmaster_parent_ops(o->name, parent, parent_register, self);
-		h = hmaster_create(o->name, o->nslaves, o->register_timeout_ms, o->link_latency_us,
-				   &ops, &err);
+		h = hmaster_create(o->name, o->twolevel ? HMASTER_TWOLEVEL : HMASTER_RELAY,
+				   o->nslaves, o->register_timeout_ms, o->link_latency_us, &ops, &err);
 		if (!h) {
 			fprintf(stderr, "dls-hmaster: cannot start: %s\n", dls_strerror(err));
 			return 1;
@@ -92,19 +92,28 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 		fprintf(stderr, "dls-hmaster: cannot reach the parent '%s': %s\n", ppath, why);
 		return 1;
 	}
-	log_info("bound as '%s' below '%s', relaying for %d slaves", mpath, ppath, o->nslaves);
+	log_info("bound as '%s' below '%s', %s for %d slaves", mpath, ppath,
+		 o->twolevel ? "scheduling (two-level)" : "relaying", o->nslaves);
 	arg.h = h;
 	arg.servant = servant;
 	arg.o = o;
 	arg.stop = 0;
 	pthread_create(&tid, NULL, monitor, &arg);
-	while (hmaster_wait_finished(h, 1000) == DLS_ETIMEDOUT)
+	while ((err = hmaster_wait_finished(h, 1000)) == DLS_ETIMEDOUT)
 		;
-	{
+	if (err) {
+		fprintf(stderr, "dls-hmaster: %s: the run failed above this hmaster\n", o->name);
+		status = 1;
+	} else {
 		long messages, requests;
 
 		hmaster_counts(h, &messages, &requests);
-		log_info("done: %ld merged messages carried %ld requests", messages, requests);
+		if (o->twolevel)
+			log_info("done: %ld messages to the parent, %ld local chunks", messages,
+				 requests);
+		else
+			log_info("done: %ld merged messages carried %ld requests", messages,
+				 requests);
 	}
 	arg.stop = 1;
 	pthread_join(tid, NULL);

@@ -1,6 +1,7 @@
 /*
  * hmaster_orb.h - the hmaster process: finds its parent by name, binds
- * itself as DLS/<run>/<name>, relays until every slave below heard DONE
+ * itself as DLS/<run>/<name>, relays (or, two-level, schedules its slaves)
+ * until every slave below heard DONE
  * (or was lost), pinging the children that hold work.
  */
 #ifndef DLS_HMASTER_ORB_H
@@ -19,6 +20,7 @@ struct hmaster_orb_opts {
 	int register_timeout_ms; /* registration may block this long */
 	int ping_ms, ping_timeout_ms;
 	double link_latency_us;	 /* emulated one-way latency to the parent */
+	int twolevel;		 /* 1: two-level mode, 0: relay */
 };
 
 /* Needs dls_orb_init().  Returns the exit status. */

@@ -60,6 +60,9 @@ DLS::GroupRegistration *HMaster_i::register_group(const char *hmaster_name,
 	(void)hmaster_name;
 	if (bad)
 		throw DLS::Refused(bad);
+	if (hmaster_mode_of(h_) == HMASTER_TWOLEVEL)
+		throw DLS::Refused("register_group: this hmaster runs in two-level mode; a relay "
+				   "hmaster cannot be below it (use one mode for the whole tree)");
 	rc = hmaster_register(h_, nm.data(), sp.data(), n, ids.data(), vp.data(), &job, why);
 	if (rc)
 		refuse(rc, why);
@@ -74,6 +77,15 @@ DLS::Registration *HMaster_i::register_slave(const char *name, CORBA::Double spe
 	DLS::StringSeq names;
 	DLS::DoubleSeq speeds;
 
+	if (hmaster_mode_of(h_) == HMASTER_TWOLEVEL) {
+		DLS::DoubleSeq_var vp;
+
+		speeds.length(1);
+		speeds[0] = speed;
+		DLS::Registration *r = register_cluster(name, speeds, self, vp.out());
+		r->virtual_power = vp[0];
+		return r;
+	}
 	names.length(1);
 	speeds.length(1);
 	names[0] = name;
@@ -83,6 +95,41 @@ DLS::Registration *HMaster_i::register_slave(const char *name, CORBA::Double spe
 	r->slave_id = g->slave_ids[0];
 	r->virtual_power = g->virtual_powers[0];
 	r->job = g->job;
+	return r;
+}
+
+DLS::Registration *HMaster_i::register_cluster(const char *hmaster_name,
+						const DLS::DoubleSeq &speeds, DLS::Slave_ptr self,
+						DLS::DoubleSeq_out virtual_powers)
+{
+	size_t n = speeds.length();
+	std::vector<double> sp(n), vp(n);
+	struct dls_job job;
+	char why[HMASTER_WHY_LEN] = "";
+	int id = -1, rc;
+
+	if (hmaster_mode_of(h_) != HMASTER_TWOLEVEL)
+		throw DLS::Refused("register_cluster: this hmaster relays; a two-level hmaster "
+				   "cannot be below it (use one mode for the whole tree)");
+	if (CORBA::is_nil(self))
+		throw DLS::Refused("register_cluster: self must be a DLS::Slave reference");
+	for (size_t i = 0; i < n; i++)
+		sp[i] = speeds[(CORBA::ULong)i];
+	rc = hmaster_register(h_, NULL, sp.data(), n, &id, vp.data(), &job, why);
+	if (rc)
+		refuse(rc, why);
+	(void)hmaster_name;
+	remember(id, self);
+	virtual_powers = new DLS::DoubleSeq;
+	virtual_powers->length((CORBA::ULong)n);
+	DLS::Registration *r = new DLS::Registration;
+	r->slave_id = id;
+	r->virtual_power = 0;
+	for (size_t i = 0; i < n; i++) {
+		(*virtual_powers)[(CORBA::ULong)i] = vp[i];
+		r->virtual_power += vp[i];
+	}
+	r->job = proto_job_out(job);
 	return r;
 }
 
@@ -217,6 +264,51 @@ static int p_slave_lost(void *ctx, int slave_id, const char *cause, char *why, s
 	}
 }
 
+static int p_register_cluster(void *ctx, const double *speeds, size_t n, int *id, double *vpowers,
+			      struct dls_job *job, char *why, size_t len)
+{
+	parent_ctx *p = (parent_ctx *)ctx;
+	DLS::DoubleSeq sp;
+
+	sp.length((CORBA::ULong)n);
+	for (size_t i = 0; i < n; i++)
+		sp[(CORBA::ULong)i] = speeds[i];
+	try {
+		// the parent pings `self`: this hmaster answers for its slaves
+		DLS::DoubleSeq_var vp;
+		DLS::Registration_var r =
+			p->parent_register->register_cluster(p->name, sp, p->self, vp.out());
+		if (vp->length() != n) {
+			snprintf(why, len, "the parent returned %u powers for %zu slaves",
+				 (unsigned)vp->length(), n);
+			return DLS_EREMOTE;
+		}
+		*id = r->slave_id;
+		for (size_t i = 0; i < n; i++)
+			vpowers[i] = vp[(CORBA::ULong)i];
+		proto_job_in(r->job, job);
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_corba_error(e, why, len);
+	}
+}
+
+static int p_request(void *ctx, const struct dls_request *req, struct dls_reply *out, char *why,
+		     size_t len)
+{
+	parent_ctx *p = (parent_ctx *)ctx;
+	DLS::ChunkRequest r;
+
+	proto_request_out(*req, r);
+	try {
+		DLS::Reply rep = p->parent->request(r);
+		proto_reply_in(rep, out);
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_corba_error(e, why, len);
+	}
+}
+
 struct hmaster_parent hmaster_parent_ops(const char *name, DLS::Master_ptr parent,
 					 DLS::Master_ptr parent_register, DLS::Slave_ptr self)
 {
@@ -232,5 +324,7 @@ struct hmaster_parent hmaster_parent_ops(const char *name, DLS::Master_ptr paren
 	ops.request_group = p_request_group;
 	ops.submit = p_submit;
 	ops.slave_lost = p_slave_lost;
+	ops.register_cluster = p_register_cluster;
+	ops.request = p_request;
 	return ops;
 }

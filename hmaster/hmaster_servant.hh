@@ -24,6 +24,9 @@ public:
 					       DLS::Slave_ptr self) override;
 	DLS::ReplySeq *request_group(const DLS::RequestSeq &requests) override;
 	void slave_lost(CORBA::Long slave_id, const char *cause) override;
+	DLS::Registration *register_cluster(const char *hmaster_name, const DLS::DoubleSeq &speeds,
+					    DLS::Slave_ptr self,
+					    DLS::DoubleSeq_out virtual_powers) override;
 
 	// The child (slave or hmaster) that answers for slave id (nil if unknown).
 	DLS::Slave_ptr child_ref(int id);

@@ -32,10 +32,14 @@ static void help(void)
 	       "                           (defaults 500, 3000)\n"
 	       "  --call-timeout-ms T      timeout of its other calls (default 30000)\n"
 	       "  --link-latency-us US     emulated one-way latency of the link to the parent\n"
+	       "  --mode M                 relay (the parent computes every chunk) or twolevel\n"
+	       "                           (one child of the parent with its slaves' summed\n"
+	       "                           power; runs the scheme over them itself); default\n"
+	       "                           twolevel.  One mode for the whole tree.\n"
 	       "  -v, -q                   more or less logging\n");
 }
 
-enum { O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO };
+enum { O_MODE = 101, O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO };
 
 static const char *leaf_or_die(const char *opt, const char *v)
 {
@@ -56,9 +60,10 @@ int main(int argc, char **argv)
 					     {"ping-timeout-ms", required_argument, 0, O_PINGTO},
 					     {"call-timeout-ms", required_argument, 0, O_CALLTO},
 					     {"link-latency-us", required_argument, 0, O_LATENCY},
+					     {"mode", required_argument, 0, O_MODE},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
-	struct hmaster_orb_opts o = {"dls", "hmaster", "master", 0, 20000, 60000, 500, 3000, 0};
+	struct hmaster_orb_opts o = {"dls", "hmaster", "master", 0, 20000, 60000, 500, 3000, 0, 1};
 	int c, rc, verbose = 0;
 
 	dls_log_set_role("hmaster");
@@ -101,6 +106,11 @@ int main(int argc, char **argv)
 		case O_LATENCY:
 			o.link_latency_us =
 				cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
+			break;
+		case O_MODE:
+			if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))
+				cli_usage_error(PROG, "--mode", optarg, "must be relay or twolevel");
+			o.twolevel = !strcmp(optarg, "twolevel");
 			break;
 		case 'v':
 			dls_log_set_level(++verbose >= 2 ? DLS_LOG_DEBUG : DLS_LOG_INFO);

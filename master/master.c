@@ -119,9 +119,9 @@ void master_close_registration_if_due(struct master *m, double now)
 		return;
 	m->registration_closed = 1;
 	m->min_speed = INFINITY;
-	for (int i = 0; i < m->cfg.nslaves; i++)
-		if (m->slaves[i].registered && m->slaves[i].info.speed < m->min_speed)
-			m->min_speed = m->slaves[i].info.speed;
+	for (int i = 0; i < m->cfg.nslaves; i++) /* the slowest slave, at any depth */
+		if (m->slaves[i].registered && m->slaves[i].min_leaf_speed < m->min_speed)
+			m->min_speed = m->slaves[i].min_leaf_speed;
 	for (int i = 0; i < m->cfg.nslaves; i++)
 		if (m->slaves[i].registered)
 			m->slaves[i].info.vpower = m->slaves[i].info.speed / m->min_speed;
@@ -134,9 +134,10 @@ void master_close_registration_if_due(struct master *m, double now)
 	pthread_cond_broadcast(&m->cond);
 }
 
-/* Registers n slaves atomically; the lock is held. */
+/* Registers n slaves atomically (or one two-level hmaster, whose slowest
+ * slave is *min_leaf); the lock is held. */
 static int add_slaves(struct master *m, const char *const *names, const double *speeds, size_t n,
-		      int *ids, char *why)
+		      const double *min_leaf, int *ids, char *why)
 {
 	double now = dls_now();
 
@@ -161,6 +162,8 @@ static int add_slaves(struct master *m, const char *const *names, const double *
 		s->info.id = m->nregistered;
 		snprintf(s->info.name, sizeof(s->info.name), "%s", names[k]);
 		s->info.speed = speeds[k];
+		s->min_leaf_speed = min_leaf ? *min_leaf : speeds[k];
+		s->cluster = min_leaf != NULL;
 		s->info.state = MASTER_SLAVE_REGISTERED;
 		/* A late slave (registration already closed) counts at least 1. */
 		if (m->registration_closed) {
@@ -175,21 +178,61 @@ static int add_slaves(struct master *m, const char *const *names, const double *
 	return DLS_OK;
 }
 
+/* Blocks until registration closes; the lock is held. */
+static void wait_registration_closed(struct master *m)
+{
+	while (!m->registration_closed) {
+		double deadline = m->first_register_time + m->cfg.register_timeout_ms / 1000.0;
+
+		dls_cond_wait_until(&m->cond, &m->lock, deadline);
+		master_close_registration_if_due(m, dls_now());
+	}
+}
+
 int master_register_group(struct master *m, const char *const *names, const double *speeds,
 			  size_t n, int *ids, double *vpowers, char *why)
 {
 	int rc;
 
 	pthread_mutex_lock(&m->lock);
-	rc = add_slaves(m, names, speeds, n, ids, why);
-	while (!rc && !m->registration_closed) {
-		double deadline = m->first_register_time + m->cfg.register_timeout_ms / 1000.0;
-
-		dls_cond_wait_until(&m->cond, &m->lock, deadline);
-		master_close_registration_if_due(m, dls_now());
-	}
+	rc = add_slaves(m, names, speeds, n, NULL, ids, why);
+	if (!rc)
+		wait_registration_closed(m);
 	for (size_t k = 0; !rc && k < n; k++)
 		vpowers[k] = m->slaves[ids[k]].info.vpower;
+	pthread_mutex_unlock(&m->lock);
+	return rc;
+}
+
+int master_register_cluster(struct master *m, const char *name, const double *speeds, size_t n,
+			    int *id, double *vpowers, char *why)
+{
+	double sum = 0, min = INFINITY;
+	int rc;
+
+	if (n < 1) {
+		master_why(why, "hmaster '%s' registers no slaves", name);
+		return DLS_EINVAL;
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (!isfinite(speeds[k]) || speeds[k] <= 0) {
+			master_why(why, "speed %g of slave %zu below '%s' must be a positive finite "
+				   "number", speeds[k], k, name);
+			return DLS_EINVAL;
+		}
+		sum += speeds[k];
+		if (speeds[k] < min)
+			min = speeds[k];
+	}
+	pthread_mutex_lock(&m->lock);
+	rc = add_slaves(m, &name, &sum, 1, &min, id, why);
+	if (!rc) {
+		wait_registration_closed(m);
+		for (size_t k = 0; k < n; k++) /* as if each had registered here */
+			vpowers[k] = m->registration_closed && speeds[k] / m->min_speed >= 1
+					     ? speeds[k] / m->min_speed
+					     : 1;
+	}
 	pthread_mutex_unlock(&m->lock);
 	return rc;
 }

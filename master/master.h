@@ -92,6 +92,16 @@ int master_register_group(struct master *m, const char *const *names, const doub
 			  size_t n, int *ids, double *vpowers, char *why);
 
 /*
+ * Two-level HDTSS: registers an hmaster as ONE child whose power is the sum
+ * of the n slaves below it (speeds), blocks like master_register, and
+ * returns the hmaster's id and each slave's V_i = Speed_i / min Speed, the
+ * minimum taken over every slave of the run at any depth.  The hmaster may
+ * ask for more work before it delivered what it holds.
+ */
+int master_register_cluster(struct master *m, const char *name, const double *speeds, size_t n,
+			    int *id, double *vpowers, char *why);
+
+/*
  * Serves one request: records its results and times, then (in ACPSA order
  * among pending requests, after the start gate) replies with work, WAIT or
  * DONE.  A retry with the same seq gets the same reply.

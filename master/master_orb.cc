@@ -98,6 +98,15 @@ static DLS::JobSpec job_of(const struct master_config *c)
 	job.iterations = c->width;
 	job.order = c->order;
 	job.collect = c->collect;
+	job.scheme.kind = c->sched.kind;
+	job.scheme.profile = c->sched.profile;
+	job.scheme.alpha_num = c->sched.alpha_num;
+	job.scheme.alpha_den = c->sched.alpha_den;
+	job.scheme.fac = c->sched.fac;
+	job.scheme.fac_mu = c->sched.fac_mu;
+	job.scheme.fac_sigma = c->sched.fac_sigma;
+	job.scheme.fiss_sigma = c->sched.fiss_sigma;
+	job.scheme.fiss_x = c->sched.fiss_x;
 	return proto_job_out(job);
 }
 

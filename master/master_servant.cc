@@ -63,6 +63,35 @@ DLS::Registration *Master_i::register_slave(const char *name, CORBA::Double spee
 	return r;
 }
 
+DLS::Registration *Master_i::register_cluster(const char *hmaster_name,
+					       const DLS::DoubleSeq &speeds, DLS::Slave_ptr self,
+					       DLS::DoubleSeq_out virtual_powers)
+{
+	std::vector<double> sp(speeds.length()), vp(speeds.length());
+	char why[MASTER_WHY_LEN] = "";
+	int id = -1, rc;
+
+	if (CORBA::is_nil(self))
+		throw DLS::Refused("register_cluster: self must be a DLS::Slave reference");
+	for (CORBA::ULong i = 0; i < speeds.length(); i++)
+		sp[i] = speeds[i];
+	rc = master_register_cluster(m_, hmaster_name, sp.data(), sp.size(), &id, vp.data(), why);
+	if (rc)
+		refuse(rc, why);
+	remember_ref(id, self);
+	virtual_powers = new DLS::DoubleSeq;
+	virtual_powers->length(speeds.length());
+	for (CORBA::ULong i = 0; i < speeds.length(); i++)
+		(*virtual_powers)[i] = vp[i];
+	DLS::Registration *r = new DLS::Registration;
+	r->slave_id = id;
+	r->virtual_power = 0;
+	for (double v : vp)
+		r->virtual_power += v;
+	r->job = job_;
+	return r;
+}
+
 DLS::Reply Master_i::request(const DLS::ChunkRequest &req)
 {
 	std::vector<struct dls_result> res;

@@ -25,6 +25,9 @@ public:
 					       DLS::Slave_ptr self) override;
 	DLS::ReplySeq *request_group(const DLS::RequestSeq &requests) override;
 	void slave_lost(CORBA::Long slave_id, const char *cause) override;
+	DLS::Registration *register_cluster(const char *hmaster_name, const DLS::DoubleSeq &speeds,
+					    DLS::Slave_ptr self,
+					    DLS::DoubleSeq_out virtual_powers) override;
 
 	// The object reference a slave registered with (nil if unknown).
 	DLS::Slave_ptr slave_ref(int id);

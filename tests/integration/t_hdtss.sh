@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Hierarchical DTSS (relay mode): one and two levels of hmasters, dedicated
-# and non-dedicated, every distributed scheme: the image is exact.  kill -9
-# an hmaster in the middle of a run (its parent requeues everything below
-# it) or a slave below an hmaster (the hmaster reports it): still exact.
+# Hierarchical DTSS in both modes (relay: the master computes every chunk;
+# twolevel: each hmaster schedules its slaves on the chunks it holds): one
+# and two levels of hmasters, dedicated and non-dedicated, every distributed
+# scheme, both collection modes: the image is exact.  kill -9 an hmaster in
+# the middle of a run (its parent requeues what it held) or a slave below an
+# hmaster (relay: the hmaster reports it up; twolevel: it gives the work to
+# a sibling itself): still exact.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -15,31 +18,51 @@ run() { # NAME ARGS...: a run that must reproduce the image
 	same_image "$T/$name.pgm" "$REF"
 	echo "ok $name"
 }
-run one-level --cluster C8 --hmasters 2 --scheme dtss --order interleaved --t-iter 300
-run one-level-nd --cluster C8-nd --hmasters 2 --scheme dtss --t-iter 300
-run two-levels --cluster C8 --hmasters 2,4 --scheme dtss --t-iter 300
-run latency --cluster C8 --hmasters 2 --scheme dtss --t-iter 300 --link-latency-us 200
-for s in dfss dfiss dtfss; do
-	run "$s-nd" --cluster C8-nd --hmasters 2 --scheme $s --order interleaved --t-iter 300
+for mode in relay twolevel; do
+	run $mode-one-level --hmode $mode --cluster C8 --hmasters 2 --scheme dtss --order interleaved --t-iter 300
+	run $mode-one-level-nd --hmode $mode --cluster C8-nd --hmasters 2 --scheme dtss --t-iter 300
+	run $mode-two-levels --hmode $mode --cluster C8 --hmasters 2,4 --scheme dtss --t-iter 300
+	run $mode-latency --hmode $mode --cluster C8 --hmasters 2 --scheme dtss --t-iter 300 --link-latency-us 200
+	for s in dfss dfiss dtfss; do
+		run "$mode-$s-nd" --hmode $mode --cluster C8-nd --hmasters 2 --scheme $s --order interleaved --t-iter 300
+	done
 done
-
-run kill-hmaster --cluster C8 --hmasters 2 --scheme dtss --t-iter 1000 --kill hmaster.0.1@0.5
-grep -q "drill: kill -9 hmaster.0.1" "$T/kill-hmaster.log"
-python3 - "$T/kill-hmaster.json" <<'PY'
+run twolevel-end --hmode twolevel --cluster C8-nd --hmasters 2,4 --scheme dtss --collect end --t-iter 300
+# the master sees one child per first-level hmaster
+python3 - "$T/twolevel-two-levels.json" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))
-lost = [p for p in run["pes"] if p["state"] == "lost"]
-assert len(lost) == 4, [(p["name"], p["state"]) for p in run["pes"]]   # the 4 slaves below it
-assert run["requeued"] > 0, run["requeued"]
+names = sorted(p["name"] for p in run["pes"])
+assert names == ["hmaster.0.0", "hmaster.0.1"], names
+assert sum(p["iterations"] for p in run["pes"]) == 800
 PY
-run kill-below --cluster C8 --hmasters 2 --scheme dtss --t-iter 1000 --kill 3@0.5
-python3 - "$T/kill-below.json" <<'PY'
+
+for mode in relay twolevel; do
+	run $mode-kill-hmaster --hmode $mode --cluster C8 --hmasters 2 --scheme dtss --t-iter 1000 --kill hmaster.0.1@0.5
+	grep -q "drill: kill -9 hmaster.0.1" "$T/$mode-kill-hmaster.log"
+	run $mode-kill-below --hmode $mode --cluster C8 --hmasters 2 --scheme dtss --t-iter 1000 --kill 3@0.5
+done
+python3 - "$T/relay-kill-hmaster.json" "$T/twolevel-kill-hmaster.json" <<'PY'
+import json, sys
+for path, want in zip(sys.argv[1:], (["hmaster.0.1/slave.%d" % k for k in (1, 3, 5, 7)], ["hmaster.0.1"])):
+    run = json.load(open(path))
+    lost = sorted(p["name"] for p in run["pes"] if p["state"] == "lost")
+    assert lost == want, (path, lost)   # relay: the 4 slaves below it; twolevel: the hmaster
+    assert run["requeued"] > 0, run["requeued"]
+PY
+python3 - "$T/relay-kill-below.json" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))
 lost = [p["name"] for p in run["pes"] if p["state"] == "lost"]
 assert lost == ["hmaster.0.1/slave.3"], lost   # the table shows the path below the master
 assert run["requeued"] > 0
 PY
+# twolevel: the hmaster handled it; the master lost nothing
+grep -q "lost below this hmaster" "$T/logs-twolevel-kill-below/hmaster.0.1.log"
+[ "$(json_get "$T/twolevel-kill-below.json" requeued)" = 0 ]
+
 expect_usage_error "^dls run: --hmasters '0': must be an integer" dls run --cluster C8 --hmasters 0
+expect_usage_error "^dls run: --hmode 'flat': must be relay or twolevel" dls run --cluster C8 --hmasters 2 --hmode flat
 expect_usage_error "^dls run: --kill 'hmaster.3.0': names no hmaster" dls run --cluster C8 --hmasters 2 --kill hmaster.3.0@1
 expect_usage_error "^dls-hmaster: --slaves 'x': must be an integer" dls-hmaster --slaves x
+expect_usage_error "^dls-hmaster: --mode 'x': must be relay or twolevel" dls-hmaster --slaves 2 --mode x

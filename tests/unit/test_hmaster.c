@@ -1,10 +1,14 @@
 /*
- * The hmaster core relaying to an in-process master core: merged messages
- * (a child hmaster's requests for four slaves at once) reproduce flat DTSS
- * in the same service order (SCHEMES.md 5 relay mode, 4.3's example), and
- * the image is exact.
+ * The hmaster core talking to an in-process master core.  Relay: merged
+ * messages (a child hmaster's requests for four slaves at once) reproduce
+ * flat DTSS in the same service order (SCHEMES.md 5 relay mode, 4.3's
+ * example), and the image is exact.  Two-level: four slave threads behind
+ * one hmaster that the master sees as one child; the image is exact, every
+ * scheme, with a slave lost in the middle.
  */
 #include <CUnit/CUnit.h>
+#include <pthread.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,7 +56,7 @@ static void test_relay_is_flat_dtss(void)
 	struct master_config c;
 	struct master *m;
 	struct hmaster *h;
-	struct hmaster_parent ops = {NULL, p_register, p_request, p_submit, p_lost};
+	struct hmaster_parent ops = {NULL, p_register, p_request, p_submit, p_lost, NULL, NULL};
 	const char *names[] = {"s0", "s1", "s2", "s3"};
 	const double speeds[] = {1, 1, 2, 2};
 	/* SCHEMES.md 4.3: I = 1000, A = (1,1,2,2), ACPSA order 2,3,0,1 */
@@ -84,7 +88,7 @@ static void test_relay_is_flat_dtss(void)
 	m = master_create(&c, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	ops.ctx = m;
-	h = hmaster_create("h", 4, 1000, 0, &ops, &err);
+	h = hmaster_create("h", HMASTER_RELAY, 4, 1000, 0, &ops, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
 	CU_ASSERT_EQUAL_FATAL(hmaster_register(h, names, speeds, 4, ids, vp, &job, why), DLS_OK);
 	CU_ASSERT_DOUBLE_EQUAL(vp[2], 2.0, 1e-12);
@@ -138,11 +142,239 @@ static void test_relay_is_flat_dtss(void)
 	master_destroy(m);
 }
 
+/* --- two-level ------------------------------------------------------------ */
+
+static int p_register_cluster(void *ctx, const double *speeds, size_t n, int *id, double *vp,
+			      struct dls_job *job, char *why, size_t len)
+{
+	const struct master_config *c = master_config_of(ctx);
+
+	(void)len;
+	memset(job, 0, sizeof(*job));
+	job->width = c->width;
+	job->height = c->height;
+	job->iterations = c->width;
+	job->scheme.kind = c->sched.kind;
+	return master_register_cluster(ctx, "h", speeds, n, id, vp, why);
+}
+
+static int p_request_one(void *ctx, const struct dls_request *req, struct dls_reply *out,
+			 char *why, size_t len)
+{
+	(void)len;
+	return master_request(ctx, req, out, why);
+}
+
+struct tl_slave {
+	struct hmaster *h;
+	double speed;
+	int vanish_at; /* it vanishes holding its chunk number vanish_at (0: never) */
+	int id, chunks, rc;
+	int64_t iterations;
+};
+
+/* A slave of the two-level hmaster: SCHEMES.md 4.1 with A_i = V_i. */
+static void *tl_slave_main(void *arg)
+{
+	struct tl_slave *s = arg;
+	struct mandel_params mp = {W, 1, 256};
+	struct dls_job job;
+	char why[HMASTER_WHY_LEN], name[] = "s";
+	const char *names[] = {name};
+	double vp;
+	uint16_t *held = NULL;
+	struct dls_result res;
+	struct dls_reply out;
+	int64_t start = 0, count = 0;
+
+	s->rc = hmaster_register(s->h, names, &s->speed, 1, &s->id, &vp, &job, why);
+	for (uint32_t seq = 1; !s->rc; seq++) {
+		struct dls_request req;
+
+		memset(&req, 0, sizeof(req));
+		req.slave_id = s->id;
+		req.seq = seq;
+		req.acp = (int64_t)vp;
+
+		if (held) {
+			res = (struct dls_result){start, count, held, (size_t)count};
+			req.results = &res;
+			req.nresults = 1;
+		}
+		s->rc = hmaster_request(s->h, &req, 1, &out, why);
+		free(held);
+		held = NULL;
+		if (s->rc || out.kind == DLS_REPLY_DONE)
+			break;
+		if (out.kind == DLS_REPLY_WAIT) {
+			struct timespec ts = {0, 1000000};
+
+			nanosleep(&ts, NULL);
+			continue;
+		}
+		s->iterations += out.count; /* handed out to it */
+		if (s->vanish_at && s->chunks + 1 == s->vanish_at) {
+			hmaster_slave_lost(s->h, s->id, "the test made it vanish");
+			break;
+		}
+		s->chunks++;
+		start = out.start;
+		count = out.count;
+		held = malloc((size_t)count * sizeof(uint16_t));
+		for (int64_t i = 0; i < count; i++)
+			mandel_column(&mp, (int32_t)(start + i), &held[i]);
+		{ /* a chunk takes time: requests are not all pending at once */
+			struct timespec ts = {0, 2000000};
+
+			nanosleep(&ts, NULL);
+		}
+	}
+	free(held);
+	return NULL;
+}
+
+/* A master with one child, a two-level hmaster with four slave threads. */
+static void run_twolevel(enum sched_kind kind, int lose_one)
+{
+	struct master_config c;
+	struct master *m;
+	struct hmaster *h;
+	struct hmaster_parent ops = {NULL, NULL, NULL, p_submit, p_lost, p_register_cluster,
+				     p_request_one};
+	struct tl_slave sl[4] = {{NULL, 1, 0, 0, 0, 0, 0}, {NULL, 1, 0, 0, 0, 0, 0},
+				 {NULL, 2, 0, 0, 0, 0, 0}, {NULL, 2, 0, 0, 0, 0, 0}};
+	pthread_t tid[4];
+	struct mandel_params mp = {W, 1, 256};
+	struct master_snapshot snap;
+	int64_t total = 0;
+	int err;
+
+	memset(&c, 0, sizeof(c));
+	strcpy(c.run_name, "t");
+	strcpy(c.workload, "mandelbrot");
+	sched_params_init(&c.sched);
+	c.sched.kind = kind;
+	c.nslaves = 1;
+	c.width = W;
+	c.height = 1;
+	c.maxit = 256;
+	c.register_timeout_ms = 5000;
+	c.start_timeout_ms = 5000;
+	c.wait_ms = 1;
+	m = master_create(&c, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	ops.ctx = m;
+	h = hmaster_create("h", HMASTER_TWOLEVEL, 4, 5000, 0, &ops, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	CU_ASSERT_EQUAL(hmaster_mode_of(h), HMASTER_TWOLEVEL);
+	if (lose_one)
+		sl[1].vanish_at = 1; /* every slave gets a first chunk: the start gate */
+	for (int i = 0; i < 4; i++) {
+		sl[i].h = h;
+		pthread_create(&tid[i], NULL, tl_slave_main, &sl[i]);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(tid[i], NULL);
+		CU_ASSERT_EQUAL(sl[i].rc, DLS_OK);
+		total += sl[i].iterations;
+	}
+	CU_ASSERT_EQUAL(master_wait_done(m, 5000), DLS_OK);
+	{
+		uint16_t ref[W];
+
+		for (int x = 0; x < W; x++)
+			mandel_column(&mp, x, &ref[x]);
+		CU_ASSERT_EQUAL(memcmp(master_image(m), ref, sizeof(ref)), 0);
+	}
+	/* the master saw one child, which took several chunks */
+	CU_ASSERT_EQUAL_FATAL(master_snapshot(m, &snap), DLS_OK);
+	CU_ASSERT_EQUAL(snap.nslaves, 1);
+	CU_ASSERT(snap.slaves[0].chunks >= 2);
+	CU_ASSERT_DOUBLE_EQUAL(snap.slaves[0].vpower, 6.0, 1e-9);
+	CU_ASSERT_EQUAL(snap.requeued, 0);
+	master_snapshot_free(&snap);
+	if (lose_one) {
+		CU_ASSERT(total > W); /* the lost chunk was handed out twice */
+	} else {
+		CU_ASSERT_EQUAL(total, W);
+	}
+	CU_ASSERT_EQUAL(hmaster_wait_finished(h, 5000), DLS_OK);
+	hmaster_destroy(h);
+	master_destroy(m);
+}
+
+static void test_twolevel_exact(void)
+{
+	run_twolevel(SCHED_DTSS, 0);
+	run_twolevel(SCHED_DFSS, 0);
+	run_twolevel(SCHED_DFISS, 0);
+	run_twolevel(SCHED_DTFSS, 0);
+}
+
+static void test_twolevel_lost_slave(void)
+{
+	run_twolevel(SCHED_DTSS, 1);
+}
+
+/* register_cluster: V_i over the slowest slave of the run, at any depth. */
+static void test_cluster_registration(void)
+{
+	struct master_config c;
+	struct master *m;
+	const double speeds[] = {2, 4};
+	double vp[2];
+	int id, err;
+	char why[MASTER_WHY_LEN];
+	struct dls_reply out;
+	struct dls_request req;
+	struct dls_result res;
+	uint16_t counts[1] = {0};
+
+	memset(&c, 0, sizeof(c));
+	strcpy(c.run_name, "t");
+	strcpy(c.workload, "mandelbrot");
+	sched_params_init(&c.sched);
+	c.sched.kind = SCHED_DTSS;
+	c.nslaves = 1;
+	c.width = W;
+	c.height = 1;
+	c.maxit = 256;
+	c.register_timeout_ms = 1000;
+	c.start_timeout_ms = 1000;
+	c.wait_ms = 1;
+	memset(&req, 0, sizeof(req));
+	req.seq = 1;
+	req.acp = 3;
+	m = master_create(&c, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(master_register_cluster(m, "h", speeds, 0, &id, vp, why), DLS_EINVAL);
+	CU_ASSERT_EQUAL_FATAL(master_register_cluster(m, "h", speeds, 2, &id, vp, why), DLS_OK);
+	CU_ASSERT_DOUBLE_EQUAL(vp[0], 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(vp[1], 2.0, 1e-12);
+	/* A = 3: the first chunk is the first 3 slots of TSS with p = 3 */
+	CU_ASSERT_EQUAL_FATAL(master_request(m, &req, &out, why), DLS_OK);
+	CU_ASSERT_EQUAL(out.kind, DLS_REPLY_WORK);
+	/* a two-level hmaster may ask again before delivering (it prefetches) */
+	req.seq = 2;
+	res = (struct dls_result){out.start, 1, counts, 1};
+	req.results = &res;
+	req.nresults = 1;
+	CU_ASSERT_EQUAL(master_request(m, &req, &out, why), DLS_OK);
+	CU_ASSERT_EQUAL(out.kind, DLS_REPLY_WORK);
+	master_destroy(m);
+}
+
 int hmaster_suite_add(void)
 {
-	CU_pSuite s = CU_add_suite("hmaster core (relay)", NULL, NULL);
+	CU_pSuite s = CU_add_suite("hmaster core (relay, two-level)", NULL, NULL);
 
 	if (!s)
 		return 1;
-	return !CU_add_test(s, "relay reproduces flat DTSS", test_relay_is_flat_dtss);
+	return !CU_add_test(s, "relay reproduces flat DTSS", test_relay_is_flat_dtss) ||
+	       !CU_add_test(s, "two-level: exact image, every distributed scheme",
+			    test_twolevel_exact) ||
+	       !CU_add_test(s, "two-level: a lost slave's chunk goes to a sibling",
+			    test_twolevel_lost_slave) ||
+	       !CU_add_test(s, "register_cluster: V over the slowest slave; prefetch allowed",
+			    test_cluster_registration);
 }

@@ -1,0 +1,730 @@
+/*
+ * hmaster_twolevel.c - two-level HDTSS (see hmaster_twolevel.h): a local
+ * pool of the parent's chunks, the scheme run over each with the children's
+ * A_i, a prefetch of the next chunk when half of the current one is handed
+ * out, and an outbox of results that the forwarding thread sends up.
+ */
+#include "hmaster_twolevel.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls_err.h"
+#include "dls_log.h"
+#include "dls_time.h"
+#include "ledger.h"
+#include "sched.h"
+
+enum child_state { C_REGISTERED, C_ACTIVE, C_FINISHED, C_LOST };
+
+struct child {
+	enum child_state state;
+	int first_pending; /* its first request waits for the first chunk */
+	int64_t acp;	   /* A_i last reported */
+	struct dls_times times;
+	struct held_set held;
+	int has_reply;
+	uint32_t last_seq;
+	struct dls_reply last_reply;
+	int waiting;	  /* its request waits for the pool */
+	uint64_t arrival; /* when it began waiting */
+};
+
+/* A child's registration waiting for the merged one to come back. */
+struct pending_reg {
+	const double *speeds;
+	size_t n;
+	int id;
+	double *vpowers;
+	struct dls_job *job;
+	int rc, done;
+	char why[HMASTER_WHY_LEN];
+	struct pending_reg *next;
+};
+
+struct range {
+	int64_t start, count;
+};
+
+/* Results on their way up (copies: the child's message is gone by then). */
+struct outbox {
+	struct dls_result *v;
+	size_t n, cap;
+};
+
+struct twolevel {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct hmaster_parent parent;
+	char name[64];
+	int nslaves, leaves, register_timeout_ms, stop;
+	double link_latency_s, first_register;
+
+	struct pending_reg *regs;
+	int registration_sent, my_id, failed;
+	char failure[HMASTER_WHY_LEN];
+	struct dls_job job;
+	struct child *children; /* nslaves at most */
+	int nchildren;
+	struct ledger ledger;
+
+	/* the pool: the scheme over the current chunk, then queued chunks */
+	struct sched *cur;
+	int64_t cur_start, cur_size;
+	struct range *queue, *requeue;
+	size_t nqueue, nrequeue, queue_cap, requeue_cap;
+
+	/* the parent */
+	int first_sent, in_flight, parent_done, need, just_submitted;
+	int first_requests;
+	double first_request, wait_until;
+	uint32_t seq;
+	struct outbox out;
+
+	uint64_t arrivals;
+	pthread_t thread;
+	long messages, parent_requests, local_chunks;
+};
+
+static int push_range(struct range **v, size_t *n, size_t *cap, int64_t start, int64_t count)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? 2 * *cap : 8;
+		struct range *r = realloc(*v, c * sizeof(*r));
+
+		if (!r)
+			return DLS_ENOMEM;
+		*v = r;
+		*cap = c;
+	}
+	(*v)[(*n)++] = (struct range){start, count};
+	return DLS_OK;
+}
+
+static struct range pop_range(struct range *v, size_t *n)
+{
+	struct range r = v[0];
+
+	memmove(v, v + 1, --*n * sizeof(*v));
+	return r;
+}
+
+static int give_to_siblings(void *ctx, int64_t start, int64_t count)
+{
+	struct twolevel *t = ctx;
+
+	return push_range(&t->requeue, &t->nrequeue, &t->requeue_cap, start, count);
+}
+
+/* Iterations in the pool not yet handed to a child. */
+static int64_t pool_left(const struct twolevel *t)
+{
+	int64_t n = t->cur ? sched_remaining(t->cur) : 0;
+
+	for (size_t k = 0; k < t->nqueue; k++)
+		n += t->queue[k].count;
+	for (size_t k = 0; k < t->nrequeue; k++)
+		n += t->requeue[k].count;
+	return n;
+}
+
+/* Ask the parent for the next chunk once half of the current one is out. */
+static int pool_low(const struct twolevel *t)
+{
+	if (t->nqueue || t->nrequeue)
+		return 0;
+	return !t->cur || 2 * sched_remaining(t->cur) <= t->cur_size;
+}
+
+static int64_t children_acp(const struct twolevel *t)
+{
+	int64_t a = 0;
+
+	for (int i = 0; i < t->nchildren; i++)
+		if (t->children[i].state == C_ACTIVE || t->children[i].state == C_REGISTERED)
+			a += t->children[i].acp;
+	return a;
+}
+
+/* Starts the scheme over the next queued chunk; the lock is held. */
+static int start_chunk(struct twolevel *t)
+{
+	struct sched_params p;
+	int64_t *acp = calloc((size_t)t->nchildren, sizeof(*acp));
+	struct range r;
+	int rc;
+
+	if (!acp)
+		return DLS_ENOMEM;
+	r = pop_range(t->queue, &t->nqueue);
+	for (int i = 0; i < t->nchildren; i++)
+		acp[i] = t->children[i].state == C_ACTIVE ? t->children[i].acp : 0;
+	sched_params_init(&p);
+	p.kind = (enum sched_kind)t->job.scheme.kind;
+	p.profile = (enum sched_profile)t->job.scheme.profile;
+	p.alpha_num = t->job.scheme.alpha_num;
+	p.alpha_den = t->job.scheme.alpha_den;
+	p.fac = t->job.scheme.fac;
+	p.fac_mu = t->job.scheme.fac_mu;
+	p.fac_sigma = t->job.scheme.fac_sigma;
+	p.fiss_sigma = t->job.scheme.fiss_sigma;
+	p.fiss_x = t->job.scheme.fiss_x;
+	p.iterations = r.count;
+	p.npes = t->nchildren;
+	p.acp = acp;
+	sched_destroy(t->cur);
+	t->cur = NULL;
+	rc = sched_create(&p, &t->cur);
+	if (rc == DLS_ENOPOWER) { /* nobody active yet: count every child as 1 */
+		for (int i = 0; i < t->nchildren; i++)
+			acp[i] = 1;
+		rc = sched_create(&p, &t->cur);
+	}
+	free(acp);
+	if (rc)
+		return rc;
+	t->cur_start = r.start;
+	t->cur_size = r.count;
+	return DLS_OK;
+}
+
+/* --- the forwarding thread --------------------------------------------- */
+
+static void forward_registration(struct twolevel *t)
+{
+	struct pending_reg *batch = t->regs, *p;
+	size_t n = 0, k = 0;
+	double *speeds, *vp;
+	int rc, id = -1;
+	struct dls_job job;
+	char why[HMASTER_WHY_LEN] = "";
+
+	t->regs = NULL;
+	t->registration_sent = 1;
+	for (p = batch; p; p = p->next)
+		n += p->n;
+	speeds = calloc(n, sizeof(*speeds));
+	vp = calloc(n, sizeof(*vp));
+	for (p = batch; p && speeds; p = p->next)
+		for (size_t i = 0; i < p->n; i++)
+			speeds[k++] = p->speeds[i];
+	pthread_mutex_unlock(&t->lock);
+	rc = !speeds || !vp ? DLS_ENOMEM
+			    : t->parent.register_cluster(t->parent.ctx, speeds, n, &id, vp, &job,
+							 why, sizeof(why));
+	pthread_mutex_lock(&t->lock);
+	if (!rc && (job.scheme.kind < 0 || !sched_kind_is_distributed(job.scheme.kind))) {
+		snprintf(why, sizeof(why),
+			 "two-level mode runs a distributed scheme (dtss, dfss, dfiss, dtfss); "
+			 "the run's is not one");
+		rc = DLS_EINVAL;
+	}
+	if (!rc && ledger_init(&t->ledger, job.iterations, job.height))
+		rc = DLS_ENOMEM;
+	if (!rc) {
+		t->my_id = id;
+		t->job = job;
+		log_info("registered with the parent as child %d for %zu slaves", id, n);
+	} else {
+		t->failed = 1;
+		snprintf(t->failure, sizeof(t->failure), "%s", why);
+	}
+	k = 0;
+	for (p = batch; p; p = p->next) {
+		p->rc = rc;
+		snprintf(p->why, sizeof(p->why), "%s", why);
+		for (size_t i = 0; i < p->n; i++, k++)
+			if (!rc)
+				p->vpowers[i] = vp[k];
+		if (!rc)
+			*p->job = job;
+		p->done = 1;
+	}
+	t->messages++;
+	free(speeds);
+	free(vp);
+	pthread_cond_broadcast(&t->cond);
+}
+
+/* Sends up to 1 MiB of queued results in one submit(); the lock is held. */
+static void forward_results(struct twolevel *t)
+{
+	size_t n = 0, bytes = 0;
+	char why[HMASTER_WHY_LEN] = "";
+	int rc;
+
+	struct dls_result *batch;
+
+	while (n < t->out.n && (n == 0 || bytes + t->out.v[n].ncounts * 2 <= DLS_MAX_RESULT_BYTES))
+		bytes += t->out.v[n++].ncounts * 2;
+	/* a copy of the entries: children may grow the outbox meanwhile; the
+	 * counts stay put, only this thread frees them */
+	batch = malloc(n * sizeof(*batch));
+	if (!batch)
+		return;
+	memcpy(batch, t->out.v, n * sizeof(*batch));
+	pthread_mutex_unlock(&t->lock);
+	if (t->link_latency_s > 0)
+		dls_sleep_until(dls_now() + 2 * t->link_latency_s);
+	rc = t->parent.submit(t->parent.ctx, t->my_id, batch, n, why, sizeof(why));
+	free(batch);
+	pthread_mutex_lock(&t->lock);
+	t->messages++;
+	t->just_submitted = 1;
+	if (rc == DLS_EREMOTE) {
+		log_warn("results not sent to the parent, retrying: %s", why);
+		pthread_mutex_unlock(&t->lock);
+		dls_sleep_ms(200);
+		pthread_mutex_lock(&t->lock);
+		return;
+	}
+	if (rc)
+		log_err("the parent refused %zu result blocks: %s", n, why);
+	for (size_t i = 0; i < n; i++)
+		free((void *)t->out.v[i].counts);
+	memmove(t->out.v, t->out.v + n, (t->out.n - n) * sizeof(*t->out.v));
+	t->out.n -= n;
+	pthread_cond_broadcast(&t->cond);
+}
+
+/* One request for this hmaster's next chunk; the lock is held. */
+static void forward_request(struct twolevel *t)
+{
+	struct dls_request req;
+	struct dls_reply rep;
+	char why[HMASTER_WHY_LEN] = "";
+	int rc;
+
+	memset(&req, 0, sizeof(req));
+	req.slave_id = t->my_id;
+	req.seq = ++t->seq;
+	req.acp = children_acp(t);
+	for (int i = 0; i < t->nchildren; i++) {
+		const struct dls_times *c = &t->children[i].times;
+
+		req.times.t_comp += c->t_comp;
+		req.times.t_comwait += c->t_comwait;
+		req.times.emul_error += c->emul_error;
+		req.times.emul_bias += c->emul_bias;
+		req.times.late_chunks += c->late_chunks;
+	}
+	if (req.acp < 1)
+		req.acp = 1;
+	t->in_flight = 1;
+	t->first_sent = 1;
+	t->need = 0;
+	t->just_submitted = 0;
+	pthread_mutex_unlock(&t->lock);
+	for (int tries = 0;; tries++) { /* a retry carries the same seq */
+		if (t->link_latency_s > 0)
+			dls_sleep_until(dls_now() + 2 * t->link_latency_s);
+		rc = t->parent.request(t->parent.ctx, &req, &rep, why, sizeof(why));
+		if (rc != DLS_EREMOTE || tries >= 50 || t->stop)
+			break;
+		dls_sleep_ms(200);
+	}
+	pthread_mutex_lock(&t->lock);
+	t->in_flight = 0;
+	t->messages++;
+	t->parent_requests++;
+	if (rc) {
+		log_err("the parent failed: %s", why);
+		t->failed = 1;
+		snprintf(t->failure, sizeof(t->failure), "the parent failed: %s", why);
+	} else if (rep.kind == DLS_REPLY_WORK) {
+		if (push_range(&t->queue, &t->nqueue, &t->queue_cap, rep.start, rep.count))
+			t->failed = 1;
+	} else if (rep.kind == DLS_REPLY_WAIT) {
+		t->wait_until = dls_now() + (rep.wait_ms > 0 ? rep.wait_ms : 50) / 1000.0;
+	} else {
+		t->parent_done = 1;
+	}
+	pthread_cond_broadcast(&t->cond);
+}
+
+static void *forwarder(void *arg)
+{
+	struct twolevel *t = arg;
+
+	pthread_mutex_lock(&t->lock);
+	while (!t->stop && !t->failed) {
+		double now = dls_now();
+		int due = t->regs && (t->leaves == t->nslaves ||
+				      now >= t->first_register + t->register_timeout_ms / 1000.0);
+		int gate = t->first_sent || (t->first_requests > 0 &&
+					     (t->first_requests >= t->nchildren ||
+					      now >= t->first_request + t->register_timeout_ms / 1000.0));
+		int dry = pool_left(t) == 0;
+		/* a child waits on an empty pool, or half the chunk is out: prefetch */
+		int want = gate && !t->parent_done && !t->in_flight && now >= t->wait_until &&
+			   children_acp(t) > 0 && ((t->need && dry) || (t->first_sent && pool_low(t)));
+
+		if (due)
+			forward_registration(t);
+		else if (t->out.n && !(want && t->just_submitted && !dry))
+			forward_results(t);
+		else if (want)
+			forward_request(t);
+		else
+			dls_cond_wait_until(&t->cond, &t->lock,
+					    now + (t->regs || t->need || !t->first_sent ? 0.02 : 1.0));
+	}
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	return NULL;
+}
+
+/* --- lifecycle ----------------------------------------------------------- */
+
+struct twolevel *twolevel_create(const char *name, int nslaves, int register_timeout_ms,
+				 double link_latency_us, const struct hmaster_parent *parent,
+				 int *err)
+{
+	struct twolevel *t;
+
+	*err = DLS_EINVAL;
+	if (nslaves < 1 || nslaves > 1 << 16 || register_timeout_ms < 1)
+		return NULL;
+	*err = DLS_ENOMEM;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return NULL;
+	t->children = calloc((size_t)nslaves, sizeof(*t->children));
+	if (!t->children || pthread_mutex_init(&t->lock, NULL) || dls_cond_init(&t->cond)) {
+		free(t->children);
+		free(t);
+		return NULL;
+	}
+	t->parent = *parent;
+	t->nslaves = nslaves;
+	t->register_timeout_ms = register_timeout_ms;
+	t->link_latency_s = link_latency_us * 1e-6;
+	t->my_id = -1;
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	if (pthread_create(&t->thread, NULL, forwarder, t)) {
+		t->thread = 0;
+		twolevel_destroy(t);
+		return NULL;
+	}
+	*err = DLS_OK;
+	return t;
+}
+
+void twolevel_destroy(struct twolevel *t)
+{
+	if (!t)
+		return;
+	pthread_mutex_lock(&t->lock);
+	t->stop = 1;
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	if (t->thread)
+		pthread_join(t->thread, NULL);
+	for (int i = 0; i < t->nchildren; i++)
+		held_free(&t->children[i].held);
+	for (size_t i = 0; i < t->out.n; i++)
+		free((void *)t->out.v[i].counts);
+	free(t->out.v);
+	free(t->children);
+	free(t->queue);
+	free(t->requeue);
+	sched_destroy(t->cur);
+	ledger_free(&t->ledger);
+	pthread_mutex_destroy(&t->lock);
+	pthread_cond_destroy(&t->cond);
+	free(t);
+}
+
+/* --- the children's calls ------------------------------------------------ */
+
+int twolevel_register(struct twolevel *t, const double *speeds, size_t n, int *id,
+		      double *vpowers, struct dls_job *job, char *why)
+{
+	struct pending_reg p = {.speeds = speeds, .n = n, .vpowers = vpowers, .job = job};
+	struct pending_reg **at;
+
+	pthread_mutex_lock(&t->lock);
+	if (n < 1 || t->registration_sent || t->leaves + (int)n > t->nslaves) {
+		snprintf(why, HMASTER_WHY_LEN,
+			 "this hmaster expects %d slaves and has registered %d%s", t->nslaves,
+			 t->leaves, t->registration_sent ? " (registration is over)" : "");
+		pthread_mutex_unlock(&t->lock);
+		return DLS_ESTATE;
+	}
+	if (t->leaves == 0)
+		t->first_register = dls_now();
+	t->leaves += (int)n;
+	p.id = t->nchildren++;
+	for (at = &t->regs; *at; at = &(*at)->next)
+		;
+	*at = &p;
+	pthread_cond_broadcast(&t->cond);
+	while (!p.done && !t->stop)
+		pthread_cond_wait(&t->cond, &t->lock);
+	if (!p.done) {
+		p.rc = DLS_ESTATE;
+		snprintf(p.why, sizeof(p.why), "the hmaster is stopping");
+	}
+	if (p.rc)
+		snprintf(why, HMASTER_WHY_LEN, "%s", p.why);
+	*id = p.id;
+	pthread_mutex_unlock(&t->lock);
+	return p.rc;
+}
+
+/* Checks results of child c and queues copies for the parent; the lock is held. */
+static int take_results(struct twolevel *t, int c, const struct dls_result *res, size_t n,
+			char *why)
+{
+	struct child *ch = &t->children[c];
+	int64_t total;
+	int rc = ledger_check(&t->ledger, &ch->held, c, res, n, &total, why, HMASTER_WHY_LEN);
+
+	if (rc)
+		return rc;
+	if (t->out.n + n > t->out.cap) {
+		size_t cap = (t->out.n + n) * 2;
+		struct dls_result *v = realloc(t->out.v, cap * sizeof(*v));
+
+		if (!v) {
+			ledger_unmark(&t->ledger, res, n);
+			return DLS_ENOMEM;
+		}
+		t->out.v = v;
+		t->out.cap = cap;
+	}
+	for (size_t b = 0; b < n; b++) {
+		uint16_t *copy = malloc(res[b].ncounts * sizeof(*copy));
+
+		if (!copy) { /* nothing taken: the child sends them again */
+			for (size_t k = t->out.n - b; k < t->out.n; k++)
+				free((void *)t->out.v[k].counts);
+			t->out.n -= b;
+			ledger_unmark(&t->ledger, res, n);
+			return DLS_ENOMEM;
+		}
+		memcpy(copy, res[b].counts, res[b].ncounts * sizeof(*copy));
+		t->out.v[t->out.n++] = (struct dls_result){res[b].start, res[b].count, copy,
+							   res[b].ncounts};
+	}
+	ledger_commit(&t->ledger, &ch->held, res, n);
+	if (n)
+		pthread_cond_broadcast(&t->cond);
+	return DLS_OK;
+}
+
+static int check_child(struct twolevel *t, int c, char *why)
+{
+	if (c < 0 || c >= t->nchildren || !t->registration_sent || t->my_id < 0) {
+		snprintf(why, HMASTER_WHY_LEN, "unknown slave id %d", c);
+		return DLS_ENOENT;
+	}
+	if (t->children[c].state == C_LOST) {
+		snprintf(why, HMASTER_WHY_LEN, "slave %d was declared lost; its work went to others",
+			 c);
+		return DLS_ESTATE;
+	}
+	return DLS_OK;
+}
+
+/* Waiting requests are served in ACPSA order (larger A_i first, then
+ * arrival), as the master serves its queue: nobody starves at the tail. */
+static int first_in_line(const struct twolevel *t, int c)
+{
+	const struct child *me = &t->children[c];
+
+	for (int j = 0; j < t->nchildren; j++) {
+		const struct child *o = &t->children[j];
+
+		if (j != c && o->waiting &&
+		    (o->acp > me->acp || (o->acp == me->acp && o->arrival < me->arrival)))
+			return 0;
+	}
+	return 1;
+}
+
+/* The next piece of the pool for child c, or 0 when the pool is empty. */
+static int serve(struct twolevel *t, int c, int64_t acp, struct dls_reply *out)
+{
+	struct chunk k;
+
+	if (t->nrequeue) {
+		struct range r = pop_range(t->requeue, &t->nrequeue);
+
+		k.start = r.start;
+		k.size = r.count;
+	} else {
+		while (!(t->cur && sched_remaining(t->cur) > 0) && t->nqueue)
+			if (start_chunk(t))
+				return 0;
+		if (!t->cur || sched_next(t->cur, c, acp, &k) != DLS_OK)
+			return 0;
+		k.start += t->cur_start;
+	}
+	if (held_push(&t->children[c].held, k.start, k.size))
+		return 0;
+	out->kind = DLS_REPLY_WORK;
+	out->start = k.start;
+	out->count = k.size;
+	t->local_chunks++;
+	return 1;
+}
+
+int twolevel_request(struct twolevel *t, const struct dls_request *req, struct dls_reply *out,
+		     char *why)
+{
+	struct child *ch;
+	int c = req->slave_id, rc;
+
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&t->lock);
+	rc = check_child(t, c, why);
+	if (rc)
+		goto done;
+	ch = &t->children[c];
+	if (ch->has_reply && req->seq == ch->last_seq) {
+		*out = ch->last_reply;
+		goto done;
+	}
+	if (ch->has_reply && req->seq < ch->last_seq) {
+		snprintf(why, HMASTER_WHY_LEN, "request %u of slave %d is older than its request %u",
+			 req->seq, c, ch->last_seq);
+		rc = DLS_ESTATE;
+		goto done;
+	}
+	if (req->acp < 1 || req->acp > SCHED_MAX_ACP) {
+		snprintf(why, HMASTER_WHY_LEN, "A_i = %lld: a slave requests only with 1 <= A_i <= %lld",
+			 (long long)req->acp, (long long)SCHED_MAX_ACP);
+		rc = DLS_EINVAL;
+		goto done;
+	}
+	rc = take_results(t, c, req->results, req->nresults, why);
+	if (rc)
+		goto done;
+	ch->acp = req->acp;
+	ch->times = req->times;
+	if (ch->state == C_REGISTERED) {
+		ch->state = C_ACTIVE;
+		if (t->first_requests++ == 0)
+			t->first_request = dls_now();
+	}
+	ch->waiting = 1;
+	ch->arrival = t->arrivals++;
+	for (;;) {
+		if (t->failed) {
+			snprintf(why, HMASTER_WHY_LEN, "%s", t->failure);
+			rc = DLS_EREMOTE;
+			break;
+		}
+		if (ch->state == C_LOST) {
+			rc = check_child(t, c, why);
+			break;
+		}
+		if (t->first_sent && first_in_line(t, c) && serve(t, c, req->acp, out))
+			break;
+		if (t->parent_done) {
+			out->kind = DLS_REPLY_DONE;
+			ch->state = C_FINISHED;
+			break;
+		}
+		if (t->first_sent && !t->in_flight && dls_now() < t->wait_until &&
+		    pool_left(t) == 0) {
+			out->kind = DLS_REPLY_WAIT;
+			out->wait_ms = (int)((t->wait_until - dls_now()) * 1000) + 1;
+			break;
+		}
+		t->need = pool_left(t) == 0;
+		pthread_cond_broadcast(&t->cond);
+		dls_cond_wait_until(&t->cond, &t->lock, dls_now() + 0.05);
+	}
+	ch->waiting = 0;
+	pthread_cond_broadcast(&t->cond); /* the next in line */
+	if (!rc) {
+		ch->has_reply = 1;
+		ch->last_seq = req->seq;
+		ch->last_reply = *out;
+		if (pool_low(t))
+			pthread_cond_broadcast(&t->cond); /* time to prefetch */
+	}
+done:
+	pthread_mutex_unlock(&t->lock);
+	return rc;
+}
+
+int twolevel_submit(struct twolevel *t, int child, const struct dls_result *res, size_t n,
+		    char *why)
+{
+	int rc;
+
+	pthread_mutex_lock(&t->lock);
+	rc = check_child(t, child, why);
+	if (!rc)
+		rc = take_results(t, child, res, n, why);
+	pthread_mutex_unlock(&t->lock);
+	return rc;
+}
+
+int twolevel_child_lost(struct twolevel *t, int child, const char *cause)
+{
+	int64_t moved;
+
+	pthread_mutex_lock(&t->lock);
+	if (child < 0 || child >= t->nchildren || t->children[child].state == C_LOST ||
+	    !t->ledger.state) {
+		pthread_mutex_unlock(&t->lock);
+		return DLS_ENOENT;
+	}
+	t->children[child].state = C_LOST;
+	moved = ledger_release(&t->ledger, &t->children[child].held, give_to_siblings, t);
+	log_warn("slave %d lost below this hmaster (%s): %lld undelivered iterations go to its "
+		 "siblings",
+		 child, cause, (long long)(moved > 0 ? moved : 0));
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	return DLS_OK;
+}
+
+size_t twolevel_children_holding(struct twolevel *t, int *ids, size_t max)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&t->lock);
+	for (int i = 0; i < t->nchildren && n < max; i++)
+		if (t->children[i].held.n > 0 && t->children[i].state != C_LOST)
+			ids[n++] = i;
+	pthread_mutex_unlock(&t->lock);
+	return n;
+}
+
+int twolevel_wait_finished(struct twolevel *t, int timeout_ms)
+{
+	double deadline = dls_now() + timeout_ms / 1000.0;
+	int rc = DLS_ETIMEDOUT;
+
+	pthread_mutex_lock(&t->lock);
+	for (;;) {
+		int left = !t->registration_sent;
+
+		for (int i = 0; i < t->nchildren; i++)
+			left += t->children[i].state != C_FINISHED && t->children[i].state != C_LOST;
+		if ((!left && !t->out.n) || t->failed) {
+			rc = t->failed ? DLS_EREMOTE : DLS_OK;
+			break;
+		}
+		if (dls_now() >= deadline)
+			break;
+		dls_cond_wait_until(&t->cond, &t->lock, deadline);
+	}
+	pthread_mutex_unlock(&t->lock);
+	return rc;
+}
+
+void twolevel_counts(struct twolevel *t, long *messages, long *requests)
+{
+	pthread_mutex_lock(&t->lock);
+	*messages = t->messages;
+	*requests = t->local_chunks;
+	pthread_mutex_unlock(&t->lock);
+}

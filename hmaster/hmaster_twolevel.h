@@ -1,0 +1,48 @@
+/*
+ * hmaster_twolevel.h - the two-level mode of an hmaster (SCHEMES.md 5): to
+ * its parent it is ONE child whose power is the sum of its slaves'; it runs
+ * the run's scheme over its own slaves on the chunks its parent gave it
+ * (I := chunk, the slaves' A_i) and asks its parent for the next chunk
+ * before its pool runs dry, so its slaves do not wait on the super-master.
+ * Results pass up merged, in submit() messages of at most 1 MiB.
+ *
+ * Internal to the hmaster: hmaster.c dispatches its public functions here
+ * when the hmaster was created in two-level mode.  Thread-safe.
+ */
+#ifndef DLS_HMASTER_TWOLEVEL_H
+#define DLS_HMASTER_TWOLEVEL_H
+
+#include "hmaster.h"
+
+struct twolevel;
+
+/* Creates the two-level core and starts its forwarding thread (NULL, *err). */
+struct twolevel *twolevel_create(const char *name, int nslaves, int register_timeout_ms,
+				 double link_latency_us, const struct hmaster_parent *parent,
+				 int *err);
+void twolevel_destroy(struct twolevel *t);
+
+/*
+ * Registers one child with the n slaves below it (a slave: n = 1); blocks
+ * until this hmaster registered with its parent.  *id: the child's id here;
+ * vpowers: each slave's V_i.
+ */
+int twolevel_register(struct twolevel *t, const double *speeds, size_t n, int *id,
+		      double *vpowers, struct dls_job *job, char *why);
+
+/* Serves a child's request from the local pool (blocks while it refills). */
+int twolevel_request(struct twolevel *t, const struct dls_request *req, struct dls_reply *out,
+		     char *why);
+
+/* Results a child sends outside a request: checked, then queued for the parent. */
+int twolevel_submit(struct twolevel *t, int child, const struct dls_result *res, size_t n,
+		    char *why);
+
+/* A child died or hung: what it holds and did not deliver goes to its siblings. */
+int twolevel_child_lost(struct twolevel *t, int child, const char *cause);
+
+size_t twolevel_children_holding(struct twolevel *t, int *ids, size_t max);
+int twolevel_wait_finished(struct twolevel *t, int timeout_ms);
+void twolevel_counts(struct twolevel *t, long *messages, long *requests);
+
+#endif
