@@ -45,7 +45,7 @@ static void help(void)
 	       "  --clusters LIST   reference clusters (" CLUSTER_NAMES ")\n"
 	       "                    or pN / pN-nd (N slaves, half V = 1; default C8,C8-nd)\n"
 	       "  --schemes LIST    default: all twelve; also hdtss (DTSS through about\n"
-	       "                    sqrt(p)/2 hmasters, relay mode)\n"
+	       "                    sqrt(p)/2 hmasters, two-level mode) and hdtss-relay\n"
 	       "  --orders LIST     natural,interleaved (default both)\n"
 	       "  --reps N          runs per cell (default 3)\n"
 	       "  --width, --height image (default 4000x2000); --t-iter NS (default 100)\n"
@@ -134,6 +134,12 @@ struct bench_opts {
 
 static struct cluster scratch; /* cluster_reference() as a name check */
 
+/* "hdtss" (two-level) or "hdtss-relay": DTSS through hmasters. */
+static int is_hdtss(const char *scheme)
+{
+	return !strcmp(scheme, "hdtss") || !strcmp(scheme, "hdtss-relay");
+}
+
 /* "hdtss" is DTSS through hmasters: about sqrt(p)/2 of them (2 for C24, as
  * in seed 001, 4 for C64), at least 2. */
 static int hmasters_for(int nslaves)
@@ -190,11 +196,13 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 		args[n++] = loads;
 	}
 	args[n++] = "--scheme";
-	if (!strcmp(c->scheme, "hdtss")) {
+	if (is_hdtss(c->scheme)) {
 		snprintf(hm, sizeof(hm), "%d", hmasters_for(cl->n));
 		args[n++] = "dtss";
 		args[n++] = "--hmasters";
 		args[n++] = hm;
+		args[n++] = "--hmode";
+		args[n++] = strcmp(c->scheme, "hdtss") ? "relay" : "twolevel";
 	} else {
 		args[n++] = c->scheme;
 	}
@@ -285,9 +293,10 @@ static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const 
 	}
 	memset(&sc, 0, sizeof(sc));
 	sched_params_init(&sc.sched);
-	if (!strcmp(c->scheme, "hdtss")) {
+	if (is_hdtss(c->scheme)) {
 		sc.sched.kind = SCHED_DTSS;
 		sc.hmasters = hmasters_for(cl->n);
+		sc.twolevel = !strcmp(c->scheme, "hdtss");
 	} else {
 		sched_kind_parse(c->scheme, &sc.sched.kind);
 	}
@@ -533,7 +542,7 @@ int dls_cmd_bench(int argc, char **argv)
 	for (int i = 0; i < nsc; i++) {
 		enum sched_kind k;
 
-		if (strcmp(schemes[i], "hdtss") && sched_kind_parse(schemes[i], &k))
+		if (!is_hdtss(schemes[i]) && sched_kind_parse(schemes[i], &k))
 			cli_usage_error(PROG, "--schemes", schemes[i], "unknown scheme");
 	}
 	proc_self_dir(self_exe, sizeof(self_exe));

@@ -33,15 +33,17 @@ static void help(void)
 	       "  --t-iter NS          emulated ns per unit iteration at V = 1 (default 100)\n"
 	       "  --overhead-us US     the master's service time per message (default 0)\n"
 	       "  --per-request-us US  and per request in a merged message (default 0)\n"
-	       "  --hmasters H         HDTSS relay: H hmasters, slave i below hmaster i mod H\n"
-	       "  --hm-overhead-us US  an hmaster's service time per merged message (default 0)\n"
+	       "  --hmasters H         HDTSS: H hmasters, slave i below hmaster i mod H\n"
+	       "  --hmode M            twolevel (default) or relay, as dls run --hmode\n"
+	       "  --hm-overhead-us US  an hmaster's service time per merged message (relay)\n"
+	       "                       or per local request (twolevel); default 0\n"
 	       "  --link-latency-us US one-way latency of every message (default 0)\n"
 	       "  --poll-ms MS         A_i = 0: read Q_i again after MS (default 100)\n"
 	       "  --per-pe             also print each PE's chunks, iterations, T_comp\n"
 	       "  --json FILE          the result for scripts\n" SCHED_CLI_HELP);
 }
 
-enum { O_PERREQ = 1, O_HMASTERS, O_HMOVH, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
+enum { O_HMODE = 100, O_PERREQ = 1, O_HMASTERS, O_HMOVH, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
        O_TITER, O_OVERHEAD, O_LATENCY, O_POLL, O_PERPE, O_JSON };
 
 int dls_cmd_simulate(int argc, char **argv)
@@ -62,6 +64,7 @@ int dls_cmd_simulate(int argc, char **argv)
 					     {"per-request-us", required_argument, 0, O_PERREQ},
 					     {"hmasters", required_argument, 0, O_HMASTERS},
 					     {"hm-overhead-us", required_argument, 0, O_HMOVH},
+					     {"hmode", required_argument, 0, O_HMODE},
 					     {"json", required_argument, 0, O_JSON},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
@@ -76,7 +79,7 @@ int dls_cmd_simulate(int argc, char **argv)
 	const char *loads = NULL, *json = NULL;
 	int c, rc, npes = 0, nd = 0, per_pe = 0;
 	double t_iter = 100, overhead = 0, latency = 0, poll = 100, per_request = 0, hm_overhead = 0;
-	int hmasters = 0;
+	int hmasters = 0, twolevel = 1;
 	uint64_t *colcost, *cost;
 	uint16_t *col;
 
@@ -125,6 +128,11 @@ int dls_cmd_simulate(int argc, char **argv)
 			break;
 		case O_HMASTERS:
 			hmasters = (int)cli_i64_or_die(PROG, "--hmasters", optarg, 1, CLUSTER_MAX);
+			break;
+		case O_HMODE:
+			if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))
+				cli_usage_error(PROG, "--hmode", optarg, "must be relay or twolevel");
+			twolevel = !strcmp(optarg, "twolevel");
 			break;
 		case O_HMOVH:
 			hm_overhead = cli_double_or_die(PROG, "--hm-overhead-us", optarg, 0, 1e9);
@@ -181,6 +189,7 @@ int dls_cmd_simulate(int argc, char **argv)
 	sim.per_request_s = per_request * 1e-6;
 	sim.hmasters = hmasters;
 	sim.hm_overhead_s = hm_overhead * 1e-6;
+	sim.twolevel = twolevel;
 	sim.latency_s = latency * 1e-6;
 	sim.poll_s = poll * 1e-3;
 	rc = sim_run(&sim, &res);
@@ -188,10 +197,11 @@ int dls_cmd_simulate(int argc, char **argv)
 		fprintf(stderr, PROG ": cannot simulate: %s\n", dls_strerror(rc));
 		return 1;
 	}
-	printf("simulated: scheme %s, %d x %d, order %s, %d slaves, %d hmasters, overhead %.1f us "
-	       "+ %.1f us a request, latency %.1f us\n",
+	printf("simulated: scheme %s, %d x %d, order %s, %d slaves, %d hmasters%s, overhead %.1f "
+	       "us + %.1f us a request, latency %.1f us\n",
 	       sched_kind_name(sc.p.kind), mp.width, mp.height, iter_order_name(mode), cl.n,
-	       hmasters, overhead, per_request, latency);
+	       hmasters, hmasters ? (twolevel ? " (twolevel)" : " (relay)") : "", overhead,
+	       per_request, latency);
 	if (per_pe)
 		for (int i = 0; i < cl.n; i++)
 			printf("%5d V %.2f chunks %lld iterations %lld T_com+wait/T_comp %.3f/%.3f\n",
@@ -203,11 +213,14 @@ int dls_cmd_simulate(int argc, char **argv)
 		FILE *f = fopen(json, "w");
 
 		if (!f || fprintf(f,
-				  "{\"scheme\": \"%s\", \"slaves\": %d, \"order\": \"%s\", "
+				  "{\"scheme\": \"%s\", \"slaves\": %d, \"hmasters\": %d, "
+				  "\"hmode\": \"%s\", \"order\": \"%s\", "
 				  "\"overhead_us\": %g, \"latency_us\": %g, \"t_p\": %.6f, "
 				  "\"t_ideal\": %.6f, \"efficiency\": %.6f, \"chunks\": %lld, "
 				  "\"recomputations\": %d}\n",
-				  sched_kind_name(sc.p.kind), cl.n, iter_order_name(mode), overhead,
+				  sched_kind_name(sc.p.kind), cl.n, hmasters,
+				  hmasters ? (twolevel ? "twolevel" : "relay") : "flat",
+				  iter_order_name(mode), overhead,
 				  latency, res.t_p, res.t_ideal, res.efficiency,
 				  (long long)res.chunks, res.recomputations) < 0 ||
 		    fclose(f)) {

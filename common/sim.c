@@ -13,16 +13,9 @@
 #include <string.h>
 
 #include "dls_err.h"
+#include "sim_internal.h"
 
-struct sim_slave {
-	double ready;	/* when its next request reaches the master (its hmaster) */
-	double vpower;	/* V_i = speed / min speed */
-	struct emul_steps power; /* speed / Q(t) for the emulated cost */
-	int active;	/* still requesting */
-	double asked;	/* when it sent the pending request */
-};
-
-static int64_t acp_at(const struct sim_slave *s, const struct sim_pe *pe, double t)
+int64_t sim_acp_at(const struct sim_slave *s, const struct sim_pe *pe, double t)
 {
 	return (int64_t)floor(s->vpower / emul_steps_at(&pe->load, t) + 1e-9);
 }
@@ -110,7 +103,7 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 		sl[i].active = 1;
 		sl[i].ready = c->latency_s;
 		sl[i].asked = 0;
-		acp0[i] = acp_at(&sl[i], pe, 0);
+		acp0[i] = sim_acp_at(&sl[i], pe, 0);
 		if (c->sched.kind == SCHED_WF)
 			acp0[i] = (int64_t)(sl[i].vpower * 1000 + 0.5);
 	}
@@ -123,6 +116,10 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 	for (int64_t i = 0; i < c->iterations; i++)
 		work += (double)c->cost[i];
 	out->t_ideal = emul_finish(&total, 0, work * c->t_iter_s);
+	if (c->hmasters > 0 && c->twolevel) {
+		rc = sim_twolevel(c, sl, out);
+		goto done;
+	}
 	if (c->hmasters > 0) {
 		rc = sim_hier(c, sched, sl, out);
 		if (rc)
@@ -147,7 +144,7 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 
 			if (!sl[i].active || sl[i].ready > now)
 				continue;
-			a = acp_at(&sl[i], &c->pes[i], sl[i].asked);
+			a = sim_acp_at(&sl[i], &c->pes[i], sl[i].asked);
 			if (a < 1 && sched_remaining(sched) == 0) {
 				/* nothing left: the master dismisses it (master_orb.cc) */
 				sl[i].active = 0;
@@ -254,7 +251,7 @@ static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_
 		for (int i = h; i < c->npes; i += H) {
 			if (!sl[i].active || sl[i].ready > send)
 				continue;
-			acp[i] = acp_at(&sl[i], &c->pes[i], sl[i].asked);
+			acp[i] = sim_acp_at(&sl[i], &c->pes[i], sl[i].asked);
 			if (acp[i] < 1) {
 				if (sched_remaining(sched) == 0) {
 					sl[i].active = 0;

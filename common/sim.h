@@ -9,7 +9,11 @@
  * an hmaster has one merged message in flight to the master at a time and
  * sends, when its reply is back, every request that arrived meanwhile, as
  * hmaster.c does.  The master serves messages one at a time, overhead_s
- * each plus per_request_s per request they carry.
+ * each plus per_request_s per request they carry.  Two-level mode
+ * (hmaster_twolevel.c): the master runs the scheme over the hmasters with
+ * A_h = sum of their slaves' A_i; each hmaster runs it over its slaves on
+ * the chunks it holds, hm_overhead_s a local request, and asks for the next
+ * chunk once half of the current one is handed out.
  * Deterministic; not thread-safe.
  */
 #ifndef DLS_SIM_H
@@ -43,6 +47,7 @@ struct sim_config {
 	double poll_s;	     /* A_i = 0: read Q_i again after this long */
 	int hmasters;	     /* HDTSS relay: slave i talks to hmaster i mod hmasters (0: flat) */
 	double hm_overhead_s; /* an hmaster's service time per merged message */
+	int twolevel;	      /* with hmasters: two-level mode instead of relay */
 };
 
 struct sim_pe_result {

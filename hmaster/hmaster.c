@@ -314,7 +314,7 @@ int hmaster_register(struct hmaster *h, const char *const *names, const double *
 	int rc;
 
 	if (h->tl)
-		return twolevel_register(h->tl, speeds, n, ids, vpowers, job, why);
+		return twolevel_register(h->tl, names[0], speeds, n, ids, vpowers, job, why);
 	pthread_mutex_lock(&h->lock);
 	if (h->registration_sent || h->registered + (int)n > h->nslaves) {
 		snprintf(why, HMASTER_WHY_LEN,
@@ -427,6 +427,19 @@ int hmaster_wait_finished(struct hmaster *h, int timeout_ms)
 	}
 	pthread_mutex_unlock(&h->lock);
 	return rc;
+}
+
+void hmaster_report(struct hmaster *h, FILE *out)
+{
+	long messages, requests;
+
+	if (h->tl) {
+		twolevel_report(h->tl, out);
+		return;
+	}
+	hmaster_counts(h, &messages, &requests);
+	fprintf(out, "%s: %ld merged messages carried %ld requests\n", h->name, messages,
+		requests);
 }
 
 void hmaster_counts(struct hmaster *h, long *messages, long *requests)

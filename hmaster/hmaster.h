@@ -19,6 +19,7 @@
 #define DLS_HMASTER_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "dls_proto.h"
 
@@ -97,6 +98,10 @@ size_t hmaster_slaves_holding(struct hmaster *h, int *ids, size_t max);
 
 /* Waits until every slave below heard DONE or was lost: DLS_OK or DLS_ETIMEDOUT. */
 int hmaster_wait_finished(struct hmaster *h, int timeout_ms);
+
+/* Writes what it did to out: merged messages (relay), or its slaves' table
+ * (two-level). */
+void hmaster_report(struct hmaster *h, FILE *out);
 
 /* Merged messages sent up and requests they carried (for the table). */
 void hmaster_counts(struct hmaster *h, long *messages, long *requests);

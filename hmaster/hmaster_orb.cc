@@ -105,15 +105,8 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 		fprintf(stderr, "dls-hmaster: %s: the run failed above this hmaster\n", o->name);
 		status = 1;
 	} else {
-		long messages, requests;
-
-		hmaster_counts(h, &messages, &requests);
-		if (o->twolevel)
-			log_info("done: %ld messages to the parent, %ld local chunks", messages,
-				 requests);
-		else
-			log_info("done: %ld merged messages carried %ld requests", messages,
-				 requests);
+		hmaster_report(h, stdout);
+		fflush(stdout);
 	}
 	arg.stop = 1;
 	pthread_join(tid, NULL);

@@ -115,10 +115,9 @@ DLS::Registration *HMaster_i::register_cluster(const char *hmaster_name,
 		throw DLS::Refused("register_cluster: self must be a DLS::Slave reference");
 	for (size_t i = 0; i < n; i++)
 		sp[i] = speeds[(CORBA::ULong)i];
-	rc = hmaster_register(h_, NULL, sp.data(), n, &id, vp.data(), &job, why);
+	rc = hmaster_register(h_, &hmaster_name, sp.data(), n, &id, vp.data(), &job, why);
 	if (rc)
 		refuse(rc, why);
-	(void)hmaster_name;
 	remember(id, self);
 	virtual_powers = new DLS::DoubleSeq;
 	virtual_powers->length((CORBA::ULong)n);

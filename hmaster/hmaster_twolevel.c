@@ -20,6 +20,9 @@
 enum child_state { C_REGISTERED, C_ACTIVE, C_FINISHED, C_LOST };
 
 struct child {
+	char name[64];
+	double vpower; /* the sum of its slaves' V_i */
+	int64_t chunks, iterations;
 	enum child_state state;
 	int first_pending; /* its first request waits for the first chunk */
 	int64_t acp;	   /* A_i last reported */
@@ -439,8 +442,8 @@ void twolevel_destroy(struct twolevel *t)
 
 /* --- the children's calls ------------------------------------------------ */
 
-int twolevel_register(struct twolevel *t, const double *speeds, size_t n, int *id,
-		      double *vpowers, struct dls_job *job, char *why)
+int twolevel_register(struct twolevel *t, const char *name, const double *speeds, size_t n,
+		      int *id, double *vpowers, struct dls_job *job, char *why)
 {
 	struct pending_reg p = {.speeds = speeds, .n = n, .vpowers = vpowers, .job = job};
 	struct pending_reg **at;
@@ -457,6 +460,7 @@ int twolevel_register(struct twolevel *t, const double *speeds, size_t n, int *i
 		t->first_register = dls_now();
 	t->leaves += (int)n;
 	p.id = t->nchildren++;
+	snprintf(t->children[p.id].name, sizeof(t->children[p.id].name), "%s", name);
 	for (at = &t->regs; *at; at = &(*at)->next)
 		;
 	*at = &p;
@@ -469,6 +473,8 @@ int twolevel_register(struct twolevel *t, const double *speeds, size_t n, int *i
 	}
 	if (p.rc)
 		snprintf(why, HMASTER_WHY_LEN, "%s", p.why);
+	for (size_t i = 0; !p.rc && i < n; i++)
+		t->children[p.id].vpower += vpowers[i];
 	*id = p.id;
 	pthread_mutex_unlock(&t->lock);
 	return p.rc;
@@ -565,6 +571,8 @@ static int serve(struct twolevel *t, int c, int64_t acp, struct dls_reply *out)
 	}
 	if (held_push(&t->children[c].held, k.start, k.size))
 		return 0;
+	t->children[c].chunks++;
+	t->children[c].iterations += k.size;
 	out->kind = DLS_REPLY_WORK;
 	out->start = k.start;
 	out->count = k.size;
@@ -678,9 +686,9 @@ int twolevel_child_lost(struct twolevel *t, int child, const char *cause)
 	}
 	t->children[child].state = C_LOST;
 	moved = ledger_release(&t->ledger, &t->children[child].held, give_to_siblings, t);
-	log_warn("slave %d lost below this hmaster (%s): %lld undelivered iterations go to its "
-		 "siblings",
-		 child, cause, (long long)(moved > 0 ? moved : 0));
+	log_warn("slave %d '%s' lost below this hmaster (%s): %lld undelivered iterations go to "
+		 "its siblings",
+		 child, t->children[child].name, cause, (long long)(moved > 0 ? moved : 0));
 	pthread_cond_broadcast(&t->cond);
 	pthread_mutex_unlock(&t->lock);
 	return DLS_OK;
@@ -719,6 +727,24 @@ int twolevel_wait_finished(struct twolevel *t, int timeout_ms)
 	}
 	pthread_mutex_unlock(&t->lock);
 	return rc;
+}
+
+void twolevel_report(struct twolevel *t, FILE *out)
+{
+	static const char *const state[] = {"registered", "active", "done", "lost"};
+
+	pthread_mutex_lock(&t->lock);
+	fprintf(out, "%s: %d slaves, %ld requests to the parent, %ld local chunks\n", t->name,
+		t->nchildren, t->parent_requests, t->local_chunks);
+	fprintf(out, "  PE name                      V  chunks iterations  T_com+wait/T_comp (s)  state\n");
+	for (int i = 0; i < t->nchildren; i++) {
+		const struct child *c = &t->children[i];
+
+		fprintf(out, "  %2d %-20s %6.2f %7lld %10lld %11.2f/%-10.2f %s\n", i, c->name,
+			c->vpower, (long long)c->chunks, (long long)c->iterations, c->times.t_comwait,
+			c->times.t_comp, state[c->state]);
+	}
+	pthread_mutex_unlock(&t->lock);
 }
 
 void twolevel_counts(struct twolevel *t, long *messages, long *requests)

@@ -27,8 +27,8 @@ void twolevel_destroy(struct twolevel *t);
  * until this hmaster registered with its parent.  *id: the child's id here;
  * vpowers: each slave's V_i.
  */
-int twolevel_register(struct twolevel *t, const double *speeds, size_t n, int *id,
-		      double *vpowers, struct dls_job *job, char *why);
+int twolevel_register(struct twolevel *t, const char *name, const double *speeds, size_t n,
+		      int *id, double *vpowers, struct dls_job *job, char *why);
 
 /* Serves a child's request from the local pool (blocks while it refills). */
 int twolevel_request(struct twolevel *t, const struct dls_request *req, struct dls_reply *out,
@@ -44,5 +44,7 @@ int twolevel_child_lost(struct twolevel *t, int child, const char *cause);
 size_t twolevel_children_holding(struct twolevel *t, int *ids, size_t max);
 int twolevel_wait_finished(struct twolevel *t, int timeout_ms);
 void twolevel_counts(struct twolevel *t, long *messages, long *requests);
+/* Writes the per-slave table (chunks, iterations, times, state) to out. */
+void twolevel_report(struct twolevel *t, FILE *out);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * The run simulator on cases small enough to compute by hand: perfect
  * balance, the cost of latency and service time, conservation of work,
- * T_p >= T_ideal on random clusters, and no endless loop when A_i stays 0.
+ * T_p >= T_ideal on random clusters, both hierarchies, and no endless loop
+ * when A_i stays 0.
  */
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
@@ -139,6 +140,42 @@ static void test_hierarchy(void)
 	sim_result_free(&hier);
 }
 
+/* Two-level: the hmaster's prefetch hides the master's hop (only the
+ * slave-hmaster round trip is paid per chunk); work is conserved. */
+static void test_twolevel(void)
+{
+	struct sim_pe pes[8];
+	struct sim_config c;
+	struct sim_result r;
+	int64_t total = 0;
+
+	setup(&c, pes, 1, SCHED_DTSS, 100);
+	c.hmasters = 1;
+	c.twolevel = 1;
+	c.latency_s = 0.5;
+	CU_ASSERT_EQUAL_FATAL(sim_run(&c, &r), DLS_OK);
+	/* 4 hops to the first chunk, then 1 s (2 hops) before every other one */
+	CU_ASSERT(r.chunks > 3);
+	CU_ASSERT_DOUBLE_EQUAL(r.t_p, 2.0 + 100 + (double)(r.chunks - 1), 1e-9);
+	sim_result_free(&r);
+	setup(&c, pes, 8, SCHED_DTSS, 2000);
+	for (int k = 4; k < 8; k++) {
+		pes[k].speed = 2;
+		emul_steps_const(&pes[k].load, 2); /* non-dedicated: A = 1 */
+	}
+	c.hmasters = 3;
+	c.twolevel = 1;
+	c.overhead_s = 0.01;
+	c.hm_overhead_s = 0.002;
+	c.latency_s = 0.001;
+	CU_ASSERT_EQUAL_FATAL(sim_run(&c, &r), DLS_OK);
+	for (int k = 0; k < 8; k++)
+		total += r.pe[k].iterations;
+	CU_ASSERT_EQUAL(total, 2000);
+	CU_ASSERT(r.t_p >= r.t_ideal);
+	sim_result_free(&r);
+}
+
 static void test_no_power(void)
 {
 	struct sim_pe pes[2];
@@ -169,5 +206,6 @@ int sim_suite_add(void)
 	       !CU_add_test(s, "latency and service time", test_latency_and_overhead) ||
 	       !CU_add_test(s, "random: work conserved, T_p >= T_ideal", test_random) ||
 	       !CU_add_test(s, "hierarchy (relay)", test_hierarchy) ||
+	       !CU_add_test(s, "hierarchy (two-level): prefetch hides the master", test_twolevel) ||
 	       !CU_add_test(s, "every A_i = 0 ends", test_no_power);
 }
