@@ -20,55 +20,18 @@ static int by_name(const void *a, const void *b)
 		      ((const struct master_slave_info *)b)->name);
 }
 
-int dls_cmd_status(int argc, char **argv)
+/*
+ * Prints the rows of s as a tree below indentation `base`: relay hmasters
+ * appear in their slaves' path names (hmaster.0.1/slave.3); a two-level
+ * hmaster is one row of its parent, and its own slaves are asked of it.
+ */
+static void print_rows(const char *run, struct master_snapshot *s, int base, int level)
 {
-	static const struct option opts[] = {{"run", required_argument, 0, 'r'},
-					     {"help", no_argument, 0, 'h'},
-					     {0, 0, 0, 0}};
-	const char *run = "dls";
-	struct master_snapshot s;
-	char why[256];
-	int c, rc;
-
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help")) {
-			printf("usage: dls status [--run NAME] -ORBInitRef NameService=ADDRESS\n\n"
-			       "Queries the master bound at DLS/NAME/master (default run: dls).\n");
-			return 0;
-		}
-	if (dls_orb_init(&argc, argv, 5000))
-		return 1;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			run = optarg;
-			break;
-		default:
-			fprintf(stderr, "try '" PROG " --help'\n");
-			dls_orb_destroy();
-			return 2;
-		}
-	}
-	rc = status_fetch(run, &s, why, sizeof(why));
-	dls_orb_destroy();
-	if (rc) {
-		fprintf(stderr, PROG ": cannot query the master of run '%s': %s\n", run, why);
-		return 1;
-	}
-	printf("run '%s': scheme %s, %lld/%lld iterations delivered, %lld assigned, "
-	       "%d recomputations, %.2f s%s\n",
-	       run, s.scheme, (long long)s.delivered, (long long)s.iterations,
-	       (long long)s.assigned, s.recomputations, s.elapsed, s.done ? ", done" : "");
-	printf("%-32s %4s %-10s %6s %4s %7s %10s %8s\n", "tree (master, hmasters, slaves)", "PE",
-	       "state", "V", "A", "chunks", "iterations", "held");
-	printf("master\n");
-	/* slaves below hmasters are named by their path: print it as a tree */
-	qsort(s.slaves, (size_t)s.nslaves, sizeof(*s.slaves), by_name);
-	for (int i = 0; i < s.nslaves; i++) {
-		const struct master_slave_info *p = &s.slaves[i];
-		const char *prev = i ? s.slaves[i - 1].name : "", *leaf = p->name;
-		int depth = 1;
+	qsort(s->slaves, (size_t)s->nslaves, sizeof(*s->slaves), by_name);
+	for (int i = 0; i < s->nslaves; i++) {
+		const struct master_slave_info *p = &s->slaves[i];
+		const char *prev = i ? s->slaves[i - 1].name : "", *leaf = p->name;
+		int depth = base;
 		char label[128];
 
 		for (const char *ch = p->name; *ch; ch++) {
@@ -86,7 +49,66 @@ int dls_cmd_status(int argc, char **argv)
 		printf("%-32s %4d %-10s %6.2f %4lld %7lld %10lld %8lld\n", label, p->id,
 		       master_slave_state_name(p->state), p->vpower, (long long)p->acp,
 		       (long long)p->chunks, (long long)p->iterations, (long long)p->held);
+		if (!strchr(p->name, '/') && !strncmp(p->name, "hmaster.", 8) && level < 8) {
+			struct master_snapshot sub;
+			char why[256];
+
+			if (status_fetch(run, p->name, &sub, why, sizeof(why)) == DLS_OK) {
+				print_rows(run, &sub, depth + 1, level + 1);
+				master_snapshot_free(&sub);
+			} else {
+				printf("%*s(its slaves: %s)\n", 2 * depth + 2, "", why);
+			}
+		}
 	}
+}
+
+int dls_cmd_status(int argc, char **argv)
+{
+	static const struct option opts[] = {{"run", required_argument, 0, 'r'},
+					     {"help", no_argument, 0, 'h'},
+					     {0, 0, 0, 0}};
+	const char *run = "dls";
+	struct master_snapshot s;
+	char why[256];
+	int c, rc;
+
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--help")) {
+			printf("usage: dls status [--run NAME] -ORBInitRef NameService=ADDRESS\n\n"
+			       "Queries the master bound at DLS/NAME/master (default run: dls), and\n"
+			       "each two-level hmaster below it for its own slaves.\n");
+			return 0;
+		}
+	if (dls_orb_init(&argc, argv, 5000))
+		return 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			run = optarg;
+			break;
+		default:
+			fprintf(stderr, "try '" PROG " --help'\n");
+			dls_orb_destroy();
+			return 2;
+		}
+	}
+	rc = status_fetch(run, "master", &s, why, sizeof(why));
+	if (rc) {
+		dls_orb_destroy();
+		fprintf(stderr, PROG ": cannot query the master of run '%s': %s\n", run, why);
+		return 1;
+	}
+	printf("run '%s': scheme %s, %lld/%lld iterations delivered, %lld assigned, "
+	       "%d recomputations, %.2f s%s\n",
+	       run, s.scheme, (long long)s.delivered, (long long)s.iterations,
+	       (long long)s.assigned, s.recomputations, s.elapsed, s.done ? ", done" : "");
+	printf("%-32s %4s %-10s %6s %4s %7s %10s %8s\n", "tree (master, hmasters, slaves)", "PE",
+	       "state", "V", "A", "chunks", "iterations", "held");
+	printf("master\n");
+	print_rows(run, &s, 1, 0);
 	master_snapshot_free(&s);
+	dls_orb_destroy();
 	return 0;
 }

@@ -1,5 +1,6 @@
 /*
- * status_client.h - asks a running master (DLS/<run>/master) for its status
+ * status_client.h - asks a running master (DLS/<run>/master), or a
+ * two-level hmaster (DLS/<run>/hmaster.L.I: its own slaves), for its status
  * and returns it as the master core's own snapshot type.
  */
 #ifndef DLS_STATUS_CLIENT_H
@@ -18,7 +19,8 @@ extern "C" {
  * master_snapshot_free; out->scheme points into static storage), or
  * DLS_ENOENT / DLS_EREMOTE with why filled.
  */
-int status_fetch(const char *run, struct master_snapshot *out, char *why, size_t len);
+int status_fetch(const char *run, const char *leaf, struct master_snapshot *out, char *why,
+		 size_t len);
 
 #ifdef __cplusplus
 }

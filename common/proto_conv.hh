@@ -8,6 +8,7 @@
 
 #include "dls.hh"
 #include "dls_proto.h"
+#include "master.h"
 
 // IDL -> C.  `res` owns the result descriptors the request points to.
 void proto_results_in(const DLS::ResultSeq &in, std::vector<struct dls_result> &res);
@@ -37,5 +38,11 @@ DLS::GroupRegistration *proto_group_out(const std::vector<int> &ids,
 // The replies of a merged message, one per request, in request order.
 DLS::ReplySeq *proto_replies_out(const std::vector<struct dls_request> &reqs,
 				 const std::vector<struct dls_reply> &replies);
+
+// A status snapshot (the master's, or a two-level hmaster's local one) as
+// the IDL RunStatus, and back (scheme: storage for the scheme's name).
+DLS::RunStatus *proto_status_out(const struct master_snapshot &s);
+int proto_status_in(const DLS::RunStatus &s, struct master_snapshot *out, char *scheme,
+		    size_t scheme_len);
 
 #endif

@@ -429,6 +429,11 @@ int hmaster_wait_finished(struct hmaster *h, int timeout_ms)
 	return rc;
 }
 
+int hmaster_snapshot(struct hmaster *h, struct master_snapshot *out)
+{
+	return h->tl ? twolevel_snapshot(h->tl, out) : DLS_ENOENT;
+}
+
 void hmaster_report(struct hmaster *h, FILE *out)
 {
 	long messages, requests;

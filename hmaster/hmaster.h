@@ -99,6 +99,15 @@ size_t hmaster_slaves_holding(struct hmaster *h, int *ids, size_t max);
 /* Waits until every slave below heard DONE or was lost: DLS_OK or DLS_ETIMEDOUT. */
 int hmaster_wait_finished(struct hmaster *h, int timeout_ms);
 
+struct master_snapshot;
+
+/*
+ * Two-level mode: its own view (its slaves; free with master_snapshot_free)
+ * for the status operation.  Relay mode has none: DLS_ENOENT (its parent's
+ * view shows its slaves).
+ */
+int hmaster_snapshot(struct hmaster *h, struct master_snapshot *out);
+
 /* Writes what it did to out: merged messages (relay), or its slaves' table
  * (two-level). */
 void hmaster_report(struct hmaster *h, FILE *out);

@@ -172,7 +172,16 @@ void HMaster_i::submit(CORBA::Long slave_id, const DLS::ResultSeq &results)
 
 DLS::RunStatus *HMaster_i::status()
 {
-	return parent_->status();
+	struct master_snapshot s;
+	int rc = hmaster_snapshot(h_, &s);
+
+	if (rc == DLS_ENOENT) // relay: the parent's table shows the slaves below
+		return parent_->status();
+	if (rc)
+		throw CORBA::NO_MEMORY();
+	DLS::RunStatus *out = proto_status_out(s);
+	master_snapshot_free(&s);
+	return out;
 }
 
 void HMaster_i::slave_lost(CORBA::Long slave_id, const char *cause)

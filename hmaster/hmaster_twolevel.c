@@ -87,6 +87,8 @@ struct twolevel {
 	struct outbox out;
 
 	uint64_t arrivals;
+	int64_t received; /* iterations the parent gave */
+	double t_first;	  /* the first chunk's arrival */
 	pthread_t thread;
 	long messages, parent_requests, local_chunks;
 };
@@ -339,6 +341,9 @@ static void forward_request(struct twolevel *t)
 	} else if (rep.kind == DLS_REPLY_WORK) {
 		if (push_range(&t->queue, &t->nqueue, &t->queue_cap, rep.start, rep.count))
 			t->failed = 1;
+		if (!t->received)
+			t->t_first = dls_now();
+		t->received += rep.count;
 	} else if (rep.kind == DLS_REPLY_WAIT) {
 		t->wait_until = dls_now() + (rep.wait_ms > 0 ? rep.wait_ms : 50) / 1000.0;
 	} else {
@@ -745,6 +750,48 @@ void twolevel_report(struct twolevel *t, FILE *out)
 			c->times.t_comp, state[c->state]);
 	}
 	pthread_mutex_unlock(&t->lock);
+}
+
+int twolevel_snapshot(struct twolevel *t, struct master_snapshot *out)
+{
+	static const enum master_slave_state as[] = {MASTER_SLAVE_REGISTERED, MASTER_SLAVE_ACTIVE,
+						     MASTER_SLAVE_DONE, MASTER_SLAVE_LOST};
+	int rc = DLS_OK;
+
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&t->lock);
+	out->slaves = calloc((size_t)t->nchildren + 1, sizeof(*out->slaves));
+	if (!out->slaves) {
+		rc = DLS_ENOMEM;
+		goto done;
+	}
+	out->scheme = t->registration_sent && t->job.scheme.kind >= 0
+			      ? sched_kind_name((enum sched_kind)t->job.scheme.kind)
+			      : "?";
+	out->iterations = t->received;
+	out->delivered = t->ledger.ndelivered;
+	out->started = t->received > 0;
+	out->done = t->parent_done;
+	out->elapsed = t->received ? dls_now() - t->t_first : 0;
+	out->nslaves = t->nchildren;
+	for (int i = 0; i < t->nchildren; i++) {
+		const struct child *c = &t->children[i];
+		struct master_slave_info *o = &out->slaves[i];
+
+		o->id = i;
+		snprintf(o->name, sizeof(o->name), "%s", c->name);
+		o->state = as[c->state];
+		o->vpower = c->vpower;
+		o->acp = c->acp;
+		o->chunks = c->chunks;
+		o->iterations = c->iterations;
+		o->held = held_undelivered(&c->held);
+		o->times = c->times;
+		out->assigned += c->iterations;
+	}
+done:
+	pthread_mutex_unlock(&t->lock);
+	return rc;
 }
 
 void twolevel_counts(struct twolevel *t, long *messages, long *requests)

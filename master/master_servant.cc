@@ -129,33 +129,7 @@ DLS::RunStatus *Master_i::status()
 
 	if (master_snapshot(m_, &s))
 		throw CORBA::NO_MEMORY();
-	DLS::RunStatus *out = new DLS::RunStatus;
-	out->scheme = s.scheme;
-	out->iterations = s.iterations;
-	out->assigned = s.assigned;
-	out->delivered = s.delivered;
-	out->recomputations = s.recomputations;
-	out->elapsed = s.elapsed;
-	out->done = s.done ? 1 : 0;
-	out->slaves.length((CORBA::ULong)s.nslaves);
-	for (int i = 0; i < s.nslaves; i++) {
-		const struct master_slave_info &p = s.slaves[i];
-		DLS::SlaveStatus &o = out->slaves[(CORBA::ULong)i];
-
-		o.slave_id = p.id;
-		o.name = p.name;
-		o.state = master_slave_state_name(p.state);
-		o.virtual_power = p.vpower;
-		o.acp = (CORBA::Long)p.acp;
-		o.chunks = p.chunks;
-		o.iterations = p.iterations;
-		o.held = p.held;
-		o.times.t_comp = p.times.t_comp;
-		o.times.t_comwait = p.times.t_comwait;
-		o.times.emul_error = p.times.emul_error;
-	o.times.emul_bias = p.times.emul_bias;
-		o.times.late_chunks = (CORBA::Long)p.times.late_chunks;
-	}
+	DLS::RunStatus *out = proto_status_out(s);
 	master_snapshot_free(&s);
 	return out;
 }

@@ -37,6 +37,19 @@ assert names == ["hmaster.0.0", "hmaster.0.1"], names
 assert sum(p["iterations"] for p in run["pes"]) == 800
 PY
 
+# dls status during a two-level run shows the whole tree, asking each hmaster
+start_names
+spawn status-run dls run --names "$NS_ADDR" --run st-$$ --hmode twolevel --cluster C8 \
+	--hmasters 2,4 --width 800 --height 400 --t-iter 3000 --no-progress
+for _ in $(seq 50); do
+	sleep 0.2
+	dls status --run st-$$ $NS >"$T/status.txt" 2>&1 && grep -q "slave.7" "$T/status.txt" && break
+done
+wait "$LAST_PID"
+for row in "^  hmaster.0.0 " "^    hmaster.1.0 " "^      slave.0 " "^      slave.7 "; do
+	grep -q "$row" "$T/status.txt" || { cat "$T/status.txt"; echo "FAILED no row '$row'" >&2; exit 1; }
+done
+
 for mode in relay twolevel; do
 	run $mode-kill-hmaster --hmode $mode --cluster C8 --hmasters 2 --scheme dtss --t-iter 1000 --kill hmaster.0.1@0.5
 	grep -q "drill: kill -9 hmaster.0.1" "$T/$mode-kill-hmaster.log"
