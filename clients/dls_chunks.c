@@ -115,13 +115,7 @@ static int run_tree(const char *tau_s, int64_t iterations, const char *alloc_s)
 	if (cause)
 		cli_usage_error(PROG, "--tau", tau_s, cause);
 	if (alloc_s) {
-		if (!strcmp(alloc_s, "equal"))
-			mode = TREE_ALLOC_EQUAL;
-		else if (!strcmp(alloc_s, "proportional"))
-			mode = TREE_ALLOC_PROPORTIONAL;
-		else if (!strcmp(alloc_s, "round-robin"))
-			mode = TREE_ALLOC_ROUND_ROBIN;
-		else
+		if (tree_alloc_parse(alloc_s, &mode))
 			cli_usage_error(PROG, "--alloc", alloc_s,
 					"must be equal, proportional or round-robin");
 		if (!iterations)

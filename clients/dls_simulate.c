@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "cli_opt.h"
 #include "cli_util.h"
 #include "cluster.h"
 #include "dls_cmds.h"
@@ -16,6 +18,7 @@
 #include "mandel.h"
 #include "sched_cli.h"
 #include "sim.h"
+#include "simulate_trees.h"
 
 #define PROG "dls simulate"
 
@@ -40,11 +43,95 @@ static void help(void)
 	       "  --link-latency-us US one-way latency of every message (default 0)\n"
 	       "  --poll-ms MS         A_i = 0: read Q_i again after MS (default 100)\n"
 	       "  --per-pe             also print each PE's chunks, iterations, T_comp\n"
-	       "  --json FILE          the result for scripts\n" SCHED_CLI_HELP);
+	       "  --json FILE          the result for scripts\n" SCHED_CLI_HELP
+	       "  --scheme trees       Tree Scheduling (seed 000): no master in the loop;\n"
+	       "                       --gamma half|proportional|ratio (default half),\n"
+	       "                       --alloc equal|proportional|round-robin (default equal),\n"
+	       "                       --bidirectional; tau_i = V_i/Q_i at the start.\n"
+	       "                       --tau LIST --tasks N: seed 000's task-level model\n"
+	       "                       instead (N unit tasks a PE, time unit 1/tau)\n");
 }
 
-enum { O_HMODE = 100, O_PERREQ = 1, O_HMASTERS, O_HMOVH, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
+enum { O_GAMMA = 110, O_ALLOC, O_BIDI, O_TAU, O_TASKS, O_HMODE = 100, O_PERREQ = 1, O_HMASTERS, O_HMOVH, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
        O_TITER, O_OVERHEAD, O_LATENCY, O_POLL, O_PERPE, O_JSON };
+
+/* --scheme trees --tau LIST --tasks N: seed 000's task-level model. */
+static int simulate_tree_tasks(const struct trees_opts *to, const char *tau_list, int64_t tasks,
+			       double latency)
+{
+	struct tree_sim_config c;
+	double *tau, sum = 0;
+	size_t n;
+	const char *cause;
+	char what[64];
+	int rc;
+
+	if (!tau_list || !tasks)
+		cli_usage_error(PROG, tau_list ? "--tau" : "--tasks", NULL,
+				"the task-level model needs both --tau and --tasks");
+	cause = cli_parse_double_list(tau_list, 1e-9, 1e15, &tau, &n);
+	if (cause)
+		cli_usage_error(PROG, "--tau", tau_list, cause);
+	for (size_t i = 0; i < n; i++)
+		sum += tau[i];
+	memset(&c, 0, sizeof(c));
+	c.tau = tau;
+	c.npes = (int)n;
+	c.iterations = tasks * (int64_t)n;
+	c.t_unit = 1;
+	c.alloc = to->alloc;
+	c.gamma = to->gamma;
+	c.bidirectional = to->bidirectional;
+	c.latency = latency;
+	snprintf(what, sizeof(what), "%lld unit tasks a PE", (long long)tasks);
+	rc = simulate_trees(to, &c, (double)c.iterations / sum, what);
+	free(tau);
+	return rc;
+}
+
+/* --scheme trees on a cluster: the image's real costs, tau_i = V_i/Q_i(0). */
+static int simulate_tree_cluster(const struct trees_opts *to, const struct cluster *cl,
+				 const uint64_t *cost, int64_t iterations, double t_unit,
+				 double latency, int32_t w, int32_t h, const char *order)
+{
+	struct tree_sim_config c;
+	struct emul_steps *power = calloc((size_t)cl->n, sizeof(*power)), total = {0};
+	double *tau = calloc((size_t)cl->n, sizeof(*tau)), work = 0;
+	char what[96];
+	int rc;
+
+	if (!power || !tau) {
+		free(power);
+		free(tau);
+		fprintf(stderr, PROG ": out of memory\n");
+		return 1;
+	}
+	for (int i = 0; i < cl->n; i++) {
+		power[i] = cl->load[i];
+		for (size_t k = 0; k < power[i].n; k++)
+			power[i].value[k] = cl->speed[i] / cl->load[i].value[k];
+		tau[i] = power[i].value[0];
+		emul_power_add(&total, cl->speed[i], &cl->load[i]);
+	}
+	for (int64_t i = 0; i < iterations; i++)
+		work += (double)cost[i];
+	memset(&c, 0, sizeof(c));
+	c.tau = tau;
+	c.power = power;
+	c.npes = cl->n;
+	c.iterations = iterations;
+	c.cost = cost;
+	c.t_unit = t_unit;
+	c.alloc = to->alloc;
+	c.gamma = to->gamma;
+	c.bidirectional = to->bidirectional;
+	c.latency = latency;
+	snprintf(what, sizeof(what), "%d x %d, order %s", w, h, order);
+	rc = simulate_trees(to, &c, emul_finish(&total, 0, work * t_unit), what);
+	free(power);
+	free(tau);
+	return rc;
+}
 
 int dls_cmd_simulate(int argc, char **argv)
 {
@@ -65,6 +152,11 @@ int dls_cmd_simulate(int argc, char **argv)
 					     {"hmasters", required_argument, 0, O_HMASTERS},
 					     {"hm-overhead-us", required_argument, 0, O_HMOVH},
 					     {"hmode", required_argument, 0, O_HMODE},
+					     {"gamma", required_argument, 0, O_GAMMA},
+					     {"alloc", required_argument, 0, O_ALLOC},
+					     {"bidirectional", no_argument, 0, O_BIDI},
+					     {"tau", required_argument, 0, O_TAU},
+					     {"tasks", required_argument, 0, O_TASKS},
 					     {"json", required_argument, 0, O_JSON},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
@@ -79,7 +171,10 @@ int dls_cmd_simulate(int argc, char **argv)
 	const char *loads = NULL, *json = NULL;
 	int c, rc, npes = 0, nd = 0, per_pe = 0;
 	double t_iter = 100, overhead = 0, latency = 0, poll = 100, per_request = 0, hm_overhead = 0;
-	int hmasters = 0, twolevel = 1;
+	int hmasters = 0, twolevel = 1, trees = 0;
+	struct trees_opts to = {TREE_GAMMA_HALF, TREE_ALLOC_EQUAL, 0, 0, NULL};
+	const char *tau_list = NULL;
+	int64_t tasks = 0;
 	uint64_t *colcost, *cost;
 	uint16_t *col;
 
@@ -87,6 +182,10 @@ int dls_cmd_simulate(int argc, char **argv)
 	cl.n = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == SCHED_OPT_SCHEME && !strcasecmp(optarg, "trees")) {
+			trees = 1;
+			continue;
+		}
 		if (sched_cli_option(PROG, &sc, c, optarg))
 			continue;
 		if (cluster_cli_option(PROG, &cl, c, optarg, &loads))
@@ -140,6 +239,25 @@ int dls_cmd_simulate(int argc, char **argv)
 		case O_PERPE:
 			per_pe = 1;
 			break;
+		case O_GAMMA:
+			if (tree_gamma_parse(optarg, &to.gamma))
+				cli_usage_error(PROG, "--gamma", optarg,
+						"must be half, proportional or ratio");
+			break;
+		case O_ALLOC:
+			if (tree_alloc_parse(optarg, &to.alloc))
+				cli_usage_error(PROG, "--alloc", optarg,
+						"must be equal, proportional or round-robin");
+			break;
+		case O_BIDI:
+			to.bidirectional = 1;
+			break;
+		case O_TAU:
+			tau_list = optarg;
+			break;
+		case O_TASKS:
+			tasks = cli_i64_or_die(PROG, "--tasks", optarg, 1, (int64_t)1 << 40);
+			break;
 		case O_JSON:
 			json = optarg;
 			break;
@@ -153,6 +271,12 @@ int dls_cmd_simulate(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
+	to.per_pe = per_pe;
+	to.json = json;
+	if ((tau_list || tasks) && !trees)
+		cli_usage_error(PROG, tau_list ? "--tau" : "--tasks", NULL, "needs --scheme trees");
+	if (trees && (tau_list || tasks))
+		return simulate_tree_tasks(&to, tau_list, tasks, latency);
 	if (npes && cluster_halves(npes, nd, &cl))
 		cli_usage_error(PROG, "--pes", NULL, "out of range");
 	if (cl.n == 0)
@@ -177,6 +301,15 @@ int dls_cmd_simulate(int argc, char **argv)
 	for (int i = 0; i < cl.n; i++) {
 		pes[i].speed = cl.speed[i];
 		pes[i].load = cl.load[i];
+	}
+	if (trees) {
+		rc = simulate_tree_cluster(&to, &cl, cost, mp.width, t_iter * 1e-9, latency * 1e-6,
+					   mp.width, mp.height, iter_order_name(mode));
+		free(colcost);
+		free(cost);
+		free(col);
+		free(pes);
+		return rc;
 	}
 	memset(&sim, 0, sizeof(sim));
 	sim.sched = sc.p;

@@ -257,3 +257,20 @@ int tree_plan_format(const struct tree_plan *t, char *buf, size_t len)
 	buf[0] = '\0';
 	return format_node(t, t->root, buf, len, &used);
 }
+
+const char *tree_alloc_name(enum tree_alloc a)
+{
+	static const char *const names[] = {"equal", "proportional", "round-robin"};
+
+	return (unsigned)a < 3 ? names[a] : "?";
+}
+
+int tree_alloc_parse(const char *name, enum tree_alloc *out)
+{
+	for (int a = 0; a < 3; a++)
+		if (!strcmp(name, tree_alloc_name((enum tree_alloc)a))) {
+			*out = (enum tree_alloc)a;
+			return DLS_OK;
+		}
+	return DLS_ENOENT;
+}

@@ -58,6 +58,11 @@ void tree_plan_destroy(struct tree_plan *t);
 int tree_plan_allocate(const struct tree_plan *t, const double *tau, int64_t iterations,
 		       enum tree_alloc mode, int64_t *start, int64_t *count);
 
+/* "equal", "proportional", "round-robin"; "?" otherwise. */
+const char *tree_alloc_name(enum tree_alloc a);
+/* DLS_OK or DLS_ENOENT. */
+int tree_alloc_parse(const char *name, enum tree_alloc *out);
+
 /*
  * Writes the tree as nested pairs of PE numbers, e.g. "((0,3),(1,2))".
  * Returns DLS_OK or DLS_EOVERFLOW when len is too small.

@@ -11,3 +11,25 @@ dls simulate --cluster C8 --scheme gss --order interleaved --width 4000 --height
 dls simulate --pes 1000 --nd --scheme dtss --width 4000 --height 100 --overhead-us 20 | grep -q "1000 slaves"
 expect_usage_error "^dls simulate: --pes '0': must be an integer" dls simulate --pes 0
 expect_usage_error "^dls simulate: --link-latency-us 'x': must be a number" dls simulate --cluster C8 --link-latency-us x
+
+# Tree Scheduling: seed 000's Example 4.3 exactly (SCHEMES.md 6.6) and a
+# theorem check of 6.7, through the command line
+out=$(dls simulate --scheme trees --tau 1,2,3,4 --tasks 60 --gamma proportional --json "$T/t.json")
+echo "$out" | grep -qx "chain 0 3 1 2"
+echo "$out" | grep -qx "migrations 2, iterations moved 48"
+echo "$out" | grep -qx "migration units (size x times): 12x1 36x1"
+echo "$out" | grep -q "^T_p 24.000000 "
+python3 - "$T/t.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["units"] == [[12, 1], [36, 1]] and r["link_migrations"] == [1, 0, 1], r
+PY
+out=$(dls simulate --scheme trees --tau 1,2,3,4 --tasks 600)
+echo "$out" | grep -qx "migrations 9, iterations moved 478"
+echo "$out" | grep -q "^T_p 241.000000   T_ideal 240.000000"
+dls simulate --scheme trees --tau 1,3 --tasks 3000 | grep -qx "migrations 7, iterations moved 1498"
+dls simulate --scheme trees --cluster C8-nd --order interleaved --bidirectional --alloc proportional \
+	--gamma proportional | grep -q "bi-directional"
+expect_usage_error "^dls simulate: --gamma 'third': must be half, proportional or ratio" \
+	dls simulate --scheme trees --cluster C8 --gamma third
+expect_usage_error "^dls simulate: --tau: needs --scheme trees" dls simulate --tau 1,2 --tasks 3

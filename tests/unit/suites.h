@@ -11,5 +11,6 @@ int master_suite_add(void);
 int slave_suite_add(void);
 int sim_suite_add(void);
 int hmaster_suite_add(void);
+int tree_sim_suite_add(void);
 
 #endif

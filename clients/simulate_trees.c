@@ -1,0 +1,81 @@
+/*
+ * simulate_trees.c - `dls simulate --scheme trees`: Tree Scheduling in the
+ * simulator (treesched/tree_sim.c), printed as seed 000 reports it: the
+ * chain, T_p, the migrations and their sizes (Table 2), per link.
+ */
+#include "simulate_trees.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "dls_err.h"
+#include "tree_sim.h"
+
+static int write_json(const char *path, const struct trees_opts *o, const struct tree_sim_result *r,
+		      int npes, double t_ideal)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fprintf(f,
+		"{\"scheme\": \"trees\", \"slaves\": %d, \"gamma\": \"%s\", \"alloc\": \"%s\", "
+		"\"bidirectional\": %s, \"t_p\": %.9f, \"t_ideal\": %.9f, \"efficiency\": %.6f, "
+		"\"migrations\": %lld, \"moved\": %lld, \"units\": [",
+		npes, tree_gamma_name(o->gamma), tree_alloc_name(o->alloc),
+		o->bidirectional ? "true" : "false", r->t_p, t_ideal,
+		r->t_p > 0 ? t_ideal / r->t_p : 0, (long long)r->migrations, (long long)r->moved);
+	for (size_t k = 0; k < r->nunits; k++)
+		fprintf(f, "%s[%lld, %lld]", k ? ", " : "", (long long)r->units[k].size,
+			(long long)r->units[k].count);
+	fprintf(f, "], \"chain\": [");
+	for (int k = 0; k < npes; k++)
+		fprintf(f, "%s%d", k ? ", " : "", r->plan->chain[k]);
+	fprintf(f, "], \"link_migrations\": [");
+	for (int k = 0; k + 1 < npes; k++)
+		fprintf(f, "%s%lld", k ? ", " : "", (long long)r->link_migrations[k]);
+	fprintf(f, "]}\n");
+	return fclose(f);
+}
+
+int simulate_trees(const struct trees_opts *o, const struct tree_sim_config *c, double t_ideal,
+		   const char *what)
+{
+	struct tree_sim_result r;
+	int rc = tree_sim_run(c, &r);
+
+	if (rc) {
+		fprintf(stderr, "dls simulate: cannot simulate Tree Scheduling: %s\n",
+			dls_strerror(rc));
+		return 1;
+	}
+	printf("simulated: scheme trees (gamma %s, allocation %s, %s), %s, %d slaves, "
+	       "latency %g\n",
+	       tree_gamma_name(o->gamma), tree_alloc_name(o->alloc),
+	       o->bidirectional ? "bi-directional" : "uni-directional", what, c->npes, c->latency);
+	printf("chain");
+	for (int k = 0; k < c->npes; k++)
+		printf(" %d", r.plan->chain[k]);
+	printf("\nmigrations %lld, iterations moved %lld\n", (long long)r.migrations,
+	       (long long)r.moved);
+	printf("migration units (size x times):");
+	for (size_t k = 0; k < r.nunits; k++)
+		printf(" %lldx%lld", (long long)r.units[k].size, (long long)r.units[k].count);
+	printf("\nper link (left-right:level migrations):");
+	for (int k = 0; k + 1 < c->npes; k++)
+		printf(" %d-%d:%d %lld", r.plan->chain[k], r.plan->chain[k + 1], r.plan->link_level[k],
+		       (long long)r.link_migrations[k]);
+	printf("\n");
+	if (o->per_pe)
+		for (int i = 0; i < c->npes; i++)
+			printf("%5d tau %.3f iterations %lld busy %.6f\n", i, c->tau[i],
+			       (long long)r.pe_iterations[i], r.pe_busy[i]);
+	printf("T_p %.6f   T_ideal %.6f   E %.3f\n", r.t_p, t_ideal,
+	       r.t_p > 0 ? t_ideal / r.t_p : 0);
+	if (o->json && write_json(o->json, o, &r, c->npes, t_ideal)) {
+		fprintf(stderr, "dls simulate: cannot write '%s'\n", o->json);
+		rc = 1;
+	}
+	tree_sim_result_free(&r);
+	return rc ? 1 : 0;
+}

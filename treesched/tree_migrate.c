@@ -1,0 +1,51 @@
+/*
+ * tree_migrate.c - the amount a demand moves (see tree_migrate.h).
+ */
+#include "tree_migrate.h"
+
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+
+#include "dls_err.h"
+
+int64_t tree_migrate_count(enum tree_gamma g, double tau_sender, double tau_receiver, int64_t r)
+{
+	double x;
+	int64_t n;
+
+	if (r <= 0)
+		return 0;
+	switch (g) {
+	case TREE_GAMMA_PROPORTIONAL:
+		x = tau_receiver * (double)r / (tau_sender + tau_receiver);
+		break;
+	case TREE_GAMMA_RATIO:
+		x = tau_sender * (double)r / tau_receiver;
+		break;
+	default: /* half: exact in integers */
+		return (r + 1) / 2;
+	}
+	/* ceil, forgiving the last bit of rounding: 4/5 of 45 is 36, not 37 */
+	n = (int64_t)ceil(x - 1e-9 * (x > 1 ? x : 1));
+	if (n < 1)
+		n = 1;
+	return n < r ? n : r;
+}
+
+const char *tree_gamma_name(enum tree_gamma g)
+{
+	static const char *const names[] = {"half", "proportional", "ratio"};
+
+	return (unsigned)g < 3 ? names[g] : "?";
+}
+
+int tree_gamma_parse(const char *name, enum tree_gamma *out)
+{
+	for (int g = 0; g < 3; g++)
+		if (!strcasecmp(name, tree_gamma_name((enum tree_gamma)g))) {
+			*out = (enum tree_gamma)g;
+			return DLS_OK;
+		}
+	return DLS_ENOENT;
+}

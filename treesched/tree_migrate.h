@@ -1,0 +1,37 @@
+/*
+ * tree_migrate.h - Kim and Purtilo's migration rules (SCHEMES.md 6.4), the
+ * one place that says how much work a demand moves: the simulator and the
+ * slaves in tree mode both call it.
+ */
+#ifndef DLS_TREE_MIGRATE_H
+#define DLS_TREE_MIGRATE_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum tree_gamma {
+	TREE_GAMMA_HALF,	 /* 1/2 (default) */
+	TREE_GAMMA_PROPORTIONAL, /* tau_receiver / (tau_sender + tau_receiver) */
+	TREE_GAMMA_RATIO	 /* tau_sender / tau_receiver, the literal text (discouraged) */
+};
+
+/*
+ * How many of the sender's r unstarted iterations a demand moves:
+ * n = min(r, max(1, ceil(gamma r))), 0 when r = 0.  Exact for half and for
+ * throughputs that are small integers; the throughputs are the endpoints'
+ * own (SCHEMES.md 7, ambiguity 18).
+ */
+int64_t tree_migrate_count(enum tree_gamma g, double tau_sender, double tau_receiver, int64_t r);
+
+/* "half", "proportional", "ratio"; "?" otherwise. */
+const char *tree_gamma_name(enum tree_gamma g);
+/* DLS_OK or DLS_ENOENT. */
+int tree_gamma_parse(const char *name, enum tree_gamma *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,417 @@
+/*
+ * tree_sim.c - Tree Scheduling event by event (see tree_sim.h).  PEs are
+ * handled by chain position k (the PE is plan->chain[k]); work flows from
+ * k to k + 1, and back as well when bi-directional.
+ */
+#include "tree_sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls_err.h"
+
+/* Event kinds, in the order they are handled at equal times. */
+enum { EV_END, EV_TRANSFER, EV_DEMAND, EV_CANCEL, EV_STEP };
+
+struct range {
+	int64_t start, count, stride;
+};
+
+struct event {
+	double t;
+	int kind;
+	uint64_t seq;
+	int at, from;	 /* position handling it; sender position */
+	struct range r; /* EV_TRANSFER */
+};
+
+struct heap {
+	struct event *v;
+	size_t n, cap;
+	uint64_t seq;
+};
+
+struct pe_state {
+	struct range *ranges; /* unstarted iterations */
+	size_t nranges, cap;
+	int busy, asked; /* computing; demands outstanding */
+	int pending[2];	 /* a demand waits here from: [0] the right, [1] the left */
+	/* a busy stretch: iterations back to back from seg_t0; their ends are
+	 * computed from the stretch's total work, so that ties stay exact */
+	int seg_open;
+	double seg_t0, seg_work, seg_end;
+};
+
+struct state {
+	const struct tree_sim_config *c;
+	struct tree_sim_result *out;
+	struct tree_plan *plan;
+	struct pe_state *pe;
+	struct heap ev;
+	int64_t computed;
+};
+
+static double snap(double t)
+{
+	return nearbyint(t * 1e9) / 1e9;
+}
+
+static int before(const struct event *a, const struct event *b)
+{
+	if (a->t != b->t)
+		return a->t < b->t;
+	if (a->kind != b->kind)
+		return a->kind < b->kind;
+	return a->seq < b->seq;
+}
+
+static int push(struct state *s, struct event e)
+{
+	struct heap *h = &s->ev;
+	size_t i;
+
+	if (h->n == h->cap) {
+		size_t cap = h->cap ? 2 * h->cap : 256;
+		struct event *v = realloc(h->v, cap * sizeof(*v));
+
+		if (!v)
+			return DLS_ENOMEM;
+		h->v = v;
+		h->cap = cap;
+	}
+	e.t = snap(e.t);
+	e.seq = h->seq++;
+	i = h->n++;
+	h->v[i] = e;
+	while (i > 0 && before(&h->v[i], &h->v[(i - 1) / 2])) {
+		struct event x = h->v[i];
+
+		h->v[i] = h->v[(i - 1) / 2];
+		h->v[(i - 1) / 2] = x;
+		i = (i - 1) / 2;
+	}
+	return DLS_OK;
+}
+
+static struct event pop(struct heap *h)
+{
+	struct event top = h->v[0];
+	size_t i = 0;
+
+	h->v[0] = h->v[--h->n];
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct event x;
+
+		if (l < h->n && before(&h->v[l], &h->v[m]))
+			m = l;
+		if (r < h->n && before(&h->v[r], &h->v[m]))
+			m = r;
+		if (m == i)
+			break;
+		x = h->v[i];
+		h->v[i] = h->v[m];
+		h->v[m] = x;
+		i = m;
+	}
+	return top;
+}
+
+static int add_range(struct pe_state *p, struct range r)
+{
+	if (r.count <= 0)
+		return DLS_OK;
+	if (p->nranges == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 4;
+		struct range *v = realloc(p->ranges, cap * sizeof(*v));
+
+		if (!v)
+			return DLS_ENOMEM;
+		p->ranges = v;
+		p->cap = cap;
+	}
+	p->ranges[p->nranges++] = r;
+	return DLS_OK;
+}
+
+static int64_t remaining(const struct pe_state *p)
+{
+	int64_t n = 0;
+
+	for (size_t k = 0; k < p->nranges; k++)
+		n += p->ranges[k].count;
+	return n;
+}
+
+static int count_unit(struct tree_sim_result *out, int64_t size)
+{
+	size_t k = 0;
+
+	while (k < out->nunits && out->units[k].size < size)
+		k++;
+	if (k < out->nunits && out->units[k].size == size) {
+		out->units[k].count++;
+		return DLS_OK;
+	}
+	struct tree_sim_unit *u = realloc(out->units, (out->nunits + 1) * sizeof(*u));
+
+	if (!u)
+		return DLS_ENOMEM;
+	out->units = u;
+	memmove(u + k + 1, u + k, (out->nunits - k) * sizeof(*u));
+	u[k] = (struct tree_sim_unit){size, 1};
+	out->nunits++;
+	return DLS_OK;
+}
+
+static double tau_at(const struct state *s, int k)
+{
+	return s->c->tau[s->plan->chain[k]];
+}
+
+/*
+ * Position k sends the tail of its unstarted work to position d; *served is
+ * cleared when it cannot (nothing to give).  Bi-directional, a PE keeps its
+ * last iteration: two idle neighbours would otherwise pass it back and forth.
+ */
+static int migrate(struct state *s, int k, int d, double t, int *served)
+{
+	struct pe_state *p = &s->pe[k];
+	int64_t r = remaining(p);
+	int64_t n = tree_migrate_count(s->c->gamma, tau_at(s, k), tau_at(s, d), r);
+	struct range *last;
+	struct event e = {0};
+	int rc;
+
+	if (s->c->bidirectional && n >= r)
+		n = r - 1;
+	*served = n > 0;
+	if (n <= 0)
+		return DLS_OK;
+	last = &p->ranges[p->nranges - 1];
+	if (n > last->count) /* the tail comes from the last range only */
+		n = last->count;
+	e.t = t + s->c->latency;
+	e.kind = EV_TRANSFER;
+	e.at = d;
+	e.from = k;
+	e.r = (struct range){last->start + (last->count - n) * last->stride, n, last->stride};
+	last->count -= n;
+	if (last->count == 0)
+		p->nranges--;
+	s->out->migrations++;
+	s->out->moved += n;
+	s->out->link_migrations[k < d ? k : d]++;
+	if ((rc = count_unit(s->out, n)))
+		return rc;
+	return push(s, e);
+}
+
+static int send_demands(struct state *s, int k, double t)
+{
+	struct event e = {0};
+	int rc = DLS_OK;
+
+	e.t = t + s->c->latency;
+	e.kind = EV_DEMAND;
+	e.from = k;
+	if (k > 0) {
+		e.at = k - 1;
+		rc = push(s, e);
+		s->pe[k].asked++;
+	}
+	if (!rc && s->c->bidirectional && k + 1 < s->plan->npes) {
+		e.at = k + 1;
+		rc = push(s, e);
+		s->pe[k].asked++;
+	}
+	return rc;
+}
+
+/* Position k starts its next iteration at t. */
+static int start_next(struct state *s, int k, double t)
+{
+	struct pe_state *p = &s->pe[k];
+	const struct tree_sim_config *c = s->c;
+	int pe = s->plan->chain[k];
+	struct range *r = &p->ranges[0];
+	int64_t it = r->start;
+	double work = (c->cost ? (double)c->cost[it] : 1.0) * c->t_unit, end;
+	struct event e = {0};
+
+	r->start += r->stride;
+	if (--r->count == 0) {
+		memmove(p->ranges, p->ranges + 1, --p->nranges * sizeof(*p->ranges));
+	}
+	if (!p->seg_open || t != p->seg_end) { /* a new stretch starts here */
+		p->seg_open = 1;
+		p->seg_t0 = t;
+		p->seg_work = 0;
+	}
+	p->seg_work += work;
+	end = snap(c->power ? emul_finish(&c->power[pe], p->seg_t0, p->seg_work)
+			    : p->seg_t0 + p->seg_work / c->tau[pe]);
+	p->seg_end = end;
+	s->out->pe_busy[pe] += end - t;
+	p->busy = 1;
+	e.t = end;
+	e.kind = EV_END;
+	e.at = k;
+	return push(s, e);
+}
+
+static int on_end(struct state *s, const struct event *e)
+{
+	struct pe_state *p = &s->pe[e->at];
+	struct event step = {0};
+
+	s->computed++;
+	s->out->pe_iterations[s->plan->chain[e->at]]++;
+	if (e->t > s->out->t_p)
+		s->out->t_p = e->t;
+	p->busy = 0; /* at a boundary until its step */
+	if (remaining(p) == 0) { /* idle: ask for work, now */
+		p->seg_open = 0;
+		if (!p->asked)
+			return send_demands(s, e->at, e->t);
+		return DLS_OK;
+	}
+	step.t = e->t;
+	step.kind = EV_STEP;
+	step.at = e->at;
+	return push(s, step);
+}
+
+static int on_step(struct state *s, const struct event *e)
+{
+	int k = e->at, rc = DLS_OK;
+	struct pe_state *p = &s->pe[k];
+
+	/* pending demands first: from the right, then (bi-directional) the left */
+	for (int side = 0; side < 2 && !rc; side++) {
+		int served = 0;
+
+		if (!p->pending[side] || remaining(p) == 0)
+			continue;
+		rc = migrate(s, k, side ? k - 1 : k + 1, e->t, &served);
+		if (served)
+			p->pending[side] = 0;
+	}
+	if (rc)
+		return rc;
+	if (remaining(p) > 0)
+		return start_next(s, k, e->t);
+	p->seg_open = 0;
+	return p->asked ? DLS_OK : send_demands(s, k, e->t);
+}
+
+static int on_transfer(struct state *s, const struct event *e)
+{
+	struct pe_state *p = &s->pe[e->at];
+	struct event x = {0};
+	int rc = add_range(p, e->r);
+
+	if (rc)
+		return rc;
+	if (s->c->bidirectional && p->asked > 1) { /* the other side need not answer now */
+		x.t = e->t + s->c->latency;
+		x.kind = EV_CANCEL;
+		x.at = e->from == e->at - 1 ? e->at + 1 : e->at - 1;
+		x.from = e->at;
+		if (x.at >= 0 && x.at < s->plan->npes && (rc = push(s, x)))
+			return rc;
+	}
+	p->asked = 0;
+	if (p->busy)
+		return DLS_OK; /* a second transfer (bi-directional): queued */
+	x.t = e->t;
+	x.kind = EV_STEP;
+	x.at = e->at;
+	x.from = 0;
+	return push(s, x);
+}
+
+int tree_sim_run(const struct tree_sim_config *c, struct tree_sim_result *out)
+{
+	struct state s;
+	int64_t *start = NULL, *count = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (c->npes < 1 || c->iterations < 1 || !(c->t_unit >= 0) || !(c->latency >= 0))
+		return DLS_EINVAL;
+	memset(&s, 0, sizeof(s));
+	s.c = c;
+	s.out = out;
+	rc = tree_plan_build(c->tau, c->npes, &s.plan);
+	if (rc)
+		return rc;
+	out->plan = s.plan;
+	out->link_migrations = calloc((size_t)c->npes, sizeof(int64_t));
+	out->pe_iterations = calloc((size_t)c->npes, sizeof(int64_t));
+	out->pe_busy = calloc((size_t)c->npes, sizeof(double));
+	s.pe = calloc((size_t)c->npes, sizeof(*s.pe));
+	start = calloc((size_t)c->npes, sizeof(*start));
+	count = calloc((size_t)c->npes, sizeof(*count));
+	if (!out->link_migrations || !out->pe_iterations || !out->pe_busy || !s.pe || !start ||
+	    !count) {
+		rc = DLS_ENOMEM;
+		goto done;
+	}
+	rc = tree_plan_allocate(s.plan, c->tau, c->iterations, c->alloc, start, count);
+	for (int k = 0; !rc && k < c->npes; k++) {
+		int pe = s.plan->chain[k];
+		int64_t stride = c->alloc == TREE_ALLOC_ROUND_ROBIN ? c->npes : 1;
+
+		rc = add_range(&s.pe[k], (struct range){start[pe], count[pe], stride});
+	}
+	/* every PE starts at 0: an empty one asks at once */
+	for (int k = 0; !rc && k < c->npes; k++)
+		rc = s.pe[k].nranges ? start_next(&s, k, 0) : send_demands(&s, k, 0);
+	while (!rc && s.ev.n) {
+		struct event e = pop(&s.ev);
+		struct pe_state *p = &s.pe[e.at];
+
+		switch (e.kind) {
+		case EV_END:
+			rc = on_end(&s, &e);
+			break;
+		case EV_TRANSFER:
+			rc = on_transfer(&s, &e);
+			break;
+		case EV_DEMAND: /* it waits here until a boundary or until work comes */
+			p->pending[e.from > e.at ? 0 : 1] = 1;
+			break;
+		case EV_CANCEL:
+			p->pending[e.from > e.at ? 0 : 1] = 0;
+			break;
+		default: /* a boundary, unless a second step already started it */
+			if (!p->busy)
+				rc = on_step(&s, &e);
+			break;
+		}
+	}
+	if (!rc && s.computed != c->iterations)
+		rc = DLS_ESTATE; /* cannot happen: work is never dropped */
+done:
+	for (int k = 0; s.pe && k < c->npes; k++)
+		free(s.pe[k].ranges);
+	free(s.pe);
+	free(s.ev.v);
+	free(start);
+	free(count);
+	if (rc)
+		tree_sim_result_free(out);
+	return rc;
+}
+
+void tree_sim_result_free(struct tree_sim_result *r)
+{
+	free(r->link_migrations);
+	free(r->units);
+	free(r->pe_iterations);
+	free(r->pe_busy);
+	tree_plan_destroy(r->plan);
+	memset(r, 0, sizeof(*r));
+}
