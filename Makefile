@@ -53,8 +53,8 @@ ALL_LDFLAGS   = $(SAN) $(LDFLAGS)
 # The C cores (no CORBA) go into libdls.a, with the master and slave cores
 # that the unit tests drive without sockets; the C++ adapters and the IDL
 # stubs into libdls_orb.a.
-CORE_SRC  := $(wildcard common/*.c) $(wildcard treesched/*.c) \
-             $(filter-out %/main.c,$(wildcard master/*.c slave/*.c hmaster/*.c))
+CORE_SRC  := $(wildcard common/*.c) \
+             $(filter-out %/main.c,$(wildcard treesched/*.c master/*.c slave/*.c hmaster/*.c))
 CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/%.o)
 LIBDLS    := $(BUILD)/libdls.a
 
@@ -67,6 +67,8 @@ ORB_LIBS   = $(OMNI_LIBS) $(PNG_LIBS) -ldl -lpthread -lm
 
 MASTER_OBJ := $(BUILD)/master/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard master/*.cc))
 MASTER_BIN := $(BUILD)/bin/dls-master
+# Tree Scheduling's coordinator is the master program under another name
+TREESCHED_BIN := $(BUILD)/bin/dls-treesched
 SLAVE_OBJ  := $(BUILD)/slave/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard slave/*.cc))
 SLAVE_BIN  := $(BUILD)/bin/dls-slave
 HMASTER_OBJ := $(BUILD)/hmaster/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard hmaster/*.cc)) \
@@ -81,7 +83,7 @@ UNIT_SRC  := $(wildcard tests/unit/*.c)
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN  := $(BUILD)/tests/unit_tests
 
-PROGRAMS  := $(DLS_BIN) $(MASTER_BIN) $(SLAVE_BIN) $(HMASTER_BIN)
+PROGRAMS  := $(DLS_BIN) $(MASTER_BIN) $(TREESCHED_BIN) $(SLAVE_BIN) $(HMASTER_BIN)
 
 # test programs: built for the tests, never installed
 BADCLIENT_OBJ := $(BUILD)/tests/tools/bad_client.o
@@ -131,6 +133,10 @@ $(BADCLIENT_BIN): $(BADCLIENT_OBJ) $(LIBORB) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
+
+$(TREESCHED_BIN): $(MASTER_BIN)
+	$(if $(Q),@echo "  LN      $@")
+	$(Q)ln -f $< $@
 
 $(HMASTER_BIN): $(HMASTER_OBJ) $(LIBORB) $(LIBDLS)
 	$(Q)mkdir -p $(@D)

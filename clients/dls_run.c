@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -61,6 +62,10 @@ static void help(void)
 	       "  --hmasters LIST      HDTSS: hmasters per level, e.g. 2 (two under the master)\n"
 	       "                       or 2,4 (four more under those); slaves split evenly\n"
 	       "                       over the last level\n"
+	       "  --scheme trees       Tree Scheduling: dls-treesched coordinates, slaves pass\n"
+	       "                       work to their neighbours; --gamma half|proportional|ratio,\n"
+	       "                       --alloc equal|proportional|round-robin, --bidirectional,\n"
+	       "                       --report-interval S (0: results when a slave is idle)\n"
 	       "  --hmode M            twolevel (default: each hmaster schedules its slaves on\n"
 	       "                       the chunks it gets, and prefetches) or relay (the\n"
 	       "                       master computes every chunk; hmasters merge messages)\n"
@@ -187,7 +192,7 @@ static void remove_dir(const char *dir)
 		fprintf(stderr, PROG ": cannot remove '%s'\n", dir);
 }
 
-enum { O_HMODE = 201, O_TLS = 200, O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT,
+enum { O_GAMMA = 210, O_ALLOC, O_BIDI, O_REPORT, O_HMODE = 201, O_TLS = 200, O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT,
        O_PNG, O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS,
        O_NOPROGRESS };
 
@@ -211,6 +216,10 @@ int dls_cmd_run(int argc, char **argv)
 					     {"kill", required_argument, 0, O_KILL},
 					     {"hmasters", required_argument, 0, O_HMASTERS},
 					     {"hmode", required_argument, 0, O_HMODE},
+					     {"gamma", required_argument, 0, O_GAMMA},
+					     {"alloc", required_argument, 0, O_ALLOC},
+					     {"bidirectional", no_argument, 0, O_BIDI},
+					     {"report-interval", required_argument, 0, O_REPORT},
 					     {"link-latency-us", required_argument, 0, O_LATENCY},
 					     {"tls", no_argument, 0, O_TLS},
 					     {"timeout", required_argument, 0, O_TIMEOUT},
@@ -230,8 +239,10 @@ int dls_cmd_run(int argc, char **argv)
 	double t_iter = 100, timeout = 3600, kill_at = -1, t0, latency_us = 0, all_gone_at = 0;
 	int levels[MAX_LEVELS], nlevels = 0, first[MAX_LEVELS + 1], kill_hm = -1;
 	char kill_name[64] = "";
-	int tls = 0;
+	int tls = 0, trees = 0;
 	const char *hmode = "twolevel";
+	char *tree_argv[8];
+	int tree_argc = 0;
 	char orb_ep[64] = "giop:tcp:127.0.0.1:", ca_opt[4300] = "", key_opt[4300] = "";
 	int kill_slave = -1, progress = isatty(STDERR_FILENO), c, mn = 0, port, status = 1;
 	int sched_argc = 0;
@@ -243,6 +254,10 @@ int dls_cmd_run(int argc, char **argv)
 	snprintf(run, sizeof(run), "run-%d", (int)getpid());
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == SCHED_OPT_SCHEME && !strcasecmp(optarg, "trees")) {
+			trees = 1; /* Tree Scheduling: dls-treesched instead of a master */
+			continue;
+		}
 		if (c >= SCHED_OPT_SCHEME && c <= SCHED_OPT_L) {
 			/* checked here, passed through to the master as written */
 			struct sched_cli sc;
@@ -334,6 +349,20 @@ int dls_cmd_run(int argc, char **argv)
 		case O_TLS:
 			tls = 1;
 			break;
+		case O_GAMMA:
+		case O_ALLOC:
+		case O_REPORT:
+			if (tree_argc < 6 && asprintf(&tree_argv[tree_argc], "--%s=%s",
+						      c == O_GAMMA	? "gamma"
+						      : c == O_ALLOC ? "alloc"
+								     : "report-interval",
+						      optarg) > 0)
+				tree_argc++;
+			break;
+		case O_BIDI:
+			if (tree_argc < 6)
+				tree_argv[tree_argc++] = strdup("--bidirectional");
+			break;
 		case O_HMODE:
 			if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))
 				cli_usage_error(PROG, "--hmode", optarg, "must be relay or twolevel");
@@ -380,6 +409,10 @@ int dls_cmd_run(int argc, char **argv)
 	cluster_cli_finish(PROG, &cl, loads);
 	if (kill_slave >= cl.n)
 		cli_usage_error(PROG, "--kill", NULL, "names a slave beyond the cluster");
+	if (trees && nlevels)
+		cli_usage_error(PROG, "--hmasters", NULL, "Tree Scheduling has no masters to stack");
+	if (!trees && tree_argc)
+		cli_usage_error(PROG, tree_argv[0], NULL, "applies to --scheme trees only");
 	first[0] = 0;
 	for (int l = 0; l < nlevels; l++) {
 		if (l > 0 && levels[l] < levels[l - 1])
@@ -451,8 +484,8 @@ int dls_cmd_run(int argc, char **argv)
 		snprintf(key_opt, sizeof(key_opt), "%s/node.pem", logdir);
 	}
 
-	/* the master */
-	add_arg(margv, &mn, "%s/dls-master", bindir);
+	/* the master, or Tree Scheduling's coordinator */
+	add_arg(margv, &mn, "%s/%s", bindir, trees ? "dls-treesched" : "dls-master");
 	add_arg(margv, &mn, "--run=%s", run);
 	/* two-level: the master's children are the first level of hmasters */
 	add_arg(margv, &mn, "--slaves=%d",
@@ -466,6 +499,8 @@ int dls_cmd_run(int argc, char **argv)
 	add_arg(margv, &mn, "--power=%s", emul_steps_format(&power, powerstr, sizeof(powerstr)));
 	for (int i = 0; i < sched_argc; i++)
 		add_arg(margv, &mn, "%s", sched_argv[i]);
+	for (int i = 0; i < tree_argc; i++)
+		add_arg(margv, &mn, "%s", tree_argv[i]);
 	if (out_png)
 		add_arg(margv, &mn, "--png=%s", out_png);
 	if (out_raw)
@@ -534,6 +569,8 @@ int dls_cmd_run(int argc, char **argv)
 		if (nlevels)
 			add_arg(sargv, &sn, "--master=hmaster.%d.%d", nlevels - 1,
 				i % levels[nlevels - 1]);
+		if (trees)
+			add_arg(sargv, &sn, "--coordinator=treesched");
 		add_orb_args(sargv, &sn, ns, orb_ep, ca_opt, key_opt);
 		snprintf(r.slaves[i].log, sizeof(r.slaves[i].log), "%s/slave.%d.log", logdir, i);
 		r.slaves[i].pid = proc_spawn(sargv, r.slaves[i].log, r.slaves[i].log, 0);
@@ -621,6 +658,8 @@ out:
 	}
 	for (int i = 0; i < sched_argc; i++)
 		free(sched_argv[i]);
+	for (int i = 0; i < tree_argc; i++)
+		free(tree_argv[i]);
 	free(r.slaves);
 	return status;
 }

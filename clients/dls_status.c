@@ -77,7 +77,9 @@ int dls_cmd_status(int argc, char **argv)
 		if (!strcmp(argv[i], "--help")) {
 			printf("usage: dls status [--run NAME] -ORBInitRef NameService=ADDRESS\n\n"
 			       "Queries the master bound at DLS/NAME/master (default run: dls), and\n"
-			       "each two-level hmaster below it for its own slaves.\n");
+			       "each two-level hmaster below it for its own slaves; or Tree\n"
+			       "Scheduling's coordinator (DLS/NAME/treesched), whose chain it lists\n"
+			       "left to right with what each slave got, computed and holds.\n");
 			return 0;
 		}
 	if (dls_orb_init(&argc, argv, 5000))
@@ -95,6 +97,8 @@ int dls_cmd_status(int argc, char **argv)
 		}
 	}
 	rc = status_fetch(run, "master", &s, why, sizeof(why));
+	if (rc == DLS_ENOENT) /* Tree Scheduling: the coordinator */
+		rc = status_fetch(run, "treesched", &s, why, sizeof(why));
 	if (rc) {
 		dls_orb_destroy();
 		fprintf(stderr, PROG ": cannot query the master of run '%s': %s\n", run, why);
@@ -104,10 +108,22 @@ int dls_cmd_status(int argc, char **argv)
 	       "%d recomputations, %.2f s%s\n",
 	       run, s.scheme, (long long)s.delivered, (long long)s.iterations,
 	       (long long)s.assigned, s.recomputations, s.elapsed, s.done ? ", done" : "");
-	printf("%-32s %4s %-10s %6s %4s %7s %10s %8s\n", "tree (master, hmasters, slaves)", "PE",
-	       "state", "V", "A", "chunks", "iterations", "held");
-	printf("master\n");
-	print_rows(run, &s, 1, 0);
+	if (!strcmp(s.scheme, "trees")) { /* the coordinator lists its chain in order */
+		printf("%-32s %4s %-10s %6s %7s %10s %8s\n", "chain (work flows down)", "PE",
+		       "state", "V", "got", "computed", "holds");
+		for (int i = 0; i < s.nslaves; i++) {
+			const struct master_slave_info *p = &s.slaves[i];
+
+			printf("  %-30s %4d %-10s %6.2f %7lld %10lld %8lld\n", p->name, p->id,
+			       master_slave_state_name(p->state), p->vpower, (long long)p->chunks,
+			       (long long)p->iterations, (long long)p->held);
+		}
+	} else {
+		printf("%-32s %4s %-10s %6s %4s %7s %10s %8s\n", "tree (master, hmasters, slaves)",
+		       "PE", "state", "V", "A", "chunks", "iterations", "held");
+		printf("master\n");
+		print_rows(run, &s, 1, 0);
+	}
 	master_snapshot_free(&s);
 	dls_orb_destroy();
 	return 0;

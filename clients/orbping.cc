@@ -6,27 +6,13 @@
 #include "dls.hh"
 #include "dls_time.h"
 #include "orb_util.hh"
+#include "ping_slave.hh"
 
-class Pinged : public POA_DLS::Slave {
-public:
-	void ping() override
-	{
-	}
-	void stop(const char *) override
-	{
-	}
-	void demand(CORBA::Long) override
-	{
-	}
-	void transfer(CORBA::Long, CORBA::LongLong, CORBA::LongLong) override
-	{
-	}
-};
 
 extern "C" int orbping_serve(const char *ior_path)
 {
 	try {
-		Pinged *servant = new Pinged();
+		PingOnlySlave *servant = new PingOnlySlave();
 		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
 		CORBA::Object_var obj = servant->_this();
 		CORBA::String_var ior = dls_orb()->object_to_string(obj);

@@ -24,8 +24,12 @@ extern "C" int status_fetch(const char *run, const char *leaf, struct master_sna
 	if (err)
 		return err;
 	try {
-		DLS::Master_var m = DLS::Master::_narrow(obj);
-		DLS::RunStatus_var s = m->status();
+		DLS::RunStatus_var s;
+
+		if (!strcmp(leaf, "treesched")) /* Tree Scheduling's coordinator */
+			s = DLS::Coordinator::_narrow(obj)->status();
+		else
+			s = DLS::Master::_narrow(obj)->status();
 
 		return proto_status_in(s.in(), out, scheme_name, sizeof(scheme_name));
 	} catch (const CORBA::Exception &e) {

@@ -31,6 +31,7 @@ struct dls_times {
 	double emul_error; /* sum of |end - emulated end| over chunks */
 	double emul_bias;  /* sum of (end - emulated end): > 0 when late */
 	int64_t late_chunks;
+	double t_collect; /* sending results (Tree Scheduling reports) */
 };
 
 enum dls_reply_kind { DLS_REPLY_WORK, DLS_REPLY_WAIT, DLS_REPLY_DONE };

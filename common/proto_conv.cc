@@ -15,6 +15,12 @@ static void times_in(const DLS::SlaveTimes &in, struct dls_times *out)
 	out->emul_error = in.emul_error;
 	out->emul_bias = in.emul_bias;
 	out->late_chunks = in.late_chunks;
+	out->t_collect = in.t_collect;
+}
+
+void proto_times_in(const DLS::SlaveTimes &in, struct dls_times *out)
+{
+	times_in(in, out);
 }
 
 static void times_out(const struct dls_times &in, DLS::SlaveTimes &out)
@@ -24,6 +30,12 @@ static void times_out(const struct dls_times &in, DLS::SlaveTimes &out)
 	out.emul_error = in.emul_error;
 	out.emul_bias = in.emul_bias;
 	out.late_chunks = (CORBA::Long)in.late_chunks;
+	out.t_collect = in.t_collect;
+}
+
+void proto_times_out(const struct dls_times &in, DLS::SlaveTimes &out)
+{
+	times_out(in, out);
 }
 
 void proto_results_in(const DLS::ResultSeq &in, std::vector<struct dls_result> &res)

@@ -39,6 +39,10 @@ DLS::GroupRegistration *proto_group_out(const std::vector<int> &ids,
 DLS::ReplySeq *proto_replies_out(const std::vector<struct dls_request> &reqs,
 				 const std::vector<struct dls_reply> &replies);
 
+// A slave's running totals.
+void proto_times_in(const DLS::SlaveTimes &in, struct dls_times *out);
+void proto_times_out(const struct dls_times &in, DLS::SlaveTimes &out);
+
 // A status snapshot (the master's, or a two-level hmaster's local one) as
 // the IDL RunStatus, and back (scheme: storage for the scheme's name).
 DLS::RunStatus *proto_status_out(const struct master_snapshot &s);

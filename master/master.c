@@ -61,6 +61,8 @@ struct master *master_create(const struct master_config *cfg, int *err)
 		return NULL;
 	}
 	m->cfg = *cfg;
+	if (cfg->tree.enabled) /* no scheme at the master: a valid one for the probe */
+		m->cfg.sched.kind = SCHED_SS;
 	m->cfg.sched.iterations = cfg->width;
 	m->cfg.sched.npes = cfg->nslaves;
 	m->cfg.sched.acp = NULL;
@@ -101,6 +103,7 @@ void master_destroy(struct master *m)
 		free(w);
 	}
 	sched_destroy(m->sched);
+	master_tree_free(m);
 	free(m->slaves);
 	ledger_free(&m->ledger);
 	free(m->image);
@@ -296,7 +299,7 @@ int master_snapshot(struct master *m, struct master_snapshot *out)
 		pthread_mutex_unlock(&m->lock);
 		return DLS_ENOMEM;
 	}
-	out->scheme = sched_kind_name(m->cfg.sched.kind);
+	out->scheme = m->cfg.tree.enabled ? "trees" : sched_kind_name(m->cfg.sched.kind);
 	out->iterations = m->cfg.width;
 	out->assigned = m->assigned;
 	out->delivered = m->ledger.ndelivered;
@@ -305,11 +308,19 @@ int master_snapshot(struct master *m, struct master_snapshot *out)
 	out->started = m->gate_open;
 	out->done = m->done;
 	out->elapsed = !m->gate_open ? 0 : m->done ? m->t_end - m->t_start : dls_now() - m->t_start;
-	for (int i = 0; i < m->cfg.nslaves; i++) {
-		if (!m->slaves[i].registered)
+	for (int k = 0; k < m->cfg.nslaves; k++) {
+		/* Tree Scheduling lists the slaves in chain order */
+		int i = m->tree.plan && k < m->tree.plan->npes ? m->tree.plan->chain[k] : k;
+
+		if (!m->slaves[i].registered || (m->tree.plan && k >= m->tree.plan->npes))
 			continue;
 		out->slaves[out->nslaves] = m->slaves[i].info;
-		out->slaves[out->nslaves].held = held_undelivered(&m->slaves[i].held);
+		out->slaves[out->nslaves].held = m->tree.plan ? m->tree.owned[i]
+							      : held_undelivered(&m->slaves[i].held);
+		if (m->tree.plan) {
+			out->slaves[out->nslaves].iterations = m->tree.computed[i];
+			out->slaves[out->nslaves].chunks = m->tree.mig_in[i];
+		}
 		out->nslaves++;
 	}
 	pthread_mutex_unlock(&m->lock);

@@ -25,7 +25,17 @@ extern "C" {
 
 #define MASTER_WHY_LEN 256
 
+/* Tree Scheduling (dls-treesched): the master is the coordinator P0. */
+struct master_tree_config {
+	int enabled;
+	int alloc;		/* enum tree_alloc */
+	int gamma;		/* enum tree_gamma */
+	int bidirectional;
+	double report_interval; /* seconds; 0: slaves report when idle */
+};
+
 struct master_config {
+	struct master_tree_config tree;
 	char run_name[64];
 	char workload[32];
 	struct sched_params sched; /* kind, profile and options; iterations := width,

@@ -10,6 +10,7 @@
 
 #include "ledger.h"
 #include "master.h"
+#include "tree_plan.h"
 
 struct slave_rec {
 	int registered;
@@ -21,10 +22,29 @@ struct slave_rec {
 	uint32_t last_seq;
 	struct dls_reply last_reply;
 	int first_request_pending;
+	int64_t tree_start, tree_count, tree_stride; /* Tree Scheduling: initial iterations */
 };
 
 struct range {
 	int64_t start, count;
+};
+
+/* Tree Scheduling (master_tree.c); allocated when the chain is built. */
+struct tree_unit_count {
+	int64_t size, count;
+};
+
+struct tree_state {
+	struct tree_plan *plan; /* over the registered slaves, by id */
+	int *pos;		/* chain position of each slave id */
+	int32_t *owner;		/* who holds each undelivered iteration */
+	int64_t *owned;		/* by id: undelivered iterations it holds */
+	int64_t *computed;	/* by id: iterations it delivered first */
+	int64_t *mig_in, *mig_out, *moved_out;
+	int64_t *link;		/* by chain link k (positions k, k+1) */
+	struct tree_unit_count *units;
+	size_t nunits;
+	int64_t migrations, moved, duplicates, reassigned;
 };
 
 /* A request (or a merged message) waiting for its turn. */
@@ -62,10 +82,14 @@ struct master {
 	size_t nrequeue, requeue_cap;
 	uint16_t *image;
 	int done;
+	struct tree_state tree;
 };
 
 /* Sets why (may be NULL) like snprintf. */
 void master_why(char *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Frees the tree state (master_tree.c). */
+void master_tree_free(struct master *m);
 
 /* Closes registration if it is due; call with the lock held. */
 void master_close_registration_if_due(struct master *m, double now);

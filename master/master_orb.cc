@@ -12,6 +12,7 @@
 #include "dls_log.h"
 #include "dls_time.h"
 #include "image_out.h"
+#include "coordinator_servant.hh"
 #include "master_report.h"
 #include "master_servant.hh"
 #include "orb_util.hh"
@@ -19,7 +20,8 @@
 
 struct monitor_arg {
 	struct master *m;
-	Master_i *servant;
+	SlaveRefs *servant;
+	Coordinator_i *coordinator; /* Tree Scheduling; NULL for a master */
 	const struct master_orb_opts *o;
 	volatile int stop;
 };
@@ -44,14 +46,23 @@ static void *monitor(void *p)
 	double next_progress = 0;
 
 	while (!a->stop) {
-		size_t n = master_slaves_holding(a->m, ids.data(), ids.size());
+		/* Tree Scheduling: any living slave may hold work */
+		size_t n = a->coordinator ? master_tree_living(a->m, ids.data(), ids.size())
+					  : master_slaves_holding(a->m, ids.data(), ids.size());
 
 		for (size_t i = 0; i < n && !a->stop; i++) {
 			DLS::Slave_var ref = a->servant->slave_ref(ids[i]);
 			char why[256];
+			struct master_tree_repair rep;
 
-			if (dls_ping(ref, why, sizeof(why)))
+			if (!dls_ping(ref, why, sizeof(why)))
+				continue;
+			if (!a->coordinator) {
 				master_slave_lost(a->m, ids[i], why);
+			} else if (!master_tree_lost(a->m, ids[i], why, &rep)) {
+				a->coordinator->repair(rep);
+				master_tree_repair_free(&rep);
+			}
 		}
 		if (a->o->progress && dls_now() >= next_progress) {
 			progress_line(a->m);
@@ -114,15 +125,29 @@ extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 {
 	const struct master_config *c = master_config_of(m);
 	char path[192], why[256] = "";
-	Master_i *servant = new Master_i(m, job_of(c), o->ping_timeout_ms);
-	monitor_arg arg = {m, servant, o, 0};
+	Master_i *mservant = NULL;
+	Coordinator_i *coordinator = NULL;
+	PortableServer::ServantBase *servant;
+	SlaveRefs *refs;
+	monitor_arg arg;
 	pthread_t tid;
 	int status = 0;
 
-	dls_name_path(path, c->run_name, "master");
+	if (c->tree.enabled) { /* Tree Scheduling: the coordinator P0 */
+		coordinator = new Coordinator_i(m, job_of(c), o->ping_timeout_ms);
+		servant = coordinator;
+		refs = coordinator;
+	} else {
+		mservant = new Master_i(m, job_of(c), o->ping_timeout_ms);
+		servant = mservant;
+		refs = mservant;
+	}
+	arg = {m, refs, coordinator, o, 0};
+	dls_name_path(path, c->run_name, c->tree.enabled ? "treesched" : "master");
 	try {
 		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
-		CORBA::Object_var obj = servant->_this();
+		CORBA::Object_var obj = coordinator ? (CORBA::Object_ptr)coordinator->_this()
+						    : (CORBA::Object_ptr)mservant->_this();
 		if (o->ior_file) {
 			CORBA::String_var ior = dls_orb()->object_to_string(obj);
 			FILE *f = fopen(o->ior_file, "w");
@@ -132,8 +157,8 @@ extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 			}
 		}
 		if (dls_name_bind(path, obj, why, sizeof(why))) {
-			fprintf(stderr, "dls-master: cannot bind '%s' in the naming service: %s\n",
-				path, why);
+			fprintf(stderr, "%s: cannot bind '%s' in the naming service: %s\n",
+				c->tree.enabled ? "dls-treesched" : "dls-master", path, why);
 			return 1;
 		}
 	} catch (const CORBA::Exception &e) {
@@ -162,13 +187,14 @@ extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 			break;
 	}
 	/* Slaves that wait for work ask again within wait_ms and hear DONE; one
-	 * whose A_i is 0 does not ask at all, so it is told to stop. */
-	if (!status && master_wait_dismissed(m, 4 * c->wait_ms + 200)) {
+	 * whose A_i is 0 does not ask at all, so it is told to stop.  Tree
+	 * Scheduling's slaves never ask the coordinator: each is told. */
+	if (!status && (c->tree.enabled || master_wait_dismissed(m, 4 * c->wait_ms + 200))) {
 		std::vector<int> ids(4096);
 		size_t n = master_slaves_undismissed(m, ids.data(), ids.size());
 
 		for (size_t i = 0; i < n; i++) {
-			DLS::Slave_var ref = servant->slave_ref(ids[i]);
+			DLS::Slave_var ref = refs->slave_ref(ids[i]);
 			try {
 				ref->stop("the run is complete");
 				master_slave_dismissed(m, ids[i]);

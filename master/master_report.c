@@ -5,6 +5,7 @@
 
 #include "dls_err.h"
 #include "dls_log.h"
+#include "master_tree.h"
 
 int master_report_build(struct master *m, const struct emul_steps *power, double t_iter_ns,
 			struct master_report *r)
@@ -30,6 +31,35 @@ int master_report_build(struct master *m, const struct emul_steps *power, double
 void master_report_free(struct master_report *r)
 {
 	master_snapshot_free(&r->snap);
+}
+
+/* Tree Scheduling: the chain, seed 000's Table 2 and the links. */
+static void tree_table(struct master *m, const struct master_snapshot *s, FILE *out)
+{
+	struct master_tree_stats t;
+	double collect = 0;
+
+	if (master_tree_stats_get(m, &t))
+		return;
+	for (int i = 0; i < s->nslaves; i++)
+		collect += s->slaves[i].times.t_collect;
+	fprintf(out, "chain (work flows right):");
+	for (int k = 0; k < t.npes; k++)
+		fprintf(out, " %d", t.chain[k]);
+	fprintf(out, "\nmigrations %lld, iterations moved %lld; after failures %lld reassigned, "
+		     "%lld computed twice\n",
+		(long long)t.migrations, (long long)t.moved, (long long)t.reassigned,
+		(long long)t.duplicates);
+	fprintf(out, "migration units (size x times):");
+	for (size_t k = 0; k < t.nunits; k++)
+		fprintf(out, " %lldx%lld", (long long)t.unit_size[k], (long long)t.unit_count[k]);
+	fprintf(out, "\nper link (left-right:level migrations):");
+	for (int k = 0; k + 1 < t.npes; k++)
+		fprintf(out, " %d-%d:%d %lld", t.chain[k], t.chain[k + 1], t.link_level[k],
+			(long long)t.link_migrations[k]);
+	fprintf(out, "\nresult collection: %.3f s in reports, %.3f s a slave on average\n",
+		collect, s->nslaves ? collect / s->nslaves : 0);
+	master_tree_stats_free(&t);
 }
 
 void master_report_table(const struct master *m, const struct master_report *r, FILE *out)
@@ -72,6 +102,7 @@ void master_report_table(const struct master *m, const struct master_report *r, 
 			"emulation: chunks ended %.1f us off their emulated time on average "
 			"(bias %+.1f us); %lld computed slower than emulated\n",
 			error / chunks * 1e6, bias / chunks * 1e6, (long long)late);
+	tree_table((struct master *)m, s, out);
 }
 
 static FILE *open_out(const char *path)
@@ -112,6 +143,30 @@ int master_report_csv(const struct master_report *r, const char *path)
 	return close_out(f, path);
 }
 
+/* Tree Scheduling's figures as more JSON members (nothing otherwise). */
+static void tree_json(struct master *m, FILE *f)
+{
+	struct master_tree_stats t;
+
+	if (master_tree_stats_get(m, &t))
+		return;
+	fprintf(f, ",\n  \"migrations\": %lld,\n  \"moved\": %lld,\n  \"reassigned\": %lld,\n"
+		   "  \"duplicates\": %lld,\n  \"units\": [",
+		(long long)t.migrations, (long long)t.moved, (long long)t.reassigned,
+		(long long)t.duplicates);
+	for (size_t k = 0; k < t.nunits; k++)
+		fprintf(f, "%s[%lld, %lld]", k ? ", " : "", (long long)t.unit_size[k],
+			(long long)t.unit_count[k]);
+	fprintf(f, "],\n  \"chain\": [");
+	for (int k = 0; k < t.npes; k++)
+		fprintf(f, "%s%d", k ? ", " : "", t.chain[k]);
+	fprintf(f, "],\n  \"link_migrations\": [");
+	for (int k = 0; k + 1 < t.npes; k++)
+		fprintf(f, "%s%lld", k ? ", " : "", (long long)t.link_migrations[k]);
+	fprintf(f, "]");
+	master_tree_stats_free(&t);
+}
+
 int master_report_json(const struct master *m, const struct master_report *r, const char *path)
 {
 	const struct master_config *c = master_config_of(m);
@@ -138,13 +193,15 @@ int master_report_json(const struct master *m, const struct master_report *r, co
 			"\"vpower\": %.6g, \"chunks\": %lld, \"iterations\": %lld, "
 			"\"t_comwait\": %.6f, \"t_comp\": %.6f, \"emul_error\": %.6f, "
 			"\"emul_bias\": %.6f, "
-			"\"late_chunks\": %lld}%s\n",
+			"\"late_chunks\": %lld, \"t_collect\": %.6f}%s\n",
 			p->id, p->name, master_slave_state_name(p->state), p->speed, p->vpower,
 			(long long)p->chunks, (long long)p->iterations, p->times.t_comwait,
 			p->times.t_comp, p->times.emul_error, p->times.emul_bias,
-			(long long)p->times.late_chunks,
+			(long long)p->times.late_chunks, p->times.t_collect,
 			i + 1 < s->nslaves ? "," : "");
 	}
-	fprintf(f, "  ]\n}\n");
+	fprintf(f, "  ]");
+	tree_json((struct master *)m, f);
+	fprintf(f, "\n}\n");
 	return close_out(f, path);
 }

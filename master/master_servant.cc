@@ -8,7 +8,7 @@
 #include "proto_conv.hh"
 
 Master_i::Master_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms)
-	: m_(m), job_(job), ping_timeout_ms_(ping_timeout_ms)
+	: SlaveRefs(ping_timeout_ms), m_(m), job_(job)
 {
 }
 
@@ -17,27 +17,6 @@ static void refuse(int rc, const char *why)
 	if (rc == DLS_ENOMEM)
 		throw CORBA::NO_MEMORY();
 	throw DLS::Refused(why);
-}
-
-void Master_i::remember_ref(int id, DLS::Slave_ptr self)
-{
-	omni_mutex_lock l(refs_lock_);
-
-	if ((size_t)id >= refs_.size())
-		refs_.resize((size_t)id + 1);
-	refs_[(size_t)id] = DLS::Slave::_duplicate(self);
-	// only the liveness monitor calls slaves: their timeout is the ping's
-	if (!CORBA::is_nil(self))
-		omniORB::setClientCallTimeout(self, (CORBA::ULong)ping_timeout_ms_);
-}
-
-DLS::Slave_ptr Master_i::slave_ref(int id)
-{
-	omni_mutex_lock l(refs_lock_);
-
-	if (id < 0 || (size_t)id >= refs_.size())
-		return DLS::Slave::_nil();
-	return DLS::Slave::_duplicate(refs_[(size_t)id]);
 }
 
 DLS::Registration *Master_i::register_slave(const char *name, CORBA::Double speed,

@@ -10,8 +10,9 @@
 
 #include "dls.hh"
 #include "master.h"
+#include "slave_refs.hh"
 
-class Master_i : public POA_DLS::Master {
+class Master_i : public POA_DLS::Master, public SlaveRefs {
 public:
 	Master_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms);
 
@@ -29,17 +30,9 @@ public:
 					    DLS::Slave_ptr self,
 					    DLS::DoubleSeq_out virtual_powers) override;
 
-	// The object reference a slave registered with (nil if unknown).
-	DLS::Slave_ptr slave_ref(int id);
-
 private:
-	void remember_ref(int id, DLS::Slave_ptr self);
-
 	struct master *m_;
 	DLS::JobSpec job_;
-	int ping_timeout_ms_;
-	omni_mutex refs_lock_; // guards refs_
-	std::vector<DLS::Slave_var> refs_;
 };
 
 #endif

@@ -36,6 +36,9 @@ static void help(void)
 	       "  --master LEAF            register with DLS/NAME/LEAF: the master (default) or\n"
 	       "                           an hmaster such as hmaster.0\n"
 	       "  --master-ior IOR         reach the master by IOR instead of by name\n"
+	       "  --coordinator LEAF       Tree Scheduling: join the coordinator DLS/NAME/LEAF\n"
+	       "                           (dls-treesched binds as treesched) instead of a\n"
+	       "                           master; the speed registered is V / Q\n"
 	       "  --connect-timeout-ms T   look for the master this long (default 20000)\n"
 	       "  --register-timeout-ms T  registration may block this long (default 60000)\n"
 	       "  --call-timeout-ms T      timeout of every other call (default 30000)\n"
@@ -46,7 +49,7 @@ static void help(void)
 	       "  -v, -q                   more or less logging (DLS_LOG_LEVEL)\n");
 }
 
-enum { O_LATENCY = 100, O_MASTER = 1, O_RUN, O_NAME, O_SPEED, O_LOAD, O_TITER, O_REAL, O_Q, O_IOR, O_CONNTO, O_REGTO,
+enum { O_COORD = 101, O_LATENCY = 100, O_MASTER = 1, O_RUN, O_NAME, O_SPEED, O_LOAD, O_TITER, O_REAL, O_Q, O_IOR, O_CONNTO, O_REGTO,
        O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL };
 
 int main(int argc, char **argv)
@@ -60,6 +63,7 @@ int main(int argc, char **argv)
 					     {"q", required_argument, 0, O_Q},
 					     {"master-ior", required_argument, 0, O_IOR},
 					     {"master", required_argument, 0, O_MASTER},
+					     {"coordinator", required_argument, 0, O_COORD},
 					     {"connect-timeout-ms", required_argument, 0, O_CONNTO},
 					     {"register-timeout-ms", required_argument, 0, O_REGTO},
 					     {"call-timeout-ms", required_argument, 0, O_CALLTO},
@@ -70,7 +74,7 @@ int main(int argc, char **argv)
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	struct slave_config cfg;
-	struct slave_orb_opts o = {"dls", NULL, "master", 20000, 60000};
+	struct slave_orb_opts o = {"dls", NULL, "master", NULL, 20000, 60000};
 	int c, rc, verbose = 0, speed_given = 0;
 	const char *cause;
 
@@ -118,6 +122,12 @@ int main(int argc, char **argv)
 				cli_usage_error(PROG, "--master", optarg,
 						"must be 1 to 63 characters without '/'");
 			o.master_leaf = optarg;
+			break;
+		case O_COORD:
+			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= 64)
+				cli_usage_error(PROG, "--coordinator", optarg,
+						"must be 1 to 63 characters without '/'");
+			o.coordinator_leaf = optarg;
 			break;
 		case O_IOR:
 			o.master_ior = optarg;

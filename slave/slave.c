@@ -4,6 +4,7 @@
  * SCHEMES.md ambiguity 10) and the emulation of WORKLOAD.md 2 and 5.
  */
 #include "slave.h"
+#include "slave_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,28 +32,21 @@ void slave_config_init(struct slave_config *c)
 	c->max_block_bytes = DLS_MAX_RESULT_BYTES;
 }
 
-/* Results computed and not yet delivered, in blocks that fit a message. */
-struct store {
-	struct dls_result *blocks;
-	uint16_t **bufs;
-	size_t n, cap;
-};
-
-static void store_clear(struct store *s)
+void slave_store_clear(struct store *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		free(s->bufs[i]);
 	s->n = 0;
 }
 
-static void store_free(struct store *s)
+void slave_store_free(struct store *s)
 {
-	store_clear(s);
+	slave_store_clear(s);
 	free(s->blocks);
 	free(s->bufs);
 }
 
-static int store_add(struct store *s, int64_t start, int64_t count, uint16_t *buf, size_t ncounts)
+int slave_store_add(struct store *s, int64_t start, int64_t count, uint16_t *buf, size_t ncounts)
 {
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 8;
@@ -73,48 +67,8 @@ static int store_add(struct store *s, int64_t start, int64_t count, uint16_t *bu
 	return DLS_OK;
 }
 
-struct run {
-	const struct slave_config *cfg;
-	const struct slave_ops *ops;
-	struct slave_stats *st;
-	struct dls_job job;
-	struct iter_order order;
-	workload_fn fn;
-	struct workload_job wjob;
-	struct emul_steps power; /* V/Q(t) of this slave, emulated mode */
-	double wake_lag;	 /* moving average of how late sleeps end */
-	double t0;		 /* time base of the load schedule */
-	struct store store;
-	uint32_t seq;
-	char *why;
-	size_t len;
-};
-
-/* Calls op with bounded retries while the master cannot be reached. */
-#define WITH_RETRIES(r, call)                                                                      \
-	({                                                                                         \
-		int rc_ = DLS_EREMOTE;                                                             \
-		int delay_ = (r)->cfg->retry_delay_ms;                                             \
-		for (int a_ = 1; a_ <= (r)->cfg->retries; a_++) {                                  \
-			double c0_ = dls_now();                                                    \
-			link_delay((r)->cfg->link_latency_us);                                     \
-			rc_ = (call);                                                              \
-			(r)->st->times.t_comwait += dls_now() - c0_;                               \
-			if (rc_ != DLS_EREMOTE)                                                    \
-				break;                                                             \
-			log_warn("master not reached (attempt %d of %d): %s", a_,                  \
-				 (r)->cfg->retries, (r)->why);                                     \
-			if (a_ < (r)->cfg->retries) {                                              \
-				dls_sleep_ms(delay_);                                              \
-				(r)->st->times.t_comwait += delay_ / 1000.0;                       \
-				delay_ *= 2;                                                       \
-			}                                                                          \
-		}                                                                                  \
-		rc_;                                                                               \
-	})
-
 /* An emulated link: a call waits for its request and its reply to travel. */
-static void link_delay(double one_way_us)
+void slave_link_delay(double one_way_us)
 {
 	if (one_way_us > 0)
 		dls_sleep_until(dls_now() + 2 * one_way_us * 1e-6);
@@ -144,12 +98,17 @@ static int deliver(struct run *r, size_t keep)
 	return DLS_OK;
 }
 
-/* Computes [start, start+count), sleeping to the emulated cost. */
-static int compute(struct run *r, int64_t start, int64_t count)
+int slave_compute(struct run *r, int64_t start, int64_t count)
+{
+	return slave_compute_stretch(r, start, count, NULL);
+}
+
+int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct stretch *s)
 {
 	size_t h = (size_t)r->job.height;
 	int64_t per_block = (int64_t)(r->cfg->max_block_bytes / (2 * h));
-	double c0 = dls_now(), work = 0;
+	int more = s && s->t0 > 0; /* the stretch goes on */
+	double now = dls_now(), c0 = more ? s->t0 : now, work = more ? s->work : 0;
 
 	if (per_block < 1)
 		per_block = 1;
@@ -162,10 +121,14 @@ static int compute(struct run *r, int64_t start, int64_t count)
 		for (int64_t i = 0; i < n; i++)
 			work += (double)r->fn(&r->wjob, iter_order_column(&r->order, b + i),
 					      buf + (size_t)i * h);
-		if (store_add(&r->store, b, n, buf, (size_t)n * h)) {
+		if (slave_store_add(&r->store, b, n, buf, (size_t)n * h)) {
 			free(buf);
 			return DLS_ENOMEM;
 		}
+	}
+	if (s) { /* the next iteration's deadline counts from the same start */
+		s->t0 = c0;
+		s->work = work;
 	}
 	if (r->cfg->emulated) {
 		double deadline = r->t0 + emul_finish(&r->power, c0 - r->t0,
@@ -187,13 +150,13 @@ static int compute(struct run *r, int64_t start, int64_t count)
 		r->st->times.emul_error += fabs(end - deadline);
 		r->st->times.emul_bias += end - deadline;
 	}
-	r->st->times.t_comp += dls_now() - c0;
+	r->st->times.t_comp += dls_now() - now;
 	r->st->chunks++;
 	r->st->iterations += count;
 	return DLS_OK;
 }
 
-static int setup(struct run *r)
+int slave_setup(struct run *r)
 {
 	r->fn = workload_find(r->job.workload);
 	if (!r->fn) {
@@ -234,7 +197,7 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 		return rc;
 	st->times.t_comwait = 0; /* seed 001's T_com+wait is the loop's, not the start-up's */
 	r.t0 = dls_now();
-	rc = setup(&r);
+	rc = slave_setup(&r);
 	if (rc)
 		return rc;
 	if (ops->registered)
@@ -259,7 +222,7 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 				rc = deliver(&r, 0);
 				if (rc)
 					break;
-				store_clear(&r.store);
+				slave_store_clear(&r.store);
 			}
 			dls_sleep_ms(cfg->poll_ms);
 			st->times.t_comwait += cfg->poll_ms / 1000.0;
@@ -281,7 +244,7 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 		if (rc)
 			break;
 		if (piggy)
-			store_clear(&r.store);
+			slave_store_clear(&r.store);
 		/* step 4 */
 		if (reply.kind == DLS_REPLY_DONE)
 			break;
@@ -290,20 +253,20 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 				rc = deliver(&r, 0);
 				if (rc)
 					break;
-				store_clear(&r.store);
+				slave_store_clear(&r.store);
 			}
 			dls_sleep_ms(reply.wait_ms > 0 ? reply.wait_ms : cfg->poll_ms);
 			st->times.t_comwait += (reply.wait_ms > 0 ? reply.wait_ms : cfg->poll_ms) / 1000.0;
 			continue;
 		}
-		rc = compute(&r, reply.start, reply.count);
+		rc = slave_compute(&r, reply.start, reply.count);
 		if (rc) {
 			snprintf(why, len, "out of memory for a chunk of %lld iterations",
 				 (long long)reply.count);
 			break;
 		}
 	}
-	store_free(&r.store);
+	slave_store_free(&r.store);
 	return rc;
 }
 

@@ -39,7 +39,8 @@ static CORBA::Object_ptr find_master(const struct slave_orb_opts *o, char *why, 
 			return CORBA::Object::_nil();
 		}
 	}
-	dls_name_path(path, o->run_name, o->master_leaf);
+	dls_name_path(path, o->run_name,
+		      o->coordinator_leaf ? o->coordinator_leaf : o->master_leaf);
 	for (;;) {
 		CORBA::Object_ptr obj = dls_name_resolve(path, &err, why, len);
 
@@ -61,17 +62,24 @@ extern "C" int slave_orb_run(const struct slave_config *cfg, const struct slave_
 	try {
 		CORBA::Object_var obj = find_master(o, why, sizeof(why));
 		if (CORBA::is_nil(obj)) {
-			fprintf(stderr, "dls-slave: cannot find the master of run '%s': %s\n",
-				o->run_name, why);
+			fprintf(stderr, "dls-slave: cannot find the %s of run '%s': %s\n",
+				o->coordinator_leaf ? "coordinator" : "master", o->run_name, why);
 			return 1;
 		}
-		c.master = DLS::Master::_unchecked_narrow(obj); // no remote call: retries apply
-		// a second reference to the same master, for the long registration call
+		// a second reference to the same object, for the long registration call
 		CORBA::String_var ior = dls_orb()->object_to_string(obj);
 		CORBA::Object_var obj2 = dls_orb()->string_to_object(ior);
-		c.master_register = DLS::Master::_unchecked_narrow(obj2);
-		omniORB::setClientCallTimeout(c.master_register,
-					      (CORBA::ULong)o->register_timeout_ms);
+		if (o->coordinator_leaf) {
+			c.coordinator = DLS::Coordinator::_unchecked_narrow(obj);
+			c.coordinator_register = DLS::Coordinator::_unchecked_narrow(obj2);
+			omniORB::setClientCallTimeout(c.coordinator_register,
+						      (CORBA::ULong)o->register_timeout_ms);
+		} else {
+			c.master = DLS::Master::_unchecked_narrow(obj); // no remote call: retries apply
+			c.master_register = DLS::Master::_unchecked_narrow(obj2);
+			omniORB::setClientCallTimeout(c.master_register,
+						      (CORBA::ULong)o->register_timeout_ms);
+		}
 		c.servant = new Slave_i();
 		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(c.servant);
 		c.self = c.servant->_this();
@@ -82,13 +90,32 @@ extern "C" int slave_orb_run(const struct slave_config *cfg, const struct slave_
 			why);
 		return 1;
 	}
-	struct slave_ops ops = slave_client_ops(&c, registered);
-	rc = slave_run(cfg, &ops, &st, why, sizeof(why));
+	if (o->coordinator_leaf) {
+		struct slave_tree *t = slave_tree_create();
+		struct slave_tree_stats ts = {0, 0, 0, 0};
+
+		if (!t) {
+			fprintf(stderr, "dls-slave: out of memory\n");
+			return 1;
+		}
+		c.servant->set_tree(t);
+		struct slave_tree_ops tops = slave_client_tree_ops(&c, registered);
+		rc = slave_tree_run(t, cfg, &tops, &st, &ts, why, sizeof(why));
+		log_info("tree mode: %lld iterations moved out in %lld migrations, %lld in",
+			 (long long)ts.moved_out, (long long)ts.migrations_out,
+			 (long long)ts.moved_in);
+		/* t stays: late demands still land in it until the process exits */
+	} else {
+		struct slave_ops ops = slave_client_ops(&c, registered);
+
+		rc = slave_run(cfg, &ops, &st, why, sizeof(why));
+	}
 	if (c.bound_path[0])
 		dls_name_unbind(c.bound_path);
 	if (rc == DLS_EREMOTE) {
-		fprintf(stderr, "dls-slave: %s: master of run '%s' unreachable after %d attempts: %s\n",
-			cfg->name, o->run_name, cfg->retries, why);
+		fprintf(stderr, "dls-slave: %s: %s of run '%s' unreachable after %d attempts: %s\n",
+			cfg->name, o->coordinator_leaf ? "coordinator" : "master", o->run_name,
+			cfg->retries, why);
 		return 1;
 	}
 	if (rc) {

@@ -16,6 +16,7 @@ struct slave_orb_opts {
 	const char *run_name;
 	const char *master_ior;	 /* use this IOR instead of the naming service */
 	const char *master_leaf; /* DLS/<run>/<master_leaf>: "master" or an hmaster */
+	const char *coordinator_leaf; /* Tree Scheduling: DLS/<run>/<leaf>; NULL: a master */
 	int connect_timeout_ms;	 /* keep looking for the master this long */
 	int register_timeout_ms; /* the registration call may block this long */
 };

@@ -11,25 +11,11 @@
 #include "dls.hh"
 #include "mandel.h"
 #include "orb_util.hh"
+#include "ping_slave.hh"
 
 static int failures;
 
 // answers the master's pings like any slave
-class Pingable : public POA_DLS::Slave {
-public:
-	void ping() override
-	{
-	}
-	void stop(const char *) override
-	{
-	}
-	void demand(CORBA::Long) override
-	{
-	}
-	void transfer(CORBA::Long, CORBA::LongLong, CORBA::LongLong) override
-	{
-	}
-};
 
 #define EXPECT_REFUSED(what, call)                                                                 \
 	do {                                                                                       \
@@ -91,7 +77,7 @@ int main(int argc, char **argv)
 		omni_thread::sleep(0, 50000000);
 	}
 	DLS::Master_var m = DLS::Master::_narrow(obj);
-	Pingable *servant = new Pingable();
+	PingOnlySlave *servant = new PingOnlySlave();
 	PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
 	DLS::Slave_var self = servant->_this();
 	servant->_remove_ref(); // the POA owns it now

@@ -1,0 +1,155 @@
+// coordinator_servant.cc - DLS::Coordinator operations -> the master's tree
+// mode, and the coordinator's own calls to slaves after a failure.
+#include "coordinator_servant.hh"
+
+#include <vector>
+
+#include "dls_err.h"
+#include "dls_log.h"
+#include "orb_util.hh"
+#include "proto_conv.hh"
+#include "tree_migrate.h"
+
+Coordinator_i::Coordinator_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms)
+	: SlaveRefs(ping_timeout_ms), m_(m), job_(job)
+{
+}
+
+static void refuse(int rc, const char *why)
+{
+	if (rc == DLS_ENOMEM)
+		throw CORBA::NO_MEMORY();
+	throw DLS::Refused(why);
+}
+
+DLS::TreeAssignment *Coordinator_i::register_tree_slave(const char *name, CORBA::Double speed,
+							DLS::Slave_ptr self)
+{
+	const struct master_config *c = master_config_of(m_);
+	struct master_tree_place p;
+	char why[MASTER_WHY_LEN] = "";
+	int id = -1, rc;
+
+	if (CORBA::is_nil(self))
+		throw DLS::Refused("register_tree_slave: self must be a DLS::Slave reference");
+	// neighbours call each other as soon as they are placed: keep the
+	// reference before this call blocks for the others
+	rc = master_tree_register(m_, name, speed, &id, &p, why);
+	if (rc)
+		refuse(rc, why);
+	remember_ref(id, self);
+	DLS::TreeAssignment *a = new DLS::TreeAssignment;
+	a->reg.slave_id = id;
+	a->reg.virtual_power = p.vpower;
+	a->reg.job = job_;
+	a->start = p.start;
+	a->count = p.count;
+	a->stride = p.stride;
+	a->tau = p.tau;
+	a->left_id = p.left_id;
+	a->left_tau = p.left_tau;
+	a->right_id = p.right_id;
+	a->right_tau = p.right_tau;
+	a->report_interval = c->tree.report_interval;
+	a->gamma = tree_gamma_name((enum tree_gamma)c->tree.gamma);
+	a->bidirectional = c->tree.bidirectional ? 1 : 0;
+	// the neighbours' references: registration has closed, so every slave
+	// placed in the chain has registered, but its reference may still be on
+	// its way here (its own register call returns in parallel): wait a bit
+	for (int tries = 0; tries < 100; tries++) {
+		a->left = slave_ref(p.left_id);
+		a->right = slave_ref(p.right_id);
+		if ((p.left_id < 0 || !CORBA::is_nil(a->left)) &&
+		    (p.right_id < 0 || !CORBA::is_nil(a->right)))
+			break;
+		omni_thread::sleep(0, 20000000);
+	}
+	return a;
+}
+
+void Coordinator_i::report(CORBA::Long slave_id, const DLS::ResultSeq &results,
+			   const DLS::SlaveTimes &times)
+{
+	std::vector<struct dls_result> res;
+	struct dls_times t;
+	char why[MASTER_WHY_LEN] = "";
+	int rc;
+
+	proto_results_in(results, res);
+	proto_times_in(times, &t);
+	rc = master_tree_report(m_, slave_id, res.data(), res.size(), &t, why);
+	if (rc) {
+		log_warn("refused a report of slave %d: %s", (int)slave_id, why);
+		refuse(rc, why);
+	}
+}
+
+void Coordinator_i::migrated(CORBA::Long from_slave_id, CORBA::Long to_slave_id,
+			     CORBA::LongLong start, CORBA::LongLong count, CORBA::LongLong stride)
+{
+	struct master_tree_repair rep;
+	char why[MASTER_WHY_LEN] = "";
+	int rc = master_tree_migrated(m_, from_slave_id, to_slave_id, start, count, stride, &rep,
+				      why);
+
+	if (rc) {
+		master_tree_repair_free(&rep);
+		refuse(rc, why);
+	}
+	if (rep.nranges)
+		repair(rep);
+	master_tree_repair_free(&rep);
+}
+
+DLS::RunStatus *Coordinator_i::status()
+{
+	struct master_snapshot s;
+
+	if (master_snapshot(m_, &s))
+		throw CORBA::NO_MEMORY();
+	DLS::RunStatus *out = proto_status_out(s);
+	master_snapshot_free(&s);
+	return out;
+}
+
+void Coordinator_i::tell_neighbours(int id)
+{
+	int left, right;
+	double ltau, rtau;
+
+	if (id < 0)
+		return;
+	master_tree_neighbours(m_, id, &left, &ltau, &right, &rtau);
+	DLS::Slave_var ref = slave_ref(id);
+	DLS::Slave_var l = slave_ref(left), r = slave_ref(right);
+	try {
+		ref->neighbours(left, l, ltau, right, r, rtau);
+	} catch (const CORBA::Exception &e) {
+		char why[256];
+
+		dls_corba_error(e, why, sizeof(why));
+		log_warn("cannot give slave %d its new neighbours: %s", id, why);
+	}
+}
+
+void Coordinator_i::repair(const struct master_tree_repair &rep)
+{
+	if (rep.to >= 0 && rep.nranges) {
+		DLS::Slave_var ref = slave_ref(rep.to);
+
+		for (size_t k = 0; k < rep.nranges; k++) {
+			try {
+				ref->transfer(-1, rep.ranges[k].start, rep.ranges[k].count, 1);
+			} catch (const CORBA::Exception &e) {
+				char why[256];
+
+				dls_corba_error(e, why, sizeof(why));
+				log_warn("cannot hand [%lld, +%lld) to slave %d: %s",
+					 (long long)rep.ranges[k].start,
+					 (long long)rep.ranges[k].count, rep.to, why);
+			}
+		}
+	}
+	tell_neighbours(rep.left);
+	tell_neighbours(rep.right);
+}

@@ -1,0 +1,34 @@
+// coordinator_servant.hh - Coordinator_i, the thin servant of
+// DLS::Coordinator (Tree Scheduling's P0) over the master's tree mode
+// (master_tree.h), and the repairs after a slave is lost.
+#ifndef DLS_COORDINATOR_SERVANT_HH
+#define DLS_COORDINATOR_SERVANT_HH
+
+#include "dls.hh"
+#include "master_tree.h"
+#include "slave_refs.hh"
+
+class Coordinator_i : public POA_DLS::Coordinator, public SlaveRefs {
+public:
+	Coordinator_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms);
+
+	DLS::TreeAssignment *register_tree_slave(const char *name, CORBA::Double speed,
+						 DLS::Slave_ptr self) override;
+	void report(CORBA::Long slave_id, const DLS::ResultSeq &results,
+		    const DLS::SlaveTimes &times) override;
+	void migrated(CORBA::Long from_slave_id, CORBA::Long to_slave_id, CORBA::LongLong start,
+		      CORBA::LongLong count, CORBA::LongLong stride) override;
+	DLS::RunStatus *status() override;
+
+	// Carries out a repair: the lost slave's iterations to their new holder,
+	// the new neighbours to the slaves around the gap.
+	void repair(const struct master_tree_repair &rep);
+
+private:
+	void tell_neighbours(int id);
+
+	struct master *m_;
+	DLS::JobSpec job_;
+};
+
+#endif

@@ -1,0 +1,51 @@
+// slave_refs.hh - the object references slaves registered with, by id: the
+// master's and the coordinator's servants keep them for the liveness pings
+// and (Tree Scheduling) for the coordinator's own calls to slaves.
+#ifndef DLS_SLAVE_REFS_HH
+#define DLS_SLAVE_REFS_HH
+
+#include <omniORB4/CORBA.h>
+#include <omnithread.h>
+
+#include <vector>
+
+#include "dls.hh"
+
+class SlaveRefs {
+public:
+	explicit SlaveRefs(int ping_timeout_ms) : ping_timeout_ms_(ping_timeout_ms)
+	{
+	}
+	virtual ~SlaveRefs()
+	{
+	}
+
+	// Keeps self for slave id; calls on it time out after the ping timeout.
+	void remember_ref(int id, DLS::Slave_ptr self)
+	{
+		omni_mutex_lock l(refs_lock_);
+
+		if ((size_t)id >= refs_.size())
+			refs_.resize((size_t)id + 1);
+		refs_[(size_t)id] = DLS::Slave::_duplicate(self);
+		if (!CORBA::is_nil(self))
+			omniORB::setClientCallTimeout(self, (CORBA::ULong)ping_timeout_ms_);
+	}
+
+	// The object reference slave id registered with (nil if unknown).
+	DLS::Slave_ptr slave_ref(int id)
+	{
+		omni_mutex_lock l(refs_lock_);
+
+		if (id < 0 || (size_t)id >= refs_.size())
+			return DLS::Slave::_nil();
+		return DLS::Slave::_duplicate(refs_[(size_t)id]);
+	}
+
+private:
+	int ping_timeout_ms_;
+	omni_mutex refs_lock_; // guards refs_
+	std::vector<DLS::Slave_var> refs_;
+};
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * slave_internal.h - what the master-slave loop (slave.c) and Tree
+ * Scheduling's loop (slave_tree.c) share: results waiting to be sent, the
+ * run's state, the emulated computation, bounded retries.
+ */
+#ifndef DLS_SLAVE_INTERNAL_H
+#define DLS_SLAVE_INTERNAL_H
+
+#include "iter_order.h"
+#include "slave.h"
+#include "workload.h"
+
+/* Results computed and not yet delivered, in blocks that fit a message. */
+struct store {
+	struct dls_result *blocks;
+	uint16_t **bufs;
+	size_t n, cap;
+};
+
+void slave_store_clear(struct store *s);
+void slave_store_free(struct store *s);
+/* Adds the counts of [start, start + count) (buf is taken over). */
+int slave_store_add(struct store *s, int64_t start, int64_t count, uint16_t *buf, size_t ncounts);
+
+struct run {
+	const struct slave_config *cfg;
+	const struct slave_ops *ops;
+	struct slave_stats *st;
+	struct dls_job job;
+	struct iter_order order;
+	workload_fn fn;
+	struct workload_job wjob;
+	struct emul_steps power; /* V/Q(t) of this slave, emulated mode */
+	double wake_lag;	 /* moving average of how late sleeps end */
+	double t0;		 /* time base of the load schedule */
+	struct store store;
+	uint32_t seq;
+	char *why;
+	size_t len;
+};
+
+/* Calls op with bounded retries while the master cannot be reached. */
+#define WITH_RETRIES(r, call)                                                                      \
+	({                                                                                         \
+		int rc_ = DLS_EREMOTE;                                                             \
+		int delay_ = (r)->cfg->retry_delay_ms;                                             \
+		for (int a_ = 1; a_ <= (r)->cfg->retries; a_++) {                                  \
+			double c0_ = dls_now();                                                    \
+			slave_link_delay((r)->cfg->link_latency_us);                                     \
+			rc_ = (call);                                                              \
+			(r)->st->times.t_comwait += dls_now() - c0_;                               \
+			if (rc_ != DLS_EREMOTE)                                                    \
+				break;                                                             \
+			log_warn("master not reached (attempt %d of %d): %s", a_,                  \
+				 (r)->cfg->retries, (r)->why);                                     \
+			if (a_ < (r)->cfg->retries) {                                              \
+				dls_sleep_ms(delay_);                                              \
+				(r)->st->times.t_comwait += delay_ / 1000.0;                       \
+				delay_ *= 2;                                                       \
+			}                                                                          \
+		}                                                                                  \
+		rc_;                                                                               \
+	})
+
+/* An emulated link: waits two one-way latencies (a call and its reply). */
+void slave_link_delay(double one_way_us);
+
+/* Checks the job and prepares the workload and the emulated power. */
+int slave_setup(struct run *r);
+
+/*
+ * Computes [start, start + count) into r->store and, emulated, sleeps until
+ * the chunk's emulated cost has passed (WORKLOAD.md 2, 5).
+ */
+int slave_compute(struct run *r, int64_t start, int64_t count);
+
+/*
+ * Iterations computed back to back (Tree Scheduling computes one at a
+ * time): each one's emulated end counts from the stretch's start and its
+ * total work, so that the sleeps' errors do not add up.  t0 = 0 starts a
+ * new stretch.
+ */
+struct stretch {
+	double t0, work;
+};
+int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct stretch *s);
+
+#endif

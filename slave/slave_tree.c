@@ -1,0 +1,362 @@
+/*
+ * slave_tree.c - a slave's loop in Tree Scheduling (see slave_tree.h).
+ */
+#include "slave_tree.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls_err.h"
+#include "dls_log.h"
+#include "dls_time.h"
+#include "slave_internal.h"
+#include "tree_migrate.h"
+
+#define EARLY_MAX 8
+
+struct trange {
+	int64_t start, count, stride;
+};
+
+struct slave_tree {
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* work arrived, neighbours changed, or stop */
+	struct trange *ranges; /* unstarted iterations */
+	size_t n, cap;
+	int placed, id, stop;
+	int left, right; /* -1: none */
+	double tau, left_tau, right_tau;
+	int pending[2]; /* a demand waits here from TREE_LEFT / TREE_RIGHT */
+	int early[EARLY_MAX], nearly; /* demands from slaves not (yet) known as neighbours */
+	int asked;			/* demands outstanding */
+	struct slave_tree_stats ts;
+};
+
+struct slave_tree *slave_tree_create(void)
+{
+	struct slave_tree *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	if (pthread_mutex_init(&t->lock, NULL) || dls_cond_init(&t->cond)) {
+		free(t);
+		return NULL;
+	}
+	t->left = t->right = -1;
+	return t;
+}
+
+void slave_tree_destroy(struct slave_tree *t)
+{
+	if (!t)
+		return;
+	pthread_mutex_destroy(&t->lock);
+	pthread_cond_destroy(&t->cond);
+	free(t->ranges);
+	free(t);
+}
+
+static int add_range(struct slave_tree *t, int64_t start, int64_t count, int64_t stride)
+{
+	if (count <= 0)
+		return DLS_OK;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 4;
+		struct trange *v = realloc(t->ranges, cap * sizeof(*v));
+
+		if (!v)
+			return DLS_ENOMEM;
+		t->ranges = v;
+		t->cap = cap;
+	}
+	t->ranges[t->n++] = (struct trange){start, count, stride};
+	return DLS_OK;
+}
+
+static int64_t remaining(const struct slave_tree *t)
+{
+	int64_t n = 0;
+
+	for (size_t k = 0; k < t->n; k++)
+		n += t->ranges[k].count;
+	return n;
+}
+
+/* Demands that came before their sender was known as a neighbour. */
+static void adopt_early(struct slave_tree *t)
+{
+	int k = 0;
+
+	for (int i = 0; i < t->nearly; i++) {
+		if (t->early[i] >= 0 && t->early[i] == t->left)
+			t->pending[TREE_LEFT] = 1;
+		else if (t->early[i] >= 0 && t->early[i] == t->right)
+			t->pending[TREE_RIGHT] = 1;
+		else
+			t->early[k++] = t->early[i];
+	}
+	t->nearly = k;
+}
+
+int slave_tree_on_demand(struct slave_tree *t, int from)
+{
+	pthread_mutex_lock(&t->lock);
+	if (t->placed && from == t->right)
+		t->pending[TREE_RIGHT] = 1;
+	else if (t->placed && from == t->left)
+		t->pending[TREE_LEFT] = 1;
+	else if (t->nearly < EARLY_MAX) /* not placed yet, or the chain is being repaired */
+		t->early[t->nearly++] = from;
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	return DLS_OK;
+}
+
+int slave_tree_on_transfer(struct slave_tree *t, int from, int64_t start, int64_t count,
+			   int64_t stride)
+{
+	int rc;
+
+	if (count < 1 || stride < 1 || start < 0)
+		return DLS_EINVAL;
+	pthread_mutex_lock(&t->lock);
+	rc = add_range(t, start, count, stride);
+	if (!rc) {
+		t->asked = 0;
+		t->ts.migrations_in++;
+		t->ts.moved_in += count;
+		log_debug("got %lld iterations from %d", (long long)count, from);
+	}
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	return rc;
+}
+
+void slave_tree_on_neighbours(struct slave_tree *t, int left, double left_tau, int right,
+			      double right_tau)
+{
+	pthread_mutex_lock(&t->lock);
+	if (left != t->left)
+		t->pending[TREE_LEFT] = 0;
+	if (right != t->right)
+		t->pending[TREE_RIGHT] = 0;
+	t->left = left;
+	t->right = right;
+	t->left_tau = left_tau;
+	t->right_tau = right_tau;
+	t->asked = 0; /* an idle slave asks its new neighbour */
+	adopt_early(t);
+	log_info("new neighbours: left %d, right %d", left, right);
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+}
+
+void slave_tree_on_stop(struct slave_tree *t)
+{
+	pthread_mutex_lock(&t->lock);
+	t->stop = 1;
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+}
+
+/* Sends every stored result to the coordinator, 1 MiB a message at most. */
+static int send_reports(struct run *r, struct slave_tree *t, const struct slave_tree_ops *ops)
+{
+	double c0 = dls_now();
+	size_t i = 0;
+	int rc = DLS_OK;
+
+	while (i < r->store.n && !rc) {
+		size_t n = 0, bytes = 0;
+
+		while (i + n < r->store.n &&
+		       (n == 0 || bytes + r->store.blocks[i + n].ncounts * 2 <= DLS_MAX_RESULT_BYTES))
+			bytes += r->store.blocks[i + n++].ncounts * 2;
+		rc = WITH_RETRIES(r, ops->report(ops->ctx, t->id, &r->store.blocks[i], n,
+						 &r->st->times, r->why, r->len));
+		i += n;
+	}
+	if (!rc)
+		slave_store_clear(&r->store);
+	r->st->times.t_collect += dls_now() - c0;
+	return rc;
+}
+
+/* Serves the demands waiting here, between iterations; the lock is held. */
+static void serve_demands(struct run *r, struct slave_tree *t, const struct slave_tree_ops *ops,
+			  const struct tree_assignment *a)
+{
+	for (int side = TREE_RIGHT; side >= TREE_LEFT; side--) {
+		int64_t rem = remaining(t), n;
+		struct trange *last, tail;
+		int to = side == TREE_RIGHT ? t->right : t->left, rc;
+		char why[SLAVE_WHY_LEN];
+
+		if (!t->pending[side] || rem == 0 || to < 0)
+			continue;
+		n = tree_migrate_count((enum tree_gamma)a->gamma, t->tau,
+				       side == TREE_RIGHT ? t->right_tau : t->left_tau, rem);
+		if (a->bidirectional && n >= rem)
+			n = rem - 1; /* two idle neighbours would pass it back and forth */
+		if (n <= 0)
+			continue;
+		last = &t->ranges[t->n - 1];
+		if (n > last->count)
+			n = last->count; /* the tail of the last range */
+		tail = (struct trange){last->start + (last->count - n) * last->stride, n,
+				       last->stride};
+		last->count -= n;
+		if (last->count == 0)
+			t->n--;
+		t->pending[side] = 0;
+		pthread_mutex_unlock(&t->lock);
+		slave_link_delay(r->cfg->link_latency_us);
+		rc = ops->transfer(ops->ctx, (enum tree_side)side, t->id, tail.start, tail.count,
+				   tail.stride, why, sizeof(why));
+		if (!rc) {
+			/* the coordinator learns who holds them now; a failure here
+			 * only risks their being computed twice after a death */
+			if (WITH_RETRIES(r, ops->migrated(ops->ctx, t->id, to, tail.start, tail.count,
+							  tail.stride, r->why, r->len)))
+				log_warn("the coordinator did not hear of a migration: %s", r->why);
+		} else {
+			log_warn("cannot hand %lld iterations to slave %d: %s", (long long)n, to, why);
+		}
+		pthread_mutex_lock(&t->lock);
+		if (rc) { /* it keeps them; the coordinator will close the chain */
+			add_range(t, tail.start, tail.count, tail.stride);
+		} else {
+			t->ts.migrations_out++;
+			t->ts.moved_out += n;
+		}
+	}
+}
+
+/* Sends one demand to each neighbour it may ask; the lock is held. */
+static void ask(struct run *r, struct slave_tree *t, const struct slave_tree_ops *ops,
+		const struct tree_assignment *a)
+{
+	int sides[2], n = 0;
+
+	if (t->left >= 0)
+		sides[n++] = TREE_LEFT;
+	if (a->bidirectional && t->right >= 0)
+		sides[n++] = TREE_RIGHT;
+	t->asked = n;
+	pthread_mutex_unlock(&t->lock);
+	for (int i = 0; i < n; i++) {
+		char why[SLAVE_WHY_LEN];
+
+		slave_link_delay(r->cfg->link_latency_us);
+		if (ops->demand(ops->ctx, (enum tree_side)sides[i], t->id, why, sizeof(why)))
+			log_warn("demand to the %s neighbour failed: %s",
+				 sides[i] == TREE_LEFT ? "left" : "right", why);
+	}
+	pthread_mutex_lock(&t->lock);
+}
+
+int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
+		   const struct slave_tree_ops *ops, struct slave_stats *st,
+		   struct slave_tree_stats *ts, char *why, size_t len)
+{
+	struct run r = {0};
+	struct tree_assignment a;
+	struct stretch stretch = {0, 0};
+	double q, last_report;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	r.cfg = cfg;
+	r.st = st;
+	r.why = why;
+	r.len = len;
+	why[0] = '\0';
+	q = cfg->emulated ? emul_steps_at(&cfg->load, 0)
+	    : cfg->q_override ? cfg->q_override
+			      : slave_read_runqueue();
+	rc = WITH_RETRIES(&r, ops->register_tree(ops->ctx, cfg->name, cfg->speed / q, &a, why,
+						 len));
+	if (rc)
+		return rc;
+	st->id = a.id;
+	st->vpower = a.vpower;
+	st->times.t_comwait = 0;
+	r.job = a.job;
+	r.t0 = dls_now();
+	rc = slave_setup(&r);
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&t->lock);
+	t->id = a.id;
+	t->tau = a.tau;
+	t->left = a.left_id;
+	t->right = a.right_id;
+	t->left_tau = a.left_tau;
+	t->right_tau = a.right_tau;
+	rc = add_range(t, a.start, a.count, a.stride);
+	t->placed = 1;
+	adopt_early(t);
+	pthread_mutex_unlock(&t->lock);
+	if (rc)
+		return rc;
+	if (ops->registered)
+		ops->registered(ops->ctx, a.id, &a.job);
+	log_info("placed as slave %d: %lld iterations from %lld (stride %lld), neighbours %d and "
+		 "%d",
+		 a.id, (long long)a.count, (long long)a.start, (long long)a.stride, a.left_id,
+		 a.right_id);
+	last_report = dls_now();
+	pthread_mutex_lock(&t->lock);
+	while (!t->stop && !rc) {
+		int64_t before = t->ts.migrations_out;
+
+		serve_demands(&r, t, ops, &a);
+		if (t->ts.migrations_out != before)
+			stretch.t0 = 0; /* the calls took their time: start afresh */
+		if (t->n > 0) { /* the next iteration */
+			struct trange *f = &t->ranges[0];
+			int64_t it = f->start;
+
+			f->start += f->stride;
+			if (--f->count == 0)
+				memmove(t->ranges, t->ranges + 1, --t->n * sizeof(*t->ranges));
+			pthread_mutex_unlock(&t->lock);
+			rc = slave_compute_stretch(&r, it, 1, &stretch);
+			if (!rc && a.report_interval > 0 &&
+			    dls_now() - last_report >= a.report_interval) {
+				rc = send_reports(&r, t, ops);
+				last_report = dls_now();
+				stretch.t0 = 0;
+			}
+			pthread_mutex_lock(&t->lock);
+			continue;
+		}
+		/* out of work: results go now, then one demand, then wait */
+		stretch.t0 = 0;
+		if (r.store.n) {
+			pthread_mutex_unlock(&t->lock);
+			rc = send_reports(&r, t, ops);
+			last_report = dls_now();
+			pthread_mutex_lock(&t->lock);
+			continue;
+		}
+		if (!t->asked)
+			ask(&r, t, ops, &a);
+		if (!t->stop && t->n == 0) {
+			double w0 = dls_now();
+
+			dls_cond_wait_until(&t->cond, &t->lock, w0 + 0.2);
+			st->times.t_comwait += dls_now() - w0;
+		}
+	}
+	pthread_mutex_unlock(&t->lock);
+	if (!rc && r.store.n) /* cannot happen: the run ends once every result is in */
+		log_warn("stopped with %zu result blocks unsent", r.store.n);
+	if (ts)
+		*ts = t->ts;
+	slave_store_free(&r.store);
+	return rc;
+}

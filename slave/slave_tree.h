@@ -1,0 +1,89 @@
+/*
+ * slave_tree.h - a slave in Tree Scheduling (seed 000 section 3, SCHEMES.md
+ * 6.4): it computes the iterations the coordinator placed with it, one at
+ * a time; between iterations it serves its neighbours' demands by handing
+ * over the tail of its unstarted iterations (tree_migrate_count); when it
+ * runs out it sends one demand to its left neighbour (and its right one,
+ * bi-directional) and waits; a demand that reaches it while it has nothing
+ * waits and is served first when work arrives, so work ripples right.
+ * Results go to the coordinator every report interval, and whenever it
+ * runs out of work.  It stops when the coordinator says so.
+ *
+ * Plain C: its remote calls are struct slave_tree_ops (slave_client.cc);
+ * its servant (slave_servant.cc) passes incoming demands, transfers and
+ * neighbour changes to the slave_tree_on_* functions, from ORB threads.
+ */
+#ifndef DLS_SLAVE_TREE_H
+#define DLS_SLAVE_TREE_H
+
+#include "slave.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the coordinator tells a slave when it places it (IDL TreeAssignment). */
+struct tree_assignment {
+	int id;
+	double vpower;
+	struct dls_job job;
+	int64_t start, count, stride;
+	double tau, left_tau, right_tau;
+	int left_id, right_id; /* -1: none */
+	double report_interval;
+	int gamma; /* enum tree_gamma */
+	int bidirectional;
+};
+
+enum tree_side { TREE_LEFT, TREE_RIGHT };
+
+struct slave_tree_ops {
+	void *ctx;
+	int (*register_tree)(void *ctx, const char *name, double speed, struct tree_assignment *a,
+			     char *why, size_t len);
+	int (*report)(void *ctx, int id, const struct dls_result *res, size_t n,
+		      const struct dls_times *times, char *why, size_t len);
+	int (*migrated)(void *ctx, int from, int to, int64_t start, int64_t count, int64_t stride,
+			char *why, size_t len);
+	/* calls on the neighbour on that side */
+	int (*demand)(void *ctx, enum tree_side side, int from, char *why, size_t len);
+	int (*transfer)(void *ctx, enum tree_side side, int from, int64_t start, int64_t count,
+			int64_t stride, char *why, size_t len);
+	void (*registered)(void *ctx, int id, const struct dls_job *job);
+};
+
+/* Extra figures of a tree run (with struct slave_stats). */
+struct slave_tree_stats {
+	int64_t migrations_out, moved_out, migrations_in, moved_in;
+};
+
+struct slave_tree;
+
+struct slave_tree *slave_tree_create(void);
+void slave_tree_destroy(struct slave_tree *t);
+
+/*
+ * Registers with the coordinator and runs until it says stop.  The speed
+ * registered is tau = Speed / Q (emulated: V / Q(0)).  DLS_OK, or as
+ * slave_run.
+ */
+int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
+		   const struct slave_tree_ops *ops, struct slave_stats *st,
+		   struct slave_tree_stats *ts, char *why, size_t len);
+
+/* Incoming (any thread): a neighbour's demand; DLS_OK or DLS_EINVAL (not a neighbour). */
+int slave_tree_on_demand(struct slave_tree *t, int from);
+/* Incoming: iterations start, start + stride, ... (count) from a neighbour or
+ * the coordinator (from = -1). */
+int slave_tree_on_transfer(struct slave_tree *t, int from, int64_t start, int64_t count,
+			   int64_t stride);
+/* Incoming: the coordinator closed the chain around a dead slave. */
+void slave_tree_on_neighbours(struct slave_tree *t, int left, double left_tau, int right,
+			      double right_tau);
+/* Incoming: the run is over. */
+void slave_tree_on_stop(struct slave_tree *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
