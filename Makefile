@@ -173,6 +173,7 @@ check-integration: all $(BADCLIENT_BIN)
 	  tests/integration/run.sh
 
 sanitize:
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	$(MAKE) BUILD=build/san WERROR= OPT='-O1 -g' \
 	  SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' check
 

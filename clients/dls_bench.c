@@ -25,6 +25,7 @@
 #include "mandel.h"
 #include "proc.h"
 #include "sim.h"
+#include "simulate_trees.h"
 
 #define PROG "dls bench"
 #define MAX_LIST 32
@@ -45,7 +46,8 @@ static void help(void)
 	       "  --clusters LIST   reference clusters (" CLUSTER_NAMES ")\n"
 	       "                    or pN / pN-nd (N slaves, half V = 1; default C8,C8-nd)\n"
 	       "  --schemes LIST    default: all twelve; also hdtss (DTSS through about\n"
-	       "                    sqrt(p)/2 hmasters, two-level mode) and hdtss-relay\n"
+	       "                    sqrt(p)/2 hmasters, two-level mode), hdtss-relay, and\n"
+	       "                    trees (Tree Scheduling, gamma half, equal allocation)\n"
 	       "  --orders LIST     natural,interleaved (default both)\n"
 	       "  --reps N          runs per cell (default 3)\n"
 	       "  --width, --height image (default 4000x2000); --t-iter NS (default 100)\n"
@@ -290,6 +292,19 @@ static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const 
 	for (int i = 0; i < cl->n; i++) {
 		pes[i].speed = cl->speed[i];
 		pes[i].load = cl->load[i];
+	}
+	if (!strcmp(c->scheme, "trees")) { /* dls run's defaults: half, equal */
+		struct trees_opts to = {TREE_GAMMA_HALF, TREE_ALLOC_EQUAL, 0, 0, NULL};
+		struct tree_sim_result tr;
+		double t_ideal;
+
+		if (tree_sim_on_cluster(&to, cl, cost, o->width, o->t_iter * 1e-9,
+					o->latency_us * 1e-6, &tr, &t_ideal) == DLS_OK) {
+			c->sim_tp = tr.t_p;
+			c->sim_e = tr.t_p > 0 ? t_ideal / tr.t_p : 0;
+			tree_sim_result_free(&tr);
+		}
+		goto out;
 	}
 	memset(&sc, 0, sizeof(sc));
 	sched_params_init(&sc.sched);
@@ -542,7 +557,8 @@ int dls_cmd_bench(int argc, char **argv)
 	for (int i = 0; i < nsc; i++) {
 		enum sched_kind k;
 
-		if (!is_hdtss(schemes[i]) && sched_kind_parse(schemes[i], &k))
+		if (!is_hdtss(schemes[i]) && strcmp(schemes[i], "trees") &&
+		    sched_kind_parse(schemes[i], &k))
 			cli_usage_error(PROG, "--schemes", schemes[i], "unknown scheme");
 	}
 	proc_self_dir(self_exe, sizeof(self_exe));

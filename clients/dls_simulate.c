@@ -89,50 +89,6 @@ static int simulate_tree_tasks(const struct trees_opts *to, const char *tau_list
 	return rc;
 }
 
-/* --scheme trees on a cluster: the image's real costs, tau_i = V_i/Q_i(0). */
-static int simulate_tree_cluster(const struct trees_opts *to, const struct cluster *cl,
-				 const uint64_t *cost, int64_t iterations, double t_unit,
-				 double latency, int32_t w, int32_t h, const char *order)
-{
-	struct tree_sim_config c;
-	struct emul_steps *power = calloc((size_t)cl->n, sizeof(*power)), total = {0};
-	double *tau = calloc((size_t)cl->n, sizeof(*tau)), work = 0;
-	char what[96];
-	int rc;
-
-	if (!power || !tau) {
-		free(power);
-		free(tau);
-		fprintf(stderr, PROG ": out of memory\n");
-		return 1;
-	}
-	for (int i = 0; i < cl->n; i++) {
-		power[i] = cl->load[i];
-		for (size_t k = 0; k < power[i].n; k++)
-			power[i].value[k] = cl->speed[i] / cl->load[i].value[k];
-		tau[i] = power[i].value[0];
-		emul_power_add(&total, cl->speed[i], &cl->load[i]);
-	}
-	for (int64_t i = 0; i < iterations; i++)
-		work += (double)cost[i];
-	memset(&c, 0, sizeof(c));
-	c.tau = tau;
-	c.power = power;
-	c.npes = cl->n;
-	c.iterations = iterations;
-	c.cost = cost;
-	c.t_unit = t_unit;
-	c.alloc = to->alloc;
-	c.gamma = to->gamma;
-	c.bidirectional = to->bidirectional;
-	c.latency = latency;
-	snprintf(what, sizeof(what), "%d x %d, order %s", w, h, order);
-	rc = simulate_trees(to, &c, emul_finish(&total, 0, work * t_unit), what);
-	free(power);
-	free(tau);
-	return rc;
-}
-
 int dls_cmd_simulate(int argc, char **argv)
 {
 	static const struct option opts[] = {SCHED_CLI_LONG_OPTIONS,
@@ -303,8 +259,12 @@ int dls_cmd_simulate(int argc, char **argv)
 		pes[i].load = cl.load[i];
 	}
 	if (trees) {
-		rc = simulate_tree_cluster(&to, &cl, cost, mp.width, t_iter * 1e-9, latency * 1e-6,
-					   mp.width, mp.height, iter_order_name(mode));
+		char what[96];
+
+		snprintf(what, sizeof(what), "%d x %d, order %s", mp.width, mp.height,
+			 iter_order_name(mode));
+		rc = simulate_trees_cluster(&to, &cl, cost, mp.width, t_iter * 1e-9, latency * 1e-6,
+					    what);
 		free(colcost);
 		free(cost);
 		free(col);

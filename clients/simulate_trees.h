@@ -4,6 +4,7 @@
 #ifndef DLS_SIMULATE_TREES_H
 #define DLS_SIMULATE_TREES_H
 
+#include "cluster.h"
 #include "tree_sim.h"
 
 struct trees_opts {
@@ -22,5 +23,20 @@ struct trees_opts {
  */
 int simulate_trees(const struct trees_opts *o, const struct tree_sim_config *c, double t_ideal,
 		   const char *what);
+
+/*
+ * Tree Scheduling on a cluster (V_i, Q_i schedules) over iterations of the
+ * given costs: tau_i = V_i / Q_i(0) for the plan, the real power V_i/Q_i(t)
+ * for the work; *t_ideal from the whole cluster's power.  DLS_OK with *r
+ * filled (free with tree_sim_result_free), or an error.
+ */
+int tree_sim_on_cluster(const struct trees_opts *o, const struct cluster *cl,
+			const uint64_t *cost, int64_t iterations, double t_unit, double latency,
+			struct tree_sim_result *r, double *t_ideal);
+
+/* The same, printed as simulate_trees() does; returns the exit status. */
+int simulate_trees_cluster(const struct trees_opts *o, const struct cluster *cl,
+			   const uint64_t *cost, int64_t iterations, double t_unit, double latency,
+			   const char *what);
 
 #endif
