@@ -71,8 +71,7 @@ MASTER_BIN := $(BUILD)/bin/dls-master
 TREESCHED_BIN := $(BUILD)/bin/dls-treesched
 SLAVE_OBJ  := $(BUILD)/slave/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard slave/*.cc))
 SLAVE_BIN  := $(BUILD)/bin/dls-slave
-HMASTER_OBJ := $(BUILD)/hmaster/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard hmaster/*.cc)) \
-               $(BUILD)/slave/slave_servant.o
+HMASTER_OBJ := $(BUILD)/hmaster/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard hmaster/*.cc))
 HMASTER_BIN := $(BUILD)/bin/dls-hmaster
 
 DLS_SRC   := $(wildcard clients/*.c)

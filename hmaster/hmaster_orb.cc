@@ -10,7 +10,7 @@
 #include "dls_time.h"
 #include "hmaster_servant.hh"
 #include "orb_util.hh"
-#include "slave_servant.hh"
+#include "ping_slave.hh"
 
 struct monitor_arg {
 	struct hmaster *h;
@@ -67,7 +67,7 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 		CORBA::String_var ior = dls_orb()->object_to_string(obj);
 		CORBA::Object_var obj2 = dls_orb()->string_to_object(ior);
 		DLS::Master_var parent_register = DLS::Master::_unchecked_narrow(obj2);
-		Slave_i *pinged = new Slave_i();
+		PingOnlySlave *pinged = new PingOnlySlave();
 
 		omniORB::setClientCallTimeout(parent_register, (CORBA::ULong)o->register_timeout_ms);
 		PortableServer::ObjectId_var oid1 = dls_root_poa()->activate_object(pinged);

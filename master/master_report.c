@@ -90,7 +90,8 @@ void master_report_table(const struct master *m, const struct master_report *r, 
 		error += p->times.emul_error;
 		bias += p->times.emul_bias;
 		late += p->times.late_chunks;
-		chunks += p->chunks;
+		/* Tree Scheduling's slaves emulate every iteration on its own */
+		chunks += strcmp(s->scheme, "trees") ? p->chunks : p->iterations;
 	}
 	fprintf(out, "T_p %.3f s", s->elapsed);
 	if (r->t_ideal > 0)
