@@ -41,12 +41,16 @@ PY
 start_names
 spawn status-run dls run --names "$NS_ADDR" --run st-$$ --hmode twolevel --cluster C8 \
 	--hmasters 2,4 --width 800 --height 400 --t-iter 3000 --no-progress
-for _ in $(seq 50); do
+rows=("^  hmaster.0.0 " "^    hmaster.1.0 " "^      slave.0 " "^      slave.7 ")
+has_rows() {
+	for row in "${rows[@]}"; do grep -q "$row" "$T/status.txt" || return 1; done
+}
+for _ in $(seq 50); do # until every part has registered
 	sleep 0.2
-	dls status --run st-$$ $NS >"$T/status.txt" 2>&1 && grep -q "slave.7" "$T/status.txt" && break
+	dls status --run st-$$ $NS >"$T/status.txt" 2>&1 && has_rows && break
 done
 wait "$LAST_PID"
-for row in "^  hmaster.0.0 " "^    hmaster.1.0 " "^      slave.0 " "^      slave.7 "; do
+for row in "${rows[@]}"; do
 	grep -q "$row" "$T/status.txt" || { cat "$T/status.txt"; echo "FAILED no row '$row'" >&2; exit 1; }
 done
 
