@@ -429,6 +429,15 @@ int hmaster_wait_finished(struct hmaster *h, int timeout_ms)
 	return rc;
 }
 
+/* Merged messages sent up and the requests they carried (relay mode). */
+static void relay_counts(struct hmaster *h, long *messages, long *requests)
+{
+	pthread_mutex_lock(&h->lock);
+	*messages = h->messages;
+	*requests = h->requests;
+	pthread_mutex_unlock(&h->lock);
+}
+
 int hmaster_snapshot(struct hmaster *h, struct master_snapshot *out)
 {
 	return h->tl ? twolevel_snapshot(h->tl, out) : DLS_ENOENT;
@@ -442,19 +451,8 @@ void hmaster_report(struct hmaster *h, FILE *out)
 		twolevel_report(h->tl, out);
 		return;
 	}
-	hmaster_counts(h, &messages, &requests);
+	relay_counts(h, &messages, &requests);
 	fprintf(out, "%s: %ld merged messages carried %ld requests\n", h->name, messages,
 		requests);
 }
 
-void hmaster_counts(struct hmaster *h, long *messages, long *requests)
-{
-	if (h->tl) {
-		twolevel_counts(h->tl, messages, requests);
-		return;
-	}
-	pthread_mutex_lock(&h->lock);
-	*messages = h->messages;
-	*requests = h->requests;
-	pthread_mutex_unlock(&h->lock);
-}

@@ -112,8 +112,6 @@ int hmaster_snapshot(struct hmaster *h, struct master_snapshot *out);
  * (two-level). */
 void hmaster_report(struct hmaster *h, FILE *out);
 
-/* Merged messages sent up and requests they carried (for the table). */
-void hmaster_counts(struct hmaster *h, long *messages, long *requests);
 
 #ifdef __cplusplus
 }

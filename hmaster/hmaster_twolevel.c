@@ -90,7 +90,7 @@ struct twolevel {
 	int64_t received; /* iterations the parent gave */
 	double t_first;	  /* the first chunk's arrival */
 	pthread_t thread;
-	long messages, parent_requests, local_chunks;
+	long parent_requests, local_chunks;
 };
 
 static int push_range(struct range **v, size_t *n, size_t *cap, int64_t start, int64_t count)
@@ -247,7 +247,6 @@ static void forward_registration(struct twolevel *t)
 			*p->job = job;
 		p->done = 1;
 	}
-	t->messages++;
 	free(speeds);
 	free(vp);
 	pthread_cond_broadcast(&t->cond);
@@ -276,7 +275,6 @@ static void forward_results(struct twolevel *t)
 	rc = t->parent.submit(t->parent.ctx, t->my_id, batch, n, why, sizeof(why));
 	free(batch);
 	pthread_mutex_lock(&t->lock);
-	t->messages++;
 	t->just_submitted = 1;
 	if (rc == DLS_EREMOTE) {
 		log_warn("results not sent to the parent, retrying: %s", why);
@@ -332,7 +330,6 @@ static void forward_request(struct twolevel *t)
 	}
 	pthread_mutex_lock(&t->lock);
 	t->in_flight = 0;
-	t->messages++;
 	t->parent_requests++;
 	if (rc) {
 		log_err("the parent failed: %s", why);
@@ -792,12 +789,4 @@ int twolevel_snapshot(struct twolevel *t, struct master_snapshot *out)
 done:
 	pthread_mutex_unlock(&t->lock);
 	return rc;
-}
-
-void twolevel_counts(struct twolevel *t, long *messages, long *requests)
-{
-	pthread_mutex_lock(&t->lock);
-	*messages = t->messages;
-	*requests = t->local_chunks;
-	pthread_mutex_unlock(&t->lock);
 }

@@ -44,7 +44,6 @@ int twolevel_child_lost(struct twolevel *t, int child, const char *cause);
 
 size_t twolevel_children_holding(struct twolevel *t, int *ids, size_t max);
 int twolevel_wait_finished(struct twolevel *t, int timeout_ms);
-void twolevel_counts(struct twolevel *t, long *messages, long *requests);
 /* Its own view for status(): its slaves, the iterations it got and handed out. */
 int twolevel_snapshot(struct twolevel *t, struct master_snapshot *out);
 /* Writes the per-slave table (chunks, iterations, times, state) to out. */
