@@ -107,19 +107,19 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 		if (c->sched.kind == SCHED_WF)
 			acp0[i] = (int64_t)(sl[i].vpower * 1000 + 0.5);
 	}
+	for (int64_t i = 0; i < c->iterations; i++)
+		work += (double)c->cost[i];
+	out->t_ideal = emul_finish(&total, 0, work * c->t_iter_s);
+	if (c->hmasters > 0 && c->twolevel) { /* its own schedules, per level */
+		rc = sim_twolevel(c, sl, out);
+		goto done;
+	}
 	p.iterations = c->iterations;
 	p.npes = c->npes;
 	p.acp = acp0;
 	rc = sched_create(&p, &sched);
 	if (rc)
 		goto done;
-	for (int64_t i = 0; i < c->iterations; i++)
-		work += (double)c->cost[i];
-	out->t_ideal = emul_finish(&total, 0, work * c->t_iter_s);
-	if (c->hmasters > 0 && c->twolevel) {
-		rc = sim_twolevel(c, sl, out);
-		goto done;
-	}
 	if (c->hmasters > 0) {
 		rc = sim_hier(c, sched, sl, out);
 		if (rc)

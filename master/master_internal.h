@@ -40,7 +40,7 @@ struct tree_state {
 	int32_t *owner;		/* who holds each undelivered iteration */
 	int64_t *owned;		/* by id: undelivered iterations it holds */
 	int64_t *computed;	/* by id: iterations it delivered first */
-	int64_t *mig_in, *mig_out, *moved_out;
+	int64_t *mig_in;	/* by id: transfers received */
 	int64_t *link;		/* by chain link k (positions k, k+1) */
 	struct tree_unit_count *units;
 	size_t nunits;

@@ -22,8 +22,6 @@ void master_tree_free(struct master *m)
 	free(t->owned);
 	free(t->computed);
 	free(t->mig_in);
-	free(t->mig_out);
-	free(t->moved_out);
 	free(t->link);
 	free(t->units);
 	memset(t, 0, sizeof(*t));
@@ -42,11 +40,9 @@ static int build_chain(struct master *m)
 	t->owned = calloc((size_t)n, sizeof(*t->owned));
 	t->computed = calloc((size_t)n, sizeof(*t->computed));
 	t->mig_in = calloc((size_t)n, sizeof(*t->mig_in));
-	t->mig_out = calloc((size_t)n, sizeof(*t->mig_out));
-	t->moved_out = calloc((size_t)n, sizeof(*t->moved_out));
 	t->link = calloc((size_t)n, sizeof(*t->link));
 	rc = !tau || !start || !count || !t->pos || !t->owner || !t->owned || !t->computed ||
-			     !t->mig_in || !t->mig_out || !t->moved_out || !t->link
+			     !t->mig_in || !t->link
 		     ? DLS_ENOMEM
 		     : DLS_OK;
 	for (int i = 0; !rc && i < n; i++)
@@ -299,8 +295,6 @@ int master_tree_migrated(struct master *m, int from, int to, int64_t start, int6
 		}
 		t->migrations++;
 		t->moved += count;
-		t->mig_out[from]++;
-		t->moved_out[from] += count;
 		t->mig_in[to]++;
 		t->link[lo]++;
 		rc = count_unit(t, count);
@@ -375,9 +369,8 @@ int master_tree_stats_get(struct master *m, struct master_tree_stats *out)
 	out->chain = calloc((size_t)n, sizeof(int));
 	out->link_level = calloc((size_t)n, sizeof(int));
 	out->link_migrations = calloc((size_t)n, sizeof(int64_t));
-	out->moved_out = calloc((size_t)n, sizeof(int64_t));
 	if (!out->unit_size || !out->unit_count || !out->chain || !out->link_level ||
-	    !out->link_migrations || !out->moved_out) {
+	    !out->link_migrations) {
 		pthread_mutex_unlock(&m->lock);
 		master_tree_stats_free(out);
 		return DLS_ENOMEM;
@@ -388,7 +381,6 @@ int master_tree_stats_get(struct master *m, struct master_tree_stats *out)
 	}
 	for (int k = 0; k < n; k++) {
 		out->chain[k] = t->plan->chain[k];
-		out->moved_out[k] = t->moved_out[k];
 		if (k + 1 < n) {
 			out->link_level[k] = t->plan->link_level[k];
 			out->link_migrations[k] = t->link[k];
@@ -405,6 +397,5 @@ void master_tree_stats_free(struct master_tree_stats *s)
 	free(s->chain);
 	free(s->link_level);
 	free(s->link_migrations);
-	free(s->moved_out);
 	memset(s, 0, sizeof(*s));
 }

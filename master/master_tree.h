@@ -86,7 +86,6 @@ struct master_tree_stats {
 	int *chain;	    /* slave ids, left to right */
 	int *link_level;    /* npes - 1 */
 	int64_t *link_migrations; /* npes - 1 */
-	int64_t *moved_out; /* by id */
 };
 int master_tree_stats_get(struct master *m, struct master_tree_stats *out);
 void master_tree_stats_free(struct master_tree_stats *s);
