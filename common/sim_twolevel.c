@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "dls_err.h"
+#include "event_heap.h"
 #include "sim_internal.h"
 
 enum ev_kind { EV_SLAVE, EV_PARENT_REQ, EV_PARENT_REPLY };
@@ -27,64 +28,11 @@ struct event {
 	int kind, who;
 };
 
-struct heap {
-	struct event *v;
-	size_t n, cap;
-	uint64_t seq;
-};
-
-static int before(const struct event *a, const struct event *b)
+static int before(const void *x, const void *y)
 {
+	const struct event *a = x, *b = y;
+
 	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
-}
-
-static int heap_push(struct heap *h, double t, int kind, int who)
-{
-	size_t i;
-
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? 2 * h->cap : 256;
-		struct event *v = realloc(h->v, cap * sizeof(*v));
-
-		if (!v)
-			return DLS_ENOMEM;
-		h->v = v;
-		h->cap = cap;
-	}
-	i = h->n++;
-	h->v[i] = (struct event){t, h->seq++, kind, who};
-	while (i > 0 && before(&h->v[i], &h->v[(i - 1) / 2])) {
-		struct event e = h->v[i];
-
-		h->v[i] = h->v[(i - 1) / 2];
-		h->v[(i - 1) / 2] = e;
-		i = (i - 1) / 2;
-	}
-	return DLS_OK;
-}
-
-static struct event heap_pop(struct heap *h)
-{
-	struct event top = h->v[0];
-	size_t i = 0;
-
-	h->v[0] = h->v[--h->n];
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-
-		if (l < h->n && before(&h->v[l], &h->v[m]))
-			m = l;
-		if (r < h->n && before(&h->v[r], &h->v[m]))
-			m = r;
-		if (m == i)
-			break;
-		struct event e = h->v[i];
-
-		h->v[i] = h->v[m];
-		h->v[m] = e;
-		i = m;
-	}
-	return top;
 }
 
 struct range {
@@ -113,12 +61,21 @@ struct tl {
 	struct sim_result *out;
 	struct hm *hm;
 	int H;
-	struct heap ev;
+	struct event_heap ev;
+	uint64_t seq; /* events pushed so far */
 	struct sched *msched; /* the master's level, created at its gate */
 	int *gate;	      /* hmasters whose first request is at the master */
 	int ngate, gate_need;
 	double master_free, last_end;
 };
+
+/* Schedules an event of `kind` for `who` at time t. */
+static int push(struct tl *s, double t, int kind, int who)
+{
+	struct event e = {t, s->seq++, kind, who};
+
+	return event_heap_push(&s->ev, &e);
+}
 
 static int64_t pool_left(const struct hm *m)
 {
@@ -167,7 +124,7 @@ static int send_parent(struct tl *s, int h, double t)
 		return DLS_OK; /* nobody below can work now */
 	m->in_flight = 1;
 	m->first_sent = 1;
-	return heap_push(&s->ev, t + s->c->latency_s, EV_PARENT_REQ, h);
+	return push(s, t + s->c->latency_s, EV_PARENT_REQ, h);
 }
 
 /* Serves one waiting slave of hmaster h from its pool at time t. */
@@ -208,7 +165,7 @@ static int serve_local(struct tl *s, int h, double t)
 	s->sl[i].asked = end;
 	if (end > s->last_end)
 		s->last_end = end;
-	return heap_push(&s->ev, end + c->latency_s, EV_SLAVE, i);
+	return push(s, end + c->latency_s, EV_SLAVE, i);
 }
 
 static int try_serve(struct tl *s, int h, double t)
@@ -251,7 +208,7 @@ static int on_slave(struct tl *s, int i, double t)
 		s->out->pe[i].t_comwait += c->poll_s;
 		if (s->sl[i].asked > 86400)
 			return DLS_ENOPOWER;
-		return heap_push(&s->ev, t + c->poll_s, EV_SLAVE, i);
+		return push(s, t + c->poll_s, EV_SLAVE, i);
 	}
 	if (m->acp[j] == 0)
 		m->firsts++;
@@ -273,7 +230,7 @@ static int serve_parent(struct tl *s, int h, double t)
 		m->reply.size = 0;
 	else if (rc)
 		return rc;
-	return heap_push(&s->ev, at + c->latency_s, EV_PARENT_REPLY, h);
+	return push(s, at + c->latency_s, EV_PARENT_REPLY, h);
 }
 
 static int on_parent_request(struct tl *s, int h, double t)
@@ -341,6 +298,7 @@ int sim_twolevel(const struct sim_config *c, struct sim_slave *sl, struct sim_re
 	int rc = DLS_OK;
 
 	memset(&s, 0, sizeof(s));
+	event_heap_init(&s.ev, sizeof(struct event), before);
 	s.c = c;
 	s.sl = sl;
 	s.out = out;
@@ -368,10 +326,12 @@ int sim_twolevel(const struct sim_config *c, struct sim_slave *sl, struct sim_re
 	/* every slave asks at time 0; its request reaches its hmaster a hop later */
 	for (int i = 0; i < c->npes && !rc; i++) {
 		sl[i].asked = 0;
-		rc = heap_push(&s.ev, c->latency_s, EV_SLAVE, i);
+		rc = push(&s, c->latency_s, EV_SLAVE, i);
 	}
 	while (!rc && s.ev.n) {
-		struct event e = heap_pop(&s.ev);
+		struct event e;
+
+		event_heap_pop(&s.ev, &e);
 
 		rc = e.kind == EV_SLAVE		 ? on_slave(&s, e.who, e.t)
 		     : e.kind == EV_PARENT_REQ ? on_parent_request(&s, e.who, e.t)
@@ -393,7 +353,7 @@ out:
 	}
 	free(s.hm);
 	free(s.gate);
-	free(s.ev.v);
+	event_heap_free(&s.ev);
 	sched_destroy(s.msched);
 	return rc;
 }

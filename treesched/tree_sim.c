@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dls_err.h"
+#include "event_heap.h"
 
 /* Event kinds, in the order they are handled at equal times. */
 enum { EV_END, EV_TRANSFER, EV_DEMAND, EV_CANCEL, EV_STEP };
@@ -24,12 +25,6 @@ struct event {
 	uint64_t seq;
 	int at, from;	 /* position handling it; sender position */
 	struct range r; /* EV_TRANSFER */
-};
-
-struct heap {
-	struct event *v;
-	size_t n, cap;
-	uint64_t seq;
 };
 
 struct pe_state {
@@ -48,7 +43,8 @@ struct state {
 	struct tree_sim_result *out;
 	struct tree_plan *plan;
 	struct pe_state *pe;
-	struct heap ev;
+	struct event_heap ev;
+	uint64_t seq; /* events pushed so far */
 	int64_t computed;
 };
 
@@ -57,8 +53,10 @@ static double snap(double t)
 	return nearbyint(t * 1e9) / 1e9;
 }
 
-static int before(const struct event *a, const struct event *b)
+static int before(const void *x, const void *y)
 {
+	const struct event *a = x, *b = y;
+
 	if (a->t != b->t)
 		return a->t < b->t;
 	if (a->kind != b->kind)
@@ -68,54 +66,9 @@ static int before(const struct event *a, const struct event *b)
 
 static int push(struct state *s, struct event e)
 {
-	struct heap *h = &s->ev;
-	size_t i;
-
-	if (h->n == h->cap) {
-		size_t cap = h->cap ? 2 * h->cap : 256;
-		struct event *v = realloc(h->v, cap * sizeof(*v));
-
-		if (!v)
-			return DLS_ENOMEM;
-		h->v = v;
-		h->cap = cap;
-	}
 	e.t = snap(e.t);
-	e.seq = h->seq++;
-	i = h->n++;
-	h->v[i] = e;
-	while (i > 0 && before(&h->v[i], &h->v[(i - 1) / 2])) {
-		struct event x = h->v[i];
-
-		h->v[i] = h->v[(i - 1) / 2];
-		h->v[(i - 1) / 2] = x;
-		i = (i - 1) / 2;
-	}
-	return DLS_OK;
-}
-
-static struct event pop(struct heap *h)
-{
-	struct event top = h->v[0];
-	size_t i = 0;
-
-	h->v[0] = h->v[--h->n];
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct event x;
-
-		if (l < h->n && before(&h->v[l], &h->v[m]))
-			m = l;
-		if (r < h->n && before(&h->v[r], &h->v[m]))
-			m = r;
-		if (m == i)
-			break;
-		x = h->v[i];
-		h->v[i] = h->v[m];
-		h->v[m] = x;
-		i = m;
-	}
-	return top;
+	e.seq = s->seq++;
+	return event_heap_push(&s->ev, &e);
 }
 
 static int add_range(struct pe_state *p, struct range r)
@@ -342,6 +295,7 @@ int tree_sim_run(const struct tree_sim_config *c, struct tree_sim_result *out)
 	if (c->npes < 1 || c->iterations < 1 || !(c->t_unit >= 0) || !(c->latency >= 0))
 		return DLS_EINVAL;
 	memset(&s, 0, sizeof(s));
+	event_heap_init(&s.ev, sizeof(struct event), before);
 	s.c = c;
 	s.out = out;
 	rc = tree_plan_build(c->tau, c->npes, &s.plan);
@@ -370,7 +324,9 @@ int tree_sim_run(const struct tree_sim_config *c, struct tree_sim_result *out)
 	for (int k = 0; !rc && k < c->npes; k++)
 		rc = s.pe[k].nranges ? start_next(&s, k, 0) : send_demands(&s, k, 0);
 	while (!rc && s.ev.n) {
-		struct event e = pop(&s.ev);
+		struct event e;
+
+		event_heap_pop(&s.ev, &e);
 		struct pe_state *p = &s.pe[e.at];
 
 		switch (e.kind) {
@@ -398,7 +354,7 @@ done:
 	for (int k = 0; s.pe && k < c->npes; k++)
 		free(s.pe[k].ranges);
 	free(s.pe);
-	free(s.ev.v);
+	event_heap_free(&s.ev);
 	free(start);
 	free(count);
 	if (rc)
