@@ -202,6 +202,15 @@ int dls_ping(CORBA::Object_ptr obj, char *why, size_t len)
 	}
 }
 
+void dls_refuse(int rc, const char *why)
+{
+	if (rc == DLS_EREMOTE)
+		throw CORBA::TRANSIENT();
+	if (rc == DLS_ENOMEM)
+		throw CORBA::NO_MEMORY();
+	throw DLS::Refused(why);
+}
+
 int dls_corba_error(const CORBA::Exception &e, char *why, size_t len)
 {
 	const DLS::Refused *r = DLS::Refused::_downcast(&e);

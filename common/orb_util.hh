@@ -34,4 +34,9 @@ int dls_ping(CORBA::Object_ptr ref, char *why, size_t len);
 // DLS::Refused, DLS_EINVAL for BAD_PARAM and the like.  why gets the text.
 int dls_corba_error(const CORBA::Exception &e, char *why, size_t len);
 
+// A servant's answer to a core's refusal code: DLS_EREMOTE (a parent that
+// could not be reached) as TRANSIENT, so that the caller retries;
+// DLS_ENOMEM as NO_MEMORY; anything else as DLS::Refused with the reason.
+[[noreturn]] void dls_refuse(int rc, const char *why);
+
 #endif

@@ -29,7 +29,7 @@ static void *monitor(void *p)
 		size_t n = hmaster_slaves_holding(a->h, ids.data(), ids.size());
 
 		for (size_t i = 0; i < n && !a->stop; i++) {
-			DLS::Slave_var ref = a->servant->child_ref(ids[i]);
+			DLS::Slave_var ref = a->servant->slave_ref(ids[i]);
 			char why[256];
 
 			if (dls_ping(ref, why, sizeof(why)))

@@ -11,37 +11,8 @@
 #include "proto_conv.hh"
 
 HMaster_i::HMaster_i(struct hmaster *h, DLS::Master_ptr parent, int ping_timeout_ms)
-	: h_(h), parent_(DLS::Master::_duplicate(parent)), ping_timeout_ms_(ping_timeout_ms)
+	: SlaveRefs(ping_timeout_ms), h_(h), parent_(DLS::Master::_duplicate(parent))
 {
-}
-
-// A parent that cannot be reached is TRANSIENT for the child, which retries.
-static void refuse(int rc, const char *why)
-{
-	if (rc == DLS_EREMOTE)
-		throw CORBA::TRANSIENT();
-	if (rc == DLS_ENOMEM)
-		throw CORBA::NO_MEMORY();
-	throw DLS::Refused(why);
-}
-
-void HMaster_i::remember(int id, DLS::Slave_ptr self)
-{
-	omni_mutex_lock l(refs_lock_);
-
-	if (!CORBA::is_nil(self))
-		omniORB::setClientCallTimeout(self, (CORBA::ULong)ping_timeout_ms_);
-	refs_.push_back(std::make_pair(id, DLS::Slave::_duplicate(self)));
-}
-
-DLS::Slave_ptr HMaster_i::child_ref(int id)
-{
-	omni_mutex_lock l(refs_lock_);
-
-	for (auto &r : refs_)
-		if (r.first == id)
-			return DLS::Slave::_duplicate(r.second);
-	return DLS::Slave::_nil();
 }
 
 DLS::GroupRegistration *HMaster_i::register_group(const char *hmaster_name,
@@ -65,9 +36,9 @@ DLS::GroupRegistration *HMaster_i::register_group(const char *hmaster_name,
 				   "hmaster cannot be below it (use one mode for the whole tree)");
 	rc = hmaster_register(h_, nm.data(), sp.data(), n, ids.data(), vp.data(), &job, why);
 	if (rc)
-		refuse(rc, why);
+		dls_refuse(rc, why);
 	for (size_t i = 0; i < n; i++)
-		remember(ids[i], self); // the child answers for the slaves below it
+		remember_ref(ids[i], self); // the child answers for the slaves below it
 	return proto_group_out(ids, vp, proto_job_out(job));
 }
 
@@ -117,8 +88,8 @@ DLS::Registration *HMaster_i::register_cluster(const char *hmaster_name,
 		sp[i] = speeds[(CORBA::ULong)i];
 	rc = hmaster_register(h_, &hmaster_name, sp.data(), n, &id, vp.data(), &job, why);
 	if (rc)
-		refuse(rc, why);
-	remember(id, self);
+		dls_refuse(rc, why);
+	remember_ref(id, self);
 	virtual_powers = new DLS::DoubleSeq;
 	virtual_powers->length((CORBA::ULong)n);
 	DLS::Registration *r = new DLS::Registration;
@@ -144,7 +115,7 @@ DLS::ReplySeq *HMaster_i::request_group(const DLS::RequestSeq &requests)
 	proto_requests_in(requests, res, reqs);
 	rc = hmaster_request(h_, reqs.data(), n, replies.data(), why);
 	if (rc)
-		refuse(rc, why);
+		dls_refuse(rc, why);
 	return proto_replies_out(reqs, replies);
 }
 
@@ -167,7 +138,7 @@ void HMaster_i::submit(CORBA::Long slave_id, const DLS::ResultSeq &results)
 	proto_results_in(results, res);
 	rc = hmaster_submit(h_, slave_id, res.data(), res.size(), why);
 	if (rc)
-		refuse(rc, why);
+		dls_refuse(rc, why);
 }
 
 DLS::RunStatus *HMaster_i::status()

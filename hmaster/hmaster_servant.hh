@@ -3,14 +3,15 @@
 #ifndef DLS_HMASTER_SERVANT_HH
 #define DLS_HMASTER_SERVANT_HH
 
-#include <omnithread.h>
-
 #include <vector>
 
 #include "dls.hh"
 #include "hmaster.h"
+#include "slave_refs.hh"
 
-class HMaster_i : public POA_DLS::HMaster {
+// Children's references are kept by the ids they use here: a relay child
+// hmaster answers for every slave id below it.
+class HMaster_i : public POA_DLS::HMaster, public SlaveRefs {
 public:
 	HMaster_i(struct hmaster *h, DLS::Master_ptr parent, int ping_timeout_ms);
 
@@ -28,17 +29,9 @@ public:
 					    DLS::Slave_ptr self,
 					    DLS::DoubleSeq_out virtual_powers) override;
 
-	// The child (slave or hmaster) that answers for slave id (nil if unknown).
-	DLS::Slave_ptr child_ref(int id);
-
 private:
-	void remember(int id, DLS::Slave_ptr self);
-
 	struct hmaster *h_;
 	DLS::Master_var parent_; // for status()
-	int ping_timeout_ms_;
-	omni_mutex refs_lock_; // guards refs_
-	std::vector<std::pair<int, DLS::Slave_var>> refs_;
 };
 
 // The parent's operations for the hmaster core, made on `parent`

@@ -15,13 +15,6 @@ Coordinator_i::Coordinator_i(struct master *m, const DLS::JobSpec &job, int ping
 {
 }
 
-static void refuse(int rc, const char *why)
-{
-	if (rc == DLS_ENOMEM)
-		throw CORBA::NO_MEMORY();
-	throw DLS::Refused(why);
-}
-
 DLS::TreeAssignment *Coordinator_i::register_tree_slave(const char *name, CORBA::Double speed,
 							DLS::Slave_ptr self)
 {
@@ -36,7 +29,7 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(const char *name, CORBA:
 	// reference before this call blocks for the others
 	rc = master_tree_register(m_, name, speed, &id, &p, why);
 	if (rc)
-		refuse(rc, why);
+		dls_refuse(rc, why);
 	remember_ref(id, self);
 	DLS::TreeAssignment *a = new DLS::TreeAssignment;
 	a->reg.slave_id = id;
@@ -80,7 +73,7 @@ void Coordinator_i::report(CORBA::Long slave_id, const DLS::ResultSeq &results,
 	rc = master_tree_report(m_, slave_id, res.data(), res.size(), &t, why);
 	if (rc) {
 		log_warn("refused a report of slave %d: %s", (int)slave_id, why);
-		refuse(rc, why);
+		dls_refuse(rc, why);
 	}
 }
 
@@ -94,7 +87,7 @@ void Coordinator_i::migrated(CORBA::Long from_slave_id, CORBA::Long to_slave_id,
 
 	if (rc) {
 		master_tree_repair_free(&rep);
-		refuse(rc, why);
+		dls_refuse(rc, why);
 	}
 	if (rep.nranges)
 		repair(rep);

@@ -5,18 +5,12 @@
 
 #include "dls_err.h"
 #include "dls_log.h"
+#include "orb_util.hh"
 #include "proto_conv.hh"
 
 Master_i::Master_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms)
 	: SlaveRefs(ping_timeout_ms), m_(m), job_(job)
 {
-}
-
-static void refuse(int rc, const char *why)
-{
-	if (rc == DLS_ENOMEM)
-		throw CORBA::NO_MEMORY();
-	throw DLS::Refused(why);
 }
 
 DLS::Registration *Master_i::register_slave(const char *name, CORBA::Double speed,
@@ -33,7 +27,7 @@ DLS::Registration *Master_i::register_slave(const char *name, CORBA::Double spee
 	rc = master_register(m_, name, speed, &id, &vpower, why);
 
 	if (rc)
-		refuse(rc, why);
+		dls_refuse(rc, why);
 	remember_ref(id, self);
 	DLS::Registration *r = new DLS::Registration;
 	r->slave_id = id;
@@ -56,7 +50,7 @@ DLS::Registration *Master_i::register_cluster(const char *hmaster_name,
 		sp[i] = speeds[i];
 	rc = master_register_cluster(m_, hmaster_name, sp.data(), sp.size(), &id, vp.data(), why);
 	if (rc)
-		refuse(rc, why);
+		dls_refuse(rc, why);
 	remember_ref(id, self);
 	virtual_powers = new DLS::DoubleSeq;
 	virtual_powers->length(speeds.length());
@@ -83,7 +77,7 @@ DLS::Reply Master_i::request(const DLS::ChunkRequest &req)
 	rc = master_request(m_, &r, &reply, why);
 	if (rc) {
 		log_warn("refused a request of slave %d: %s", (int)req.slave_id, why);
-		refuse(rc, why);
+		dls_refuse(rc, why);
 	}
 	return proto_reply_out(req.slave_id, reply);
 }
@@ -98,7 +92,7 @@ void Master_i::submit(CORBA::Long slave_id, const DLS::ResultSeq &results)
 	rc = master_submit(m_, slave_id, res.data(), res.size(), why);
 	if (rc) {
 		log_warn("refused results of slave %d: %s", (int)slave_id, why);
-		refuse(rc, why);
+		dls_refuse(rc, why);
 	}
 }
 
@@ -129,7 +123,7 @@ DLS::GroupRegistration *Master_i::register_group(const char *hmaster_name,
 		throw DLS::Refused(bad);
 	rc = master_register_group(m_, nm.data(), sp.data(), n, ids.data(), vp.data(), why);
 	if (rc)
-		refuse(rc, why);
+		dls_refuse(rc, why);
 	log_info("hmaster '%s' registered %zu slaves", hmaster_name, n);
 	for (size_t i = 0; i < n; i++)
 		remember_ref(ids[i], self); // the hmaster answers for its slaves
@@ -148,7 +142,7 @@ DLS::ReplySeq *Master_i::request_group(const DLS::RequestSeq &requests)
 	proto_requests_in(requests, res, reqs);
 	rc = master_request_group(m_, reqs.data(), n, replies.data(), why);
 	if (rc)
-		refuse(rc, why);
+		dls_refuse(rc, why);
 	return proto_replies_out(reqs, replies);
 }
 

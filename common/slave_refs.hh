@@ -1,6 +1,6 @@
-// slave_refs.hh - the object references slaves registered with, by id: the
-// master's and the coordinator's servants keep them for the liveness pings
-// and (Tree Scheduling) for the coordinator's own calls to slaves.
+// slave_refs.hh - the object references children registered with, by id:
+// the master's, the coordinator's and the hmaster's servants keep them for
+// the liveness pings and (Tree Scheduling) the coordinator's own calls.
 #ifndef DLS_SLAVE_REFS_HH
 #define DLS_SLAVE_REFS_HH
 
