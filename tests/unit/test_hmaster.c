@@ -16,6 +16,7 @@
 #include "hmaster.h"
 #include "mandel.h"
 #include "master.h"
+#include "master_testutil.h"
 #include "suites.h"
 
 #define W 1000
@@ -73,18 +74,7 @@ static void test_relay_is_flat_dtss(void)
 	struct dls_job job;
 	char why[MASTER_WHY_LEN];
 
-	memset(&c, 0, sizeof(c));
-	strcpy(c.run_name, "h");
-	strcpy(c.workload, "mandelbrot");
-	sched_params_init(&c.sched);
-	c.sched.kind = SCHED_DTSS;
-	c.nslaves = 4;
-	c.width = W;
-	c.height = 1;
-	c.maxit = 256;
-	c.register_timeout_ms = 1000;
-	c.start_timeout_ms = 1000;
-	c.wait_ms = 1;
+	tu_master_config(&c, SCHED_DTSS, 4, W, 1, 1000);
 	m = master_create(&c, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	ops.ctx = m;
@@ -249,18 +239,7 @@ static void run_twolevel(enum sched_kind kind, int lose_one)
 	int64_t total = 0;
 	int err;
 
-	memset(&c, 0, sizeof(c));
-	strcpy(c.run_name, "t");
-	strcpy(c.workload, "mandelbrot");
-	sched_params_init(&c.sched);
-	c.sched.kind = kind;
-	c.nslaves = 1;
-	c.width = W;
-	c.height = 1;
-	c.maxit = 256;
-	c.register_timeout_ms = 5000;
-	c.start_timeout_ms = 5000;
-	c.wait_ms = 1;
+	tu_master_config(&c, kind, 1, W, 1, 5000);
 	m = master_create(&c, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	ops.ctx = m;
@@ -330,18 +309,7 @@ static void test_cluster_registration(void)
 	struct dls_result res;
 	uint16_t counts[1] = {0};
 
-	memset(&c, 0, sizeof(c));
-	strcpy(c.run_name, "t");
-	strcpy(c.workload, "mandelbrot");
-	sched_params_init(&c.sched);
-	c.sched.kind = SCHED_DTSS;
-	c.nslaves = 1;
-	c.width = W;
-	c.height = 1;
-	c.maxit = 256;
-	c.register_timeout_ms = 1000;
-	c.start_timeout_ms = 1000;
-	c.wait_ms = 1;
+	tu_master_config(&c, SCHED_DTSS, 1, W, 1, 1000);
 	memset(&req, 0, sizeof(req));
 	req.seq = 1;
 	req.acp = 3;

@@ -10,6 +10,7 @@
 #include "dls_err.h"
 #include "mandel.h"
 #include "master.h"
+#include "master_testutil.h"
 #include "suites.h"
 
 #define W 40
@@ -21,18 +22,10 @@ static struct master *make(int nslaves, enum sched_kind kind, enum dls_collect c
 	struct master *m;
 	int err;
 
-	memset(&c, 0, sizeof(c));
-	strcpy(c.run_name, "t");
-	strcpy(c.workload, "mandelbrot");
-	sched_params_init(&c.sched);
-	c.sched.kind = kind;
+	tu_master_config(&c, kind, nslaves, W, H, 1000);
 	c.sched.css_k = 3;
-	c.nslaves = nslaves;
-	c.width = W;
-	c.height = H;
 	c.maxit = 64;
 	c.collect = collect;
-	c.register_timeout_ms = 1000;
 	c.start_timeout_ms = 0; /* serve whoever asked first */
 	c.wait_ms = 5;
 	m = master_create(&c, &err);

@@ -13,6 +13,7 @@
 
 #include "dls_err.h"
 #include "master_tree.h"
+#include "master_testutil.h"
 #include "suites.h"
 
 #define W 100
@@ -54,18 +55,9 @@ static void test_coordinator(void)
 	int err, left, right;
 	double lt, rt;
 
-	memset(&c, 0, sizeof(c));
-	strcpy(c.run_name, "t");
-	strcpy(c.workload, "mandelbrot");
-	sched_params_init(&c.sched);
+	tu_master_config(&c, SCHED_SS, 4, W, 1, 5000);
 	c.tree.enabled = 1;
-	c.nslaves = 4;
-	c.width = W;
-	c.height = 1;
 	c.maxit = 16;
-	c.register_timeout_ms = 5000;
-	c.start_timeout_ms = 1000;
-	c.wait_ms = 1;
 	m = master_create(&c, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	/* registration order = ids 0..3, throughputs 1, 2, 3, 4 */
