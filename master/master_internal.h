@@ -10,6 +10,7 @@
 
 #include "ledger.h"
 #include "master.h"
+#include "tree_migrate.h"
 #include "tree_plan.h"
 
 struct slave_rec {
@@ -30,10 +31,6 @@ struct range {
 };
 
 /* Tree Scheduling (master_tree.c); allocated when the chain is built. */
-struct tree_unit_count {
-	int64_t size, count;
-};
-
 struct tree_state {
 	struct tree_plan *plan; /* over the registered slaves, by id */
 	int *pos;		/* chain position of each slave id */
@@ -42,7 +39,7 @@ struct tree_state {
 	int64_t *computed;	/* by id: iterations it delivered first */
 	int64_t *mig_in;	/* by id: transfers received */
 	int64_t *link;		/* by chain link k (positions k, k+1) */
-	struct tree_unit_count *units;
+	struct tree_unit *units; /* seed 000 Table 2 */
 	size_t nunits;
 	int64_t migrations, moved, duplicates, reassigned;
 };

@@ -204,27 +204,6 @@ int master_tree_report(struct master *m, int id, const struct dls_result *res, s
 	return rc;
 }
 
-static int count_unit(struct tree_state *t, int64_t size)
-{
-	size_t k = 0;
-	struct tree_unit_count *u;
-
-	while (k < t->nunits && t->units[k].size < size)
-		k++;
-	if (k < t->nunits && t->units[k].size == size) {
-		t->units[k].count++;
-		return DLS_OK;
-	}
-	u = realloc(t->units, (t->nunits + 1) * sizeof(*u));
-	if (!u)
-		return DLS_ENOMEM;
-	t->units = u;
-	memmove(u + k + 1, u + k, (t->nunits - k) * sizeof(*u));
-	u[k] = (struct tree_unit_count){size, 1};
-	t->nunits++;
-	return DLS_OK;
-}
-
 /* Gives what `dead` holds to its nearest living left (else right) neighbour. */
 static int reassign(struct master *m, int dead, struct master_tree_repair *rep)
 {
@@ -297,7 +276,7 @@ int master_tree_migrated(struct master *m, int from, int to, int64_t start, int6
 		t->moved += count;
 		t->mig_in[to]++;
 		t->link[lo]++;
-		rc = count_unit(t, count);
+		rc = tree_units_count(&t->units, &t->nunits, count);
 		if (!rc && !alive(m, to)) /* it died meanwhile: the work goes on */
 			rc = reassign(m, to, rep);
 	}

@@ -4,6 +4,7 @@
 #include "tree_migrate.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -31,6 +32,27 @@ int64_t tree_migrate_count(enum tree_gamma g, double tau_sender, double tau_rece
 	if (n < 1)
 		n = 1;
 	return n < r ? n : r;
+}
+
+int tree_units_count(struct tree_unit **units, size_t *n, int64_t size)
+{
+	struct tree_unit *u = *units;
+	size_t k = 0;
+
+	while (k < *n && u[k].size < size)
+		k++;
+	if (k < *n && u[k].size == size) {
+		u[k].count++;
+		return DLS_OK;
+	}
+	u = realloc(u, (*n + 1) * sizeof(*u));
+	if (!u)
+		return DLS_ENOMEM;
+	memmove(u + k + 1, u + k, (*n - k) * sizeof(*u));
+	u[k] = (struct tree_unit){size, 1};
+	*units = u;
+	(*n)++;
+	return DLS_OK;
 }
 
 const char *tree_gamma_name(enum tree_gamma g)

@@ -6,6 +6,7 @@
 #ifndef DLS_TREE_MIGRATE_H
 #define DLS_TREE_MIGRATE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -25,6 +26,17 @@ enum tree_gamma {
  * own (SCHEMES.md 7, ambiguity 18).
  */
 int64_t tree_migrate_count(enum tree_gamma g, double tau_sender, double tau_receiver, int64_t r);
+
+/* How often a migration of a given size occurred (seed 000 Table 2). */
+struct tree_unit {
+	int64_t size, count;
+};
+
+/*
+ * Counts one migration of `size` in the table *units of *n entries, kept
+ * by increasing size: DLS_OK or DLS_ENOMEM.
+ */
+int tree_units_count(struct tree_unit **units, size_t *n, int64_t size);
 
 /* "half", "proportional", "ratio"; "?" otherwise. */
 const char *tree_gamma_name(enum tree_gamma g);

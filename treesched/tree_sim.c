@@ -97,27 +97,6 @@ static int64_t remaining(const struct pe_state *p)
 	return n;
 }
 
-static int count_unit(struct tree_sim_result *out, int64_t size)
-{
-	size_t k = 0;
-
-	while (k < out->nunits && out->units[k].size < size)
-		k++;
-	if (k < out->nunits && out->units[k].size == size) {
-		out->units[k].count++;
-		return DLS_OK;
-	}
-	struct tree_sim_unit *u = realloc(out->units, (out->nunits + 1) * sizeof(*u));
-
-	if (!u)
-		return DLS_ENOMEM;
-	out->units = u;
-	memmove(u + k + 1, u + k, (out->nunits - k) * sizeof(*u));
-	u[k] = (struct tree_sim_unit){size, 1};
-	out->nunits++;
-	return DLS_OK;
-}
-
 static double tau_at(const struct state *s, int k)
 {
 	return s->c->tau[s->plan->chain[k]];
@@ -156,7 +135,7 @@ static int migrate(struct state *s, int k, int d, double t, int *served)
 	s->out->migrations++;
 	s->out->moved += n;
 	s->out->link_migrations[k < d ? k : d]++;
-	if ((rc = count_unit(s->out, n)))
+	if ((rc = tree_units_count(&s->out->units, &s->out->nunits, n)))
 		return rc;
 	return push(s, e);
 }

@@ -42,16 +42,11 @@ struct tree_sim_config {
 	double latency;	   /* one-way time of a demand or a transfer */
 };
 
-/* How often a migration of a given size occurred (seed 000 Table 2). */
-struct tree_sim_unit {
-	int64_t size, count;
-};
-
 struct tree_sim_result {
 	double t_p; /* the last iteration's end */
 	int64_t migrations, moved;
 	int64_t *link_migrations; /* npes - 1: link chain[k] - chain[k+1], both directions */
-	struct tree_sim_unit *units; /* by increasing size */
+	struct tree_unit *units; /* seed 000 Table 2, by increasing size */
 	size_t nunits;
 	int64_t *pe_iterations; /* by PE: iterations computed */
 	double *pe_busy;	/* by PE: time spent computing */
