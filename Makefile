@@ -41,8 +41,15 @@ $(DEPS_MK): scripts/install-deps.sh Makefile
 	$(Q)mv $@.tmp $@
 
 # --- flags --------------------------------------------------------------------
-INCLUDES     := -iquote common -iquote treesched -iquote clients -iquote master -iquote slave \
-                -iquote hmaster
+# Dependencies point down: clients -> roles -> common.  Every file sees the
+# public headers (include/dls/) and common/; its own folder is searched
+# first by the compiler anyway.  Only the programs' main() and the clients see
+# the CLI helpers (common/cli/, which may exit); only the clients see the
+# simulator and the master's image files; the tests see everything.
+INCLUDES     := -Iinclude -iquote common
+CLI_INC      := -iquote common/cli
+CLIENT_INC   := $(CLI_INC) -iquote sim -iquote master
+TEST_INC     := $(CLIENT_INC) -iquote slave -iquote hmaster -iquote treesched
 ALL_CFLAGS    = -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(WERROR) $(SAN) $(INCLUDES) \
                 $(CFLAGS) -MMD -MP
 ALL_CXXFLAGS  = -std=c++17 $(OPT) -Wall -Wextra $(WERROR) $(SAN) $(INCLUDES) \
@@ -53,10 +60,14 @@ ALL_LDFLAGS   = $(SAN) $(LDFLAGS)
 # The C cores (no CORBA) go into libdls.a, with the master and slave cores
 # that the unit tests drive without sockets; the C++ adapters and the IDL
 # stubs into libdls_orb.a.
-CORE_SRC  := $(wildcard common/*.c) \
+CORE_SRC  := $(wildcard common/*.c sim/*.c) \
              $(filter-out %/main.c,$(wildcard treesched/*.c master/*.c slave/*.c hmaster/*.c))
 CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/%.o)
 LIBDLS    := $(BUILD)/libdls.a
+# the programs' option helpers: linked into programs only, never into a core
+CLI_SRC   := $(wildcard common/cli/*.c)
+CLI_OBJ   := $(CLI_SRC:%.c=$(BUILD)/%.o)
+LIBCLI    := $(BUILD)/libdls_cli.a
 
 IDL_HH    := $(BUILD)/idl/dls.hh
 IDL_OBJ   := $(BUILD)/idl/dlsSK.o
@@ -101,7 +112,11 @@ $(BUILD)/%.o: %.c | $(DEPS_MK)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CUNIT_CFLAGS)
-$(BUILD)/common/image_out.o: ALL_CFLAGS += $(PNG_CFLAGS)
+$(BUILD)/master/image_out.o: ALL_CFLAGS += $(PNG_CFLAGS)
+$(BUILD)/%/main.o: INCLUDES += $(CLI_INC)
+$(BUILD)/common/cli/%.o: INCLUDES += $(CLI_INC)
+$(BUILD)/clients/%.o: INCLUDES += $(CLIENT_INC)
+$(BUILD)/tests/%.o: INCLUDES += $(TEST_INC)
 
 # IDL stubs: generated, never committed.
 $(IDL_HH): idl/dls.idl | $(DEPS_MK)
@@ -123,7 +138,7 @@ $(LIBORB): $(ORB_OBJ)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(MASTER_BIN): $(MASTER_OBJ) $(LIBORB) $(LIBDLS)
+$(MASTER_BIN): $(MASTER_OBJ) $(LIBCLI) $(LIBORB) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
@@ -137,12 +152,12 @@ $(TREESCHED_BIN): $(MASTER_BIN)
 	$(if $(Q),@echo "  LN      $@")
 	$(Q)ln -f $< $@
 
-$(HMASTER_BIN): $(HMASTER_OBJ) $(LIBORB) $(LIBDLS)
+$(HMASTER_BIN): $(HMASTER_OBJ) $(LIBCLI) $(LIBORB) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
 
-$(SLAVE_BIN): $(SLAVE_OBJ) $(LIBORB) $(LIBDLS)
+$(SLAVE_BIN): $(SLAVE_OBJ) $(LIBCLI) $(LIBORB) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
@@ -151,12 +166,16 @@ $(LIBDLS): $(CORE_OBJ)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(DLS_BIN): $(DLS_OBJ) $(LIBORB) $(LIBDLS)
+$(LIBCLI): $(CLI_OBJ)
+	$(if $(Q),@echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(DLS_BIN): $(DLS_OBJ) $(LIBCLI) $(LIBORB) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
 
-$(UNIT_BIN): $(UNIT_OBJ) $(LIBDLS)
+$(UNIT_BIN): $(UNIT_OBJ) $(LIBCLI) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(CUNIT_LIBS) $(PNG_LIBS) -lpthread -lm -o $@
@@ -196,5 +215,5 @@ install: all
 clean:
 	rm -rf build
 
--include $(CORE_OBJ:.o=.d) $(DLS_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ORB_OBJ:.o=.d) \
+-include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(DLS_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ORB_OBJ:.o=.d) \
          $(MASTER_OBJ:.o=.d) $(SLAVE_OBJ:.o=.d) $(BADCLIENT_OBJ:.o=.d) $(HMASTER_OBJ:.o=.d)

@@ -18,7 +18,7 @@
 #include "cli_util.h"
 #include "cluster.h"
 #include "dls_cmds.h"
-#include "dls_err.h"
+#include "dls/err.h"
 #include "dls_time.h"
 #include "iter_order.h"
 #include "json_scan.h"

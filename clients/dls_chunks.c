@@ -11,7 +11,7 @@
 #include "cli_opt.h"
 #include "cli_util.h"
 #include "dls_cmds.h"
-#include "dls_err.h"
+#include "dls/err.h"
 #include "sched_drive.h"
 #include "sched_cli.h"
 #include "tree_plan.h"
@@ -48,7 +48,7 @@ struct emit_state {
 	FILE *out;
 };
 
-static int emit(void *arg, int pe, const struct chunk *c)
+static int emit(void *arg, int pe, const struct dls_range *c)
 {
 	struct emit_state *e = arg;
 
@@ -56,9 +56,9 @@ static int emit(void *arg, int pe, const struct chunk *c)
 		fputc(' ', e->out);
 	e->first = 0;
 	if (e->pairs)
-		fprintf(e->out, "(%d,%lld)", pe, (long long)c->size);
+		fprintf(e->out, "(%d,%lld)", pe, (long long)c->count);
 	else
-		fprintf(e->out, "%lld", (long long)c->size);
+		fprintf(e->out, "%lld", (long long)c->count);
 	return 0;
 }
 

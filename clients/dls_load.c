@@ -10,6 +10,7 @@
 
 #include "cli_util.h"
 #include "dls_cmds.h"
+#include "dls_time.h"
 
 #define PROG "dls load"
 
@@ -64,8 +65,8 @@ int dls_cmd_load(int argc, char **argv)
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
-	t0 = cli_now();
-	while (!stop && (seconds <= 0 || cli_now() - t0 < seconds)) {
+	t0 = dls_now();
+	while (!stop && (seconds <= 0 || dls_now() - t0 < seconds)) {
 		for (int i = 0; i < n && !stop; i++)
 			for (int j = 0; j < n; j++) {
 				double s = 0;
@@ -78,7 +79,7 @@ int dls_cmd_load(int argc, char **argv)
 		products++;
 	}
 	printf("%ld products of %dx%d matrices in %.1f s (checksum %g)\n", products, n, n,
-	       cli_now() - t0, sink);
+	       dls_now() - t0, sink);
 	free(a);
 	free(b);
 	free(x);

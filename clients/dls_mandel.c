@@ -9,6 +9,7 @@
 
 #include "cli_util.h"
 #include "dls_cmds.h"
+#include "dls_time.h"
 #include "image_out.h"
 #include "mandel.h"
 
@@ -91,12 +92,12 @@ int dls_cmd_mandel(int argc, char **argv)
 		fprintf(stderr, PROG ": out of memory for a %dx%d image\n", m.width, m.height);
 		return 1;
 	}
-	t0 = cli_now();
+	t0 = dls_now();
 	for (int32_t x = 0; x < m.width; x++) {
 		colsum[x] = mandel_column(&m, x, img ? img + (size_t)x * m.height : col);
 		total += colsum[x];
 	}
-	secs = cli_now() - t0;
+	secs = dls_now() - t0;
 	if (sums) {
 		printf("total %" PRIu64 "\ncolumns", total);
 		for (int32_t x = 0; x < m.width; x++)

@@ -13,7 +13,7 @@
 #include "cli_util.h"
 #include "cluster.h"
 #include "dls_cmds.h"
-#include "dls_err.h"
+#include "dls/err.h"
 #include "iter_order.h"
 #include "mandel.h"
 #include "sched_cli.h"

@@ -8,7 +8,7 @@
 
 #include "cli_util.h"
 #include "dls_cmds.h"
-#include "dls_err.h"
+#include "dls/err.h"
 #include "orb_util.h"
 #include "status_client.h"
 
@@ -16,8 +16,8 @@
 
 static int by_name(const void *a, const void *b)
 {
-	return strcmp(((const struct master_slave_info *)a)->name,
-		      ((const struct master_slave_info *)b)->name);
+	return strcmp(((const struct dls_slave_status *)a)->name,
+		      ((const struct dls_slave_status *)b)->name);
 }
 
 /*
@@ -25,11 +25,11 @@ static int by_name(const void *a, const void *b)
  * appear in their slaves' path names (hmaster.0.1/slave.3); a two-level
  * hmaster is one row of its parent, and its own slaves are asked of it.
  */
-static void print_rows(const char *run, struct master_snapshot *s, int base, int level)
+static void print_rows(const char *run, struct dls_status *s, int base, int level)
 {
 	qsort(s->slaves, (size_t)s->nslaves, sizeof(*s->slaves), by_name);
 	for (int i = 0; i < s->nslaves; i++) {
-		const struct master_slave_info *p = &s->slaves[i];
+		const struct dls_slave_status *p = &s->slaves[i];
 		const char *prev = i ? s->slaves[i - 1].name : "", *leaf = p->name;
 		int depth = base;
 		char label[128];
@@ -47,15 +47,15 @@ static void print_rows(const char *run, struct master_snapshot *s, int base, int
 		}
 		snprintf(label, sizeof(label), "%*s%s", 2 * depth, "", leaf);
 		printf("%-32s %4d %-10s %6.2f %4lld %7lld %10lld %8lld\n", label, p->id,
-		       master_slave_state_name(p->state), p->vpower, (long long)p->acp,
+		       dls_slave_state_name(p->state), p->vpower, (long long)p->acp,
 		       (long long)p->chunks, (long long)p->iterations, (long long)p->held);
 		if (!strchr(p->name, '/') && !strncmp(p->name, "hmaster.", 8) && level < 8) {
-			struct master_snapshot sub;
+			struct dls_status sub;
 			char why[256];
 
 			if (status_fetch(run, p->name, &sub, why, sizeof(why)) == DLS_OK) {
 				print_rows(run, &sub, depth + 1, level + 1);
-				master_snapshot_free(&sub);
+				dls_status_free(&sub);
 			} else {
 				printf("%*s(its slaves: %s)\n", 2 * depth + 2, "", why);
 			}
@@ -69,7 +69,7 @@ int dls_cmd_status(int argc, char **argv)
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	const char *run = "dls";
-	struct master_snapshot s;
+	struct dls_status s;
 	char why[256];
 	int c, rc;
 
@@ -112,10 +112,10 @@ int dls_cmd_status(int argc, char **argv)
 		printf("%-32s %4s %-10s %6s %7s %10s %8s\n", "chain (work flows down)", "PE",
 		       "state", "V", "got", "computed", "holds");
 		for (int i = 0; i < s.nslaves; i++) {
-			const struct master_slave_info *p = &s.slaves[i];
+			const struct dls_slave_status *p = &s.slaves[i];
 
 			printf("  %-30s %4d %-10s %6.2f %7lld %10lld %8lld\n", p->name, p->id,
-			       master_slave_state_name(p->state), p->vpower, (long long)p->chunks,
+			       dls_slave_state_name(p->state), p->vpower, (long long)p->chunks,
 			       (long long)p->iterations, (long long)p->held);
 		}
 	} else {
@@ -124,7 +124,7 @@ int dls_cmd_status(int argc, char **argv)
 		printf("master\n");
 		print_rows(run, &s, 1, 0);
 	}
-	master_snapshot_free(&s);
+	dls_status_free(&s);
 	dls_orb_destroy();
 	return 0;
 }

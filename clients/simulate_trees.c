@@ -1,6 +1,6 @@
 /*
  * simulate_trees.c - `dls simulate --scheme trees`: Tree Scheduling in the
- * simulator (treesched/tree_sim.c), printed as seed 000 reports it: the
+ * simulator (sim/tree_sim.c), printed as seed 000 reports it: the
  * chain, T_p, the migrations and their sizes (Table 2), per link.
  */
 #include "simulate_trees.h"
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
-#include "tree_sim.h"
+#include "dls/err.h"
+#include "sim.h"
 
 static int write_json(const char *path, const struct trees_opts *o, const struct tree_sim_result *r,
 		      int npes, double t_ideal)
@@ -39,41 +39,19 @@ static int write_json(const char *path, const struct trees_opts *o, const struct
 	return fclose(f);
 }
 
-/* The configuration of a cluster run: tau, power and t_ideal (arrays allocated). */
+/* The configuration of a cluster run, with the options of o. */
 static int cluster_config(const struct trees_opts *o, const struct cluster *cl, const uint64_t *cost,
 			  int64_t iterations, double t_unit, double latency,
 			  struct tree_sim_config *c, double *t_ideal)
 {
-	struct emul_steps *power = calloc((size_t)cl->n, sizeof(*power)), total = {0};
-	double *tau = calloc((size_t)cl->n, sizeof(*tau)), work = 0;
+	int rc = tree_sim_config_cluster(cl->speed, cl->load, cl->n, cost, iterations, t_unit, c,
+					 t_ideal);
 
-	if (!power || !tau) {
-		free(power);
-		free(tau);
-		return DLS_ENOMEM;
-	}
-	for (int i = 0; i < cl->n; i++) {
-		power[i] = cl->load[i];
-		for (size_t k = 0; k < power[i].n; k++)
-			power[i].value[k] = cl->speed[i] / cl->load[i].value[k];
-		tau[i] = power[i].value[0];
-		emul_power_add(&total, cl->speed[i], &cl->load[i]);
-	}
-	for (int64_t i = 0; i < iterations; i++)
-		work += (double)cost[i];
-	memset(c, 0, sizeof(*c));
-	c->tau = tau;
-	c->power = power;
-	c->npes = cl->n;
-	c->iterations = iterations;
-	c->cost = cost;
-	c->t_unit = t_unit;
 	c->alloc = o->alloc;
 	c->gamma = o->gamma;
 	c->bidirectional = o->bidirectional;
 	c->latency = latency;
-	*t_ideal = emul_finish(&total, 0, work * t_unit);
-	return DLS_OK;
+	return rc;
 }
 
 int tree_sim_on_cluster(const struct trees_opts *o, const struct cluster *cl,
@@ -83,11 +61,9 @@ int tree_sim_on_cluster(const struct trees_opts *o, const struct cluster *cl,
 	struct tree_sim_config c;
 	int rc = cluster_config(o, cl, cost, iterations, t_unit, latency, &c, t_ideal);
 
-	if (rc)
-		return rc;
-	rc = tree_sim_run(&c, r);
-	free((void *)c.tau);
-	free((void *)c.power);
+	if (!rc)
+		rc = tree_sim_run(&c, r);
+	tree_sim_config_free(&c);
 	return rc;
 }
 
@@ -104,8 +80,7 @@ int simulate_trees_cluster(const struct trees_opts *o, const struct cluster *cl,
 		return 1;
 	}
 	rc = simulate_trees(o, &c, t_ideal, what);
-	free((void *)c.tau);
-	free((void *)c.power);
+	tree_sim_config_free(&c);
 	return rc;
 }
 

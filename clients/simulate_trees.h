@@ -5,7 +5,7 @@
 #define DLS_SIMULATE_TREES_H
 
 #include "cluster.h"
-#include "tree_sim.h"
+#include "sim.h"
 
 struct trees_opts {
 	enum tree_gamma gamma;

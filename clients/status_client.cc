@@ -6,13 +6,13 @@
 #include <string.h>
 
 #include "dls.hh"
-#include "dls_err.h"
+#include "dls/err.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"
 
 static char scheme_name[32];
 
-extern "C" int status_fetch(const char *run, const char *leaf, struct master_snapshot *out,
+extern "C" int status_fetch(const char *run, const char *leaf, struct dls_status *out,
 			    char *why, size_t len)
 {
 	char path[192];

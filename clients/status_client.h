@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "master.h"
+#include "dls/proto.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -16,10 +16,10 @@ extern "C" {
 
 /*
  * Needs dls_orb_init().  DLS_OK with *out filled (free with
- * master_snapshot_free; out->scheme points into static storage), or
+ * dls_status_free; out->scheme points into static storage), or
  * DLS_ENOENT / DLS_EREMOTE with why filled.
  */
-int status_fetch(const char *run, const char *leaf, struct master_snapshot *out, char *why,
+int status_fetch(const char *run, const char *leaf, struct dls_status *out, char *why,
 		 size_t len);
 
 #ifdef __cplusplus

@@ -1,4 +1,4 @@
-#include "dls_err.h"
+#include "dls/err.h"
 
 static const char *const texts[DLS_ECOUNT] = {
 	[DLS_OK] = "success",

@@ -1,11 +1,11 @@
-#include "emul.h"
+#include "dls/emul.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 
 void emul_steps_const(struct emul_steps *s, double value)
 {

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 
 static int64_t gcd64(int64_t a, int64_t b)
 {

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 
 int ledger_init(struct ledger *l, int64_t iterations, int32_t rows)
 {
@@ -23,22 +23,22 @@ void ledger_free(struct ledger *l)
 	l->state = NULL;
 }
 
-int held_push(struct held_set *h, int64_t start, int64_t count)
+int ledger_hold(struct ledger_held *h, int64_t start, int64_t count)
 {
 	if (h->n == h->cap) {
 		size_t cap = h->cap ? 2 * h->cap : 4;
-		struct held_range *v = realloc(h->v, cap * sizeof(*v));
+		struct ledger_held_range *v = realloc(h->v, cap * sizeof(*v));
 
 		if (!v)
 			return DLS_ENOMEM;
 		h->v = v;
 		h->cap = cap;
 	}
-	h->v[h->n++] = (struct held_range){start, count, count};
+	h->v[h->n++] = (struct ledger_held_range){start, count, count};
 	return DLS_OK;
 }
 
-int64_t held_undelivered(const struct held_set *h)
+int64_t ledger_held_undelivered(const struct ledger_held *h)
 {
 	int64_t n = 0;
 
@@ -47,17 +47,17 @@ int64_t held_undelivered(const struct held_set *h)
 	return n;
 }
 
-void held_free(struct held_set *h)
+void ledger_held_free(struct ledger_held *h)
 {
 	free(h->v);
 	h->v = NULL;
 	h->n = h->cap = 0;
 }
 
-static struct held_range *find_held(const struct held_set *h, int64_t start, int64_t count)
+static struct ledger_held_range *find_held(const struct ledger_held *h, int64_t start, int64_t count)
 {
 	for (size_t k = 0; k < h->n; k++) {
-		struct held_range *r = &h->v[k];
+		struct ledger_held_range *r = &h->v[k];
 
 		if (start >= r->start && start + count <= r->start + r->count)
 			return r;
@@ -74,7 +74,7 @@ void ledger_unmark(struct ledger *l, const struct dls_result *res, size_t n)
 }
 
 /* Why block r of holder who cannot be accepted, or DLS_OK (nothing marked). */
-static int check_block(const struct ledger *l, const struct held_set *h, int who,
+static int check_block(const struct ledger *l, const struct ledger_held *h, int who,
 		       const struct dls_result *r, char *why, size_t len)
 {
 	if (r->count < 1 || r->start < 0 || r->start > l->iterations - r->count) {
@@ -104,7 +104,7 @@ static int check_block(const struct ledger *l, const struct held_set *h, int who
 	return DLS_OK;
 }
 
-int ledger_check(struct ledger *l, const struct held_set *h, int who, const struct dls_result *res,
+int ledger_check(struct ledger *l, const struct ledger_held *h, int who, const struct dls_result *res,
 		 size_t n, int64_t *total, char *why, size_t len)
 {
 	*total = 0;
@@ -130,10 +130,10 @@ int ledger_check(struct ledger *l, const struct held_set *h, int who, const stru
 	return DLS_OK;
 }
 
-void ledger_commit(struct ledger *l, struct held_set *h, const struct dls_result *res, size_t n)
+void ledger_commit(struct ledger *l, struct ledger_held *h, const struct dls_result *res, size_t n)
 {
 	for (size_t b = 0; b < n; b++) {
-		struct held_range *r = find_held(h, res[b].start, res[b].count);
+		struct ledger_held_range *r = find_held(h, res[b].start, res[b].count);
 
 		for (int64_t i = res[b].start; i < res[b].start + res[b].count; i++)
 			l->state[i] = 1;
@@ -148,13 +148,13 @@ void ledger_commit(struct ledger *l, struct held_set *h, const struct dls_result
 	}
 }
 
-int64_t ledger_release(struct ledger *l, struct held_set *h,
+int64_t ledger_release(struct ledger *l, struct ledger_held *h,
 		       int (*give)(void *ctx, int64_t start, int64_t count), void *ctx)
 {
 	int64_t moved = 0;
 
 	for (size_t k = 0; k < h->n; k++) {
-		const struct held_range *r = &h->v[k];
+		const struct ledger_held_range *r = &h->v[k];
 		int64_t run = -1;
 
 		for (int64_t i = r->start; i <= r->start + r->count; i++) {

@@ -12,20 +12,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls_proto.h"
+#include "dls/proto.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-struct held_range {
+struct ledger_held_range {
 	int64_t start, count;
 	int64_t undelivered; /* iterations of the range not yet delivered */
 };
 
 /* The ranges one holder was given and has not fully delivered. */
-struct held_set {
-	struct held_range *v;
+struct ledger_held {
+	struct ledger_held_range *v;
 	size_t n, cap;
 };
 
@@ -41,10 +41,10 @@ int ledger_init(struct ledger *l, int64_t iterations, int32_t rows);
 void ledger_free(struct ledger *l);
 
 /* Records that the holder was given [start, start + count): DLS_OK or DLS_ENOMEM. */
-int held_push(struct held_set *h, int64_t start, int64_t count);
+int ledger_hold(struct ledger_held *h, int64_t start, int64_t count);
 /* Iterations the holder was given and has not delivered. */
-int64_t held_undelivered(const struct held_set *h);
-void held_free(struct held_set *h);
+int64_t ledger_held_undelivered(const struct ledger_held *h);
+void ledger_held_free(struct ledger_held *h);
 
 /*
  * Checks the n result blocks of holder `who` (named in the reasons): each
@@ -53,7 +53,7 @@ void held_free(struct held_set *h);
  * iterations marked for ledger_commit (or ledger_unmark) and *total set; or
  * DLS_EINVAL with why filled and nothing marked.
  */
-int ledger_check(struct ledger *l, const struct held_set *h, int who, const struct dls_result *res,
+int ledger_check(struct ledger *l, const struct ledger_held *h, int who, const struct dls_result *res,
 		 size_t n, int64_t *total, char *why, size_t len);
 
 /* Undoes the marks ledger_check left on the first n blocks. */
@@ -63,14 +63,14 @@ void ledger_unmark(struct ledger *l, const struct dls_result *res, size_t n);
  * Accepts checked blocks: marks them delivered, counts them against the
  * holder's ranges and forgets the ranges fully delivered.
  */
-void ledger_commit(struct ledger *l, struct held_set *h, const struct dls_result *res, size_t n);
+void ledger_commit(struct ledger *l, struct ledger_held *h, const struct dls_result *res, size_t n);
 
 /*
  * Takes everything the holder holds and has not delivered away from it:
  * calls give(ctx, start, count) for each undelivered run, empties the set,
  * and returns the iterations given (a negative DLS_ error if give failed).
  */
-int64_t ledger_release(struct ledger *l, struct held_set *h,
+int64_t ledger_release(struct ledger *l, struct ledger_held *h,
 		       int (*give)(void *ctx, int64_t start, int64_t count), void *ctx);
 
 #ifdef __cplusplus

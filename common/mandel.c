@@ -5,7 +5,7 @@
  */
 #include "mandel.h"
 
-#include "dls_err.h"
+#include "dls/err.h"
 
 int mandel_check(const struct mandel_params *m)
 {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "dls.hh"
-#include "dls_err.h"
-#include "dls_log.h"
+#include "dls/err.h"
+#include "dls/log.h"
 
 static CORBA::ORB_var orb_;
 static PortableServer::POA_var poa_;

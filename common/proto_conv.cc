@@ -1,8 +1,8 @@
 // proto_conv.cc - IDL <-> C message conversions.
 #include "proto_conv.hh"
 
-#include "dls_err.h"
-#include "sched.h"
+#include "dls/err.h"
+#include "dls_sched.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,7 +207,7 @@ DLS::JobSpec proto_job_out(const struct dls_job &in)
 	return job;
 }
 
-DLS::RunStatus *proto_status_out(const struct master_snapshot &s)
+DLS::RunStatus *proto_status_out(const struct dls_status &s)
 {
 	DLS::RunStatus *out = new DLS::RunStatus;
 
@@ -220,12 +220,12 @@ DLS::RunStatus *proto_status_out(const struct master_snapshot &s)
 	out->done = s.done ? 1 : 0;
 	out->slaves.length((CORBA::ULong)s.nslaves);
 	for (int i = 0; i < s.nslaves; i++) {
-		const struct master_slave_info &p = s.slaves[i];
+		const struct dls_slave_status &p = s.slaves[i];
 		DLS::SlaveStatus &o = out->slaves[(CORBA::ULong)i];
 
 		o.slave_id = p.id;
 		o.name = p.name;
-		o.state = master_slave_state_name(p.state);
+		o.state = dls_slave_state_name(p.state);
 		o.virtual_power = p.vpower;
 		o.acp = (CORBA::Long)p.acp;
 		o.chunks = p.chunks;
@@ -236,7 +236,7 @@ DLS::RunStatus *proto_status_out(const struct master_snapshot &s)
 	return out;
 }
 
-int proto_status_in(const DLS::RunStatus &s, struct master_snapshot *out, char *scheme,
+int proto_status_in(const DLS::RunStatus &s, struct dls_status *out, char *scheme,
 		    size_t scheme_len)
 {
 	memset(out, 0, sizeof(*out));
@@ -248,21 +248,21 @@ int proto_status_in(const DLS::RunStatus &s, struct master_snapshot *out, char *
 	out->recomputations = s.recomputations;
 	out->elapsed = s.elapsed;
 	out->done = s.done;
-	out->slaves = (struct master_slave_info *)calloc(s.slaves.length() + 1,
+	out->slaves = (struct dls_slave_status *)calloc(s.slaves.length() + 1,
 							  sizeof(*out->slaves));
 	if (!out->slaves)
 		return DLS_ENOMEM;
 	out->nslaves = (int)s.slaves.length();
 	for (CORBA::ULong i = 0; i < s.slaves.length(); i++) {
 		const DLS::SlaveStatus &p = s.slaves[i];
-		struct master_slave_info *o = &out->slaves[i];
+		struct dls_slave_status *o = &out->slaves[i];
 
 		o->id = p.slave_id;
 		snprintf(o->name, sizeof(o->name), "%s", (const char *)p.name);
-		o->state = MASTER_SLAVE_REGISTERED;
-		for (int k = 0; k <= MASTER_SLAVE_LOST; k++)
-			if (!strcmp(p.state, master_slave_state_name((enum master_slave_state)k)))
-				o->state = (enum master_slave_state)k;
+		o->state = DLS_SLAVE_REGISTERED;
+		for (int k = 0; k <= DLS_SLAVE_LOST; k++)
+			if (!strcmp(p.state, dls_slave_state_name((enum dls_slave_state)k)))
+				o->state = (enum dls_slave_state)k;
 		o->vpower = p.virtual_power;
 		o->acp = p.acp;
 		o->chunks = p.chunks;

@@ -7,8 +7,7 @@
 #include <vector>
 
 #include "dls.hh"
-#include "dls_proto.h"
-#include "master.h"
+#include "dls/proto.h"
 
 // IDL -> C.  `res` owns the result descriptors the request points to.
 void proto_results_in(const DLS::ResultSeq &in, std::vector<struct dls_result> &res);
@@ -45,8 +44,8 @@ void proto_times_out(const struct dls_times &in, DLS::SlaveTimes &out);
 
 // A status snapshot (the master's, or a two-level hmaster's local one) as
 // the IDL RunStatus, and back (scheme: storage for the scheme's name).
-DLS::RunStatus *proto_status_out(const struct master_snapshot &s);
-int proto_status_in(const DLS::RunStatus &s, struct master_snapshot *out, char *scheme,
+DLS::RunStatus *proto_status_out(const struct dls_status &s);
+int proto_status_in(const DLS::RunStatus &s, struct dls_status *out, char *scheme,
 		    size_t scheme_len);
 
 #endif

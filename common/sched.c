@@ -9,7 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 #include "sched_internal.h"
 
 static const char *const kind_names[SCHED_KIND_COUNT] = {
@@ -296,14 +296,14 @@ int sched_report(struct sched *s, int pe, int64_t acp)
 	return setup(s);
 }
 
-int sched_serve(struct sched *s, int pe, int64_t acp, struct chunk *out)
+int sched_serve(struct sched *s, int pe, int64_t acp, struct dls_range *out)
 {
 	int64_t nslots;
 	dls_i128 f;
 	int rc = check_request(s, pe, acp, 1);
 
 	out->start = s->next_start;
-	out->size = 0;
+	out->count = 0;
 	if (rc)
 		return rc;
 	if (s->remaining == 0)
@@ -312,21 +312,21 @@ int sched_serve(struct sched *s, int pe, int64_t acp, struct chunk *out)
 	f = chunk_function(s, pe, s->slot, nslots, s->remaining);
 	if (f < 1)
 		return DLS_ENOMEM;
-	out->size = f < s->remaining ? (int64_t)f : s->remaining;
+	out->count = f < s->remaining ? (int64_t)f : s->remaining;
 	s->slot += nslots;
 	s->requests++;
-	s->remaining -= out->size;
-	s->next_start += out->size;
+	s->remaining -= out->count;
+	s->next_start += out->count;
 	return DLS_OK;
 }
 
-int sched_next(struct sched *s, int pe, int64_t acp, struct chunk *out)
+int sched_next(struct sched *s, int pe, int64_t acp, struct dls_range *out)
 {
 	int rc = check_request(s, pe, acp, 1);
 
 	if (rc) {
 		out->start = s->next_start;
-		out->size = 0;
+		out->count = 0;
 		return rc;
 	}
 	rc = sched_report(s, pe, acp);

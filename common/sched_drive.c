@@ -2,7 +2,7 @@
 
 #include <stdlib.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 
 static int64_t *current_acp(const struct sched_params *p)
 {
@@ -64,7 +64,7 @@ int sched_drive(const struct sched_params *p, const struct sched_drive_spec *d, 
 	}
 	for (i = 0; i < d->nprefix && sched_remaining(s) > 0; i++) {
 		const struct sched_request *r = &d->prefix[i];
-		struct chunk c;
+		struct dls_range c;
 
 		if (r->pe < 0 || r->pe >= p->npes) {
 			rc = DLS_EINVAL;
@@ -85,7 +85,7 @@ int sched_drive(const struct sched_params *p, const struct sched_drive_spec *d, 
 		goto out;
 	}
 	for (i = 0; sched_remaining(s) > 0; i = (i + 1) % ncycle) {
-		struct chunk c;
+		struct dls_range c;
 		int pe = cycle[i];
 
 		if (served >= max_chunks) {

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sched.h"
+#include "dls_sched.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -36,7 +36,7 @@ struct sched_drive_spec {
 };
 
 /* Called once per served request, in service order; non-zero stops the run. */
-typedef int (*sched_emit_fn)(void *arg, int pe, const struct chunk *c);
+typedef int (*sched_emit_fn)(void *arg, int pe, const struct dls_range *c);
 
 /*
  * Creates a scheduler for *p and serves the stream *d until the loop is

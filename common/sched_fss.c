@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 #include "sched_internal.h"
 
 int sched_fss_setup(struct sched *s)

@@ -7,7 +7,7 @@
 #define DLS_SCHED_INTERNAL_H
 
 #include "dls_math.h"
-#include "sched.h"
+#include "dls_sched.h"
 
 struct sched {
 	struct sched_params p; /* copy; p.acp is not used after create */

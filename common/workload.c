@@ -1,8 +1,8 @@
-#include "workload.h"
+#include "dls/workload.h"
 
 #include <string.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 #include "mandel.h"
 
 #define MAX_WORKLOADS 16

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
-#include "dls_log.h"
+#include "dls/err.h"
+#include "dls/log.h"
 #include "dls_time.h"
 
 /* A child's call waiting for the next merged message. */
@@ -438,7 +438,7 @@ static void relay_counts(struct hmaster *h, long *messages, long *requests)
 	pthread_mutex_unlock(&h->lock);
 }
 
-int hmaster_snapshot(struct hmaster *h, struct master_snapshot *out)
+int hmaster_snapshot(struct hmaster *h, struct dls_status *out)
 {
 	return h->tl ? twolevel_snapshot(h->tl, out) : DLS_ENOENT;
 }

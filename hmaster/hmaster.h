@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "dls_proto.h"
+#include "dls/proto.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -99,14 +99,14 @@ size_t hmaster_slaves_holding(struct hmaster *h, int *ids, size_t max);
 /* Waits until every slave below heard DONE or was lost: DLS_OK or DLS_ETIMEDOUT. */
 int hmaster_wait_finished(struct hmaster *h, int timeout_ms);
 
-struct master_snapshot;
+struct dls_status;
 
 /*
- * Two-level mode: its own view (its slaves; free with master_snapshot_free)
+ * Two-level mode: its own view (its slaves; free with dls_status_free)
  * for the status operation.  Relay mode has none: DLS_ENOENT (its parent's
  * view shows its slaves).
  */
-int hmaster_snapshot(struct hmaster *h, struct master_snapshot *out);
+int hmaster_snapshot(struct hmaster *h, struct dls_status *out);
 
 /* Writes what it did to out: merged messages (relay), or its slaves' table
  * (two-level). */

@@ -5,8 +5,8 @@
 
 #include <vector>
 
-#include "dls_err.h"
-#include "dls_log.h"
+#include "dls/err.h"
+#include "dls/log.h"
 #include "dls_time.h"
 #include "hmaster_servant.hh"
 #include "orb_util.hh"

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dls_err.h"
-#include "dls_log.h"
+#include "dls/err.h"
+#include "dls/log.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"
 
@@ -143,7 +143,7 @@ void HMaster_i::submit(CORBA::Long slave_id, const DLS::ResultSeq &results)
 
 DLS::RunStatus *HMaster_i::status()
 {
-	struct master_snapshot s;
+	struct dls_status s;
 	int rc = hmaster_snapshot(h_, &s);
 
 	if (rc == DLS_ENOENT) // relay: the parent's table shows the slaves below
@@ -151,7 +151,7 @@ DLS::RunStatus *HMaster_i::status()
 	if (rc)
 		throw CORBA::NO_MEMORY();
 	DLS::RunStatus *out = proto_status_out(s);
-	master_snapshot_free(&s);
+	dls_status_free(&s);
 	return out;
 }
 

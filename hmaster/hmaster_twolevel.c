@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
-#include "dls_log.h"
+#include "dls/err.h"
+#include "dls/log.h"
 #include "dls_time.h"
 #include "ledger.h"
-#include "sched.h"
+#include "dls_sched.h"
 
 enum child_state { C_REGISTERED, C_ACTIVE, C_FINISHED, C_LOST };
 
@@ -27,7 +27,7 @@ struct child {
 	int first_pending; /* its first request waits for the first chunk */
 	int64_t acp;	   /* A_i last reported */
 	struct dls_times times;
-	struct held_set held;
+	struct ledger_held held;
 	int has_reply;
 	uint32_t last_seq;
 	struct dls_reply last_reply;
@@ -45,10 +45,6 @@ struct pending_reg {
 	int rc, done;
 	char why[HMASTER_WHY_LEN];
 	struct pending_reg *next;
-};
-
-struct range {
-	int64_t start, count;
 };
 
 /* Results on their way up (copies: the child's message is gone by then). */
@@ -76,7 +72,7 @@ struct twolevel {
 	/* the pool: the scheme over the current chunk, then queued chunks */
 	struct sched *cur;
 	int64_t cur_start, cur_size;
-	struct range *queue, *requeue;
+	struct dls_range *queue, *requeue;
 	size_t nqueue, nrequeue, queue_cap, requeue_cap;
 
 	/* the parent */
@@ -93,24 +89,24 @@ struct twolevel {
 	long parent_requests, local_chunks;
 };
 
-static int push_range(struct range **v, size_t *n, size_t *cap, int64_t start, int64_t count)
+static int push_range(struct dls_range **v, size_t *n, size_t *cap, int64_t start, int64_t count)
 {
 	if (*n == *cap) {
 		size_t c = *cap ? 2 * *cap : 8;
-		struct range *r = realloc(*v, c * sizeof(*r));
+		struct dls_range *r = realloc(*v, c * sizeof(*r));
 
 		if (!r)
 			return DLS_ENOMEM;
 		*v = r;
 		*cap = c;
 	}
-	(*v)[(*n)++] = (struct range){start, count};
+	(*v)[(*n)++] = (struct dls_range){start, count};
 	return DLS_OK;
 }
 
-static struct range pop_range(struct range *v, size_t *n)
+static struct dls_range pop_range(struct dls_range *v, size_t *n)
 {
-	struct range r = v[0];
+	struct dls_range r = v[0];
 
 	memmove(v, v + 1, --*n * sizeof(*v));
 	return r;
@@ -158,7 +154,7 @@ static int start_chunk(struct twolevel *t)
 {
 	struct sched_params p;
 	int64_t *acp = calloc((size_t)t->nchildren, sizeof(*acp));
-	struct range r;
+	struct dls_range r;
 	int rc;
 
 	if (!acp)
@@ -428,7 +424,7 @@ void twolevel_destroy(struct twolevel *t)
 	if (t->thread)
 		pthread_join(t->thread, NULL);
 	for (int i = 0; i < t->nchildren; i++)
-		held_free(&t->children[i].held);
+		ledger_held_free(&t->children[i].held);
 	for (size_t i = 0; i < t->out.n; i++)
 		free((void *)t->out.v[i].counts);
 	free(t->out.v);
@@ -556,13 +552,13 @@ static int first_in_line(const struct twolevel *t, int c)
 /* The next piece of the pool for child c, or 0 when the pool is empty. */
 static int serve(struct twolevel *t, int c, int64_t acp, struct dls_reply *out)
 {
-	struct chunk k;
+	struct dls_range k;
 
 	if (t->nrequeue) {
-		struct range r = pop_range(t->requeue, &t->nrequeue);
+		struct dls_range r = pop_range(t->requeue, &t->nrequeue);
 
 		k.start = r.start;
-		k.size = r.count;
+		k.count = r.count;
 	} else {
 		while (!(t->cur && sched_remaining(t->cur) > 0) && t->nqueue)
 			if (start_chunk(t))
@@ -571,13 +567,13 @@ static int serve(struct twolevel *t, int c, int64_t acp, struct dls_reply *out)
 			return 0;
 		k.start += t->cur_start;
 	}
-	if (held_push(&t->children[c].held, k.start, k.size))
+	if (ledger_hold(&t->children[c].held, k.start, k.count))
 		return 0;
 	t->children[c].chunks++;
-	t->children[c].iterations += k.size;
+	t->children[c].iterations += k.count;
 	out->kind = DLS_REPLY_WORK;
 	out->start = k.start;
-	out->count = k.size;
+	out->count = k.count;
 	t->local_chunks++;
 	return 1;
 }
@@ -749,10 +745,10 @@ void twolevel_report(struct twolevel *t, FILE *out)
 	pthread_mutex_unlock(&t->lock);
 }
 
-int twolevel_snapshot(struct twolevel *t, struct master_snapshot *out)
+int twolevel_snapshot(struct twolevel *t, struct dls_status *out)
 {
-	static const enum master_slave_state as[] = {MASTER_SLAVE_REGISTERED, MASTER_SLAVE_ACTIVE,
-						     MASTER_SLAVE_DONE, MASTER_SLAVE_LOST};
+	static const enum dls_slave_state as[] = {DLS_SLAVE_REGISTERED, DLS_SLAVE_ACTIVE,
+						     DLS_SLAVE_DONE, DLS_SLAVE_LOST};
 	int rc = DLS_OK;
 
 	memset(out, 0, sizeof(*out));
@@ -773,7 +769,7 @@ int twolevel_snapshot(struct twolevel *t, struct master_snapshot *out)
 	out->nslaves = t->nchildren;
 	for (int i = 0; i < t->nchildren; i++) {
 		const struct child *c = &t->children[i];
-		struct master_slave_info *o = &out->slaves[i];
+		struct dls_slave_status *o = &out->slaves[i];
 
 		o->id = i;
 		snprintf(o->name, sizeof(o->name), "%s", c->name);
@@ -782,7 +778,7 @@ int twolevel_snapshot(struct twolevel *t, struct master_snapshot *out)
 		o->acp = c->acp;
 		o->chunks = c->chunks;
 		o->iterations = c->iterations;
-		o->held = held_undelivered(&c->held);
+		o->held = ledger_held_undelivered(&c->held);
 		o->times = c->times;
 		out->assigned += c->iterations;
 	}

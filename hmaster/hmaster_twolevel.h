@@ -13,7 +13,6 @@
 #define DLS_HMASTER_TWOLEVEL_H
 
 #include "hmaster.h"
-#include "master.h"
 
 struct twolevel;
 
@@ -45,7 +44,7 @@ int twolevel_child_lost(struct twolevel *t, int child, const char *cause);
 size_t twolevel_children_holding(struct twolevel *t, int *ids, size_t max);
 int twolevel_wait_finished(struct twolevel *t, int timeout_ms);
 /* Its own view for status(): its slaves, the iterations it got and handed out. */
-int twolevel_snapshot(struct twolevel *t, struct master_snapshot *out);
+int twolevel_snapshot(struct twolevel *t, struct dls_status *out);
 /* Writes the per-slave table (chunks, iterations, times, state) to out. */
 void twolevel_report(struct twolevel *t, FILE *out);
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli_util.h"
-#include "dls_log.h"
+#include "dls/log.h"
 #include "hmaster_orb.h"
 #include "orb_util.h"
 

@@ -4,8 +4,8 @@
 
 #include <vector>
 
-#include "dls_err.h"
-#include "dls_log.h"
+#include "dls/err.h"
+#include "dls/log.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"
 #include "tree_migrate.h"
@@ -96,12 +96,12 @@ void Coordinator_i::migrated(CORBA::Long from_slave_id, CORBA::Long to_slave_id,
 
 DLS::RunStatus *Coordinator_i::status()
 {
-	struct master_snapshot s;
+	struct dls_status s;
 
 	if (master_snapshot(m_, &s))
 		throw CORBA::NO_MEMORY();
 	DLS::RunStatus *out = proto_status_out(s);
-	master_snapshot_free(&s);
+	dls_status_free(&s);
 	return out;
 }
 

@@ -11,10 +11,10 @@
 #include <strings.h>
 
 #include "cli_util.h"
-#include "dls_err.h"
-#include "dls_log.h"
-#include "dls_proto.h"
-#include "emul.h"
+#include "dls/err.h"
+#include "dls/log.h"
+#include "dls/proto.h"
+#include "dls/emul.h"
 #include "mandel.h"
 #include "master.h"
 #include "master_orb.h"

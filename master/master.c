@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
-#include "dls_log.h"
+#include "dls/err.h"
+#include "dls/log.h"
 #include "dls_time.h"
 #include "master_internal.h"
 #include "mandel.h"
@@ -23,13 +23,6 @@ void master_why(char *why, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(why, MASTER_WHY_LEN, fmt, ap);
 	va_end(ap);
-}
-
-const char *master_slave_state_name(enum master_slave_state s)
-{
-	static const char *const names[] = {"registered", "active", "waiting", "done", "lost"};
-
-	return (unsigned)s < 5 ? names[s] : "?";
 }
 
 static int check_config(const struct master_config *c)
@@ -95,7 +88,7 @@ void master_destroy(struct master *m)
 	if (!m)
 		return;
 	for (int i = 0; i < m->cfg.nslaves; i++)
-		held_free(&m->slaves[i].held);
+		ledger_held_free(&m->slaves[i].held);
 	while (m->queue) {
 		struct waiter *w = m->queue;
 
@@ -167,7 +160,7 @@ static int add_slaves(struct master *m, const char *const *names, const double *
 		s->info.speed = speeds[k];
 		s->min_leaf_speed = min_leaf ? *min_leaf : speeds[k];
 		s->cluster = min_leaf != NULL;
-		s->info.state = MASTER_SLAVE_REGISTERED;
+		s->info.state = DLS_SLAVE_REGISTERED;
 		/* A late slave (registration already closed) counts at least 1. */
 		if (m->registration_closed) {
 			s->info.vpower = speeds[k] / m->min_speed;
@@ -267,8 +260,8 @@ static int all_dismissed(const struct master *m)
 	for (int i = 0; i < m->cfg.nslaves; i++) {
 		const struct slave_rec *s = &m->slaves[i];
 
-		if (s->registered && s->info.state != MASTER_SLAVE_DONE &&
-		    s->info.state != MASTER_SLAVE_LOST)
+		if (s->registered && s->info.state != DLS_SLAVE_DONE &&
+		    s->info.state != DLS_SLAVE_LOST)
 			return 0;
 	}
 	return 1;
@@ -290,7 +283,7 @@ int master_wait_dismissed(struct master *m, int timeout_ms)
 	return rc;
 }
 
-int master_snapshot(struct master *m, struct master_snapshot *out)
+int master_snapshot(struct master *m, struct dls_status *out)
 {
 	memset(out, 0, sizeof(*out));
 	pthread_mutex_lock(&m->lock);
@@ -316,7 +309,7 @@ int master_snapshot(struct master *m, struct master_snapshot *out)
 			continue;
 		out->slaves[out->nslaves] = m->slaves[i].info;
 		out->slaves[out->nslaves].held = m->tree.plan ? m->tree.owned[i]
-							      : held_undelivered(&m->slaves[i].held);
+							      : ledger_held_undelivered(&m->slaves[i].held);
 		if (m->tree.plan) {
 			out->slaves[out->nslaves].iterations = m->tree.computed[i];
 			out->slaves[out->nslaves].chunks = m->tree.mig_in[i];
@@ -325,12 +318,6 @@ int master_snapshot(struct master *m, struct master_snapshot *out)
 	}
 	pthread_mutex_unlock(&m->lock);
 	return DLS_OK;
-}
-
-void master_snapshot_free(struct master_snapshot *s)
-{
-	free(s->slaves);
-	s->slaves = NULL;
 }
 
 const uint16_t *master_image(const struct master *m)

@@ -15,9 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls_proto.h"
+#include "dls/proto.h"
 #include "iter_order.h"
-#include "sched.h"
+#include "dls_sched.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,34 +47,6 @@ struct master_config {
 	int register_timeout_ms; /* registration closes after this even if slaves are missing */
 	int start_timeout_ms;	 /* the first requests are collected this long at most */
 	int wait_ms;		 /* how long a WAIT reply tells a slave to wait */
-};
-
-enum master_slave_state {
-	MASTER_SLAVE_REGISTERED,
-	MASTER_SLAVE_ACTIVE,
-	MASTER_SLAVE_WAITING,
-	MASTER_SLAVE_DONE,
-	MASTER_SLAVE_LOST
-};
-
-struct master_slave_info {
-	int id;
-	char name[64];
-	enum master_slave_state state;
-	double speed, vpower;
-	int64_t acp;
-	int64_t chunks, iterations, held, requeued_chunks;
-	struct dls_times times;
-};
-
-struct master_snapshot {
-	const char *scheme;
-	int64_t iterations, assigned, delivered, requeued;
-	int recomputations;
-	int started, done;
-	double elapsed; /* since scheduling started; T_p once done */
-	int nslaves;
-	struct master_slave_info *slaves; /* nslaves entries; free with master_snapshot_free */
 };
 
 struct master;
@@ -160,16 +132,13 @@ int master_wait_done(struct master *m, int timeout_ms);
 int master_wait_dismissed(struct master *m, int timeout_ms);
 
 /* A consistent copy of the master's state (status operation, table). */
-int master_snapshot(struct master *m, struct master_snapshot *out);
-void master_snapshot_free(struct master_snapshot *s);
+int master_snapshot(struct master *m, struct dls_status *out);
 
 /* The image (column-major, width x height); complete once done.  Owned by m. */
 const uint16_t *master_image(const struct master *m);
 
 /* The configuration in force (iterations, npes filled in). */
 const struct master_config *master_config_of(const struct master *m);
-
-const char *master_slave_state_name(enum master_slave_state s);
 
 #ifdef __cplusplus
 }

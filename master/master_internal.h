@@ -17,17 +17,13 @@ struct slave_rec {
 	int registered;
 	int cluster; /* a two-level hmaster: holds several chunks at once */
 	double min_leaf_speed; /* its slowest slave (its own speed for a slave) */
-	struct master_slave_info info;
-	struct held_set held;
+	struct dls_slave_status info;
+	struct ledger_held held;
 	int has_reply; /* last_reply answers a retry of seq last_seq */
 	uint32_t last_seq;
 	struct dls_reply last_reply;
 	int first_request_pending;
 	int64_t tree_start, tree_count, tree_stride; /* Tree Scheduling: initial iterations */
-};
-
-struct range {
-	int64_t start, count;
 };
 
 /* Tree Scheduling (master_tree.c); allocated when the chain is built. */
@@ -75,7 +71,7 @@ struct master {
 
 	struct ledger ledger; /* who holds what; what is delivered */
 	int64_t assigned, requeued_total;
-	struct range *requeue;
+	struct dls_range *requeue;
 	size_t nrequeue, requeue_cap;
 	uint16_t *image;
 	int done;

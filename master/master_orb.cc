@@ -8,8 +8,8 @@
 
 #include <vector>
 
-#include "dls_err.h"
-#include "dls_log.h"
+#include "dls/err.h"
+#include "dls/log.h"
 #include "dls_time.h"
 #include "image_out.h"
 #include "coordinator_servant.hh"
@@ -28,14 +28,14 @@ struct monitor_arg {
 
 static void progress_line(struct master *m)
 {
-	struct master_snapshot s;
+	struct dls_status s;
 
 	if (master_snapshot(m, &s))
 		return;
 	fprintf(stderr, "\r%s: %lld/%lld iterations delivered (%5.1f%%), %.1f s   ", s.scheme,
 		(long long)s.delivered, (long long)s.iterations,
 		100.0 * (double)s.delivered / (double)s.iterations, s.elapsed);
-	master_snapshot_free(&s);
+	dls_status_free(&s);
 }
 
 // Pings every slave that holds work; one that does not answer is lost.
@@ -169,20 +169,20 @@ extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 	log_info("bound as '%s', waiting for %d slaves", path, c->nslaves);
 	pthread_create(&tid, NULL, monitor, &arg);
 	while (master_wait_done(m, 1000) == DLS_ETIMEDOUT) {
-		struct master_snapshot s;
+		struct dls_status s;
 		int alive = 0;
 
 		if (master_snapshot(m, &s))
 			continue;
 		for (int i = 0; i < s.nslaves; i++)
-			alive += s.slaves[i].state != MASTER_SLAVE_LOST;
+			alive += s.slaves[i].state != DLS_SLAVE_LOST;
 		if (s.nslaves == c->nslaves && alive == 0) {
 			fprintf(stderr, "dls-master: every slave was lost; %lld of %lld "
 					"iterations delivered\n",
 				(long long)s.delivered, (long long)s.iterations);
 			status = 1;
 		}
-		master_snapshot_free(&s);
+		dls_status_free(&s);
 		if (status)
 			break;
 	}

@@ -7,7 +7,7 @@
 #ifndef DLS_MASTER_ORB_H
 #define DLS_MASTER_ORB_H
 
-#include "emul.h"
+#include "dls/emul.h"
 #include "master.h"
 
 #ifdef __cplusplus

@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "dls_err.h"
-#include "dls_log.h"
+#include "dls/err.h"
+#include "dls/log.h"
 #include "master_tree.h"
 
 int master_report_build(struct master *m, const struct emul_steps *power, double t_iter_ns,
@@ -30,11 +30,11 @@ int master_report_build(struct master *m, const struct emul_steps *power, double
 
 void master_report_free(struct master_report *r)
 {
-	master_snapshot_free(&r->snap);
+	dls_status_free(&r->snap);
 }
 
 /* Tree Scheduling: the chain, seed 000's Table 2 and the links. */
-static void tree_table(struct master *m, const struct master_snapshot *s, FILE *out)
+static void tree_table(struct master *m, const struct dls_status *s, FILE *out)
 {
 	struct master_tree_stats t;
 	double collect = 0;
@@ -65,7 +65,7 @@ static void tree_table(struct master *m, const struct master_snapshot *s, FILE *
 void master_report_table(const struct master *m, const struct master_report *r, FILE *out)
 {
 	const struct master_config *c = master_config_of(m);
-	const struct master_snapshot *s = &r->snap;
+	const struct dls_status *s = &r->snap;
 	double error = 0, bias = 0;
 	int64_t late = 0, chunks = 0;
 	int w = 12; /* the name column fits the longest name (paths below hmasters) */
@@ -80,13 +80,13 @@ void master_report_table(const struct master *m, const struct master_report *r, 
 	fprintf(out, "%4s %-*s %6s %7s %10s %22s %8s\n", "PE", w, "name", "V", "chunks",
 		"iterations", "T_com+wait/T_comp (s)", "state");
 	for (int i = 0; i < s->nslaves; i++) {
-		const struct master_slave_info *p = &s->slaves[i];
+		const struct dls_slave_status *p = &s->slaves[i];
 		char times[48];
 
 		snprintf(times, sizeof(times), "%.2f/%.2f", p->times.t_comwait, p->times.t_comp);
 		fprintf(out, "%4d %-*s %6.2f %7lld %10lld %22s %8s\n", p->id, w, p->name,
 			p->vpower, (long long)p->chunks, (long long)p->iterations, times,
-			master_slave_state_name(p->state));
+			dls_slave_state_name(p->state));
 		error += p->times.emul_error;
 		bias += p->times.emul_bias;
 		late += p->times.late_chunks;
@@ -133,10 +133,10 @@ int master_report_csv(const struct master_report *r, const char *path)
 	fprintf(f, "pe,name,state,speed,vpower,acp,chunks,iterations,requeued_chunks,t_comwait,"
 		   "t_comp,emul_error,emul_bias,late_chunks\n");
 	for (int i = 0; i < r->snap.nslaves; i++) {
-		const struct master_slave_info *p = &r->snap.slaves[i];
+		const struct dls_slave_status *p = &r->snap.slaves[i];
 
 		fprintf(f, "%d,%s,%s,%.6g,%.6g,%lld,%lld,%lld,%lld,%.6f,%.6f,%.6f,%.6f,%lld\n", p->id,
-			p->name, master_slave_state_name(p->state), p->speed, p->vpower,
+			p->name, dls_slave_state_name(p->state), p->speed, p->vpower,
 			(long long)p->acp, (long long)p->chunks, (long long)p->iterations,
 			(long long)p->requeued_chunks, p->times.t_comwait, p->times.t_comp,
 			p->times.emul_error, p->times.emul_bias, (long long)p->times.late_chunks);
@@ -171,7 +171,7 @@ static void tree_json(struct master *m, FILE *f)
 int master_report_json(const struct master *m, const struct master_report *r, const char *path)
 {
 	const struct master_config *c = master_config_of(m);
-	const struct master_snapshot *s = &r->snap;
+	const struct dls_status *s = &r->snap;
 	FILE *f = open_out(path);
 
 	if (!f)
@@ -187,7 +187,7 @@ int master_report_json(const struct master *m, const struct master_report *r, co
 		(long long)s->iterations, (unsigned long long)r->work, s->elapsed, r->t_ideal,
 		r->efficiency, s->recomputations, (long long)s->requeued);
 	for (int i = 0; i < s->nslaves; i++) {
-		const struct master_slave_info *p = &s->slaves[i];
+		const struct dls_slave_status *p = &s->slaves[i];
 
 		fprintf(f,
 			"    {\"pe\": %d, \"name\": \"%s\", \"state\": \"%s\", \"speed\": %.6g, "
@@ -195,7 +195,7 @@ int master_report_json(const struct master *m, const struct master_report *r, co
 			"\"t_comwait\": %.6f, \"t_comp\": %.6f, \"emul_error\": %.6f, "
 			"\"emul_bias\": %.6f, "
 			"\"late_chunks\": %lld, \"t_collect\": %.6f}%s\n",
-			p->id, p->name, master_slave_state_name(p->state), p->speed, p->vpower,
+			p->id, p->name, dls_slave_state_name(p->state), p->speed, p->vpower,
 			(long long)p->chunks, (long long)p->iterations, p->times.t_comwait,
 			p->times.t_comp, p->times.emul_error, p->times.emul_bias,
 			(long long)p->times.late_chunks, p->times.t_collect,

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "emul.h"
+#include "dls/emul.h"
 #include "master.h"
 
 #ifdef __cplusplus
@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 struct master_report {
-	struct master_snapshot snap;
+	struct dls_status snap;
 	uint64_t work;	/* sum of every count: the loop's total cost */
 	double t_ideal; /* 0 when the cluster's power is not known */
 	double efficiency;

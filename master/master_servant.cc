@@ -3,8 +3,8 @@
 
 #include <vector>
 
-#include "dls_err.h"
-#include "dls_log.h"
+#include "dls/err.h"
+#include "dls/log.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"
 
@@ -98,12 +98,12 @@ void Master_i::submit(CORBA::Long slave_id, const DLS::ResultSeq &results)
 
 DLS::RunStatus *Master_i::status()
 {
-	struct master_snapshot s;
+	struct dls_status s;
 
 	if (master_snapshot(m_, &s))
 		throw CORBA::NO_MEMORY();
 	DLS::RunStatus *out = proto_status_out(s);
-	master_snapshot_free(&s);
+	dls_status_free(&s);
 	return out;
 }
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
-#include "dls_log.h"
+#include "dls/err.h"
+#include "dls/log.h"
 #include "dls_time.h"
 #include "master_internal.h"
 
@@ -19,7 +19,7 @@ static int check_caller(struct master *m, int id, char *why)
 		master_why(why, "unknown slave id %d", id);
 		return DLS_ENOENT;
 	}
-	if (m->slaves[id].info.state == MASTER_SLAVE_LOST) {
+	if (m->slaves[id].info.state == DLS_SLAVE_LOST) {
 		master_why(why, "slave %d was declared lost; its work went to others", id);
 		return DLS_ESTATE;
 	}
@@ -66,14 +66,14 @@ static int push_requeue(struct master *m, int64_t start, int64_t count)
 {
 	if (m->nrequeue == m->requeue_cap) {
 		size_t cap = m->requeue_cap ? 2 * m->requeue_cap : 8;
-		struct range *r = realloc(m->requeue, cap * sizeof(*r));
+		struct dls_range *r = realloc(m->requeue, cap * sizeof(*r));
 
 		if (!r)
 			return DLS_ENOMEM;
 		m->requeue = r;
 		m->requeue_cap = cap;
 	}
-	m->requeue[m->nrequeue++] = (struct range){start, count};
+	m->requeue[m->nrequeue++] = (struct dls_range){start, count};
 	return DLS_OK;
 }
 
@@ -188,20 +188,20 @@ static int serve_one(struct master *m, int id, int64_t acp, int reported, struct
 		     char *why)
 {
 	struct slave_rec *s = &m->slaves[id];
-	struct chunk c = {0, 0};
+	struct dls_range c = {0, 0};
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (s->info.state == MASTER_SLAVE_LOST) {
+	if (s->info.state == DLS_SLAVE_LOST) {
 		master_why(why, "slave %d was declared lost; its work went to others", id);
 		return DLS_ESTATE;
 	}
 	if (m->nrequeue > 0) {
-		struct range r = m->requeue[0];
+		struct dls_range r = m->requeue[0];
 
 		memmove(m->requeue, m->requeue + 1, --m->nrequeue * sizeof(*m->requeue));
 		c.start = r.start;
-		c.size = r.count;
+		c.count = r.count;
 		s->info.requeued_chunks++;
 		rc = DLS_OK;
 	} else if (m->sched && sched_remaining(m->sched) > 0) {
@@ -211,27 +211,27 @@ static int serve_one(struct master *m, int id, int64_t acp, int reported, struct
 				   id, (long long)acp, dls_strerror(rc));
 			return rc;
 		}
-		m->assigned += c.size;
+		m->assigned += c.count;
 	} else {
 		rc = DLS_EDONE;
 	}
 	if (rc == DLS_OK) {
-		if (held_push(&s->held, c.start, c.size))
+		if (ledger_hold(&s->held, c.start, c.count))
 			return DLS_ENOMEM;
 		out->kind = DLS_REPLY_WORK;
 		out->start = c.start;
-		out->count = c.size;
+		out->count = c.count;
 		s->info.chunks++;
-		s->info.iterations += c.size;
-		s->info.state = MASTER_SLAVE_ACTIVE;
+		s->info.iterations += c.count;
+		s->info.state = DLS_SLAVE_ACTIVE;
 	} else if (m->done) {
 		out->kind = DLS_REPLY_DONE;
-		s->info.state = MASTER_SLAVE_DONE;
+		s->info.state = DLS_SLAVE_DONE;
 		pthread_cond_broadcast(&m->cond);
 	} else {
 		out->kind = DLS_REPLY_WAIT;
 		out->wait_ms = m->cfg.wait_ms;
-		s->info.state = MASTER_SLAVE_WAITING;
+		s->info.state = DLS_SLAVE_WAITING;
 	}
 	return DLS_OK;
 }
@@ -272,11 +272,11 @@ static int take_request(struct master *m, const struct dls_request *r, struct dl
 		return rc;
 	/* a two-level hmaster asks for more before its slaves finish (it prefetches) */
 	if (m->cfg.collect == DLS_COLLECT_PIGGYBACK && !s->cluster &&
-	    total != held_undelivered(&s->held)) {
+	    total != ledger_held_undelivered(&s->held)) {
 		master_why(why,
 			   "slave %d holds %lld undelivered iterations and its request delivers "
 			   "%lld: piggy-backed results must complete the previous chunk",
-			   r->slave_id, (long long)held_undelivered(&s->held), (long long)total);
+			   r->slave_id, (long long)ledger_held_undelivered(&s->held), (long long)total);
 		unmark(m, r->results, r->nresults);
 		return DLS_ESTATE;
 	}
@@ -290,7 +290,7 @@ static void record_request(struct master *m, const struct dls_request *r)
 	apply_results(m, r->slave_id, r->results, r->nresults);
 	s->info.times = r->times;
 	s->info.acp = r->acp;
-	if (s->info.state == MASTER_SLAVE_REGISTERED)
+	if (s->info.state == DLS_SLAVE_REGISTERED)
 		s->first_request_pending = 1;
 }
 
@@ -303,8 +303,8 @@ static void remember(struct master *m, const struct dls_request *r,
 	s->last_seq = r->seq;
 	s->last_reply = *out;
 	s->first_request_pending = 0;
-	if (s->info.state == MASTER_SLAVE_REGISTERED)
-		s->info.state = MASTER_SLAVE_ACTIVE;
+	if (s->info.state == DLS_SLAVE_REGISTERED)
+		s->info.state = DLS_SLAVE_ACTIVE;
 }
 
 int master_request(struct master *m, const struct dls_request *req, struct dls_reply *out,
@@ -415,12 +415,12 @@ int master_slave_lost(struct master *m, int slave_id, const char *cause)
 
 	pthread_mutex_lock(&m->lock);
 	if (slave_id < 0 || slave_id >= m->cfg.nslaves || !m->slaves[slave_id].registered ||
-	    m->slaves[slave_id].info.state == MASTER_SLAVE_LOST) {
+	    m->slaves[slave_id].info.state == DLS_SLAVE_LOST) {
 		pthread_mutex_unlock(&m->lock);
 		return DLS_ENOENT;
 	}
 	s = &m->slaves[slave_id];
-	s->info.state = MASTER_SLAVE_LOST;
+	s->info.state = DLS_SLAVE_LOST;
 	/* undelivered runs of every held range go to the others */
 	moved = ledger_release(&m->ledger, &s->held, give_back, m);
 	if (moved < 0)
@@ -441,7 +441,7 @@ size_t master_slaves_holding(struct master *m, int *ids, size_t max)
 	pthread_mutex_lock(&m->lock);
 	for (int i = 0; i < m->cfg.nslaves && n < max; i++)
 		if (m->slaves[i].registered && m->slaves[i].held.n > 0 &&
-		    m->slaves[i].info.state != MASTER_SLAVE_LOST)
+		    m->slaves[i].info.state != DLS_SLAVE_LOST)
 			ids[n++] = i;
 	pthread_mutex_unlock(&m->lock);
 	return n;
@@ -453,8 +453,8 @@ size_t master_slaves_undismissed(struct master *m, int *ids, size_t max)
 
 	pthread_mutex_lock(&m->lock);
 	for (int i = 0; i < m->cfg.nslaves && n < max; i++)
-		if (m->slaves[i].registered && m->slaves[i].info.state != MASTER_SLAVE_DONE &&
-		    m->slaves[i].info.state != MASTER_SLAVE_LOST)
+		if (m->slaves[i].registered && m->slaves[i].info.state != DLS_SLAVE_DONE &&
+		    m->slaves[i].info.state != DLS_SLAVE_LOST)
 			ids[n++] = i;
 	pthread_mutex_unlock(&m->lock);
 	return n;
@@ -464,8 +464,8 @@ void master_slave_dismissed(struct master *m, int slave_id)
 {
 	pthread_mutex_lock(&m->lock);
 	if (slave_id >= 0 && slave_id < m->cfg.nslaves && m->slaves[slave_id].registered &&
-	    m->slaves[slave_id].info.state != MASTER_SLAVE_LOST) {
-		m->slaves[slave_id].info.state = MASTER_SLAVE_DONE;
+	    m->slaves[slave_id].info.state != DLS_SLAVE_LOST) {
+		m->slaves[slave_id].info.state = DLS_SLAVE_DONE;
 		pthread_cond_broadcast(&m->cond);
 	}
 	pthread_mutex_unlock(&m->lock);

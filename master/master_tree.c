@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
-#include "dls_log.h"
+#include "dls/err.h"
+#include "dls/log.h"
 #include "dls_time.h"
 #include "master_internal.h"
 #include "tree_plan.h"
@@ -63,7 +63,7 @@ static int build_chain(struct master *m)
 		m->slaves[i].tree_start = start[i];
 		m->slaves[i].tree_count = count[i];
 		m->slaves[i].tree_stride = stride;
-		m->slaves[i].info.state = MASTER_SLAVE_ACTIVE;
+		m->slaves[i].info.state = DLS_SLAVE_ACTIVE;
 	}
 	free(tau);
 	free(start);
@@ -80,7 +80,7 @@ static int build_chain(struct master *m)
 
 static int alive(const struct master *m, int id)
 {
-	return m->slaves[id].registered && m->slaves[id].info.state != MASTER_SLAVE_LOST;
+	return m->slaves[id].registered && m->slaves[id].info.state != DLS_SLAVE_LOST;
 }
 
 /* The nearest living slave on one side of chain position k (-1: none). */
@@ -216,7 +216,7 @@ static int reassign(struct master *m, int dead, struct master_tree_repair *rep)
 	if (to < 0)
 		return DLS_OK;
 	for (int64_t i = 0; i < m->cfg.width; i++) {
-		struct master_tree_range *r;
+		struct dls_range *r;
 
 		if (t->owner[i] != dead || m->ledger.state[i] == 1)
 			continue;
@@ -233,7 +233,7 @@ static int reassign(struct master *m, int dead, struct master_tree_repair *rep)
 		if (!r)
 			return DLS_ENOMEM;
 		rep->ranges = r;
-		rep->ranges[rep->nranges++] = (struct master_tree_range){i, 1};
+		rep->ranges[rep->nranges++] = (struct dls_range){i, 1};
 	}
 	t->reassigned += rep->iterations;
 	m->requeued_total += rep->iterations;
@@ -295,7 +295,7 @@ int master_tree_lost(struct master *m, int id, const char *cause, struct master_
 		pthread_mutex_unlock(&m->lock);
 		return DLS_ENOENT;
 	}
-	m->slaves[id].info.state = MASTER_SLAVE_LOST;
+	m->slaves[id].info.state = DLS_SLAVE_LOST;
 	rep->left = living_at(m, m->tree.pos[id], -1);
 	rep->right = living_at(m, m->tree.pos[id], +1);
 	rc = reassign(m, id, rep);
@@ -319,7 +319,7 @@ size_t master_tree_living(struct master *m, int *ids, size_t max)
 
 	pthread_mutex_lock(&m->lock);
 	for (int i = 0; m->tree.plan && i < m->tree.plan->npes && n < max; i++)
-		if (alive(m, i) && m->slaves[i].info.state != MASTER_SLAVE_DONE)
+		if (alive(m, i) && m->slaves[i].info.state != DLS_SLAVE_DONE)
 			ids[n++] = i;
 	pthread_mutex_unlock(&m->lock);
 	return n;

@@ -33,9 +33,7 @@ struct master_tree_place {
 /* What the coordinator must do after a slave was lost. */
 struct master_tree_repair {
 	int to; /* the living slave that gets the iterations below; -1: none left */
-	struct master_tree_range {
-		int64_t start, count;
-	} *ranges;
+	struct dls_range *ranges;
 	size_t nranges;
 	int64_t iterations;
 	int left, right; /* living slaves whose neighbours changed (-1: none) */

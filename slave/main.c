@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "cli_util.h"
-#include "dls_log.h"
+#include "dls/log.h"
 #include "dls_time.h"
 #include "orb_util.h"
-#include "slave.h"
+#include "dls/slave.h"
 #include "slave_orb.h"
 
 #define PROG "dls-slave"

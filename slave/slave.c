@@ -3,7 +3,7 @@
  * looping to step 2 so that A_i is refreshed before every request,
  * SCHEMES.md ambiguity 10) and the emulation of WORKLOAD.md 2 and 5.
  */
-#include "slave.h"
+#include "dls/slave.h"
 #include "slave_internal.h"
 
 #include <math.h>
@@ -11,12 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
-#include "dls_log.h"
+#include "dls/err.h"
+#include "dls/log.h"
 #include "dls_time.h"
 #include "iter_order.h"
 #include "mandel.h"
-#include "workload.h"
+#include "dls/workload.h"
 
 void slave_config_init(struct slave_config *c)
 {

@@ -7,7 +7,7 @@
 
 #include <vector>
 
-#include "dls_err.h"
+#include "dls/err.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"
 #include "tree_migrate.h"

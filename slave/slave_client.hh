@@ -4,7 +4,7 @@
 #define DLS_SLAVE_CLIENT_HH
 
 #include "dls.hh"
-#include "slave.h"
+#include "dls/slave.h"
 #include "slave_servant.hh"
 
 struct slave_client {

@@ -7,8 +7,8 @@
 #define DLS_SLAVE_INTERNAL_H
 
 #include "iter_order.h"
-#include "slave.h"
-#include "workload.h"
+#include "dls/slave.h"
+#include "dls/workload.h"
 
 /* Results computed and not yet delivered, in blocks that fit a message. */
 struct store {

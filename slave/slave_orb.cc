@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dls_err.h"
-#include "dls_log.h"
+#include "dls/err.h"
+#include "dls/log.h"
 #include "dls_time.h"
 #include "orb_util.hh"
 #include "slave_client.hh"

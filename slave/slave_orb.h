@@ -6,7 +6,7 @@
 #ifndef DLS_SLAVE_ORB_H
 #define DLS_SLAVE_ORB_H
 
-#include "slave.h"
+#include "dls/slave.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,7 +1,7 @@
 // slave_servant.cc - DLS::Slave operations.
 #include "slave_servant.hh"
 
-#include "dls_log.h"
+#include "dls/log.h"
 
 void Slave_i::stop(const char *reason)
 {

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
-#include "dls_log.h"
+#include "dls/err.h"
+#include "dls/log.h"
 #include "dls_time.h"
 #include "slave_internal.h"
 #include "tree_migrate.h"

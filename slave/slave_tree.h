@@ -16,7 +16,7 @@
 #ifndef DLS_SLAVE_TREE_H
 #define DLS_SLAVE_TREE_H
 
-#include "slave.h"
+#include "dls/slave.h"
 
 #ifdef __cplusplus
 extern "C" {

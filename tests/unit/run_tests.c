@@ -6,7 +6,7 @@
 #include <CUnit/Basic.h>
 #include <stdio.h>
 
-#include "dls_log.h"
+#include "dls/log.h"
 #include "suites.h"
 
 int main(void)

@@ -20,17 +20,17 @@ struct sbuf {
 	int pairs;
 };
 
-static int append(void *arg, int pe, const struct chunk *c)
+static int append(void *arg, int pe, const struct dls_range *c)
 {
 	struct sbuf *b = arg;
 	int w;
 
 	if (b->pairs)
 		w = snprintf(b->buf + b->used, b->len - b->used, "%s(%d,%lld)", b->used ? " " : "",
-			     pe, (long long)c->size);
+			     pe, (long long)c->count);
 	else
 		w = snprintf(b->buf + b->used, b->len - b->used, "%s%lld", b->used ? " " : "",
-			     (long long)c->size);
+			     (long long)c->count);
 	if (w < 0 || (size_t)w >= b->len - b->used)
 		return 1;
 	b->used += (size_t)w;

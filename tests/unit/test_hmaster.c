@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 #include "hmaster.h"
 #include "mandel.h"
 #include "master.h"
@@ -235,7 +235,7 @@ static void run_twolevel(enum sched_kind kind, int lose_one)
 				 {NULL, 2, 0, 0, 0, 0, 0}, {NULL, 2, 0, 0, 0, 0, 0}};
 	pthread_t tid[4];
 	struct mandel_params mp = {W, 1, 256};
-	struct master_snapshot snap;
+	struct dls_status snap;
 	int64_t total = 0;
 	int err;
 
@@ -271,7 +271,7 @@ static void run_twolevel(enum sched_kind kind, int lose_one)
 	CU_ASSERT(snap.slaves[0].chunks >= 2);
 	CU_ASSERT_DOUBLE_EQUAL(snap.slaves[0].vpower, 6.0, 1e-9);
 	CU_ASSERT_EQUAL(snap.requeued, 0);
-	master_snapshot_free(&snap);
+	dls_status_free(&snap);
 	if (lose_one) {
 		CU_ASSERT(total > W); /* the lost chunk was handed out twice */
 	} else {

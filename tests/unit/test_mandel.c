@@ -6,7 +6,7 @@
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 #include "mandel.h"
 #include "suites.h"
 

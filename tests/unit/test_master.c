@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 #include "mandel.h"
 #include "master.h"
 #include "master_testutil.h"
@@ -121,7 +121,7 @@ static void test_refusals_leave_state(void)
 	struct dls_reply rep, rep2;
 	struct dls_request r;
 	struct dls_result res[2];
-	struct master_snapshot s;
+	struct dls_status s;
 	uint16_t *good;
 	double v[1];
 	int ids[1];
@@ -152,7 +152,7 @@ static void test_refusals_leave_state(void)
 	master_snapshot(m, &s);
 	CU_ASSERT_EQUAL(s.delivered, 0);
 	CU_ASSERT_EQUAL(s.assigned, 3);
-	master_snapshot_free(&s);
+	dls_status_free(&s);
 	CU_ASSERT_EQUAL(master_image(m)[0], 0);
 	/* the right message is accepted */
 	res[0] = (struct dls_result){0, 3, good, 3 * H};
@@ -204,7 +204,7 @@ static void test_lost_slave_requeued(void)
 	const double speeds[] = {1, 1};
 	struct dls_reply rep, last;
 	struct dls_request r;
-	struct master_snapshot s;
+	struct dls_status s;
 	double v[2];
 	int ids[2], holding[2];
 	uint32_t seq = 1;
@@ -246,7 +246,7 @@ static void test_lost_slave_requeued(void)
 	master_snapshot(m, &s);
 	CU_ASSERT_EQUAL(s.requeued, 20);
 	CU_ASSERT_EQUAL(s.delivered, W);
-	master_snapshot_free(&s);
+	dls_status_free(&s);
 	master_destroy(m);
 }
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 #include "master_tree.h"
 #include "master_testutil.h"
 #include "suites.h"
@@ -48,7 +48,7 @@ static void test_coordinator(void)
 	pthread_t tid[4];
 	struct dls_times t = {0};
 	struct master_tree_repair rep;
-	struct master_snapshot snap;
+	struct dls_status snap;
 	uint16_t buf[W] = {0};
 	struct dls_result res;
 	char why[MASTER_WHY_LEN];
@@ -125,7 +125,7 @@ static void test_coordinator(void)
 	CU_ASSERT_EQUAL(snap.slaves[0].id, 0); /* chain order */
 	CU_ASSERT_EQUAL(snap.slaves[1].id, 3);
 	CU_ASSERT_EQUAL(snap.requeued, 30);
-	master_snapshot_free(&snap);
+	dls_status_free(&snap);
 	master_destroy(m);
 }
 

@@ -5,7 +5,7 @@
 #include <CUnit/CUnit.h>
 #include <string.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 #include "sched_testutil.h"
 #include "suites.h"
 
@@ -96,14 +96,14 @@ static void test_acpsa_example(void)
 	static const struct sched_request reqs[] = {{0, 1}, {1, 1}, {2, 2}, {3, 2}, {0, 2}};
 	struct sched_params p;
 	struct sched *s;
-	struct chunk c;
+	struct dls_range c;
 	const int64_t want[] = {125, 117, 210, 178, 52};
 
 	tu_params(&p, SCHED_DTSS, 1000, 4, NULL);
 	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
 	for (int i = 0; i < 5; i++) {
 		CU_ASSERT_EQUAL(sched_next(s, reqs[i].pe, reqs[i].acp, &c), DLS_OK);
-		CU_ASSERT_EQUAL(c.size, want[i]);
+		CU_ASSERT_EQUAL(c.count, want[i]);
 		/* exactly half changed (request 3) does not recompute; 3 of 4 does */
 		CU_ASSERT_EQUAL(sched_recomputations(s), i == 4 ? 1 : 0);
 	}
@@ -156,7 +156,7 @@ static void test_refusals(void)
 {
 	struct sched_params p;
 	struct sched *s;
-	struct chunk c;
+	struct dls_range c;
 	static const int64_t zeros[] = {0, 0, 0};
 	static const int64_t neg[] = {1, -1, 1};
 
@@ -192,7 +192,7 @@ static void test_refusals(void)
 	CU_ASSERT_EQUAL(sched_next(s, -1, 1, &c), DLS_EINVAL);
 	CU_ASSERT_EQUAL(sched_remaining(s), 1000);
 	CU_ASSERT_EQUAL(sched_next(s, 2, 2, &c), DLS_OK);
-	CU_ASSERT_EQUAL(c.size, 163);
+	CU_ASSERT_EQUAL(c.count, 163);
 	sched_destroy(s);
 	sched_destroy(NULL);
 }
@@ -208,16 +208,16 @@ static void test_huge_iterations(void)
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		struct sched_params p;
 		struct sched *s;
-		struct chunk c;
+		struct dls_range c;
 		int64_t sum = 0, n = 0, next = 0;
 		int ok = 1;
 
 		tu_params(&p, kinds[k], SCHED_MAX_ITERATIONS, 4, acp);
 		CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
 		while (n < 100000 && sched_next(s, (int)(n % 4), acp[n % 4], &c) == DLS_OK) {
-			ok &= c.size >= 1 && c.start == next;
-			next += c.size;
-			sum += c.size;
+			ok &= c.count >= 1 && c.start == next;
+			next += c.count;
+			sum += c.count;
 			n++;
 		}
 		CU_ASSERT(ok);

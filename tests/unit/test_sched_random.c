@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 #include "sched_testutil.h"
 #include "suites.h"
 
@@ -44,17 +44,17 @@ struct sched_run {
 	int64_t sum;
 };
 
-static int record(void *arg, int pe, const struct chunk *c)
+static int record(void *arg, int pe, const struct dls_range *c)
 {
 	struct sched_run *r = arg;
 
 	if (r->n == MAXCH)
 		return 1;
-	if (c->start != r->sum || c->size < 1)
+	if (c->start != r->sum || c->count < 1)
 		r->contiguous = 0;
 	r->pe[r->n] = pe;
-	r->size[r->n++] = c->size;
-	r->sum += c->size;
+	r->size[r->n++] = c->count;
+	r->sum += c->count;
 	return 0;
 }
 
@@ -331,7 +331,7 @@ static void test_acpsa_rule(void)
 		int64_t I = rnd_in(1000, 100000), acp[40], A = 0, a;
 		struct sched_params p;
 		struct sched *s;
-		struct chunk c;
+		struct dls_range c;
 		int changes = 0, pe;
 
 		for (int i = 0; i < npes; i++)
@@ -360,7 +360,7 @@ static void test_acpsa_rule(void)
 				tss_params(before, A, &F, &N, &D);
 				bad += sched_recomputations(s) != 1 || sched_units(s) != A;
 				/* first chunk after it uses S = 0 */
-				bad += 2 * c.size != min64(2 * before,
+				bad += 2 * c.count != min64(2 * before,
 								    a * (2 * F - D * (a - 1)));
 				break;
 			}

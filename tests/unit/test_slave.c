@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 #include "dls_time.h"
 #include "mandel.h"
-#include "slave.h"
+#include "dls/slave.h"
 #include "suites.h"
 
 /* A scripted master: serves [0, width) in chunks of `chunk`, then DONE. */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 #include "suites.h"
 #include "tree_plan.h"
 

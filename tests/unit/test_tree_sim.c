@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 #include "suites.h"
-#include "tree_sim.h"
+#include "sim.h"
 
 /* Task level: unit costs, equal allocation of N tasks to each PE. */
 static int run_tasks(const double *tau, int p, int64_t n, enum tree_gamma g,

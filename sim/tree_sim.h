@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emul.h"
+#include "dls/emul.h"
 #include "tree_migrate.h"
 #include "tree_plan.h"
 
@@ -52,6 +52,20 @@ struct tree_sim_result {
 	double *pe_busy;	/* by PE: time spent computing */
 	struct tree_plan *plan; /* the chain used */
 };
+
+/*
+ * Fills *c for a cluster of n PEs of speed V_i and load schedule Q_i(t):
+ * tau_i = V_i / Q_i(0) for the plan, V_i / Q_i(t) for the work; the other
+ * fields are zero.  *t_ideal: the whole work (the sum of cost) at the
+ * cluster's summed power.  DLS_OK (free with tree_sim_config_free) or
+ * DLS_ENOMEM.
+ */
+int tree_sim_config_cluster(const double *speed, const struct emul_steps *load, int n,
+			    const uint64_t *cost, int64_t iterations, double t_unit,
+			    struct tree_sim_config *c, double *t_ideal);
+
+/* Frees the arrays tree_sim_config_cluster allocated. */
+void tree_sim_config_free(struct tree_sim_config *c);
 
 /* Runs it: DLS_OK, DLS_EINVAL (bad configuration), DLS_ENOMEM. */
 int tree_sim_run(const struct tree_sim_config *c, struct tree_sim_result *out);

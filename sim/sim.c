@@ -12,13 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
-#include "sim_internal.h"
-
-int64_t sim_acp_at(const struct sim_slave *s, const struct sim_pe *pe, double t)
-{
-	return (int64_t)floor(s->vpower / emul_steps_at(&pe->load, t) + 1e-9);
-}
+#include "dls/err.h"
+#include "sim_slave.h"
+#include "sim_twolevel.h"
 
 void sim_result_free(struct sim_result *r)
 {
@@ -34,7 +30,7 @@ static double serve(const struct sim_config *c, struct sched *sched, struct sim_
 		    int64_t acp, int reported, double start, struct sim_result *out,
 		    double *last_end, int *rc)
 {
-	struct chunk ch;
+	struct dls_range ch;
 	double cost = 0, end;
 
 	*rc = reported ? sched_serve(sched, i, acp, &ch) : sched_next(sched, i, acp, &ch);
@@ -44,12 +40,12 @@ static double serve(const struct sim_config *c, struct sched *sched, struct sim_
 	}
 	if (*rc)
 		return -1;
-	for (int64_t k = ch.start; k < ch.start + ch.size; k++)
+	for (int64_t k = ch.start; k < ch.start + ch.count; k++)
 		cost += (double)c->cost[k];
 	end = emul_finish(&sl[i].power, start, cost * c->t_iter_s);
 	out->pe[i].t_comp += end - start;
 	out->pe[i].chunks++;
-	out->pe[i].iterations += ch.size;
+	out->pe[i].iterations += ch.count;
 	out->chunks++;
 	sl[i].asked = end;
 	if (end > *last_end)

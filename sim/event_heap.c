@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 
 void event_heap_init(struct event_heap *h, size_t size,
 		     int (*before)(const void *a, const void *b))

@@ -17,6 +17,12 @@ extern "C" {
 /* Height limit that keeps one iteration's counts within one message. */
 #define DLS_MAX_ROWS (DLS_MAX_RESULT_BYTES / 2)
 
+/* Iterations [start, start + count) of the loop: a chunk, a held or requeued range. */
+struct dls_range {
+	int64_t start;
+	int64_t count;
+};
+
 /* Results of iterations [start, start + count): count * rows counts. */
 struct dls_result {
 	int64_t start;
@@ -74,6 +80,45 @@ struct dls_job {
 	int collect; /* enum dls_collect */
 	struct dls_scheme scheme;
 };
+
+/*
+ * Status: a consistent copy of a scheduler's state (the master's, a
+ * coordinator's, or a two-level hmaster's own), for the status operation
+ * and the final table.  Shared by every role and `dls status`.
+ */
+enum dls_slave_state {
+	DLS_SLAVE_REGISTERED,
+	DLS_SLAVE_ACTIVE,
+	DLS_SLAVE_WAITING,
+	DLS_SLAVE_DONE,
+	DLS_SLAVE_LOST
+};
+
+struct dls_slave_status {
+	int id;
+	char name[64];
+	enum dls_slave_state state;
+	double speed, vpower;
+	int64_t acp;
+	int64_t chunks, iterations, held, requeued_chunks;
+	struct dls_times times;
+};
+
+struct dls_status {
+	const char *scheme;
+	int64_t iterations, assigned, delivered, requeued;
+	int recomputations;
+	int started, done;
+	double elapsed; /* since scheduling started; T_p once done */
+	int nslaves;
+	struct dls_slave_status *slaves; /* nslaves entries; free with dls_status_free */
+};
+
+/* Frees what a status holds (its rows); the struct itself is the caller's. */
+void dls_status_free(struct dls_status *s);
+
+/* "registered", "active", "waiting", "done", "lost"; "?" out of range. */
+const char *dls_slave_state_name(enum dls_slave_state s);
 
 #ifdef __cplusplus
 }

@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 #include "event_heap.h"
 
 /* Event kinds, in the order they are handled at equal times. */
 enum { EV_END, EV_TRANSFER, EV_DEMAND, EV_CANCEL, EV_STEP };
 
-struct range {
+struct dls_range {
 	int64_t start, count, stride;
 };
 
@@ -24,11 +24,11 @@ struct event {
 	int kind;
 	uint64_t seq;
 	int at, from;	 /* position handling it; sender position */
-	struct range r; /* EV_TRANSFER */
+	struct dls_range r; /* EV_TRANSFER */
 };
 
 struct pe_state {
-	struct range *ranges; /* unstarted iterations */
+	struct dls_range *ranges; /* unstarted iterations */
 	size_t nranges, cap;
 	int busy, asked; /* computing; demands outstanding */
 	int pending[2];	 /* a demand waits here from: [0] the right, [1] the left */
@@ -71,13 +71,13 @@ static int push(struct state *s, struct event e)
 	return event_heap_push(&s->ev, &e);
 }
 
-static int add_range(struct pe_state *p, struct range r)
+static int add_range(struct pe_state *p, struct dls_range r)
 {
 	if (r.count <= 0)
 		return DLS_OK;
 	if (p->nranges == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 4;
-		struct range *v = realloc(p->ranges, cap * sizeof(*v));
+		struct dls_range *v = realloc(p->ranges, cap * sizeof(*v));
 
 		if (!v)
 			return DLS_ENOMEM;
@@ -112,7 +112,7 @@ static int migrate(struct state *s, int k, int d, double t, int *served)
 	struct pe_state *p = &s->pe[k];
 	int64_t r = remaining(p);
 	int64_t n = tree_migrate_count(s->c->gamma, tau_at(s, k), tau_at(s, d), r);
-	struct range *last;
+	struct dls_range *last;
 	struct event e = {0};
 	int rc;
 
@@ -128,7 +128,7 @@ static int migrate(struct state *s, int k, int d, double t, int *served)
 	e.kind = EV_TRANSFER;
 	e.at = d;
 	e.from = k;
-	e.r = (struct range){last->start + (last->count - n) * last->stride, n, last->stride};
+	e.r = (struct dls_range){last->start + (last->count - n) * last->stride, n, last->stride};
 	last->count -= n;
 	if (last->count == 0)
 		p->nranges--;
@@ -167,7 +167,7 @@ static int start_next(struct state *s, int k, double t)
 	struct pe_state *p = &s->pe[k];
 	const struct tree_sim_config *c = s->c;
 	int pe = s->plan->chain[k];
-	struct range *r = &p->ranges[0];
+	struct dls_range *r = &p->ranges[0];
 	int64_t it = r->start;
 	double work = (c->cost ? (double)c->cost[it] : 1.0) * c->t_unit, end;
 	struct event e = {0};
@@ -297,7 +297,7 @@ int tree_sim_run(const struct tree_sim_config *c, struct tree_sim_result *out)
 		int pe = s.plan->chain[k];
 		int64_t stride = c->alloc == TREE_ALLOC_ROUND_ROBIN ? c->npes : 1;
 
-		rc = add_range(&s.pe[k], (struct range){start[pe], count[pe], stride});
+		rc = add_range(&s.pe[k], (struct dls_range){start[pe], count[pe], stride});
 	}
 	/* every PE starts at 0: an empty one asks at once */
 	for (int k = 0; !rc && k < c->npes; k++)
@@ -349,4 +349,44 @@ void tree_sim_result_free(struct tree_sim_result *r)
 	free(r->pe_busy);
 	tree_plan_destroy(r->plan);
 	memset(r, 0, sizeof(*r));
+}
+
+int tree_sim_config_cluster(const double *speed, const struct emul_steps *load, int n,
+			    const uint64_t *cost, int64_t iterations, double t_unit,
+			    struct tree_sim_config *c, double *t_ideal)
+{
+	struct emul_steps *power = calloc((size_t)n, sizeof(*power)), total = {0};
+	double *tau = calloc((size_t)n, sizeof(*tau)), work = 0;
+
+	memset(c, 0, sizeof(*c));
+	if (!power || !tau) {
+		free(power);
+		free(tau);
+		return DLS_ENOMEM;
+	}
+	for (int i = 0; i < n; i++) {
+		power[i] = load[i];
+		for (size_t k = 0; k < power[i].n; k++)
+			power[i].value[k] = speed[i] / load[i].value[k];
+		tau[i] = power[i].value[0];
+		emul_power_add(&total, speed[i], &load[i]);
+	}
+	for (int64_t i = 0; i < iterations; i++)
+		work += (double)cost[i];
+	c->tau = tau;
+	c->power = power;
+	c->npes = n;
+	c->iterations = iterations;
+	c->cost = cost;
+	c->t_unit = t_unit;
+	*t_ideal = emul_finish(&total, 0, work * t_unit);
+	return DLS_OK;
+}
+
+void tree_sim_config_free(struct tree_sim_config *c)
+{
+	free((void *)c->tau);
+	free((void *)c->power);
+	c->tau = NULL;
+	c->power = NULL;
 }

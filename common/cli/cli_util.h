@@ -36,9 +36,6 @@ double cli_double_or_die(const char *prog, const char *opt, const char *value, d
 int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void),
 		     int default_ms);
 
-/* Monotonic time in seconds. */
-double cli_now(void);
-
 #ifdef __cplusplus
 }
 #endif

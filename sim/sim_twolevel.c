@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 #include "event_heap.h"
-#include "sim_internal.h"
+#include "sim_twolevel.h"
 
 enum ev_kind { EV_SLAVE, EV_PARENT_REQ, EV_PARENT_REPLY };
 
@@ -35,16 +35,12 @@ static int before(const void *x, const void *y)
 	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
-struct range {
-	int64_t start, count;
-};
-
 struct hm {
 	int nmembers;		  /* its slaves: h, h + H, h + 2H, ... (local j = i / H) */
 	int64_t *acp;		  /* each slave's latest A_i (0: none yet) */
 	int *waiting;		  /* local indexes, in arrival order */
 	size_t nwaiting;
-	struct range *queue;	  /* chunks not started */
+	struct dls_range *queue;	  /* chunks not started */
 	size_t nqueue, qcap;
 	struct sched *cur;	  /* the scheme over the current chunk */
 	int64_t cur_start, cur_size;
@@ -52,7 +48,7 @@ struct hm {
 	int first_sent, in_flight, parent_done;
 	int64_t req_acp;	  /* A_h of the request in flight */
 	double free_at;		  /* its local service is busy until then */
-	struct chunk reply;	  /* the master's answer in flight (size 0: done) */
+	struct dls_range reply;	  /* the master's answer in flight (count 0: done) */
 };
 
 struct tl {
@@ -94,7 +90,7 @@ static int pool_low(const struct hm *m)
 static int start_chunk(struct tl *s, struct hm *m)
 {
 	struct sched_params p = s->c->sched;
-	struct range r = m->queue[0];
+	struct dls_range r = m->queue[0];
 	int rc;
 
 	memmove(m->queue, m->queue + 1, --m->nqueue * sizeof(*m->queue));
@@ -134,7 +130,7 @@ static int serve_local(struct tl *s, int h, double t)
 	struct hm *m = &s->hm[h];
 	size_t best = 0;
 	int j, i, rc;
-	struct chunk k;
+	struct dls_range k;
 	double at, begin, end, cost = 0;
 
 	for (size_t w = 1; w < m->nwaiting; w++) /* ACPSA: larger A_i, then arrival */
@@ -154,13 +150,13 @@ static int serve_local(struct tl *s, int h, double t)
 	at = (t > m->free_at ? t : m->free_at) + c->hm_overhead_s;
 	m->free_at = at;
 	begin = at + c->latency_s;
-	for (int64_t x = k.start; x < k.start + k.size; x++)
+	for (int64_t x = k.start; x < k.start + k.count; x++)
 		cost += (double)c->cost[x];
 	end = emul_finish(&s->sl[i].power, begin, cost * c->t_iter_s);
 	s->out->pe[i].t_comwait += begin - s->sl[i].asked;
 	s->out->pe[i].t_comp += end - begin;
 	s->out->pe[i].chunks++;
-	s->out->pe[i].iterations += k.size;
+	s->out->pe[i].iterations += k.count;
 	s->out->chunks++;
 	s->sl[i].asked = end;
 	if (end > s->last_end)
@@ -227,7 +223,7 @@ static int serve_parent(struct tl *s, int h, double t)
 
 	s->master_free = at;
 	if (rc == DLS_EDONE)
-		m->reply.size = 0;
+		m->reply.count = 0;
 	else if (rc)
 		return rc;
 	return push(s, at + c->latency_s, EV_PARENT_REPLY, h);
@@ -275,19 +271,19 @@ static int on_parent_reply(struct tl *s, int h, double t)
 	struct hm *m = &s->hm[h];
 
 	m->in_flight = 0;
-	if (m->reply.size == 0) {
+	if (m->reply.count == 0) {
 		m->parent_done = 1;
 	} else {
 		if (m->nqueue == m->qcap) {
 			size_t cap = m->qcap ? 2 * m->qcap : 4;
-			struct range *q = realloc(m->queue, cap * sizeof(*q));
+			struct dls_range *q = realloc(m->queue, cap * sizeof(*q));
 
 			if (!q)
 				return DLS_ENOMEM;
 			m->queue = q;
 			m->qcap = cap;
 		}
-		m->queue[m->nqueue++] = (struct range){m->reply.start, m->reply.size};
+		m->queue[m->nqueue++] = (struct dls_range){m->reply.start, m->reply.count};
 	}
 	return try_serve(s, h, t);
 }

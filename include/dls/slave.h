@@ -14,8 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls_proto.h"
-#include "emul.h"
+#include "dls/proto.h"
+#include "dls/emul.h"
 
 #ifdef __cplusplus
 extern "C" {

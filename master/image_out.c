@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls_err.h"
-#include "dls_log.h"
+#include "dls/err.h"
+#include "dls/log.h"
 
 /* A gradient people like to look at (deep blue, white, amber, dark). */
 static const unsigned char stops[][3] = {

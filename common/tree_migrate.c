@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "dls_err.h"
+#include "dls/err.h"
 
 int64_t tree_migrate_count(enum tree_gamma g, double tau_sender, double tau_receiver, int64_t r)
 {

@@ -20,6 +20,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "dls/proto.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -49,11 +51,7 @@ enum sched_profile {
 	SCHED_PROFILE_TEXT   /* the formulas as printed in seed 001 section 2 */
 };
 
-/* One assigned interval of iterations [start, start + size). */
-struct chunk {
-	int64_t start;
-	int64_t size;
-};
+/* A chunk is a struct dls_range (dls/proto.h): iterations [start, start + count). */
 
 /* Plain data: the fields are the API.  Zero means "the default" throughout. */
 struct sched_params {
@@ -94,11 +92,11 @@ void sched_destroy(struct sched *s);
  * Serves one request of PE pe (0..npes-1) reporting acp (its current A_i;
  * ignored by the simple schemes): records the report, applies the ACPSA rule,
  * then assigns the next chunk.  Returns DLS_OK with *out filled, DLS_EDONE
- * with out->size = 0 when the loop is exhausted, DLS_EINVAL for a bad pe, or
+ * with out->count = 0 when the loop is exhausted, DLS_EINVAL for a bad pe, or
  * for acp outside 1..SCHED_MAX_ACP in a distributed scheme (A_i = 0 is never
  * served), or for a PE of weight 0 in WF.
  */
-int sched_next(struct sched *s, int pe, int64_t acp, struct chunk *out);
+int sched_next(struct sched *s, int pe, int64_t acp, struct dls_range *out);
 
 /*
  * The two halves of sched_next, for callers that merge requests (the HDTSS
@@ -107,7 +105,7 @@ int sched_next(struct sched *s, int pe, int64_t acp, struct chunk *out);
  * the chunk without touching the ACPSA state.
  */
 int sched_report(struct sched *s, int pe, int64_t acp);
-int sched_serve(struct sched *s, int pe, int64_t acp, struct chunk *out);
+int sched_serve(struct sched *s, int pe, int64_t acp, struct dls_range *out);
 
 /* Iterations not yet assigned. */
 int64_t sched_remaining(const struct sched *s);

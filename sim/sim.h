@@ -15,6 +15,10 @@
  * the chunks it holds, hm_overhead_s a local request, and asks for the next
  * chunk once half of the current one is handed out.
  * Deterministic; not thread-safe.
+ *
+ * The one header of sim/ that its users include: it also brings Tree
+ * Scheduling's model (tree_sim.h: tree_sim_run).  The event heap and the
+ * slaves' and hierarchy's models are private to sim/.
  */
 #ifndef DLS_SIM_H
 #define DLS_SIM_H
@@ -22,8 +26,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emul.h"
-#include "sched.h"
+#include "dls/emul.h"
+#include "dls_sched.h"
+#include "tree_sim.h"
 
 #ifdef __cplusplus
 extern "C" {

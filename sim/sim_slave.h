@@ -1,9 +1,9 @@
 /*
- * sim_internal.h - what the flat/relay simulation (sim.c) and the two-level
- * one (sim_twolevel.c) share.
+ * sim_slave.h - a simulated slave, as the flat/relay model (sim.c) and the
+ * two-level model (sim_twolevel.c) both see it.
  */
-#ifndef DLS_SIM_INTERNAL_H
-#define DLS_SIM_INTERNAL_H
+#ifndef DLS_SIM_SLAVE_H
+#define DLS_SIM_SLAVE_H
 
 #include "sim.h"
 
@@ -17,12 +17,5 @@ struct sim_slave {
 
 /* A_i = floor(V_i / Q_i(t)) of slave s at time t. */
 int64_t sim_acp_at(const struct sim_slave *s, const struct sim_pe *pe, double t);
-
-/*
- * Two-level HDTSS (sim_twolevel.c): the slaves sl (set up by sim_run) below
- * c->hmasters hmasters; fills out->t_p, chunks, recomputations (of the
- * master's level) and the per-PE figures.
- */
-int sim_twolevel(const struct sim_config *c, struct sim_slave *sl, struct sim_result *out);
 
 #endif

@@ -57,11 +57,3 @@ int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void
 	}
 	return dls_orb_init(argc, argv, call_timeout_ms) ? -1 : 0;
 }
-
-double cli_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}

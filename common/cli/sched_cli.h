@@ -8,7 +8,7 @@
 
 #include <getopt.h>
 
-#include "sched.h"
+#include "dls_sched.h"
 
 #ifdef __cplusplus
 extern "C" {
