@@ -45,11 +45,11 @@ $(DEPS_MK): scripts/install-deps.sh Makefile
 # public headers (include/dls/) and common/; its own folder is searched
 # first by the compiler anyway.  Only the programs' main() and the clients see
 # the CLI helpers (common/cli/, which may exit); only the clients see the
-# simulator and the master's image files; the tests see everything.
+# simulator; the tests see everything.
 INCLUDES     := -Iinclude -iquote common
 CLI_INC      := -iquote common/cli
-CLIENT_INC   := $(CLI_INC) -iquote sim -iquote master
-TEST_INC     := $(CLIENT_INC) -iquote slave -iquote hmaster -iquote treesched
+CLIENT_INC   := $(CLI_INC) -iquote sim
+TEST_INC     := $(CLIENT_INC) -iquote master -iquote slave -iquote hmaster -iquote treesched
 ALL_CFLAGS    = -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(WERROR) $(SAN) $(INCLUDES) \
                 $(CFLAGS) -MMD -MP
 ALL_CXXFLAGS  = -std=c++17 $(OPT) -Wall -Wextra $(WERROR) $(SAN) $(INCLUDES) \
@@ -78,7 +78,7 @@ ORB_LIBS   = $(OMNI_LIBS) $(PNG_LIBS) -ldl -lpthread -lm
 
 MASTER_OBJ := $(BUILD)/master/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard master/*.cc))
 MASTER_BIN := $(BUILD)/bin/dls-master
-# Tree Scheduling's coordinator is the master program under another name
+TREESCHED_OBJ := $(BUILD)/treesched/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard treesched/*.cc))
 TREESCHED_BIN := $(BUILD)/bin/dls-treesched
 SLAVE_OBJ  := $(BUILD)/slave/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard slave/*.cc))
 SLAVE_BIN  := $(BUILD)/bin/dls-slave
@@ -112,7 +112,7 @@ $(BUILD)/%.o: %.c | $(DEPS_MK)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CUNIT_CFLAGS)
-$(BUILD)/master/image_out.o: ALL_CFLAGS += $(PNG_CFLAGS)
+$(BUILD)/common/image_out.o: ALL_CFLAGS += $(PNG_CFLAGS)
 $(BUILD)/%/main.o: INCLUDES += $(CLI_INC)
 $(BUILD)/common/cli/%.o: INCLUDES += $(CLI_INC)
 $(BUILD)/clients/%.o: INCLUDES += $(CLIENT_INC)
@@ -148,9 +148,10 @@ $(BADCLIENT_BIN): $(BADCLIENT_OBJ) $(LIBORB) $(LIBDLS)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
 
-$(TREESCHED_BIN): $(MASTER_BIN)
-	$(if $(Q),@echo "  LN      $@")
-	$(Q)ln -f $< $@
+$(TREESCHED_BIN): $(TREESCHED_OBJ) $(LIBCLI) $(LIBORB) $(LIBDLS)
+	$(Q)mkdir -p $(@D)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
 
 $(HMASTER_BIN): $(HMASTER_OBJ) $(LIBCLI) $(LIBORB) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
@@ -216,4 +217,4 @@ clean:
 	rm -rf build
 
 -include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(DLS_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ORB_OBJ:.o=.d) \
-         $(MASTER_OBJ:.o=.d) $(SLAVE_OBJ:.o=.d) $(BADCLIENT_OBJ:.o=.d) $(HMASTER_OBJ:.o=.d)
+         $(MASTER_OBJ:.o=.d) $(TREESCHED_OBJ:.o=.d) $(SLAVE_OBJ:.o=.d) $(BADCLIENT_OBJ:.o=.d) $(HMASTER_OBJ:.o=.d)

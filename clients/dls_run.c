@@ -192,11 +192,120 @@ static void remove_dir(const char *dir)
 		fprintf(stderr, PROG ": cannot remove '%s'\n", dir);
 }
 
-enum { O_GAMMA = 210, O_ALLOC, O_BIDI, O_REPORT, O_HMODE = 201, O_TLS = 200, O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT,
-       O_PNG, O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS,
-       O_NOPROGRESS };
+enum { O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT, O_PNG,
+       O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS, O_NOPROGRESS,
+       O_TLS = 200, O_HMODE, O_GAMMA = 210, O_ALLOC, O_BIDI, O_REPORT };
 
-int dls_cmd_run(int argc, char **argv)
+/* Everything the command line says, checked. */
+struct run_opts {
+	struct cluster cl;
+	struct emul_steps power; /* the cluster's sum V_i/Q_i(t), for the master's E */
+	const char *loads, *names, *dir;
+	const char *out_png, *out_raw, *out_csv, *out_json;
+	const char *width, *height, *maxit, *order, *collect, *hmode;
+	char run[64];
+	double t_iter, timeout, kill_at, latency_us;
+	int levels[MAX_LEVELS], nlevels, first[MAX_LEVELS + 1]; /* hmasters by level */
+	int kill_slave, kill_hm;
+	char kill_name[64];
+	int tls, trees, progress;
+	int collect_given;
+	char *tree_argv[8], *sched_argv[48]; /* passed through to the master */
+	int tree_argc, sched_argc;
+};
+
+static void opts_init(struct run_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->width = "400";
+	o->height = "200";
+	o->maxit = "256";
+	o->order = "natural";
+	o->collect = "piggyback";
+	o->hmode = "twolevel";
+	o->t_iter = 100;
+	o->timeout = 3600;
+	o->kill_at = -1;
+	o->kill_slave = o->kill_hm = -1;
+	o->progress = isatty(STDERR_FILENO);
+	snprintf(o->run, sizeof(o->run), "run-%d", (int)getpid());
+}
+
+static void opts_free(struct run_opts *o)
+{
+	for (int i = 0; i < o->sched_argc; i++)
+		free(o->sched_argv[i]);
+	for (int i = 0; i < o->tree_argc; i++)
+		free(o->tree_argv[i]);
+}
+
+/* A scheme option: checked here, passed through to the master as written. */
+static void keep_sched_option(struct run_opts *o, const struct option *opts, int c)
+{
+	struct sched_cli sc;
+
+	sched_cli_init(&sc);
+	sched_cli_option(PROG, &sc, c, optarg);
+	for (const struct option *op = opts; op->name; op++)
+		if (op->val == c) {
+			if (o->sched_argc < 46) {
+				if (asprintf(&o->sched_argv[o->sched_argc], "--%s", op->name) > 0)
+					o->sched_argc++;
+				if (op->has_arg)
+					o->sched_argv[o->sched_argc++] = strdup(optarg);
+			}
+			break;
+		}
+}
+
+/* Tree Scheduling's options, passed through to dls-treesched. */
+static void keep_tree_option(struct run_opts *o, int c)
+{
+	if (o->tree_argc >= 6)
+		return;
+	if (c == O_BIDI) {
+		o->tree_argv[o->tree_argc++] = strdup("--bidirectional");
+		return;
+	}
+	if (asprintf(&o->tree_argv[o->tree_argc], "--%s=%s",
+		     c == O_GAMMA ? "gamma" : c == O_ALLOC ? "alloc" : "report-interval",
+		     optarg) > 0)
+		o->tree_argc++;
+}
+
+static void parse_kill(struct run_opts *o, char *arg)
+{
+	char *at = strchr(arg, '@');
+
+	if (!at)
+		cli_usage_error(PROG, "--kill", arg, "must be SLAVE@SECONDS or hmaster.L.I@SECONDS");
+	*at = '\0';
+	if (!strncmp(arg, "hmaster.", 8))
+		snprintf(o->kill_name, sizeof(o->kill_name), "%s", arg);
+	else
+		o->kill_slave = (int)cli_i64_or_die(PROG, "--kill", arg, 0, CLUSTER_MAX - 1);
+	o->kill_at = cli_double_or_die(PROG, "--kill", at + 1, 0, 1e6);
+}
+
+static void parse_hmasters(struct run_opts *o, const char *arg)
+{
+	int64_t *l;
+	size_t nl;
+	const char *cause = cli_parse_i64_list(arg, 1, MAX_HMASTERS, &l, &nl);
+
+	if (cause || nl > MAX_LEVELS)
+		cli_usage_error(PROG, "--hmasters", arg, cause ? cause : "at most 4 levels");
+	o->nlevels = (int)nl;
+	for (int i = 0; i < o->nlevels; i++)
+		o->levels[i] = (int)l[i];
+	free(l);
+}
+
+/*
+ * Reads the command line into *o; a bad value exits 2 with its cause.
+ * Returns 0, 1 after --help, or 2 for an unknown option.
+ */
+static int parse_args(int argc, char **argv, struct run_opts *o)
 {
 	static const struct option opts[] = {SCHED_CLI_LONG_OPTIONS,
 					     CLUSTER_CLI_LONG_OPTIONS,
@@ -227,176 +336,109 @@ int dls_cmd_run(int argc, char **argv)
 					     {"no-progress", no_argument, 0, O_NOPROGRESS},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
-	static struct cluster cl;
-	struct emul_steps power = {0};
-	struct run_state r;
-	const char *loads = NULL, *names = NULL, *dir = NULL, *cause;
-	const char *out_png = NULL, *out_raw = NULL, *out_csv = NULL, *out_json = NULL;
-	const char *width = "400", *height = "200", *maxit = "256", *order = "natural";
-	const char *collect = "piggyback";
-	char run[64], tmpdir[] = "/tmp/dls-run-XXXXXX", logdir[4096], bindir[4096], ns[128];
-	char powerstr[4096], why[512], *margv[MAX_ARGS];
-	double t_iter = 100, timeout = 3600, kill_at = -1, t0, latency_us = 0, all_gone_at = 0;
-	int levels[MAX_LEVELS], nlevels = 0, first[MAX_LEVELS + 1], kill_hm = -1;
-	char kill_name[64] = "";
-	int tls = 0, trees = 0;
-	const char *hmode = "twolevel";
-	char *tree_argv[8];
-	int tree_argc = 0;
-	char orb_ep[64] = "giop:tcp:127.0.0.1:", ca_opt[4300] = "", key_opt[4300] = "";
-	int kill_slave = -1, progress = isatty(STDERR_FILENO), c, mn = 0, port, status = 1;
-	int sched_argc = 0;
-	char *sched_argv[48];
+	int c;
 
-	memset(&r, 0, sizeof(r));
-	r.master.status = r.names.status = -1;
-	cl.n = 0;
-	snprintf(run, sizeof(run), "run-%d", (int)getpid());
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == SCHED_OPT_SCHEME && !strcasecmp(optarg, "trees")) {
-			trees = 1; /* Tree Scheduling: dls-treesched instead of a master */
+			o->trees = 1; /* Tree Scheduling: dls-treesched instead of a master */
 			continue;
 		}
 		if (c >= SCHED_OPT_SCHEME && c <= SCHED_OPT_L) {
-			/* checked here, passed through to the master as written */
-			struct sched_cli sc;
-
-			sched_cli_init(&sc);
-			sched_cli_option(PROG, &sc, c, optarg);
-			for (const struct option *o = opts; o->name; o++)
-				if (o->val == c) {
-					if (sched_argc < 46) {
-						if (asprintf(&sched_argv[sched_argc], "--%s", o->name) > 0)
-							sched_argc++;
-						if (o->has_arg)
-							sched_argv[sched_argc++] = strdup(optarg);
-					}
-					break;
-				}
+			keep_sched_option(o, opts, c);
 			continue;
 		}
-		if (cluster_cli_option(PROG, &cl, c, optarg, &loads))
+		if (cluster_cli_option(PROG, &o->cl, c, optarg, &o->loads))
 			continue;
 		switch (c) {
 		case O_TITER:
-			t_iter = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
+			o->t_iter = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
 			break;
 		case O_WIDTH:
-			width = optarg;
+			o->width = optarg;
 			cli_i64_or_die(PROG, "--width", optarg, 1, 1000000);
 			break;
 		case O_HEIGHT:
-			height = optarg;
+			o->height = optarg;
 			cli_i64_or_die(PROG, "--height", optarg, 1, 524288);
 			break;
 		case O_MAXIT:
-			maxit = optarg;
+			o->maxit = optarg;
 			cli_i64_or_die(PROG, "--maxit", optarg, 1, 65535);
 			break;
 		case O_ORDER:
 			if (strcmp(optarg, "natural") && strcmp(optarg, "interleaved"))
 				cli_usage_error(PROG, "--order", optarg, "must be natural or interleaved");
-			order = optarg;
+			o->order = optarg;
 			break;
 		case O_COLLECT:
 			if (strcmp(optarg, "piggyback") && strcmp(optarg, "end"))
 				cli_usage_error(PROG, "--collect", optarg, "must be piggyback or end");
-			collect = optarg;
+			o->collect = optarg;
+			o->collect_given = 1;
 			break;
 		case O_PNG:
-			out_png = optarg;
+			o->out_png = optarg;
 			break;
 		case O_RAW:
-			out_raw = optarg;
+			o->out_raw = optarg;
 			break;
 		case O_CSV:
-			out_csv = optarg;
+			o->out_csv = optarg;
 			break;
 		case O_JSON:
-			out_json = optarg;
+			o->out_json = optarg;
 			break;
 		case O_RUN:
-			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= sizeof(run))
+			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= sizeof(o->run))
 				cli_usage_error(PROG, "--run", optarg,
 						"must be 1 to 63 characters without '/'");
-			snprintf(run, sizeof(run), "%s", optarg);
+			snprintf(o->run, sizeof(o->run), "%s", optarg);
 			break;
 		case O_NAMES:
 			if (strncmp(optarg, "corbaname:", 10) && strncmp(optarg, "corbaloc:", 9))
 				cli_usage_error(PROG, "--names", optarg,
 						"must be a corbaname:: or corbaloc:: address");
-			names = optarg;
+			o->names = optarg;
 			break;
 		case O_DIR:
-			dir = optarg;
+			o->dir = optarg;
 			break;
-		case O_KILL: {
-			char *at = strchr(optarg, '@');
-
-			if (!at)
-				cli_usage_error(PROG, "--kill", optarg,
-						"must be SLAVE@SECONDS or hmaster.L.I@SECONDS");
-			*at = '\0';
-			if (!strncmp(optarg, "hmaster.", 8))
-				snprintf(kill_name, sizeof(kill_name), "%s", optarg);
-			else
-				kill_slave = (int)cli_i64_or_die(PROG, "--kill", optarg, 0,
-								 CLUSTER_MAX - 1);
-			kill_at = cli_double_or_die(PROG, "--kill", at + 1, 0, 1e6);
+		case O_KILL:
+			parse_kill(o, optarg);
 			break;
-		}
 		case O_TLS:
-			tls = 1;
+			o->tls = 1;
 			break;
 		case O_GAMMA:
 		case O_ALLOC:
 		case O_REPORT:
-			if (tree_argc < 6 && asprintf(&tree_argv[tree_argc], "--%s=%s",
-						      c == O_GAMMA	? "gamma"
-						      : c == O_ALLOC ? "alloc"
-								     : "report-interval",
-						      optarg) > 0)
-				tree_argc++;
-			break;
 		case O_BIDI:
-			if (tree_argc < 6)
-				tree_argv[tree_argc++] = strdup("--bidirectional");
+			keep_tree_option(o, c);
 			break;
 		case O_HMODE:
 			if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))
 				cli_usage_error(PROG, "--hmode", optarg, "must be relay or twolevel");
-			hmode = optarg;
+			o->hmode = optarg;
 			break;
 		case O_LATENCY:
-			latency_us = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
+			o->latency_us = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
 			break;
-		case O_HMASTERS: {
-			int64_t *l;
-			size_t nl;
-
-			cause = cli_parse_i64_list(optarg, 1, MAX_HMASTERS, &l, &nl);
-			if (cause || nl > MAX_LEVELS)
-				cli_usage_error(PROG, "--hmasters", optarg,
-						cause ? cause : "at most 4 levels");
-			nlevels = (int)nl;
-			for (int i = 0; i < nlevels; i++)
-				levels[i] = (int)l[i];
-			free(l);
+		case O_HMASTERS:
+			parse_hmasters(o, optarg);
 			break;
-		}
 		case O_TIMEOUT:
-			timeout = cli_double_or_die(PROG, "--timeout", optarg, 0.1, 1e7);
+			o->timeout = cli_double_or_die(PROG, "--timeout", optarg, 0.1, 1e7);
 			break;
 		case O_PROGRESS:
-			progress = 1;
+			o->progress = 1;
 			break;
 		case O_NOPROGRESS:
-			progress = 0;
+			o->progress = 0;
 			break;
 		case 'h':
 			help();
-			return 0;
+			return 1;
 		default:
 			fprintf(stderr, "try '" PROG " --help'\n");
 			return 2;
@@ -404,262 +446,347 @@ int dls_cmd_run(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
-	if (cl.n == 0)
+	return 0;
+}
+
+/* Checks the options against each other and the cluster; exits 2 with the cause. */
+static void validate(struct run_opts *o)
+{
+	if (o->cl.n == 0)
 		cli_usage_error(PROG, "--cluster", NULL, "or --speeds is required");
-	cluster_cli_finish(PROG, &cl, loads);
-	if (kill_slave >= cl.n)
+	cluster_cli_finish(PROG, &o->cl, o->loads);
+	if (o->kill_slave >= o->cl.n)
 		cli_usage_error(PROG, "--kill", NULL, "names a slave beyond the cluster");
-	if (trees && nlevels)
+	if (o->trees && o->nlevels)
 		cli_usage_error(PROG, "--hmasters", NULL, "Tree Scheduling has no masters to stack");
-	if (!trees && tree_argc)
-		cli_usage_error(PROG, tree_argv[0], NULL, "applies to --scheme trees only");
-	first[0] = 0;
-	for (int l = 0; l < nlevels; l++) {
-		if (l > 0 && levels[l] < levels[l - 1])
+	if (o->trees && o->collect_given)
+		cli_usage_error(PROG, "--collect", o->collect,
+				"Tree Scheduling collects by --report-interval (0: when idle)");
+	if (!o->trees && o->tree_argc)
+		cli_usage_error(PROG, o->tree_argv[0], NULL, "applies to --scheme trees only");
+	o->first[0] = 0;
+	for (int l = 0; l < o->nlevels; l++) {
+		if (l > 0 && o->levels[l] < o->levels[l - 1])
 			cli_usage_error(PROG, "--hmasters", NULL,
 					"each level needs at least as many hmasters as the one above");
-		first[l + 1] = first[l] + levels[l];
+		o->first[l + 1] = o->first[l] + o->levels[l];
 	}
-	if (nlevels && (first[nlevels] > MAX_HMASTERS || levels[nlevels - 1] > cl.n))
+	if (o->nlevels && (o->first[o->nlevels] > MAX_HMASTERS ||
+			   o->levels[o->nlevels - 1] > o->cl.n))
 		cli_usage_error(PROG, "--hmasters", NULL,
 				"more hmasters than slaves on the last level, or more than 256");
-	r.nhm = nlevels ? first[nlevels] : 0;
-	if (kill_name[0]) {
+	if (o->kill_name[0]) {
 		int lv, ix;
 
-		if (sscanf(kill_name, "hmaster.%d.%d", &lv, &ix) != 2 || lv < 0 || lv >= nlevels ||
-		    ix < 0 || ix >= levels[lv])
-			cli_usage_error(PROG, "--kill", kill_name, "names no hmaster of --hmasters");
-		kill_hm = first[lv] + ix;
+		if (sscanf(o->kill_name, "hmaster.%d.%d", &lv, &ix) != 2 || lv < 0 ||
+		    lv >= o->nlevels || ix < 0 || ix >= o->levels[lv])
+			cli_usage_error(PROG, "--kill", o->kill_name, "names no hmaster of --hmasters");
+		o->kill_hm = o->first[lv] + ix;
 	}
-	if (cluster_power(&cl, &power))
-		cli_usage_error(PROG, "--loads", loads, "the schedules have too many steps in all");
+	if (cluster_power(&o->cl, &o->power))
+		cli_usage_error(PROG, "--loads", o->loads,
+				"the schedules have too many steps in all");
+}
 
-	/* the folder for logs and the naming service's data */
-	if (dir) {
-		if (mkdir(dir, 0755) && errno != EEXIST) {
-			fprintf(stderr, PROG ": cannot create '%s': %s\n", dir, strerror(errno));
-			return 1;
-		}
-		snprintf(logdir, sizeof(logdir), "%s", dir);
-	} else if (!mkdtemp(tmpdir)) {
-		fprintf(stderr, PROG ": cannot create a temporary folder: %s\n", strerror(errno));
-		return 1;
-	} else {
-		snprintf(logdir, sizeof(logdir), "%s", tmpdir);
-	}
-	proc_self_dir(bindir, sizeof(bindir));
-	r.slaves = calloc((size_t)cl.n, sizeof(*r.slaves));
-	if (!r.slaves)
-		return 1;
-	r.nslaves = cl.n;
-	for (int i = 0; i < cl.n; i++)
-		r.slaves[i].status = -1;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
+/* Where the processes of a run are found and how they talk. */
+struct run_env {
+	char logdir[4096], bindir[4096], ns[128];
+	char orb_ep[64], ca_opt[4300], key_opt[4300];
+};
 
-	if (names) {
-		snprintf(ns, sizeof(ns), "%s", names);
+/* The naming service (ours unless --names) and, with --tls, the run's CA. */
+static int start_names_and_tls(const struct run_opts *o, struct run_env *e, struct run_state *r)
+{
+	char why[512];
+	int port;
+
+	if (o->names) {
+		snprintf(e->ns, sizeof(e->ns), "%s", o->names);
 	} else {
 		char nsdir[4300];
 
-		snprintf(nsdir, sizeof(nsdir), "%s/names", logdir);
-		if (names_start(nsdir, 0, 0, &r.names.pid, &port, why, sizeof(why))) {
+		snprintf(nsdir, sizeof(nsdir), "%s/names", e->logdir);
+		if (names_start(nsdir, 0, 0, &r->names.pid, &port, why, sizeof(why))) {
 			fprintf(stderr, PROG ": cannot start the naming service: %s\n", why);
-			goto out;
+			return 1;
 		}
-		names_address(port, ns, sizeof(ns));
+		names_address(port, e->ns, sizeof(e->ns));
 	}
-
 	/* TLS: the run's own CA; every servant listens on giop:ssl only, so all
 	 * traffic between them is TLS (the naming service holds only names) */
-	if (tls) {
-		if (tls_setup(logdir, why, sizeof(why))) {
+	snprintf(e->orb_ep, sizeof(e->orb_ep), "giop:tcp:127.0.0.1:");
+	if (o->tls) {
+		if (tls_setup(e->logdir, why, sizeof(why))) {
 			fprintf(stderr, PROG ": cannot set up TLS: %s\n", why);
-			goto out;
+			return 1;
 		}
-		snprintf(orb_ep, sizeof(orb_ep), "giop:ssl:127.0.0.1:");
-		snprintf(ca_opt, sizeof(ca_opt), "%s/ca.pem", logdir);
-		snprintf(key_opt, sizeof(key_opt), "%s/node.pem", logdir);
+		snprintf(e->orb_ep, sizeof(e->orb_ep), "giop:ssl:127.0.0.1:");
+		snprintf(e->ca_opt, sizeof(e->ca_opt), "%s/ca.pem", e->logdir);
+		snprintf(e->key_opt, sizeof(e->key_opt), "%s/node.pem", e->logdir);
 	}
+	return 0;
+}
 
-	/* the master, or Tree Scheduling's coordinator */
-	add_arg(margv, &mn, "%s/%s", bindir, trees ? "dls-treesched" : "dls-master");
-	add_arg(margv, &mn, "--run=%s", run);
+/* The master, or Tree Scheduling's coordinator. */
+static int start_master(const struct run_opts *o, const struct run_env *e, struct run_state *r)
+{
+	char *margv[MAX_ARGS], powerstr[4096];
+	int mn = 0;
+
+	add_arg(margv, &mn, "%s/%s", e->bindir, o->trees ? "dls-treesched" : "dls-master");
+	add_arg(margv, &mn, "--run=%s", o->run);
 	/* two-level: the master's children are the first level of hmasters */
 	add_arg(margv, &mn, "--slaves=%d",
-		nlevels && !strcmp(hmode, "twolevel") ? levels[0] : cl.n);
-	add_arg(margv, &mn, "--width=%s", width);
-	add_arg(margv, &mn, "--height=%s", height);
-	add_arg(margv, &mn, "--maxit=%s", maxit);
-	add_arg(margv, &mn, "--order=%s", order);
-	add_arg(margv, &mn, "--collect=%s", collect);
-	add_arg(margv, &mn, "--t-iter=%.17g", t_iter);
-	add_arg(margv, &mn, "--power=%s", emul_steps_format(&power, powerstr, sizeof(powerstr)));
-	for (int i = 0; i < sched_argc; i++)
-		add_arg(margv, &mn, "%s", sched_argv[i]);
-	for (int i = 0; i < tree_argc; i++)
-		add_arg(margv, &mn, "%s", tree_argv[i]);
-	if (out_png)
-		add_arg(margv, &mn, "--png=%s", out_png);
-	if (out_raw)
-		add_arg(margv, &mn, "--raw=%s", out_raw);
-	if (out_csv)
-		add_arg(margv, &mn, "--csv=%s", out_csv);
-	if (out_json)
-		add_arg(margv, &mn, "--json=%s", out_json);
-	if (progress)
+		o->nlevels && !strcmp(o->hmode, "twolevel") ? o->levels[0] : o->cl.n);
+	add_arg(margv, &mn, "--width=%s", o->width);
+	add_arg(margv, &mn, "--height=%s", o->height);
+	add_arg(margv, &mn, "--maxit=%s", o->maxit);
+	add_arg(margv, &mn, "--order=%s", o->order);
+	if (!o->trees) /* Tree Scheduling collects by --report-interval */
+		add_arg(margv, &mn, "--collect=%s", o->collect);
+	add_arg(margv, &mn, "--t-iter=%.17g", o->t_iter);
+	add_arg(margv, &mn, "--power=%s", emul_steps_format(&o->power, powerstr, sizeof(powerstr)));
+	for (int i = 0; i < o->sched_argc; i++)
+		add_arg(margv, &mn, "%s", o->sched_argv[i]);
+	for (int i = 0; i < o->tree_argc; i++)
+		add_arg(margv, &mn, "%s", o->tree_argv[i]);
+	if (o->out_png)
+		add_arg(margv, &mn, "--png=%s", o->out_png);
+	if (o->out_raw)
+		add_arg(margv, &mn, "--raw=%s", o->out_raw);
+	if (o->out_csv)
+		add_arg(margv, &mn, "--csv=%s", o->out_csv);
+	if (o->out_json)
+		add_arg(margv, &mn, "--json=%s", o->out_json);
+	if (o->progress)
 		add_arg(margv, &mn, "--progress");
-	add_orb_args(margv, &mn, ns, orb_ep, ca_opt, key_opt);
-	snprintf(r.master.log, sizeof(r.master.log), "%s/master.log", logdir);
-	r.master.pid = proc_spawn(margv, NULL, progress ? NULL : r.master.log, 0);
+	add_orb_args(margv, &mn, e->ns, e->orb_ep, e->ca_opt, e->key_opt);
+	snprintf(r->master.log, sizeof(r->master.log), "%s/master.log", e->logdir);
+	r->master.pid = proc_spawn(margv, NULL, o->progress ? NULL : r->master.log, 0);
 	free_args(margv, mn);
-	if (r.master.pid < 0) {
-		fprintf(stderr, PROG ": cannot start dls-master: %s\n", strerror(errno));
-		goto out;
+	if (r->master.pid < 0) {
+		fprintf(stderr, PROG ": cannot start %s: %s\n",
+			o->trees ? "dls-treesched" : "dls-master", strerror(errno));
+		return 1;
 	}
+	return 0;
+}
 
-	/* the hmasters, level by level: hmaster.L.I under hmaster.(L-1).(I mod K) */
-	for (int l = 0; l < nlevels; l++)
-		for (int i = 0; i < levels[l]; i++) {
+/* The hmasters, level by level: hmaster.L.I under hmaster.(L-1).(I mod K). */
+static void start_hmasters(const struct run_opts *o, const struct run_env *e,
+			   struct run_state *r)
+{
+	for (int l = 0; l < o->nlevels; l++)
+		for (int i = 0; i < o->levels[l]; i++) {
+			struct child *hm = &r->hm[o->first[l] + i];
 			char *hargv[MAX_ARGS];
 			int hn = 0, below = 0;
 
 			/* the slaves below hmaster.l.i: those whose last-level hmaster
 			 * descends from it */
-			for (int k = 0; k < cl.n; k++) {
-				int at = k % levels[nlevels - 1];
+			for (int k = 0; k < o->cl.n; k++) {
+				int at = k % o->levels[o->nlevels - 1];
 
-				for (int up = nlevels - 1; up > l; up--)
-					at %= levels[up - 1];
+				for (int up = o->nlevels - 1; up > l; up--)
+					at %= o->levels[up - 1];
 				below += at == i;
 			}
-			add_arg(hargv, &hn, "%s/dls-hmaster", bindir);
-			add_arg(hargv, &hn, "--run=%s", run);
+			add_arg(hargv, &hn, "%s/dls-hmaster", e->bindir);
+			add_arg(hargv, &hn, "--run=%s", o->run);
 			add_arg(hargv, &hn, "--name=hmaster.%d.%d", l, i);
 			if (l == 0)
 				add_arg(hargv, &hn, "--parent=master");
 			else
-				add_arg(hargv, &hn, "--parent=hmaster.%d.%d", l - 1, i % levels[l - 1]);
+				add_arg(hargv, &hn, "--parent=hmaster.%d.%d", l - 1,
+					i % o->levels[l - 1]);
 			add_arg(hargv, &hn, "--slaves=%d", below);
-			add_arg(hargv, &hn, "--mode=%s", hmode);
-			add_arg(hargv, &hn, "--link-latency-us=%.17g", latency_us);
-			add_orb_args(hargv, &hn, ns, orb_ep, ca_opt, key_opt);
-			snprintf(r.hm[first[l] + i].log, sizeof(r.hm[0].log), "%s/hmaster.%d.%d.log",
-				 logdir, l, i);
-			r.hm[first[l] + i].status = -1;
-			r.hm[first[l] + i].pid =
-				proc_spawn(hargv, r.hm[first[l] + i].log, r.hm[first[l] + i].log, 0);
+			add_arg(hargv, &hn, "--mode=%s", o->hmode);
+			add_arg(hargv, &hn, "--link-latency-us=%.17g", o->latency_us);
+			add_orb_args(hargv, &hn, e->ns, e->orb_ep, e->ca_opt, e->key_opt);
+			snprintf(hm->log, sizeof(hm->log), "%s/hmaster.%d.%d.log", e->logdir, l, i);
+			hm->status = -1;
+			hm->pid = proc_spawn(hargv, hm->log, hm->log, 0);
 			free_args(hargv, hn);
 		}
+}
 
-	/* the slaves */
-	for (int i = 0; i < cl.n; i++) {
+/* One slave per PE of the cluster. */
+static int start_slaves(const struct run_opts *o, const struct run_env *e, struct run_state *r)
+{
+	for (int i = 0; i < o->cl.n; i++) {
 		char *sargv[MAX_ARGS], sched[2048];
 		int sn = 0;
 
-		add_arg(sargv, &sn, "%s/dls-slave", bindir);
-		add_arg(sargv, &sn, "--run=%s", run);
+		add_arg(sargv, &sn, "%s/dls-slave", e->bindir);
+		add_arg(sargv, &sn, "--run=%s", o->run);
 		add_arg(sargv, &sn, "--name=slave.%d", i);
-		add_arg(sargv, &sn, "--speed=%.17g", cl.speed[i]);
-		add_arg(sargv, &sn, "--load=%s", emul_steps_format(&cl.load[i], sched, sizeof(sched)));
-		add_arg(sargv, &sn, "--t-iter=%.17g", t_iter);
-		add_arg(sargv, &sn, "--link-latency-us=%.17g", latency_us);
-		if (nlevels)
-			add_arg(sargv, &sn, "--master=hmaster.%d.%d", nlevels - 1,
-				i % levels[nlevels - 1]);
-		if (trees)
+		add_arg(sargv, &sn, "--speed=%.17g", o->cl.speed[i]);
+		add_arg(sargv, &sn, "--load=%s",
+			emul_steps_format(&o->cl.load[i], sched, sizeof(sched)));
+		add_arg(sargv, &sn, "--t-iter=%.17g", o->t_iter);
+		add_arg(sargv, &sn, "--link-latency-us=%.17g", o->latency_us);
+		if (o->nlevels)
+			add_arg(sargv, &sn, "--master=hmaster.%d.%d", o->nlevels - 1,
+				i % o->levels[o->nlevels - 1]);
+		if (o->trees)
 			add_arg(sargv, &sn, "--coordinator=treesched");
-		add_orb_args(sargv, &sn, ns, orb_ep, ca_opt, key_opt);
-		snprintf(r.slaves[i].log, sizeof(r.slaves[i].log), "%s/slave.%d.log", logdir, i);
-		r.slaves[i].pid = proc_spawn(sargv, r.slaves[i].log, r.slaves[i].log, 0);
+		add_orb_args(sargv, &sn, e->ns, e->orb_ep, e->ca_opt, e->key_opt);
+		snprintf(r->slaves[i].log, sizeof(r->slaves[i].log), "%s/slave.%d.log", e->logdir, i);
+		r->slaves[i].pid = proc_spawn(sargv, r->slaves[i].log, r->slaves[i].log, 0);
 		free_args(sargv, sn);
-		if (r.slaves[i].pid < 0) {
+		if (r->slaves[i].pid < 0) {
 			fprintf(stderr, PROG ": cannot start dls-slave %d: %s\n", i, strerror(errno));
-			goto out;
+			return 1;
 		}
 	}
+	return 0;
+}
 
-	/* wait for the master; watch the clock, the signals, the drill, and
-	 * the slaves: when every one of them has exited the run cannot end */
-	t0 = dls_now();
-	while (r.master.status < 0) {
-		int running = 0;
+/* Starts every process of the run: 0, or 1 (said why) when one could not start. */
+static int launch(const struct run_opts *o, struct run_env *e, struct run_state *r)
+{
+	if (start_names_and_tls(o, e, r) || start_master(o, e, r))
+		return 1;
+	start_hmasters(o, e, r);
+	return start_slaves(o, e, r);
+}
 
-		reap(&r);
-		for (int i = 0; i < r.nslaves; i++)
-			running += r.slaves[i].status < 0;
+static int slaves_running(struct run_state *r)
+{
+	int running = 0;
+
+	reap(r);
+	for (int i = 0; i < r->nslaves; i++)
+		running += r->slaves[i].status < 0;
+	return running;
+}
+
+/*
+ * Waits for the master; watches the clock, the signals, the failure drill,
+ * and the slaves: when every one of them has exited the run cannot end.
+ * Returns the run's exit status.
+ */
+static int monitor(struct run_opts *o, struct run_state *r)
+{
+	double t0 = dls_now(), all_gone_at = 0;
+
+	while (r->master.status < 0) {
+		int running = slaves_running(r);
+
 		if (!running && !all_gone_at)
 			all_gone_at = dls_now();
 		if (!running && dls_now() - all_gone_at > 5) {
 			fprintf(stderr, PROG ": every slave of run '%s' has exited and the master is "
-					     "still waiting: stopping the run\n", run);
-			for (int i = 0; i < r.nslaves; i++)
-				if (r.slaves[i].status != 0) {
-					show_log("a slave", r.slaves[i].log);
+					     "still waiting: stopping the run\n", o->run);
+			for (int i = 0; i < r->nslaves; i++)
+				if (r->slaves[i].status != 0) {
+					show_log("a slave", r->slaves[i].log);
 					break;
 				}
-			status = 1;
-			goto out;
+			return 1;
 		}
 		if (interrupted) {
 			fprintf(stderr, "\n" PROG ": interrupted: stopping every process of run '%s'\n",
-				run);
-			status = 130;
-			goto out;
+				o->run);
+			return 130;
 		}
-		if (dls_now() - t0 > timeout) {
-			fprintf(stderr, PROG ": run '%s' exceeded --timeout %.0f s: stopping it\n", run,
-				timeout);
-			status = 1;
-			goto out;
+		if (dls_now() - t0 > o->timeout) {
+			fprintf(stderr, PROG ": run '%s' exceeded --timeout %.0f s: stopping it\n",
+				o->run, o->timeout);
+			return 1;
 		}
-		if (r.names.pid > 0 && r.names.status >= 0) {
+		if (r->names.pid > 0 && r->names.status >= 0) {
 			fprintf(stderr, PROG ": the naming service stopped (exit %d)\n",
-				r.names.status);
-			goto out;
+				r->names.status);
+			return 1;
 		}
-		if (kill_hm >= 0 && dls_now() - t0 >= kill_at) {
-			fprintf(stderr, PROG ": drill: kill -9 %s (pid %d) at %.2f s\n", kill_name,
-				(int)r.hm[kill_hm].pid, dls_now() - t0);
-			kill(r.hm[kill_hm].pid, SIGKILL);
-			kill_hm = -1;
+		if (o->kill_hm >= 0 && dls_now() - t0 >= o->kill_at) {
+			fprintf(stderr, PROG ": drill: kill -9 %s (pid %d) at %.2f s\n", o->kill_name,
+				(int)r->hm[o->kill_hm].pid, dls_now() - t0);
+			kill(r->hm[o->kill_hm].pid, SIGKILL);
+			o->kill_hm = -1;
 		}
-		if (kill_slave >= 0 && dls_now() - t0 >= kill_at) {
+		if (o->kill_slave >= 0 && dls_now() - t0 >= o->kill_at) {
 			fprintf(stderr, PROG ": drill: kill -9 slave.%d (pid %d) at %.2f s\n",
-				kill_slave, (int)r.slaves[kill_slave].pid, dls_now() - t0);
-			kill(r.slaves[kill_slave].pid, SIGKILL);
-			kill_slave = -1;
+				o->kill_slave, (int)r->slaves[o->kill_slave].pid, dls_now() - t0);
+			kill(r->slaves[o->kill_slave].pid, SIGKILL);
+			o->kill_slave = -1;
 		}
 		dls_sleep_ms(20);
 	}
-	status = r.master.status;
 	/* the slaves heard DONE; give them a moment to unbind and exit */
-	for (double end = dls_now() + 5; dls_now() < end;) {
-		int running = 0;
-
-		reap(&r);
-		for (int i = 0; i < r.nslaves; i++)
-			running += r.slaves[i].status < 0;
-		if (!running)
-			break;
+	for (double end = dls_now() + 5; dls_now() < end && slaves_running(r);)
 		dls_sleep_ms(20);
+	return r->master.status;
+}
+
+/* The folder for logs and the naming service's data: --dir, or a new one. */
+static int make_logdir(const struct run_opts *o, struct run_env *e)
+{
+	char tmpdir[] = "/tmp/dls-run-XXXXXX";
+
+	if (o->dir) {
+		if (mkdir(o->dir, 0755) && errno != EEXIST) {
+			fprintf(stderr, PROG ": cannot create '%s': %s\n", o->dir, strerror(errno));
+			return 1;
+		}
+		snprintf(e->logdir, sizeof(e->logdir), "%s", o->dir);
+	} else if (!mkdtemp(tmpdir)) {
+		fprintf(stderr, PROG ": cannot create a temporary folder: %s\n", strerror(errno));
+		return 1;
+	} else {
+		snprintf(e->logdir, sizeof(e->logdir), "%s", tmpdir);
 	}
-out:
+	return 0;
+}
+
+int dls_cmd_run(int argc, char **argv)
+{
+	static struct run_opts o; /* a cluster of up to CLUSTER_MAX slaves: not on the stack */
+	static struct run_env e;
+	struct run_state r;
+	int status = 1, rc;
+
+	opts_init(&o);
+	memset(&e, 0, sizeof(e));
+	rc = parse_args(argc, argv, &o);
+	if (rc) {
+		opts_free(&o);
+		return rc == 1 ? 0 : rc;
+	}
+	validate(&o);
+	memset(&r, 0, sizeof(r));
+	r.master.status = r.names.status = -1;
+	r.nhm = o.nlevels ? o.first[o.nlevels] : 0;
+	if (make_logdir(&o, &e)) {
+		opts_free(&o);
+		return 1;
+	}
+	proc_self_dir(e.bindir, sizeof(e.bindir));
+	r.slaves = calloc((size_t)o.cl.n, sizeof(*r.slaves));
+	if (!r.slaves) {
+		opts_free(&o);
+		return 1;
+	}
+	r.nslaves = o.cl.n;
+	for (int i = 0; i < o.cl.n; i++)
+		r.slaves[i].status = -1;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+
+	if (!launch(&o, &e, &r))
+		status = monitor(&o, &r);
 	stop_all(&r);
 	if (status != 0 && status != 130) {
-		fprintf(stderr, PROG ": run '%s' failed (master exit %d); logs in %s\n", run,
-			r.master.status, logdir);
-		if (!progress)
+		fprintf(stderr, PROG ": run '%s' failed (master exit %d); logs in %s\n", o.run,
+			r.master.status, e.logdir);
+		if (!o.progress)
 			show_log("master", r.master.log);
-	} else if (!dir) {
-		remove_dir(logdir);
+	} else if (!o.dir) {
+		remove_dir(e.logdir);
 	}
-	for (int i = 0; i < sched_argc; i++)
-		free(sched_argv[i]);
-	for (int i = 0; i < tree_argc; i++)
-		free(tree_argv[i]);
+	opts_free(&o);
 	free(r.slaves);
 	return status;
 }

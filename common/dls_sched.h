@@ -105,6 +105,15 @@ int sched_next(struct sched *s, int pe, int64_t acp, struct dls_range *out);
  * the chunk without touching the ACPSA state.
  */
 int sched_report(struct sched *s, int pe, int64_t acp);
+
+/*
+ * The service order of simultaneous requests (seed 001, the ACPSA rule's
+ * premise): the larger A_i first, then the earlier arrival.  Non-zero when a
+ * request (acp_a, arrived at arrival_a) is served before (acp_b, arrival_b).
+ * Every server of requests uses it: the master, a two-level hmaster, and
+ * the simulator.
+ */
+int sched_acpsa_before(int64_t acp_a, double arrival_a, int64_t acp_b, double arrival_b);
 int sched_serve(struct sched *s, int pe, int64_t acp, struct dls_range *out);
 
 /* Iterations not yet assigned. */

@@ -58,8 +58,11 @@ int dls_cond_init(pthread_cond_t *c)
 
 int dls_cond_wait_until(pthread_cond_t *c, pthread_mutex_t *m, double deadline)
 {
-	struct timespec ts = to_timespec(deadline);
+	struct timespec ts;
 
+	if (deadline >= DLS_NEVER) /* no deadline: beyond what a timespec holds */
+		return pthread_cond_wait(c, m);
+	ts = to_timespec(deadline);
 	return pthread_cond_timedwait(c, m, &ts);
 }
 

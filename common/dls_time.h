@@ -34,6 +34,9 @@ void dls_sleep_ms(int ms);
 /* Initialises a condition variable that waits on CLOCK_MONOTONIC. */
 int dls_cond_init(pthread_cond_t *c);
 
+/* A deadline that never comes: dls_cond_wait_until then waits for a signal only. */
+#define DLS_NEVER 1e15
+
 /*
  * Waits on c for at most until the monotonic time `deadline` (seconds).
  * Returns 0 or ETIMEDOUT.

@@ -233,3 +233,44 @@ int dls_corba_error(const CORBA::Exception &e, char *why, size_t len)
 	snprintf(why, len, "CORBA exception %s", e._name());
 	return DLS_EREMOTE;
 }
+
+int dls_publish(PortableServer::ServantBase *servant, const char *ior_file, const char *path,
+		const char *prog)
+{
+	char why[256] = "";
+
+	try {
+		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
+		CORBA::Object_var obj = dls_root_poa()->id_to_reference(oid);
+
+		if (ior_file) {
+			CORBA::String_var ior = dls_orb()->object_to_string(obj);
+			FILE *f = fopen(ior_file, "w");
+
+			if (!f || fprintf(f, "%s\n", (const char *)ior) < 0 || fclose(f)) {
+				fprintf(stderr, "%s: cannot write the IOR to '%s'\n", prog, ior_file);
+				return 1;
+			}
+		}
+		if (dls_name_bind(path, obj, why, sizeof(why))) {
+			fprintf(stderr, "%s: cannot bind '%s' in the naming service: %s\n", prog,
+				path, why);
+			return 1;
+		}
+	} catch (const CORBA::Exception &e) {
+		dls_corba_error(e, why, sizeof(why));
+		fprintf(stderr, "%s: cannot activate the servant: %s\n", prog, why);
+		return 1;
+	}
+	return 0;
+}
+
+void dls_unpublish(PortableServer::ServantBase *servant)
+{
+	try {
+		PortableServer::ObjectId_var oid = dls_root_poa()->servant_to_id(servant);
+		dls_root_poa()->deactivate_object(oid);
+	} catch (...) {
+	}
+	servant->_remove_ref();
+}

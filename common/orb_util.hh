@@ -25,6 +25,15 @@ int dls_name_unbind(const char *path);
 // service) and why filled on failure.
 CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t len);
 
+// Makes servant reachable: activates it in the root POA, writes its IOR to
+// ior_file (unless NULL) and binds it at path.  0, or 1 with the reason on
+// stderr after "prog: ".
+int dls_publish(PortableServer::ServantBase *servant, const char *ior_file, const char *path,
+		const char *prog);
+
+// Deactivates a servant dls_publish activated and drops its reference.
+void dls_unpublish(PortableServer::ServantBase *servant);
+
 // Pings a slave (or an hmaster answering for slaves below it): DLS_OK when it
 // answered within its reference's timeout, else DLS_EREMOTE with why filled.
 int dls_ping(CORBA::Object_ptr ref, char *why, size_t len);

@@ -195,7 +195,9 @@ DLS::JobSpec proto_job_out(const struct dls_job &in)
 	job.iterations = in.iterations;
 	job.order = in.order ? DLS::ORDER_INTERLEAVED : DLS::ORDER_NATURAL;
 	job.collect = in.collect == DLS_COLLECT_END ? DLS::COLLECT_END : DLS::COLLECT_PIGGYBACK;
-	job.scheme.name = sched_kind_name((enum sched_kind)in.scheme.kind);
+	job.scheme.name = in.scheme.kind == DLS_SCHEME_DECENTRALIZED
+				  ? "trees"
+				  : sched_kind_name((enum sched_kind)in.scheme.kind);
 	job.scheme.profile = in.scheme.profile;
 	job.scheme.alpha_num = in.scheme.alpha_num;
 	job.scheme.alpha_den = in.scheme.alpha_den;

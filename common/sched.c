@@ -388,3 +388,8 @@ int sched_function(const struct sched_params *p, int64_t *vals, size_t max, size
 	sched_destroy(s);
 	return rc;
 }
+
+int sched_acpsa_before(int64_t acp_a, double arrival_a, int64_t acp_b, double arrival_b)
+{
+	return acp_a > acp_b || (acp_a == acp_b && arrival_a < arrival_b);
+}

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "dls.hh"
+#include "orb_util.hh"
 
 class SlaveRefs {
 public:
@@ -40,6 +41,15 @@ public:
 		if (id < 0 || (size_t)id >= refs_.size())
 			return DLS::Slave::_nil();
 		return DLS::Slave::_duplicate(refs_[(size_t)id]);
+	}
+
+	// The liveness ping (liveness.h): 0 when child id answered within the
+	// ping timeout, else non-zero with why filled.
+	int ping(int id, char *why, size_t len)
+	{
+		DLS::Slave_var ref = slave_ref(id);
+
+		return dls_ping(ref, why, len);
 	}
 
 private:

@@ -3,41 +3,35 @@
 
 #include <stdio.h>
 
-#include <vector>
-
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls_time.h"
+#include "liveness.h"
 #include "hmaster_servant.hh"
 #include "orb_util.hh"
 #include "ping_slave.hh"
 
-struct monitor_arg {
+// The liveness policy (common/liveness.c) over the hmaster core: a child that
+// holds work and does not answer a ping is lost; the core decides what that
+// means (relay: its parent is told; two-level: its work goes to its siblings).
+struct watch {
 	struct hmaster *h;
 	HMaster_i *servant;
-	const struct hmaster_orb_opts *o;
-	volatile int stop;
 };
 
-// A child that holds work and does not answer a ping is lost: its parent is told.
-static void *monitor(void *p)
+static size_t holding(void *ctx, int *ids, size_t max)
 {
-	monitor_arg *a = (monitor_arg *)p;
-	std::vector<int> ids(65536);
+	return hmaster_slaves_holding(((watch *)ctx)->h, ids, max);
+}
 
-	while (!a->stop) {
-		size_t n = hmaster_slaves_holding(a->h, ids.data(), ids.size());
+static int ping(void *ctx, int id, char *why, size_t len)
+{
+	return ((watch *)ctx)->servant->ping(id, why, len);
+}
 
-		for (size_t i = 0; i < n && !a->stop; i++) {
-			DLS::Slave_var ref = a->servant->slave_ref(ids[i]);
-			char why[256];
-
-			if (dls_ping(ref, why, sizeof(why)))
-				hmaster_slave_lost(a->h, ids[i], why);
-		}
-		dls_sleep_ms(a->o->ping_ms);
-	}
-	return NULL;
+static void lost(void *ctx, int id, const char *why)
+{
+	hmaster_slave_lost(((watch *)ctx)->h, id, why);
 }
 
 extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
@@ -47,8 +41,7 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 	CORBA::Object_var obj;
 	struct hmaster *h;
 	HMaster_i *servant;
-	monitor_arg arg;
-	pthread_t tid;
+	struct liveness *live;
 	int err, status = 0;
 
 	dls_name_path(ppath, o->run_name, o->parent);
@@ -94,11 +87,15 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 	}
 	log_info("bound as '%s' below '%s', %s for %d slaves", mpath, ppath,
 		 o->twolevel ? "scheduling (two-level)" : "relaying", o->nslaves);
-	arg.h = h;
-	arg.servant = servant;
-	arg.o = o;
-	arg.stop = 0;
-	pthread_create(&tid, NULL, monitor, &arg);
+	watch w = {h, servant};
+	struct liveness_ops ops = {&w, holding, ping, lost, NULL};
+	live = liveness_start(&ops, o->ping_ms, &err);
+	if (!live) {
+		fprintf(stderr, "dls-hmaster: cannot watch the slaves: %s\n", dls_strerror(err));
+		dls_name_unbind(mpath);
+		hmaster_destroy(h);
+		return 1;
+	}
 	while ((err = hmaster_wait_finished(h, 1000)) == DLS_ETIMEDOUT)
 		;
 	if (err) {
@@ -108,8 +105,7 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 		hmaster_report(h, stdout);
 		fflush(stdout);
 	}
-	arg.stop = 1;
-	pthread_join(tid, NULL);
+	liveness_stop(live);
 	dls_name_unbind(mpath);
 	dls_sleep_ms(100); /* let the last replies leave */
 	hmaster_destroy(h);

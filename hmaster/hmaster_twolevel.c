@@ -15,24 +15,14 @@
 #include "dls/log.h"
 #include "dls_time.h"
 #include "ledger.h"
+#include "serve.h"
 #include "dls_sched.h"
 
-enum child_state { C_REGISTERED, C_ACTIVE, C_FINISHED, C_LOST };
-
+/* A child: its row (name, V_i = the sum of its slaves', A_i, chunks, times,
+ * state) and what the serving core keeps of it. */
 struct child {
-	char name[64];
-	double vpower; /* the sum of its slaves' V_i */
-	int64_t chunks, iterations;
-	enum child_state state;
-	int first_pending; /* its first request waits for the first chunk */
-	int64_t acp;	   /* A_i last reported */
-	struct dls_times times;
-	struct ledger_held held;
-	int has_reply;
-	uint32_t last_seq;
-	struct dls_reply last_reply;
-	int waiting;	  /* its request waits for the pool */
-	uint64_t arrival; /* when it began waiting */
+	struct dls_slave_status info;
+	struct serve_child serve;
 };
 
 /* A child's registration waiting for the merged one to come back. */
@@ -72,8 +62,10 @@ struct twolevel {
 	/* the pool: the scheme over the current chunk, then queued chunks */
 	struct sched *cur;
 	int64_t cur_start, cur_size;
-	struct dls_range *queue, *requeue;
-	size_t nqueue, nrequeue, queue_cap, requeue_cap;
+	struct dls_range *queue;
+	size_t nqueue, queue_cap;
+	struct serve_requeue requeue; /* the work of lost children */
+	struct serve_queue waiting;   /* children's requests in ACPSA order */
 
 	/* the parent */
 	int first_sent, in_flight, parent_done, need, just_submitted;
@@ -82,7 +74,6 @@ struct twolevel {
 	uint32_t seq;
 	struct outbox out;
 
-	uint64_t arrivals;
 	int64_t received; /* iterations the parent gave */
 	double t_first;	  /* the first chunk's arrival */
 	pthread_t thread;
@@ -112,13 +103,6 @@ static struct dls_range pop_range(struct dls_range *v, size_t *n)
 	return r;
 }
 
-static int give_to_siblings(void *ctx, int64_t start, int64_t count)
-{
-	struct twolevel *t = ctx;
-
-	return push_range(&t->requeue, &t->nrequeue, &t->requeue_cap, start, count);
-}
-
 /* Iterations in the pool not yet handed to a child. */
 static int64_t pool_left(const struct twolevel *t)
 {
@@ -126,15 +110,13 @@ static int64_t pool_left(const struct twolevel *t)
 
 	for (size_t k = 0; k < t->nqueue; k++)
 		n += t->queue[k].count;
-	for (size_t k = 0; k < t->nrequeue; k++)
-		n += t->requeue[k].count;
-	return n;
+	return n + serve_requeue_left(&t->requeue);
 }
 
 /* Ask the parent for the next chunk once half of the current one is out. */
 static int pool_low(const struct twolevel *t)
 {
-	if (t->nqueue || t->nrequeue)
+	if (t->nqueue || t->requeue.n)
 		return 0;
 	return !t->cur || 2 * sched_remaining(t->cur) <= t->cur_size;
 }
@@ -144,8 +126,9 @@ static int64_t children_acp(const struct twolevel *t)
 	int64_t a = 0;
 
 	for (int i = 0; i < t->nchildren; i++)
-		if (t->children[i].state == C_ACTIVE || t->children[i].state == C_REGISTERED)
-			a += t->children[i].acp;
+		if (t->children[i].info.state == DLS_SLAVE_ACTIVE ||
+		    t->children[i].info.state == DLS_SLAVE_REGISTERED)
+			a += t->children[i].info.acp;
 	return a;
 }
 
@@ -161,7 +144,7 @@ static int start_chunk(struct twolevel *t)
 		return DLS_ENOMEM;
 	r = pop_range(t->queue, &t->nqueue);
 	for (int i = 0; i < t->nchildren; i++)
-		acp[i] = t->children[i].state == C_ACTIVE ? t->children[i].acp : 0;
+		acp[i] = t->children[i].info.state == DLS_SLAVE_ACTIVE ? t->children[i].info.acp : 0;
 	sched_params_init(&p);
 	p.kind = (enum sched_kind)t->job.scheme.kind;
 	p.profile = (enum sched_profile)t->job.scheme.profile;
@@ -301,7 +284,7 @@ static void forward_request(struct twolevel *t)
 	req.seq = ++t->seq;
 	req.acp = children_acp(t);
 	for (int i = 0; i < t->nchildren; i++) {
-		const struct dls_times *c = &t->children[i].times;
+		const struct dls_times *c = &t->children[i].info.times;
 
 		req.times.t_comp += c->t_comp;
 		req.times.t_comwait += c->t_comwait;
@@ -343,6 +326,26 @@ static void forward_request(struct twolevel *t)
 		t->parent_done = 1;
 	}
 	pthread_cond_broadcast(&t->cond);
+	/* new work for the head of the line; a failure, WAIT or DONE for all */
+	if (!rc && rep.kind == DLS_REPLY_WORK && !t->failed)
+		serve_queue_wake_head(&t->waiting);
+	else
+		serve_queue_wake_all(&t->waiting);
+}
+
+/* When the forwarder must look again by itself: a registration or a first
+ * request window closing, or the parent's WAIT ending; at most a second. */
+static double next_deadline(const struct twolevel *t, double now)
+{
+	double next = now + 1.0, window = t->register_timeout_ms / 1000.0;
+
+	if (t->regs && t->first_register + window < next)
+		next = t->first_register + window;
+	if (!t->first_sent && t->first_requests > 0 && t->first_request + window < next)
+		next = t->first_request + window;
+	if (t->wait_until > now && t->wait_until < next)
+		next = t->wait_until;
+	return next;
 }
 
 static void *forwarder(void *arg)
@@ -369,9 +372,10 @@ static void *forwarder(void *arg)
 		else if (want)
 			forward_request(t);
 		else
-			dls_cond_wait_until(&t->cond, &t->lock,
-					    now + (t->regs || t->need || !t->first_sent ? 0.02 : 1.0));
+			dls_cond_wait_until(&t->cond, &t->lock, next_deadline(t, now));
 	}
+	if (t->failed)
+		serve_queue_wake_all(&t->waiting);
 	pthread_cond_broadcast(&t->cond);
 	pthread_mutex_unlock(&t->lock);
 	return NULL;
@@ -420,17 +424,18 @@ void twolevel_destroy(struct twolevel *t)
 	pthread_mutex_lock(&t->lock);
 	t->stop = 1;
 	pthread_cond_broadcast(&t->cond);
+	serve_queue_wake_all(&t->waiting);
 	pthread_mutex_unlock(&t->lock);
 	if (t->thread)
 		pthread_join(t->thread, NULL);
 	for (int i = 0; i < t->nchildren; i++)
-		ledger_held_free(&t->children[i].held);
+		ledger_held_free(&t->children[i].serve.held);
 	for (size_t i = 0; i < t->out.n; i++)
 		free((void *)t->out.v[i].counts);
 	free(t->out.v);
 	free(t->children);
 	free(t->queue);
-	free(t->requeue);
+	serve_requeue_free(&t->requeue);
 	sched_destroy(t->cur);
 	ledger_free(&t->ledger);
 	pthread_mutex_destroy(&t->lock);
@@ -458,7 +463,11 @@ int twolevel_register(struct twolevel *t, const char *name, const double *speeds
 		t->first_register = dls_now();
 	t->leaves += (int)n;
 	p.id = t->nchildren++;
-	snprintf(t->children[p.id].name, sizeof(t->children[p.id].name), "%s", name);
+	t->children[p.id].info.id = p.id;
+	snprintf(t->children[p.id].info.name, sizeof(t->children[p.id].info.name), "%s", name);
+	/* a child may itself be a two-level hmaster (slaves and hmasters both
+	 * register through register_cluster): it may ask before delivering */
+	t->children[p.id].serve.may_prefetch = 1;
 	for (at = &t->regs; *at; at = &(*at)->next)
 		;
 	*at = &p;
@@ -472,22 +481,18 @@ int twolevel_register(struct twolevel *t, const char *name, const double *speeds
 	if (p.rc)
 		snprintf(why, HMASTER_WHY_LEN, "%s", p.why);
 	for (size_t i = 0; !p.rc && i < n; i++)
-		t->children[p.id].vpower += vpowers[i];
+		t->children[p.id].info.vpower += vpowers[i];
 	*id = p.id;
 	pthread_mutex_unlock(&t->lock);
 	return p.rc;
 }
 
-/* Checks results of child c and queues copies for the parent; the lock is held. */
-static int take_results(struct twolevel *t, int c, const struct dls_result *res, size_t n,
-			char *why)
+/* Queues copies of child c's results for the parent and commits them; they
+ * were checked (and marked) by ledger_check.  The lock is held. */
+static int take_results(struct twolevel *t, int c, const struct dls_result *res, size_t n)
 {
 	struct child *ch = &t->children[c];
-	int64_t total;
-	int rc = ledger_check(&t->ledger, &ch->held, c, res, n, &total, why, HMASTER_WHY_LEN);
 
-	if (rc)
-		return rc;
 	if (t->out.n + n > t->out.cap) {
 		size_t cap = (t->out.n + n) * 2;
 		struct dls_result *v = realloc(t->out.v, cap * sizeof(*v));
@@ -513,7 +518,7 @@ static int take_results(struct twolevel *t, int c, const struct dls_result *res,
 		t->out.v[t->out.n++] = (struct dls_result){res[b].start, res[b].count, copy,
 							   res[b].ncounts};
 	}
-	ledger_commit(&t->ledger, &ch->held, res, n);
+	ledger_commit(&t->ledger, &ch->serve.held, res, n);
 	if (n)
 		pthread_cond_broadcast(&t->cond);
 	return DLS_OK;
@@ -525,7 +530,7 @@ static int check_child(struct twolevel *t, int c, char *why)
 		snprintf(why, HMASTER_WHY_LEN, "unknown slave id %d", c);
 		return DLS_ENOENT;
 	}
-	if (t->children[c].state == C_LOST) {
+	if (t->children[c].info.state == DLS_SLAVE_LOST) {
 		snprintf(why, HMASTER_WHY_LEN, "slave %d was declared lost; its work went to others",
 			 c);
 		return DLS_ESTATE;
@@ -533,33 +538,12 @@ static int check_child(struct twolevel *t, int c, char *why)
 	return DLS_OK;
 }
 
-/* Waiting requests are served in ACPSA order (larger A_i first, then
- * arrival), as the master serves its queue: nobody starves at the tail. */
-static int first_in_line(const struct twolevel *t, int c)
-{
-	const struct child *me = &t->children[c];
-
-	for (int j = 0; j < t->nchildren; j++) {
-		const struct child *o = &t->children[j];
-
-		if (j != c && o->waiting &&
-		    (o->acp > me->acp || (o->acp == me->acp && o->arrival < me->arrival)))
-			return 0;
-	}
-	return 1;
-}
-
 /* The next piece of the pool for child c, or 0 when the pool is empty. */
 static int serve(struct twolevel *t, int c, int64_t acp, struct dls_reply *out)
 {
 	struct dls_range k;
 
-	if (t->nrequeue) {
-		struct dls_range r = pop_range(t->requeue, &t->nrequeue);
-
-		k.start = r.start;
-		k.count = r.count;
-	} else {
+	if (!serve_requeue_pop(&t->requeue, &k)) {
 		while (!(t->cur && sched_remaining(t->cur) > 0) && t->nqueue)
 			if (start_chunk(t))
 				return 0;
@@ -567,10 +551,10 @@ static int serve(struct twolevel *t, int c, int64_t acp, struct dls_reply *out)
 			return 0;
 		k.start += t->cur_start;
 	}
-	if (ledger_hold(&t->children[c].held, k.start, k.count))
+	if (ledger_hold(&t->children[c].serve.held, k.start, k.count))
 		return 0;
-	t->children[c].chunks++;
-	t->children[c].iterations += k.count;
+	t->children[c].info.chunks++;
+	t->children[c].info.iterations += k.count;
 	out->kind = DLS_REPLY_WORK;
 	out->start = k.start;
 	out->count = k.count;
@@ -581,8 +565,9 @@ static int serve(struct twolevel *t, int c, int64_t acp, struct dls_reply *out)
 int twolevel_request(struct twolevel *t, const struct dls_request *req, struct dls_reply *out,
 		     char *why)
 {
+	struct serve_waiter w;
 	struct child *ch;
-	int c = req->slave_id, rc;
+	int c = req->slave_id, rc, retry;
 
 	memset(out, 0, sizeof(*out));
 	pthread_mutex_lock(&t->lock);
@@ -590,49 +575,38 @@ int twolevel_request(struct twolevel *t, const struct dls_request *req, struct d
 	if (rc)
 		goto done;
 	ch = &t->children[c];
-	if (ch->has_reply && req->seq == ch->last_seq) {
-		*out = ch->last_reply;
+	rc = serve_take(&t->ledger, &ch->serve, req, t->job.collect == DLS_COLLECT_PIGGYBACK, out,
+			&retry, why, HMASTER_WHY_LEN);
+	if (rc || retry)
 		goto done;
-	}
-	if (ch->has_reply && req->seq < ch->last_seq) {
-		snprintf(why, HMASTER_WHY_LEN, "request %u of slave %d is older than its request %u",
-			 req->seq, c, ch->last_seq);
-		rc = DLS_ESTATE;
-		goto done;
-	}
-	if (req->acp < 1 || req->acp > SCHED_MAX_ACP) {
-		snprintf(why, HMASTER_WHY_LEN, "A_i = %lld: a slave requests only with 1 <= A_i <= %lld",
-			 (long long)req->acp, (long long)SCHED_MAX_ACP);
-		rc = DLS_EINVAL;
-		goto done;
-	}
-	rc = take_results(t, c, req->results, req->nresults, why);
+	rc = take_results(t, c, req->results, req->nresults);
 	if (rc)
 		goto done;
-	ch->acp = req->acp;
-	ch->times = req->times;
-	if (ch->state == C_REGISTERED) {
-		ch->state = C_ACTIVE;
+	ch->info.acp = req->acp;
+	ch->info.times = req->times;
+	if (ch->info.state == DLS_SLAVE_REGISTERED) {
+		ch->info.state = DLS_SLAVE_ACTIVE;
 		if (t->first_requests++ == 0)
 			t->first_request = dls_now();
 	}
-	ch->waiting = 1;
-	ch->arrival = t->arrivals++;
+	/* in line in ACPSA order: only the head takes from the pool */
+	serve_queue_join(&t->waiting, &w, req->acp);
 	for (;;) {
-		if (t->failed) {
-			snprintf(why, HMASTER_WHY_LEN, "%s", t->failure);
+		if (t->failed || t->stop) {
+			snprintf(why, HMASTER_WHY_LEN, "%s",
+				 t->failed ? t->failure : "the hmaster is stopping");
 			rc = DLS_EREMOTE;
 			break;
 		}
-		if (ch->state == C_LOST) {
+		if (ch->info.state == DLS_SLAVE_LOST) {
 			rc = check_child(t, c, why);
 			break;
 		}
-		if (t->first_sent && first_in_line(t, c) && serve(t, c, req->acp, out))
+		if (t->first_sent && t->waiting.head == &w && serve(t, c, req->acp, out))
 			break;
 		if (t->parent_done) {
 			out->kind = DLS_REPLY_DONE;
-			ch->state = C_FINISHED;
+			ch->info.state = DLS_SLAVE_DONE;
 			break;
 		}
 		if (t->first_sent && !t->in_flight && dls_now() < t->wait_until &&
@@ -642,15 +616,13 @@ int twolevel_request(struct twolevel *t, const struct dls_request *req, struct d
 			break;
 		}
 		t->need = pool_left(t) == 0;
-		pthread_cond_broadcast(&t->cond);
-		dls_cond_wait_until(&t->cond, &t->lock, dls_now() + 0.05);
+		pthread_cond_broadcast(&t->cond); /* the forwarder */
+		dls_cond_wait_until(&w.turn, &t->lock, DLS_NEVER);
 	}
-	ch->waiting = 0;
-	pthread_cond_broadcast(&t->cond); /* the next in line */
+	serve_queue_leave(&t->waiting, &w); /* the next in line */
+	pthread_cond_broadcast(&t->cond);
 	if (!rc) {
-		ch->has_reply = 1;
-		ch->last_seq = req->seq;
-		ch->last_reply = *out;
+		serve_remember(&ch->serve, req, out);
 		if (pool_low(t))
 			pthread_cond_broadcast(&t->cond); /* time to prefetch */
 	}
@@ -662,12 +634,16 @@ done:
 int twolevel_submit(struct twolevel *t, int child, const struct dls_result *res, size_t n,
 		    char *why)
 {
+	int64_t total;
 	int rc;
 
 	pthread_mutex_lock(&t->lock);
 	rc = check_child(t, child, why);
 	if (!rc)
-		rc = take_results(t, child, res, n, why);
+		rc = ledger_check(&t->ledger, &t->children[child].serve.held, child, res, n,
+				  &total, why, HMASTER_WHY_LEN);
+	if (!rc)
+		rc = take_results(t, child, res, n);
 	pthread_mutex_unlock(&t->lock);
 	return rc;
 }
@@ -677,17 +653,18 @@ int twolevel_child_lost(struct twolevel *t, int child, const char *cause)
 	int64_t moved;
 
 	pthread_mutex_lock(&t->lock);
-	if (child < 0 || child >= t->nchildren || t->children[child].state == C_LOST ||
+	if (child < 0 || child >= t->nchildren || t->children[child].info.state == DLS_SLAVE_LOST ||
 	    !t->ledger.state) {
 		pthread_mutex_unlock(&t->lock);
 		return DLS_ENOENT;
 	}
-	t->children[child].state = C_LOST;
-	moved = ledger_release(&t->ledger, &t->children[child].held, give_to_siblings, t);
+	t->children[child].info.state = DLS_SLAVE_LOST;
+	moved = serve_release(&t->ledger, &t->children[child].serve, &t->requeue);
 	log_warn("slave %d '%s' lost below this hmaster (%s): %lld undelivered iterations go to "
 		 "its siblings",
-		 child, t->children[child].name, cause, (long long)(moved > 0 ? moved : 0));
+		 child, t->children[child].info.name, cause, (long long)moved);
 	pthread_cond_broadcast(&t->cond);
+	serve_queue_wake_all(&t->waiting); /* its own request, and work for the head */
 	pthread_mutex_unlock(&t->lock);
 	return DLS_OK;
 }
@@ -698,7 +675,7 @@ size_t twolevel_children_holding(struct twolevel *t, int *ids, size_t max)
 
 	pthread_mutex_lock(&t->lock);
 	for (int i = 0; i < t->nchildren && n < max; i++)
-		if (t->children[i].held.n > 0 && t->children[i].state != C_LOST)
+		if (t->children[i].serve.held.n > 0 && t->children[i].info.state != DLS_SLAVE_LOST)
 			ids[n++] = i;
 	pthread_mutex_unlock(&t->lock);
 	return n;
@@ -714,7 +691,8 @@ int twolevel_wait_finished(struct twolevel *t, int timeout_ms)
 		int left = !t->registration_sent;
 
 		for (int i = 0; i < t->nchildren; i++)
-			left += t->children[i].state != C_FINISHED && t->children[i].state != C_LOST;
+			left += t->children[i].info.state != DLS_SLAVE_DONE &&
+				t->children[i].info.state != DLS_SLAVE_LOST;
 		if ((!left && !t->out.n) || t->failed) {
 			rc = t->failed ? DLS_EREMOTE : DLS_OK;
 			break;
@@ -729,8 +707,6 @@ int twolevel_wait_finished(struct twolevel *t, int timeout_ms)
 
 void twolevel_report(struct twolevel *t, FILE *out)
 {
-	static const char *const state[] = {"registered", "active", "done", "lost"};
-
 	pthread_mutex_lock(&t->lock);
 	fprintf(out, "%s: %d slaves, %ld requests to the parent, %ld local chunks\n", t->name,
 		t->nchildren, t->parent_requests, t->local_chunks);
@@ -738,17 +714,16 @@ void twolevel_report(struct twolevel *t, FILE *out)
 	for (int i = 0; i < t->nchildren; i++) {
 		const struct child *c = &t->children[i];
 
-		fprintf(out, "  %2d %-20s %6.2f %7lld %10lld %11.2f/%-10.2f %s\n", i, c->name,
-			c->vpower, (long long)c->chunks, (long long)c->iterations, c->times.t_comwait,
-			c->times.t_comp, state[c->state]);
+		fprintf(out, "  %2d %-20s %6.2f %7lld %10lld %11.2f/%-10.2f %s\n", i, c->info.name,
+			c->info.vpower, (long long)c->info.chunks, (long long)c->info.iterations,
+			c->info.times.t_comwait, c->info.times.t_comp,
+			dls_slave_state_name(c->info.state));
 	}
 	pthread_mutex_unlock(&t->lock);
 }
 
 int twolevel_snapshot(struct twolevel *t, struct dls_status *out)
 {
-	static const enum dls_slave_state as[] = {DLS_SLAVE_REGISTERED, DLS_SLAVE_ACTIVE,
-						     DLS_SLAVE_DONE, DLS_SLAVE_LOST};
 	int rc = DLS_OK;
 
 	memset(out, 0, sizeof(*out));
@@ -768,19 +743,9 @@ int twolevel_snapshot(struct twolevel *t, struct dls_status *out)
 	out->elapsed = t->received ? dls_now() - t->t_first : 0;
 	out->nslaves = t->nchildren;
 	for (int i = 0; i < t->nchildren; i++) {
-		const struct child *c = &t->children[i];
-		struct dls_slave_status *o = &out->slaves[i];
-
-		o->id = i;
-		snprintf(o->name, sizeof(o->name), "%s", c->name);
-		o->state = as[c->state];
-		o->vpower = c->vpower;
-		o->acp = c->acp;
-		o->chunks = c->chunks;
-		o->iterations = c->iterations;
-		o->held = ledger_held_undelivered(&c->held);
-		o->times = c->times;
-		out->assigned += c->iterations;
+		out->slaves[i] = t->children[i].info;
+		out->slaves[i].held = ledger_held_undelivered(&t->children[i].serve.held);
+		out->assigned += t->children[i].info.iterations;
 	}
 done:
 	pthread_mutex_unlock(&t->lock);

@@ -1,8 +1,7 @@
 /*
  * dls-master - serves a loop of W iterations (one Mandelbrot column each)
- * to its slaves with any scheme of the library; see --help.  Called as
- * dls-treesched (the same program), or with --scheme trees, it is Tree
- * Scheduling's coordinator P0 instead (master_tree.h).
+ * to its slaves with any scheme of the library; see --help.  Tree
+ * Scheduling has its own program, dls-treesched (treesched/main.c).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -20,42 +19,12 @@
 #include "master_orb.h"
 #include "orb_util.h"
 #include "sched_cli.h"
-#include "tree_migrate.h"
-#include "tree_plan.h"
 
-static const char *prog = "dls-master";
+static const char *const prog = "dls-master";
 #define PROG prog
-
-static void help_trees(void)
-{
-	printf("usage: dls-treesched --slaves N [--run NAME] [--width W --height H]\n"
-	       "                     [options] [-ORB... options]\n\n"
-	       "Tree Scheduling's coordinator P0 (seed 000, seed 001 section 4.1), bound as\n"
-	       "DLS/NAME/treesched: collects the slaves' throughputs, builds the bitonic\n"
-	       "cluster tree and migration chain, gives each slave its neighbours and its\n"
-	       "first iterations, collects the results, and ends the run at I.  Slaves join\n"
-	       "with dls-slave --coordinator treesched.  Same as dls-master --scheme trees.\n\n"
-	       "  --gamma G               share a busy slave hands to an idle neighbour: half\n"
-	       "                          (default), proportional (tau_j/(tau_i+tau_j)) or ratio\n"
-	       "  --alloc A               first iterations: equal (default), proportional or\n"
-	       "                          round-robin (SCHEMES.md 6.5)\n"
-	       "  --bidirectional         idle slaves ask both neighbours (seed 000 4.3)\n"
-	       "  --report-interval S     slaves send results every S seconds (default 0.5);\n"
-	       "                          0: only when they run out of work (end collection)\n"
-	       "  --ping-ms T, --ping-timeout-ms T   liveness checks of every slave; a dead\n"
-	       "                          one's iterations go to its left neighbour and the\n"
-	       "                          chain closes around it (defaults 500, 3000)\n"
-	       "  --run, --slaves, --width, --height, --maxit, --order, --png, --raw, --csv,\n"
-	       "  --json, --ior, --register-timeout-ms, --call-timeout-ms, --t-iter, --power,\n"
-	       "  --progress, --quiet, -v, -q   as for dls-master\n");
-}
 
 static void help(void)
 {
-	if (!strcmp(prog, "dls-treesched")) {
-		help_trees();
-		return;
-	}
 	printf("usage: dls-master --slaves N [--run NAME] [--scheme NAME] [--width W --height H]\n"
 	       "                  [options] [-ORB... options]\n\n"
 	       "Serves the loop's iterations to N slaves found through the naming service\n"
@@ -79,13 +48,13 @@ static void help(void)
 	       "                          sum V_i/Q_i (steps t:P,...), for T_ideal and E\n"
 	       "  --progress              a live progress line on stderr\n"
 	       "  --quiet                 no table on stdout\n"
-	       "  -v, -q                  more or less logging (DLS_LOG_LEVEL)\n"
-	       "  --scheme trees          Tree Scheduling's coordinator: see dls-treesched --help\n");
+	       "  -v, -q                  more or less logging (DLS_LOG_LEVEL)\n\n"
+	       "Tree Scheduling (--scheme trees) has its own coordinator: dls-treesched --help.\n");
 }
 
 enum { O_RUN = 1, O_SLAVES, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT, O_PNG, O_RAW, O_CSV,
        O_JSON, O_IOR, O_REGTO, O_STARTTO, O_PING, O_PINGTO, O_CALLTO, O_TITER, O_POWER,
-       O_PROGRESS, O_QUIET, O_GAMMA = 200, O_ALLOC, O_BIDI, O_REPORT };
+       O_PROGRESS, O_QUIET };
 
 int main(int argc, char **argv)
 {
@@ -112,10 +81,6 @@ int main(int argc, char **argv)
 		{"power", required_argument, 0, O_POWER},
 		{"progress", no_argument, 0, O_PROGRESS},
 		{"quiet", no_argument, 0, O_QUIET},
-		{"gamma", required_argument, 0, O_GAMMA},
-		{"alloc", required_argument, 0, O_ALLOC},
-		{"bidirectional", no_argument, 0, O_BIDI},
-		{"report-interval", required_argument, 0, O_REPORT},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0}};
 	struct master_config cfg;
@@ -126,15 +91,8 @@ int main(int argc, char **argv)
 	int c, rc, verbose = 0;
 	const char *cause;
 
-	const char *base = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
-
 	memset(&cfg, 0, sizeof(cfg));
-	if (!strcmp(base, "dls-treesched")) {
-		prog = "dls-treesched";
-		cfg.tree.enabled = 1;
-	}
-	cfg.tree.report_interval = 0.5;
-	dls_log_set_role(cfg.tree.enabled ? "treesched" : "master");
+	dls_log_set_role("master");
 	dls_log_set_level(-1);
 	snprintf(cfg.run_name, sizeof(cfg.run_name), "dls");
 	snprintf(cfg.workload, sizeof(cfg.workload), "mandelbrot");
@@ -153,38 +111,13 @@ int main(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? 0 : 1;
 	while ((c = getopt_long(argc, argv, "vq", opts, NULL)) != -1) {
-		if (c == SCHED_OPT_SCHEME && !strcasecmp(optarg, "trees")) {
-			cfg.tree.enabled = 1;
-			continue;
-		}
+		if (c == SCHED_OPT_SCHEME && !strcasecmp(optarg, "trees"))
+			cli_usage_error(PROG, "--scheme", optarg,
+					"Tree Scheduling runs under its own coordinator, "
+					"dls-treesched");
 		if (sched_cli_option(PROG, &sc, c, optarg))
 			continue;
 		switch (c) {
-		case O_GAMMA: {
-			enum tree_gamma g;
-
-			if (tree_gamma_parse(optarg, &g))
-				cli_usage_error(PROG, "--gamma", optarg,
-						"must be half, proportional or ratio");
-			cfg.tree.gamma = g;
-			break;
-		}
-		case O_ALLOC: {
-			enum tree_alloc a;
-
-			if (tree_alloc_parse(optarg, &a))
-				cli_usage_error(PROG, "--alloc", optarg,
-						"must be equal, proportional or round-robin");
-			cfg.tree.alloc = a;
-			break;
-		}
-		case O_BIDI:
-			cfg.tree.bidirectional = 1;
-			break;
-		case O_REPORT:
-			cfg.tree.report_interval =
-				cli_double_or_die(PROG, "--report-interval", optarg, 0, 3600);
-			break;
 		case O_RUN:
 			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= sizeof(cfg.run_name))
 				cli_usage_error(PROG, "--run", optarg,
@@ -192,7 +125,7 @@ int main(int argc, char **argv)
 			snprintf(cfg.run_name, sizeof(cfg.run_name), "%s", optarg);
 			break;
 		case O_SLAVES:
-			cfg.nslaves = (int)cli_i64_or_die(PROG, "--slaves", optarg, 1, 4096);
+			cfg.nslaves = (int)cli_i64_or_die(PROG, "--slaves", optarg, 1, MASTER_MAX_SLAVES);
 			break;
 		case O_WIDTH:
 			cfg.width = (int32_t)cli_i64_or_die(PROG, "--width", optarg, 1, MANDEL_MAX_SIDE);
@@ -216,16 +149,16 @@ int main(int argc, char **argv)
 				cli_usage_error(PROG, "--collect", optarg, "must be piggyback or end");
 			break;
 		case O_PNG:
-			o.png = optarg;
+			o.out.png = optarg;
 			break;
 		case O_RAW:
-			o.raw = optarg;
+			o.out.raw = optarg;
 			break;
 		case O_CSV:
-			o.csv = optarg;
+			o.out.csv = optarg;
 			break;
 		case O_JSON:
-			o.json = optarg;
+			o.out.json = optarg;
 			break;
 		case O_IOR:
 			o.ior_file = optarg;
@@ -248,19 +181,19 @@ int main(int argc, char **argv)
 		case O_CALLTO:
 			break; /* applied before the ORB started */
 		case O_TITER:
-			o.t_iter_ns = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
+			o.out.t_iter_ns = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
 			break;
 		case O_POWER:
 			cause = emul_steps_parse(optarg, &power);
 			if (cause)
 				cli_usage_error(PROG, "--power", optarg, cause);
-			o.power = &power;
+			o.out.power = &power;
 			break;
 		case O_PROGRESS:
 			o.progress = 1;
 			break;
 		case O_QUIET:
-			o.quiet = 1;
+			o.out.quiet = 1;
 			break;
 		case 'v':
 			dls_log_set_level(++verbose >= 2 ? DLS_LOG_DEBUG : DLS_LOG_INFO);

@@ -1,6 +1,6 @@
 /*
  * master.c - the master's lifecycle, registration (seed 001 DTSS master
- * step 1: Speed -> V_i = Speed_i / min Speed) and snapshots.
+ * step 1, over the shared roster) and snapshots.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -11,8 +11,8 @@
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls_time.h"
-#include "master_internal.h"
 #include "mandel.h"
+#include "master_internal.h"
 
 void master_why(char *why, const char *fmt, ...)
 {
@@ -29,7 +29,7 @@ static int check_config(const struct master_config *c)
 {
 	struct mandel_params mp = {c->width, c->height, c->maxit};
 
-	if (c->nslaves < 1 || c->nslaves > 4096 || mandel_check(&mp))
+	if (c->nslaves < 1 || c->nslaves > MASTER_MAX_SLAVES || mandel_check(&mp))
 		return DLS_EINVAL;
 	if (c->collect != DLS_COLLECT_PIGGYBACK && c->collect != DLS_COLLECT_END)
 		return DLS_EINVAL;
@@ -54,8 +54,6 @@ struct master *master_create(const struct master_config *cfg, int *err)
 		return NULL;
 	}
 	m->cfg = *cfg;
-	if (cfg->tree.enabled) /* no scheme at the master: a valid one for the probe */
-		m->cfg.sched.kind = SCHED_SS;
 	m->cfg.sched.iterations = cfg->width;
 	m->cfg.sched.npes = cfg->nslaves;
 	m->cfg.sched.acp = NULL;
@@ -67,14 +65,13 @@ struct master *master_create(const struct master_config *cfg, int *err)
 		*err = rc;
 		return NULL;
 	}
-	iter_order_init(&m->order, cfg->order, cfg->width);
-	m->slaves = calloc((size_t)cfg->nslaves, sizeof(*m->slaves));
-	m->image = calloc((size_t)cfg->width * (size_t)cfg->height, sizeof(uint16_t));
-	if (!m->slaves || ledger_init(&m->ledger, cfg->width, cfg->height) || !m->image ||
+	m->children = calloc((size_t)cfg->nslaves, sizeof(*m->children));
+	if (!m->children || roster_init(&m->roster, cfg->nslaves, cfg->register_timeout_ms) ||
+	    result_store_init(&m->results, cfg->width, cfg->height, cfg->order) ||
 	    pthread_mutex_init(&m->lock, NULL) || dls_cond_init(&m->cond)) {
-		free(m->slaves);
-		ledger_free(&m->ledger);
-		free(m->image);
+		free(m->children);
+		roster_free(&m->roster);
+		result_store_free(&m->results);
 		free(m);
 		*err = DLS_ENOMEM;
 		return NULL;
@@ -88,19 +85,12 @@ void master_destroy(struct master *m)
 	if (!m)
 		return;
 	for (int i = 0; i < m->cfg.nslaves; i++)
-		ledger_held_free(&m->slaves[i].held);
-	while (m->queue) {
-		struct waiter *w = m->queue;
-
-		m->queue = w->next;
-		free(w);
-	}
+		ledger_held_free(&m->children[i].serve.held);
 	sched_destroy(m->sched);
-	master_tree_free(m);
-	free(m->slaves);
-	ledger_free(&m->ledger);
-	free(m->image);
-	free(m->requeue);
+	free(m->children);
+	roster_free(&m->roster);
+	result_store_free(&m->results);
+	serve_requeue_free(&m->requeue);
 	pthread_mutex_destroy(&m->lock);
 	pthread_cond_destroy(&m->cond);
 	free(m);
@@ -108,81 +98,24 @@ void master_destroy(struct master *m)
 
 void master_close_registration_if_due(struct master *m, double now)
 {
-	if (m->registration_closed || m->nregistered == 0)
+	if (!roster_close_if_due(&m->roster, now))
 		return;
-	if (m->nregistered < m->cfg.nslaves &&
-	    now < m->first_register_time + m->cfg.register_timeout_ms / 1000.0)
-		return;
-	m->registration_closed = 1;
-	m->min_speed = INFINITY;
-	for (int i = 0; i < m->cfg.nslaves; i++) /* the slowest slave, at any depth */
-		if (m->slaves[i].registered && m->slaves[i].min_leaf_speed < m->min_speed)
-			m->min_speed = m->slaves[i].min_leaf_speed;
-	for (int i = 0; i < m->cfg.nslaves; i++)
-		if (m->slaves[i].registered)
-			m->slaves[i].info.vpower = m->slaves[i].info.speed / m->min_speed;
 	m->gate_deadline = now + m->cfg.start_timeout_ms / 1000.0;
-	if (m->nregistered < m->cfg.nslaves)
-		log_warn("registration closed with %d of %d slaves", m->nregistered,
-			 m->cfg.nslaves);
-	else
-		log_info("all %d slaves registered", m->nregistered);
 	pthread_cond_broadcast(&m->cond);
+	serve_queue_wake_head(&m->queue); /* the start gate may open now */
 }
 
-/* Registers n slaves atomically (or one two-level hmaster, whose slowest
- * slave is *min_leaf); the lock is held. */
+/* Registers n slaves (or one two-level hmaster); the lock is held. */
 static int add_slaves(struct master *m, const char *const *names, const double *speeds, size_t n,
 		      const double *min_leaf, int *ids, char *why)
 {
-	double now = dls_now();
+	int rc = roster_add(&m->roster, names, speeds, n, min_leaf, ids, why, MASTER_WHY_LEN);
 
-	for (size_t k = 0; k < n; k++) {
-		if (!isfinite(speeds[k]) || speeds[k] <= 0) {
-			master_why(why, "speed %g of '%s' must be a positive finite number",
-				   speeds[k], names[k]);
-			return DLS_EINVAL;
-		}
-	}
-	if ((size_t)(m->cfg.nslaves - m->nregistered) < n) {
-		master_why(why, "the run expects %d slaves and has %d of them registered",
-			   m->cfg.nslaves, m->nregistered);
-		return DLS_ESTATE;
-	}
-	if (m->nregistered == 0)
-		m->first_register_time = now;
-	for (size_t k = 0; k < n; k++) {
-		struct slave_rec *s = &m->slaves[m->nregistered];
-
-		s->registered = 1;
-		s->info.id = m->nregistered;
-		snprintf(s->info.name, sizeof(s->info.name), "%s", names[k]);
-		s->info.speed = speeds[k];
-		s->min_leaf_speed = min_leaf ? *min_leaf : speeds[k];
-		s->cluster = min_leaf != NULL;
-		s->info.state = DLS_SLAVE_REGISTERED;
-		/* A late slave (registration already closed) counts at least 1. */
-		if (m->registration_closed) {
-			s->info.vpower = speeds[k] / m->min_speed;
-			if (s->info.vpower < 1)
-				s->info.vpower = 1;
-		}
-		ids[k] = m->nregistered++;
-		log_info("slave %d '%s' registered, speed %g", ids[k], names[k], speeds[k]);
-	}
-	master_close_registration_if_due(m, now);
-	return DLS_OK;
-}
-
-/* Blocks until registration closes; the lock is held. */
-static void wait_registration_closed(struct master *m)
-{
-	while (!m->registration_closed) {
-		double deadline = m->first_register_time + m->cfg.register_timeout_ms / 1000.0;
-
-		dls_cond_wait_until(&m->cond, &m->lock, deadline);
+	for (size_t k = 0; !rc && k < n; k++)
+		m->children[ids[k]].serve.may_prefetch = min_leaf != NULL;
+	if (!rc)
 		master_close_registration_if_due(m, dls_now());
-	}
+	return rc;
 }
 
 int master_register_group(struct master *m, const char *const *names, const double *speeds,
@@ -193,9 +126,9 @@ int master_register_group(struct master *m, const char *const *names, const doub
 	pthread_mutex_lock(&m->lock);
 	rc = add_slaves(m, names, speeds, n, NULL, ids, why);
 	if (!rc)
-		wait_registration_closed(m);
+		roster_wait_closed(&m->roster, &m->lock, &m->cond);
 	for (size_t k = 0; !rc && k < n; k++)
-		vpowers[k] = m->slaves[ids[k]].info.vpower;
+		vpowers[k] = m->roster.v[ids[k]].info.vpower;
 	pthread_mutex_unlock(&m->lock);
 	return rc;
 }
@@ -223,10 +156,10 @@ int master_register_cluster(struct master *m, const char *name, const double *sp
 	pthread_mutex_lock(&m->lock);
 	rc = add_slaves(m, &name, &sum, 1, &min, id, why);
 	if (!rc) {
-		wait_registration_closed(m);
+		roster_wait_closed(&m->roster, &m->lock, &m->cond);
 		for (size_t k = 0; k < n; k++) /* as if each had registered here */
-			vpowers[k] = m->registration_closed && speeds[k] / m->min_speed >= 1
-					     ? speeds[k] / m->min_speed
+			vpowers[k] = speeds[k] / m->roster.min_speed >= 1
+					     ? speeds[k] / m->roster.min_speed
 					     : 1;
 	}
 	pthread_mutex_unlock(&m->lock);
@@ -245,9 +178,9 @@ int master_wait_done(struct master *m, int timeout_ms)
 	int rc = DLS_OK;
 
 	pthread_mutex_lock(&m->lock);
-	while (!m->done) {
+	while (!m->results.done) {
 		if (dls_cond_wait_until(&m->cond, &m->lock, deadline) && dls_now() >= deadline) {
-			rc = m->done ? DLS_OK : DLS_ETIMEDOUT;
+			rc = m->results.done ? DLS_OK : DLS_ETIMEDOUT;
 			break;
 		}
 	}
@@ -257,11 +190,10 @@ int master_wait_done(struct master *m, int timeout_ms)
 
 static int all_dismissed(const struct master *m)
 {
-	for (int i = 0; i < m->cfg.nslaves; i++) {
-		const struct slave_rec *s = &m->slaves[i];
+	for (int i = 0; i < m->roster.n; i++) {
+		enum dls_slave_state st = m->roster.v[i].info.state;
 
-		if (s->registered && s->info.state != DLS_SLAVE_DONE &&
-		    s->info.state != DLS_SLAVE_LOST)
+		if (st != DLS_SLAVE_DONE && st != DLS_SLAVE_LOST)
 			return 0;
 	}
 	return 1;
@@ -283,6 +215,18 @@ int master_wait_dismissed(struct master *m, int timeout_ms)
 	return rc;
 }
 
+int master_all_lost(struct master *m)
+{
+	int alive = 0;
+
+	pthread_mutex_lock(&m->lock);
+	for (int i = 0; i < m->roster.n; i++)
+		alive += m->roster.v[i].info.state != DLS_SLAVE_LOST;
+	alive = m->roster.n == m->cfg.nslaves && alive == 0;
+	pthread_mutex_unlock(&m->lock);
+	return alive;
+}
+
 int master_snapshot(struct master *m, struct dls_status *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -292,28 +236,19 @@ int master_snapshot(struct master *m, struct dls_status *out)
 		pthread_mutex_unlock(&m->lock);
 		return DLS_ENOMEM;
 	}
-	out->scheme = m->cfg.tree.enabled ? "trees" : sched_kind_name(m->cfg.sched.kind);
+	out->scheme = sched_kind_name(m->cfg.sched.kind);
 	out->iterations = m->cfg.width;
 	out->assigned = m->assigned;
-	out->delivered = m->ledger.ndelivered;
+	out->delivered = m->results.ledger.ndelivered;
 	out->requeued = m->requeued_total;
 	out->recomputations = m->sched ? sched_recomputations(m->sched) : 0;
 	out->started = m->gate_open;
-	out->done = m->done;
-	out->elapsed = !m->gate_open ? 0 : m->done ? m->t_end - m->t_start : dls_now() - m->t_start;
-	for (int k = 0; k < m->cfg.nslaves; k++) {
-		/* Tree Scheduling lists the slaves in chain order */
-		int i = m->tree.plan && k < m->tree.plan->npes ? m->tree.plan->chain[k] : k;
-
-		if (!m->slaves[i].registered || (m->tree.plan && k >= m->tree.plan->npes))
-			continue;
-		out->slaves[out->nslaves] = m->slaves[i].info;
-		out->slaves[out->nslaves].held = m->tree.plan ? m->tree.owned[i]
-							      : ledger_held_undelivered(&m->slaves[i].held);
-		if (m->tree.plan) {
-			out->slaves[out->nslaves].iterations = m->tree.computed[i];
-			out->slaves[out->nslaves].chunks = m->tree.mig_in[i];
-		}
+	out->done = m->results.done;
+	out->elapsed = result_store_elapsed(&m->results);
+	for (int i = 0; i < m->roster.n; i++) {
+		out->slaves[out->nslaves] = m->roster.v[i].info;
+		out->slaves[out->nslaves].held =
+			ledger_held_undelivered(&m->children[i].serve.held);
 		out->nslaves++;
 	}
 	pthread_mutex_unlock(&m->lock);
@@ -322,10 +257,34 @@ int master_snapshot(struct master *m, struct dls_status *out)
 
 const uint16_t *master_image(const struct master *m)
 {
-	return m->image;
+	return m->results.image;
 }
 
 const struct master_config *master_config_of(const struct master *m)
 {
 	return &m->cfg;
+}
+
+void master_job(const struct master *m, struct dls_job *out)
+{
+	const struct master_config *c = &m->cfg;
+
+	memset(out, 0, sizeof(*out));
+	snprintf(out->run_name, sizeof(out->run_name), "%s", c->run_name);
+	snprintf(out->workload, sizeof(out->workload), "%s", c->workload);
+	out->width = c->width;
+	out->height = c->height;
+	out->maxit = c->maxit;
+	out->iterations = c->width;
+	out->order = c->order;
+	out->collect = c->collect;
+	out->scheme.kind = c->sched.kind;
+	out->scheme.profile = c->sched.profile;
+	out->scheme.alpha_num = c->sched.alpha_num;
+	out->scheme.alpha_den = c->sched.alpha_den;
+	out->scheme.fac = c->sched.fac;
+	out->scheme.fac_mu = c->sched.fac_mu;
+	out->scheme.fac_sigma = c->sched.fac_sigma;
+	out->scheme.fiss_sigma = c->sched.fiss_sigma;
+	out->scheme.fiss_x = c->sched.fiss_x;
 }

@@ -24,18 +24,10 @@ extern "C" {
 #endif
 
 #define MASTER_WHY_LEN 256
-
-/* Tree Scheduling (dls-treesched): the master is the coordinator P0. */
-struct master_tree_config {
-	int enabled;
-	int alloc;		/* enum tree_alloc */
-	int gamma;		/* enum tree_gamma */
-	int bidirectional;
-	double report_interval; /* seconds; 0: slaves report when idle */
-};
+/* The most slaves one master serves (its --slaves limit). */
+#define MASTER_MAX_SLAVES 4096
 
 struct master_config {
-	struct master_tree_config tree;
 	char run_name[64];
 	char workload[32];
 	struct sched_params sched; /* kind, profile and options; iterations := width,
@@ -131,11 +123,20 @@ int master_wait_done(struct master *m, int timeout_ms);
  */
 int master_wait_dismissed(struct master *m, int timeout_ms);
 
+/*
+ * Non-zero once every expected slave registered and every one of them was
+ * lost: the run cannot end.
+ */
+int master_all_lost(struct master *m);
+
 /* A consistent copy of the master's state (status operation, table). */
 int master_snapshot(struct master *m, struct dls_status *out);
 
 /* The image (column-major, width x height); complete once done.  Owned by m. */
 const uint16_t *master_image(const struct master *m);
+
+/* The job the slaves learn when they register (JobSpec). */
+void master_job(const struct master *m, struct dls_job *out);
 
 /* The configuration in force (iterations, npes filled in). */
 const struct master_config *master_config_of(const struct master *m);

@@ -1,29 +1,26 @@
 /*
  * master_orb.h - runs a master core as a CORBA servant: binds it in the
- * naming service, watches the slaves that hold work (a slave that does not
- * answer a ping in time is lost and its work requeued), waits for the last
- * result, dismisses the slaves, writes the outputs and unbinds.
+ * naming service, watches the slaves that hold work (liveness.h: a slave
+ * that does not answer a ping in time is lost and its work requeued), waits
+ * for the last result, dismisses the slaves, writes the outputs and unbinds.
  */
 #ifndef DLS_MASTER_ORB_H
 #define DLS_MASTER_ORB_H
 
-#include "dls/emul.h"
 #include "master.h"
+#include "run_report.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct master_orb_opts {
-	const char *png, *raw, *csv, *json; /* outputs; NULL = not written */
-	const char *ior_file;		    /* also write the IOR here */
-	int ping_ms;			    /* liveness check period */
-	int ping_timeout_ms;		    /* a slave silent this long is lost */
-	int dismiss_timeout_ms;		    /* how long to wait for slaves to hear DONE */
-	int progress;			    /* a live progress line on stderr */
-	int quiet;			    /* no table on stdout */
-	const struct emul_steps *power;	    /* cluster power, for T_ideal (may be NULL) */
-	double t_iter_ns;
+	struct run_outputs out; /* the table and files written at the end */
+	const char *ior_file;	/* also write the IOR here */
+	int ping_ms;		/* liveness check period */
+	int ping_timeout_ms;	/* a slave silent this long is lost */
+	int dismiss_timeout_ms; /* how long to wait for slaves to hear DONE */
+	int progress;		/* a live progress line on stderr */
 };
 
 /* Needs dls_orb_init() first.  Returns the exit status: 0, or 1 on failure. */

@@ -60,6 +60,9 @@ struct dls_request {
 
 enum dls_collect { DLS_COLLECT_PIGGYBACK, DLS_COLLECT_END };
 
+/* dls_scheme.kind of a run without a central scheme (Tree Scheduling): "trees" on the wire. */
+#define DLS_SCHEME_DECENTRALIZED (-1)
+
 /* The run's scheme and options (IDL SchemeSpec); kind, profile: enum sched_kind, sched_profile. */
 struct dls_scheme {
 	int kind, profile;

@@ -12,6 +12,6 @@ int slave_suite_add(void);
 int sim_suite_add(void);
 int hmaster_suite_add(void);
 int tree_sim_suite_add(void);
-int master_tree_suite_add(void);
+int coordinator_suite_add(void);
 
 #endif

@@ -1,70 +1,81 @@
-#include "master_report.h"
+/*
+ * run_report.c - the end-of-run table, CSV, JSON and image files (see
+ * run_report.h).
+ */
+#include "run_report.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dls/err.h"
 #include "dls/log.h"
-#include "master_tree.h"
+#include "image_out.h"
 
-int master_report_build(struct master *m, const struct emul_steps *power, double t_iter_ns,
-			struct master_report *r)
+void run_report_build(struct run_report *r, const struct run_report_job *job,
+		      struct dls_status *snap, const uint16_t *image,
+		      const struct run_outputs *o, const struct run_report_tree *tree)
 {
-	const struct master_config *c = master_config_of(m);
-	const uint16_t *img = master_image(m);
-	size_t n = (size_t)c->width * (size_t)c->height;
-	int rc;
+	size_t n = (size_t)job->width * (size_t)job->height;
 
 	memset(r, 0, sizeof(*r));
-	rc = master_snapshot(m, &r->snap);
-	if (rc)
-		return rc;
+	r->job = *job;
+	r->snap = *snap;
+	snap->slaves = NULL;
+	r->tree = tree;
 	for (size_t i = 0; i < n; i++)
-		r->work += img[i];
-	if (power && power->n && t_iter_ns > 0 && r->snap.elapsed > 0) {
-		r->t_ideal = emul_finish(power, 0, (double)r->work * t_iter_ns * 1e-9);
+		r->work += image[i];
+	if (o->power && o->power->n && o->t_iter_ns > 0 && r->snap.elapsed > 0) {
+		r->t_ideal = emul_finish(o->power, 0, (double)r->work * o->t_iter_ns * 1e-9);
 		r->efficiency = r->t_ideal / r->snap.elapsed;
 	}
-	return DLS_OK;
 }
 
-void master_report_free(struct master_report *r)
+void run_report_free(struct run_report *r)
 {
 	dls_status_free(&r->snap);
 }
 
-/* Tree Scheduling: the chain, seed 000's Table 2 and the links. */
-static void tree_table(struct master *m, const struct dls_status *s, FILE *out)
+void run_report_tree_free(struct run_report_tree *t)
 {
-	struct master_tree_stats t;
+	free(t->unit_size);
+	free(t->unit_count);
+	free(t->chain);
+	free(t->link_level);
+	free(t->link_migrations);
+	memset(t, 0, sizeof(*t));
+}
+
+/* Tree Scheduling: the chain, seed 000's Table 2 and the links. */
+static void tree_table(const struct run_report_tree *t, const struct dls_status *s, FILE *out)
+{
 	double collect = 0;
 
-	if (master_tree_stats_get(m, &t))
+	if (!t)
 		return;
 	for (int i = 0; i < s->nslaves; i++)
 		collect += s->slaves[i].times.t_collect;
 	fprintf(out, "chain (work flows right):");
-	for (int k = 0; k < t.npes; k++)
-		fprintf(out, " %d", t.chain[k]);
+	for (int k = 0; k < t->npes; k++)
+		fprintf(out, " %d", t->chain[k]);
 	fprintf(out, "\nmigrations %lld, iterations moved %lld; after failures %lld reassigned, "
 		     "%lld computed twice\n",
-		(long long)t.migrations, (long long)t.moved, (long long)t.reassigned,
-		(long long)t.duplicates);
+		(long long)t->migrations, (long long)t->moved, (long long)t->reassigned,
+		(long long)t->duplicates);
 	fprintf(out, "migration units (size x times):");
-	for (size_t k = 0; k < t.nunits; k++)
-		fprintf(out, " %lldx%lld", (long long)t.unit_size[k], (long long)t.unit_count[k]);
+	for (size_t k = 0; k < t->nunits; k++)
+		fprintf(out, " %lldx%lld", (long long)t->unit_size[k], (long long)t->unit_count[k]);
 	fprintf(out, "\nper link (left-right:level migrations):");
-	for (int k = 0; k + 1 < t.npes; k++)
-		fprintf(out, " %d-%d:%d %lld", t.chain[k], t.chain[k + 1], t.link_level[k],
-			(long long)t.link_migrations[k]);
+	for (int k = 0; k + 1 < t->npes; k++)
+		fprintf(out, " %d-%d:%d %lld", t->chain[k], t->chain[k + 1], t->link_level[k],
+			(long long)t->link_migrations[k]);
 	fprintf(out, "\nresult collection: %.3f s in reports, %.3f s a slave on average\n",
 		collect, s->nslaves ? collect / s->nslaves : 0);
-	master_tree_stats_free(&t);
 }
 
-void master_report_table(const struct master *m, const struct master_report *r, FILE *out)
+void run_report_table(const struct run_report *r, FILE *out)
 {
-	const struct master_config *c = master_config_of(m);
+	const struct run_report_job *c = &r->job;
 	const struct dls_status *s = &r->snap;
 	double error = 0, bias = 0;
 	int64_t late = 0, chunks = 0;
@@ -91,7 +102,7 @@ void master_report_table(const struct master *m, const struct master_report *r, 
 		bias += p->times.emul_bias;
 		late += p->times.late_chunks;
 		/* Tree Scheduling's slaves emulate every iteration on its own */
-		chunks += strcmp(s->scheme, "trees") ? p->chunks : p->iterations;
+		chunks += r->tree ? p->iterations : p->chunks;
 	}
 	fprintf(out, "T_p %.3f s", s->elapsed);
 	if (r->t_ideal > 0)
@@ -103,7 +114,7 @@ void master_report_table(const struct master *m, const struct master_report *r, 
 			"emulation: chunks ended %.1f us off their emulated time on average "
 			"(bias %+.1f us); %lld computed slower than emulated\n",
 			error / chunks * 1e6, bias / chunks * 1e6, (long long)late);
-	tree_table((struct master *)m, s, out);
+	tree_table(r->tree, s, out);
 }
 
 static FILE *open_out(const char *path)
@@ -124,7 +135,7 @@ static int close_out(FILE *f, const char *path)
 	return DLS_OK;
 }
 
-int master_report_csv(const struct master_report *r, const char *path)
+int run_report_csv(const struct run_report *r, const char *path)
 {
 	FILE *f = open_out(path);
 
@@ -145,32 +156,29 @@ int master_report_csv(const struct master_report *r, const char *path)
 }
 
 /* Tree Scheduling's figures as more JSON members (nothing otherwise). */
-static void tree_json(struct master *m, FILE *f)
+static void tree_json(const struct run_report_tree *t, FILE *f)
 {
-	struct master_tree_stats t;
-
-	if (master_tree_stats_get(m, &t))
+	if (!t)
 		return;
 	fprintf(f, ",\n  \"migrations\": %lld,\n  \"moved\": %lld,\n  \"reassigned\": %lld,\n"
 		   "  \"duplicates\": %lld,\n  \"units\": [",
-		(long long)t.migrations, (long long)t.moved, (long long)t.reassigned,
-		(long long)t.duplicates);
-	for (size_t k = 0; k < t.nunits; k++)
-		fprintf(f, "%s[%lld, %lld]", k ? ", " : "", (long long)t.unit_size[k],
-			(long long)t.unit_count[k]);
+		(long long)t->migrations, (long long)t->moved, (long long)t->reassigned,
+		(long long)t->duplicates);
+	for (size_t k = 0; k < t->nunits; k++)
+		fprintf(f, "%s[%lld, %lld]", k ? ", " : "", (long long)t->unit_size[k],
+			(long long)t->unit_count[k]);
 	fprintf(f, "],\n  \"chain\": [");
-	for (int k = 0; k < t.npes; k++)
-		fprintf(f, "%s%d", k ? ", " : "", t.chain[k]);
+	for (int k = 0; k < t->npes; k++)
+		fprintf(f, "%s%d", k ? ", " : "", t->chain[k]);
 	fprintf(f, "],\n  \"link_migrations\": [");
-	for (int k = 0; k + 1 < t.npes; k++)
-		fprintf(f, "%s%lld", k ? ", " : "", (long long)t.link_migrations[k]);
+	for (int k = 0; k + 1 < t->npes; k++)
+		fprintf(f, "%s%lld", k ? ", " : "", (long long)t->link_migrations[k]);
 	fprintf(f, "]");
-	master_tree_stats_free(&t);
 }
 
-int master_report_json(const struct master *m, const struct master_report *r, const char *path)
+int run_report_json(const struct run_report *r, const char *path)
 {
-	const struct master_config *c = master_config_of(m);
+	const struct run_report_job *c = &r->job;
 	const struct dls_status *s = &r->snap;
 	FILE *f = open_out(path);
 
@@ -202,7 +210,27 @@ int master_report_json(const struct master *m, const struct master_report *r, co
 			i + 1 < s->nslaves ? "," : "");
 	}
 	fprintf(f, "  ]");
-	tree_json((struct master *)m, f);
+	tree_json(r->tree, f);
 	fprintf(f, "\n}\n");
 	return close_out(f, path);
+}
+
+int run_report_write(const struct run_report *r, const uint16_t *image,
+		     const struct run_outputs *o)
+{
+	const struct run_report_job *c = &r->job;
+	int rc = 0;
+
+	if (!o->quiet)
+		run_report_table(r, stdout);
+	fflush(stdout);
+	if (o->png && image_write_png(o->png, image, c->width, c->height, c->maxit))
+		rc = 1;
+	if (o->raw && image_write_pgm16(o->raw, image, c->width, c->height))
+		rc = 1;
+	if (o->csv && run_report_csv(r, o->csv))
+		rc = 1;
+	if (o->json && run_report_json(r, o->json))
+		rc = 1;
+	return rc;
 }

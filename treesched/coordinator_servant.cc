@@ -1,5 +1,5 @@
-// coordinator_servant.cc - DLS::Coordinator operations -> the master's tree
-// mode, and the coordinator's own calls to slaves after a failure.
+// coordinator_servant.cc - DLS::Coordinator operations -> the coordinator
+// core, and the coordinator's own calls to slaves after a failure.
 #include "coordinator_servant.hh"
 
 #include <vector>
@@ -10,24 +10,25 @@
 #include "proto_conv.hh"
 #include "tree_migrate.h"
 
-Coordinator_i::Coordinator_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms)
-	: SlaveRefs(ping_timeout_ms), m_(m), job_(job)
+Coordinator_i::Coordinator_i(struct coordinator *c, const DLS::JobSpec &job,
+			     int ping_timeout_ms)
+	: SlaveRefs(ping_timeout_ms), c_(c), job_(job)
 {
 }
 
 DLS::TreeAssignment *Coordinator_i::register_tree_slave(const char *name, CORBA::Double speed,
 							DLS::Slave_ptr self)
 {
-	const struct master_config *c = master_config_of(m_);
-	struct master_tree_place p;
-	char why[MASTER_WHY_LEN] = "";
+	const struct coordinator_config *c = coordinator_config_of(c_);
+	struct coordinator_place p;
+	char why[COORDINATOR_WHY_LEN] = "";
 	int id = -1, rc;
 
 	if (CORBA::is_nil(self))
 		throw DLS::Refused("register_tree_slave: self must be a DLS::Slave reference");
 	// neighbours call each other as soon as they are placed: keep the
 	// reference before this call blocks for the others
-	rc = master_tree_register(m_, name, speed, &id, &p, why);
+	rc = coordinator_register(c_, name, speed, &id, &p, why);
 	if (rc)
 		dls_refuse(rc, why);
 	remember_ref(id, self);
@@ -43,9 +44,9 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(const char *name, CORBA:
 	a->left_tau = p.left_tau;
 	a->right_id = p.right_id;
 	a->right_tau = p.right_tau;
-	a->report_interval = c->tree.report_interval;
-	a->gamma = tree_gamma_name((enum tree_gamma)c->tree.gamma);
-	a->bidirectional = c->tree.bidirectional ? 1 : 0;
+	a->report_interval = c->report_interval;
+	a->gamma = tree_gamma_name(c->gamma);
+	a->bidirectional = c->bidirectional ? 1 : 0;
 	// the neighbours' references: registration has closed, so every slave
 	// placed in the chain has registered, but its reference may still be on
 	// its way here (its own register call returns in parallel): wait a bit
@@ -65,12 +66,12 @@ void Coordinator_i::report(CORBA::Long slave_id, const DLS::ResultSeq &results,
 {
 	std::vector<struct dls_result> res;
 	struct dls_times t;
-	char why[MASTER_WHY_LEN] = "";
+	char why[COORDINATOR_WHY_LEN] = "";
 	int rc;
 
 	proto_results_in(results, res);
 	proto_times_in(times, &t);
-	rc = master_tree_report(m_, slave_id, res.data(), res.size(), &t, why);
+	rc = coordinator_report(c_, slave_id, res.data(), res.size(), &t, why);
 	if (rc) {
 		log_warn("refused a report of slave %d: %s", (int)slave_id, why);
 		dls_refuse(rc, why);
@@ -80,25 +81,25 @@ void Coordinator_i::report(CORBA::Long slave_id, const DLS::ResultSeq &results,
 void Coordinator_i::migrated(CORBA::Long from_slave_id, CORBA::Long to_slave_id,
 			     CORBA::LongLong start, CORBA::LongLong count, CORBA::LongLong stride)
 {
-	struct master_tree_repair rep;
-	char why[MASTER_WHY_LEN] = "";
-	int rc = master_tree_migrated(m_, from_slave_id, to_slave_id, start, count, stride, &rep,
+	struct coordinator_repair rep;
+	char why[COORDINATOR_WHY_LEN] = "";
+	int rc = coordinator_migrated(c_, from_slave_id, to_slave_id, start, count, stride, &rep,
 				      why);
 
 	if (rc) {
-		master_tree_repair_free(&rep);
+		coordinator_repair_free(&rep);
 		dls_refuse(rc, why);
 	}
 	if (rep.nranges)
 		repair(rep);
-	master_tree_repair_free(&rep);
+	coordinator_repair_free(&rep);
 }
 
 DLS::RunStatus *Coordinator_i::status()
 {
 	struct dls_status s;
 
-	if (master_snapshot(m_, &s))
+	if (coordinator_snapshot(c_, &s))
 		throw CORBA::NO_MEMORY();
 	DLS::RunStatus *out = proto_status_out(s);
 	dls_status_free(&s);
@@ -112,7 +113,7 @@ void Coordinator_i::tell_neighbours(int id)
 
 	if (id < 0)
 		return;
-	master_tree_neighbours(m_, id, &left, &ltau, &right, &rtau);
+	coordinator_neighbours(c_, id, &left, &ltau, &right, &rtau);
 	DLS::Slave_var ref = slave_ref(id);
 	DLS::Slave_var l = slave_ref(left), r = slave_ref(right);
 	try {
@@ -125,7 +126,7 @@ void Coordinator_i::tell_neighbours(int id)
 	}
 }
 
-void Coordinator_i::repair(const struct master_tree_repair &rep)
+void Coordinator_i::repair(const struct coordinator_repair &rep)
 {
 	if (rep.to >= 0 && rep.nranges) {
 		DLS::Slave_var ref = slave_ref(rep.to);

@@ -1,5 +1,5 @@
 /*
- * The master as Tree Scheduling's coordinator, without sockets: the chain
+ * Tree Scheduling's coordinator, without sockets: the chain
  * and placement of Example 4.2 (tau 1,2,3,4 -> chain P1 P4 P2 P3), results
  * from anyone and duplicates skipped, migrations moving ownership, and a
  * lost slave's iterations going to its nearest living left neighbour while
@@ -12,26 +12,25 @@
 #include <time.h>
 
 #include "dls/err.h"
-#include "master_tree.h"
-#include "master_testutil.h"
+#include "coordinator.h"
 #include "suites.h"
 
 #define W 100
 
 struct reg {
-	struct master *m;
+	struct coordinator *m;
 	double speed;
 	int id, rc;
-	struct master_tree_place place;
+	struct coordinator_place place;
 };
 
 static void *register_one(void *arg)
 {
 	struct reg *r = arg;
-	char why[MASTER_WHY_LEN], name[16];
+	char why[COORDINATOR_WHY_LEN], name[16];
 
 	snprintf(name, sizeof(name), "s%g", r->speed);
-	r->rc = master_tree_register(r->m, name, r->speed, &r->id, &r->place, why);
+	r->rc = coordinator_register(r->m, name, r->speed, &r->id, &r->place, why);
 	return NULL;
 }
 
@@ -42,23 +41,29 @@ static struct dls_result block(int64_t start, int64_t count, uint16_t *buf)
 
 static void test_coordinator(void)
 {
-	struct master_config c;
-	struct master *m;
+	struct coordinator_config c;
+	struct coordinator *m;
 	struct reg regs[4];
 	pthread_t tid[4];
 	struct dls_times t = {0};
-	struct master_tree_repair rep;
+	struct coordinator_repair rep;
 	struct dls_status snap;
 	uint16_t buf[W] = {0};
 	struct dls_result res;
-	char why[MASTER_WHY_LEN];
+	char why[COORDINATOR_WHY_LEN];
 	int err, left, right;
 	double lt, rt;
 
-	tu_master_config(&c, SCHED_SS, 4, W, 1, 5000);
-	c.tree.enabled = 1;
+	memset(&c, 0, sizeof(c));
+	strcpy(c.run_name, "t");
+	strcpy(c.workload, "mandelbrot");
+	c.nslaves = 4;
+	c.width = W;
+	c.height = 1;
 	c.maxit = 16;
-	m = master_create(&c, &err);
+	c.register_timeout_ms = 5000;
+	c.report_interval = 0.5;
+	m = coordinator_create(&c, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	/* registration order = ids 0..3, throughputs 1, 2, 3, 4 */
 	for (int i = 0; i < 4; i++) {
@@ -90,46 +95,46 @@ static void test_coordinator(void)
 
 	/* results from anyone; a second copy is skipped */
 	res = block(0, 25, buf);
-	CU_ASSERT_EQUAL(master_tree_report(m, 0, &res, 1, &t, why), DLS_OK);
-	CU_ASSERT_EQUAL(master_tree_report(m, 3, &res, 1, &t, why), DLS_OK);
+	CU_ASSERT_EQUAL(coordinator_report(m, 0, &res, 1, &t, why), DLS_OK);
+	CU_ASSERT_EQUAL(coordinator_report(m, 3, &res, 1, &t, why), DLS_OK);
 	res = (struct dls_result){25, 5, buf, 4}; /* wrong number of counts */
-	CU_ASSERT_EQUAL(master_tree_report(m, 3, &res, 1, &t, why), DLS_EINVAL);
+	CU_ASSERT_EQUAL(coordinator_report(m, 3, &res, 1, &t, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "carries 4 counts"));
 
 	/* slave 1 hands [70, 75) to slave 2, then slave 2 dies */
-	CU_ASSERT_EQUAL(master_tree_migrated(m, 1, 2, 70, 5, 1, &rep, why), DLS_OK);
+	CU_ASSERT_EQUAL(coordinator_migrated(m, 1, 2, 70, 5, 1, &rep, why), DLS_OK);
 	CU_ASSERT_EQUAL(rep.nranges, 0);
-	master_tree_repair_free(&rep);
-	CU_ASSERT_EQUAL(master_tree_migrated(m, 1, 9, 0, 1, 1, &rep, why), DLS_EINVAL);
-	master_tree_repair_free(&rep);
-	CU_ASSERT_EQUAL_FATAL(master_tree_lost(m, 2, "test", &rep), DLS_OK);
+	coordinator_repair_free(&rep);
+	CU_ASSERT_EQUAL(coordinator_migrated(m, 1, 9, 0, 1, 1, &rep, why), DLS_EINVAL);
+	coordinator_repair_free(&rep);
+	CU_ASSERT_EQUAL_FATAL(coordinator_lost(m, 2, "test", &rep), DLS_OK);
 	CU_ASSERT_EQUAL(rep.to, 1);
 	CU_ASSERT_EQUAL_FATAL(rep.nranges, 1);
 	CU_ASSERT_EQUAL(rep.ranges[0].start, 70);
 	CU_ASSERT_EQUAL(rep.ranges[0].count, 30);
 	CU_ASSERT_EQUAL(rep.left, 1);
 	CU_ASSERT_EQUAL(rep.right, -1);
-	master_tree_repair_free(&rep);
-	master_tree_neighbours(m, 1, &left, &lt, &right, &rt);
+	coordinator_repair_free(&rep);
+	coordinator_neighbours(m, 1, &left, &lt, &right, &rt);
 	CU_ASSERT_EQUAL(left, 3);
 	CU_ASSERT_EQUAL(right, -1);
 	res = block(75, 5, buf);
-	CU_ASSERT_EQUAL(master_tree_report(m, 2, &res, 1, &t, why), DLS_ESTATE);
+	CU_ASSERT_EQUAL(coordinator_report(m, 2, &res, 1, &t, why), DLS_ESTATE);
 
 	/* the rest, and the run ends */
 	res = block(25, 75, buf);
-	CU_ASSERT_EQUAL(master_tree_report(m, 1, &res, 1, &t, why), DLS_OK);
-	CU_ASSERT_EQUAL(master_wait_done(m, 0), DLS_OK);
-	CU_ASSERT_EQUAL_FATAL(master_snapshot(m, &snap), DLS_OK);
+	CU_ASSERT_EQUAL(coordinator_report(m, 1, &res, 1, &t, why), DLS_OK);
+	CU_ASSERT_EQUAL(coordinator_wait_done(m, 0), DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(coordinator_snapshot(m, &snap), DLS_OK);
 	CU_ASSERT_STRING_EQUAL(snap.scheme, "trees");
 	CU_ASSERT_EQUAL(snap.slaves[0].id, 0); /* chain order */
 	CU_ASSERT_EQUAL(snap.slaves[1].id, 3);
 	CU_ASSERT_EQUAL(snap.requeued, 30);
 	dls_status_free(&snap);
-	master_destroy(m);
+	coordinator_destroy(m);
 }
 
-int master_tree_suite_add(void)
+int coordinator_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("tree scheduling coordinator", NULL, NULL);
 

@@ -1,16 +1,16 @@
 // coordinator_servant.hh - Coordinator_i, the thin servant of
-// DLS::Coordinator (Tree Scheduling's P0) over the master's tree mode
-// (master_tree.h), and the repairs after a slave is lost.
+// DLS::Coordinator (Tree Scheduling's P0) over the coordinator core
+// (coordinator.h), and the calls that carry out a repair after a slave is lost.
 #ifndef DLS_COORDINATOR_SERVANT_HH
 #define DLS_COORDINATOR_SERVANT_HH
 
 #include "dls.hh"
-#include "master_tree.h"
+#include "coordinator.h"
 #include "slave_refs.hh"
 
 class Coordinator_i : public POA_DLS::Coordinator, public SlaveRefs {
 public:
-	Coordinator_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms);
+	Coordinator_i(struct coordinator *c, const DLS::JobSpec &job, int ping_timeout_ms);
 
 	DLS::TreeAssignment *register_tree_slave(const char *name, CORBA::Double speed,
 						 DLS::Slave_ptr self) override;
@@ -22,12 +22,12 @@ public:
 
 	// Carries out a repair: the lost slave's iterations to their new holder,
 	// the new neighbours to the slaves around the gap.
-	void repair(const struct master_tree_repair &rep);
+	void repair(const struct coordinator_repair &rep);
 
 private:
 	void tell_neighbours(int id);
 
-	struct master *m_;
+	struct coordinator *c_;
 	DLS::JobSpec job_;
 };
 

@@ -1,0 +1,125 @@
+/*
+ * roster.c - registration and the barrier (see roster.h).
+ */
+#include "roster.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "dls/err.h"
+#include "dls/log.h"
+#include "dls_time.h"
+
+int roster_init(struct roster *r, int expected, int register_timeout_ms)
+{
+	*r = (struct roster){0};
+	r->v = calloc((size_t)expected, sizeof(*r->v));
+	if (!r->v)
+		return DLS_ENOMEM;
+	r->expected = expected;
+	r->register_timeout_ms = register_timeout_ms;
+	return DLS_OK;
+}
+
+void roster_free(struct roster *r)
+{
+	free(r->v);
+	r->v = NULL;
+}
+
+int roster_add(struct roster *r, const char *const *names, const double *speeds, size_t n,
+	       const double *min_leaf, int *ids, char *why, size_t len)
+{
+	double now = dls_now();
+
+	for (size_t k = 0; k < n; k++) {
+		if (!isfinite(speeds[k]) || speeds[k] <= 0) {
+			snprintf(why, len, "speed %g of '%s' must be a positive finite number",
+				 speeds[k], names[k]);
+			return DLS_EINVAL;
+		}
+	}
+	if ((size_t)(r->expected - r->n) < n) {
+		snprintf(why, len, "the run expects %d slaves and has %d of them registered",
+			 r->expected, r->n);
+		return DLS_ESTATE;
+	}
+	if (r->n == 0)
+		r->first_time = now;
+	for (size_t k = 0; k < n; k++) {
+		struct roster_entry *s = &r->v[r->n];
+
+		s->registered = 1;
+		s->info.id = r->n;
+		snprintf(s->info.name, sizeof(s->info.name), "%s", names[k]);
+		s->info.speed = speeds[k];
+		s->min_leaf_speed = min_leaf ? *min_leaf : speeds[k];
+		s->cluster = min_leaf != NULL;
+		s->info.state = DLS_SLAVE_REGISTERED;
+		/* A late slave (registration already closed) counts at least 1. */
+		if (r->closed) {
+			s->info.vpower = speeds[k] / r->min_speed;
+			if (s->info.vpower < 1)
+				s->info.vpower = 1;
+		}
+		ids[k] = r->n++;
+		log_info("slave %d '%s' registered, speed %g", ids[k], names[k], speeds[k]);
+	}
+	return DLS_OK;
+}
+
+double roster_deadline(const struct roster *r)
+{
+	if (r->n == 0)
+		return DLS_NEVER;
+	return r->first_time + r->register_timeout_ms / 1000.0;
+}
+
+int roster_close_if_due(struct roster *r, double now)
+{
+	if (r->closed || r->n == 0)
+		return 0;
+	if (r->n < r->expected && now < roster_deadline(r))
+		return 0;
+	r->closed = 1;
+	r->min_speed = INFINITY;
+	for (int i = 0; i < r->n; i++) /* the slowest slave, at any depth */
+		if (r->v[i].min_leaf_speed < r->min_speed)
+			r->min_speed = r->v[i].min_leaf_speed;
+	for (int i = 0; i < r->n; i++)
+		r->v[i].info.vpower = r->v[i].info.speed / r->min_speed;
+	if (r->n < r->expected)
+		log_warn("registration closed with %d of %d slaves", r->n, r->expected);
+	else
+		log_info("all %d slaves registered", r->n);
+	return 1;
+}
+
+void roster_wait_closed(struct roster *r, pthread_mutex_t *lock, pthread_cond_t *cond)
+{
+	while (!r->closed) {
+		dls_cond_wait_until(cond, lock, roster_deadline(r));
+		if (roster_close_if_due(r, dls_now()))
+			pthread_cond_broadcast(cond);
+	}
+}
+
+int roster_check_caller(const struct roster *r, int id, char *why, size_t len)
+{
+	if (id < 0 || id >= r->n || !r->v[id].registered) {
+		snprintf(why, len, "unknown slave id %d", id);
+		return DLS_ENOENT;
+	}
+	if (r->v[id].info.state == DLS_SLAVE_LOST) {
+		snprintf(why, len, "slave %d was declared lost; its work went to others", id);
+		return DLS_ESTATE;
+	}
+	return DLS_OK;
+}
+
+int roster_alive(const struct roster *r, int id)
+{
+	return id >= 0 && id < r->n && r->v[id].registered &&
+	       r->v[id].info.state != DLS_SLAVE_LOST;
+}

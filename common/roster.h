@@ -1,0 +1,78 @@
+/*
+ * roster.h - the children that register with a master or a coordinator:
+ * seed 001 DTSS master step 1 (Speed -> V_i = Speed_i / min Speed, the
+ * minimum over every slave of the run at any depth), the registration
+ * barrier (it closes when every expected child has registered, or
+ * register_timeout_ms after the first one), and the checks of a caller's id.
+ *
+ * Not thread-safe: the owner holds its lock around every call, and
+ * roster_wait_closed waits on the owner's lock and condition.
+ */
+#ifndef DLS_ROSTER_H
+#define DLS_ROSTER_H
+
+#include <pthread.h>
+#include <stddef.h>
+
+#include "dls/proto.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct roster_entry {
+	int registered;
+	int cluster;	       /* a two-level hmaster: it may hold several chunks */
+	double min_leaf_speed; /* its slowest slave (its own speed for a slave) */
+	struct dls_slave_status info;
+};
+
+struct roster {
+	struct roster_entry *v; /* `expected` entries; ids in registration order */
+	int expected, n;
+	int register_timeout_ms;
+	double first_time; /* the first registration */
+	int closed;
+	double min_speed; /* once closed */
+};
+
+/* An empty roster for `expected` children: DLS_OK or DLS_ENOMEM. */
+int roster_init(struct roster *r, int expected, int register_timeout_ms);
+void roster_free(struct roster *r);
+
+/*
+ * Registers n children atomically (or, with min_leaf, one two-level hmaster
+ * of summed speed speeds[0] whose slowest slave is *min_leaf), ids in
+ * registration order.  DLS_EINVAL (a speed not positive and finite),
+ * DLS_ESTATE (the run is full); why names the cause.  A child that comes
+ * after the roster closed gets V_i >= 1 at once.
+ */
+int roster_add(struct roster *r, const char *const *names, const double *speeds, size_t n,
+	       const double *min_leaf, int *ids, char *why, size_t len);
+
+/*
+ * Closes the roster if every expected child is in, or the window since the
+ * first registration has passed at `now`: V_i := speed / min speed.
+ * Returns 1 when it closed in this call (the owner wakes its waiters).
+ */
+int roster_close_if_due(struct roster *r, double now);
+
+/* When the roster closes at the latest (a large value before the first registration). */
+double roster_deadline(const struct roster *r);
+
+/* Blocks on cond (lock held) until the roster closed. */
+void roster_wait_closed(struct roster *r, pthread_mutex_t *lock, pthread_cond_t *cond);
+
+/*
+ * May child `id` call?  DLS_OK; DLS_ENOENT (unknown id) or DLS_ESTATE
+ * (declared lost), with why filled.
+ */
+int roster_check_caller(const struct roster *r, int id, char *why, size_t len);
+
+/* Registered and not lost. */
+int roster_alive(const struct roster *r, int id);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,91 @@
+/*
+ * run_report.h - the end of a run, for the master and Tree Scheduling's
+ * coordinator alike: seed 001's per-PE table (T_com+wait / T_comp, chunks,
+ * iterations), T_p, and for emulated runs T_ideal and the efficiency
+ * E = T_ideal / T_p (WORKLOAD.md 2); Tree Scheduling adds its chain and
+ * seed 000's Table 2.  As text, CSV and JSON, with the image files.
+ */
+#ifndef DLS_RUN_REPORT_H
+#define DLS_RUN_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "dls/emul.h"
+#include "dls/proto.h"
+#include "iter_order.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the run was. */
+struct run_report_job {
+	const char *run_name;
+	int32_t width, height, maxit;
+	enum iter_order_mode order;
+	enum dls_collect collect;
+};
+
+/* Tree Scheduling's figures: the chain and seed 000's Table 2. */
+struct run_report_tree {
+	int64_t migrations, moved, duplicates, reassigned;
+	size_t nunits;
+	int64_t *unit_size, *unit_count;
+	int npes;
+	int *chain;		  /* slave ids, left to right */
+	int *link_level;	  /* npes - 1 */
+	int64_t *link_migrations; /* npes - 1 */
+};
+
+/* Frees the arrays of t. */
+void run_report_tree_free(struct run_report_tree *t);
+
+struct run_report {
+	struct run_report_job job;
+	struct dls_status snap;
+	uint64_t work;	/* sum of every count: the loop's total cost */
+	double t_ideal; /* 0 when the cluster's power is not known */
+	double efficiency;
+	const struct run_report_tree *tree; /* NULL: not Tree Scheduling */
+};
+
+/* What to write at the end, and the cluster's power for T_ideal. */
+struct run_outputs {
+	const char *png, *raw, *csv, *json; /* NULL = not written */
+	int quiet;			    /* no table on stdout */
+	const struct emul_steps *power; /* sum V_i/Q_i(t) since scheduling started (may be NULL) */
+	double t_iter_ns;		/* emulated cost of one unit iteration at power 1 */
+};
+
+/*
+ * Fills *r: it takes over *snap (freed by run_report_free) and sums the
+ * image (width x height counts) for the work; with o->power and
+ * o->t_iter_ns, T_ideal and E.  tree may be NULL; it must outlive r.
+ */
+void run_report_build(struct run_report *r, const struct run_report_job *job,
+		      struct dls_status *snap, const uint16_t *image,
+		      const struct run_outputs *o, const struct run_report_tree *tree);
+void run_report_free(struct run_report *r);
+
+/* Seed 001's table and the summary lines, for a person. */
+void run_report_table(const struct run_report *r, FILE *out);
+
+/* One row per PE, with a header; DLS_OK or DLS_EIO. */
+int run_report_csv(const struct run_report *r, const char *path);
+
+/* The run's summary and per-PE rows; DLS_OK or DLS_EIO. */
+int run_report_json(const struct run_report *r, const char *path);
+
+/*
+ * Writes what o asks for: the table on stdout (unless quiet), the image
+ * files, CSV and JSON.  Returns 0, or 1 when a file could not be written
+ * (logged).
+ */
+int run_report_write(const struct run_report *r, const uint16_t *image,
+		     const struct run_outputs *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,147 @@
+/*
+ * serve.c - the serving core shared by the master and a two-level hmaster
+ * (see serve.h).
+ */
+#include "serve.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls/err.h"
+#include "dls_sched.h"
+#include "dls_time.h"
+
+int serve_take(struct ledger *l, struct serve_child *c, const struct dls_request *r, int piggyback,
+	       struct dls_reply *out, int *retry, char *why, size_t len)
+{
+	int64_t total;
+	int rc;
+
+	*retry = 0;
+	if (c->has_reply && r->seq == c->last_seq) {
+		*out = c->last_reply;
+		*retry = 1;
+		return DLS_OK;
+	}
+	if (c->has_reply && r->seq < c->last_seq) {
+		snprintf(why, len, "request %u of slave %d is older than its request %u", r->seq,
+			 r->slave_id, c->last_seq);
+		return DLS_ESTATE;
+	}
+	if (r->acp < 1 || r->acp > SCHED_MAX_ACP) {
+		snprintf(why, len, "A_i = %lld: a slave requests only with 1 <= A_i <= %lld",
+			 (long long)r->acp, (long long)SCHED_MAX_ACP);
+		return DLS_EINVAL;
+	}
+	rc = ledger_check(l, &c->held, r->slave_id, r->results, r->nresults, &total, why, len);
+	if (rc)
+		return rc;
+	if (piggyback && !c->may_prefetch && total != ledger_held_undelivered(&c->held)) {
+		snprintf(why, len,
+			 "slave %d holds %lld undelivered iterations and its request delivers "
+			 "%lld: piggy-backed results must complete the previous chunk",
+			 r->slave_id, (long long)ledger_held_undelivered(&c->held), (long long)total);
+		ledger_unmark(l, r->results, r->nresults);
+		return DLS_ESTATE;
+	}
+	return DLS_OK;
+}
+
+void serve_remember(struct serve_child *c, const struct dls_request *r,
+		    const struct dls_reply *out)
+{
+	c->has_reply = 1;
+	c->last_seq = r->seq;
+	c->last_reply = *out;
+}
+
+void serve_queue_join(struct serve_queue *q, struct serve_waiter *w, int64_t acp)
+{
+	struct serve_waiter **at = &q->head;
+
+	w->acp = acp;
+	w->arrival = q->arrivals++;
+	dls_cond_init(&w->turn);
+	while (*at && !sched_acpsa_before(acp, (double)w->arrival, (*at)->acp,
+					   (double)(*at)->arrival))
+		at = &(*at)->next;
+	w->next = *at;
+	*at = w;
+}
+
+void serve_queue_leave(struct serve_queue *q, struct serve_waiter *w)
+{
+	struct serve_waiter **at = &q->head;
+
+	while (*at && *at != w)
+		at = &(*at)->next;
+	if (*at)
+		*at = w->next;
+	pthread_cond_destroy(&w->turn);
+	serve_queue_wake_head(q);
+}
+
+void serve_queue_wake_head(struct serve_queue *q)
+{
+	if (q->head)
+		pthread_cond_signal(&q->head->turn);
+}
+
+void serve_queue_wake_all(struct serve_queue *q)
+{
+	for (struct serve_waiter *w = q->head; w; w = w->next)
+		pthread_cond_signal(&w->turn);
+}
+
+int serve_requeue_push(struct serve_requeue *q, int64_t start, int64_t count)
+{
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 8;
+		struct dls_range *v = realloc(q->v, cap * sizeof(*v));
+
+		if (!v)
+			return DLS_ENOMEM;
+		q->v = v;
+		q->cap = cap;
+	}
+	q->v[q->n++] = (struct dls_range){start, count};
+	return DLS_OK;
+}
+
+int serve_requeue_pop(struct serve_requeue *q, struct dls_range *out)
+{
+	if (!q->n)
+		return 0;
+	*out = q->v[0];
+	memmove(q->v, q->v + 1, --q->n * sizeof(*q->v));
+	return 1;
+}
+
+int64_t serve_requeue_left(const struct serve_requeue *q)
+{
+	int64_t n = 0;
+
+	for (size_t k = 0; k < q->n; k++)
+		n += q->v[k].count;
+	return n;
+}
+
+void serve_requeue_free(struct serve_requeue *q)
+{
+	free(q->v);
+	*q = (struct serve_requeue){0};
+}
+
+/* ledger_release's callback: the range goes to the next requests. */
+static int give_back(void *ctx, int64_t start, int64_t count)
+{
+	return serve_requeue_push(ctx, start, count);
+}
+
+int64_t serve_release(struct ledger *l, struct serve_child *c, struct serve_requeue *q)
+{
+	int64_t moved = ledger_release(l, &c->held, give_back, q);
+
+	return moved > 0 ? moved : 0;
+}

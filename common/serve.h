@@ -1,0 +1,105 @@
+/*
+ * serve.h - the serving core that the master and a two-level hmaster both
+ * run over their children (seed 001 DTSS master steps 2-3):
+ *
+ *  - a child's request is taken only after the checks: a retry (same seq)
+ *    gets the same reply again, an older seq is refused, 1 <= A_i <=
+ *    SCHED_MAX_ACP, its piggy-backed results are checked whole against the
+ *    ledger, and (piggy-back collection) they complete every chunk the child
+ *    holds, unless the child may prefetch (a two-level hmaster below);
+ *  - requests wait their turn in ACPSA order: larger A_i first, then
+ *    arrival (sched_acpsa_before), each on its own condition, so that only
+ *    the next head is woken;
+ *  - the work of a lost child is released from the ledger into a requeue
+ *    that the next requests take first.
+ *
+ * Not thread-safe: the owner holds its lock around every call.
+ */
+#ifndef DLS_SERVE_H
+#define DLS_SERVE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dls/proto.h"
+#include "ledger.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What the serving core keeps of one child. */
+struct serve_child {
+	struct ledger_held held; /* what it was given and has not delivered */
+	int may_prefetch;	 /* a two-level hmaster: may ask before delivering */
+	int has_reply;		 /* last_reply answers a retry of seq last_seq */
+	uint32_t last_seq;
+	struct dls_reply last_reply;
+};
+
+/*
+ * Takes request r of child c (the caller checked that the child may call):
+ * DLS_OK with *retry = 1 and *out the earlier reply for a retry; DLS_OK with
+ * *retry = 0 and the results marked in the ledger (ledger_commit or
+ * ledger_unmark them) for a fresh request; or a refusal (DLS_ESTATE,
+ * DLS_EINVAL) with why filled and nothing marked.  piggyback: the run
+ * collects results on requests.
+ */
+int serve_take(struct ledger *l, struct serve_child *c, const struct dls_request *r, int piggyback,
+	       struct dls_reply *out, int *retry, char *why, size_t len);
+
+/* Remembers the reply to r, for a retry. */
+void serve_remember(struct serve_child *c, const struct dls_request *r,
+		    const struct dls_reply *out);
+
+/* A request (or a merged message) waiting for its turn. */
+struct serve_waiter {
+	int64_t acp;
+	uint64_t arrival;
+	pthread_cond_t turn; /* signalled when it becomes the head, or must look again */
+	struct serve_waiter *next;
+};
+
+/* Pending requests in ACPSA order. */
+struct serve_queue {
+	struct serve_waiter *head;
+	uint64_t arrivals;
+};
+
+/* Puts w in line for A_i = acp (its condition is initialised here). */
+void serve_queue_join(struct serve_queue *q, struct serve_waiter *w, int64_t acp);
+
+/* Takes w out of line (head or not) and wakes the new head; frees its condition. */
+void serve_queue_leave(struct serve_queue *q, struct serve_waiter *w);
+
+/* Wakes the head (it has something new to look at); no-op when empty. */
+void serve_queue_wake_head(struct serve_queue *q);
+
+/* Wakes every waiter (the run failed or ended, or a waiter may be lost). */
+void serve_queue_wake_all(struct serve_queue *q);
+
+/* Ranges of lost children, taken first by the next requests, in order. */
+struct serve_requeue {
+	struct dls_range *v;
+	size_t n, cap;
+};
+
+/* Appends a range: DLS_OK or DLS_ENOMEM. */
+int serve_requeue_push(struct serve_requeue *q, int64_t start, int64_t count);
+/* Takes the oldest range; 0 when empty. */
+int serve_requeue_pop(struct serve_requeue *q, struct dls_range *out);
+/* Iterations waiting in it. */
+int64_t serve_requeue_left(const struct serve_requeue *q);
+void serve_requeue_free(struct serve_requeue *q);
+
+/*
+ * A child was lost: every range it holds and has not delivered goes to the
+ * requeue.  Returns the iterations moved (0 when it held none).
+ */
+int64_t serve_release(struct ledger *l, struct serve_child *c, struct serve_requeue *q);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

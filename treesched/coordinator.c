@@ -1,0 +1,545 @@
+/*
+ * coordinator.c - Tree Scheduling's coordinator (see coordinator.h).
+ */
+#include "coordinator.h"
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls/err.h"
+#include "dls/log.h"
+#include "dls_time.h"
+#include "mandel.h"
+#include "result_store.h"
+#include "roster.h"
+
+struct coordinator {
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* registration closed, run done, a slave dismissed or lost */
+	struct coordinator_config cfg;
+	struct roster roster;	      /* who registered: ids, names, V_i, states */
+	struct result_store results; /* the image, the delivered iterations, T_p */
+
+	/* the chain, built once when registration closes; by id unless said */
+	struct tree_plan *plan; /* over the registered slaves */
+	int *pos;		/* chain position of each slave */
+	int32_t *owner;		/* by iteration: who holds it while undelivered */
+	int64_t *owned;		/* undelivered iterations it holds */
+	int64_t *computed;	/* iterations it delivered first */
+	int64_t *mig_in;	/* transfers received */
+	int64_t *link;		/* by chain link k (positions k, k+1): migrations */
+	int64_t *start, *count, *stride; /* its initial iterations */
+	struct tree_unit *units; /* seed 000 Table 2 */
+	size_t nunits;
+	int64_t migrations, moved, duplicates, reassigned;
+};
+
+static void why_f(char *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void why_f(char *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, COORDINATOR_WHY_LEN, fmt, ap);
+	va_end(ap);
+}
+
+static void free_chain(struct coordinator *c)
+{
+	tree_plan_destroy(c->plan);
+	free(c->pos);
+	free(c->owner);
+	free(c->owned);
+	free(c->computed);
+	free(c->mig_in);
+	free(c->link);
+	free(c->start);
+	free(c->count);
+	free(c->stride);
+	free(c->units);
+	c->plan = NULL;
+	c->pos = NULL;
+	c->owner = NULL;
+	c->owned = c->computed = c->mig_in = c->link = c->start = c->count = c->stride = NULL;
+	c->units = NULL;
+	c->nunits = 0;
+}
+
+static int check_config(const struct coordinator_config *c)
+{
+	struct mandel_params mp = {c->width, c->height, c->maxit};
+
+	if (c->nslaves < 1 || c->nslaves > COORDINATOR_MAX_SLAVES || mandel_check(&mp))
+		return DLS_EINVAL;
+	if (c->register_timeout_ms < 1 || !(c->report_interval >= 0))
+		return DLS_EINVAL;
+	return DLS_OK;
+}
+
+struct coordinator *coordinator_create(const struct coordinator_config *cfg, int *err)
+{
+	struct coordinator *c;
+
+	*err = check_config(cfg);
+	if (*err)
+		return NULL;
+	*err = DLS_ENOMEM;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return NULL;
+	c->cfg = *cfg;
+	if (roster_init(&c->roster, cfg->nslaves, cfg->register_timeout_ms) ||
+	    result_store_init(&c->results, cfg->width, cfg->height, cfg->order) ||
+	    pthread_mutex_init(&c->lock, NULL) || dls_cond_init(&c->cond)) {
+		roster_free(&c->roster);
+		result_store_free(&c->results);
+		free(c);
+		return NULL;
+	}
+	*err = DLS_OK;
+	return c;
+}
+
+void coordinator_destroy(struct coordinator *c)
+{
+	if (!c)
+		return;
+	free_chain(c);
+	roster_free(&c->roster);
+	result_store_free(&c->results);
+	pthread_mutex_destroy(&c->lock);
+	pthread_cond_destroy(&c->cond);
+	free(c);
+}
+
+/* Builds the chain over the registered slaves; the lock is held. */
+static int build_chain(struct coordinator *c)
+{
+	int n = c->roster.n, rc;
+	double *tau = calloc((size_t)n, sizeof(*tau));
+
+	c->pos = calloc((size_t)n, sizeof(*c->pos));
+	c->owner = calloc((size_t)c->cfg.width, sizeof(*c->owner));
+	c->owned = calloc((size_t)n, sizeof(*c->owned));
+	c->computed = calloc((size_t)n, sizeof(*c->computed));
+	c->mig_in = calloc((size_t)n, sizeof(*c->mig_in));
+	c->link = calloc((size_t)n, sizeof(*c->link));
+	c->start = calloc((size_t)n, sizeof(*c->start));
+	c->count = calloc((size_t)n, sizeof(*c->count));
+	c->stride = calloc((size_t)n, sizeof(*c->stride));
+	rc = !tau || !c->pos || !c->owner || !c->owned || !c->computed || !c->mig_in || !c->link ||
+			     !c->start || !c->count || !c->stride
+		     ? DLS_ENOMEM
+		     : DLS_OK;
+	for (int i = 0; !rc && i < n; i++)
+		tau[i] = c->roster.v[i].info.speed;
+	if (!rc)
+		rc = tree_plan_build(tau, n, &c->plan);
+	if (!rc)
+		rc = tree_plan_allocate(c->plan, tau, c->cfg.width, c->cfg.alloc, c->start,
+					c->count);
+	for (int k = 0; !rc && k < n; k++)
+		c->pos[c->plan->chain[k]] = k;
+	for (int i = 0; !rc && i < n; i++) {
+		c->stride[i] = c->cfg.alloc == TREE_ALLOC_ROUND_ROBIN ? n : 1;
+		for (int64_t j = 0; j < c->count[i]; j++)
+			c->owner[c->start[i] + j * c->stride[i]] = i;
+		c->owned[i] = c->count[i];
+		c->roster.v[i].info.state = DLS_SLAVE_ACTIVE;
+	}
+	free(tau);
+	if (rc) {
+		free_chain(c);
+		return rc;
+	}
+	result_store_start(&c->results);
+	log_info("chain of %d slaves built; Tree Scheduling starts", n);
+	return DLS_OK;
+}
+
+static int alive(const struct coordinator *c, int id)
+{
+	return roster_alive(&c->roster, id);
+}
+
+/* The nearest living slave on one side of chain position k (-1: none). */
+static int living_at(const struct coordinator *c, int k, int step)
+{
+	for (k += step; k >= 0 && k < c->plan->npes; k += step)
+		if (alive(c, c->plan->chain[k]))
+			return c->plan->chain[k];
+	return -1;
+}
+
+/* The lock is held. */
+static void neighbours(struct coordinator *c, int id, int *left, double *left_tau, int *right,
+		       double *right_tau)
+{
+	*left = *right = -1;
+	*left_tau = *right_tau = 0;
+	if (c->plan && id >= 0 && id < c->plan->npes) {
+		*left = living_at(c, c->pos[id], -1);
+		*right = living_at(c, c->pos[id], +1);
+		if (*left >= 0)
+			*left_tau = c->roster.v[*left].info.speed;
+		if (*right >= 0)
+			*right_tau = c->roster.v[*right].info.speed;
+	}
+}
+
+void coordinator_neighbours(struct coordinator *c, int id, int *left, double *left_tau,
+			    int *right, double *right_tau)
+{
+	pthread_mutex_lock(&c->lock);
+	neighbours(c, id, left, left_tau, right, right_tau);
+	pthread_mutex_unlock(&c->lock);
+}
+
+int coordinator_register(struct coordinator *c, const char *name, double speed, int *id,
+			 struct coordinator_place *place, char *why)
+{
+	int rc;
+
+	pthread_mutex_lock(&c->lock);
+	rc = roster_add(&c->roster, &name, &speed, 1, NULL, id, why, COORDINATOR_WHY_LEN);
+	if (rc)
+		goto out;
+	if (roster_close_if_due(&c->roster, dls_now()))
+		pthread_cond_broadcast(&c->cond);
+	roster_wait_closed(&c->roster, &c->lock, &c->cond);
+	if (!c->plan && (rc = build_chain(c)))
+		why_f(why, "cannot build the chain: %s", dls_strerror(rc));
+	if (!rc && *id >= c->plan->npes) {
+		why_f(why, "slave '%s' registered after the chain was built", name);
+		rc = DLS_ESTATE;
+	}
+	if (rc)
+		goto out;
+	memset(place, 0, sizeof(*place));
+	place->vpower = c->roster.v[*id].info.vpower;
+	place->start = c->start[*id];
+	place->count = c->count[*id];
+	place->stride = c->stride[*id];
+	place->tau = speed;
+	neighbours(c, *id, &place->left_id, &place->left_tau, &place->right_id, &place->right_tau);
+out:
+	pthread_mutex_unlock(&c->lock);
+	return rc;
+}
+
+static int check_slave(struct coordinator *c, int id, char *why)
+{
+	if (!c->plan || id < 0 || id >= c->plan->npes) {
+		why_f(why, "unknown slave id %d", id);
+		return DLS_ENOENT;
+	}
+	return roster_check_caller(&c->roster, id, why, COORDINATOR_WHY_LEN);
+}
+
+int coordinator_report(struct coordinator *c, int id, const struct dls_result *res, size_t n,
+		       const struct dls_times *times, char *why)
+{
+	struct ledger *l = &c->results.ledger;
+	size_t h = (size_t)c->cfg.height;
+	int rc;
+
+	pthread_mutex_lock(&c->lock);
+	rc = check_slave(c, id, why);
+	for (size_t b = 0; !rc && b < n; b++) {
+		const struct dls_result *r = &res[b];
+
+		if (r->count < 1 || r->start < 0 || r->start > c->cfg.width - r->count) {
+			why_f(why, "result range [%lld, +%lld) is outside the loop [0, %d)",
+			      (long long)r->start, (long long)r->count, c->cfg.width);
+			rc = DLS_EINVAL;
+		} else if (r->ncounts != (size_t)r->count * h) {
+			why_f(why, "result [%lld, +%lld) carries %zu counts, expected %lld",
+			      (long long)r->start, (long long)r->count, r->ncounts,
+			      (long long)r->count * c->cfg.height);
+			rc = DLS_EINVAL;
+		}
+	}
+	for (size_t b = 0; !rc && b < n; b++)
+		for (int64_t i = res[b].start; i < res[b].start + res[b].count; i++) {
+			if (l->state[i] == 1) { /* computed twice after a failure */
+				c->duplicates++;
+				continue;
+			}
+			result_store_put(&c->results, i, res[b].counts + (size_t)(i - res[b].start) * h);
+			l->state[i] = 1;
+			l->ndelivered++;
+			c->computed[id]++;
+			c->owned[c->owner[i]]--;
+		}
+	if (!rc) {
+		c->roster.v[id].info.times = *times;
+		if (result_store_complete(&c->results))
+			pthread_cond_broadcast(&c->cond);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return rc;
+}
+
+/* Gives what `dead` holds to its nearest living left (else right) neighbour. */
+static int reassign(struct coordinator *c, int dead, struct coordinator_repair *rep)
+{
+	int to = living_at(c, c->pos[dead], -1);
+
+	if (to < 0)
+		to = living_at(c, c->pos[dead], +1);
+	rep->to = to;
+	if (to < 0)
+		return DLS_OK;
+	for (int64_t i = 0; i < c->cfg.width; i++) {
+		struct dls_range *r;
+
+		if (c->owner[i] != dead || c->results.ledger.state[i] == 1)
+			continue;
+		c->owner[i] = to;
+		c->owned[dead]--;
+		c->owned[to]++;
+		rep->iterations++;
+		if (rep->nranges && rep->ranges[rep->nranges - 1].start +
+						   rep->ranges[rep->nranges - 1].count == i) {
+			rep->ranges[rep->nranges - 1].count++;
+			continue;
+		}
+		r = realloc(rep->ranges, (rep->nranges + 1) * sizeof(*r));
+		if (!r)
+			return DLS_ENOMEM;
+		rep->ranges = r;
+		rep->ranges[rep->nranges++] = (struct dls_range){i, 1};
+	}
+	c->reassigned += rep->iterations;
+	return DLS_OK;
+}
+
+static void repair_init(struct coordinator_repair *rep)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->to = rep->left = rep->right = -1;
+}
+
+int coordinator_migrated(struct coordinator *c, int from, int to, int64_t start, int64_t count,
+			 int64_t stride, struct coordinator_repair *rep, char *why)
+{
+	int rc;
+
+	repair_init(rep);
+	pthread_mutex_lock(&c->lock);
+	rc = check_slave(c, from, why);
+	if (!rc && (!c->plan || to < 0 || to >= c->plan->npes || to == from)) {
+		why_f(why, "slave %d cannot hand work to slave %d", from, to);
+		rc = DLS_EINVAL;
+	}
+	if (!rc && (count < 1 || stride < 1 || start < 0 ||
+		    start + (count - 1) * stride >= c->cfg.width)) {
+		why_f(why, "migrated range %lld + %lld x %lld is outside the loop [0, %d)",
+		      (long long)start, (long long)count, (long long)stride, c->cfg.width);
+		rc = DLS_EINVAL;
+	}
+	if (!rc) {
+		int lo = c->pos[from] < c->pos[to] ? c->pos[from] : c->pos[to];
+
+		for (int64_t j = 0; j < count; j++) {
+			int64_t i = start + j * stride;
+
+			if (c->results.ledger.state[i] != 1 && c->owner[i] == from) {
+				c->owner[i] = to;
+				c->owned[from]--;
+				c->owned[to]++;
+			}
+		}
+		c->migrations++;
+		c->moved += count;
+		c->mig_in[to]++;
+		c->link[lo]++;
+		rc = tree_units_count(&c->units, &c->nunits, count);
+		if (!rc && !alive(c, to)) /* it died meanwhile: the work goes on */
+			rc = reassign(c, to, rep);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return rc;
+}
+
+int coordinator_lost(struct coordinator *c, int id, const char *cause,
+		     struct coordinator_repair *rep)
+{
+	int rc;
+
+	repair_init(rep);
+	pthread_mutex_lock(&c->lock);
+	if (!c->plan || id < 0 || id >= c->plan->npes || !alive(c, id)) {
+		pthread_mutex_unlock(&c->lock);
+		return DLS_ENOENT;
+	}
+	c->roster.v[id].info.state = DLS_SLAVE_LOST;
+	rep->left = living_at(c, c->pos[id], -1);
+	rep->right = living_at(c, c->pos[id], +1);
+	rc = reassign(c, id, rep);
+	log_warn("slave %d '%s' lost (%s): %lld undelivered iterations go to slave %d", id,
+		 c->roster.v[id].info.name, cause, (long long)rep->iterations, rep->to);
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+	return rc;
+}
+
+void coordinator_repair_free(struct coordinator_repair *rep)
+{
+	free(rep->ranges);
+	rep->ranges = NULL;
+	rep->nranges = 0;
+}
+
+size_t coordinator_living(struct coordinator *c, int *ids, size_t max)
+{
+	size_t n = 0;
+
+	pthread_mutex_lock(&c->lock);
+	for (int i = 0; c->plan && i < c->plan->npes && n < max; i++)
+		if (alive(c, i) && c->roster.v[i].info.state != DLS_SLAVE_DONE)
+			ids[n++] = i;
+	pthread_mutex_unlock(&c->lock);
+	return n;
+}
+
+void coordinator_dismissed(struct coordinator *c, int id)
+{
+	pthread_mutex_lock(&c->lock);
+	if (alive(c, id)) {
+		c->roster.v[id].info.state = DLS_SLAVE_DONE;
+		pthread_cond_broadcast(&c->cond);
+	}
+	pthread_mutex_unlock(&c->lock);
+}
+
+int coordinator_wait_done(struct coordinator *c, int timeout_ms)
+{
+	double deadline = dls_now() + timeout_ms / 1000.0;
+	int rc = DLS_OK;
+
+	pthread_mutex_lock(&c->lock);
+	while (!c->results.done) {
+		if (dls_cond_wait_until(&c->cond, &c->lock, deadline) && dls_now() >= deadline) {
+			rc = c->results.done ? DLS_OK : DLS_ETIMEDOUT;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	return rc;
+}
+
+int coordinator_all_lost(struct coordinator *c)
+{
+	int alive_n = 0, all;
+
+	pthread_mutex_lock(&c->lock);
+	for (int i = 0; i < c->roster.n; i++)
+		alive_n += c->roster.v[i].info.state != DLS_SLAVE_LOST;
+	all = c->roster.n == c->cfg.nslaves && alive_n == 0;
+	pthread_mutex_unlock(&c->lock);
+	return all;
+}
+
+int coordinator_snapshot(struct coordinator *c, struct dls_status *out)
+{
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&c->lock);
+	out->slaves = calloc((size_t)c->cfg.nslaves, sizeof(*out->slaves));
+	if (!out->slaves) {
+		pthread_mutex_unlock(&c->lock);
+		return DLS_ENOMEM;
+	}
+	out->scheme = "trees";
+	out->iterations = c->cfg.width;
+	out->delivered = c->results.ledger.ndelivered;
+	out->requeued = c->reassigned;
+	out->started = c->results.started;
+	out->done = c->results.done;
+	out->elapsed = result_store_elapsed(&c->results);
+	/* the slaves in chain order once it is built */
+	for (int k = 0; k < (c->plan ? c->plan->npes : c->roster.n); k++) {
+		int i = c->plan ? c->plan->chain[k] : k;
+		struct dls_slave_status *o = &out->slaves[out->nslaves++];
+
+		*o = c->roster.v[i].info;
+		if (c->plan) {
+			o->held = c->owned[i];
+			o->iterations = c->computed[i];
+			o->chunks = c->mig_in[i];
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	return DLS_OK;
+}
+
+int coordinator_tree_stats(struct coordinator *c, struct run_report_tree *out)
+{
+	int n;
+
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&c->lock);
+	if (!c->plan) {
+		pthread_mutex_unlock(&c->lock);
+		return DLS_ENOENT;
+	}
+	n = c->plan->npes;
+	out->migrations = c->migrations;
+	out->moved = c->moved;
+	out->duplicates = c->duplicates;
+	out->reassigned = c->reassigned;
+	out->nunits = c->nunits;
+	out->npes = n;
+	out->unit_size = calloc(c->nunits + 1, sizeof(int64_t));
+	out->unit_count = calloc(c->nunits + 1, sizeof(int64_t));
+	out->chain = calloc((size_t)n, sizeof(int));
+	out->link_level = calloc((size_t)n, sizeof(int));
+	out->link_migrations = calloc((size_t)n, sizeof(int64_t));
+	if (!out->unit_size || !out->unit_count || !out->chain || !out->link_level ||
+	    !out->link_migrations) {
+		pthread_mutex_unlock(&c->lock);
+		run_report_tree_free(out);
+		return DLS_ENOMEM;
+	}
+	for (size_t k = 0; k < c->nunits; k++) {
+		out->unit_size[k] = c->units[k].size;
+		out->unit_count[k] = c->units[k].count;
+	}
+	for (int k = 0; k < n; k++) {
+		out->chain[k] = c->plan->chain[k];
+		if (k + 1 < n) {
+			out->link_level[k] = c->plan->link_level[k];
+			out->link_migrations[k] = c->link[k];
+		}
+	}
+	pthread_mutex_unlock(&c->lock);
+	return DLS_OK;
+}
+
+void coordinator_job(const struct coordinator *c, struct dls_job *out)
+{
+	memset(out, 0, sizeof(*out));
+	snprintf(out->run_name, sizeof(out->run_name), "%s", c->cfg.run_name);
+	snprintf(out->workload, sizeof(out->workload), "%s", c->cfg.workload);
+	out->width = c->cfg.width;
+	out->height = c->cfg.height;
+	out->maxit = c->cfg.maxit;
+	out->iterations = c->cfg.width;
+	out->order = c->cfg.order;
+	out->collect = DLS_COLLECT_PIGGYBACK; /* slaves report at intervals (TreeAssignment) */
+	out->scheme.kind = DLS_SCHEME_DECENTRALIZED;
+}
+
+const uint16_t *coordinator_image(const struct coordinator *c)
+{
+	return c->results.image;
+}
+
+const struct coordinator_config *coordinator_config_of(const struct coordinator *c)
+{
+	return &c->cfg;
+}

@@ -1,0 +1,141 @@
+/*
+ * coordinator.h - Tree Scheduling's coordinator P0 (seed 000 section 3,
+ * seed 001 section 4.1, SCHEMES.md 6): it registers the slaves, builds the
+ * bitonic cluster tree and migration chain from their throughputs, gives
+ * each its neighbours and its initial iterations, takes the results that
+ * slaves report at intervals (or when idle), and ends the run at I.  Work
+ * then moves between neighbours without it; slaves tell it what they handed
+ * over, so that it knows who holds what when one dies: a dead slave's
+ * undelivered iterations go to its nearest living left neighbour and the
+ * chain closes around the gap.
+ *
+ * Plain C, no CORBA: coordinator_servant.cc converts and calls one function
+ * here per IDL operation.  It shares the registration barrier (roster.h)
+ * and the result store (result_store.h) with the master.  Every entry point
+ * takes the coordinator's lock; registration blocks until every slave has
+ * registered, so each call needs its own ORB thread.  Refusals fill `why`
+ * (COORDINATOR_WHY_LEN) and change nothing.
+ */
+#ifndef DLS_COORDINATOR_H
+#define DLS_COORDINATOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dls/proto.h"
+#include "iter_order.h"
+#include "run_report.h"
+#include "tree_migrate.h"
+#include "tree_plan.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define COORDINATOR_WHY_LEN 256
+/* The most slaves one coordinator places (its --slaves limit). */
+#define COORDINATOR_MAX_SLAVES 4096
+
+struct coordinator_config {
+	char run_name[64];
+	char workload[32];
+	int nslaves; /* slaves expected */
+	int32_t width, height, maxit;
+	enum iter_order_mode order;
+	int register_timeout_ms; /* the chain is built over those registered by then */
+	enum tree_alloc alloc;
+	enum tree_gamma gamma;
+	int bidirectional;	/* idle slaves ask both neighbours */
+	double report_interval; /* seconds; 0: slaves report when idle */
+};
+
+/* A slave's place in the chain. */
+struct coordinator_place {
+	double vpower;
+	int64_t start, count, stride; /* its initial iterations */
+	double tau;		      /* its throughput, as registered */
+	int left_id, right_id;	      /* -1 at an end */
+	double left_tau, right_tau;
+};
+
+/* What must be done after a slave was lost. */
+struct coordinator_repair {
+	int to; /* the living slave that gets the iterations below; -1: none left */
+	struct dls_range *ranges;
+	size_t nranges;
+	int64_t iterations;
+	int left, right; /* living slaves whose neighbours changed (-1: none) */
+};
+
+struct coordinator;
+
+/* Checks *cfg and creates a coordinator; NULL with *err (DLS_EINVAL, DLS_ENOMEM). */
+struct coordinator *coordinator_create(const struct coordinator_config *cfg, int *err);
+
+/* Frees c; NULL is a no-op.  No other call may be in progress. */
+void coordinator_destroy(struct coordinator *c);
+
+/*
+ * Registers a slave of throughput `speed` (Speed, or emulated V_i/Q_i),
+ * blocks until registration closes, and places it: the chain is built once,
+ * over every slave registered by then.  DLS_OK, or a refusal (why filled).
+ */
+int coordinator_register(struct coordinator *c, const char *name, double speed, int *id,
+			 struct coordinator_place *place, char *why);
+
+/*
+ * Results of slave id (any iterations of the loop: work moves between
+ * slaves without the coordinator).  Checked whole first; iterations already
+ * delivered (recomputed after a failure) are skipped.
+ */
+int coordinator_report(struct coordinator *c, int id, const struct dls_result *res, size_t n,
+		       const struct dls_times *times, char *why);
+
+/*
+ * Slave `from` handed start, start + stride, ... (count) to slave `to`.
+ * When `to` is already lost, rep says where those iterations go now
+ * (rep->to >= 0 and rep->nranges > 0); free it with coordinator_repair_free.
+ */
+int coordinator_migrated(struct coordinator *c, int from, int to, int64_t start, int64_t count,
+			 int64_t stride, struct coordinator_repair *rep, char *why);
+
+/* Declares slave id lost and fills rep.  DLS_OK or DLS_ENOENT. */
+int coordinator_lost(struct coordinator *c, int id, const char *cause,
+		     struct coordinator_repair *rep);
+
+void coordinator_repair_free(struct coordinator_repair *rep);
+
+/* The current living neighbours of slave id (after repairs) and their tau. */
+void coordinator_neighbours(struct coordinator *c, int id, int *left, double *left_tau,
+			    int *right, double *right_tau);
+
+/* Ids of the slaves that are neither lost nor dismissed (at most max). */
+size_t coordinator_living(struct coordinator *c, int *ids, size_t max);
+
+/* Records that slave id was told the run is over. */
+void coordinator_dismissed(struct coordinator *c, int id);
+
+/* Waits until every result is in: DLS_OK, or DLS_ETIMEDOUT after timeout_ms. */
+int coordinator_wait_done(struct coordinator *c, int timeout_ms);
+
+/* Non-zero once every expected slave registered and every one was lost. */
+int coordinator_all_lost(struct coordinator *c);
+
+/* A consistent copy of its state, the slaves in chain order (free with dls_status_free). */
+int coordinator_snapshot(struct coordinator *c, struct dls_status *out);
+
+/* The chain and seed 000's Table 2, for the report (free with run_report_tree_free). */
+int coordinator_tree_stats(struct coordinator *c, struct run_report_tree *out);
+
+/* The job the slaves learn when they register (JobSpec). */
+void coordinator_job(const struct coordinator *c, struct dls_job *out);
+
+/* The image (column-major, width x height); complete once done.  Owned by c. */
+const uint16_t *coordinator_image(const struct coordinator *c);
+
+const struct coordinator_config *coordinator_config_of(const struct coordinator *c);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

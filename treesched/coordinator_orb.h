@@ -1,0 +1,32 @@
+/*
+ * coordinator_orb.h - runs Tree Scheduling's coordinator core as a CORBA
+ * servant: binds it as DLS/<run>/treesched, watches every living slave
+ * (liveness.h: a lost slave's work goes to its neighbour and the chain is
+ * repaired), waits for the last result, tells the slaves to stop, writes the
+ * report with the chain and seed 000's Table 2, and unbinds.
+ */
+#ifndef DLS_COORDINATOR_ORB_H
+#define DLS_COORDINATOR_ORB_H
+
+#include "coordinator.h"
+#include "run_report.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct coordinator_orb_opts {
+	struct run_outputs out; /* the table and files written at the end */
+	const char *ior_file;	/* also write the IOR here */
+	int ping_ms;		/* liveness check period */
+	int ping_timeout_ms;	/* a slave silent this long is lost */
+	int progress;		/* a live progress line on stderr */
+};
+
+/* Needs dls_orb_init() first.  Returns the exit status: 0, or 1 on failure. */
+int coordinator_orb_run(struct coordinator *c, const struct coordinator_orb_opts *o);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
