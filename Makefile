@@ -99,7 +99,7 @@ PROGRAMS  := $(DLS_BIN) $(MASTER_BIN) $(TREESCHED_BIN) $(SLAVE_BIN) $(HMASTER_BI
 BADCLIENT_OBJ := $(BUILD)/tests/tools/bad_client.o
 BADCLIENT_BIN := $(BUILD)/tests/bin/bad_client
 
-.PHONY: all check check-unit check-integration sanitize clean install demo deps
+.PHONY: all check check-unit check-layout check-integration sanitize clean install demo deps
 all: $(PROGRAMS)
 deps: $(DEPS_MK)
 
@@ -182,7 +182,12 @@ $(UNIT_BIN): $(UNIT_OBJ) $(LIBCLI) $(LIBDLS)
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(CUNIT_LIBS) $(PNG_LIBS) -lpthread -lm -o $@
 
 # --- tests --------------------------------------------------------------------
-check: check-unit check-integration
+check: check-unit check-layout check-integration
+
+# the house rules the build can check: no upward include, no circle of
+# files, no exit() in a core (tests/tools/check_layout.py)
+check-layout: all $(UNIT_BIN)
+	python3 tests/tools/check_layout.py $(BUILD)
 
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN)

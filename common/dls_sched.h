@@ -79,6 +79,14 @@ struct sched;
 void sched_params_init(struct sched_params *p);
 
 /*
+ * The run's scheme as the protocol carries it (struct dls_scheme), and
+ * back: kind, profile and the schemes' options; from_scheme leaves
+ * iterations, npes and acp to the caller (after sched_params_init).
+ */
+void sched_params_to_scheme(const struct sched_params *p, struct dls_scheme *out);
+void sched_params_from_scheme(const struct dls_scheme *in, struct sched_params *p);
+
+/*
  * Checks *p and creates a scheduler.  Returns DLS_OK with *out set,
  * DLS_EINVAL for an argument out of range, DLS_ENOPOWER when every A_i is 0,
  * DLS_ENOMEM.  The acp array is copied.

@@ -12,6 +12,7 @@
 #include "dls.hh"
 #include "dls/err.h"
 #include "dls/log.h"
+#include "run_loop.h"
 
 static CORBA::ORB_var orb_;
 static PortableServer::POA_var poa_;
@@ -273,4 +274,21 @@ void dls_unpublish(PortableServer::ServantBase *servant)
 	} catch (...) {
 	}
 	servant->_remove_ref();
+}
+
+int dls_serve(PortableServer::ServantBase *servant, const char *ior_file, const char *run,
+	      const char *leaf, int nslaves, const struct run_loop_ops *ops, int ping_ms,
+	      int progress)
+{
+	char path[192];
+	int status;
+
+	dls_name_path(path, run, leaf);
+	if (dls_publish(servant, ior_file, path, ops->prog))
+		return 1;
+	log_info("bound as '%s', waiting for %d slaves", path, nslaves);
+	status = run_loop(ops, ping_ms, progress);
+	dls_name_unbind(path);
+	dls_unpublish(servant);
+	return status;
 }

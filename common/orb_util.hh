@@ -34,6 +34,15 @@ int dls_publish(PortableServer::ServantBase *servant, const char *ior_file, cons
 // Deactivates a servant dls_publish activated and drops its reference.
 void dls_unpublish(PortableServer::ServantBase *servant);
 
+struct run_loop_ops;
+
+// A serving role's whole life: publishes servant as DLS/<run>/<leaf>,
+// runs the run loop (run_loop.h) for nslaves children, then unbinds and
+// unpublishes.  Returns the exit status.
+int dls_serve(PortableServer::ServantBase *servant, const char *ior_file, const char *run,
+	      const char *leaf, int nslaves, const struct run_loop_ops *ops, int ping_ms,
+	      int progress);
+
 // Pings a slave (or an hmaster answering for slaves below it): DLS_OK when it
 // answered within its reference's timeout, else DLS_EREMOTE with why filled.
 int dls_ping(CORBA::Object_ptr ref, char *why, size_t len);

@@ -393,3 +393,29 @@ int sched_acpsa_before(int64_t acp_a, double arrival_a, int64_t acp_b, double ar
 {
 	return acp_a > acp_b || (acp_a == acp_b && arrival_a < arrival_b);
 }
+
+void sched_params_to_scheme(const struct sched_params *p, struct dls_scheme *out)
+{
+	out->kind = p->kind;
+	out->profile = p->profile;
+	out->alpha_num = p->alpha_num;
+	out->alpha_den = p->alpha_den;
+	out->fac = p->fac;
+	out->fac_mu = p->fac_mu;
+	out->fac_sigma = p->fac_sigma;
+	out->fiss_sigma = p->fiss_sigma;
+	out->fiss_x = p->fiss_x;
+}
+
+void sched_params_from_scheme(const struct dls_scheme *in, struct sched_params *p)
+{
+	p->kind = (enum sched_kind)in->kind;
+	p->profile = (enum sched_profile)in->profile;
+	p->alpha_num = in->alpha_num;
+	p->alpha_den = in->alpha_den;
+	p->fac = in->fac;
+	p->fac_mu = in->fac_mu;
+	p->fac_sigma = in->fac_sigma;
+	p->fiss_sigma = in->fiss_sigma;
+	p->fiss_x = in->fiss_x;
+}

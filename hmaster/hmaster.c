@@ -269,6 +269,21 @@ enum hmaster_mode hmaster_mode_of(const struct hmaster *h)
 	return h->tl ? HMASTER_TWOLEVEL : HMASTER_RELAY;
 }
 
+int hmaster_may_register(const struct hmaster *h, enum hmaster_mode mode, char *why)
+{
+	if (hmaster_mode_of(h) == mode)
+		return DLS_OK;
+	if (mode == HMASTER_RELAY)
+		snprintf(why, HMASTER_WHY_LEN,
+			 "register_group: this hmaster runs in two-level mode; a relay hmaster "
+			 "cannot be below it (use one mode for the whole tree)");
+	else
+		snprintf(why, HMASTER_WHY_LEN,
+			 "register_cluster: this hmaster relays; a two-level hmaster cannot be "
+			 "below it (use one mode for the whole tree)");
+	return DLS_ESTATE;
+}
+
 void hmaster_destroy(struct hmaster *h)
 {
 	if (!h)

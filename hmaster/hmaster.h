@@ -64,6 +64,13 @@ struct hmaster *hmaster_create(const char *name, enum hmaster_mode mode, int nsl
 
 enum hmaster_mode hmaster_mode_of(const struct hmaster *h);
 
+/*
+ * May a child register through the operation of `mode` (register_group:
+ * relay, register_cluster: two-level)?  One mode runs the whole tree:
+ * DLS_OK, or DLS_ESTATE with why (HMASTER_WHY_LEN) saying so.
+ */
+int hmaster_may_register(const struct hmaster *h, enum hmaster_mode mode, char *why);
+
 /* Stops the forwarding thread and frees h; NULL is a no-op. */
 void hmaster_destroy(struct hmaster *h);
 

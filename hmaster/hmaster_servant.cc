@@ -31,9 +31,9 @@ DLS::GroupRegistration *HMaster_i::register_group(const char *hmaster_name,
 	(void)hmaster_name;
 	if (bad)
 		throw DLS::Refused(bad);
-	if (hmaster_mode_of(h_) == HMASTER_TWOLEVEL)
-		throw DLS::Refused("register_group: this hmaster runs in two-level mode; a relay "
-				   "hmaster cannot be below it (use one mode for the whole tree)");
+	rc = hmaster_may_register(h_, HMASTER_RELAY, why);
+	if (rc)
+		dls_refuse(rc, why);
 	rc = hmaster_register(h_, nm.data(), sp.data(), n, ids.data(), vp.data(), &job, why);
 	if (rc)
 		dls_refuse(rc, why);
@@ -79,9 +79,9 @@ DLS::Registration *HMaster_i::register_cluster(const char *hmaster_name,
 	char why[HMASTER_WHY_LEN] = "";
 	int id = -1, rc;
 
-	if (hmaster_mode_of(h_) != HMASTER_TWOLEVEL)
-		throw DLS::Refused("register_cluster: this hmaster relays; a two-level hmaster "
-				   "cannot be below it (use one mode for the whole tree)");
+	rc = hmaster_may_register(h_, HMASTER_TWOLEVEL, why);
+	if (rc)
+		dls_refuse(rc, why);
 	if (CORBA::is_nil(self))
 		throw DLS::Refused("register_cluster: self must be a DLS::Slave reference");
 	for (size_t i = 0; i < n; i++)

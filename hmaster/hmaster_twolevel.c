@@ -146,15 +146,7 @@ static int start_chunk(struct twolevel *t)
 	for (int i = 0; i < t->nchildren; i++)
 		acp[i] = t->children[i].info.state == DLS_SLAVE_ACTIVE ? t->children[i].info.acp : 0;
 	sched_params_init(&p);
-	p.kind = (enum sched_kind)t->job.scheme.kind;
-	p.profile = (enum sched_profile)t->job.scheme.profile;
-	p.alpha_num = t->job.scheme.alpha_num;
-	p.alpha_den = t->job.scheme.alpha_den;
-	p.fac = t->job.scheme.fac;
-	p.fac_mu = t->job.scheme.fac_mu;
-	p.fac_sigma = t->job.scheme.fac_sigma;
-	p.fiss_sigma = t->job.scheme.fiss_sigma;
-	p.fiss_x = t->job.scheme.fiss_x;
+	sched_params_from_scheme(&t->job.scheme, &p);
 	p.iterations = r.count;
 	p.npes = t->nchildren;
 	p.acp = acp;

@@ -13,11 +13,10 @@
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls/proto.h"
-#include "dls/emul.h"
-#include "mandel.h"
 #include "master.h"
 #include "master_orb.h"
 #include "orb_util.h"
+#include "run_cli.h"
 #include "sched_cli.h"
 
 static const char *const prog = "dls-master";
@@ -52,59 +51,32 @@ static void help(void)
 	       "Tree Scheduling (--scheme trees) has its own coordinator: dls-treesched --help.\n");
 }
 
-enum { O_RUN = 1, O_SLAVES, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT, O_PNG, O_RAW, O_CSV,
-       O_JSON, O_IOR, O_REGTO, O_STARTTO, O_PING, O_PINGTO, O_CALLTO, O_TITER, O_POWER,
-       O_PROGRESS, O_QUIET };
+enum { O_COLLECT = 1, O_STARTTO };
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		SCHED_CLI_LONG_OPTIONS,
-		{"run", required_argument, 0, O_RUN},
-		{"slaves", required_argument, 0, O_SLAVES},
-		{"width", required_argument, 0, O_WIDTH},
-		{"height", required_argument, 0, O_HEIGHT},
-		{"maxit", required_argument, 0, O_MAXIT},
-		{"order", required_argument, 0, O_ORDER},
+		RUN_CLI_LONG_OPTIONS,
 		{"collect", required_argument, 0, O_COLLECT},
-		{"png", required_argument, 0, O_PNG},
-		{"raw", required_argument, 0, O_RAW},
-		{"csv", required_argument, 0, O_CSV},
-		{"json", required_argument, 0, O_JSON},
-		{"ior", required_argument, 0, O_IOR},
-		{"register-timeout-ms", required_argument, 0, O_REGTO},
 		{"start-timeout-ms", required_argument, 0, O_STARTTO},
-		{"ping-ms", required_argument, 0, O_PING},
-		{"ping-timeout-ms", required_argument, 0, O_PINGTO},
-		{"call-timeout-ms", required_argument, 0, O_CALLTO},
-		{"t-iter", required_argument, 0, O_TITER},
-		{"power", required_argument, 0, O_POWER},
-		{"progress", no_argument, 0, O_PROGRESS},
-		{"quiet", no_argument, 0, O_QUIET},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0}};
+	static struct run_cli rc_opts; /* its out.power points into it */
 	struct master_config cfg;
 	struct master_orb_opts o = {0};
 	struct sched_cli sc;
-	struct emul_steps power = {0};
 	struct master *m;
-	int c, rc, verbose = 0;
-	const char *cause;
+	int c, rc;
 
 	memset(&cfg, 0, sizeof(cfg));
 	dls_log_set_role("master");
 	dls_log_set_level(-1);
-	snprintf(cfg.run_name, sizeof(cfg.run_name), "dls");
 	snprintf(cfg.workload, sizeof(cfg.workload), "mandelbrot");
-	cfg.width = 400;
-	cfg.height = 200;
-	cfg.maxit = MANDEL_DEFAULT_MAXIT;
-	cfg.register_timeout_ms = 30000;
 	cfg.start_timeout_ms = 3000;
 	cfg.wait_ms = 20;
-	o.ping_ms = 500;
-	o.ping_timeout_ms = 3000;
 	o.dismiss_timeout_ms = 5000;
+	run_cli_init(&rc_opts, MASTER_MAX_SLAVES);
 	sched_cli_init(&sc);
 	/* first the ORB, which removes the -ORB... options from argv */
 	rc = cli_server_start(PROG, &argc, argv, help, 10000);
@@ -115,31 +87,10 @@ int main(int argc, char **argv)
 			cli_usage_error(PROG, "--scheme", optarg,
 					"Tree Scheduling runs under its own coordinator, "
 					"dls-treesched");
-		if (sched_cli_option(PROG, &sc, c, optarg))
+		if (sched_cli_option(PROG, &sc, c, optarg) ||
+		    run_cli_option(PROG, &rc_opts, c, optarg))
 			continue;
 		switch (c) {
-		case O_RUN:
-			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= sizeof(cfg.run_name))
-				cli_usage_error(PROG, "--run", optarg,
-						"must be 1 to 63 characters without '/'");
-			snprintf(cfg.run_name, sizeof(cfg.run_name), "%s", optarg);
-			break;
-		case O_SLAVES:
-			cfg.nslaves = (int)cli_i64_or_die(PROG, "--slaves", optarg, 1, MASTER_MAX_SLAVES);
-			break;
-		case O_WIDTH:
-			cfg.width = (int32_t)cli_i64_or_die(PROG, "--width", optarg, 1, MANDEL_MAX_SIDE);
-			break;
-		case O_HEIGHT:
-			cfg.height = (int32_t)cli_i64_or_die(PROG, "--height", optarg, 1, DLS_MAX_ROWS);
-			break;
-		case O_MAXIT:
-			cfg.maxit = (int32_t)cli_i64_or_die(PROG, "--maxit", optarg, 1, MANDEL_MAX_MAXIT);
-			break;
-		case O_ORDER:
-			if (iter_order_parse(optarg, &cfg.order))
-				cli_usage_error(PROG, "--order", optarg, "must be natural or interleaved");
-			break;
 		case O_COLLECT:
 			if (!strcmp(optarg, "piggyback"))
 				cfg.collect = DLS_COLLECT_PIGGYBACK;
@@ -148,58 +99,9 @@ int main(int argc, char **argv)
 			else
 				cli_usage_error(PROG, "--collect", optarg, "must be piggyback or end");
 			break;
-		case O_PNG:
-			o.out.png = optarg;
-			break;
-		case O_RAW:
-			o.out.raw = optarg;
-			break;
-		case O_CSV:
-			o.out.csv = optarg;
-			break;
-		case O_JSON:
-			o.out.json = optarg;
-			break;
-		case O_IOR:
-			o.ior_file = optarg;
-			break;
-		case O_REGTO:
-			cfg.register_timeout_ms =
-				(int)cli_i64_or_die(PROG, "--register-timeout-ms", optarg, 1, 3600000);
-			break;
 		case O_STARTTO:
 			cfg.start_timeout_ms =
 				(int)cli_i64_or_die(PROG, "--start-timeout-ms", optarg, 0, 3600000);
-			break;
-		case O_PING:
-			o.ping_ms = (int)cli_i64_or_die(PROG, "--ping-ms", optarg, 1, 3600000);
-			break;
-		case O_PINGTO:
-			o.ping_timeout_ms =
-				(int)cli_i64_or_die(PROG, "--ping-timeout-ms", optarg, 1, 3600000);
-			break;
-		case O_CALLTO:
-			break; /* applied before the ORB started */
-		case O_TITER:
-			o.out.t_iter_ns = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
-			break;
-		case O_POWER:
-			cause = emul_steps_parse(optarg, &power);
-			if (cause)
-				cli_usage_error(PROG, "--power", optarg, cause);
-			o.out.power = &power;
-			break;
-		case O_PROGRESS:
-			o.progress = 1;
-			break;
-		case O_QUIET:
-			o.out.quiet = 1;
-			break;
-		case 'v':
-			dls_log_set_level(++verbose >= 2 ? DLS_LOG_DEBUG : DLS_LOG_INFO);
-			break;
-		case 'q':
-			dls_log_set_level(DLS_LOG_ERR);
 			break;
 		default:
 			fprintf(stderr, "try '%s --help'\n", prog);
@@ -208,8 +110,19 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
-	if (!cfg.nslaves)
-		cli_usage_error(PROG, "--slaves", NULL, "is required");
+	run_cli_finish(PROG, &rc_opts);
+	snprintf(cfg.run_name, sizeof(cfg.run_name), "%s", rc_opts.run_name);
+	cfg.nslaves = rc_opts.nslaves;
+	cfg.width = rc_opts.width;
+	cfg.height = rc_opts.height;
+	cfg.maxit = rc_opts.maxit;
+	cfg.order = rc_opts.order;
+	cfg.register_timeout_ms = rc_opts.register_timeout_ms;
+	o.out = rc_opts.out;
+	o.ior_file = rc_opts.ior_file;
+	o.ping_ms = rc_opts.ping_ms;
+	o.ping_timeout_ms = rc_opts.ping_timeout_ms;
+	o.progress = rc_opts.progress;
 	sched_cli_finish(PROG, &sc, "dtss", cfg.width, cfg.nslaves);
 	cfg.sched = sc.p;
 	m = master_create(&cfg, &rc);

@@ -278,13 +278,5 @@ void master_job(const struct master *m, struct dls_job *out)
 	out->iterations = c->width;
 	out->order = c->order;
 	out->collect = c->collect;
-	out->scheme.kind = c->sched.kind;
-	out->scheme.profile = c->sched.profile;
-	out->scheme.alpha_num = c->sched.alpha_num;
-	out->scheme.alpha_den = c->sched.alpha_den;
-	out->scheme.fac = c->sched.fac;
-	out->scheme.fac_mu = c->sched.fac_mu;
-	out->scheme.fac_sigma = c->sched.fac_sigma;
-	out->scheme.fiss_sigma = c->sched.fiss_sigma;
-	out->scheme.fiss_x = c->sched.fiss_x;
+	sched_params_to_scheme(&c->sched, &out->scheme);
 }

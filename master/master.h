@@ -108,6 +108,14 @@ int master_slave_lost(struct master *m, int slave_id, const char *cause);
  */
 size_t master_slaves_undismissed(struct master *m, int *ids, size_t max);
 
+/*
+ * At the end of a run: slaves that wait for work ask again within wait_ms
+ * and hear DONE; one whose A_i is 0 does not ask at all.  Waits a few
+ * wait_ms for the first kind, then returns the ids of the slaves that must
+ * be told to stop (at most max; 0 when every slave heard DONE).
+ */
+size_t master_slaves_to_stop(struct master *m, int *ids, size_t max);
+
 /* Records that slave_id was told the run is over (outside a request). */
 void master_slave_dismissed(struct master *m, int slave_id);
 

@@ -1,145 +1,107 @@
 // master_orb.cc - the master process around its servant: it publishes the
-// servant, starts the liveness policy (common/liveness.c) over the master
-// core, and at the end dismisses the slaves and writes the report.
+// servant and hands the master core to the run loop (common/run_loop.c:
+// liveness, progress, the end); here only the ORB calls.
 #include "master_orb.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include <vector>
 
 #include "dls/err.h"
 #include "dls/log.h"
-#include "dls_time.h"
-#include "liveness.h"
 #include "master_servant.hh"
 #include "orb_util.hh"
 #include "proto_conv.hh"
+#include "run_loop.h"
 
-static const char *const prog = "dls-master";
-
-struct watch {
+struct served {
 	struct master *m;
 	Master_i *servant;
-	int progress;
-	double next_progress;
+	const struct master_orb_opts *o;
 };
 
 static size_t holding(void *ctx, int *ids, size_t max)
 {
-	return master_slaves_holding(((watch *)ctx)->m, ids, max);
+	return master_slaves_holding(((served *)ctx)->m, ids, max);
 }
 
 static int ping(void *ctx, int id, char *why, size_t len)
 {
-	return ((watch *)ctx)->servant->ping(id, why, len);
+	return ((served *)ctx)->servant->ping(id, why, len);
 }
 
 static void lost(void *ctx, int id, const char *why)
 {
-	master_slave_lost(((watch *)ctx)->m, id, why);
+	master_slave_lost(((served *)ctx)->m, id, why);
 }
 
-static void progress_line(void *ctx)
+static int wait_done(void *ctx, int timeout_ms)
 {
-	watch *w = (watch *)ctx;
-	struct dls_status s;
+	return master_wait_done(((served *)ctx)->m, timeout_ms);
+}
 
-	if (!w->progress || dls_now() < w->next_progress || master_snapshot(w->m, &s))
+static int all_lost(void *ctx)
+{
+	return master_all_lost(((served *)ctx)->m);
+}
+
+static int snapshot(void *ctx, struct dls_status *out)
+{
+	return master_snapshot(((served *)ctx)->m, out);
+}
+
+// Tells the slaves master_slaves_to_stop names that the run is over.
+static void dismiss(void *ctx)
+{
+	served *s = (served *)ctx;
+	std::vector<int> ids(MASTER_MAX_SLAVES);
+	size_t n = master_slaves_to_stop(s->m, ids.data(), ids.size());
+
+	if (!n)
 		return;
-	fprintf(stderr, "\r%s: %lld/%lld iterations delivered (%5.1f%%), %.1f s   ", s.scheme,
-		(long long)s.delivered, (long long)s.iterations,
-		100.0 * (double)s.delivered / (double)s.iterations, s.elapsed);
-	dls_status_free(&s);
-	w->next_progress = dls_now() + 0.5;
+	for (size_t i = 0; i < n; i++) {
+		DLS::Slave_var ref = s->servant->slave_ref(ids[i]);
+		try {
+			ref->stop("the run is complete");
+			master_slave_dismissed(s->m, ids[i]);
+		} catch (const CORBA::Exception &) {
+			master_slave_lost(s->m, ids[i], "no answer to stop");
+		}
+	}
+	if (master_wait_dismissed(s->m, s->o->dismiss_timeout_ms))
+		log_warn("some slaves did not ask again after the last result");
 }
 
-static int write_outputs(struct master *m, const struct master_orb_opts *o)
+static int write_outputs(void *ctx)
 {
-	const struct master_config *c = master_config_of(m);
+	served *s = (served *)ctx;
+	const struct master_config *c = master_config_of(s->m);
 	struct run_report_job job = {c->run_name, c->width, c->height, c->maxit, c->order,
 				     c->collect};
-	struct dls_status s;
+	struct dls_status st;
 	struct run_report r;
 	int rc;
 
-	if (master_snapshot(m, &s))
+	if (master_snapshot(s->m, &st))
 		return 1;
-	run_report_build(&r, &job, &s, master_image(m), &o->out, NULL);
-	rc = run_report_write(&r, master_image(m), &o->out);
+	run_report_build(&r, &job, &st, master_image(s->m), &s->o->out, NULL);
+	rc = run_report_write(&r, master_image(s->m), &s->o->out);
 	run_report_free(&r);
 	return rc;
-}
-
-// Slaves that wait for work ask again within wait_ms and hear DONE; one whose
-// A_i is 0 does not ask at all, so it is told to stop.
-static void dismiss(struct master *m, Master_i *servant, const struct master_orb_opts *o)
-{
-	const struct master_config *c = master_config_of(m);
-
-	if (!master_wait_dismissed(m, 4 * c->wait_ms + 200))
-		return;
-	std::vector<int> ids(MASTER_MAX_SLAVES);
-	size_t n = master_slaves_undismissed(m, ids.data(), ids.size());
-
-	for (size_t i = 0; i < n; i++) {
-		DLS::Slave_var ref = servant->slave_ref(ids[i]);
-		try {
-			ref->stop("the run is complete");
-			master_slave_dismissed(m, ids[i]);
-		} catch (const CORBA::Exception &) {
-			master_slave_lost(m, ids[i], "no answer to stop");
-		}
-	}
-	if (master_wait_dismissed(m, o->dismiss_timeout_ms))
-		log_warn("some slaves did not ask again after the last result");
 }
 
 extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 {
 	const struct master_config *c = master_config_of(m);
 	struct dls_job job;
-	char path[192];
-	int status = 0, err;
 
 	master_job(m, &job);
 	Master_i *servant = new Master_i(m, proto_job_out(job), o->ping_timeout_ms);
-	dls_name_path(path, c->run_name, "master");
-	if (dls_publish(servant, o->ior_file, path, prog))
-		return 1;
-	log_info("bound as '%s', waiting for %d slaves", path, c->nslaves);
+	served s = {m, servant, o};
+	struct run_loop_ops ops = {&s,	     "dls-master", {&s, holding, ping, lost, NULL},
+				   wait_done, all_lost,	    snapshot,
+				   dismiss,   write_outputs};
 
-	watch w = {m, servant, o->progress, 0};
-	struct liveness_ops ops = {&w, holding, ping, lost, progress_line};
-	struct liveness *l = liveness_start(&ops, o->ping_ms, &err);
-	if (!l) {
-		fprintf(stderr, "%s: cannot watch the slaves: %s\n", prog, dls_strerror(err));
-		dls_name_unbind(path);
-		dls_unpublish(servant);
-		return 1;
-	}
-	while (master_wait_done(m, 1000) == DLS_ETIMEDOUT) {
-		if (master_all_lost(m)) {
-			struct dls_status s;
-
-			if (!master_snapshot(m, &s)) {
-				fprintf(stderr, "%s: every slave was lost; %lld of %lld iterations "
-						"delivered\n",
-					prog, (long long)s.delivered, (long long)s.iterations);
-				dls_status_free(&s);
-			}
-			status = 1;
-			break;
-		}
-	}
-	if (!status)
-		dismiss(m, servant, o);
-	liveness_stop(l);
-	if (o->progress)
-		fprintf(stderr, "\n");
-	dls_name_unbind(path);
-	if (!status)
-		status = write_outputs(m, o);
-	dls_unpublish(servant);
-	return status;
+	return dls_serve(servant, o->ior_file, c->run_name, "master", c->nslaves, &ops, o->ping_ms,
+			 o->progress);
 }

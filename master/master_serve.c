@@ -353,6 +353,13 @@ size_t master_slaves_undismissed(struct master *m, int *ids, size_t max)
 	return n;
 }
 
+size_t master_slaves_to_stop(struct master *m, int *ids, size_t max)
+{
+	if (!master_wait_dismissed(m, 4 * m->cfg.wait_ms + 200))
+		return 0;
+	return master_slaves_undismissed(m, ids, max);
+}
+
 void master_slave_dismissed(struct master *m, int slave_id)
 {
 	pthread_mutex_lock(&m->lock);

@@ -157,8 +157,7 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 				}
 				continue;
 			}
-			if (best < 0 || a > best_acp ||
-			    (a == best_acp && sl[i].ready < sl[best].ready)) {
+			if (best < 0 || sched_acpsa_before(a, sl[i].ready, best_acp, sl[best].ready)) {
 				best = i;
 				best_acp = a;
 			}

@@ -133,8 +133,9 @@ static int serve_local(struct tl *s, int h, double t)
 	struct dls_range k;
 	double at, begin, end, cost = 0;
 
-	for (size_t w = 1; w < m->nwaiting; w++) /* ACPSA: larger A_i, then arrival */
-		if (m->acp[m->waiting[w]] > m->acp[m->waiting[best]])
+	for (size_t w = 1; w < m->nwaiting; w++) /* ACPSA; waiting is in arrival order */
+		if (sched_acpsa_before(m->acp[m->waiting[w]], (double)w, m->acp[m->waiting[best]],
+				       (double)best))
 			best = w;
 	j = m->waiting[best];
 	i = h + j * s->H;

@@ -11,11 +11,10 @@
 #include "cli_util.h"
 #include "coordinator.h"
 #include "coordinator_orb.h"
-#include "dls/emul.h"
 #include "dls/err.h"
 #include "dls/log.h"
-#include "mandel.h"
 #include "orb_util.h"
+#include "run_cli.h"
 
 #define PROG "dls-treesched"
 
@@ -57,64 +56,39 @@ static void help(void)
 	       "  -v, -q                  more or less logging (DLS_LOG_LEVEL)\n");
 }
 
-enum { O_RUN = 1, O_SLAVES, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_PNG, O_RAW, O_CSV, O_JSON,
-       O_IOR, O_REGTO, O_PING, O_PINGTO, O_CALLTO, O_TITER, O_POWER, O_PROGRESS, O_QUIET,
-       O_GAMMA, O_ALLOC, O_BIDI, O_REPORT };
+enum { O_GAMMA = 1, O_ALLOC, O_BIDI, O_REPORT };
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{"run", required_argument, 0, O_RUN},
-		{"slaves", required_argument, 0, O_SLAVES},
-		{"width", required_argument, 0, O_WIDTH},
-		{"height", required_argument, 0, O_HEIGHT},
-		{"maxit", required_argument, 0, O_MAXIT},
-		{"order", required_argument, 0, O_ORDER},
-		{"png", required_argument, 0, O_PNG},
-		{"raw", required_argument, 0, O_RAW},
-		{"csv", required_argument, 0, O_CSV},
-		{"json", required_argument, 0, O_JSON},
-		{"ior", required_argument, 0, O_IOR},
-		{"register-timeout-ms", required_argument, 0, O_REGTO},
-		{"ping-ms", required_argument, 0, O_PING},
-		{"ping-timeout-ms", required_argument, 0, O_PINGTO},
-		{"call-timeout-ms", required_argument, 0, O_CALLTO},
-		{"t-iter", required_argument, 0, O_TITER},
-		{"power", required_argument, 0, O_POWER},
-		{"progress", no_argument, 0, O_PROGRESS},
-		{"quiet", no_argument, 0, O_QUIET},
+		RUN_CLI_LONG_OPTIONS,
 		{"gamma", required_argument, 0, O_GAMMA},
 		{"alloc", required_argument, 0, O_ALLOC},
 		{"bidirectional", no_argument, 0, O_BIDI},
 		{"report-interval", required_argument, 0, O_REPORT},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0}};
+	static struct run_cli ro; /* its out.power points into it */
 	struct coordinator_config cfg;
 	struct coordinator_orb_opts o = {0};
-	struct emul_steps power = {0};
 	struct coordinator *co;
-	int c, rc, verbose = 0;
-	const char *cause;
+	int c, rc;
 
 	memset(&cfg, 0, sizeof(cfg));
 	dls_log_set_role("treesched");
 	dls_log_set_level(-1);
-	snprintf(cfg.run_name, sizeof(cfg.run_name), "dls");
 	snprintf(cfg.workload, sizeof(cfg.workload), "mandelbrot");
-	cfg.width = 400;
-	cfg.height = 200;
-	cfg.maxit = MANDEL_DEFAULT_MAXIT;
-	cfg.register_timeout_ms = 30000;
 	cfg.alloc = TREE_ALLOC_EQUAL;
 	cfg.gamma = TREE_GAMMA_HALF;
 	cfg.report_interval = 0.5;
-	o.ping_ms = 500;
-	o.ping_timeout_ms = 3000;
+	run_cli_init(&ro, COORDINATOR_MAX_SLAVES);
 	/* first the ORB, which removes the -ORB... options from argv */
 	rc = cli_server_start(PROG, &argc, argv, help, 10000);
 	if (rc)
 		return rc > 0 ? 0 : 1;
 	while ((c = getopt_long(argc, argv, "vq", opts, NULL)) != -1) {
+		if (run_cli_option(PROG, &ro, c, optarg))
+			continue;
 		switch (c) {
 		case O_GAMMA:
 			if (tree_gamma_parse(optarg, &cfg.gamma))
@@ -133,78 +107,6 @@ int main(int argc, char **argv)
 			cfg.report_interval =
 				cli_double_or_die(PROG, "--report-interval", optarg, 0, 3600);
 			break;
-		case O_RUN:
-			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= sizeof(cfg.run_name))
-				cli_usage_error(PROG, "--run", optarg,
-						"must be 1 to 63 characters without '/'");
-			snprintf(cfg.run_name, sizeof(cfg.run_name), "%s", optarg);
-			break;
-		case O_SLAVES:
-			cfg.nslaves = (int)cli_i64_or_die(PROG, "--slaves", optarg, 1,
-							  COORDINATOR_MAX_SLAVES);
-			break;
-		case O_WIDTH:
-			cfg.width = (int32_t)cli_i64_or_die(PROG, "--width", optarg, 1, MANDEL_MAX_SIDE);
-			break;
-		case O_HEIGHT:
-			cfg.height = (int32_t)cli_i64_or_die(PROG, "--height", optarg, 1, DLS_MAX_ROWS);
-			break;
-		case O_MAXIT:
-			cfg.maxit = (int32_t)cli_i64_or_die(PROG, "--maxit", optarg, 1, MANDEL_MAX_MAXIT);
-			break;
-		case O_ORDER:
-			if (iter_order_parse(optarg, &cfg.order))
-				cli_usage_error(PROG, "--order", optarg, "must be natural or interleaved");
-			break;
-		case O_PNG:
-			o.out.png = optarg;
-			break;
-		case O_RAW:
-			o.out.raw = optarg;
-			break;
-		case O_CSV:
-			o.out.csv = optarg;
-			break;
-		case O_JSON:
-			o.out.json = optarg;
-			break;
-		case O_IOR:
-			o.ior_file = optarg;
-			break;
-		case O_REGTO:
-			cfg.register_timeout_ms =
-				(int)cli_i64_or_die(PROG, "--register-timeout-ms", optarg, 1, 3600000);
-			break;
-		case O_PING:
-			o.ping_ms = (int)cli_i64_or_die(PROG, "--ping-ms", optarg, 1, 3600000);
-			break;
-		case O_PINGTO:
-			o.ping_timeout_ms =
-				(int)cli_i64_or_die(PROG, "--ping-timeout-ms", optarg, 1, 3600000);
-			break;
-		case O_CALLTO:
-			break; /* applied before the ORB started */
-		case O_TITER:
-			o.out.t_iter_ns = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
-			break;
-		case O_POWER:
-			cause = emul_steps_parse(optarg, &power);
-			if (cause)
-				cli_usage_error(PROG, "--power", optarg, cause);
-			o.out.power = &power;
-			break;
-		case O_PROGRESS:
-			o.progress = 1;
-			break;
-		case O_QUIET:
-			o.out.quiet = 1;
-			break;
-		case 'v':
-			dls_log_set_level(++verbose >= 2 ? DLS_LOG_DEBUG : DLS_LOG_INFO);
-			break;
-		case 'q':
-			dls_log_set_level(DLS_LOG_ERR);
-			break;
 		default:
 			fprintf(stderr, "try '" PROG " --help'\n");
 			return 2;
@@ -212,8 +114,19 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
-	if (!cfg.nslaves)
-		cli_usage_error(PROG, "--slaves", NULL, "is required");
+	run_cli_finish(PROG, &ro);
+	snprintf(cfg.run_name, sizeof(cfg.run_name), "%s", ro.run_name);
+	cfg.nslaves = ro.nslaves;
+	cfg.width = ro.width;
+	cfg.height = ro.height;
+	cfg.maxit = ro.maxit;
+	cfg.order = ro.order;
+	cfg.register_timeout_ms = ro.register_timeout_ms;
+	o.out = ro.out;
+	o.ior_file = ro.ior_file;
+	o.ping_ms = ro.ping_ms;
+	o.ping_timeout_ms = ro.ping_timeout_ms;
+	o.progress = ro.progress;
 	co = coordinator_create(&cfg, &rc);
 	if (!co) {
 		fprintf(stderr, PROG ": cannot set up the run: %s\n", dls_strerror(rc));

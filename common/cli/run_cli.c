@@ -1,0 +1,115 @@
+/*
+ * run_cli.c - the serving programs' shared options (see run_cli.h).
+ */
+#include "run_cli.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_util.h"
+#include "dls/log.h"
+#include "dls/proto.h"
+#include "mandel.h"
+
+void run_cli_init(struct run_cli *c, int max_slaves)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->run_name, sizeof(c->run_name), "dls");
+	c->max_slaves = max_slaves;
+	c->width = 400;
+	c->height = 200;
+	c->maxit = MANDEL_DEFAULT_MAXIT;
+	c->order = ITER_ORDER_NATURAL;
+	c->register_timeout_ms = 30000;
+	c->ping_ms = 500;
+	c->ping_timeout_ms = 3000;
+}
+
+static int ms_option(const char *prog, const char *name, const char *arg, int min)
+{
+	return (int)cli_i64_or_die(prog, name, arg, min, 3600000);
+}
+
+int run_cli_option(const char *prog, struct run_cli *c, int opt, const char *arg)
+{
+	const char *cause;
+
+	switch (opt) {
+	case RUN_OPT_RUN:
+		if (!*arg || strchr(arg, '/') || strlen(arg) >= sizeof(c->run_name))
+			cli_usage_error(prog, "--run", arg, "must be 1 to 63 characters without '/'");
+		snprintf(c->run_name, sizeof(c->run_name), "%s", arg);
+		return 1;
+	case RUN_OPT_SLAVES:
+		c->nslaves = (int)cli_i64_or_die(prog, "--slaves", arg, 1, c->max_slaves);
+		return 1;
+	case RUN_OPT_WIDTH:
+		c->width = (int32_t)cli_i64_or_die(prog, "--width", arg, 1, MANDEL_MAX_SIDE);
+		return 1;
+	case RUN_OPT_HEIGHT:
+		c->height = (int32_t)cli_i64_or_die(prog, "--height", arg, 1, DLS_MAX_ROWS);
+		return 1;
+	case RUN_OPT_MAXIT:
+		c->maxit = (int32_t)cli_i64_or_die(prog, "--maxit", arg, 1, MANDEL_MAX_MAXIT);
+		return 1;
+	case RUN_OPT_ORDER:
+		if (iter_order_parse(arg, &c->order))
+			cli_usage_error(prog, "--order", arg, "must be natural or interleaved");
+		return 1;
+	case RUN_OPT_PNG:
+		c->out.png = arg;
+		return 1;
+	case RUN_OPT_RAW:
+		c->out.raw = arg;
+		return 1;
+	case RUN_OPT_CSV:
+		c->out.csv = arg;
+		return 1;
+	case RUN_OPT_JSON:
+		c->out.json = arg;
+		return 1;
+	case RUN_OPT_IOR:
+		c->ior_file = arg;
+		return 1;
+	case RUN_OPT_REGTO:
+		c->register_timeout_ms = ms_option(prog, "--register-timeout-ms", arg, 1);
+		return 1;
+	case RUN_OPT_PING:
+		c->ping_ms = ms_option(prog, "--ping-ms", arg, 1);
+		return 1;
+	case RUN_OPT_PINGTO:
+		c->ping_timeout_ms = ms_option(prog, "--ping-timeout-ms", arg, 1);
+		return 1;
+	case RUN_OPT_CALLTO:
+		return 1; /* applied before the ORB started (cli_server_start) */
+	case RUN_OPT_TITER:
+		c->out.t_iter_ns = cli_double_or_die(prog, "--t-iter", arg, 0, 1e12);
+		return 1;
+	case RUN_OPT_POWER:
+		cause = emul_steps_parse(arg, &c->power);
+		if (cause)
+			cli_usage_error(prog, "--power", arg, cause);
+		c->out.power = &c->power;
+		return 1;
+	case RUN_OPT_PROGRESS:
+		c->progress = 1;
+		return 1;
+	case RUN_OPT_QUIET:
+		c->out.quiet = 1;
+		return 1;
+	case 'v':
+		dls_log_set_level(++c->verbose >= 2 ? DLS_LOG_DEBUG : DLS_LOG_INFO);
+		return 1;
+	case 'q':
+		dls_log_set_level(DLS_LOG_ERR);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+void run_cli_finish(const char *prog, struct run_cli *c)
+{
+	if (!c->nslaves)
+		cli_usage_error(prog, "--slaves", NULL, "is required");
+}
