@@ -3,7 +3,7 @@
  * forwarding thread is free; it never waits for every child (SCHEMES.md 5).
  */
 #include "hmaster.h"
-#include "hmaster_twolevel.h"
+#include "twolevel.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /*
  * hmaster.h - the core of an HDTSS hmaster (seed 001 section 4.2, SCHEMES.md
- * 5), in one of two modes.  Two-level (hmaster_twolevel.h): to its parent it
+ * 5), in one of two modes.  Two-level (twolevel.h): to its parent it
  * is one child with the summed power of its slaves and it schedules them
  * itself.  Relay, described here: to its parent (a master or another
  * hmaster) it is a group of slaves, to its children a master.  It merges what passes through

@@ -10,7 +10,7 @@
  * sends, when its reply is back, every request that arrived meanwhile, as
  * hmaster.c does.  The master serves messages one at a time, overhead_s
  * each plus per_request_s per request they carry.  Two-level mode
- * (hmaster_twolevel.c): the master runs the scheme over the hmasters with
+ * (twolevel.c): the master runs the scheme over the hmasters with
  * A_h = sum of their slaves' A_i; each hmaster runs it over its slaves on
  * the chunks it holds, hm_overhead_s a local request, and asks for the next
  * chunk once half of the current one is handed out.

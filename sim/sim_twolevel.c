@@ -1,6 +1,6 @@
 /*
  * sim_twolevel.c - two-level HDTSS in the simulator, event by event as
- * hmaster_twolevel.c and the master do it.  Slave i sits below hmaster
+ * twolevel.c and the master do it.  Slave i sits below hmaster
  * i mod H.  A slave's request reaches its hmaster one hop after it asked;
  * the hmaster serves waiting requests in ACPSA order, hm_overhead_s each,
  * from its pool (the scheme run over each chunk it holds, I := chunk, its

@@ -13,5 +13,7 @@ int sim_suite_add(void);
 int hmaster_suite_add(void);
 int tree_sim_suite_add(void);
 int coordinator_suite_add(void);
+int serve_suite_add(void);
+int liveness_suite_add(void);
 
 #endif

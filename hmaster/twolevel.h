@@ -1,5 +1,5 @@
 /*
- * hmaster_twolevel.h - the two-level mode of an hmaster (SCHEMES.md 5): to
+ * twolevel.h - the two-level mode of an hmaster (SCHEMES.md 5): to
  * its parent it is ONE child whose power is the sum of its slaves'; it runs
  * the run's scheme over its own slaves on the chunks its parent gave it
  * (I := chunk, the slaves' A_i) and asks its parent for the next chunk
@@ -9,8 +9,8 @@
  * Internal to the hmaster: hmaster.c dispatches its public functions here
  * when the hmaster was created in two-level mode.  Thread-safe.
  */
-#ifndef DLS_HMASTER_TWOLEVEL_H
-#define DLS_HMASTER_TWOLEVEL_H
+#ifndef DLS_TWOLEVEL_H
+#define DLS_TWOLEVEL_H
 
 #include "hmaster.h"
 

@@ -1,10 +1,10 @@
 /*
- * hmaster_twolevel.c - two-level HDTSS (see hmaster_twolevel.h): a local
+ * twolevel.c - two-level HDTSS (see twolevel.h): a local
  * pool of the parent's chunks, the scheme run over each with the children's
  * A_i, a prefetch of the next chunk when half of the current one is handed
  * out, and an outbox of results that the forwarding thread sends up.
  */
-#include "hmaster_twolevel.h"
+#include "twolevel.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -1,0 +1,112 @@
+/*
+ * The liveness policy with a fake ORB: it pings exactly the targets the core
+ * names, hands each silent one back to the core once the core stops naming
+ * it, and stops when asked.  No sleeps: the test waits on a condition the
+ * callbacks signal.
+ */
+#include <CUnit/CUnit.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "dls/err.h"
+#include "dls_time.h"
+#include "liveness.h"
+#include "suites.h"
+
+struct fake {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int holding[4]; /* who holds work: the targets */
+	int pinged[4], lost[4];
+	int ticks;
+};
+
+static size_t targets(void *ctx, int *ids, size_t max)
+{
+	struct fake *f = ctx;
+	size_t n = 0;
+
+	pthread_mutex_lock(&f->lock);
+	for (int i = 0; i < 4 && n < max; i++)
+		if (f->holding[i])
+			ids[n++] = i;
+	pthread_mutex_unlock(&f->lock);
+	return n;
+}
+
+static int ping(void *ctx, int id, char *why, size_t len)
+{
+	struct fake *f = ctx;
+
+	pthread_mutex_lock(&f->lock);
+	f->pinged[id]++;
+	pthread_mutex_unlock(&f->lock);
+	if (id == 2) {
+		snprintf(why, len, "no answer");
+		return DLS_EREMOTE;
+	}
+	return DLS_OK;
+}
+
+static void lost(void *ctx, int id, const char *why)
+{
+	struct fake *f = ctx;
+
+	pthread_mutex_lock(&f->lock);
+	CU_ASSERT_STRING_EQUAL(why, "no answer");
+	f->lost[id]++;
+	f->holding[id] = 0; /* the core requeued its work */
+	pthread_cond_broadcast(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+}
+
+static void tick(void *ctx)
+{
+	struct fake *f = ctx;
+
+	pthread_mutex_lock(&f->lock);
+	f->ticks++;
+	pthread_cond_broadcast(&f->cond);
+	pthread_mutex_unlock(&f->lock);
+}
+
+static void test_watch(void)
+{
+	struct fake f;
+	struct liveness_ops ops = {&f, targets, ping, lost, tick};
+	struct liveness *l;
+	double deadline = dls_now() + 10;
+	int err;
+
+	memset(&f, 0, sizeof(f));
+	pthread_mutex_init(&f.lock, NULL);
+	dls_cond_init(&f.cond);
+	f.holding[1] = f.holding[2] = f.holding[3] = 1;
+	CU_ASSERT_PTR_NULL(liveness_start(&ops, 0, &err));
+	CU_ASSERT_EQUAL(err, DLS_EINVAL);
+	l = liveness_start(&ops, 1, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	pthread_mutex_lock(&f.lock);
+	while (f.ticks < 3 && dls_now() < deadline)
+		dls_cond_wait_until(&f.cond, &f.lock, deadline);
+	pthread_mutex_unlock(&f.lock);
+	liveness_stop(l);
+	CU_ASSERT(f.ticks >= 3);
+	CU_ASSERT_EQUAL(f.pinged[0], 0); /* holds nothing: not watched */
+	CU_ASSERT(f.pinged[1] >= 3);
+	CU_ASSERT_EQUAL(f.lost[1], 0);
+	CU_ASSERT_EQUAL(f.pinged[2], 1); /* lost once, then no longer a target */
+	CU_ASSERT_EQUAL(f.lost[2], 1);
+	liveness_stop(NULL);
+	pthread_cond_destroy(&f.cond);
+	pthread_mutex_destroy(&f.lock);
+}
+
+int liveness_suite_add(void)
+{
+	CU_pSuite s = CU_add_suite("liveness policy", NULL, NULL);
+
+	if (!s)
+		return 1;
+	return !CU_add_test(s, "targets pinged, a silent one lost once, stop", test_watch);
+}

@@ -1,0 +1,196 @@
+/*
+ * The shared serving core and the registration barrier, without sockets:
+ * retries answered from the cache, older requests and bad A_i refused,
+ * the piggy-back completeness rule (and its exemption for a child that
+ * prefetches), the ACPSA waiting line, the requeue of a lost child's work;
+ * the roster's V_i, its limits and its caller checks.
+ */
+#include <CUnit/CUnit.h>
+#include <string.h>
+
+#include "dls/err.h"
+#include "dls_sched.h"
+#include "roster.h"
+#include "serve.h"
+#include "suites.h"
+
+static struct dls_request request(int id, uint32_t seq, int64_t acp, const struct dls_result *res,
+				  size_t n)
+{
+	struct dls_request r;
+
+	memset(&r, 0, sizeof(r));
+	r.slave_id = id;
+	r.seq = seq;
+	r.acp = acp;
+	r.results = res;
+	r.nresults = n;
+	return r;
+}
+
+static void test_take(void)
+{
+	struct ledger l;
+	struct serve_child c;
+	struct dls_reply out, given = {DLS_REPLY_WORK, 0, 10, 0};
+	uint16_t counts[20] = {0};
+	struct dls_result half = {0, 5, counts, 5}, all = {0, 10, counts, 10};
+	struct dls_request r;
+	char why[256];
+	int retry;
+
+	memset(&c, 0, sizeof(c));
+	CU_ASSERT_EQUAL_FATAL(ledger_init(&l, 100, 1), DLS_OK);
+	r = request(0, 1, 2, NULL, 0);
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(retry, 0);
+	serve_remember(&c, &r, &given);
+	CU_ASSERT_EQUAL(ledger_hold(&c.held, 0, 10), DLS_OK);
+
+	/* the same seq again: the same reply, nothing checked */
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(retry, 1);
+	CU_ASSERT_EQUAL(out.start, 0);
+	CU_ASSERT_EQUAL(out.count, 10);
+	/* an older seq, an A_i out of range */
+	r = request(0, 0, 2, NULL, 0);
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "older"));
+	r = request(0, 2, 0, NULL, 0);
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_EINVAL);
+	r = request(0, 2, SCHED_MAX_ACP + 1, NULL, 0);
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_EINVAL);
+	/* half of the chunk: refused under piggy-back, nothing left marked */
+	r = request(0, 2, 2, &half, 1);
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "complete the previous chunk"));
+	for (int i = 0; i < 10; i++)
+		CU_ASSERT_EQUAL(l.state[i], 0);
+	/* allowed at the end of the run, or for a child that prefetches */
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 0, &out, &retry, why, sizeof(why)), DLS_OK);
+	ledger_unmark(&l, &half, 1);
+	c.may_prefetch = 1;
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
+	ledger_unmark(&l, &half, 1);
+	c.may_prefetch = 0;
+	/* the whole chunk: accepted, marked for the commit */
+	r = request(0, 2, 2, &all, 1);
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
+	ledger_commit(&l, &c.held, &all, 1);
+	CU_ASSERT_EQUAL(l.ndelivered, 10);
+	CU_ASSERT_EQUAL(ledger_held_undelivered(&c.held), 0);
+	ledger_held_free(&c.held);
+	ledger_free(&l);
+}
+
+static void test_queue(void)
+{
+	struct serve_queue q = {0};
+	struct serve_waiter w[4];
+	const int64_t acp[4] = {1, 3, 2, 3};
+
+	for (int i = 0; i < 4; i++)
+		serve_queue_join(&q, &w[i], acp[i]);
+	/* larger A_i first, then arrival */
+	CU_ASSERT_PTR_EQUAL(q.head, &w[1]);
+	CU_ASSERT_PTR_EQUAL(q.head->next, &w[3]);
+	CU_ASSERT_PTR_EQUAL(q.head->next->next, &w[2]);
+	CU_ASSERT_PTR_EQUAL(q.head->next->next->next, &w[0]);
+	serve_queue_leave(&q, &w[2]); /* from the middle */
+	serve_queue_leave(&q, &w[1]);
+	CU_ASSERT_PTR_EQUAL(q.head, &w[3]);
+	serve_queue_leave(&q, &w[3]);
+	serve_queue_leave(&q, &w[0]);
+	CU_ASSERT_PTR_NULL(q.head);
+	CU_ASSERT(sched_acpsa_before(3, 5, 2, 1));
+	CU_ASSERT(sched_acpsa_before(2, 1, 2, 5));
+	CU_ASSERT(!sched_acpsa_before(2, 5, 2, 1));
+}
+
+static void test_requeue(void)
+{
+	struct ledger l;
+	struct serve_child c;
+	struct serve_requeue q = {0};
+	struct dls_range r;
+	uint16_t counts[4] = {0};
+	struct dls_result part = {12, 4, counts, 4};
+	int64_t total;
+	char why[256];
+
+	memset(&c, 0, sizeof(c));
+	CU_ASSERT_EQUAL_FATAL(ledger_init(&l, 100, 1), DLS_OK);
+	ledger_hold(&c.held, 0, 10);
+	ledger_hold(&c.held, 10, 10);
+	CU_ASSERT_EQUAL(ledger_check(&l, &c.held, 0, &part, 1, &total, why, sizeof(why)), DLS_OK);
+	ledger_commit(&l, &c.held, &part, 1);
+	/* lost: [0,10), [10,12) and [16,20) go back; [12,16) was delivered */
+	CU_ASSERT_EQUAL(serve_release(&l, &c, &q), 16);
+	CU_ASSERT_EQUAL(serve_requeue_left(&q), 16);
+	CU_ASSERT_EQUAL(ledger_held_undelivered(&c.held), 0);
+	CU_ASSERT(serve_requeue_pop(&q, &r));
+	CU_ASSERT_EQUAL(r.start, 0);
+	CU_ASSERT_EQUAL(r.count, 10);
+	CU_ASSERT(serve_requeue_pop(&q, &r));
+	CU_ASSERT_EQUAL(r.start, 10);
+	CU_ASSERT_EQUAL(r.count, 2);
+	CU_ASSERT(serve_requeue_pop(&q, &r));
+	CU_ASSERT_EQUAL(r.start, 16);
+	CU_ASSERT_EQUAL(r.count, 4);
+	CU_ASSERT(!serve_requeue_pop(&q, &r));
+	serve_requeue_free(&q);
+	ledger_held_free(&c.held);
+	ledger_free(&l);
+}
+
+static void test_roster(void)
+{
+	struct roster r;
+	const char *names[3] = {"a", "b", "c"};
+	const double speeds[3] = {2, 4, 1}, bad = -1, late = 0.5;
+	int ids[3], id;
+	char why[256];
+
+	CU_ASSERT_EQUAL_FATAL(roster_init(&r, 3, 1000), DLS_OK);
+	CU_ASSERT_EQUAL(roster_add(&r, names, &bad, 1, NULL, ids, why, sizeof(why)), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "positive finite"));
+	CU_ASSERT_EQUAL(roster_add(&r, names, speeds, 2, NULL, ids, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(ids[1], 1);
+	CU_ASSERT_EQUAL(roster_close_if_due(&r, r.first_time), 0); /* one missing */
+	CU_ASSERT_EQUAL(roster_add(&r, names + 2, speeds + 2, 1, NULL, ids, why, sizeof(why)),
+			DLS_OK);
+	CU_ASSERT_EQUAL(roster_close_if_due(&r, r.first_time), 1);
+	/* V_i over the slowest */
+	CU_ASSERT_DOUBLE_EQUAL(r.v[0].info.vpower, 2, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.v[1].info.vpower, 4, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.v[2].info.vpower, 1, 1e-12);
+	CU_ASSERT_EQUAL(roster_add(&r, names, &late, 1, NULL, &id, why, sizeof(why)), DLS_ESTATE);
+	CU_ASSERT_EQUAL(roster_check_caller(&r, 2, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(roster_check_caller(&r, 3, why, sizeof(why)), DLS_ENOENT);
+	CU_ASSERT_EQUAL(roster_check_caller(&r, -1, why, sizeof(why)), DLS_ENOENT);
+	r.v[2].info.state = DLS_SLAVE_LOST;
+	CU_ASSERT_EQUAL(roster_check_caller(&r, 2, why, sizeof(why)), DLS_ESTATE);
+	CU_ASSERT(!roster_alive(&r, 2));
+	roster_free(&r);
+
+	/* the window: closes with those registered; a late one counts >= 1 */
+	CU_ASSERT_EQUAL_FATAL(roster_init(&r, 3, 1000), DLS_OK);
+	CU_ASSERT_EQUAL(roster_add(&r, names, speeds, 1, NULL, ids, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(roster_close_if_due(&r, r.first_time + 0.5), 0);
+	CU_ASSERT_EQUAL(roster_close_if_due(&r, roster_deadline(&r)), 1);
+	CU_ASSERT_EQUAL(roster_add(&r, names + 1, &late, 1, NULL, &id, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_DOUBLE_EQUAL(r.v[id].info.vpower, 1, 1e-12);
+	roster_free(&r);
+}
+
+int serve_suite_add(void)
+{
+	CU_pSuite s = CU_add_suite("serving core and roster", NULL, NULL);
+
+	if (!s)
+		return 1;
+	return !CU_add_test(s, "requests: retries, refusals, completeness rule", test_take) ||
+	       !CU_add_test(s, "ACPSA waiting line", test_queue) ||
+	       !CU_add_test(s, "a lost child's work requeued", test_requeue) ||
+	       !CU_add_test(s, "roster: V_i, limits, window, callers", test_roster);
+}
