@@ -112,7 +112,7 @@ $(BUILD)/%.o: %.c | $(DEPS_MK)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CUNIT_CFLAGS)
-$(BUILD)/common/image_out.o: ALL_CFLAGS += $(PNG_CFLAGS)
+$(BUILD)/common/image_file.o: ALL_CFLAGS += $(PNG_CFLAGS)
 $(BUILD)/%/main.o: INCLUDES += $(CLI_INC)
 $(BUILD)/common/cli/%.o: INCLUDES += $(CLI_INC)
 $(BUILD)/clients/%.o: INCLUDES += $(CLIENT_INC)

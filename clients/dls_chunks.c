@@ -115,7 +115,7 @@ static int run_tree(const char *tau_s, int64_t iterations, const char *alloc_s)
 	if (cause)
 		cli_usage_error(PROG, "--tau", tau_s, cause);
 	if (alloc_s) {
-		if (tree_alloc_parse(alloc_s, &mode))
+		if (tree_plan_alloc_parse(alloc_s, &mode))
 			cli_usage_error(PROG, "--alloc", alloc_s,
 					"must be equal, proportional or round-robin");
 		if (!iterations)

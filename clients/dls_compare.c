@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "dls_cmds.h"
-#include "image_out.h"
+#include "image_file.h"
 
 #define PROG "dls compare"
 
@@ -27,11 +27,11 @@ int dls_cmd_compare(int argc, char **argv)
 		fprintf(stderr, PROG ": two images are required\ntry '" PROG " --help'\n");
 		return 2;
 	}
-	if (image_read_pgm16(argv[1], &a, &wa, &ha)) {
+	if (image_file_read_pgm16(argv[1], &a, &wa, &ha)) {
 		fprintf(stderr, PROG ": cannot read '%s': not a 16-bit PGM\n", argv[1]);
 		return 2;
 	}
-	if (image_read_pgm16(argv[2], &b, &wb, &hb)) {
+	if (image_file_read_pgm16(argv[2], &b, &wb, &hb)) {
 		fprintf(stderr, PROG ": cannot read '%s': not a 16-bit PGM\n", argv[2]);
 		free(a);
 		return 2;

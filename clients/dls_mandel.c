@@ -10,7 +10,7 @@
 #include "cli_util.h"
 #include "dls_cmds.h"
 #include "dls_time.h"
-#include "image_out.h"
+#include "image_file.h"
 #include "mandel.h"
 
 #define PROG "dls mandel"
@@ -109,11 +109,11 @@ int dls_cmd_mandel(int argc, char **argv)
 		       m.width, m.height, m.maxit, total, secs, secs > 0 ? total / secs : 0.0,
 		       total ? secs * 1e9 / total : 0.0);
 	}
-	if (raw && image_write_pgm16(raw, img, m.width, m.height)) {
+	if (raw && image_file_write_pgm16(raw, img, m.width, m.height)) {
 		fprintf(stderr, PROG ": cannot write '%s'\n", raw);
 		rc = 1;
 	}
-	if (png && image_write_png(png, img, m.width, m.height, m.maxit)) {
+	if (png && image_file_write_png(png, img, m.width, m.height, m.maxit)) {
 		fprintf(stderr, PROG ": cannot write '%s'\n", png);
 		rc = 1;
 	}

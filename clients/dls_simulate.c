@@ -196,12 +196,12 @@ int dls_cmd_simulate(int argc, char **argv)
 			per_pe = 1;
 			break;
 		case O_GAMMA:
-			if (tree_gamma_parse(optarg, &to.gamma))
+			if (tree_migrate_gamma_parse(optarg, &to.gamma))
 				cli_usage_error(PROG, "--gamma", optarg,
 						"must be half, proportional or ratio");
 			break;
 		case O_ALLOC:
-			if (tree_alloc_parse(optarg, &to.alloc))
+			if (tree_plan_alloc_parse(optarg, &to.alloc))
 				cli_usage_error(PROG, "--alloc", optarg,
 						"must be equal, proportional or round-robin");
 			break;

@@ -23,7 +23,7 @@ static int write_json(const char *path, const struct trees_opts *o, const struct
 		"{\"scheme\": \"trees\", \"slaves\": %d, \"gamma\": \"%s\", \"alloc\": \"%s\", "
 		"\"bidirectional\": %s, \"t_p\": %.9f, \"t_ideal\": %.9f, \"efficiency\": %.6f, "
 		"\"migrations\": %lld, \"moved\": %lld, \"units\": [",
-		npes, tree_gamma_name(o->gamma), tree_alloc_name(o->alloc),
+		npes, tree_migrate_gamma_name(o->gamma), tree_plan_alloc_name(o->alloc),
 		o->bidirectional ? "true" : "false", r->t_p, t_ideal,
 		r->t_p > 0 ? t_ideal / r->t_p : 0, (long long)r->migrations, (long long)r->moved);
 	for (size_t k = 0; k < r->nunits; k++)
@@ -97,7 +97,7 @@ int simulate_trees(const struct trees_opts *o, const struct tree_sim_config *c, 
 	}
 	printf("simulated: scheme trees (gamma %s, allocation %s, %s), %s, %d slaves, "
 	       "latency %g\n",
-	       tree_gamma_name(o->gamma), tree_alloc_name(o->alloc),
+	       tree_migrate_gamma_name(o->gamma), tree_plan_alloc_name(o->alloc),
 	       o->bidirectional ? "bi-directional" : "uni-directional", what, c->npes, c->latency);
 	printf("chain");
 	for (int k = 0; k < c->npes; k++)

@@ -10,7 +10,7 @@
 
 #include "dls/err.h"
 #include "dls/log.h"
-#include "image_out.h"
+#include "image_file.h"
 
 void run_report_build(struct run_report *r, const struct run_report_job *job,
 		      struct dls_status *snap, const uint16_t *image,
@@ -224,9 +224,9 @@ int run_report_write(const struct run_report *r, const uint16_t *image,
 	if (!o->quiet)
 		run_report_table(r, stdout);
 	fflush(stdout);
-	if (o->png && image_write_png(o->png, image, c->width, c->height, c->maxit))
+	if (o->png && image_file_write_png(o->png, image, c->width, c->height, c->maxit))
 		rc = 1;
-	if (o->raw && image_write_pgm16(o->raw, image, c->width, c->height))
+	if (o->raw && image_file_write_pgm16(o->raw, image, c->width, c->height))
 		rc = 1;
 	if (o->csv && run_report_csv(r, o->csv))
 		rc = 1;

@@ -34,7 +34,7 @@ int64_t tree_migrate_count(enum tree_gamma g, double tau_sender, double tau_rece
 	return n < r ? n : r;
 }
 
-int tree_units_count(struct tree_unit **units, size_t *n, int64_t size)
+int tree_migrate_units_count(struct tree_unit **units, size_t *n, int64_t size)
 {
 	struct tree_unit *u = *units;
 	size_t k = 0;
@@ -55,17 +55,17 @@ int tree_units_count(struct tree_unit **units, size_t *n, int64_t size)
 	return DLS_OK;
 }
 
-const char *tree_gamma_name(enum tree_gamma g)
+const char *tree_migrate_gamma_name(enum tree_gamma g)
 {
 	static const char *const names[] = {"half", "proportional", "ratio"};
 
 	return (unsigned)g < 3 ? names[g] : "?";
 }
 
-int tree_gamma_parse(const char *name, enum tree_gamma *out)
+int tree_migrate_gamma_parse(const char *name, enum tree_gamma *out)
 {
 	for (int g = 0; g < 3; g++)
-		if (!strcasecmp(name, tree_gamma_name((enum tree_gamma)g))) {
+		if (!strcasecmp(name, tree_migrate_gamma_name((enum tree_gamma)g))) {
 			*out = (enum tree_gamma)g;
 			return DLS_OK;
 		}

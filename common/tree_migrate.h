@@ -36,12 +36,12 @@ struct tree_unit {
  * Counts one migration of `size` in the table *units of *n entries, kept
  * by increasing size: DLS_OK or DLS_ENOMEM.
  */
-int tree_units_count(struct tree_unit **units, size_t *n, int64_t size);
+int tree_migrate_units_count(struct tree_unit **units, size_t *n, int64_t size);
 
 /* "half", "proportional", "ratio"; "?" otherwise. */
-const char *tree_gamma_name(enum tree_gamma g);
+const char *tree_migrate_gamma_name(enum tree_gamma g);
 /* DLS_OK or DLS_ENOENT. */
-int tree_gamma_parse(const char *name, enum tree_gamma *out);
+int tree_migrate_gamma_parse(const char *name, enum tree_gamma *out);
 
 #ifdef __cplusplus
 }

@@ -258,17 +258,17 @@ int tree_plan_format(const struct tree_plan *t, char *buf, size_t len)
 	return format_node(t, t->root, buf, len, &used);
 }
 
-const char *tree_alloc_name(enum tree_alloc a)
+const char *tree_plan_alloc_name(enum tree_alloc a)
 {
 	static const char *const names[] = {"equal", "proportional", "round-robin"};
 
 	return (unsigned)a < 3 ? names[a] : "?";
 }
 
-int tree_alloc_parse(const char *name, enum tree_alloc *out)
+int tree_plan_alloc_parse(const char *name, enum tree_alloc *out)
 {
 	for (int a = 0; a < 3; a++)
-		if (!strcmp(name, tree_alloc_name((enum tree_alloc)a))) {
+		if (!strcmp(name, tree_plan_alloc_name((enum tree_alloc)a))) {
 			*out = (enum tree_alloc)a;
 			return DLS_OK;
 		}

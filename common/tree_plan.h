@@ -59,9 +59,9 @@ int tree_plan_allocate(const struct tree_plan *t, const double *tau, int64_t ite
 		       enum tree_alloc mode, int64_t *start, int64_t *count);
 
 /* "equal", "proportional", "round-robin"; "?" otherwise. */
-const char *tree_alloc_name(enum tree_alloc a);
+const char *tree_plan_alloc_name(enum tree_alloc a);
 /* DLS_OK or DLS_ENOENT. */
-int tree_alloc_parse(const char *name, enum tree_alloc *out);
+int tree_plan_alloc_parse(const char *name, enum tree_alloc *out);
 
 /*
  * Writes the tree as nested pairs of PE numbers, e.g. "((0,3),(1,2))".

@@ -16,6 +16,6 @@ struct sim_slave {
 };
 
 /* A_i = floor(V_i / Q_i(t)) of slave s at time t. */
-int64_t sim_acp_at(const struct sim_slave *s, const struct sim_pe *pe, double t);
+int64_t sim_slave_acp_at(const struct sim_slave *s, const struct sim_pe *pe, double t);
 
 #endif

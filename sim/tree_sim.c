@@ -135,7 +135,7 @@ static int migrate(struct state *s, int k, int d, double t, int *served)
 	s->out->migrations++;
 	s->out->moved += n;
 	s->out->link_migrations[k < d ? k : d]++;
-	if ((rc = tree_units_count(&s->out->units, &s->out->nunits, n)))
+	if ((rc = tree_migrate_units_count(&s->out->units, &s->out->nunits, n)))
 		return rc;
 	return push(s, e);
 }

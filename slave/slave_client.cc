@@ -101,7 +101,7 @@ static int register_tree(void *ctx, const char *name, double speed, struct tree_
 		a->left_tau = r->left_tau;
 		a->right_tau = r->right_tau;
 		a->report_interval = r->report_interval;
-		if (tree_gamma_parse(r->gamma, &g)) {
+		if (tree_migrate_gamma_parse(r->gamma, &g)) {
 			snprintf(why, len, "unknown gamma '%s'", (const char *)r->gamma);
 			return DLS_EINVAL;
 		}

@@ -358,7 +358,7 @@ int coordinator_migrated(struct coordinator *c, int from, int to, int64_t start,
 		c->moved += count;
 		c->mig_in[to]++;
 		c->link[lo]++;
-		rc = tree_units_count(&c->units, &c->nunits, count);
+		rc = tree_migrate_units_count(&c->units, &c->nunits, count);
 		if (!rc && !alive(c, to)) /* it died meanwhile: the work goes on */
 			rc = reassign(c, to, rep);
 	}

@@ -45,7 +45,7 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(const char *name, CORBA:
 	a->right_id = p.right_id;
 	a->right_tau = p.right_tau;
 	a->report_interval = c->report_interval;
-	a->gamma = tree_gamma_name(c->gamma);
+	a->gamma = tree_migrate_gamma_name(c->gamma);
 	a->bidirectional = c->bidirectional ? 1 : 0;
 	// the neighbours' references: registration has closed, so every slave
 	// placed in the chain has registered, but its reference may still be on

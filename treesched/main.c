@@ -91,12 +91,12 @@ int main(int argc, char **argv)
 			continue;
 		switch (c) {
 		case O_GAMMA:
-			if (tree_gamma_parse(optarg, &cfg.gamma))
+			if (tree_migrate_gamma_parse(optarg, &cfg.gamma))
 				cli_usage_error(PROG, "--gamma", optarg,
 						"must be half, proportional or ratio");
 			break;
 		case O_ALLOC:
-			if (tree_alloc_parse(optarg, &cfg.alloc))
+			if (tree_plan_alloc_parse(optarg, &cfg.alloc))
 				cli_usage_error(PROG, "--alloc", optarg,
 						"must be equal, proportional or round-robin");
 			break;

@@ -1,4 +1,7 @@
-#include "image_out.h"
+/*
+ * image_file.c - PNG and 16-bit PGM files of an image (see image_file.h).
+ */
+#include "image_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -32,7 +35,7 @@ static void colour(uint16_t n, int32_t maxit, unsigned char *rgb)
 		rgb[c] = (unsigned char)lround(stops[k][c] + f * (stops[k + 1][c] - stops[k][c]));
 }
 
-int image_write_png(const char *path, const uint16_t *counts, int32_t width, int32_t height,
+int image_file_write_png(const char *path, const uint16_t *counts, int32_t width, int32_t height,
 		    int32_t maxit)
 {
 	FILE *f = fopen(path, "wb");
@@ -75,7 +78,7 @@ out:
 	return rc;
 }
 
-int image_write_pgm16(const char *path, const uint16_t *counts, int32_t width, int32_t height)
+int image_file_write_pgm16(const char *path, const uint16_t *counts, int32_t width, int32_t height)
 {
 	FILE *f = fopen(path, "wb");
 	unsigned char *row;
@@ -111,7 +114,7 @@ int image_write_pgm16(const char *path, const uint16_t *counts, int32_t width, i
 	return rc;
 }
 
-int image_read_pgm16(const char *path, uint16_t **counts, int32_t *width, int32_t *height)
+int image_file_read_pgm16(const char *path, uint16_t **counts, int32_t *width, int32_t *height)
 {
 	FILE *f = fopen(path, "rb");
 	int w, h, maxval, rc = DLS_OK;
