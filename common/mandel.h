@@ -6,6 +6,7 @@
 #ifndef DLS_MANDEL_H
 #define DLS_MANDEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -30,6 +31,16 @@ int mandel_check(const struct mandel_params *m);
  * column's iteration sum (its cost).
  */
 uint64_t mandel_column(const struct mandel_params *m, int32_t x, uint16_t *counts);
+
+/*
+ * Checks that n result blocks could have come from mandel_column: every
+ * count in 1..maxit (the first step never escapes; maxit caps the rest).
+ * DLS_OK, or DLS_EINVAL with why naming the first bad iteration, row and
+ * value.  Pure; the blocks' sizes are the ledger's to check.
+ */
+struct dls_result;
+int mandel_check_results(const struct dls_result *res, size_t n, int32_t height, int32_t maxit,
+			 char *why, size_t len);
 
 #ifdef __cplusplus
 }

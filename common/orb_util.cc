@@ -12,6 +12,7 @@
 #include "dls.hh"
 #include "dls/err.h"
 #include "dls/log.h"
+#include "dls_time.h"
 #include "run_loop.h"
 
 static CORBA::ORB_var orb_;
@@ -291,4 +292,18 @@ int dls_serve(PortableServer::ServantBase *servant, const char *ior_file, const 
 	dls_name_unbind(path);
 	dls_unpublish(servant);
 	return status;
+}
+
+CORBA::Object_ptr dls_name_resolve_wait(const char *path, int timeout_ms, int *err, char *why,
+					size_t len)
+{
+	double deadline = dls_now() + timeout_ms / 1000.0;
+
+	for (;;) {
+		CORBA::Object_ptr obj = dls_name_resolve(path, err, why, len);
+
+		if (!CORBA::is_nil(obj) || dls_now() >= deadline)
+			return obj;
+		dls_sleep_ms(100);
+	}
 }

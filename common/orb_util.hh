@@ -24,6 +24,10 @@ int dls_name_unbind(const char *path);
 // Resolves path; nil with *err (DLS_ENOENT: not bound, DLS_EREMOTE: no naming
 // service) and why filled on failure.
 CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t len);
+// The same, asking again every 100 ms until path is bound or timeout_ms
+// passed (a peer that starts at the same time binds a little later).
+CORBA::Object_ptr dls_name_resolve_wait(const char *path, int timeout_ms, int *err, char *why,
+					size_t len);
 
 // Makes servant reachable: activates it in the root POA, writes its IOR to
 // ior_file (unless NULL) and binds it at path.  0, or 1 with the reason on

@@ -37,7 +37,6 @@ static void lost(void *ctx, int id, const char *why)
 extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 {
 	char ppath[192], mpath[192], why[256] = "";
-	double deadline = dls_now() + o->connect_timeout_ms / 1000.0;
 	CORBA::Object_var obj;
 	struct hmaster *h;
 	HMaster_i *servant;
@@ -46,11 +45,7 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 
 	dls_name_path(ppath, o->run_name, o->parent);
 	dls_name_path(mpath, o->run_name, o->name);
-	do {
-		obj = dls_name_resolve(ppath, &err, why, sizeof(why));
-		if (CORBA::is_nil(obj))
-			dls_sleep_ms(100);
-	} while (CORBA::is_nil(obj) && dls_now() < deadline);
+	obj = dls_name_resolve_wait(ppath, o->connect_timeout_ms, &err, why, sizeof(why));
 	if (CORBA::is_nil(obj)) {
 		fprintf(stderr, "dls-hmaster: cannot find the parent '%s': %s\n", ppath, why);
 		return 1;

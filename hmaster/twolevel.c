@@ -15,6 +15,7 @@
 #include "dls/log.h"
 #include "dls_time.h"
 #include "ledger.h"
+#include "mandel.h"
 #include "serve.h"
 #include "dls_sched.h"
 
@@ -516,6 +517,17 @@ static int take_results(struct twolevel *t, int c, const struct dls_result *res,
 	return DLS_OK;
 }
 
+/* The workload's own check of results the ledger accepted (marked); on a
+ * refusal the marks are undone.  The lock is held. */
+static int check_values(struct twolevel *t, const struct dls_result *res, size_t n, char *why)
+{
+	int rc = mandel_check_results(res, n, t->job.height, t->job.maxit, why, HMASTER_WHY_LEN);
+
+	if (rc)
+		ledger_unmark(&t->ledger, res, n);
+	return rc;
+}
+
 static int check_child(struct twolevel *t, int c, char *why)
 {
 	if (c < 0 || c >= t->nchildren || !t->registration_sent || t->my_id < 0) {
@@ -571,7 +583,9 @@ int twolevel_request(struct twolevel *t, const struct dls_request *req, struct d
 			&retry, why, HMASTER_WHY_LEN);
 	if (rc || retry)
 		goto done;
-	rc = take_results(t, c, req->results, req->nresults);
+	rc = check_values(t, req->results, req->nresults, why);
+	if (!rc)
+		rc = take_results(t, c, req->results, req->nresults);
 	if (rc)
 		goto done;
 	ch->info.acp = req->acp;
@@ -634,6 +648,8 @@ int twolevel_submit(struct twolevel *t, int child, const struct dls_result *res,
 	if (!rc)
 		rc = ledger_check(&t->ledger, &t->children[child].serve.held, child, res, n,
 				  &total, why, HMASTER_WHY_LEN);
+	if (!rc)
+		rc = check_values(t, res, n, why);
 	if (!rc)
 		rc = take_results(t, child, res, n);
 	pthread_mutex_unlock(&t->lock);

@@ -11,6 +11,7 @@
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls_time.h"
+#include "mandel.h"
 #include "master_internal.h"
 
 static int check_caller(struct master *m, int id, char *why)
@@ -27,18 +28,30 @@ static void apply_results(struct master *m, int id, const struct dls_result *res
 		pthread_cond_broadcast(&m->cond);
 }
 
+static void unmark(struct master *m, const struct dls_result *res, size_t n)
+{
+	ledger_unmark(&m->results.ledger, res, n);
+}
+
+/* The workload's own check of results the ledger accepted (marked); on a
+ * refusal the marks are undone. */
+static int check_values(struct master *m, const struct dls_result *res, size_t n, char *why)
+{
+	int rc = mandel_check_results(res, n, m->cfg.height, m->cfg.maxit, why, MASTER_WHY_LEN);
+
+	if (rc)
+		unmark(m, res, n);
+	return rc;
+}
+
 static int check_results(struct master *m, int id, const struct dls_result *res, size_t n,
 			 char *why)
 {
 	int64_t total;
+	int rc = ledger_check(&m->results.ledger, &m->children[id].serve.held, id, res, n, &total,
+			      why, MASTER_WHY_LEN);
 
-	return ledger_check(&m->results.ledger, &m->children[id].serve.held, id, res, n, &total,
-			    why, MASTER_WHY_LEN);
-}
-
-static void unmark(struct master *m, const struct dls_result *res, size_t n)
-{
-	ledger_unmark(&m->results.ledger, res, n);
+	return rc ? rc : check_values(m, res, n, why);
 }
 
 /* Opens the start gate when every registered slave has asked, or at the
@@ -181,8 +194,11 @@ static int take_request(struct master *m, const struct dls_request *r, struct dl
 	*retry = 0;
 	if (rc)
 		return rc;
-	return serve_take(&m->results.ledger, &m->children[r->slave_id].serve, r,
-			  m->cfg.collect == DLS_COLLECT_PIGGYBACK, out, retry, why, MASTER_WHY_LEN);
+	rc = serve_take(&m->results.ledger, &m->children[r->slave_id].serve, r,
+			m->cfg.collect == DLS_COLLECT_PIGGYBACK, out, retry, why, MASTER_WHY_LEN);
+	if (!rc && !*retry)
+		rc = check_values(m, r->results, r->nresults, why);
+	return rc;
 }
 
 static void record_request(struct master *m, const struct dls_request *r)

@@ -28,7 +28,6 @@ static void registered(void *ctx, int id, const struct dls_job *job)
 static CORBA::Object_ptr find_master(const struct slave_orb_opts *o, char *why, size_t len)
 {
 	char path[192];
-	double deadline = dls_now() + o->connect_timeout_ms / 1000.0;
 	int err;
 
 	if (o->master_ior) {
@@ -41,13 +40,7 @@ static CORBA::Object_ptr find_master(const struct slave_orb_opts *o, char *why, 
 	}
 	dls_name_path(path, o->run_name,
 		      o->coordinator_leaf ? o->coordinator_leaf : o->master_leaf);
-	for (;;) {
-		CORBA::Object_ptr obj = dls_name_resolve(path, &err, why, len);
-
-		if (!CORBA::is_nil(obj) || dls_now() >= deadline)
-			return obj;
-		dls_sleep_ms(100);
-	}
+	return dls_name_resolve_wait(path, o->connect_timeout_ms, &err, why, len);
 }
 
 extern "C" int slave_orb_run(const struct slave_config *cfg, const struct slave_orb_opts *o)

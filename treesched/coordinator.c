@@ -263,6 +263,9 @@ int coordinator_report(struct coordinator *c, int id, const struct dls_result *r
 			rc = DLS_EINVAL;
 		}
 	}
+	if (!rc)
+		rc = mandel_check_results(res, n, c->cfg.height, c->cfg.maxit, why,
+					  COORDINATOR_WHY_LEN);
 	for (size_t b = 0; !rc && b < n; b++)
 		for (int64_t i = res[b].start; i < res[b].start + res[b].count; i++) {
 			if (l->state[i] == 1) { /* computed twice after a failure */

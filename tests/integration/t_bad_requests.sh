@@ -22,8 +22,10 @@ wait "$MASTER"
 wait "$BAD"
 same_image "$T/bad.pgm" "$REF"
 refused=$(grep -c '^refused:' "$T/bad.log")
-expect_eq "refusals" "$refused" 12
+expect_eq "refusals" "$refused" 14
 ! grep -q '^ACCEPTED' "$T/bad.log"
 grep -q "refused: result for a range the slave does not hold: slave [0-9]* does not hold" "$T/bad.log"
 grep -q "refused: a second result for the same range: iteration [0-9]* was already delivered" "$T/bad.log"
 grep -q "refused: register with a NaN speed: speed nan" "$T/bad.log"
+grep -q "refused: result with a count above maxit: iteration [0-9]* row 0 carries count 257: a Mandelbrot count is 1..256 (maxit)" "$T/bad.log"
+grep -q "refused: result with a count of 0: iteration [0-9]* row 0 carries count 0" "$T/bad.log"

@@ -112,6 +112,11 @@ int main(int argc, char **argv)
 	rs[0] = block(job, -5, 1, h);
 	EXPECT_REFUSED("result with a negative start", m->submit(id, rs));
 	rs[0] = block(job, s, c, c * h);
+	rs[0].counts[0] = (CORBA::UShort)(job.maxit + 1);
+	EXPECT_REFUSED("result with a count above maxit", m->submit(id, rs));
+	rs[0].counts[0] = 0;
+	EXPECT_REFUSED("result with a count of 0", m->submit(id, rs));
+	rs[0] = block(job, s, c, c * h);
 	EXPECT_REFUSED("result from unknown slave id 999", m->submit(999, rs));
 	DLS::ChunkRequest early = req(id, seq, 1);
 	EXPECT_REFUSED("request that does not deliver the chunk held", m->request(early));

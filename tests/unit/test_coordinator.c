@@ -48,12 +48,14 @@ static void test_coordinator(void)
 	struct dls_times t = {0};
 	struct coordinator_repair rep;
 	struct dls_status snap;
-	uint16_t buf[W] = {0};
+	uint16_t buf[W];
 	struct dls_result res;
 	char why[COORDINATOR_WHY_LEN];
 	int err, left, right;
 	double lt, rt;
 
+	for (int i = 0; i < W; i++)
+		buf[i] = 1; /* a count the kernel can return */
 	memset(&c, 0, sizeof(c));
 	strcpy(c.run_name, "t");
 	strcpy(c.workload, "mandelbrot");
@@ -97,6 +99,11 @@ static void test_coordinator(void)
 	res = block(0, 25, buf);
 	CU_ASSERT_EQUAL(coordinator_report(m, 0, &res, 1, &t, why), DLS_OK);
 	CU_ASSERT_EQUAL(coordinator_report(m, 3, &res, 1, &t, why), DLS_OK);
+	buf[3] = 17; /* above maxit 16 */
+	res = block(0, 5, buf);
+	CU_ASSERT_EQUAL(coordinator_report(m, 3, &res, 1, &t, why), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "count 17"));
+	buf[3] = 1;
 	res = (struct dls_result){25, 5, buf, 4}; /* wrong number of counts */
 	CU_ASSERT_EQUAL(coordinator_report(m, 3, &res, 1, &t, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "carries 4 counts"));

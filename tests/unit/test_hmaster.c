@@ -137,14 +137,8 @@ static void test_relay_is_flat_dtss(void)
 static int p_register_cluster(void *ctx, const double *speeds, size_t n, int *id, double *vp,
 			      struct dls_job *job, char *why, size_t len)
 {
-	const struct master_config *c = master_config_of(ctx);
-
 	(void)len;
-	memset(job, 0, sizeof(*job));
-	job->width = c->width;
-	job->height = c->height;
-	job->iterations = c->width;
-	job->scheme.kind = c->sched.kind;
+	master_job(ctx, job); /* what the servant sends */
 	return master_register_cluster(ctx, "h", speeds, n, id, vp, why);
 }
 
@@ -307,7 +301,7 @@ static void test_cluster_registration(void)
 	struct dls_reply out;
 	struct dls_request req;
 	struct dls_result res;
-	uint16_t counts[1] = {0};
+	uint16_t counts[1] = {1};
 
 	tu_master_config(&c, SCHED_DTSS, 1, W, 1, 1000);
 	memset(&req, 0, sizeof(req));

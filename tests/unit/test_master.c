@@ -154,6 +154,20 @@ static void test_refusals_leave_state(void)
 	CU_ASSERT_EQUAL(s.assigned, 3);
 	dls_status_free(&s);
 	CU_ASSERT_EQUAL(master_image(m)[0], 0);
+	/* counts the kernel cannot return (0, above maxit): refused, nothing applied */
+	{
+		uint16_t *bad = counts_for(0, 3);
+
+		bad[H + 1] = 0;
+		res[0] = (struct dls_result){0, 3, bad, 3 * H};
+		r = request(0, 2, 1, res, 1);
+		CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_EINVAL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(why, "iteration 1 row 1 carries count 0"));
+		bad[H + 1] = 257; /* maxit is 64 here */
+		CU_ASSERT_EQUAL(master_submit(m, 0, res, 1, why), DLS_EINVAL);
+		CU_ASSERT_PTR_NOT_NULL(strstr(why, "count 257: a Mandelbrot count is 1..64"));
+		free(bad);
+	}
 	/* the right message is accepted */
 	res[0] = (struct dls_result){0, 3, good, 3 * H};
 	r = request(0, 2, 1, res, 1);
