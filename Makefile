@@ -37,6 +37,8 @@ $(DEPS_MK): scripts/install-deps.sh Makefile
 	  echo "CUNIT_LIBS := $$($(PKG_CONFIG) --libs cunit)"; \
 	  echo "PNG_CFLAGS := $$($(PKG_CONFIG) --cflags libpng)"; \
 	  echo "PNG_LIBS := $$($(PKG_CONFIG) --libs libpng)"; \
+	  echo "JSON_CFLAGS := $$($(PKG_CONFIG) --cflags jansson)"; \
+	  echo "JSON_LIBS := $$($(PKG_CONFIG) --libs jansson)"; \
 	  echo "SSL_LIBS := $$($(PKG_CONFIG) --libs openssl)"; } > $@.tmp
 	$(Q)mv $@.tmp $@
 
@@ -74,7 +76,7 @@ IDL_OBJ   := $(BUILD)/idl/dlsSK.o
 ORB_SRC   := $(wildcard common/*.cc)
 ORB_OBJ   := $(ORB_SRC:%.cc=$(BUILD)/%.o) $(IDL_OBJ)
 LIBORB    := $(BUILD)/libdls_orb.a
-ORB_LIBS   = $(OMNI_LIBS) $(PNG_LIBS) -ldl -lpthread -lm
+ORB_LIBS   = $(OMNI_LIBS) $(PNG_LIBS) $(JSON_LIBS) -ldl -lpthread -lm
 
 MASTER_OBJ := $(BUILD)/master/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard master/*.cc))
 MASTER_BIN := $(BUILD)/bin/dls-master
@@ -113,6 +115,8 @@ $(BUILD)/%.o: %.c | $(DEPS_MK)
 
 $(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CUNIT_CFLAGS)
 $(BUILD)/common/image_file.o: ALL_CFLAGS += $(PNG_CFLAGS)
+$(BUILD)/common/run_report.o: ALL_CFLAGS += $(JSON_CFLAGS)
+$(BUILD)/clients/%.o: ALL_CFLAGS += $(JSON_CFLAGS)
 $(BUILD)/%/main.o: INCLUDES += $(CLI_INC)
 $(BUILD)/common/cli/%.o: INCLUDES += $(CLI_INC)
 $(BUILD)/clients/%.o: INCLUDES += $(CLIENT_INC)
@@ -179,7 +183,7 @@ $(DLS_BIN): $(DLS_OBJ) $(LIBCLI) $(LIBORB) $(LIBDLS)
 $(UNIT_BIN): $(UNIT_OBJ) $(LIBCLI) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(CUNIT_LIBS) $(PNG_LIBS) -lpthread -lm -o $@
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(CUNIT_LIBS) $(PNG_LIBS) $(JSON_LIBS) -lpthread -lm -o $@
 
 # --- tests --------------------------------------------------------------------
 check: check-unit check-layout check-integration

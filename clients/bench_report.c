@@ -4,6 +4,7 @@
 #include "bench.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,50 +86,51 @@ void bench_print_tables(FILE *out, const struct bench_cell *cells, int ncells)
 int bench_write_files(const char *dir, const struct bench_cell *cells, int ncells)
 {
 	char path[4200];
-	FILE *csv, *json;
+	FILE *csv;
+	json_t *jcells = json_array(), *root;
+	int rc = 0;
 
 	snprintf(path, sizeof(path), "%s/bench.csv", dir);
 	csv = fopen(path, "w");
-	snprintf(path, sizeof(path), "%s/bench.json", dir);
-	json = fopen(path, "w");
-	if (!csv || !json) {
+	if (!csv || !jcells) {
 		fprintf(stderr, "dls bench: cannot write in '%s': %s\n", dir, strerror(errno));
 		if (csv)
 			fclose(csv);
-		if (json)
-			fclose(json);
+		json_decref(jcells);
 		return -1;
 	}
 	fprintf(csv, "cluster,order,scheme,slaves,runs,ok,tp_median,tp_min,tp_max,t_ideal,"
 		     "efficiency,chunks,recomputations,emul_error_us,sim_tp,sim_efficiency,"
 		     "overhead\n");
-	fprintf(json, "{\"cells\": [\n");
 	for (int k = 0; k < ncells; k++) {
 		const struct bench_cell *c = &cells[k];
 		double tp = bench_median(c), e = c->ok ? c->eff[c->ok / 2] : 0;
 		double ovh = c->ok && c->sim_tp > 0 ? tp / c->sim_tp - 1 : 0;
+		json_t *tps = json_array();
 
 		fprintf(csv, "%s,%s,%s,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%lld,%d,%.3f,%.6f,%.6f,%.6f\n",
 			c->cluster, c->order, c->scheme, c->nslaves, c->reps, c->ok, tp,
 			c->ok ? c->tp[0] : 0, c->ok ? c->tp[c->ok - 1] : 0, c->t_ideal, e,
 			(long long)c->chunks, c->recomputations, c->emul_error_us, c->sim_tp,
 			c->sim_e, ovh);
-		fprintf(json,
-			"  {\"cluster\": \"%s\", \"order\": \"%s\", \"scheme\": \"%s\", "
-			"\"slaves\": %d, \"runs\": %d, \"ok\": %d, \"tp_median\": %.6f, "
-			"\"tp\": [",
-			c->cluster, c->order, c->scheme, c->nslaves, c->reps, c->ok, tp);
-		for (int r = 0; r < c->ok; r++)
-			fprintf(json, "%s%.6f", r ? ", " : "", c->tp[r]);
-		fprintf(json,
-			"], \"t_ideal\": %.6f, \"efficiency\": %.6f, \"chunks\": %lld, "
-			"\"recomputations\": %d, \"emul_error_us\": %.3f, \"sim_tp\": %.6f, "
-			"\"sim_efficiency\": %.6f, \"overhead\": %.6f}%s\n",
-			c->t_ideal, e, (long long)c->chunks, c->recomputations, c->emul_error_us,
-			c->sim_tp, c->sim_e, ovh, k + 1 < ncells ? "," : "");
+		for (int r = 0; tps && r < c->ok; r++)
+			json_array_append_new(tps, json_real(c->tp[r]));
+		json_array_append_new(
+			jcells, json_pack("{sssssssisisisfsosfsfsIsisfsfsfsf}", "cluster", c->cluster,
+					  "order", c->order, "scheme", c->scheme, "slaves", c->nslaves,
+					  "runs", c->reps, "ok", c->ok, "tp_median", tp, "tp", tps,
+					  "t_ideal", c->t_ideal, "efficiency", e, "chunks",
+					  (json_int_t)c->chunks, "recomputations", c->recomputations,
+					  "emul_error_us", c->emul_error_us, "sim_tp", c->sim_tp,
+					  "sim_efficiency", c->sim_e, "overhead", ovh));
 	}
-	fprintf(json, "]}\n");
-	if ((ferror(csv) | fclose(csv)) || (ferror(json) | fclose(json))) {
+	snprintf(path, sizeof(path), "%s/bench.json", dir);
+	root = json_pack("{so}", "cells", jcells);
+	if (!root || json_dump_file(root, path,
+				    JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9)))
+		rc = -1;
+	json_decref(root);
+	if ((ferror(csv) | fclose(csv)) || rc) {
 		fprintf(stderr, "dls bench: cannot write in '%s': %s\n", dir, strerror(errno));
 		return -1;
 	}

@@ -21,7 +21,7 @@
 #include "dls/err.h"
 #include "dls_time.h"
 #include "iter_order.h"
-#include "json_scan.h"
+#include "run_json.h"
 #include "mandel.h"
 #include "proc.h"
 #include "sim.h"
@@ -158,9 +158,8 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 	char json[4300], csv[4300], log[4300], w[16], h[16], t[32], runname[192], hm[16], lat[32];
 	char *args[32], *speeds = NULL, *loads = NULL;
 	int n = 0;
-	char *text;
-	double tp, e, v;
-	const char *at;
+	struct run_json rj;
+	double tp, e;
 	int64_t chunks = 0;
 
 	snprintf(json, sizeof(json), "%s/runs/%s-%s-%s-%d.json", o->out, c->cluster, c->order,
@@ -232,16 +231,14 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 			c->scheme, rep, log);
 		goto out;
 	}
-	text = json_slurp(json);
-	if (!text || json_number(text, "t_p", NULL, &tp) || json_number(text, "efficiency", NULL, &e)) {
+	if (run_json_read(json, &rj)) {
 		fprintf(stderr, PROG ": cannot read '%s'\n", json);
-		free(text);
 		goto out;
 	}
-	json_number(text, "t_ideal", NULL, &c->t_ideal);
-	at = text;
-	while (json_number(text, "chunks", &at, &v) == 0)
-		chunks += (int64_t)v;
+	tp = rj.t_p;
+	e = rj.efficiency;
+	c->t_ideal = rj.t_ideal;
+	chunks = rj.chunks;
 	/* keep the cell's runs sorted by T_p; the median run's details win */
 	{
 		int i = c->ok++;
@@ -254,19 +251,12 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 		c->tp[i] = tp;
 		c->eff[i] = e;
 		if (i == c->ok / 2 || c->ok == 1) {
-			double err = 0;
-
-			at = text;
 			c->chunks = chunks;
-			if (json_number(text, "recomputations", NULL, &v) == 0)
-				c->recomputations = (int)v;
-			while (json_number(text, "emul_error", &at, &v) == 0)
-				err += v;
-			c->emul_error_us = chunks ? err / (double)chunks * 1e6 : 0;
+			c->recomputations = rj.recomputations;
+			c->emul_error_us = chunks ? rj.emul_error / (double)chunks * 1e6 : 0;
 			read_pe_times(csv, c->nslaves, c->comwait, c->comp);
 		}
 	}
-	free(text);
 out:
 	free(speeds);
 	free(loads);
@@ -337,7 +327,8 @@ out:
 /* Master requests/s with 8 zero-cost slaves, beside bare ORB two-way calls/s. */
 static void capacity(const struct bench_opts *o, FILE *out)
 {
-	char json[4300], log[4300], ior_path[4300], ior[4096] = "", *text;
+	char json[4300], log[4300], ior_path[4300], ior[4096] = "";
+	struct run_json rj;
 	char *args[] = {"run",	       "--speeds", "1,1,1,1,1,1,1,1", "--t-iter", "0",
 			"--width",     "40000",	   "--height",	      "1",	  "--maxit",
 			"1",	       "--scheme", "ss",	      "--json",	  json,
@@ -349,10 +340,8 @@ static void capacity(const struct bench_opts *o, FILE *out)
 
 	snprintf(json, sizeof(json), "%s/runs/capacity.json", o->out);
 	snprintf(log, sizeof(log), "%s/runs/capacity.log", o->out);
-	if (run_dls(args, log) == 0 && (text = json_slurp(json))) {
-		json_number(text, "t_p", NULL, &tp);
-		free(text);
-	}
+	if (run_dls(args, log) == 0 && !run_json_read(json, &rj))
+		tp = rj.t_p;
 	/* the bare ORB: one servant process, 8 client processes */
 	snprintf(ior_path, sizeof(ior_path), "%s/runs/orbping.ior", o->out);
 	snprintf(log, sizeof(log), "%s/runs/orbping-server.log", o->out);
@@ -423,23 +412,20 @@ static void collection(const struct bench_opts *o, const char *size, FILE *out)
 	snprintf(hs, sizeof(hs), "%d", h);
 	fprintf(out, "\nresult collection, C8, dtss, interleaved, %dx%d:\n", w, h);
 	for (int mode = 0; mode < 2; mode++) {
-		char json[4300], log[4300], *text;
+		char json[4300], log[4300];
+		struct run_json rj;
 		char *args[] = {"run",	    "--cluster", "C8",	 "--scheme", "dtss", "--order",
 				"interleaved", "--width", ws,	   "--height", hs,	"--collect",
 				mode ? "end" : "piggyback", "--json", json, "--no-progress", NULL};
-		double tp, ti, e;
 
 		snprintf(json, sizeof(json), "%s/runs/collect-%s.json", o->out, args[12]);
 		snprintf(log, sizeof(log), "%s/runs/collect-%s.log", o->out, args[12]);
-		if (run_dls(args, log) || !(text = json_slurp(json)) ||
-		    json_number(text, "t_p", NULL, &tp)) {
+		if (run_dls(args, log) || run_json_read(json, &rj)) {
 			fprintf(out, "  %-9s failed (see %s)\n", args[12], log);
 			continue;
 		}
-		json_number(text, "t_ideal", NULL, &ti);
-		json_number(text, "efficiency", NULL, &e);
-		fprintf(out, "  %-9s T_p %8.3f s   T_ideal %8.3f s   E %.3f\n", args[12], tp, ti, e);
-		free(text);
+		fprintf(out, "  %-9s T_p %8.3f s   T_ideal %8.3f s   E %.3f\n", args[12], rj.t_p,
+			rj.t_ideal, rj.efficiency);
 	}
 }
 

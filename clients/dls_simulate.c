@@ -4,6 +4,7 @@
  * (WORKLOAD.md 4), and runs at scales that processes here cannot reach.
  */
 #include <getopt.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,20 +304,18 @@ int dls_cmd_simulate(int argc, char **argv)
 	printf("T_p %.3f s   T_ideal %.3f s   E %.3f   chunks %lld   recomputations %d\n", res.t_p,
 	       res.t_ideal, res.efficiency, (long long)res.chunks, res.recomputations);
 	if (json) {
-		FILE *f = fopen(json, "w");
+		json_t *o = json_pack("{sssisisssssfsfsfsfsfsIsi}", "scheme",
+				      sched_kind_name(sc.p.kind), "slaves", cl.n, "hmasters",
+				      hmasters, "hmode",
+				      hmasters ? (twolevel ? "twolevel" : "relay") : "flat", "order",
+				      iter_order_name(mode), "overhead_us", overhead, "latency_us",
+				      latency, "t_p", res.t_p, "t_ideal", res.t_ideal, "efficiency",
+				      res.efficiency, "chunks", (json_int_t)res.chunks,
+				      "recomputations", res.recomputations);
+		int bad = !o || json_dump_file(o, json, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
 
-		if (!f || fprintf(f,
-				  "{\"scheme\": \"%s\", \"slaves\": %d, \"hmasters\": %d, "
-				  "\"hmode\": \"%s\", \"order\": \"%s\", "
-				  "\"overhead_us\": %g, \"latency_us\": %g, \"t_p\": %.6f, "
-				  "\"t_ideal\": %.6f, \"efficiency\": %.6f, \"chunks\": %lld, "
-				  "\"recomputations\": %d}\n",
-				  sched_kind_name(sc.p.kind), cl.n, hmasters,
-				  hmasters ? (twolevel ? "twolevel" : "relay") : "flat",
-				  iter_order_name(mode), overhead,
-				  latency, res.t_p, res.t_ideal, res.efficiency,
-				  (long long)res.chunks, res.recomputations) < 0 ||
-		    fclose(f)) {
+		json_decref(o);
+		if (bad) {
 			fprintf(stderr, PROG ": cannot write '%s'\n", json);
 			return 1;
 		}

@@ -5,6 +5,7 @@
  */
 #include "simulate_trees.h"
 
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,28 +16,25 @@
 static int write_json(const char *path, const struct trees_opts *o, const struct tree_sim_result *r,
 		      int npes, double t_ideal)
 {
-	FILE *f = fopen(path, "w");
+	json_t *units = json_array(), *chain = json_array(), *links = json_array(), *top;
+	int rc;
 
-	if (!f)
-		return -1;
-	fprintf(f,
-		"{\"scheme\": \"trees\", \"slaves\": %d, \"gamma\": \"%s\", \"alloc\": \"%s\", "
-		"\"bidirectional\": %s, \"t_p\": %.9f, \"t_ideal\": %.9f, \"efficiency\": %.6f, "
-		"\"migrations\": %lld, \"moved\": %lld, \"units\": [",
-		npes, tree_migrate_gamma_name(o->gamma), tree_plan_alloc_name(o->alloc),
-		o->bidirectional ? "true" : "false", r->t_p, t_ideal,
-		r->t_p > 0 ? t_ideal / r->t_p : 0, (long long)r->migrations, (long long)r->moved);
-	for (size_t k = 0; k < r->nunits; k++)
-		fprintf(f, "%s[%lld, %lld]", k ? ", " : "", (long long)r->units[k].size,
-			(long long)r->units[k].count);
-	fprintf(f, "], \"chain\": [");
-	for (int k = 0; k < npes; k++)
-		fprintf(f, "%s%d", k ? ", " : "", r->plan->chain[k]);
-	fprintf(f, "], \"link_migrations\": [");
-	for (int k = 0; k + 1 < npes; k++)
-		fprintf(f, "%s%lld", k ? ", " : "", (long long)r->link_migrations[k]);
-	fprintf(f, "]}\n");
-	return fclose(f);
+	for (size_t k = 0; units && k < r->nunits; k++)
+		json_array_append_new(units, json_pack("[II]", (json_int_t)r->units[k].size,
+						       (json_int_t)r->units[k].count));
+	for (int k = 0; chain && k < npes; k++)
+		json_array_append_new(chain, json_integer(r->plan->chain[k]));
+	for (int k = 0; links && k + 1 < npes; k++)
+		json_array_append_new(links, json_integer(r->link_migrations[k]));
+	top = json_pack("{sssisssssbsfsfsfsIsIsososo}", "scheme", "trees", "slaves", npes, "gamma",
+			tree_migrate_gamma_name(o->gamma), "alloc", tree_plan_alloc_name(o->alloc),
+			"bidirectional", o->bidirectional, "t_p", r->t_p, "t_ideal", t_ideal,
+			"efficiency", r->t_p > 0 ? t_ideal / r->t_p : 0, "migrations",
+			(json_int_t)r->migrations, "moved", (json_int_t)r->moved, "units", units,
+			"chain", chain, "link_migrations", links);
+	rc = !top || json_dump_file(top, path, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+	json_decref(top);
+	return rc ? -1 : 0;
 }
 
 /* The configuration of a cluster run, with the options of o. */

@@ -5,6 +5,7 @@
 #include "run_report.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,64 +156,75 @@ int run_report_csv(const struct run_report *r, const char *path)
 	return close_out(f, path);
 }
 
-/* Tree Scheduling's figures as more JSON members (nothing otherwise). */
-static void tree_json(const struct run_report_tree *t, FILE *f)
+/* An array of n int64 values. */
+static json_t *int_array(const int64_t *v, size_t n)
 {
+	json_t *a = json_array();
+
+	for (size_t k = 0; a && k < n; k++)
+		json_array_append_new(a, json_integer(v[k]));
+	return a;
+}
+
+/* Tree Scheduling's figures as more members of o. */
+static void tree_json(const struct run_report_tree *t, json_t *o)
+{
+	json_t *units = json_array(), *chain = json_array();
+
 	if (!t)
 		return;
-	fprintf(f, ",\n  \"migrations\": %lld,\n  \"moved\": %lld,\n  \"reassigned\": %lld,\n"
-		   "  \"duplicates\": %lld,\n  \"units\": [",
-		(long long)t->migrations, (long long)t->moved, (long long)t->reassigned,
-		(long long)t->duplicates);
-	for (size_t k = 0; k < t->nunits; k++)
-		fprintf(f, "%s[%lld, %lld]", k ? ", " : "", (long long)t->unit_size[k],
-			(long long)t->unit_count[k]);
-	fprintf(f, "],\n  \"chain\": [");
-	for (int k = 0; k < t->npes; k++)
-		fprintf(f, "%s%d", k ? ", " : "", t->chain[k]);
-	fprintf(f, "],\n  \"link_migrations\": [");
-	for (int k = 0; k + 1 < t->npes; k++)
-		fprintf(f, "%s%lld", k ? ", " : "", (long long)t->link_migrations[k]);
-	fprintf(f, "]");
+	for (size_t k = 0; units && k < t->nunits; k++)
+		json_array_append_new(units, json_pack("[II]", (json_int_t)t->unit_size[k],
+						       (json_int_t)t->unit_count[k]));
+	for (int k = 0; chain && k < t->npes; k++)
+		json_array_append_new(chain, json_integer(t->chain[k]));
+	json_object_set_new(o, "migrations", json_integer(t->migrations));
+	json_object_set_new(o, "moved", json_integer(t->moved));
+	json_object_set_new(o, "reassigned", json_integer(t->reassigned));
+	json_object_set_new(o, "duplicates", json_integer(t->duplicates));
+	json_object_set_new(o, "units", units);
+	json_object_set_new(o, "chain", chain);
+	json_object_set_new(o, "link_migrations",
+			    int_array(t->link_migrations, t->npes > 1 ? (size_t)t->npes - 1 : 0));
+}
+
+/* One PE's row. */
+static json_t *pe_json(const struct dls_slave_status *p)
+{
+	return json_pack("{sisssssfsfsIsIsfsfsfsfsIsf}", "pe", p->id, "name", p->name, "state",
+			 dls_slave_state_name(p->state), "speed", p->speed, "vpower", p->vpower,
+			 "chunks", (json_int_t)p->chunks, "iterations", (json_int_t)p->iterations,
+			 "t_comwait", p->times.t_comwait, "t_comp", p->times.t_comp, "emul_error",
+			 p->times.emul_error, "emul_bias", p->times.emul_bias, "late_chunks",
+			 (json_int_t)p->times.late_chunks, "t_collect", p->times.t_collect);
 }
 
 int run_report_json(const struct run_report *r, const char *path)
 {
 	const struct run_report_job *c = &r->job;
 	const struct dls_status *s = &r->snap;
-	FILE *f = open_out(path);
+	json_t *pes = json_array(), *o;
+	int rc = DLS_OK;
 
-	if (!f)
-		return DLS_EIO;
-	fprintf(f,
-		"{\n  \"run\": \"%s\",\n  \"scheme\": \"%s\",\n  \"width\": %d,\n  \"height\": %d,\n"
-		"  \"maxit\": %d,\n  \"order\": \"%s\",\n  \"collect\": \"%s\",\n"
-		"  \"slaves\": %d,\n  \"iterations\": %lld,\n  \"work\": %llu,\n"
-		"  \"t_p\": %.6f,\n  \"t_ideal\": %.6f,\n  \"efficiency\": %.6f,\n"
-		"  \"recomputations\": %d,\n  \"requeued\": %lld,\n  \"pes\": [\n",
-		c->run_name, s->scheme, c->width, c->height, c->maxit, iter_order_name(c->order),
-		c->collect == DLS_COLLECT_END ? "end" : "piggyback", s->nslaves,
-		(long long)s->iterations, (unsigned long long)r->work, s->elapsed, r->t_ideal,
-		r->efficiency, s->recomputations, (long long)s->requeued);
-	for (int i = 0; i < s->nslaves; i++) {
-		const struct dls_slave_status *p = &s->slaves[i];
-
-		fprintf(f,
-			"    {\"pe\": %d, \"name\": \"%s\", \"state\": \"%s\", \"speed\": %.6g, "
-			"\"vpower\": %.6g, \"chunks\": %lld, \"iterations\": %lld, "
-			"\"t_comwait\": %.6f, \"t_comp\": %.6f, \"emul_error\": %.6f, "
-			"\"emul_bias\": %.6f, "
-			"\"late_chunks\": %lld, \"t_collect\": %.6f}%s\n",
-			p->id, p->name, dls_slave_state_name(p->state), p->speed, p->vpower,
-			(long long)p->chunks, (long long)p->iterations, p->times.t_comwait,
-			p->times.t_comp, p->times.emul_error, p->times.emul_bias,
-			(long long)p->times.late_chunks, p->times.t_collect,
-			i + 1 < s->nslaves ? "," : "");
+	for (int i = 0; pes && i < s->nslaves; i++)
+		json_array_append_new(pes, pe_json(&s->slaves[i]));
+	o = json_pack("{sssssisisisssssisIsIsfsfsfsisIso}", "run", c->run_name, "scheme", s->scheme,
+		      "width", (int)c->width, "height", (int)c->height, "maxit", (int)c->maxit,
+		      "order", iter_order_name(c->order), "collect",
+		      c->collect == DLS_COLLECT_END ? "end" : "piggyback", "slaves", s->nslaves,
+		      "iterations", (json_int_t)s->iterations, "work", (json_int_t)r->work, "t_p",
+		      s->elapsed, "t_ideal", r->t_ideal, "efficiency", r->efficiency,
+		      "recomputations", s->recomputations, "requeued", (json_int_t)s->requeued,
+		      "pes", pes);
+	if (!o)
+		return DLS_ENOMEM;
+	tree_json(r->tree, o);
+	if (json_dump_file(o, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9))) {
+		log_err("cannot write '%s': %s", path, strerror(errno));
+		rc = DLS_EIO;
 	}
-	fprintf(f, "  ]");
-	tree_json(r->tree, f);
-	fprintf(f, "\n}\n");
-	return close_out(f, path);
+	json_decref(o);
+	return rc;
 }
 
 int run_report_write(const struct run_report *r, const uint16_t *image,

@@ -5,7 +5,7 @@
 set -eu
 
 PKGS="build-essential pkg-config libomniorb4-dev omniidl omniorb omniorb-nameserver
-libssl-dev openssl libcunit1-dev libpng-dev gnuplot-nox procps python3"
+libssl-dev openssl libcunit1-dev libpng-dev libjansson-dev gnuplot-nox procps python3"
 
 missing=""
 for p in $PKGS; do

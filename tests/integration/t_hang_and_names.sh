@@ -12,8 +12,11 @@ spawn master dls-master --run hang --slaves 3 --width 600 --height 300 --scheme 
 	--ping-ms 100 --ping-timeout-ms 500 --raw "$T/hang.pgm" --json "$T/hang.json" $NS $EP
 MASTER=$LAST_PID
 wait_for sh -c "nameclt $NS list DLS/hang | grep -qx master"
+# s0's name needs escaping in the JSON report
 for i in 0 1 2; do
-	spawn slave$i dls-slave --run hang --name s$i --speed $((i + 1)) --t-iter 1500 $NS $EP
+	name=s$i
+	[ $i = 0 ] && name='s"0\'
+	spawn slave$i dls-slave --run hang --name "$name" --speed $((i + 1)) --t-iter 1500 $NS $EP
 	eval SLAVE$i=\$LAST_PID
 done
 wait_for sh -c "nameclt $NS list DLS/hang | grep -c '^slave\.' | grep -qx 3"
@@ -35,3 +38,9 @@ grep -q "declared lost" "$T/slave2.log"
 wait "$SLAVE0"
 wait "$SLAVE1"
 expect_eq "names after the run" "$(nameclt $NS list DLS/hang | tr '\n' ' ')" ""
+python3 - "$T/hang.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+names = sorted(p["name"] for p in run["pes"])
+assert names == ['s"0\\', "s1", "s2"], names
+PY

@@ -1,0 +1,41 @@
+/*
+ * run_json.c - a run's JSON summary read back (see run_json.h).
+ */
+#include "run_json.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+int run_json_read(const char *path, struct run_json *out)
+{
+	json_error_t err;
+	json_t *o = json_load_file(path, 0, &err), *pes, *pe;
+	size_t k;
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!o) {
+		fprintf(stderr, "dls: cannot read '%s': %s (line %d)\n", path, err.text, err.line);
+		return -1;
+	}
+	if (json_unpack_ex(o, &err, 0, "{s:F, s:F, s:F}", "t_p", &out->t_p, "t_ideal",
+			   &out->t_ideal, "efficiency", &out->efficiency)) {
+		fprintf(stderr, "dls: '%s': %s\n", path, err.text);
+		goto out;
+	}
+	json_unpack(o, "{s?:i}", "recomputations", &out->recomputations);
+	pes = json_object_get(o, "pes");
+	json_array_foreach(pes, k, pe) {
+		json_int_t chunks = 0;
+		double e = 0;
+
+		json_unpack(pe, "{s?:I, s?:F}", "chunks", &chunks, "emul_error", &e);
+		out->chunks += chunks;
+		out->emul_error += e;
+	}
+	rc = 0;
+out:
+	json_decref(o);
+	return rc;
+}

@@ -1,0 +1,23 @@
+/*
+ * run_json.h - reads a run's summary back from the JSON file that
+ * dls-master --json (or dls-treesched --json) writes, with jansson.
+ */
+#ifndef DLS_RUN_JSON_H
+#define DLS_RUN_JSON_H
+
+#include <stdint.h>
+
+struct run_json {
+	double t_p, t_ideal, efficiency;
+	int recomputations;
+	int64_t chunks;	   /* summed over the PEs */
+	double emul_error; /* summed over the PEs, seconds */
+};
+
+/*
+ * Reads path into *out: 0, or -1 when the file cannot be read or parsed or
+ * lacks t_p, t_ideal or efficiency (the cause on stderr).
+ */
+int run_json_read(const char *path, struct run_json *out);
+
+#endif
