@@ -88,9 +88,11 @@ int run_loop(const struct run_loop_ops *ops, int ping_ms, int progress)
 		status = 1;
 		break;
 	}
+	/* every result is in (or none can come): nothing more to watch, and a
+	 * slave that exits once told to stop must not look lost to a ping */
+	liveness_stop(l);
 	if (!status)
 		ops->dismiss(ops->ctx);
-	liveness_stop(l);
 	if (progress)
 		fprintf(stderr, "\n");
 	if (!status)

@@ -169,10 +169,12 @@ static json_t *int_array(const int64_t *v, size_t n)
 /* Tree Scheduling's figures as more members of o. */
 static void tree_json(const struct run_report_tree *t, json_t *o)
 {
-	json_t *units = json_array(), *chain = json_array();
+	json_t *units, *chain;
 
 	if (!t)
 		return;
+	units = json_array();
+	chain = json_array();
 	for (size_t k = 0; units && k < t->nunits; k++)
 		json_array_append_new(units, json_pack("[II]", (json_int_t)t->unit_size[k],
 						       (json_int_t)t->unit_count[k]));
