@@ -101,32 +101,6 @@ static int run_dls(char **args, const char *log)
 }
 
 /* Per-PE T_com+wait and T_comp of a run's CSV, by slave name (slave.K). */
-static void read_pe_times(const char *csv, int n, double *comwait, double *comp)
-{
-	FILE *f = fopen(csv, "r");
-	char line[1024];
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		int k;
-		char *p = strstr(line, "slave.");
-		char *field[16];
-		int nf = 0;
-
-		/* the name is slave.K, or a path below hmasters ending in it */
-		if (!p || sscanf(p, "slave.%d,", &k) != 1 || k < 0 || k >= n)
-			continue;
-		for (char *t = strtok(line, ","); t && nf < 16; t = strtok(NULL, ","))
-			field[nf++] = t;
-		if (nf >= 11) {
-			comwait[k] = atof(field[9]);
-			comp[k] = atof(field[10]);
-		}
-	}
-	fclose(f);
-}
-
 struct bench_opts {
 	int width, height;
 	double t_iter;
@@ -254,7 +228,7 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 			c->chunks = chunks;
 			c->recomputations = rj.recomputations;
 			c->emul_error_us = chunks ? rj.emul_error / (double)chunks * 1e6 : 0;
-			read_pe_times(csv, c->nslaves, c->comwait, c->comp);
+			run_json_pe_times(json, c->nslaves, c->comwait, c->comp);
 		}
 	}
 out:

@@ -39,3 +39,27 @@ out:
 	json_decref(o);
 	return rc;
 }
+
+int run_json_pe_times(const char *path, int n, double *comwait, double *comp)
+{
+	json_t *o = json_load_file(path, 0, NULL), *pe;
+	size_t i;
+
+	if (!o)
+		return -1;
+	json_array_foreach(json_object_get(o, "pes"), i, pe) {
+		const char *name = NULL, *at;
+		double cw = 0, c = 0;
+		int k;
+
+		if (json_unpack(pe, "{s:s, s:F, s:F}", "name", &name, "t_comwait", &cw, "t_comp", &c))
+			continue;
+		at = strstr(name, "slave.");
+		if (!at || sscanf(at, "slave.%d", &k) != 1 || k < 0 || k >= n)
+			continue;
+		comwait[k] = cw;
+		comp[k] = c;
+	}
+	json_decref(o);
+	return 0;
+}

@@ -20,4 +20,11 @@ struct run_json {
  */
 int run_json_read(const char *path, struct run_json *out);
 
+/*
+ * Each PE's T_com+wait and T_comp from the same file, by the K of its name
+ * ("slave.K", or a path below hmasters ending in it), for K < n; PEs with
+ * other names are skipped.  0, or -1 when the file cannot be read.
+ */
+int run_json_pe_times(const char *path, int n, double *comwait, double *comp);
+
 #endif

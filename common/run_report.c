@@ -136,6 +136,18 @@ static int close_out(FILE *f, const char *path)
 	return DLS_OK;
 }
 
+/* A CSV field quoted as RFC 4180 says: in quotes, with quotes doubled. */
+static void csv_quoted(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 int run_report_csv(const struct run_report *r, const char *path)
 {
 	FILE *f = open_out(path);
@@ -147,8 +159,10 @@ int run_report_csv(const struct run_report *r, const char *path)
 	for (int i = 0; i < r->snap.nslaves; i++) {
 		const struct dls_slave_status *p = &r->snap.slaves[i];
 
-		fprintf(f, "%d,%s,%s,%.6g,%.6g,%lld,%lld,%lld,%lld,%.6f,%.6f,%.6f,%.6f,%lld\n", p->id,
-			p->name, dls_slave_state_name(p->state), p->speed, p->vpower,
+		fprintf(f, "%d,", p->id);
+		csv_quoted(f, p->name); /* a slave names itself: it may hold a comma */
+		fprintf(f, ",%s,%.6g,%.6g,%lld,%lld,%lld,%lld,%.6f,%.6f,%.6f,%.6f,%lld\n",
+			dls_slave_state_name(p->state), p->speed, p->vpower,
 			(long long)p->acp, (long long)p->chunks, (long long)p->iterations,
 			(long long)p->requeued_chunks, p->times.t_comwait, p->times.t_comp,
 			p->times.emul_error, p->times.emul_bias, (long long)p->times.late_chunks);
