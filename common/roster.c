@@ -58,11 +58,8 @@ int roster_add(struct roster *r, const char *const *names, const double *speeds,
 		s->cluster = min_leaf != NULL;
 		s->info.state = DLS_SLAVE_REGISTERED;
 		/* A late slave (registration already closed) counts at least 1. */
-		if (r->closed) {
-			s->info.vpower = speeds[k] / r->min_speed;
-			if (s->info.vpower < 1)
-				s->info.vpower = 1;
-		}
+		if (r->closed)
+			s->info.vpower = roster_vpower(r, speeds[k]);
 		ids[k] = r->n++;
 		log_info("slave %d '%s' registered, speed %g", ids[k], names[k], speeds[k]);
 	}
@@ -76,8 +73,19 @@ double roster_deadline(const struct roster *r)
 	return r->first_time + r->register_timeout_ms / 1000.0;
 }
 
+double roster_vpower(const struct roster *r, double speed)
+{
+	double v = speed / r->min_speed;
+
+	if (v < 1)
+		v = 1;
+	return v > ROSTER_MAX_VPOWER ? ROSTER_MAX_VPOWER : v;
+}
+
 int roster_close_if_due(struct roster *r, double now)
 {
+	int slowest = 0, clamped = 0;
+
 	if (r->closed || r->n == 0)
 		return 0;
 	if (r->n < r->expected && now < roster_deadline(r))
@@ -85,10 +93,22 @@ int roster_close_if_due(struct roster *r, double now)
 	r->closed = 1;
 	r->min_speed = INFINITY;
 	for (int i = 0; i < r->n; i++) /* the slowest slave, at any depth */
-		if (r->v[i].min_leaf_speed < r->min_speed)
+		if (r->v[i].min_leaf_speed < r->min_speed) {
 			r->min_speed = r->v[i].min_leaf_speed;
-	for (int i = 0; i < r->n; i++)
+			slowest = i;
+		}
+	for (int i = 0; i < r->n; i++) {
 		r->v[i].info.vpower = r->v[i].info.speed / r->min_speed;
+		if (r->v[i].info.vpower > ROSTER_MAX_VPOWER) {
+			r->v[i].info.vpower = ROSTER_MAX_VPOWER;
+			clamped++;
+		}
+	}
+	if (clamped)
+		log_warn("'%s' reports speed %g, over %g times below %d others: their V_i is "
+			 "clamped to %g",
+			 r->v[slowest].info.name, r->min_speed, ROSTER_MAX_VPOWER, clamped,
+			 ROSTER_MAX_VPOWER);
 	if (r->n < r->expected)
 		log_warn("registration closed with %d of %d slaves", r->n, r->expected);
 	else

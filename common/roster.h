@@ -20,6 +20,14 @@
 extern "C" {
 #endif
 
+/*
+ * The largest V_i a child gets.  V_i is Speed_i over the slowest speed, so
+ * one child reporting a tiny speed would otherwise give every other a V_i
+ * (and an A_i) too large for a request to carry; past this ratio V_i is
+ * clamped, with a warning naming the slowest.
+ */
+#define ROSTER_MAX_VPOWER ((double)(1 << 20))
+
 struct roster_entry {
 	int registered;
 	int cluster;	       /* a two-level hmaster: it may hold several chunks */
@@ -52,10 +60,18 @@ int roster_add(struct roster *r, const char *const *names, const double *speeds,
 
 /*
  * Closes the roster if every expected child is in, or the window since the
- * first registration has passed at `now`: V_i := speed / min speed.
+ * first registration has passed at `now`: V_i := speed / min speed, at most
+ * ROSTER_MAX_VPOWER.
  * Returns 1 when it closed in this call (the owner wakes its waiters).
  */
 int roster_close_if_due(struct roster *r, double now);
+
+/*
+ * Once closed: the V_i of a child of this speed, speed / min speed, at
+ * least 1 (a late child slower than every other) and at most
+ * ROSTER_MAX_VPOWER.
+ */
+double roster_vpower(const struct roster *r, double speed);
 
 /* When the roster closes at the latest (a large value before the first registration). */
 double roster_deadline(const struct roster *r);

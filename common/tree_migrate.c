@@ -71,3 +71,11 @@ int tree_migrate_gamma_parse(const char *name, enum tree_gamma *out)
 		}
 	return DLS_ENOENT;
 }
+
+int tree_migrate_range_ok(int64_t start, int64_t count, int64_t stride, int64_t iterations)
+{
+	if (count < 1 || stride < 1 || start < 0 || start >= iterations)
+		return 0;
+	/* the last one, start + (count - 1) * stride, without overflowing */
+	return count - 1 <= (iterations - 1 - start) / stride;
+}

@@ -43,6 +43,13 @@ const char *tree_migrate_gamma_name(enum tree_gamma g);
 /* DLS_OK or DLS_ENOENT. */
 int tree_migrate_gamma_parse(const char *name, enum tree_gamma *out);
 
+/*
+ * Non-zero when start, start + stride, ... (count of them) all lie in the
+ * loop [0, iterations), with count, stride >= 1: what a migration or a
+ * transfer may name.  Checked without overflow, whatever the values.
+ */
+int tree_migrate_range_ok(int64_t start, int64_t count, int64_t stride, int64_t iterations);
+
 #ifdef __cplusplus
 }
 #endif

@@ -158,9 +158,7 @@ int master_register_cluster(struct master *m, const char *name, const double *sp
 	if (!rc) {
 		roster_wait_closed(&m->roster, &m->lock, &m->cond);
 		for (size_t k = 0; k < n; k++) /* as if each had registered here */
-			vpowers[k] = speeds[k] / m->roster.min_speed >= 1
-					     ? speeds[k] / m->roster.min_speed
-					     : 1;
+			vpowers[k] = roster_vpower(&m->roster, speeds[k]);
 	}
 	pthread_mutex_unlock(&m->lock);
 	return rc;

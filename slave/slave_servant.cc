@@ -2,6 +2,7 @@
 #include "slave_servant.hh"
 
 #include "dls/log.h"
+#include "orb_util.hh"
 
 void Slave_i::stop(const char *reason)
 {
@@ -28,8 +29,12 @@ void Slave_i::transfer(CORBA::Long from_slave_id, CORBA::LongLong start, CORBA::
 			 (long long)start, (long long)count, (int)from_slave_id);
 		throw DLS::Refused("this slave does not run Tree Scheduling");
 	}
-	if (slave_tree_on_transfer(tree_, from_slave_id, start, count, stride))
-		throw DLS::Refused("transfer: count and stride must be at least 1, start at least 0");
+	char why[256] = "";
+	int rc = slave_tree_on_transfer(tree_, from_slave_id, start, count, stride, why,
+					sizeof(why));
+
+	if (rc)
+		dls_refuse(rc, why);
 }
 
 void Slave_i::neighbours(CORBA::Long left_id, DLS::Slave_ptr left, CORBA::Double left_tau,

@@ -27,6 +27,7 @@ struct slave_tree {
 	struct trange *ranges; /* unstarted iterations */
 	size_t n, cap;
 	int placed, id, stop;
+	int64_t iterations; /* the loop's, once placed */
 	int left, right; /* -1: none */
 	double tau, left_tau, right_tau;
 	int pending[2]; /* a demand waits here from TREE_LEFT / TREE_RIGHT */
@@ -116,13 +117,20 @@ int slave_tree_on_demand(struct slave_tree *t, int from)
 }
 
 int slave_tree_on_transfer(struct slave_tree *t, int from, int64_t start, int64_t count,
-			   int64_t stride)
+			   int64_t stride, char *why, size_t len)
 {
 	int rc;
 
-	if (count < 1 || stride < 1 || start < 0)
-		return DLS_EINVAL;
 	pthread_mutex_lock(&t->lock);
+	/* a transfer comes after a demand, so after placement */
+	if (!t->placed || !tree_migrate_range_ok(start, count, stride, t->iterations)) {
+		snprintf(why, len,
+			 "transfer from %d of %lld + %lld x %lld: not inside the loop [0, %lld)%s",
+			 from, (long long)start, (long long)count, (long long)stride,
+			 (long long)t->iterations, t->placed ? "" : " (not placed yet)");
+		pthread_mutex_unlock(&t->lock);
+		return DLS_EINVAL;
+	}
 	rc = add_range(t, start, count, stride);
 	if (!rc) {
 		t->asked = 0;
@@ -291,6 +299,7 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 		return rc;
 	pthread_mutex_lock(&t->lock);
 	t->id = a.id;
+	t->iterations = a.job.iterations;
 	t->tau = a.tau;
 	t->left = a.left_id;
 	t->right = a.right_id;

@@ -73,10 +73,13 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 
 /* Incoming (any thread): a neighbour's demand; DLS_OK or DLS_EINVAL (not a neighbour). */
 int slave_tree_on_demand(struct slave_tree *t, int from);
-/* Incoming: iterations start, start + stride, ... (count) from a neighbour or
- * the coordinator (from = -1). */
+/*
+ * Incoming: iterations start, start + stride, ... (count) from a neighbour or
+ * the coordinator (from = -1).  DLS_OK; DLS_EINVAL with why filled when the
+ * range is not inside the loop (or the slave is not placed yet); DLS_ENOMEM.
+ */
 int slave_tree_on_transfer(struct slave_tree *t, int from, int64_t start, int64_t count,
-			   int64_t stride);
+			   int64_t stride, char *why, size_t len);
 /* Incoming: the coordinator closed the chain around a dead slave. */
 void slave_tree_on_neighbours(struct slave_tree *t, int left, double left_tau, int right,
 			      double right_tau);

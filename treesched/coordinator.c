@@ -339,8 +339,7 @@ int coordinator_migrated(struct coordinator *c, int from, int to, int64_t start,
 		why_f(why, "slave %d cannot hand work to slave %d", from, to);
 		rc = DLS_EINVAL;
 	}
-	if (!rc && (count < 1 || stride < 1 || start < 0 ||
-		    start + (count - 1) * stride >= c->cfg.width)) {
+	if (!rc && !tree_migrate_range_ok(start, count, stride, c->cfg.width)) {
 		why_f(why, "migrated range %lld + %lld x %lld is outside the loop [0, %d)",
 		      (long long)start, (long long)count, (long long)stride, c->cfg.width);
 		rc = DLS_EINVAL;

@@ -7,6 +7,7 @@
  */
 #include <CUnit/CUnit.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -114,6 +115,17 @@ static void test_coordinator(void)
 	coordinator_repair_free(&rep);
 	CU_ASSERT_EQUAL(coordinator_migrated(m, 1, 9, 0, 1, 1, &rep, why), DLS_EINVAL);
 	coordinator_repair_free(&rep);
+	/* ranges whose end overflows 64 bits are outside the loop, not a crash */
+	CU_ASSERT_EQUAL(coordinator_migrated(m, 1, 2, 0, ((int64_t)1 << 62) + 1, 1, &rep, why),
+			DLS_EINVAL);
+	coordinator_repair_free(&rep);
+	CU_ASSERT_EQUAL(coordinator_migrated(m, 1, 2, 1, 2, INT64_MAX, &rep, why), DLS_EINVAL);
+	coordinator_repair_free(&rep);
+	CU_ASSERT(tree_migrate_range_ok(0, W, 1, W));
+	CU_ASSERT(tree_migrate_range_ok(3, 10, 9, W)); /* 3 + 9 x 9 = 84 */
+	CU_ASSERT(!tree_migrate_range_ok(3, 12, 9, W)); /* 3 + 11 x 9 = 102 */
+	CU_ASSERT(!tree_migrate_range_ok(W, 1, 1, W));
+	CU_ASSERT(!tree_migrate_range_ok(0, INT64_MAX, INT64_MAX, W));
 	CU_ASSERT_EQUAL_FATAL(coordinator_lost(m, 2, "test", &rep), DLS_OK);
 	CU_ASSERT_EQUAL(rep.to, 1);
 	CU_ASSERT_EQUAL_FATAL(rep.nranges, 1);

@@ -181,6 +181,20 @@ static void test_roster(void)
 	CU_ASSERT_EQUAL(roster_add(&r, names + 1, &late, 1, NULL, &id, why, sizeof(why)), DLS_OK);
 	CU_ASSERT_DOUBLE_EQUAL(r.v[id].info.vpower, 1, 1e-12);
 	roster_free(&r);
+
+	/* a liar's tiny speed does not blow up the others' V_i */
+	{
+		const double liar[2] = {1e-10, 2};
+
+		CU_ASSERT_EQUAL_FATAL(roster_init(&r, 2, 1000), DLS_OK);
+		CU_ASSERT_EQUAL(roster_add(&r, names, liar, 2, NULL, ids, why, sizeof(why)),
+				DLS_OK);
+		CU_ASSERT_EQUAL(roster_close_if_due(&r, r.first_time), 1);
+		CU_ASSERT_DOUBLE_EQUAL(r.v[0].info.vpower, 1, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(r.v[1].info.vpower, ROSTER_MAX_VPOWER, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(roster_vpower(&r, 1e-12), 1, 1e-12);
+		roster_free(&r);
+	}
 }
 
 int serve_suite_add(void)
@@ -192,5 +206,5 @@ int serve_suite_add(void)
 	return !CU_add_test(s, "requests: retries, refusals, completeness rule", test_take) ||
 	       !CU_add_test(s, "ACPSA waiting line", test_queue) ||
 	       !CU_add_test(s, "a lost child's work requeued", test_requeue) ||
-	       !CU_add_test(s, "roster: V_i, limits, window, callers", test_roster);
+	       !CU_add_test(s, "roster: V_i, its clamp, limits, window, callers", test_roster);
 }
