@@ -49,15 +49,9 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(const char *name, CORBA:
 	a->bidirectional = c->bidirectional ? 1 : 0;
 	// the neighbours' references: registration has closed, so every slave
 	// placed in the chain has registered, but its reference may still be on
-	// its way here (its own register call returns in parallel): wait a bit
-	for (int tries = 0; tries < 100; tries++) {
-		a->left = slave_ref(p.left_id);
-		a->right = slave_ref(p.right_id);
-		if ((p.left_id < 0 || !CORBA::is_nil(a->left)) &&
-		    (p.right_id < 0 || !CORBA::is_nil(a->right)))
-			break;
-		omni_thread::sleep(0, 20000000);
-	}
+	// its way here (its own register call returns in parallel)
+	a->left = slave_ref_wait(p.left_id, 2000);
+	a->right = slave_ref_wait(p.right_id, 2000);
 	return a;
 }
 

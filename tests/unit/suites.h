@@ -14,6 +14,7 @@ int hmaster_suite_add(void);
 int tree_sim_suite_add(void);
 int coordinator_suite_add(void);
 int serve_suite_add(void);
+int roster_suite_add(void);
 int liveness_suite_add(void);
 
 #endif

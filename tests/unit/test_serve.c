@@ -2,15 +2,13 @@
  * The shared serving core and the registration barrier, without sockets:
  * retries answered from the cache, older requests and bad A_i refused,
  * the piggy-back completeness rule (and its exemption for a child that
- * prefetches), the ACPSA waiting line, the requeue of a lost child's work;
- * the roster's V_i, its limits and its caller checks.
+ * prefetches), the ACPSA waiting line, the requeue of a lost child's work.
  */
 #include <CUnit/CUnit.h>
 #include <string.h>
 
 #include "dls/err.h"
 #include "dls_sched.h"
-#include "roster.h"
 #include "serve.h"
 #include "suites.h"
 
@@ -143,68 +141,13 @@ static void test_requeue(void)
 	ledger_free(&l);
 }
 
-static void test_roster(void)
-{
-	struct roster r;
-	const char *names[3] = {"a", "b", "c"};
-	const double speeds[3] = {2, 4, 1}, bad = -1, late = 0.5;
-	int ids[3], id;
-	char why[256];
-
-	CU_ASSERT_EQUAL_FATAL(roster_init(&r, 3, 1000), DLS_OK);
-	CU_ASSERT_EQUAL(roster_add(&r, names, &bad, 1, NULL, ids, why, sizeof(why)), DLS_EINVAL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(why, "positive finite"));
-	CU_ASSERT_EQUAL(roster_add(&r, names, speeds, 2, NULL, ids, why, sizeof(why)), DLS_OK);
-	CU_ASSERT_EQUAL(ids[1], 1);
-	CU_ASSERT_EQUAL(roster_close_if_due(&r, r.first_time), 0); /* one missing */
-	CU_ASSERT_EQUAL(roster_add(&r, names + 2, speeds + 2, 1, NULL, ids, why, sizeof(why)),
-			DLS_OK);
-	CU_ASSERT_EQUAL(roster_close_if_due(&r, r.first_time), 1);
-	/* V_i over the slowest */
-	CU_ASSERT_DOUBLE_EQUAL(r.v[0].info.vpower, 2, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(r.v[1].info.vpower, 4, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(r.v[2].info.vpower, 1, 1e-12);
-	CU_ASSERT_EQUAL(roster_add(&r, names, &late, 1, NULL, &id, why, sizeof(why)), DLS_ESTATE);
-	CU_ASSERT_EQUAL(roster_check_caller(&r, 2, why, sizeof(why)), DLS_OK);
-	CU_ASSERT_EQUAL(roster_check_caller(&r, 3, why, sizeof(why)), DLS_ENOENT);
-	CU_ASSERT_EQUAL(roster_check_caller(&r, -1, why, sizeof(why)), DLS_ENOENT);
-	r.v[2].info.state = DLS_SLAVE_LOST;
-	CU_ASSERT_EQUAL(roster_check_caller(&r, 2, why, sizeof(why)), DLS_ESTATE);
-	CU_ASSERT(!roster_alive(&r, 2));
-	roster_free(&r);
-
-	/* the window: closes with those registered; a late one counts >= 1 */
-	CU_ASSERT_EQUAL_FATAL(roster_init(&r, 3, 1000), DLS_OK);
-	CU_ASSERT_EQUAL(roster_add(&r, names, speeds, 1, NULL, ids, why, sizeof(why)), DLS_OK);
-	CU_ASSERT_EQUAL(roster_close_if_due(&r, r.first_time + 0.5), 0);
-	CU_ASSERT_EQUAL(roster_close_if_due(&r, roster_deadline(&r)), 1);
-	CU_ASSERT_EQUAL(roster_add(&r, names + 1, &late, 1, NULL, &id, why, sizeof(why)), DLS_OK);
-	CU_ASSERT_DOUBLE_EQUAL(r.v[id].info.vpower, 1, 1e-12);
-	roster_free(&r);
-
-	/* a liar's tiny speed does not blow up the others' V_i */
-	{
-		const double liar[2] = {1e-10, 2};
-
-		CU_ASSERT_EQUAL_FATAL(roster_init(&r, 2, 1000), DLS_OK);
-		CU_ASSERT_EQUAL(roster_add(&r, names, liar, 2, NULL, ids, why, sizeof(why)),
-				DLS_OK);
-		CU_ASSERT_EQUAL(roster_close_if_due(&r, r.first_time), 1);
-		CU_ASSERT_DOUBLE_EQUAL(r.v[0].info.vpower, 1, 1e-12);
-		CU_ASSERT_DOUBLE_EQUAL(r.v[1].info.vpower, ROSTER_MAX_VPOWER, 1e-12);
-		CU_ASSERT_DOUBLE_EQUAL(roster_vpower(&r, 1e-12), 1, 1e-12);
-		roster_free(&r);
-	}
-}
-
 int serve_suite_add(void)
 {
-	CU_pSuite s = CU_add_suite("serving core and roster", NULL, NULL);
+	CU_pSuite s = CU_add_suite("serving core", NULL, NULL);
 
 	if (!s)
 		return 1;
 	return !CU_add_test(s, "requests: retries, refusals, completeness rule", test_take) ||
 	       !CU_add_test(s, "ACPSA waiting line", test_queue) ||
-	       !CU_add_test(s, "a lost child's work requeued", test_requeue) ||
-	       !CU_add_test(s, "roster: V_i, its clamp, limits, window, callers", test_roster);
+	       !CU_add_test(s, "a lost child's work requeued", test_requeue);
 }
