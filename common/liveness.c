@@ -45,8 +45,6 @@ static void *watch(void *arg)
 			if (l->ops.ping(l->ops.ctx, l->ids[i], why, sizeof(why)))
 				l->ops.lost(l->ops.ctx, l->ids[i], why);
 		}
-		if (l->ops.tick)
-			l->ops.tick(l->ops.ctx);
 		pthread_mutex_lock(&l->lock);
 		if (!l->stop)
 			dls_cond_wait_until(&l->cond, &l->lock, dls_now() + l->period_ms / 1000.0);

@@ -26,8 +26,6 @@ struct liveness_ops {
 	int (*ping)(void *ctx, int id, char *why, size_t len);
 	/* Child id did not answer (why): the core takes its loss. */
 	void (*lost)(void *ctx, int id, const char *why);
-	/* Optional: called once a round, after the pings (a progress line). */
-	void (*tick)(void *ctx);
 };
 
 struct liveness;

@@ -66,6 +66,15 @@ int result_store_complete(struct result_store *rs)
 	return 1;
 }
 
+int result_store_wait_done(struct result_store *rs, pthread_mutex_t *lock, pthread_cond_t *cond,
+			   double deadline)
+{
+	while (!rs->done)
+		if (dls_cond_wait_until(cond, lock, deadline) && dls_now() >= deadline)
+			return rs->done ? DLS_OK : DLS_ETIMEDOUT;
+	return DLS_OK;
+}
+
 double result_store_elapsed(const struct result_store *rs)
 {
 	if (!rs->started)

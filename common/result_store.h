@@ -10,6 +10,7 @@
 #ifndef DLS_RESULT_STORE_H
 #define DLS_RESULT_STORE_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "dls/proto.h"
@@ -48,6 +49,13 @@ void result_store_write(struct result_store *rs, const struct dls_result *res, s
  * became done in this call (the owner wakes its waiters).
  */
 int result_store_complete(struct result_store *rs);
+
+/*
+ * Waits on cond (lock held) until the run is done or the monotonic
+ * deadline passed: DLS_OK or DLS_ETIMEDOUT.
+ */
+int result_store_wait_done(struct result_store *rs, pthread_mutex_t *lock, pthread_cond_t *cond,
+			   double deadline);
 
 /* Seconds since scheduling started; T_p once done; 0 before the start. */
 double result_store_elapsed(const struct result_store *rs);

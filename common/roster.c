@@ -138,6 +138,14 @@ int roster_check_caller(const struct roster *r, int id, char *why, size_t len)
 	return DLS_OK;
 }
 
+int roster_all_lost(const struct roster *r)
+{
+	for (int i = 0; i < r->n; i++)
+		if (r->v[i].info.state != DLS_SLAVE_LOST)
+			return 0;
+	return r->n == r->expected;
+}
+
 int roster_alive(const struct roster *r, int id)
 {
 	return id >= 0 && id < r->n && r->v[id].registered &&

@@ -85,6 +85,9 @@ void roster_wait_closed(struct roster *r, pthread_mutex_t *lock, pthread_cond_t 
  */
 int roster_check_caller(const struct roster *r, int id, char *why, size_t len);
 
+/* Non-zero once every expected child registered and every one was lost. */
+int roster_all_lost(const struct roster *r);
+
 /* Registered and not lost. */
 int roster_alive(const struct roster *r, int id);
 

@@ -94,7 +94,7 @@ void serve_queue_wake_all(struct serve_queue *q)
 		pthread_cond_signal(&w->turn);
 }
 
-int serve_requeue_push(struct serve_requeue *q, int64_t start, int64_t count)
+int serve_ranges_push(struct serve_ranges *q, int64_t start, int64_t count)
 {
 	if (q->n == q->cap) {
 		size_t cap = q->cap ? 2 * q->cap : 8;
@@ -109,7 +109,7 @@ int serve_requeue_push(struct serve_requeue *q, int64_t start, int64_t count)
 	return DLS_OK;
 }
 
-int serve_requeue_pop(struct serve_requeue *q, struct dls_range *out)
+int serve_ranges_pop(struct serve_ranges *q, struct dls_range *out)
 {
 	if (!q->n)
 		return 0;
@@ -118,7 +118,7 @@ int serve_requeue_pop(struct serve_requeue *q, struct dls_range *out)
 	return 1;
 }
 
-int64_t serve_requeue_left(const struct serve_requeue *q)
+int64_t serve_ranges_left(const struct serve_ranges *q)
 {
 	int64_t n = 0;
 
@@ -127,19 +127,19 @@ int64_t serve_requeue_left(const struct serve_requeue *q)
 	return n;
 }
 
-void serve_requeue_free(struct serve_requeue *q)
+void serve_ranges_free(struct serve_ranges *q)
 {
 	free(q->v);
-	*q = (struct serve_requeue){0};
+	*q = (struct serve_ranges){0};
 }
 
 /* ledger_release's callback: the range goes to the next requests. */
 static int give_back(void *ctx, int64_t start, int64_t count)
 {
-	return serve_requeue_push(ctx, start, count);
+	return serve_ranges_push(ctx, start, count);
 }
 
-int64_t serve_release(struct ledger *l, struct serve_child *c, struct serve_requeue *q)
+int64_t serve_release(struct ledger *l, struct serve_child *c, struct serve_ranges *q)
 {
 	int64_t moved = ledger_release(l, &c->held, give_back, q);
 

@@ -11,7 +11,7 @@
  *    arrival (sched_acpsa_before), each on its own condition, so that only
  *    the next head is woken;
  *  - the work of a lost child is released from the ledger into a requeue
- *    that the next requests take first.
+ *    (struct serve_ranges) that the next requests take first.
  *
  * Not thread-safe: the owner holds its lock around every call.
  */
@@ -79,25 +79,29 @@ void serve_queue_wake_head(struct serve_queue *q);
 /* Wakes every waiter (the run failed or ended, or a waiter may be lost). */
 void serve_queue_wake_all(struct serve_queue *q);
 
-/* Ranges of lost children, taken first by the next requests, in order. */
-struct serve_requeue {
+/*
+ * A first-in first-out list of ranges: the requeue of lost children's work
+ * (taken first by the next requests), or a two-level hmaster's chunks not
+ * started yet.
+ */
+struct serve_ranges {
 	struct dls_range *v;
 	size_t n, cap;
 };
 
 /* Appends a range: DLS_OK or DLS_ENOMEM. */
-int serve_requeue_push(struct serve_requeue *q, int64_t start, int64_t count);
+int serve_ranges_push(struct serve_ranges *q, int64_t start, int64_t count);
 /* Takes the oldest range; 0 when empty. */
-int serve_requeue_pop(struct serve_requeue *q, struct dls_range *out);
+int serve_ranges_pop(struct serve_ranges *q, struct dls_range *out);
 /* Iterations waiting in it. */
-int64_t serve_requeue_left(const struct serve_requeue *q);
-void serve_requeue_free(struct serve_requeue *q);
+int64_t serve_ranges_left(const struct serve_ranges *q);
+void serve_ranges_free(struct serve_ranges *q);
 
 /*
  * A child was lost: every range it holds and has not delivered goes to the
  * requeue.  Returns the iterations moved (0 when it held none).
  */
-int64_t serve_release(struct ledger *l, struct serve_child *c, struct serve_requeue *q);
+int64_t serve_release(struct ledger *l, struct serve_child *c, struct serve_ranges *q);
 
 #ifdef __cplusplus
 }

@@ -83,7 +83,7 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 	log_info("bound as '%s' below '%s', %s for %d slaves", mpath, ppath,
 		 o->twolevel ? "scheduling (two-level)" : "relaying", o->nslaves);
 	watch w = {h, servant};
-	struct liveness_ops ops = {&w, holding, ping, lost, NULL};
+	struct liveness_ops ops = {&w, holding, ping, lost};
 	live = liveness_start(&ops, o->ping_ms, &err);
 	if (!live) {
 		fprintf(stderr, "dls-hmaster: cannot watch the slaves: %s\n", dls_strerror(err));

@@ -63,9 +63,8 @@ struct twolevel {
 	/* the pool: the scheme over the current chunk, then queued chunks */
 	struct sched *cur;
 	int64_t cur_start, cur_size;
-	struct dls_range *queue;
-	size_t nqueue, queue_cap;
-	struct serve_requeue requeue; /* the work of lost children */
+	struct serve_ranges chunks;  /* the parent's chunks not started yet */
+	struct serve_ranges requeue; /* the work of lost children */
 	struct serve_queue waiting;   /* children's requests in ACPSA order */
 
 	/* the parent */
@@ -81,43 +80,18 @@ struct twolevel {
 	long parent_requests, local_chunks;
 };
 
-static int push_range(struct dls_range **v, size_t *n, size_t *cap, int64_t start, int64_t count)
-{
-	if (*n == *cap) {
-		size_t c = *cap ? 2 * *cap : 8;
-		struct dls_range *r = realloc(*v, c * sizeof(*r));
-
-		if (!r)
-			return DLS_ENOMEM;
-		*v = r;
-		*cap = c;
-	}
-	(*v)[(*n)++] = (struct dls_range){start, count};
-	return DLS_OK;
-}
-
-static struct dls_range pop_range(struct dls_range *v, size_t *n)
-{
-	struct dls_range r = v[0];
-
-	memmove(v, v + 1, --*n * sizeof(*v));
-	return r;
-}
-
 /* Iterations in the pool not yet handed to a child. */
 static int64_t pool_left(const struct twolevel *t)
 {
 	int64_t n = t->cur ? sched_remaining(t->cur) : 0;
 
-	for (size_t k = 0; k < t->nqueue; k++)
-		n += t->queue[k].count;
-	return n + serve_requeue_left(&t->requeue);
+	return n + serve_ranges_left(&t->chunks) + serve_ranges_left(&t->requeue);
 }
 
 /* Ask the parent for the next chunk once half of the current one is out. */
 static int pool_low(const struct twolevel *t)
 {
-	if (t->nqueue || t->requeue.n)
+	if (t->chunks.n || t->requeue.n)
 		return 0;
 	return !t->cur || 2 * sched_remaining(t->cur) <= t->cur_size;
 }
@@ -143,7 +117,7 @@ static int start_chunk(struct twolevel *t)
 
 	if (!acp)
 		return DLS_ENOMEM;
-	r = pop_range(t->queue, &t->nqueue);
+	serve_ranges_pop(&t->chunks, &r);
 	for (int i = 0; i < t->nchildren; i++)
 		acp[i] = t->children[i].info.state == DLS_SLAVE_ACTIVE ? t->children[i].info.acp : 0;
 	sched_params_init(&p);
@@ -308,7 +282,7 @@ static void forward_request(struct twolevel *t)
 		t->failed = 1;
 		snprintf(t->failure, sizeof(t->failure), "the parent failed: %s", why);
 	} else if (rep.kind == DLS_REPLY_WORK) {
-		if (push_range(&t->queue, &t->nqueue, &t->queue_cap, rep.start, rep.count))
+		if (serve_ranges_push(&t->chunks, rep.start, rep.count))
 			t->failed = 1;
 		if (!t->received)
 			t->t_first = dls_now();
@@ -427,8 +401,8 @@ void twolevel_destroy(struct twolevel *t)
 		free((void *)t->out.v[i].counts);
 	free(t->out.v);
 	free(t->children);
-	free(t->queue);
-	serve_requeue_free(&t->requeue);
+	serve_ranges_free(&t->chunks);
+	serve_ranges_free(&t->requeue);
 	sched_destroy(t->cur);
 	ledger_free(&t->ledger);
 	pthread_mutex_destroy(&t->lock);
@@ -547,8 +521,8 @@ static int serve(struct twolevel *t, int c, int64_t acp, struct dls_reply *out)
 {
 	struct dls_range k;
 
-	if (!serve_requeue_pop(&t->requeue, &k)) {
-		while (!(t->cur && sched_remaining(t->cur) > 0) && t->nqueue)
+	if (!serve_ranges_pop(&t->requeue, &k)) {
+		while (!(t->cur && sched_remaining(t->cur) > 0) && t->chunks.n)
 			if (start_chunk(t))
 				return 0;
 		if (!t->cur || sched_next(t->cur, c, acp, &k) != DLS_OK)
@@ -626,12 +600,10 @@ int twolevel_request(struct twolevel *t, const struct dls_request *req, struct d
 		dls_cond_wait_until(&w.turn, &t->lock, DLS_NEVER);
 	}
 	serve_queue_leave(&t->waiting, &w); /* the next in line */
+	/* the forwarder (time to prefetch?) and twolevel_wait_finished */
 	pthread_cond_broadcast(&t->cond);
-	if (!rc) {
+	if (!rc)
 		serve_remember(&ch->serve, req, out);
-		if (pool_low(t))
-			pthread_cond_broadcast(&t->cond); /* time to prefetch */
-	}
 done:
 	pthread_mutex_unlock(&t->lock);
 	return rc;

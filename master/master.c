@@ -90,7 +90,7 @@ void master_destroy(struct master *m)
 	free(m->children);
 	roster_free(&m->roster);
 	result_store_free(&m->results);
-	serve_requeue_free(&m->requeue);
+	serve_ranges_free(&m->requeue);
 	pthread_mutex_destroy(&m->lock);
 	pthread_cond_destroy(&m->cond);
 	free(m);
@@ -172,16 +172,11 @@ int master_register(struct master *m, const char *name, double speed, int *id, d
 
 int master_wait_done(struct master *m, int timeout_ms)
 {
-	double deadline = dls_now() + timeout_ms / 1000.0;
-	int rc = DLS_OK;
+	int rc;
 
 	pthread_mutex_lock(&m->lock);
-	while (!m->results.done) {
-		if (dls_cond_wait_until(&m->cond, &m->lock, deadline) && dls_now() >= deadline) {
-			rc = m->results.done ? DLS_OK : DLS_ETIMEDOUT;
-			break;
-		}
-	}
+	rc = result_store_wait_done(&m->results, &m->lock, &m->cond,
+				    dls_now() + timeout_ms / 1000.0);
 	pthread_mutex_unlock(&m->lock);
 	return rc;
 }
@@ -215,14 +210,12 @@ int master_wait_dismissed(struct master *m, int timeout_ms)
 
 int master_all_lost(struct master *m)
 {
-	int alive = 0;
+	int all;
 
 	pthread_mutex_lock(&m->lock);
-	for (int i = 0; i < m->roster.n; i++)
-		alive += m->roster.v[i].info.state != DLS_SLAVE_LOST;
-	alive = m->roster.n == m->cfg.nslaves && alive == 0;
+	all = roster_all_lost(&m->roster);
 	pthread_mutex_unlock(&m->lock);
-	return alive;
+	return all;
 }
 
 int master_snapshot(struct master *m, struct dls_status *out)

@@ -30,7 +30,7 @@ struct master {
 	double gate_deadline;		/* start gate opens at the latest then */
 	int gate_open;
 	struct serve_queue queue;	/* pending requests in ACPSA order */
-	struct serve_requeue requeue;	/* the work of lost slaves */
+	struct serve_ranges requeue;	/* the work of lost slaves */
 
 	struct result_store results;	/* the image, the ledger, T_p */
 	int64_t assigned, requeued_total;

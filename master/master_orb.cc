@@ -98,7 +98,7 @@ extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 	master_job(m, &job);
 	Master_i *servant = new Master_i(m, proto_job_out(job), o->ping_timeout_ms);
 	served s = {m, servant, o};
-	struct run_loop_ops ops = {&s,	     "dls-master", {&s, holding, ping, lost, NULL},
+	struct run_loop_ops ops = {&s,	     "dls-master", {&s, holding, ping, lost},
 				   wait_done, all_lost,	    snapshot,
 				   dismiss,   write_outputs};
 

@@ -108,16 +108,15 @@ static double gate_wakeup(const struct master *m)
 /*
  * Waits until this request may be served: the gate is open and it heads
  * the queue (ACPSA order).  Only the head is woken: when it becomes the
- * head, when a request arrives or registration closes (the gate may open),
- * or at the gate's deadline.  The lock is held; on failure w left the queue.
+ * head, when the gate opens (a request arriving or registration closing may
+ * open it), or at the gate's deadline.  The lock is held; on failure w left the queue.
  */
 static int wait_turn(struct master *m, int64_t acp, struct serve_waiter *w)
 {
 	int rc;
 
 	serve_queue_join(&m->queue, w, acp);
-	serve_queue_wake_head(&m->queue); /* a new first request: the gate may open */
-	for (;;) {
+	for (;;) { /* maybe_open_gate wakes the head when this request opens the gate */
 		rc = maybe_open_gate(m, dls_now());
 		if (rc || (m->gate_open && m->queue.head == w))
 			break;
@@ -146,7 +145,7 @@ static int serve_one(struct master *m, int id, int64_t acp, int reported, struct
 		master_why(why, "slave %d was declared lost; its work went to others", id);
 		return DLS_ESTATE;
 	}
-	if (serve_requeue_pop(&m->requeue, &c)) {
+	if (serve_ranges_pop(&m->requeue, &c)) {
 		info->requeued_chunks++;
 		rc = DLS_OK;
 	} else if (m->sched && sched_remaining(m->sched) > 0) {

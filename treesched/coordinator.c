@@ -421,28 +421,21 @@ void coordinator_dismissed(struct coordinator *c, int id)
 
 int coordinator_wait_done(struct coordinator *c, int timeout_ms)
 {
-	double deadline = dls_now() + timeout_ms / 1000.0;
-	int rc = DLS_OK;
+	int rc;
 
 	pthread_mutex_lock(&c->lock);
-	while (!c->results.done) {
-		if (dls_cond_wait_until(&c->cond, &c->lock, deadline) && dls_now() >= deadline) {
-			rc = c->results.done ? DLS_OK : DLS_ETIMEDOUT;
-			break;
-		}
-	}
+	rc = result_store_wait_done(&c->results, &c->lock, &c->cond,
+				    dls_now() + timeout_ms / 1000.0);
 	pthread_mutex_unlock(&c->lock);
 	return rc;
 }
 
 int coordinator_all_lost(struct coordinator *c)
 {
-	int alive_n = 0, all;
+	int all;
 
 	pthread_mutex_lock(&c->lock);
-	for (int i = 0; i < c->roster.n; i++)
-		alive_n += c->roster.v[i].info.state != DLS_SLAVE_LOST;
-	all = c->roster.n == c->cfg.nslaves && alive_n == 0;
+	all = roster_all_lost(&c->roster);
 	pthread_mutex_unlock(&c->lock);
 	return all;
 }

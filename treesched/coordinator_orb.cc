@@ -109,7 +109,7 @@ extern "C" int coordinator_orb_run(struct coordinator *c, const struct coordinat
 	coordinator_job(c, &job);
 	Coordinator_i *servant = new Coordinator_i(c, proto_job_out(job), o->ping_timeout_ms);
 	served s = {c, servant, o};
-	struct run_loop_ops ops = {&s,	     "dls-treesched", {&s, living, ping, lost, NULL},
+	struct run_loop_ops ops = {&s,	     "dls-treesched", {&s, living, ping, lost},
 				   wait_done, all_lost,	       snapshot,
 				   dismiss,   write_outputs};
 

@@ -15,4 +15,8 @@
 void tu_master_config(struct master_config *c, enum sched_kind kind, int nslaves, int32_t width,
 		      int32_t height, int timeout_ms);
 
+/* A request of slave id (every other field zero). */
+struct dls_request tu_request(int id, uint32_t seq, int64_t acp, const struct dls_result *res,
+			      size_t n);
+
 #endif

@@ -44,20 +44,6 @@ static uint16_t *counts_for(int64_t start, int64_t count)
 	return c;
 }
 
-static struct dls_request request(int id, uint32_t seq, int64_t acp, const struct dls_result *res,
-				  size_t n)
-{
-	struct dls_request r;
-
-	memset(&r, 0, sizeof(r));
-	r.slave_id = id;
-	r.seq = seq;
-	r.acp = acp;
-	r.results = res;
-	r.nresults = n;
-	return r;
-}
-
 static void register_all(struct master *m, int n, const double *speeds, int *ids, double *v)
 {
 	const char *names[8] = {"a", "b", "c", "d", "e", "f", "g", "h"};
@@ -104,7 +90,7 @@ static void test_acpsa_order_dtss(void)
 	 * F = 3, N = ceil(80/4) = 20, D = floor(2/19) = 0 -> chunks 6 6 3 3 */
 	register_all(m, 4, speeds, ids, v);
 	for (int k = 0; k < 4; k++)
-		reqs[k] = request(order[k], 1, (int64_t)v[order[k]], NULL, 0);
+		reqs[k] = tu_request(order[k], 1, (int64_t)v[order[k]], NULL, 0);
 	CU_ASSERT_EQUAL_FATAL(master_request_group(m, reqs, 4, out, why), DLS_OK);
 	CU_ASSERT(out[0].kind == DLS_REPLY_WORK && out[0].start == 0 && out[0].count == 6);
 	CU_ASSERT(out[1].kind == DLS_REPLY_WORK && out[1].start == 6 && out[1].count == 6);
@@ -128,7 +114,7 @@ static void test_refusals_leave_state(void)
 	char why[MASTER_WHY_LEN];
 
 	register_all(m, 1, speeds, ids, v);
-	r = request(0, 1, 1, NULL, 0);
+	r = tu_request(0, 1, 1, NULL, 0);
 	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
 	CU_ASSERT(rep.kind == DLS_REPLY_WORK && rep.start == 0 && rep.count == 3);
 	/* a retry of the same request gets the same reply, nothing more assigned */
@@ -138,7 +124,7 @@ static void test_refusals_leave_state(void)
 	/* a good block and a bad one: nothing of the message is applied */
 	res[0] = (struct dls_result){0, 2, good, 2 * H};
 	res[1] = (struct dls_result){2, 1, good, H - 1};
-	r = request(0, 2, 1, res, 2);
+	r = tu_request(0, 2, 1, res, 2);
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "carries 9 counts"));
 	res[1] = (struct dls_result){5, 1, good, H};
@@ -147,7 +133,7 @@ static void test_refusals_leave_state(void)
 	res[1] = (struct dls_result){1, 1, good, H}; /* overlaps the first block */
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "twice"));
-	r = request(0, 2, 1, res, 1); /* delivers 2 of the 3 held */
+	r = tu_request(0, 2, 1, res, 1); /* delivers 2 of the 3 held */
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_ESTATE);
 	master_snapshot(m, &s);
 	CU_ASSERT_EQUAL(s.delivered, 0);
@@ -160,7 +146,7 @@ static void test_refusals_leave_state(void)
 
 		bad[H + 1] = 0;
 		res[0] = (struct dls_result){0, 3, bad, 3 * H};
-		r = request(0, 2, 1, res, 1);
+		r = tu_request(0, 2, 1, res, 1);
 		CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_EINVAL);
 		CU_ASSERT_PTR_NOT_NULL(strstr(why, "iteration 1 row 1 carries count 0"));
 		bad[H + 1] = 257; /* maxit is 64 here */
@@ -170,7 +156,7 @@ static void test_refusals_leave_state(void)
 	}
 	/* the right message is accepted */
 	res[0] = (struct dls_result){0, 3, good, 3 * H};
-	r = request(0, 2, 1, res, 1);
+	r = tu_request(0, 2, 1, res, 1);
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
 	CU_ASSERT_EQUAL(memcmp(master_image(m), good, 3 * H * sizeof(uint16_t)), 0);
 	/* the same results again: refused */
@@ -193,7 +179,7 @@ static void run_to_done(struct master *m, int id, uint32_t *seq, struct dls_repl
 		struct dls_request r;
 
 		res = (struct dls_result){rep.start, rep.count, held, (size_t)rep.count * H};
-		r = request(id, ++*seq, 1, &res, held ? 1 : 0);
+		r = tu_request(id, ++*seq, 1, &res, held ? 1 : 0);
 		CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
 		free(held);
 		held = NULL;
@@ -225,18 +211,18 @@ static void test_lost_slave_requeued(void)
 	char why[MASTER_WHY_LEN];
 
 	register_all(m, 2, speeds, ids, v);
-	r = request(0, 1, 1, NULL, 0);
+	r = tu_request(0, 1, 1, NULL, 0);
 	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
 	CU_ASSERT(rep.kind == DLS_REPLY_WORK && rep.start == 0 && rep.count == 20);
 	CU_ASSERT_EQUAL(master_slaves_holding(m, holding, 2), 1);
 	CU_ASSERT_EQUAL(master_slave_lost(m, 0, "test"), DLS_OK);
 	CU_ASSERT_EQUAL(master_slave_lost(m, 0, "test"), DLS_ENOENT);
 	/* slave 1 gets the lost slave's range first, then the rest */
-	r = request(1, 1, 1, NULL, 0);
+	r = tu_request(1, 1, 1, NULL, 0);
 	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
 	CU_ASSERT(rep.start == 0 && rep.count == 20);
 	/* the lost slave is refused from now on */
-	r = request(0, 2, 1, NULL, 0);
+	r = tu_request(0, 2, 1, NULL, 0);
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "lost"));
 	/* slave 1 finishes everything: deliver [0,20) then the rest */
@@ -244,7 +230,7 @@ static void test_lost_slave_requeued(void)
 		uint16_t *c = counts_for(0, 20);
 		struct dls_result res = {0, 20, c, 20 * H};
 
-		r = request(1, 2, 1, &res, 1);
+		r = tu_request(1, 2, 1, &res, 1);
 		CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
 		free(c);
 		c = counts_for(rep.start, rep.count);
@@ -277,7 +263,7 @@ static void test_wait_then_done(void)
 	char why[MASTER_WHY_LEN];
 
 	register_all(m, 2, speeds, ids, v);
-	r = request(1, 1, 1, NULL, 0);
+	r = tu_request(1, 1, 1, NULL, 0);
 	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK); /* holds [0,3) */
 	run_to_done(m, 0, &seq, &last); /* slave 0 takes everything else */
 	CU_ASSERT_EQUAL(last.kind, DLS_REPLY_WAIT);
@@ -286,13 +272,13 @@ static void test_wait_then_done(void)
 		uint16_t *c = counts_for(0, 3);
 		struct dls_result res = {0, 3, c, 3 * H};
 
-		r = request(1, 2, 1, &res, 1);
+		r = tu_request(1, 2, 1, &res, 1);
 		CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
 		CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_DONE);
 		free(c);
 	}
 	check_image_exact(m);
-	r = request(0, ++seq, 1, NULL, 0);
+	r = tu_request(0, ++seq, 1, NULL, 0);
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
 	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_DONE);
 	CU_ASSERT_EQUAL(master_wait_dismissed(m, 0), DLS_OK);
@@ -316,7 +302,7 @@ static void test_collect_end(void)
 
 	register_all(m, 1, speeds, ids, v);
 	do {
-		r = request(0, ++seq, 1, NULL, 0);
+		r = tu_request(0, ++seq, 1, NULL, 0);
 		CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
 		if (rep.kind == DLS_REPLY_WORK && n < 64)
 			res[n++] = (struct dls_result){rep.start, rep.count,
@@ -326,7 +312,7 @@ static void test_collect_end(void)
 	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_WAIT);
 	CU_ASSERT_EQUAL(master_wait_done(m, 0), DLS_ETIMEDOUT);
 	CU_ASSERT_EQUAL(master_submit(m, 0, res, n, why), DLS_OK);
-	r = request(0, ++seq, 1, NULL, 0);
+	r = tu_request(0, ++seq, 1, NULL, 0);
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
 	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_DONE);
 	check_image_exact(m);

@@ -9,22 +9,9 @@
 
 #include "dls/err.h"
 #include "dls_sched.h"
+#include "master_testutil.h"
 #include "serve.h"
 #include "suites.h"
-
-static struct dls_request request(int id, uint32_t seq, int64_t acp, const struct dls_result *res,
-				  size_t n)
-{
-	struct dls_request r;
-
-	memset(&r, 0, sizeof(r));
-	r.slave_id = id;
-	r.seq = seq;
-	r.acp = acp;
-	r.results = res;
-	r.nresults = n;
-	return r;
-}
 
 static void test_take(void)
 {
@@ -39,7 +26,7 @@ static void test_take(void)
 
 	memset(&c, 0, sizeof(c));
 	CU_ASSERT_EQUAL_FATAL(ledger_init(&l, 100, 1), DLS_OK);
-	r = request(0, 1, 2, NULL, 0);
+	r = tu_request(0, 1, 2, NULL, 0);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
 	CU_ASSERT_EQUAL(retry, 0);
 	serve_remember(&c, &r, &given);
@@ -51,15 +38,15 @@ static void test_take(void)
 	CU_ASSERT_EQUAL(out.start, 0);
 	CU_ASSERT_EQUAL(out.count, 10);
 	/* an older seq, an A_i out of range */
-	r = request(0, 0, 2, NULL, 0);
+	r = tu_request(0, 0, 2, NULL, 0);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "older"));
-	r = request(0, 2, 0, NULL, 0);
+	r = tu_request(0, 2, 0, NULL, 0);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_EINVAL);
-	r = request(0, 2, SCHED_MAX_ACP + 1, NULL, 0);
+	r = tu_request(0, 2, SCHED_MAX_ACP + 1, NULL, 0);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_EINVAL);
 	/* half of the chunk: refused under piggy-back, nothing left marked */
-	r = request(0, 2, 2, &half, 1);
+	r = tu_request(0, 2, 2, &half, 1);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "complete the previous chunk"));
 	for (int i = 0; i < 10; i++)
@@ -72,7 +59,7 @@ static void test_take(void)
 	ledger_unmark(&l, &half, 1);
 	c.may_prefetch = 0;
 	/* the whole chunk: accepted, marked for the commit */
-	r = request(0, 2, 2, &all, 1);
+	r = tu_request(0, 2, 2, &all, 1);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
 	ledger_commit(&l, &c.held, &all, 1);
 	CU_ASSERT_EQUAL(l.ndelivered, 10);
@@ -109,7 +96,7 @@ static void test_requeue(void)
 {
 	struct ledger l;
 	struct serve_child c;
-	struct serve_requeue q = {0};
+	struct serve_ranges q = {0};
 	struct dls_range r;
 	uint16_t counts[4] = {0};
 	struct dls_result part = {12, 4, counts, 4};
@@ -124,19 +111,19 @@ static void test_requeue(void)
 	ledger_commit(&l, &c.held, &part, 1);
 	/* lost: [0,10), [10,12) and [16,20) go back; [12,16) was delivered */
 	CU_ASSERT_EQUAL(serve_release(&l, &c, &q), 16);
-	CU_ASSERT_EQUAL(serve_requeue_left(&q), 16);
+	CU_ASSERT_EQUAL(serve_ranges_left(&q), 16);
 	CU_ASSERT_EQUAL(ledger_held_undelivered(&c.held), 0);
-	CU_ASSERT(serve_requeue_pop(&q, &r));
+	CU_ASSERT(serve_ranges_pop(&q, &r));
 	CU_ASSERT_EQUAL(r.start, 0);
 	CU_ASSERT_EQUAL(r.count, 10);
-	CU_ASSERT(serve_requeue_pop(&q, &r));
+	CU_ASSERT(serve_ranges_pop(&q, &r));
 	CU_ASSERT_EQUAL(r.start, 10);
 	CU_ASSERT_EQUAL(r.count, 2);
-	CU_ASSERT(serve_requeue_pop(&q, &r));
+	CU_ASSERT(serve_ranges_pop(&q, &r));
 	CU_ASSERT_EQUAL(r.start, 16);
 	CU_ASSERT_EQUAL(r.count, 4);
-	CU_ASSERT(!serve_requeue_pop(&q, &r));
-	serve_requeue_free(&q);
+	CU_ASSERT(!serve_ranges_pop(&q, &r));
+	serve_ranges_free(&q);
 	ledger_held_free(&c.held);
 	ledger_free(&l);
 }
