@@ -106,7 +106,7 @@ all: $(PROGRAMS)
 deps: $(DEPS_MK)
 
 # The kernel must be bit-exact: no fused multiply-add (WORKLOAD.md 1).
-$(BUILD)/common/mandel.o: ALL_CFLAGS += -ffp-contract=off
+$(BUILD)/common/mandel.o $(BUILD)/common/pendulum.o: ALL_CFLAGS += -ffp-contract=off
 
 $(BUILD)/%.o: %.c | $(DEPS_MK)
 	$(Q)mkdir -p $(@D)

@@ -8,11 +8,11 @@
 
 #include "dls/err.h"
 
-int ledger_init(struct ledger *l, int64_t iterations, int32_t rows)
+int ledger_init(struct ledger *l, int64_t iterations, uint32_t result_bytes)
 {
 	l->state = calloc((size_t)(iterations > 0 ? iterations : 1), 1);
 	l->iterations = iterations;
-	l->rows = rows;
+	l->result_bytes = result_bytes;
 	l->ndelivered = 0;
 	return l->state ? DLS_OK : DLS_ENOMEM;
 }
@@ -82,12 +82,13 @@ static int check_block(const struct ledger *l, const struct ledger_held *h, int 
 			 (long long)r->start, (long long)r->count, (long long)l->iterations);
 		return DLS_EINVAL;
 	}
-	if (r->ncounts != (size_t)r->count * (size_t)l->rows) {
+	if (r->nbytes != (size_t)r->count * l->result_bytes) {
 		snprintf(why, len,
-			 "result [%lld, +%lld) carries %zu counts, expected %lld "
-			 "(%lld iterations x %d rows)",
-			 (long long)r->start, (long long)r->count, r->ncounts,
-			 (long long)r->count * l->rows, (long long)r->count, l->rows);
+			 "result [%lld, +%lld) carries %zu octets, expected %lld "
+			 "(%lld iterations x %u octets)",
+			 (long long)r->start, (long long)r->count, r->nbytes,
+			 (long long)r->count * l->result_bytes, (long long)r->count,
+			 (unsigned)l->result_bytes);
 		return DLS_EINVAL;
 	}
 	for (int64_t i = r->start; i < r->start + r->count; i++) {

@@ -32,12 +32,12 @@ struct ledger_held {
 struct ledger {
 	uint8_t *state;	    /* per iteration: 0 open, 1 delivered, 2 marked by a check */
 	int64_t iterations; /* the loop [0, iterations) */
-	int32_t rows;	    /* counts per iteration */
+	uint32_t result_bytes; /* octets of result per iteration */
 	int64_t ndelivered;
 };
 
 /* An empty ledger of the loop [0, iterations): DLS_OK or DLS_ENOMEM. */
-int ledger_init(struct ledger *l, int64_t iterations, int32_t rows);
+int ledger_init(struct ledger *l, int64_t iterations, uint32_t result_bytes);
 void ledger_free(struct ledger *l);
 
 /* Records that the holder was given [start, start + count): DLS_OK or DLS_ENOMEM. */
@@ -48,7 +48,7 @@ void ledger_held_free(struct ledger_held *h);
 
 /*
  * Checks the n result blocks of holder `who` (named in the reasons): each
- * inside the loop, with count * rows counts, not yet delivered, inside one
+ * inside the loop, with count * result_bytes octets, not yet delivered, inside one
  * range the holder holds, none repeated in the message.  DLS_OK with the
  * iterations marked for ledger_commit (or ledger_unmark) and *total set; or
  * DLS_EINVAL with why filled and nothing marked.

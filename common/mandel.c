@@ -43,22 +43,3 @@ uint64_t mandel_column(const struct mandel_params *m, int32_t x, uint16_t *count
 	}
 	return sum;
 }
-
-int mandel_check_results(const struct dls_result *res, size_t n, int32_t height, int32_t maxit,
-			 char *why, size_t len)
-{
-	for (size_t b = 0; b < n; b++)
-		for (size_t k = 0; k < res[b].ncounts; k++) {
-			uint16_t v = res[b].counts[k];
-
-			if (v < 1 || v > maxit) {
-				snprintf(why, len,
-					 "iteration %lld row %lld carries count %u: a Mandelbrot "
-					 "count is 1..%d (maxit)",
-					 (long long)(res[b].start + (int64_t)k / height),
-					 (long long)((int64_t)k % height), (unsigned)v, (int)maxit);
-				return DLS_EINVAL;
-			}
-		}
-	return DLS_OK;
-}

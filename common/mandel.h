@@ -27,20 +27,29 @@ struct mandel_params {
 int mandel_check(const struct mandel_params *m);
 
 /*
+ * Reads the workload's parameters (width, height, maxit; the defaults
+ * 400, 200, 256 for those absent): DLS_OK, or DLS_EINVAL with why naming
+ * an unknown parameter or a bad value.
+ */
+struct dls_param;
+int mandel_params_from(const struct dls_param *p, size_t n, struct mandel_params *m, char *why,
+		       size_t len);
+
+/*
  * Computes column x (0 <= x < width) into counts[0..height-1] and returns the
  * column's iteration sum (its cost).
  */
 uint64_t mandel_column(const struct mandel_params *m, int32_t x, uint16_t *counts);
 
 /*
- * Checks that n result blocks could have come from mandel_column: every
- * count in 1..maxit (the first step never escapes; maxit caps the rest).
- * DLS_OK, or DLS_EINVAL with why naming the first bad iteration, row and
- * value.  Pure; the blocks' sizes are the ledger's to check.
+ * The "mandelbrot" workload: parameters width (columns, one iteration
+ * each; default 400), height (rows, counts per iteration; 200) and maxit
+ * (256); results are height uint16 counts per iteration ("<u2"), each in
+ * 1..maxit (the first step never escapes; maxit caps the rest), which its
+ * check enforces; an iteration's cost is the sum of its counts.
  */
-struct dls_result;
-int mandel_check_results(const struct dls_result *res, size_t n, int32_t height, int32_t maxit,
-			 char *why, size_t len);
+struct dls_workload;
+extern const struct dls_workload mandel_workload;
 
 #ifdef __cplusplus
 }

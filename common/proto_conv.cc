@@ -3,6 +3,7 @@
 
 #include "dls/err.h"
 #include "dls_sched.h"
+#include "dls/workload.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,8 +45,8 @@ void proto_results_in(const DLS::ResultSeq &in, std::vector<struct dls_result> &
 	for (CORBA::ULong i = 0; i < in.length(); i++) {
 		res[i].start = in[i].start;
 		res[i].count = in[i].count;
-		res[i].counts = in[i].counts.get_buffer();
-		res[i].ncounts = in[i].counts.length();
+		res[i].data = in[i].data.get_buffer();
+		res[i].nbytes = in[i].data.length();
 	}
 }
 
@@ -68,6 +69,19 @@ void proto_requests_in(const DLS::RequestSeq &in, std::vector<std::vector<struct
 	reqs.resize(in.length());
 	for (CORBA::ULong i = 0; i < in.length(); i++)
 		proto_request_in(in[i], res[i], &reqs[i]);
+}
+
+void proto_require_version(CORBA::ULong version, const char *op)
+{
+	char why[256];
+
+	if (version == DLS_PROTOCOL_VERSION)
+		return;
+	snprintf(why, sizeof(why),
+		 "%s: the caller speaks DLS protocol version %lu, this peer speaks version %u; "
+		 "run the same DLS release on every host",
+		 op, (unsigned long)version, DLS_PROTOCOL_VERSION);
+	throw DLS::Refused(why);
 }
 
 const char *proto_group_in(const DLS::StringSeq &names, const DLS::DoubleSeq &speeds,
@@ -124,15 +138,25 @@ void proto_reply_in(const DLS::Reply &in, struct dls_reply *out)
 	out->wait_ms = in.wait_ms;
 }
 
-void proto_job_in(const DLS::JobSpec &in, struct dls_job *out)
+static const char *job_in(const DLS::JobSpec &in, struct dls_job *out)
 {
 	memset(out, 0, sizeof(*out));
+	out->version = in.version;
+	if (in.version != DLS_PROTOCOL_VERSION)
+		return "the master speaks another protocol version";
+	if (strlen(in.run_name) >= sizeof(out->run_name) ||
+	    strlen(in.workload) >= sizeof(out->workload))
+		return "the job's run or workload name is too long";
+	if (in.params.length() > DLS_MAX_PARAMS)
+		return "the job has more than 16 parameters";
 	snprintf(out->run_name, sizeof(out->run_name), "%s", (const char *)in.run_name);
 	snprintf(out->workload, sizeof(out->workload), "%s", (const char *)in.workload);
-	out->width = in.width;
-	out->height = in.height;
-	out->maxit = in.maxit;
+	for (CORBA::ULong i = 0; i < in.params.length(); i++) {
+		if (dls_params_set(out->params, &out->nparams, in.params[i].name, in.params[i].value))
+			return "a job parameter's name or value is too long (31, 63 characters)";
+	}
 	out->iterations = in.iterations;
+	out->result_bytes = in.result_bytes;
 	out->order = in.order == DLS::ORDER_INTERLEAVED ? 1 : 0;
 	out->collect = in.collect == DLS::COLLECT_END ? DLS_COLLECT_END : DLS_COLLECT_PIGGYBACK;
 	enum sched_kind kind = SCHED_DTSS;
@@ -145,6 +169,18 @@ void proto_job_in(const DLS::JobSpec &in, struct dls_job *out)
 	out->scheme.fac_sigma = in.scheme.fac_sigma;
 	out->scheme.fiss_sigma = in.scheme.fiss_sigma;
 	out->scheme.fiss_x = in.scheme.fiss_x;
+	return NULL;
+}
+
+int proto_job_in(const DLS::JobSpec &in, struct dls_job *out, char *why, size_t len)
+{
+	const char *bad = job_in(in, out);
+
+	if (!bad)
+		return DLS_OK;
+	snprintf(why, len, "the job from the master: %s (its protocol version %lu, ours %u)", bad,
+		 (unsigned long)in.version, DLS_PROTOCOL_VERSION);
+	return DLS_EINVAL;
 }
 
 void proto_results_out(const struct dls_result *res, size_t n, DLS::ResultSeq &out)
@@ -155,8 +191,8 @@ void proto_results_out(const struct dls_result *res, size_t n, DLS::ResultSeq &o
 
 		b.start = res[i].start;
 		b.count = res[i].count;
-		b.counts.replace((CORBA::ULong)res[i].ncounts, (CORBA::ULong)res[i].ncounts,
-				 (CORBA::UShort *)res[i].counts, 0);
+		b.data.replace((CORBA::ULong)res[i].nbytes, (CORBA::ULong)res[i].nbytes,
+			       (CORBA::Octet *)res[i].data, 0);
 	}
 }
 
@@ -187,12 +223,16 @@ DLS::JobSpec proto_job_out(const struct dls_job &in)
 {
 	DLS::JobSpec job;
 
+	job.version = in.version;
 	job.run_name = in.run_name;
 	job.workload = in.workload;
-	job.width = in.width;
-	job.height = in.height;
-	job.maxit = in.maxit;
+	job.params.length((CORBA::ULong)in.nparams);
+	for (int i = 0; i < in.nparams; i++) {
+		job.params[(CORBA::ULong)i].name = in.params[i].name;
+		job.params[(CORBA::ULong)i].value = in.params[i].value;
+	}
 	job.iterations = in.iterations;
+	job.result_bytes = in.result_bytes;
 	job.order = in.order ? DLS::ORDER_INTERLEAVED : DLS::ORDER_NATURAL;
 	job.collect = in.collect == DLS_COLLECT_END ? DLS::COLLECT_END : DLS::COLLECT_PIGGYBACK;
 	job.scheme.name = in.scheme.kind == DLS_SCHEME_DECENTRALIZED

@@ -17,7 +17,12 @@ void proto_reply_in(const DLS::Reply &in, struct dls_reply *out);
 // A merged message: `res[i]` owns the result descriptors of `reqs[i]`.
 void proto_requests_in(const DLS::RequestSeq &in, std::vector<std::vector<struct dls_result>> &res,
 		       std::vector<struct dls_request> &reqs);
-void proto_job_in(const DLS::JobSpec &in, struct dls_job *out);
+// DLS_OK, or DLS_EINVAL with why when the job cannot be taken (another
+// protocol version, a name or parameter too long for the C form).
+int proto_job_in(const DLS::JobSpec &in, struct dls_job *out, char *why, size_t len);
+// Returns when a registration's version is ours; else throws DLS::Refused
+// naming the operation, both versions and the fix.
+void proto_require_version(CORBA::ULong version, const char *op);
 
 // C -> IDL.  The sequences borrow the C buffers, which must outlive them.
 void proto_results_out(const struct dls_result *res, size_t n, DLS::ResultSeq &out);

@@ -1,8 +1,9 @@
 /*
- * result_store.c - the image and T_p of a run (see result_store.h).
+ * result_store.c - the results and T_p of a run (see result_store.h).
  */
 #include "result_store.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,17 +11,22 @@
 #include "dls/log.h"
 #include "dls_time.h"
 
-int result_store_init(struct result_store *rs, int32_t width, int32_t height,
-		      enum iter_order_mode order)
+int result_store_init(struct result_store *rs, const char *workload,
+		      const struct dls_param *params, size_t n, enum iter_order_mode order,
+		      char *why, size_t len)
 {
+	int rc;
+
 	*rs = (struct result_store){0};
-	iter_order_init(&rs->order, order, width);
-	rs->width = width;
-	rs->height = height;
-	rs->image = calloc((size_t)width * (size_t)height, sizeof(uint16_t));
-	if (!rs->image || ledger_init(&rs->ledger, width, height)) {
-		free(rs->image);
-		rs->image = NULL;
+	rc = work_open(&rs->work, workload, params, n, order, why, len);
+	if (rc)
+		return rc;
+	rs->data = calloc((size_t)rs->work.loop.iterations, rs->work.loop.result_bytes);
+	if (!rs->data ||
+	    ledger_init(&rs->ledger, rs->work.loop.iterations, rs->work.loop.result_bytes)) {
+		snprintf(why, len, "no memory for %lld results of %u octets",
+			 (long long)rs->work.loop.iterations, (unsigned)rs->work.loop.result_bytes);
+		result_store_free(rs);
 		return DLS_ENOMEM;
 	}
 	return DLS_OK;
@@ -29,8 +35,9 @@ int result_store_init(struct result_store *rs, int32_t width, int32_t height,
 void result_store_free(struct result_store *rs)
 {
 	ledger_free(&rs->ledger);
-	free(rs->image);
-	rs->image = NULL;
+	free(rs->data);
+	rs->data = NULL;
+	work_close(&rs->work);
 }
 
 void result_store_start(struct result_store *rs)
@@ -39,26 +46,29 @@ void result_store_start(struct result_store *rs)
 	rs->t_start = dls_now();
 }
 
-void result_store_put(struct result_store *rs, int64_t i, const uint16_t *counts)
+void result_store_put(struct result_store *rs, int64_t i, const void *data)
 {
-	size_t h = (size_t)rs->height;
-	int64_t col = iter_order_column(&rs->order, i);
+	size_t rb = rs->work.loop.result_bytes;
+	int64_t x = iter_order_column(&rs->work.order, i);
 
-	memcpy(rs->image + (size_t)col * h, counts, h * sizeof(uint16_t));
+	memcpy(rs->data + (size_t)x * rb, data, rb);
+	if (rs->sink)
+		rs->sink(rs->sink_ctx, x, rs->data + (size_t)x * rb, rb);
 }
 
 void result_store_write(struct result_store *rs, const struct dls_result *res, size_t n)
 {
-	size_t h = (size_t)rs->height;
+	size_t rb = rs->work.loop.result_bytes;
 
 	for (size_t b = 0; b < n; b++)
 		for (int64_t i = res[b].start; i < res[b].start + res[b].count; i++)
-			result_store_put(rs, i, res[b].counts + (size_t)(i - res[b].start) * h);
+			result_store_put(rs, i,
+					 (const uint8_t *)res[b].data + (size_t)(i - res[b].start) * rb);
 }
 
 int result_store_complete(struct result_store *rs)
 {
-	if (rs->done || rs->ledger.ndelivered != rs->width)
+	if (rs->done || rs->ledger.ndelivered != rs->work.loop.iterations)
 		return 0;
 	rs->done = 1;
 	rs->t_end = dls_now();

@@ -1,9 +1,11 @@
 /*
- * result_store.h - where a run's results land: the image (column-major,
- * width x height counts, the iteration order mapping iterations to columns),
- * the ledger of delivered iterations, and T_p (from the start of scheduling
- * to the last result).  The master and Tree Scheduling's coordinator each
- * own one.
+ * result_store.h - where a run's results land: the job's workload (opened,
+ * with its iteration order), the results of every loop index
+ * (iterations x result_bytes octets, in loop-index order), the ledger of
+ * delivered iterations, and T_p (from the start of scheduling to the last
+ * result).  The master and Tree Scheduling's coordinator each own one.  An
+ * optional sink sees each iteration's result as it is accepted (a program
+ * that embeds the master).
  *
  * Not thread-safe: the owner holds its lock around every call.
  */
@@ -16,32 +18,41 @@
 #include "dls/proto.h"
 #include "iter_order.h"
 #include "ledger.h"
+#include "work.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
+/* Called for each accepted iteration: its loop index and result_bytes octets. */
+typedef void (*result_sink_fn)(void *ctx, int64_t index, const void *data, size_t bytes);
+
 struct result_store {
-	struct iter_order order;
-	int32_t width, height;
-	uint16_t *image;
-	struct ledger ledger; /* iterations = width, rows = height */
+	struct work work;
+	uint8_t *data;	      /* loop index x at data + x * result_bytes */
+	struct ledger ledger; /* over iterations */
+	result_sink_fn sink;  /* may be NULL */
+	void *sink_ctx;
 	int started, done;
 	double t_start, t_end;
 };
 
-/* An empty store: DLS_OK or DLS_ENOMEM. */
-int result_store_init(struct result_store *rs, int32_t width, int32_t height,
-		      enum iter_order_mode order);
+/*
+ * An empty store for the workload and parameters: DLS_OK, or the error of
+ * work_open (why filled), or DLS_ENOMEM.
+ */
+int result_store_init(struct result_store *rs, const char *workload,
+		      const struct dls_param *params, size_t n, enum iter_order_mode order,
+		      char *why, size_t len);
 void result_store_free(struct result_store *rs);
 
 /* Scheduling starts now: T_p counts from here. */
 void result_store_start(struct result_store *rs);
 
-/* Writes the counts of iteration i (height of them) into its column. */
-void result_store_put(struct result_store *rs, int64_t i, const uint16_t *counts);
+/* Stores iteration i's result (result_bytes octets) at its loop index. */
+void result_store_put(struct result_store *rs, int64_t i, const void *data);
 
-/* Writes checked result blocks into the image (the ledger is the caller's). */
+/* Stores checked result blocks (the ledger is the caller's). */
 void result_store_write(struct result_store *rs, const struct dls_result *res, size_t n);
 
 /*

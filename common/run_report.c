@@ -12,21 +12,20 @@
 #include "dls/err.h"
 #include "dls/log.h"
 #include "image_file.h"
+#include "mandel.h"
+#include "npy_file.h"
 
-void run_report_build(struct run_report *r, const struct run_report_job *job,
-		      struct dls_status *snap, const uint16_t *image,
+void run_report_build(struct run_report *r, const struct dls_job *job,
+		      struct dls_status *snap, const struct result_store *rs,
 		      const struct run_outputs *o, const struct run_report_tree *tree)
 {
-	size_t n = (size_t)job->width * (size_t)job->height;
-
 	memset(r, 0, sizeof(*r));
 	r->job = *job;
 	r->snap = *snap;
 	snap->slaves = NULL;
 	r->tree = tree;
-	for (size_t i = 0; i < n; i++)
-		r->work += image[i];
-	if (o->power && o->power->n && o->t_iter_ns > 0 && r->snap.elapsed > 0) {
+	r->work = work_total_cost(&rs->work, rs->data);
+	if (r->work && o->power && o->power->n && o->t_iter_ns > 0 && r->snap.elapsed > 0) {
 		r->t_ideal = emul_finish(o->power, 0, (double)r->work * o->t_iter_ns * 1e-9);
 		r->efficiency = r->t_ideal / r->snap.elapsed;
 	}
@@ -76,19 +75,23 @@ static void tree_table(const struct run_report_tree *t, const struct dls_status 
 
 void run_report_table(const struct run_report *r, FILE *out)
 {
-	const struct run_report_job *c = &r->job;
+	const struct dls_job *c = &r->job;
 	const struct dls_status *s = &r->snap;
 	double error = 0, bias = 0;
 	int64_t late = 0, chunks = 0;
 	int w = 12; /* the name column fits the longest name (paths below hmasters) */
+	char params[DLS_MAX_PARAMS * (DLS_PARAM_NAME_LEN + DLS_PARAM_VALUE_LEN + 2)];
 
 	for (int i = 0; i < s->nslaves; i++)
 		if ((int)strlen(s->slaves[i].name) > w)
 			w = (int)strlen(s->slaves[i].name);
 
-	fprintf(out, "run '%s': scheme %s, %d x %d (maxit %d), order %s, collect %s, %d slaves\n",
-		c->run_name, s->scheme, c->width, c->height, c->maxit, iter_order_name(c->order),
-		c->collect == DLS_COLLECT_END ? "end" : "piggyback", s->nslaves);
+	run_report_params(c, params, sizeof(params));
+	fprintf(out,
+		"run '%s': scheme %s, %s (%s), %lld iterations, order %s, collect %s, %d slaves\n",
+		c->run_name, s->scheme, c->workload, params, (long long)c->iterations,
+		iter_order_name((enum iter_order_mode)c->order), c->collect == DLS_COLLECT_END ? "end" : "piggyback",
+		s->nslaves);
 	fprintf(out, "%4s %-*s %6s %7s %10s %22s %8s\n", "PE", w, "name", "V", "chunks",
 		"iterations", "T_com+wait/T_comp (s)", "state");
 	for (int i = 0; i < s->nslaves; i++) {
@@ -217,16 +220,17 @@ static json_t *pe_json(const struct dls_slave_status *p)
 
 int run_report_json(const struct run_report *r, const char *path)
 {
-	const struct run_report_job *c = &r->job;
+	const struct dls_job *c = &r->job;
 	const struct dls_status *s = &r->snap;
-	json_t *pes = json_array(), *o;
+	json_t *pes = json_array(), *params = json_object(), *o;
 	int rc = DLS_OK;
 
 	for (int i = 0; pes && i < s->nslaves; i++)
 		json_array_append_new(pes, pe_json(&s->slaves[i]));
-	o = json_pack("{sssssisisisssssisIsIsfsfsfsisIso}", "run", c->run_name, "scheme", s->scheme,
-		      "width", (int)c->width, "height", (int)c->height, "maxit", (int)c->maxit,
-		      "order", iter_order_name(c->order), "collect",
+	for (int i = 0; params && i < c->nparams; i++)
+		json_object_set_new(params, c->params[i].name, json_string(c->params[i].value));
+	o = json_pack("{sssssssosssssisIsIsfsfsfsisIso}", "run", c->run_name, "scheme", s->scheme,
+		      "workload", c->workload, "params", params, "order", iter_order_name((enum iter_order_mode)c->order), "collect",
 		      c->collect == DLS_COLLECT_END ? "end" : "piggyback", "slaves", s->nslaves,
 		      "iterations", (json_int_t)s->iterations, "work", (json_int_t)r->work, "t_p",
 		      s->elapsed, "t_ideal", r->t_ideal, "efficiency", r->efficiency,
@@ -243,18 +247,51 @@ int run_report_json(const struct run_report *r, const char *path)
 	return rc;
 }
 
-int run_report_write(const struct run_report *r, const uint16_t *image,
+/* Mandelbrot's PNG and PGM; DLS_OK, or DLS_EINVAL for another workload. */
+static int image_files(const struct dls_job *c, const struct result_store *rs,
+		       const struct run_outputs *o)
+{
+	struct mandel_params m;
+	char why[200];
+	int rc = DLS_OK;
+
+	if (strcmp(c->workload, "mandelbrot") ||
+	    mandel_params_from(c->params, (size_t)c->nparams, &m, why, sizeof(why))) {
+		log_err("--png and --raw are Mandelbrot's images; workload '%s' writes --out FILE.npy",
+			c->workload);
+		return DLS_EINVAL;
+	}
+	if (o->png && image_file_write_png(o->png, (const uint16_t *)rs->data, m.width, m.height,
+					   m.maxit))
+		rc = DLS_EIO;
+	if (o->raw && image_file_write_pgm16(o->raw, (const uint16_t *)rs->data, m.width, m.height))
+		rc = DLS_EIO;
+	return rc;
+}
+
+void run_report_params(const struct dls_job *job, char *out, size_t len)
+{
+	size_t at = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < job->nparams && at < len; i++)
+		at += (size_t)snprintf(out + at, len - at, "%s%s=%s", i ? " " : "",
+				       job->params[i].name, job->params[i].value);
+}
+
+int run_report_write(const struct run_report *r, const struct result_store *rs,
 		     const struct run_outputs *o)
 {
-	const struct run_report_job *c = &r->job;
+	const struct dls_job *c = &r->job;
 	int rc = 0;
 
 	if (!o->quiet)
 		run_report_table(r, stdout);
 	fflush(stdout);
-	if (o->png && image_file_write_png(o->png, image, c->width, c->height, c->maxit))
+	if ((o->png || o->raw) && image_files(c, rs, o))
 		rc = 1;
-	if (o->raw && image_file_write_pgm16(o->raw, image, c->width, c->height))
+	if (o->npy && npy_file_write(o->npy, rs->work.loop.dtype, rs->data, rs->work.loop.iterations,
+				     rs->work.loop.result_bytes))
 		rc = 1;
 	if (o->csv && run_report_csv(r, o->csv))
 		rc = 1;

@@ -14,18 +14,11 @@
 #include "dls/emul.h"
 #include "dls/proto.h"
 #include "iter_order.h"
+#include "result_store.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* What the run was. */
-struct run_report_job {
-	const char *run_name;
-	int32_t width, height, maxit;
-	enum iter_order_mode order;
-	enum dls_collect collect;
-};
 
 /* Tree Scheduling's figures: the chain and seed 000's Table 2. */
 struct run_report_tree {
@@ -42,9 +35,9 @@ struct run_report_tree {
 void run_report_tree_free(struct run_report_tree *t);
 
 struct run_report {
-	struct run_report_job job;
+	struct dls_job job; /* what the run was */
 	struct dls_status snap;
-	uint64_t work;	/* sum of every count: the loop's total cost */
+	uint64_t work;	/* the loop's total cost in unit iterations (0: not known) */
 	double t_ideal; /* 0 when the cluster's power is not known */
 	double efficiency;
 	const struct run_report_tree *tree; /* NULL: not Tree Scheduling */
@@ -52,19 +45,22 @@ struct run_report {
 
 /* What to write at the end, and the cluster's power for T_ideal. */
 struct run_outputs {
-	const char *png, *raw, *csv, *json; /* NULL = not written */
+	const char *png, *raw;		    /* Mandelbrot's image files; NULL = not written */
+	const char *npy;		    /* every workload's results as .npy */
+	const char *csv, *json;
 	int quiet;			    /* no table on stdout */
 	const struct emul_steps *power; /* sum V_i/Q_i(t) since scheduling started (may be NULL) */
 	double t_iter_ns;		/* emulated cost of one unit iteration at power 1 */
 };
 
 /*
- * Fills *r: it takes over *snap (freed by run_report_free) and sums the
- * image (width x height counts) for the work; with o->power and
- * o->t_iter_ns, T_ideal and E.  tree may be NULL; it must outlive r.
+ * Fills *r: it takes over *snap (freed by run_report_free) and takes the
+ * work from the complete results (the workload's cost of each); with
+ * o->power and o->t_iter_ns, T_ideal and E.  tree may be NULL; it must
+ * outlive r.
  */
-void run_report_build(struct run_report *r, const struct run_report_job *job,
-		      struct dls_status *snap, const uint16_t *image,
+void run_report_build(struct run_report *r, const struct dls_job *job,
+		      struct dls_status *snap, const struct result_store *rs,
 		      const struct run_outputs *o, const struct run_report_tree *tree);
 void run_report_free(struct run_report *r);
 
@@ -78,12 +74,15 @@ int run_report_csv(const struct run_report *r, const char *path);
 int run_report_json(const struct run_report *r, const char *path);
 
 /*
- * Writes what o asks for: the table on stdout (unless quiet), the image
+ * Writes what o asks for: the table on stdout (unless quiet), the result
  * files, CSV and JSON.  Returns 0, or 1 when a file could not be written
  * (logged).
  */
-int run_report_write(const struct run_report *r, const uint16_t *image,
+int run_report_write(const struct run_report *r, const struct result_store *rs,
 		     const struct run_outputs *o);
+
+/* The job's parameters as "name=value name=value", for a person. */
+void run_report_params(const struct dls_job *job, char *out, size_t len);
 
 #ifdef __cplusplus
 }

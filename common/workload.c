@@ -1,46 +1,162 @@
+/*
+ * workload.c - the table of workloads and the parameter helpers (see
+ * dls/workload.h).
+ */
 #include "dls/workload.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dls/err.h"
 #include "mandel.h"
+#include "pendulum.h"
 
-#define MAX_WORKLOADS 16
+#define MAX_WORKLOADS 32
 
-static uint64_t mandelbrot(const struct workload_job *job, int64_t x, uint16_t *out)
+static struct entry {
+	char name[DLS_WORKLOAD_NAME_LEN];
+	struct dls_workload w;
+} table[MAX_WORKLOADS];
+static int count;
+static char names[MAX_WORKLOADS * (DLS_WORKLOAD_NAME_LEN + 2)];
+
+/* The built-in workloads, entered before the first lookup or registration. */
+static void builtins(void)
 {
-	struct mandel_params m = {job->width, job->height, job->maxit};
-
-	return mandel_column(&m, (int32_t)x, out);
+	if (count)
+		return;
+	table[0].w = mandel_workload;
+	table[1].w = pendulum_workload;
+	count = 2;
+	for (int i = 0; i < count; i++) {
+		snprintf(table[i].name, sizeof(table[i].name), "%s", table[i].w.name);
+		table[i].w.name = table[i].name;
+	}
 }
 
-static struct {
-	char name[32];
-	workload_fn fn;
-} table[MAX_WORKLOADS] = {{"mandelbrot", mandelbrot}};
-static int count = 1;
-
-int workload_register(const char *name, workload_fn fn)
+int dls_workload_register(const struct dls_workload *w)
 {
-	if (!name || !*name || strlen(name) >= sizeof(table[0].name) || !fn)
+	int i;
+
+	if (!w || !w->name || !*w->name || strlen(w->name) >= DLS_WORKLOAD_NAME_LEN || !w->open ||
+	    !w->body)
 		return DLS_EINVAL;
-	for (int i = 0; i < count; i++) {
-		if (!strcmp(table[i].name, name)) {
-			table[i].fn = fn;
-			return DLS_OK;
-		}
-	}
-	if (count == MAX_WORKLOADS)
+	builtins();
+	for (i = 0; i < count && strcmp(table[i].name, w->name); i++)
+		;
+	if (i == MAX_WORKLOADS)
 		return DLS_ENOMEM;
-	strcpy(table[count].name, name);
-	table[count++].fn = fn;
+	snprintf(table[i].name, sizeof(table[i].name), "%s", w->name);
+	table[i].w = *w;
+	table[i].w.name = table[i].name;
+	if (i == count)
+		count++;
 	return DLS_OK;
 }
 
-workload_fn workload_find(const char *name)
+const struct dls_workload *dls_workload_find(const char *name)
 {
-	for (int i = 0; i < count; i++)
+	builtins();
+	for (int i = 0; name && i < count; i++)
 		if (!strcmp(table[i].name, name))
-			return table[i].fn;
+			return &table[i].w;
 	return NULL;
+}
+
+const char *dls_workload_names(void)
+{
+	size_t at = 0;
+
+	builtins();
+	for (int i = 0; i < count; i++)
+		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s", i ? ", " : "",
+				       table[i].name);
+	return names;
+}
+
+static const char *find(const struct dls_param *params, size_t n, const char *name)
+{
+	for (size_t i = n; i-- > 0;)
+		if (!strcmp(params[i].name, name))
+			return params[i].value;
+	return NULL;
+}
+
+int dls_param_int(const struct dls_param *params, size_t n, const char *name, int64_t lo,
+		  int64_t hi, int64_t *out, char *why, size_t len)
+{
+	const char *v = find(params, n, name);
+	char *end;
+	long long x;
+
+	if (!v)
+		return DLS_OK;
+	errno = 0;
+	x = strtoll(v, &end, 10);
+	if (!*v || *end || errno || x < lo || x > hi) {
+		snprintf(why, len, "parameter %s: '%s' is not an integer in %lld..%lld", name, v,
+			 (long long)lo, (long long)hi);
+		return DLS_EINVAL;
+	}
+	*out = x;
+	return DLS_OK;
+}
+
+int dls_param_double(const struct dls_param *params, size_t n, const char *name, double lo,
+		     double hi, double *out, char *why, size_t len)
+{
+	const char *v = find(params, n, name);
+	char *end;
+	double x;
+
+	if (!v)
+		return DLS_OK;
+	errno = 0;
+	x = strtod(v, &end);
+	if (!*v || *end || errno || !isfinite(x) || x < lo || x > hi) {
+		snprintf(why, len, "parameter %s: '%s' is not a number in %g..%g", name, v, lo, hi);
+		return DLS_EINVAL;
+	}
+	*out = x;
+	return DLS_OK;
+}
+
+int dls_params_known(const struct dls_param *params, size_t n, const char *const *known,
+		     char *why, size_t len)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0, at;
+
+		while (known[k] && strcmp(known[k], params[i].name))
+			k++;
+		if (known[k])
+			continue;
+		at = (size_t)snprintf(why, len, "unknown parameter '%s' (known:", params[i].name);
+		for (k = 0; known[k] && at < len; k++)
+			at += (size_t)snprintf(why + at, len - at, " %s", known[k]);
+		if (at < len)
+			snprintf(why + at, len - at, ")");
+		return DLS_EINVAL;
+	}
+	return DLS_OK;
+}
+
+int dls_params_set(struct dls_param *params, int *n, const char *name, const char *value)
+{
+	int i;
+
+	if (!*name || strlen(name) >= DLS_PARAM_NAME_LEN || strlen(value) >= DLS_PARAM_VALUE_LEN)
+		return DLS_EINVAL;
+	for (i = 0; i < *n && strcmp(params[i].name, name); i++)
+		;
+	if (i == DLS_MAX_PARAMS)
+		return DLS_ENOMEM;
+	snprintf(params[i].name, sizeof(params[i].name), "%s", name);
+	snprintf(params[i].value, sizeof(params[i].value), "%s", value);
+	if (i == *n)
+		(*n)++;
+	return DLS_OK;
 }

@@ -15,7 +15,7 @@ HMaster_i::HMaster_i(struct hmaster *h, DLS::Master_ptr parent, int ping_timeout
 {
 }
 
-DLS::GroupRegistration *HMaster_i::register_group(const char *hmaster_name,
+DLS::GroupRegistration *HMaster_i::register_group(CORBA::ULong version, const char *hmaster_name,
 						  const DLS::StringSeq &names,
 						  const DLS::DoubleSeq &speeds, DLS::Slave_ptr self)
 {
@@ -28,6 +28,7 @@ DLS::GroupRegistration *HMaster_i::register_group(const char *hmaster_name,
 	const char *bad = proto_group_in(names, speeds, self, nm, sp);
 	int rc;
 
+	proto_require_version(version, "register_group");
 	(void)hmaster_name;
 	if (bad)
 		throw DLS::Refused(bad);
@@ -42,18 +43,19 @@ DLS::GroupRegistration *HMaster_i::register_group(const char *hmaster_name,
 	return proto_group_out(ids, vp, proto_job_out(job));
 }
 
-DLS::Registration *HMaster_i::register_slave(const char *name, CORBA::Double speed,
+DLS::Registration *HMaster_i::register_slave(CORBA::ULong version, const char *name, CORBA::Double speed,
 					     DLS::Slave_ptr self)
 {
 	DLS::StringSeq names;
 	DLS::DoubleSeq speeds;
 
+	proto_require_version(version, "register_slave");
 	if (hmaster_mode_of(h_) == HMASTER_TWOLEVEL) {
 		DLS::DoubleSeq_var vp;
 
 		speeds.length(1);
 		speeds[0] = speed;
-		DLS::Registration *r = register_cluster(name, speeds, self, vp.out());
+		DLS::Registration *r = register_cluster(version, name, speeds, self, vp.out());
 		r->virtual_power = vp[0];
 		return r;
 	}
@@ -61,7 +63,7 @@ DLS::Registration *HMaster_i::register_slave(const char *name, CORBA::Double spe
 	speeds.length(1);
 	names[0] = name;
 	speeds[0] = speed;
-	DLS::GroupRegistration_var g = register_group(name, names, speeds, self);
+	DLS::GroupRegistration_var g = register_group(version, name, names, speeds, self);
 	DLS::Registration *r = new DLS::Registration;
 	r->slave_id = g->slave_ids[0];
 	r->virtual_power = g->virtual_powers[0];
@@ -69,7 +71,7 @@ DLS::Registration *HMaster_i::register_slave(const char *name, CORBA::Double spe
 	return r;
 }
 
-DLS::Registration *HMaster_i::register_cluster(const char *hmaster_name,
+DLS::Registration *HMaster_i::register_cluster(CORBA::ULong version, const char *hmaster_name,
 						const DLS::DoubleSeq &speeds, DLS::Slave_ptr self,
 						DLS::DoubleSeq_out virtual_powers)
 {
@@ -79,6 +81,7 @@ DLS::Registration *HMaster_i::register_cluster(const char *hmaster_name,
 	char why[HMASTER_WHY_LEN] = "";
 	int id = -1, rc;
 
+	proto_require_version(version, "register_cluster");
 	rc = hmaster_may_register(h_, HMASTER_TWOLEVEL, why);
 	if (rc)
 		dls_refuse(rc, why);
@@ -185,13 +188,13 @@ static int p_register_group(void *ctx, const char *const *names, const double *s
 	try {
 		// the parent pings `self` for every slave below this hmaster
 		DLS::GroupRegistration_var r =
-			p->parent_register->register_group(p->name, nm, sp, p->self);
+			p->parent_register->register_group(DLS::PROTOCOL_VERSION, p->name, nm,
+							   sp, p->self);
 		for (size_t i = 0; i < n; i++) {
 			ids[i] = r->slave_ids[(CORBA::ULong)i];
 			vpowers[i] = r->virtual_powers[(CORBA::ULong)i];
 		}
-		proto_job_in(r->job, job);
-		return DLS_OK;
+		return proto_job_in(r->job, job, why, len);
 	} catch (const CORBA::Exception &e) {
 		return dls_corba_error(e, why, len);
 	}
@@ -256,7 +259,8 @@ static int p_register_cluster(void *ctx, const double *speeds, size_t n, int *id
 		// the parent pings `self`: this hmaster answers for its slaves
 		DLS::DoubleSeq_var vp;
 		DLS::Registration_var r =
-			p->parent_register->register_cluster(p->name, sp, p->self, vp.out());
+			p->parent_register->register_cluster(DLS::PROTOCOL_VERSION, p->name, sp,
+							     p->self, vp.out());
 		if (vp->length() != n) {
 			snprintf(why, len, "the parent returned %u powers for %zu slaves",
 				 (unsigned)vp->length(), n);
@@ -265,8 +269,7 @@ static int p_register_cluster(void *ctx, const double *speeds, size_t n, int *id
 		*id = r->slave_id;
 		for (size_t i = 0; i < n; i++)
 			vpowers[i] = vp[(CORBA::ULong)i];
-		proto_job_in(r->job, job);
-		return DLS_OK;
+		return proto_job_in(r->job, job, why, len);
 	} catch (const CORBA::Exception &e) {
 		return dls_corba_error(e, why, len);
 	}

@@ -15,7 +15,7 @@
 #include "dls/log.h"
 #include "dls_time.h"
 #include "ledger.h"
-#include "mandel.h"
+#include "work.h"
 #include "serve.h"
 #include "dls_sched.h"
 
@@ -56,6 +56,7 @@ struct twolevel {
 	int registration_sent, my_id, failed;
 	char failure[HMASTER_WHY_LEN];
 	struct dls_job job;
+	struct work work; /* the job's workload when this build has it (w NULL: not) */
 	struct child *children; /* nslaves at most */
 	int nchildren;
 	struct ledger ledger;
@@ -141,6 +142,25 @@ static int start_chunk(struct twolevel *t)
 	return DLS_OK;
 }
 
+/* Opens the job's workload to check results with, when this build has it
+ * and it describes the same loop; the parent checks them anyway. */
+static void open_work(struct twolevel *t, const struct dls_job *job)
+{
+	char why[HMASTER_WHY_LEN];
+
+	if (work_open(&t->work, job->workload, job->params, (size_t)job->nparams,
+		      (enum iter_order_mode)job->order, why, sizeof(why))) {
+		log_info("results go up unchecked for their values: %s", why);
+		return;
+	}
+	if (t->work.loop.iterations != job->iterations ||
+	    t->work.loop.result_bytes != job->result_bytes) {
+		log_warn("workload '%s' here differs from the parent's; its values go up unchecked",
+			 job->workload);
+		work_close(&t->work);
+	}
+}
+
 /* --- the forwarding thread --------------------------------------------- */
 
 static void forward_registration(struct twolevel *t)
@@ -172,8 +192,16 @@ static void forward_registration(struct twolevel *t)
 			 "the run's is not one");
 		rc = DLS_EINVAL;
 	}
-	if (!rc && ledger_init(&t->ledger, job.iterations, job.height))
+	if (!rc && (job.iterations < 1 || job.result_bytes < 1 ||
+		    job.result_bytes > DLS_MAX_RESULT_BYTES)) {
+		snprintf(why, sizeof(why), "the parent's job of %lld iterations of %u octets",
+			 (long long)job.iterations, (unsigned)job.result_bytes);
+		rc = DLS_EINVAL;
+	}
+	if (!rc && ledger_init(&t->ledger, job.iterations, job.result_bytes))
 		rc = DLS_ENOMEM;
+	if (!rc)
+		open_work(t, &job);
 	if (!rc) {
 		t->my_id = id;
 		t->job = job;
@@ -207,8 +235,8 @@ static void forward_results(struct twolevel *t)
 
 	struct dls_result *batch;
 
-	while (n < t->out.n && (n == 0 || bytes + t->out.v[n].ncounts * 2 <= DLS_MAX_RESULT_BYTES))
-		bytes += t->out.v[n++].ncounts * 2;
+	while (n < t->out.n && (n == 0 || bytes + t->out.v[n].nbytes <= DLS_MAX_RESULT_BYTES))
+		bytes += t->out.v[n++].nbytes;
 	/* a copy of the entries: children may grow the outbox meanwhile; the
 	 * counts stay put, only this thread frees them */
 	batch = malloc(n * sizeof(*batch));
@@ -232,7 +260,7 @@ static void forward_results(struct twolevel *t)
 	if (rc)
 		log_err("the parent refused %zu result blocks: %s", n, why);
 	for (size_t i = 0; i < n; i++)
-		free((void *)t->out.v[i].counts);
+		free((void *)t->out.v[i].data);
 	memmove(t->out.v, t->out.v + n, (t->out.n - n) * sizeof(*t->out.v));
 	t->out.n -= n;
 	pthread_cond_broadcast(&t->cond);
@@ -398,13 +426,14 @@ void twolevel_destroy(struct twolevel *t)
 	for (int i = 0; i < t->nchildren; i++)
 		ledger_held_free(&t->children[i].serve.held);
 	for (size_t i = 0; i < t->out.n; i++)
-		free((void *)t->out.v[i].counts);
+		free((void *)t->out.v[i].data);
 	free(t->out.v);
 	free(t->children);
 	serve_ranges_free(&t->chunks);
 	serve_ranges_free(&t->requeue);
 	sched_destroy(t->cur);
 	ledger_free(&t->ledger);
+	work_close(&t->work);
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->cond);
 	free(t);
@@ -472,18 +501,18 @@ static int take_results(struct twolevel *t, int c, const struct dls_result *res,
 		t->out.cap = cap;
 	}
 	for (size_t b = 0; b < n; b++) {
-		uint16_t *copy = malloc(res[b].ncounts * sizeof(*copy));
+		void *copy = malloc(res[b].nbytes ? res[b].nbytes : 1);
 
 		if (!copy) { /* nothing taken: the child sends them again */
 			for (size_t k = t->out.n - b; k < t->out.n; k++)
-				free((void *)t->out.v[k].counts);
+				free((void *)t->out.v[k].data);
 			t->out.n -= b;
 			ledger_unmark(&t->ledger, res, n);
 			return DLS_ENOMEM;
 		}
-		memcpy(copy, res[b].counts, res[b].ncounts * sizeof(*copy));
+		memcpy(copy, res[b].data, res[b].nbytes);
 		t->out.v[t->out.n++] = (struct dls_result){res[b].start, res[b].count, copy,
-							   res[b].ncounts};
+							   res[b].nbytes};
 	}
 	ledger_commit(&t->ledger, &ch->serve.held, res, n);
 	if (n)
@@ -495,7 +524,7 @@ static int take_results(struct twolevel *t, int c, const struct dls_result *res,
  * refusal the marks are undone.  The lock is held. */
 static int check_values(struct twolevel *t, const struct dls_result *res, size_t n, char *why)
 {
-	int rc = mandel_check_results(res, n, t->job.height, t->job.maxit, why, HMASTER_WHY_LEN);
+	int rc = t->work.w ? work_check_results(&t->work, res, n, why, HMASTER_WHY_LEN) : DLS_OK;
 
 	if (rc)
 		ledger_unmark(&t->ledger, res, n);

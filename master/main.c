@@ -24,19 +24,15 @@ static const char *const prog = "dls-master";
 
 static void help(void)
 {
-	printf("usage: dls-master --slaves N [--run NAME] [--scheme NAME] [--width W --height H]\n"
+	printf("usage: dls-master --slaves N [--run NAME] [--scheme NAME] [--workload W]\n"
 	       "                  [options] [-ORB... options]\n\n"
 	       "Serves the loop's iterations to N slaves found through the naming service\n"
 	       "(bound as DLS/NAME/master), then prints seed 001's per-PE table.\n\n"
 	       "  --run NAME              naming context of the run (default dls)\n"
 	       "  --slaves N              slaves to expect (required)\n"
-	       "  --width W, --height H   image size; one iteration per column (default 400x200)\n"
-	       "  --maxit M               iteration limit per pixel (default 256)\n"
-	       "  --order O               natural (default) or interleaved\n"
+	       RUN_CLI_LOOP_HELP
 	       "  --collect C             piggyback (default) or end\n" SCHED_CLI_HELP
-	       "  --png FILE              the image, coloured\n"
-	       "  --raw FILE              the raw counts as 16-bit PGM\n"
-	       "  --csv FILE, --json FILE the per-PE table and the run's summary\n"
+	       RUN_CLI_OUT_HELP
 	       "  --ior FILE              also write the master's IOR\n"
 	       "  --register-timeout-ms T registration closes after T ms (default 30000)\n"
 	       "  --start-timeout-ms T    first requests are collected at most T ms (default 3000)\n"
@@ -67,12 +63,12 @@ int main(int argc, char **argv)
 	struct master_orb_opts o = {0};
 	struct sched_cli sc;
 	struct master *m;
+	char why[MASTER_WHY_LEN];
 	int c, rc;
 
 	memset(&cfg, 0, sizeof(cfg));
 	dls_log_set_role("master");
 	dls_log_set_level(-1);
-	snprintf(cfg.workload, sizeof(cfg.workload), "mandelbrot");
 	cfg.start_timeout_ms = 3000;
 	cfg.wait_ms = 20;
 	o.dismiss_timeout_ms = 5000;
@@ -113,9 +109,9 @@ int main(int argc, char **argv)
 	run_cli_finish(PROG, &rc_opts);
 	snprintf(cfg.run_name, sizeof(cfg.run_name), "%s", rc_opts.run_name);
 	cfg.nslaves = rc_opts.nslaves;
-	cfg.width = rc_opts.width;
-	cfg.height = rc_opts.height;
-	cfg.maxit = rc_opts.maxit;
+	snprintf(cfg.workload, sizeof(cfg.workload), "%s", rc_opts.workload);
+	memcpy(cfg.params, rc_opts.params, sizeof(cfg.params));
+	cfg.nparams = rc_opts.nparams;
 	cfg.order = rc_opts.order;
 	cfg.register_timeout_ms = rc_opts.register_timeout_ms;
 	o.out = rc_opts.out;
@@ -123,12 +119,11 @@ int main(int argc, char **argv)
 	o.ping_ms = rc_opts.ping_ms;
 	o.ping_timeout_ms = rc_opts.ping_timeout_ms;
 	o.progress = rc_opts.progress;
-	sched_cli_finish(PROG, &sc, "dtss", cfg.width, cfg.nslaves);
+	sched_cli_finish(PROG, &sc, "dtss", rc_opts.iterations, cfg.nslaves);
 	cfg.sched = sc.p;
-	m = master_create(&cfg, &rc);
+	m = master_create(&cfg, &rc, why);
 	if (!m) {
-		fprintf(stderr, "%s: cannot set up the run: %s (check the scheme's options)\n", prog,
-			dls_strerror(rc));
+		fprintf(stderr, "%s: cannot set up the run: %s\n", prog, why);
 		dls_orb_destroy();
 		return rc == DLS_EINVAL ? 2 : 1;
 	}

@@ -11,7 +11,6 @@
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls_time.h"
-#include "mandel.h"
 #include "master_internal.h"
 
 void master_why(char *why, const char *fmt, ...)
@@ -25,24 +24,52 @@ void master_why(char *why, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int check_config(const struct master_config *c)
+static int check_config(const struct master_config *c, char *why)
 {
-	struct mandel_params mp = {c->width, c->height, c->maxit};
-
-	if (c->nslaves < 1 || c->nslaves > MASTER_MAX_SLAVES || mandel_check(&mp))
+	if (c->nslaves < 1 || c->nslaves > MASTER_MAX_SLAVES) {
+		master_why(why, "%d slaves: a master serves 1..%d", c->nslaves, MASTER_MAX_SLAVES);
 		return DLS_EINVAL;
-	if (c->collect != DLS_COLLECT_PIGGYBACK && c->collect != DLS_COLLECT_END)
+	}
+	if (c->collect != DLS_COLLECT_PIGGYBACK && c->collect != DLS_COLLECT_END) {
+		master_why(why, "collect mode %d: piggyback or end", (int)c->collect);
 		return DLS_EINVAL;
-	if (c->register_timeout_ms < 1 || c->start_timeout_ms < 0 || c->wait_ms < 1)
+	}
+	if (c->register_timeout_ms < 1 || c->start_timeout_ms < 0 || c->wait_ms < 1 ||
+	    c->nparams < 0 || c->nparams > DLS_MAX_PARAMS) {
+		master_why(why, "a timeout, the WAIT time or the parameter count is out of range");
 		return DLS_EINVAL;
+	}
 	return DLS_OK;
 }
 
-struct master *master_create(const struct master_config *cfg, int *err)
+/* The scheme over the loop, checked now rather than at the first request. */
+static int check_scheme(struct master *m, char *why)
 {
-	struct master *m;
 	struct sched *probe;
-	int rc = check_config(cfg);
+	int rc;
+
+	m->cfg.sched.iterations = m->results.work.loop.iterations;
+	m->cfg.sched.npes = m->cfg.nslaves;
+	m->cfg.sched.acp = NULL;
+	rc = sched_create(&m->cfg.sched, &probe);
+	sched_destroy(probe);
+	if (rc)
+		master_why(why, "scheme %s cannot run %lld iterations on %d slaves with these "
+				"options: %s",
+			   sched_kind_name(m->cfg.sched.kind),
+			   (long long)m->cfg.sched.iterations, m->cfg.nslaves, dls_strerror(rc));
+	return rc;
+}
+
+struct master *master_create(const struct master_config *cfg, int *err, char *why)
+{
+	char scratch[MASTER_WHY_LEN];
+	struct master *m;
+	int rc;
+
+	if (!why)
+		why = scratch;
+	rc = check_config(cfg, why);
 
 	if (rc) {
 		*err = rc;
@@ -54,26 +81,24 @@ struct master *master_create(const struct master_config *cfg, int *err)
 		return NULL;
 	}
 	m->cfg = *cfg;
-	m->cfg.sched.iterations = cfg->width;
-	m->cfg.sched.npes = cfg->nslaves;
-	m->cfg.sched.acp = NULL;
-	/* Check the scheme's parameters now, not when the first request comes. */
-	rc = sched_create(&m->cfg.sched, &probe);
-	sched_destroy(probe);
-	if (rc) {
-		free(m);
-		*err = rc;
-		return NULL;
+	rc = result_store_init(&m->results, cfg->workload, cfg->params, (size_t)cfg->nparams,
+			       cfg->order, why, MASTER_WHY_LEN);
+	if (!rc)
+		rc = check_scheme(m, why);
+	m->results.sink = cfg->sink;
+	m->results.sink_ctx = cfg->sink_ctx;
+	m->children = rc ? NULL : calloc((size_t)cfg->nslaves, sizeof(*m->children));
+	if (!rc && (!m->children || roster_init(&m->roster, cfg->nslaves, cfg->register_timeout_ms) ||
+		    pthread_mutex_init(&m->lock, NULL) || dls_cond_init(&m->cond))) {
+		master_why(why, "out of memory");
+		rc = DLS_ENOMEM;
 	}
-	m->children = calloc((size_t)cfg->nslaves, sizeof(*m->children));
-	if (!m->children || roster_init(&m->roster, cfg->nslaves, cfg->register_timeout_ms) ||
-	    result_store_init(&m->results, cfg->width, cfg->height, cfg->order) ||
-	    pthread_mutex_init(&m->lock, NULL) || dls_cond_init(&m->cond)) {
+	if (rc) {
 		free(m->children);
 		roster_free(&m->roster);
 		result_store_free(&m->results);
 		free(m);
-		*err = DLS_ENOMEM;
+		*err = rc;
 		return NULL;
 	}
 	*err = DLS_OK;
@@ -228,7 +253,7 @@ int master_snapshot(struct master *m, struct dls_status *out)
 		return DLS_ENOMEM;
 	}
 	out->scheme = sched_kind_name(m->cfg.sched.kind);
-	out->iterations = m->cfg.width;
+	out->iterations = m->results.work.loop.iterations;
 	out->assigned = m->assigned;
 	out->delivered = m->results.ledger.ndelivered;
 	out->requeued = m->requeued_total;
@@ -246,9 +271,9 @@ int master_snapshot(struct master *m, struct dls_status *out)
 	return DLS_OK;
 }
 
-const uint16_t *master_image(const struct master *m)
+const struct result_store *master_results(const struct master *m)
 {
-	return m->results.image;
+	return &m->results;
 }
 
 const struct master_config *master_config_of(const struct master *m)
@@ -262,12 +287,7 @@ void master_job(const struct master *m, struct dls_job *out)
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->run_name, sizeof(out->run_name), "%s", c->run_name);
-	snprintf(out->workload, sizeof(out->workload), "%s", c->workload);
-	out->width = c->width;
-	out->height = c->height;
-	out->maxit = c->maxit;
-	out->iterations = c->width;
-	out->order = c->order;
+	work_describe(&m->results.work, c->workload, c->params, (size_t)c->nparams, out);
 	out->collect = c->collect;
 	sched_params_to_scheme(&c->sched, &out->scheme);
 }

@@ -7,7 +7,7 @@
  * their turn in ACPSA order), so each must be called from its own ORB thread.
  *
  * Refusals (DLS_EINVAL, DLS_ENOENT, DLS_ESTATE) fill `why` with the reason a
- * user exception carries, and leave the master's state and image unharmed.
+ * user exception carries, and leave the master's state and results unharmed.
  */
 #ifndef DLS_MASTER_H
 #define DLS_MASTER_H
@@ -18,6 +18,7 @@
 #include "dls/proto.h"
 #include "iter_order.h"
 #include "dls_sched.h"
+#include "result_store.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,10 +31,14 @@ extern "C" {
 struct master_config {
 	char run_name[64];
 	char workload[32];
-	struct sched_params sched; /* kind, profile and options; iterations := width,
-				      npes := nslaves are filled in by master_create */
+	struct sched_params sched; /* kind, profile and options; iterations := the
+				      loop's, npes := nslaves are filled in by master_create */
 	int nslaves;		   /* slaves expected */
-	int32_t width, height, maxit;
+	struct dls_param params[DLS_MAX_PARAMS]; /* the workload's */
+	int nparams;
+	result_sink_fn sink; /* optional: sees each accepted iteration (lock held: be quick,
+				do not call the master) */
+	void *sink_ctx;
 	enum iter_order_mode order;
 	enum dls_collect collect;
 	int register_timeout_ms; /* registration closes after this even if slaves are missing */
@@ -44,10 +49,11 @@ struct master_config {
 struct master;
 
 /*
- * Checks *cfg and creates a master.  Returns NULL with *err set (DLS_EINVAL
- * for a bad field, DLS_ENOMEM) on failure.
+ * Checks *cfg, opens its workload and creates a master.  Returns NULL with
+ * *err set (DLS_EINVAL for a bad field or parameter, DLS_ENOENT for an
+ * unknown workload, DLS_ENOMEM) and why (MASTER_WHY_LEN, may be NULL) saying which.
  */
-struct master *master_create(const struct master_config *cfg, int *err);
+struct master *master_create(const struct master_config *cfg, int *err, char *why);
 
 /* Frees m; NULL is a no-op.  No other call may be in progress. */
 void master_destroy(struct master *m);
@@ -140,8 +146,8 @@ int master_all_lost(struct master *m);
 /* A consistent copy of the master's state (status operation, table). */
 int master_snapshot(struct master *m, struct dls_status *out);
 
-/* The image (column-major, width x height); complete once done.  Owned by m. */
-const uint16_t *master_image(const struct master *m);
+/* The results, in loop-index order; complete once done.  Owned by m. */
+const struct result_store *master_results(const struct master *m);
 
 /* The job the slaves learn when they register (JobSpec). */
 void master_job(const struct master *m, struct dls_job *out);

@@ -32,7 +32,7 @@ struct master {
 	struct serve_queue queue;	/* pending requests in ACPSA order */
 	struct serve_ranges requeue;	/* the work of lost slaves */
 
-	struct result_store results;	/* the image, the ledger, T_p */
+	struct result_store results;	/* the workload, results, ledger, T_p */
 	int64_t assigned, requeued_total;
 };
 

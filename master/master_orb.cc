@@ -75,17 +75,16 @@ static void dismiss(void *ctx)
 static int write_outputs(void *ctx)
 {
 	served *s = (served *)ctx;
-	const struct master_config *c = master_config_of(s->m);
-	struct run_report_job job = {c->run_name, c->width, c->height, c->maxit, c->order,
-				     c->collect};
+	struct dls_job job;
 	struct dls_status st;
 	struct run_report r;
 	int rc;
 
 	if (master_snapshot(s->m, &st))
 		return 1;
-	run_report_build(&r, &job, &st, master_image(s->m), &s->o->out, NULL);
-	rc = run_report_write(&r, master_image(s->m), &s->o->out);
+	master_job(s->m, &job);
+	run_report_build(&r, &job, &st, master_results(s->m), &s->o->out, NULL);
+	rc = run_report_write(&r, master_results(s->m), &s->o->out);
 	run_report_free(&r);
 	return rc;
 }

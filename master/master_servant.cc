@@ -13,7 +13,7 @@ Master_i::Master_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_m
 {
 }
 
-DLS::Registration *Master_i::register_slave(const char *name, CORBA::Double speed,
+DLS::Registration *Master_i::register_slave(CORBA::ULong version, const char *name, CORBA::Double speed,
 					    DLS::Slave_ptr self)
 {
 	char why[MASTER_WHY_LEN] = "";
@@ -21,6 +21,7 @@ DLS::Registration *Master_i::register_slave(const char *name, CORBA::Double spee
 	double vpower = 0;
 	int rc;
 
+	proto_require_version(version, "register_slave");
 	// the master must be able to ping whoever holds its work
 	if (CORBA::is_nil(self))
 		throw DLS::Refused("register_slave: self must be a DLS::Slave reference");
@@ -36,7 +37,7 @@ DLS::Registration *Master_i::register_slave(const char *name, CORBA::Double spee
 	return r;
 }
 
-DLS::Registration *Master_i::register_cluster(const char *hmaster_name,
+DLS::Registration *Master_i::register_cluster(CORBA::ULong version, const char *hmaster_name,
 					       const DLS::DoubleSeq &speeds, DLS::Slave_ptr self,
 					       DLS::DoubleSeq_out virtual_powers)
 {
@@ -44,6 +45,7 @@ DLS::Registration *Master_i::register_cluster(const char *hmaster_name,
 	char why[MASTER_WHY_LEN] = "";
 	int id = -1, rc;
 
+	proto_require_version(version, "register_cluster");
 	if (CORBA::is_nil(self))
 		throw DLS::Refused("register_cluster: self must be a DLS::Slave reference");
 	for (CORBA::ULong i = 0; i < speeds.length(); i++)
@@ -107,7 +109,7 @@ DLS::RunStatus *Master_i::status()
 	return out;
 }
 
-DLS::GroupRegistration *Master_i::register_group(const char *hmaster_name,
+DLS::GroupRegistration *Master_i::register_group(CORBA::ULong version, const char *hmaster_name,
 						 const DLS::StringSeq &names,
 						 const DLS::DoubleSeq &speeds, DLS::Slave_ptr self)
 {
@@ -119,6 +121,7 @@ DLS::GroupRegistration *Master_i::register_group(const char *hmaster_name,
 	const char *bad = proto_group_in(names, speeds, self, nm, sp);
 	int rc;
 
+	proto_require_version(version, "register_group");
 	if (bad)
 		throw DLS::Refused(bad);
 	rc = master_register_group(m_, nm.data(), sp.data(), n, ids.data(), vp.data(), why);

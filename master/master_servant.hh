@@ -16,17 +16,17 @@ class Master_i : public POA_DLS::Master, public SlaveRefs {
 public:
 	Master_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms);
 
-	DLS::Registration *register_slave(const char *name, CORBA::Double speed,
+	DLS::Registration *register_slave(CORBA::ULong version, const char *name, CORBA::Double speed,
 					  DLS::Slave_ptr self) override;
 	DLS::Reply request(const DLS::ChunkRequest &req) override;
 	void submit(CORBA::Long slave_id, const DLS::ResultSeq &results) override;
 	DLS::RunStatus *status() override;
-	DLS::GroupRegistration *register_group(const char *hmaster_name, const DLS::StringSeq &names,
+	DLS::GroupRegistration *register_group(CORBA::ULong version, const char *hmaster_name, const DLS::StringSeq &names,
 					       const DLS::DoubleSeq &speeds,
 					       DLS::Slave_ptr self) override;
 	DLS::ReplySeq *request_group(const DLS::RequestSeq &requests) override;
 	void slave_lost(CORBA::Long slave_id, const char *cause) override;
-	DLS::Registration *register_cluster(const char *hmaster_name, const DLS::DoubleSeq &speeds,
+	DLS::Registration *register_cluster(CORBA::ULong version, const char *hmaster_name, const DLS::DoubleSeq &speeds,
 					    DLS::Slave_ptr self,
 					    DLS::DoubleSeq_out virtual_powers) override;
 

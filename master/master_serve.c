@@ -11,7 +11,6 @@
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls_time.h"
-#include "mandel.h"
 #include "master_internal.h"
 
 static int check_caller(struct master *m, int id, char *why)
@@ -19,7 +18,7 @@ static int check_caller(struct master *m, int id, char *why)
 	return roster_check_caller(&m->roster, id, why, MASTER_WHY_LEN);
 }
 
-/* Stores checked results in the image; the lock is held. */
+/* Stores checked results; the lock is held. */
 static void apply_results(struct master *m, int id, const struct dls_result *res, size_t n)
 {
 	result_store_write(&m->results, res, n);
@@ -37,7 +36,7 @@ static void unmark(struct master *m, const struct dls_result *res, size_t n)
  * refusal the marks are undone. */
 static int check_values(struct master *m, const struct dls_result *res, size_t n, char *why)
 {
-	int rc = mandel_check_results(res, n, m->cfg.height, m->cfg.maxit, why, MASTER_WHY_LEN);
+	int rc = work_check_results(&m->results.work, res, n, why, MASTER_WHY_LEN);
 
 	if (rc)
 		unmark(m, res, n);

@@ -5,7 +5,8 @@
 set -eu
 
 PKGS="build-essential pkg-config libomniorb4-dev omniidl omniorb omniorb-nameserver
-libssl-dev openssl libcunit1-dev libpng-dev libjansson-dev gnuplot-nox procps python3"
+libssl-dev openssl libcunit1-dev libpng-dev libjansson-dev gnuplot-nox procps python3
+python3-numpy"
 
 missing=""
 for p in $PKGS; do

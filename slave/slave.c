@@ -16,7 +16,6 @@
 #include "dls_time.h"
 #include "iter_order.h"
 #include "mandel.h"
-#include "dls/workload.h"
 
 void slave_config_init(struct slave_config *c)
 {
@@ -46,12 +45,12 @@ void slave_store_free(struct store *s)
 	free(s->bufs);
 }
 
-int slave_store_add(struct store *s, int64_t start, int64_t count, uint16_t *buf, size_t ncounts)
+int slave_store_add(struct store *s, int64_t start, int64_t count, void *buf, size_t nbytes)
 {
 	if (s->n == s->cap) {
 		size_t cap = s->cap ? 2 * s->cap : 8;
 		struct dls_result *b = realloc(s->blocks, cap * sizeof(*b));
-		uint16_t **u;
+		void **u;
 
 		if (!b)
 			return DLS_ENOMEM;
@@ -62,7 +61,7 @@ int slave_store_add(struct store *s, int64_t start, int64_t count, uint16_t *buf
 		s->bufs = u;
 		s->cap = cap;
 	}
-	s->blocks[s->n] = (struct dls_result){start, count, buf, ncounts};
+	s->blocks[s->n] = (struct dls_result){start, count, buf, nbytes};
 	s->bufs[s->n++] = buf;
 	return DLS_OK;
 }
@@ -105,8 +104,8 @@ int slave_compute(struct run *r, int64_t start, int64_t count)
 
 int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct stretch *s)
 {
-	size_t h = (size_t)r->job.height;
-	int64_t per_block = (int64_t)(r->cfg->max_block_bytes / (2 * h));
+	size_t rb = r->work.loop.result_bytes;
+	int64_t per_block = (int64_t)(r->cfg->max_block_bytes / rb);
 	int more = s && s->t0 > 0; /* the stretch goes on */
 	double now = dls_now(), c0 = more ? s->t0 : now, work = more ? s->work : 0;
 
@@ -114,16 +113,24 @@ int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct st
 		per_block = 1;
 	for (int64_t b = start; b < start + count; b += per_block) {
 		int64_t n = start + count - b < per_block ? start + count - b : per_block;
-		uint16_t *buf = malloc((size_t)n * h * sizeof(*buf));
+		void *buf = malloc((size_t)n * rb);
+		uint64_t cost = 0;
+		int rc;
 
-		if (!buf)
+		if (!buf) {
+			snprintf(r->why, r->len, "out of memory for %lld results of %zu octets",
+				 (long long)n, rb);
 			return DLS_ENOMEM;
-		for (int64_t i = 0; i < n; i++)
-			work += (double)r->fn(&r->wjob, iter_order_column(&r->order, b + i),
-					      buf + (size_t)i * h);
-		if (slave_store_add(&r->store, b, n, buf, (size_t)n * h)) {
+		}
+		rc = work_compute(&r->work, b, n, buf, &cost, r->why, r->len);
+		work += (double)cost;
+		if (!rc && slave_store_add(&r->store, b, n, buf, (size_t)n * rb)) {
+			snprintf(r->why, r->len, "out of memory");
+			rc = DLS_ENOMEM;
+		}
+		if (rc) {
 			free(buf);
-			return DLS_ENOMEM;
+			return rc;
 		}
 	}
 	if (s) { /* the next iteration's deadline counts from the same start */
@@ -158,23 +165,35 @@ int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct st
 
 int slave_setup(struct run *r)
 {
-	r->fn = workload_find(r->job.workload);
-	if (!r->fn) {
-		snprintf(r->why, r->len, "unknown workload '%s'", r->job.workload);
-		return DLS_ENOENT;
-	}
-	if (r->job.height < 1 || r->job.height > DLS_MAX_ROWS || r->job.width < 1) {
-		snprintf(r->why, r->len, "job of %dx%d does not fit", r->job.width, r->job.height);
+	const struct dls_job *j = &r->job;
+	int rc = work_open(&r->work, j->workload, j->params, (size_t)j->nparams,
+			   (enum iter_order_mode)j->order, r->why, r->len);
+
+	if (rc)
+		return rc;
+	if (r->work.loop.iterations != j->iterations ||
+	    r->work.loop.result_bytes != j->result_bytes) {
+		snprintf(r->why, r->len,
+			 "the master's job is %lld iterations of %u octets, but workload '%s' here "
+			 "makes %lld of %u from the same parameters: the master and this slave "
+			 "run different builds of it",
+			 (long long)j->iterations, (unsigned)j->result_bytes, j->workload,
+			 (long long)r->work.loop.iterations, (unsigned)r->work.loop.result_bytes);
+		work_close(&r->work);
 		return DLS_EINVAL;
 	}
-	r->wjob = (struct workload_job){r->job.width, r->job.height, r->job.maxit};
-	iter_order_init(&r->order, (enum iter_order_mode)r->job.order, r->job.width);
 	r->power.n = r->cfg->load.n;
 	for (size_t k = 0; k < r->cfg->load.n; k++) {
 		r->power.at[k] = r->cfg->load.at[k];
 		r->power.value[k] = r->cfg->speed / r->cfg->load.value[k];
 	}
 	return DLS_OK;
+}
+
+void slave_teardown(struct run *r)
+{
+	slave_store_free(&r->store);
+	work_close(&r->work);
 }
 
 int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struct slave_stats *st,
@@ -202,8 +221,8 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 		return rc;
 	if (ops->registered)
 		ops->registered(ops->ctx, st->id, &r.job);
-	log_info("registered as slave %d, V_i = %g, job %dx%d '%s'", st->id, st->vpower,
-		 r.job.width, r.job.height, r.job.workload);
+	log_info("registered as slave %d, V_i = %g, workload '%s', %lld iterations", st->id,
+		 st->vpower, r.job.workload, (long long)r.job.iterations);
 	for (;;) {
 		struct dls_request req;
 		struct dls_reply reply;
@@ -260,13 +279,10 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 			continue;
 		}
 		rc = slave_compute(&r, reply.start, reply.count);
-		if (rc) {
-			snprintf(why, len, "out of memory for a chunk of %lld iterations",
-				 (long long)reply.count);
+		if (rc)
 			break;
-		}
 	}
-	slave_store_free(&r.store);
+	slave_teardown(&r);
 	return rc;
 }
 

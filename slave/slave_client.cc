@@ -18,11 +18,11 @@ static int reg(void *ctx, const char *name, double speed, int *id, double *vpowe
 	slave_client *c = (slave_client *)ctx;
 
 	try {
-		DLS::Registration_var r = c->master_register->register_slave(name, speed, c->self);
+		DLS::Registration_var r = c->master_register->register_slave(
+			DLS::PROTOCOL_VERSION, name, speed, c->self);
 		*id = r->slave_id;
 		*vpower = r->virtual_power;
-		proto_job_in(r->job, job);
-		return DLS_OK;
+		return proto_job_in(r->job, job, why, len);
 	} catch (const CORBA::Exception &e) {
 		return dls_corba_error(e, why, len);
 	}
@@ -87,11 +87,13 @@ static int register_tree(void *ctx, const char *name, double speed, struct tree_
 
 	try {
 		DLS::TreeAssignment_var r =
-			c->coordinator_register->register_tree_slave(name, speed, c->self);
+			c->coordinator_register->register_tree_slave(DLS::PROTOCOL_VERSION, name,
+								     speed, c->self);
 		memset(a, 0, sizeof(*a));
 		a->id = r->reg.slave_id;
 		a->vpower = r->reg.virtual_power;
-		proto_job_in(r->reg.job, &a->job);
+		if (proto_job_in(r->reg.job, &a->job, why, len))
+			return DLS_EINVAL;
 		a->start = r->start;
 		a->count = r->count;
 		a->stride = r->stride;

@@ -8,28 +8,26 @@
 
 #include "iter_order.h"
 #include "dls/slave.h"
-#include "dls/workload.h"
+#include "work.h"
 
 /* Results computed and not yet delivered, in blocks that fit a message. */
 struct store {
 	struct dls_result *blocks;
-	uint16_t **bufs;
+	void **bufs;
 	size_t n, cap;
 };
 
 void slave_store_clear(struct store *s);
 void slave_store_free(struct store *s);
-/* Adds the counts of [start, start + count) (buf is taken over). */
-int slave_store_add(struct store *s, int64_t start, int64_t count, uint16_t *buf, size_t ncounts);
+/* Adds the results of [start, start + count), nbytes octets (buf is taken over). */
+int slave_store_add(struct store *s, int64_t start, int64_t count, void *buf, size_t nbytes);
 
 struct run {
 	const struct slave_config *cfg;
 	const struct slave_ops *ops;
 	struct slave_stats *st;
 	struct dls_job job;
-	struct iter_order order;
-	workload_fn fn;
-	struct workload_job wjob;
+	struct work work; /* the job's workload, opened, with its iteration order */
 	struct emul_steps power; /* V/Q(t) of this slave, emulated mode */
 	double wake_lag;	 /* moving average of how late sleeps end */
 	double t0;		 /* time base of the load schedule */
@@ -65,8 +63,13 @@ struct run {
 /* An emulated link: waits two one-way latencies (a call and its reply). */
 void slave_link_delay(double one_way_us);
 
-/* Checks the job and prepares the workload and the emulated power. */
+/*
+ * Checks the job, opens its workload (which must describe the loop the
+ * master described) and prepares the emulated power.  DLS_ENOENT (unknown
+ * workload), DLS_EINVAL, DLS_ENOMEM, with r->why.  slave_teardown frees.
+ */
 int slave_setup(struct run *r);
+void slave_teardown(struct run *r);
 
 /*
  * Computes [start, start + count) into r->store and, emulated, sleeps until

@@ -181,8 +181,8 @@ static int send_reports(struct run *r, struct slave_tree *t, const struct slave_
 		size_t n = 0, bytes = 0;
 
 		while (i + n < r->store.n &&
-		       (n == 0 || bytes + r->store.blocks[i + n].ncounts * 2 <= DLS_MAX_RESULT_BYTES))
-			bytes += r->store.blocks[i + n++].ncounts * 2;
+		       (n == 0 || bytes + r->store.blocks[i + n].nbytes <= DLS_MAX_RESULT_BYTES))
+			bytes += r->store.blocks[i + n++].nbytes;
 		rc = WITH_RETRIES(r, ops->report(ops->ctx, t->id, &r->store.blocks[i], n,
 						 &r->st->times, r->why, r->len));
 		i += n;
@@ -309,8 +309,10 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 	t->placed = 1;
 	adopt_early(t);
 	pthread_mutex_unlock(&t->lock);
-	if (rc)
+	if (rc) {
+		slave_teardown(&r);
 		return rc;
+	}
 	if (ops->registered)
 		ops->registered(ops->ctx, a.id, &a.job);
 	log_info("placed as slave %d: %lld iterations from %lld (stride %lld), neighbours %d and "
@@ -366,6 +368,6 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 		log_warn("stopped with %zu result blocks unsent", r.store.n);
 	if (ts)
 		*ts = t->ts;
-	slave_store_free(&r.store);
+	slave_teardown(&r);
 	return rc;
 }

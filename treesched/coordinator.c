@@ -12,7 +12,6 @@
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls_time.h"
-#include "mandel.h"
 #include "result_store.h"
 #include "roster.h"
 
@@ -48,6 +47,12 @@ static void why_f(char *why, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The loop's iterations. */
+static int64_t iterations(const struct coordinator *c)
+{
+	return c->results.work.loop.iterations;
+}
+
 static void free_chain(struct coordinator *c)
 {
 	tree_plan_destroy(c->plan);
@@ -69,38 +74,51 @@ static void free_chain(struct coordinator *c)
 	c->nunits = 0;
 }
 
-static int check_config(const struct coordinator_config *c)
+static int check_config(const struct coordinator_config *c, char *why)
 {
-	struct mandel_params mp = {c->width, c->height, c->maxit};
-
-	if (c->nslaves < 1 || c->nslaves > COORDINATOR_MAX_SLAVES || mandel_check(&mp))
+	if (c->nslaves < 1 || c->nslaves > COORDINATOR_MAX_SLAVES) {
+		why_f(why, "%d slaves: a coordinator places 1..%d", c->nslaves,
+		      COORDINATOR_MAX_SLAVES);
 		return DLS_EINVAL;
-	if (c->register_timeout_ms < 1 || !(c->report_interval >= 0))
+	}
+	if (c->register_timeout_ms < 1 || !(c->report_interval >= 0) || c->nparams < 0 ||
+	    c->nparams > DLS_MAX_PARAMS) {
+		why_f(why, "the registration timeout, report interval or parameter count is out "
+			   "of range");
 		return DLS_EINVAL;
+	}
 	return DLS_OK;
 }
 
-struct coordinator *coordinator_create(const struct coordinator_config *cfg, int *err)
+struct coordinator *coordinator_create(const struct coordinator_config *cfg, int *err, char *why)
 {
+	char scratch[COORDINATOR_WHY_LEN];
 	struct coordinator *c;
 
-	*err = check_config(cfg);
+	if (!why)
+		why = scratch;
+	*err = check_config(cfg, why);
 	if (*err)
 		return NULL;
-	*err = DLS_ENOMEM;
 	c = calloc(1, sizeof(*c));
-	if (!c)
+	if (!c) {
+		*err = DLS_ENOMEM;
 		return NULL;
+	}
 	c->cfg = *cfg;
-	if (roster_init(&c->roster, cfg->nslaves, cfg->register_timeout_ms) ||
-	    result_store_init(&c->results, cfg->width, cfg->height, cfg->order) ||
-	    pthread_mutex_init(&c->lock, NULL) || dls_cond_init(&c->cond)) {
+	*err = result_store_init(&c->results, cfg->workload, cfg->params, (size_t)cfg->nparams,
+				 cfg->order, why, COORDINATOR_WHY_LEN);
+	if (!*err && (roster_init(&c->roster, cfg->nslaves, cfg->register_timeout_ms) ||
+		      pthread_mutex_init(&c->lock, NULL) || dls_cond_init(&c->cond))) {
+		why_f(why, "out of memory");
+		*err = DLS_ENOMEM;
+	}
+	if (*err) {
 		roster_free(&c->roster);
 		result_store_free(&c->results);
 		free(c);
 		return NULL;
 	}
-	*err = DLS_OK;
 	return c;
 }
 
@@ -123,7 +141,7 @@ static int build_chain(struct coordinator *c)
 	double *tau = calloc((size_t)n, sizeof(*tau));
 
 	c->pos = calloc((size_t)n, sizeof(*c->pos));
-	c->owner = calloc((size_t)c->cfg.width, sizeof(*c->owner));
+	c->owner = calloc((size_t)iterations(c), sizeof(*c->owner));
 	c->owned = calloc((size_t)n, sizeof(*c->owned));
 	c->computed = calloc((size_t)n, sizeof(*c->computed));
 	c->mig_in = calloc((size_t)n, sizeof(*c->mig_in));
@@ -140,7 +158,7 @@ static int build_chain(struct coordinator *c)
 	if (!rc)
 		rc = tree_plan_build(tau, n, &c->plan);
 	if (!rc)
-		rc = tree_plan_allocate(c->plan, tau, c->cfg.width, c->cfg.alloc, c->start,
+		rc = tree_plan_allocate(c->plan, tau, iterations(c), c->cfg.alloc, c->start,
 					c->count);
 	for (int k = 0; !rc && k < n; k++)
 		c->pos[c->plan->chain[k]] = k;
@@ -244,7 +262,7 @@ int coordinator_report(struct coordinator *c, int id, const struct dls_result *r
 		       const struct dls_times *times, char *why)
 {
 	struct ledger *l = &c->results.ledger;
-	size_t h = (size_t)c->cfg.height;
+	size_t rb = c->results.work.loop.result_bytes;
 	int rc;
 
 	pthread_mutex_lock(&c->lock);
@@ -252,27 +270,27 @@ int coordinator_report(struct coordinator *c, int id, const struct dls_result *r
 	for (size_t b = 0; !rc && b < n; b++) {
 		const struct dls_result *r = &res[b];
 
-		if (r->count < 1 || r->start < 0 || r->start > c->cfg.width - r->count) {
-			why_f(why, "result range [%lld, +%lld) is outside the loop [0, %d)",
-			      (long long)r->start, (long long)r->count, c->cfg.width);
+		if (r->count < 1 || r->start < 0 || r->start > iterations(c) - r->count) {
+			why_f(why, "result range [%lld, +%lld) is outside the loop [0, %lld)",
+			      (long long)r->start, (long long)r->count, (long long)iterations(c));
 			rc = DLS_EINVAL;
-		} else if (r->ncounts != (size_t)r->count * h) {
-			why_f(why, "result [%lld, +%lld) carries %zu counts, expected %lld",
-			      (long long)r->start, (long long)r->count, r->ncounts,
-			      (long long)r->count * c->cfg.height);
+		} else if (r->nbytes != (size_t)r->count * rb) {
+			why_f(why, "result [%lld, +%lld) carries %zu octets, expected %lld",
+			      (long long)r->start, (long long)r->count, r->nbytes,
+			      (long long)r->count * (long long)rb);
 			rc = DLS_EINVAL;
 		}
 	}
 	if (!rc)
-		rc = mandel_check_results(res, n, c->cfg.height, c->cfg.maxit, why,
-					  COORDINATOR_WHY_LEN);
+		rc = work_check_results(&c->results.work, res, n, why, COORDINATOR_WHY_LEN);
 	for (size_t b = 0; !rc && b < n; b++)
 		for (int64_t i = res[b].start; i < res[b].start + res[b].count; i++) {
 			if (l->state[i] == 1) { /* computed twice after a failure */
 				c->duplicates++;
 				continue;
 			}
-			result_store_put(&c->results, i, res[b].counts + (size_t)(i - res[b].start) * h);
+			result_store_put(&c->results, i,
+					 (const uint8_t *)res[b].data + (size_t)(i - res[b].start) * rb);
 			l->state[i] = 1;
 			l->ndelivered++;
 			c->computed[id]++;
@@ -297,7 +315,7 @@ static int reassign(struct coordinator *c, int dead, struct coordinator_repair *
 	rep->to = to;
 	if (to < 0)
 		return DLS_OK;
-	for (int64_t i = 0; i < c->cfg.width; i++) {
+	for (int64_t i = 0; i < iterations(c); i++) {
 		struct dls_range *r;
 
 		if (c->owner[i] != dead || c->results.ledger.state[i] == 1)
@@ -339,9 +357,10 @@ int coordinator_migrated(struct coordinator *c, int from, int to, int64_t start,
 		why_f(why, "slave %d cannot hand work to slave %d", from, to);
 		rc = DLS_EINVAL;
 	}
-	if (!rc && !tree_migrate_range_ok(start, count, stride, c->cfg.width)) {
-		why_f(why, "migrated range %lld + %lld x %lld is outside the loop [0, %d)",
-		      (long long)start, (long long)count, (long long)stride, c->cfg.width);
+	if (!rc && !tree_migrate_range_ok(start, count, stride, iterations(c))) {
+		why_f(why, "migrated range %lld + %lld x %lld is outside the loop [0, %lld)",
+		      (long long)start, (long long)count, (long long)stride,
+		      (long long)iterations(c));
 		rc = DLS_EINVAL;
 	}
 	if (!rc) {
@@ -450,7 +469,7 @@ int coordinator_snapshot(struct coordinator *c, struct dls_status *out)
 		return DLS_ENOMEM;
 	}
 	out->scheme = "trees";
-	out->iterations = c->cfg.width;
+	out->iterations = iterations(c);
 	out->delivered = c->results.ledger.ndelivered;
 	out->requeued = c->reassigned;
 	out->started = c->results.started;
@@ -519,19 +538,15 @@ void coordinator_job(const struct coordinator *c, struct dls_job *out)
 {
 	memset(out, 0, sizeof(*out));
 	snprintf(out->run_name, sizeof(out->run_name), "%s", c->cfg.run_name);
-	snprintf(out->workload, sizeof(out->workload), "%s", c->cfg.workload);
-	out->width = c->cfg.width;
-	out->height = c->cfg.height;
-	out->maxit = c->cfg.maxit;
-	out->iterations = c->cfg.width;
-	out->order = c->cfg.order;
+	work_describe(&c->results.work, c->cfg.workload, c->cfg.params, (size_t)c->cfg.nparams,
+		      out);
 	out->collect = DLS_COLLECT_PIGGYBACK; /* slaves report at intervals (TreeAssignment) */
 	out->scheme.kind = DLS_SCHEME_DECENTRALIZED;
 }
 
-const uint16_t *coordinator_image(const struct coordinator *c)
+const struct result_store *coordinator_results(const struct coordinator *c)
 {
-	return c->results.image;
+	return &c->results;
 }
 
 const struct coordinator_config *coordinator_config_of(const struct coordinator *c)

@@ -24,6 +24,7 @@
 
 #include "dls/proto.h"
 #include "iter_order.h"
+#include "result_store.h"
 #include "run_report.h"
 #include "tree_migrate.h"
 #include "tree_plan.h"
@@ -40,7 +41,8 @@ struct coordinator_config {
 	char run_name[64];
 	char workload[32];
 	int nslaves; /* slaves expected */
-	int32_t width, height, maxit;
+	struct dls_param params[DLS_MAX_PARAMS]; /* the workload's */
+	int nparams;
 	enum iter_order_mode order;
 	int register_timeout_ms; /* the chain is built over those registered by then */
 	enum tree_alloc alloc;
@@ -69,8 +71,12 @@ struct coordinator_repair {
 
 struct coordinator;
 
-/* Checks *cfg and creates a coordinator; NULL with *err (DLS_EINVAL, DLS_ENOMEM). */
-struct coordinator *coordinator_create(const struct coordinator_config *cfg, int *err);
+/*
+ * Checks *cfg, opens its workload and creates a coordinator.  NULL with
+ * *err (DLS_EINVAL, DLS_ENOENT for an unknown workload, DLS_ENOMEM) and why
+ * (COORDINATOR_WHY_LEN, may be NULL) saying which.
+ */
+struct coordinator *coordinator_create(const struct coordinator_config *cfg, int *err, char *why);
 
 /* Frees c; NULL is a no-op.  No other call may be in progress. */
 void coordinator_destroy(struct coordinator *c);
@@ -130,8 +136,8 @@ int coordinator_tree_stats(struct coordinator *c, struct run_report_tree *out);
 /* The job the slaves learn when they register (JobSpec). */
 void coordinator_job(const struct coordinator *c, struct dls_job *out);
 
-/* The image (column-major, width x height); complete once done.  Owned by c. */
-const uint16_t *coordinator_image(const struct coordinator *c);
+/* The results, in loop-index order; complete once done.  Owned by c. */
+const struct result_store *coordinator_results(const struct coordinator *c);
 
 const struct coordinator_config *coordinator_config_of(const struct coordinator *c);
 

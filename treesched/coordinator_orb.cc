@@ -81,9 +81,7 @@ static void dismiss(void *ctx)
 static int write_outputs(void *ctx)
 {
 	served *s = (served *)ctx;
-	const struct coordinator_config *cfg = coordinator_config_of(s->c);
-	struct run_report_job job = {cfg->run_name, cfg->width, cfg->height, cfg->maxit,
-				     cfg->order, DLS_COLLECT_PIGGYBACK};
+	struct dls_job job;
 	struct run_report_tree tree;
 	struct dls_status st;
 	struct run_report r;
@@ -91,10 +89,11 @@ static int write_outputs(void *ctx)
 
 	if (coordinator_snapshot(s->c, &st))
 		return 1;
+	coordinator_job(s->c, &job);
 	have_tree = !coordinator_tree_stats(s->c, &tree);
-	run_report_build(&r, &job, &st, coordinator_image(s->c), &s->o->out,
+	run_report_build(&r, &job, &st, coordinator_results(s->c), &s->o->out,
 			 have_tree ? &tree : NULL);
-	rc = run_report_write(&r, coordinator_image(s->c), &s->o->out);
+	rc = run_report_write(&r, coordinator_results(s->c), &s->o->out);
 	run_report_free(&r);
 	if (have_tree)
 		run_report_tree_free(&tree);

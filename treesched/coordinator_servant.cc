@@ -16,7 +16,7 @@ Coordinator_i::Coordinator_i(struct coordinator *c, const DLS::JobSpec &job,
 {
 }
 
-DLS::TreeAssignment *Coordinator_i::register_tree_slave(const char *name, CORBA::Double speed,
+DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version, const char *name, CORBA::Double speed,
 							DLS::Slave_ptr self)
 {
 	const struct coordinator_config *c = coordinator_config_of(c_);
@@ -24,6 +24,7 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(const char *name, CORBA:
 	char why[COORDINATOR_WHY_LEN] = "";
 	int id = -1, rc;
 
+	proto_require_version(version, "register_tree_slave");
 	if (CORBA::is_nil(self))
 		throw DLS::Refused("register_tree_slave: self must be a DLS::Slave reference");
 	// neighbours call each other as soon as they are placed: keep the

@@ -12,7 +12,7 @@ class Coordinator_i : public POA_DLS::Coordinator, public SlaveRefs {
 public:
 	Coordinator_i(struct coordinator *c, const DLS::JobSpec &job, int ping_timeout_ms);
 
-	DLS::TreeAssignment *register_tree_slave(const char *name, CORBA::Double speed,
+	DLS::TreeAssignment *register_tree_slave(CORBA::ULong version, const char *name, CORBA::Double speed,
 						 DLS::Slave_ptr self) override;
 	void report(CORBA::Long slave_id, const DLS::ResultSeq &results,
 		    const DLS::SlaveTimes &times) override;

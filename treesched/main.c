@@ -20,7 +20,7 @@
 
 static void help(void)
 {
-	printf("usage: dls-treesched --slaves N [--run NAME] [--width W --height H]\n"
+	printf("usage: dls-treesched --slaves N [--run NAME] [--workload W]\n"
 	       "                     [options] [-ORB... options]\n\n"
 	       "Tree Scheduling's coordinator P0 (seed 000, seed 001 section 4.1), bound as\n"
 	       "DLS/NAME/treesched: collects the slaves' throughputs, builds the bitonic\n"
@@ -29,9 +29,7 @@ static void help(void)
 	       "with dls-slave --coordinator treesched.\n\n"
 	       "  --run NAME              naming context of the run (default dls)\n"
 	       "  --slaves N              slaves to expect (required)\n"
-	       "  --width W, --height H   image size; one iteration per column (default 400x200)\n"
-	       "  --maxit M               iteration limit per pixel (default 256)\n"
-	       "  --order O               natural (default) or interleaved\n"
+	       RUN_CLI_LOOP_HELP
 	       "  --gamma G               share a busy slave hands to an idle neighbour: half\n"
 	       "                          (default), proportional (tau_j/(tau_i+tau_j)) or ratio\n"
 	       "  --alloc A               first iterations: equal (default), proportional or\n"
@@ -39,9 +37,7 @@ static void help(void)
 	       "  --bidirectional         idle slaves ask both neighbours (seed 000 4.3)\n"
 	       "  --report-interval S     slaves send results every S seconds (default 0.5);\n"
 	       "                          0: only when they run out of work (end collection)\n"
-	       "  --png FILE              the image, coloured\n"
-	       "  --raw FILE              the raw counts as 16-bit PGM\n"
-	       "  --csv FILE, --json FILE the per-PE table and the run's summary\n"
+	       RUN_CLI_OUT_HELP
 	       "  --ior FILE              also write the coordinator's IOR\n"
 	       "  --register-timeout-ms T the chain is built over the slaves registered\n"
 	       "                          T ms after the first (default 30000)\n"
@@ -72,12 +68,12 @@ int main(int argc, char **argv)
 	struct coordinator_config cfg;
 	struct coordinator_orb_opts o = {0};
 	struct coordinator *co;
+	char why[COORDINATOR_WHY_LEN];
 	int c, rc;
 
 	memset(&cfg, 0, sizeof(cfg));
 	dls_log_set_role("treesched");
 	dls_log_set_level(-1);
-	snprintf(cfg.workload, sizeof(cfg.workload), "mandelbrot");
 	cfg.alloc = TREE_ALLOC_EQUAL;
 	cfg.gamma = TREE_GAMMA_HALF;
 	cfg.report_interval = 0.5;
@@ -117,9 +113,9 @@ int main(int argc, char **argv)
 	run_cli_finish(PROG, &ro);
 	snprintf(cfg.run_name, sizeof(cfg.run_name), "%s", ro.run_name);
 	cfg.nslaves = ro.nslaves;
-	cfg.width = ro.width;
-	cfg.height = ro.height;
-	cfg.maxit = ro.maxit;
+	snprintf(cfg.workload, sizeof(cfg.workload), "%s", ro.workload);
+	memcpy(cfg.params, ro.params, sizeof(cfg.params));
+	cfg.nparams = ro.nparams;
 	cfg.order = ro.order;
 	cfg.register_timeout_ms = ro.register_timeout_ms;
 	o.out = ro.out;
@@ -127,9 +123,9 @@ int main(int argc, char **argv)
 	o.ping_ms = ro.ping_ms;
 	o.ping_timeout_ms = ro.ping_timeout_ms;
 	o.progress = ro.progress;
-	co = coordinator_create(&cfg, &rc);
+	co = coordinator_create(&cfg, &rc, why);
 	if (!co) {
-		fprintf(stderr, PROG ": cannot set up the run: %s\n", dls_strerror(rc));
+		fprintf(stderr, PROG ": cannot set up the run: %s\n", why);
 		dls_orb_destroy();
 		return rc == DLS_EINVAL ? 2 : 1;
 	}

@@ -9,20 +9,42 @@
 #include "cli_util.h"
 #include "dls/log.h"
 #include "dls/proto.h"
-#include "mandel.h"
+#include "dls/err.h"
+#include "work.h"
 
 void run_cli_init(struct run_cli *c, int max_slaves)
 {
 	memset(c, 0, sizeof(*c));
 	snprintf(c->run_name, sizeof(c->run_name), "dls");
 	c->max_slaves = max_slaves;
-	c->width = 400;
-	c->height = 200;
-	c->maxit = MANDEL_DEFAULT_MAXIT;
+	snprintf(c->workload, sizeof(c->workload), "mandelbrot");
 	c->order = ITER_ORDER_NATURAL;
 	c->register_timeout_ms = 30000;
 	c->ping_ms = 500;
 	c->ping_timeout_ms = 3000;
+}
+
+static void set_param(const char *prog, struct run_cli *c, const char *opt, const char *name,
+		      const char *value)
+{
+	int rc = dls_params_set(c->params, &c->nparams, name, value);
+
+	if (rc)
+		cli_usage_error(prog, opt, value,
+				rc == DLS_ENOMEM ? "too many parameters (16 at most)"
+						 : "a name of 1..31 and a value of 0..63 characters");
+}
+
+/* --param NAME=VALUE */
+static void param_option(const char *prog, struct run_cli *c, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	char name[DLS_PARAM_NAME_LEN];
+
+	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name))
+		cli_usage_error(prog, "--param", arg, "must be NAME=VALUE, NAME of 1..31 characters");
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
+	set_param(prog, c, "--param", name, eq + 1);
 }
 
 static int ms_option(const char *prog, const char *name, const char *arg, int min)
@@ -44,13 +66,24 @@ int run_cli_option(const char *prog, struct run_cli *c, int opt, const char *arg
 		c->nslaves = (int)cli_i64_or_die(prog, "--slaves", arg, 1, c->max_slaves);
 		return 1;
 	case RUN_OPT_WIDTH:
-		c->width = (int32_t)cli_i64_or_die(prog, "--width", arg, 1, MANDEL_MAX_SIDE);
+		set_param(prog, c, "--width", "width", arg);
 		return 1;
 	case RUN_OPT_HEIGHT:
-		c->height = (int32_t)cli_i64_or_die(prog, "--height", arg, 1, DLS_MAX_ROWS);
+		set_param(prog, c, "--height", "height", arg);
 		return 1;
 	case RUN_OPT_MAXIT:
-		c->maxit = (int32_t)cli_i64_or_die(prog, "--maxit", arg, 1, MANDEL_MAX_MAXIT);
+		set_param(prog, c, "--maxit", "maxit", arg);
+		return 1;
+	case RUN_OPT_WORKLOAD:
+		if (!dls_workload_find(arg))
+			cli_usage_error(prog, "--workload", arg, dls_workload_names());
+		snprintf(c->workload, sizeof(c->workload), "%s", arg);
+		return 1;
+	case RUN_OPT_PARAM:
+		param_option(prog, c, arg);
+		return 1;
+	case RUN_OPT_OUT:
+		c->out.npy = arg;
 		return 1;
 	case RUN_OPT_ORDER:
 		if (iter_order_parse(arg, &c->order))
@@ -110,6 +143,17 @@ int run_cli_option(const char *prog, struct run_cli *c, int opt, const char *arg
 
 void run_cli_finish(const char *prog, struct run_cli *c)
 {
+	struct work wk;
+	char why[256];
+
 	if (!c->nslaves)
 		cli_usage_error(prog, "--slaves", NULL, "is required");
+	if (work_open(&wk, c->workload, c->params, (size_t)c->nparams, c->order, why, sizeof(why)))
+		cli_usage_error(prog, "--workload", c->workload, why);
+	c->iterations = wk.loop.iterations;
+	work_close(&wk);
+	if ((c->out.png || c->out.raw) && strcmp(c->workload, "mandelbrot"))
+		cli_usage_error(prog, c->out.png ? "--png" : "--raw", c->workload,
+				"images are Mandelbrot's; write this workload's results with "
+				"--out FILE.npy");
 }

@@ -1,8 +1,8 @@
 /*
  * run_cli.h - the options of a serving program's main() that dls-master and
- * dls-treesched share alike: the run and its image (--run --slaves --width
- * --height --maxit --order), the outputs (--png --raw --csv --json --ior
- * --quiet --progress), the emulated cluster's power (--t-iter --power), the
+ * dls-treesched share alike: the run and its loop (--run --slaves
+ * --workload --param --order, and Mandelbrot's --width --height --maxit),
+ * the outputs (--out --png --raw --csv --json --ior --quiet --progress), the emulated cluster's power (--t-iter --power), the
  * timers (--register-timeout-ms --ping-ms --ping-timeout-ms
  * --call-timeout-ms) and the logging (-v -q).  For main() only: a bad value
  * exits 2 with one line.
@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "dls/emul.h"
+#include "dls/workload.h"
 #include "iter_order.h"
 #include "run_report.h"
 
@@ -40,7 +41,10 @@ enum {
 	RUN_OPT_TITER,
 	RUN_OPT_POWER,
 	RUN_OPT_PROGRESS,
-	RUN_OPT_QUIET
+	RUN_OPT_QUIET,
+	RUN_OPT_WORKLOAD,
+	RUN_OPT_PARAM,
+	RUN_OPT_OUT
 };
 
 #define RUN_CLI_LONG_OPTIONS                                                                       \
@@ -61,14 +65,35 @@ enum {
 		{"call-timeout-ms", required_argument, 0, RUN_OPT_CALLTO},                         \
 		{"t-iter", required_argument, 0, RUN_OPT_TITER},                                   \
 		{"power", required_argument, 0, RUN_OPT_POWER},                                    \
-		{"progress", no_argument, 0, RUN_OPT_PROGRESS}, {                                  \
+		{"progress", no_argument, 0, RUN_OPT_PROGRESS},                                    \
+		{"workload", required_argument, 0, RUN_OPT_WORKLOAD},                              \
+		{"param", required_argument, 0, RUN_OPT_PARAM},                                    \
+		{"out", required_argument, 0, RUN_OPT_OUT}, {                                      \
 		"quiet", no_argument, 0, RUN_OPT_QUIET                                             \
 	}
+
+/* The help lines of the loop's and the outputs' options. */
+#define RUN_CLI_LOOP_HELP                                                                          \
+	"  --workload NAME         the loop body: mandelbrot (default), pendulum, or one\n"         \
+	"                          a host program registered\n"                                    \
+	"  --param NAME=VALUE      a workload parameter (repeatable; PROTOCOL.md 3)\n"             \
+	"  --width W, --height H   Mandelbrot's image: --param width=W --param height=H\n"         \
+	"                          (default 400x200, one iteration per column)\n"                  \
+	"  --maxit M               Mandelbrot: --param maxit=M (default 256)\n"                    \
+	"  --order O               natural (default) or interleaved\n"
+#define RUN_CLI_OUT_HELP                                                                           \
+	"  --out FILE.npy          the results, one row per loop index (numpy.load)\n"             \
+	"  --png FILE              Mandelbrot: the image, coloured\n"                              \
+	"  --raw FILE              Mandelbrot: the raw counts as 16-bit PGM\n"                     \
+	"  --csv FILE, --json FILE the per-PE table and the run's summary\n"
 
 struct run_cli {
 	char run_name[64];
 	int nslaves, max_slaves;
-	int32_t width, height, maxit;
+	char workload[DLS_WORKLOAD_NAME_LEN];
+	struct dls_param params[DLS_MAX_PARAMS];
+	int nparams;
+	int64_t iterations; /* the loop's, known after run_cli_finish */
 	enum iter_order_mode order;
 	struct run_outputs out; /* out.power points at power once --power is given */
 	struct emul_steps power;
@@ -77,8 +102,9 @@ struct run_cli {
 	int progress, verbose;
 };
 
-/* The defaults: run "dls", 400 x 200, maxit 256, natural order, 30 s to
- * register, pings every 500 ms with a 3 s timeout; at most max_slaves. */
+/* The defaults: run "dls", workload mandelbrot with its defaults, natural
+ * order, 30 s to register, pings every 500 ms with a 3 s timeout; at most
+ * max_slaves. */
 void run_cli_init(struct run_cli *c, int max_slaves);
 
 /*
@@ -87,7 +113,11 @@ void run_cli_init(struct run_cli *c, int max_slaves);
  */
 int run_cli_option(const char *prog, struct run_cli *c, int opt, const char *arg);
 
-/* After the options: --slaves is required (exit 2 without it). */
+/*
+ * After the options: --slaves is required; the workload must know its
+ * parameters (it is opened to check them and to learn the iterations);
+ * --png and --raw are Mandelbrot's.  Exits 2 with the reason otherwise.
+ */
 void run_cli_finish(const char *prog, struct run_cli *c);
 
 #ifdef __cplusplus

@@ -12,10 +12,23 @@
 extern "C" {
 #endif
 
-/* Mirrors DLS::MAX_RESULT_BYTES: no message carries more counts than this. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "DLS results are little-endian on the wire and in memory: a big-endian host is not supported"
+#endif
+
+/* Mirrors DLS::PROTOCOL_VERSION: a peer of another version is refused. */
+#define DLS_PROTOCOL_VERSION 2u
+/* Mirrors DLS::MAX_RESULT_BYTES: no message carries more result octets than this. */
 #define DLS_MAX_RESULT_BYTES (1 << 20)
-/* Height limit that keeps one iteration's counts within one message. */
-#define DLS_MAX_ROWS (DLS_MAX_RESULT_BYTES / 2)
+
+/* A workload's parameters: name = value, both text (IDL Param). */
+#define DLS_MAX_PARAMS 16
+#define DLS_PARAM_NAME_LEN 32
+#define DLS_PARAM_VALUE_LEN 64
+struct dls_param {
+	char name[DLS_PARAM_NAME_LEN];
+	char value[DLS_PARAM_VALUE_LEN];
+};
 
 /* Iterations [start, start + count) of the loop: a chunk, a held or requeued range. */
 struct dls_range {
@@ -23,12 +36,12 @@ struct dls_range {
 	int64_t count;
 };
 
-/* Results of iterations [start, start + count): count * rows counts. */
+/* Results of iterations [start, start + count): count * result_bytes octets. */
 struct dls_result {
 	int64_t start;
 	int64_t count;
-	const uint16_t *counts;
-	size_t ncounts;
+	const void *data;
+	size_t nbytes;
 };
 
 /* A slave's running totals (IDL SlaveTimes). */
@@ -75,10 +88,13 @@ struct dls_scheme {
 
 /* What a slave learns about the run when it registers (IDL JobSpec). */
 struct dls_job {
+	uint32_t version; /* the sender's DLS_PROTOCOL_VERSION */
 	char run_name[64];
 	char workload[32];
-	int32_t width, height, maxit;
+	struct dls_param params[DLS_MAX_PARAMS];
+	int nparams;
 	int64_t iterations;
+	uint32_t result_bytes; /* per iteration */
 	int order;   /* enum iter_order_mode */
 	int collect; /* enum dls_collect */
 	struct dls_scheme scheme;

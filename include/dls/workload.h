@@ -1,36 +1,113 @@
 /*
- * workload.h - loop bodies looked up by name.  A slave computes iteration i
- * by calling the workload's function on the column the iteration order
- * gives; a host program embeds a slave by registering its own workload.
- * Registration is not thread-safe: register before starting slaves.
+ * workload.h - loop bodies, looked up by name.
+ *
+ * A workload turns a job's parameters (name = value text, PROTOCOL.md 3)
+ * into a loop: how many iterations, how many result octets each, and the
+ * numpy type of its values; then it computes any range of its loop indices.
+ * The master opens the job's workload to size, check and store the results;
+ * each slave opens it to compute.  DLS ships "mandelbrot" (WORKLOAD.md) and
+ * "pendulum" (a parameter sweep of a pendulum near its separatrix, results
+ * as doubles); a host program registers its own loop body under a name of
+ * its choice and runs a job naming it.
+ *
+ * Results are little-endian (DLS runs on little-endian hosts only).
+ * Registration is not thread-safe: register before starting a master or a
+ * slave.
  */
 #ifndef DLS_WORKLOAD_H
 #define DLS_WORKLOAD_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "dls/proto.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* What a workload sees of the job. */
-struct workload_job {
-	int32_t width;	/* number of columns (iterations) */
-	int32_t height; /* values per column */
-	int32_t maxit;
+#define DLS_WORKLOAD_NAME_LEN 32
+
+/* The loop a job describes. */
+struct dls_loop {
+	int64_t iterations;    /* loop indices 0 .. iterations - 1, >= 1 */
+	uint32_t result_bytes; /* octets of result per iteration, 1 .. DLS_MAX_RESULT_BYTES */
+	char dtype[8];	       /* numpy type of one value ("<u2", "<f8", "|u1"); result_bytes
+				  is a whole number of them */
+};
+
+struct dls_workload {
+	const char *name; /* < DLS_WORKLOAD_NAME_LEN characters; copied at registration */
+	void *user;	  /* handed to open */
+	/*
+	 * Reads the job's parameters into *loop and, if it needs one, a state
+	 * for the other calls (*state starts NULL).  An unknown parameter or a
+	 * bad value: DLS_EINVAL with why naming it.  Required.
+	 */
+	int (*open)(void *user, const struct dls_param *params, size_t n, struct dls_loop *loop,
+		    void **state, char *why, size_t len);
+	/* Frees what open made.  Optional. */
+	void (*close)(void *state);
+	/*
+	 * Computes loop indices first .. first + count - 1 into out
+	 * (count * result_bytes octets, index by index) and adds their cost in
+	 * unit iterations to *cost (an emulated slave sleeps cost x t_iter).
+	 * DLS_OK, or an error code with why.  Called from several threads at
+	 * once.  Required.
+	 */
+	int (*body)(void *state, int64_t first, int64_t count, void *out, uint64_t *cost,
+		    char *why, size_t len);
+	/*
+	 * Could data (result_bytes octets) be loop index `index`'s result?
+	 * DLS_OK, or DLS_EINVAL with why naming the bad value: the master then
+	 * refuses the whole message.  Optional (NULL: any octets are accepted).
+	 */
+	int (*check)(void *state, int64_t index, const void *data, char *why, size_t len);
+	/*
+	 * The cost of index's result in unit iterations, read from the result
+	 * itself, so that the master knows the loop's work (T_ideal, E).
+	 * Optional (NULL: the report shows no E).
+	 */
+	uint64_t (*cost)(void *state, int64_t index, const void *data);
 };
 
 /*
- * Computes column x into out[0..height-1] and returns its cost in unit
- * iterations (the emulation charges cost x t_iter).  Must be thread-safe.
+ * Adds a workload or replaces the one of the same name (*w is copied).
+ * DLS_OK, DLS_EINVAL (no name, name too long, no open or body), DLS_ENOMEM
+ * (the table of 32 is full).
  */
-typedef uint64_t (*workload_fn)(const struct workload_job *job, int64_t x, uint16_t *out);
+int dls_workload_register(const struct dls_workload *w);
 
-/* Adds or replaces a workload; DLS_OK, DLS_EINVAL (bad name) or DLS_ENOMEM. */
-int workload_register(const char *name, workload_fn fn);
+/* The workload registered under name ("mandelbrot" and "pendulum" are built in), or NULL. */
+const struct dls_workload *dls_workload_find(const char *name);
 
-/* The function registered under name ("mandelbrot" is built in), or NULL. */
-workload_fn workload_find(const char *name);
+/* The names of the registered workloads, comma-separated, for a usage line. */
+const char *dls_workload_names(void);
+
+/*
+ * Parameter helpers for open functions.  Each looks `name` up in params and
+ * reads it whole (a decimal integer, or a C-locale double) into *out, or
+ * leaves the default in *out when absent.  DLS_OK, or DLS_EINVAL with why
+ * ("parameter NAME: VALUE is not ...") for a bad or out-of-range value.
+ */
+int dls_param_int(const struct dls_param *params, size_t n, const char *name, int64_t lo,
+		  int64_t hi, int64_t *out, char *why, size_t len);
+int dls_param_double(const struct dls_param *params, size_t n, const char *name, double lo,
+		     double hi, double *out, char *why, size_t len);
+
+/*
+ * DLS_OK when every parameter's name is in known (NULL-terminated), else
+ * DLS_EINVAL with why naming the first stranger and the known names.
+ */
+int dls_params_known(const struct dls_param *params, size_t n, const char *const *known,
+		     char *why, size_t len);
+
+/*
+ * Sets name = value in params (replacing an earlier value) where *n counts
+ * the entries in use.  DLS_OK, DLS_EINVAL (name or value too long, or
+ * empty name), DLS_ENOMEM (DLS_MAX_PARAMS in use).
+ */
+int dls_params_set(struct dls_param *params, int *n, const char *name, const char *value);
 
 #ifdef __cplusplus
 }

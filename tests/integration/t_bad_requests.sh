@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # A test client sends every kind of bad request and result (unknown slave id,
-# a range it does not hold, the wrong number of counts, a second result for
+# a range it does not hold, the wrong number of octets, another protocol
+# version, a second result for
 # the same range, NaN and negative speeds, A_i = 0, ...): each is refused
 # with a reason, and the run still completes with the exact image.
 set -eu
@@ -22,10 +23,12 @@ wait "$MASTER"
 wait "$BAD"
 same_image "$T/bad.pgm" "$REF"
 refused=$(grep -c '^refused:' "$T/bad.log")
-expect_eq "refusals" "$refused" 14
+expect_eq "refusals" "$refused" 17
 ! grep -q '^ACCEPTED' "$T/bad.log"
 grep -q "refused: result for a range the slave does not hold: slave [0-9]* does not hold" "$T/bad.log"
 grep -q "refused: a second result for the same range: iteration [0-9]* was already delivered" "$T/bad.log"
 grep -q "refused: register with a NaN speed: speed nan" "$T/bad.log"
-grep -q "refused: result with a count above maxit: iteration [0-9]* row 0 carries count 257: a Mandelbrot count is 1..256 (maxit)" "$T/bad.log"
-grep -q "refused: result with a count of 0: iteration [0-9]* row 0 carries count 0" "$T/bad.log"
+grep -q "refused: result with a count above maxit: result of iteration [0-9]* refused: column [0-9]* row 0 carries count 257: a Mandelbrot count is 1..256 (maxit)" "$T/bad.log"
+grep -q "refused: result with a count of 0: result of iteration [0-9]* refused: column [0-9]* row 0 carries count 0" "$T/bad.log"
+grep -q "refused: register speaking protocol version 1: register_slave: the caller speaks DLS protocol version 1, this peer speaks version 2" "$T/bad.log"
+grep -q "refused: result with one octet too few: result \[[0-9]*, +[0-9]*) carries [0-9]* octets, expected" "$T/bad.log"

@@ -12,6 +12,7 @@
 #include "mandel.h"
 #include "orb_util.hh"
 #include "ping_slave.hh"
+#include "proto_conv.hh"
 
 static int failures;
 
@@ -28,22 +29,29 @@ static int failures;
 		}                                                                                  \
 	} while (0)
 
-static DLS::ResultBlock block(const DLS::JobSpec &job, long long start, long long count,
-			      long long ncounts)
+static struct mandel_params mp; // the run's image, from the job's parameters
+
+// The results of [start, start + count) in `nbytes` octets (natural order).
+static DLS::ResultBlock block(long long start, long long count, long long nbytes)
 {
 	DLS::ResultBlock b;
-	struct mandel_params m = {job.width, job.height, job.maxit};
-	std::vector<uint16_t> col((size_t)job.height);
+	std::vector<uint16_t> col((size_t)mp.height);
 
 	b.start = start;
 	b.count = count;
-	b.counts.length((CORBA::ULong)ncounts);
-	for (long long i = 0; i < count && (i + 1) * job.height <= ncounts; i++) {
-		mandel_column(&m, (int32_t)i + (int32_t)start, col.data()); // natural order
-		for (int y = 0; y < job.height; y++)
-			b.counts[(CORBA::ULong)(i * job.height + y)] = col[(size_t)y];
+	b.data.length((CORBA::ULong)nbytes);
+	for (long long i = 0; i < count && (i + 1) * mp.height * 2 <= nbytes; i++) {
+		mandel_column(&mp, (int32_t)i + (int32_t)start, col.data());
+		memcpy(b.data.get_buffer() + i * mp.height * 2, col.data(), (size_t)mp.height * 2);
 	}
 	return b;
+}
+
+// Sets the first count of a block (little-endian uint16).
+static void set_count(DLS::ResultBlock &b, unsigned v)
+{
+	b.data[0] = (CORBA::Octet)(v & 0xff);
+	b.data[1] = (CORBA::Octet)(v >> 8);
 }
 
 static DLS::ChunkRequest req(int id, unsigned seq, int acp)
@@ -82,13 +90,24 @@ int main(int argc, char **argv)
 	DLS::Slave_var self = servant->_this();
 	servant->_remove_ref(); // the POA owns it now
 
+	const CORBA::ULong V = DLS::PROTOCOL_VERSION;
+	EXPECT_REFUSED("register speaking protocol version 1",
+		       m->register_slave(1, "bad", 1.0, self));
+	EXPECT_REFUSED("register speaking protocol version 3",
+		       m->register_slave(V + 1, "bad", 1.0, self));
 	EXPECT_REFUSED("register without a Slave reference",
-		       m->register_slave("bad", 1.0, DLS::Slave::_nil()));
-	EXPECT_REFUSED("register with a NaN speed", m->register_slave("bad", NAN, self));
-	EXPECT_REFUSED("register with a negative speed", m->register_slave("bad", -1.0, self));
-	DLS::Registration_var reg = m->register_slave("bad", 1.0, self);
+		       m->register_slave(V, "bad", 1.0, DLS::Slave::_nil()));
+	EXPECT_REFUSED("register with a NaN speed", m->register_slave(V, "bad", NAN, self));
+	EXPECT_REFUSED("register with a negative speed", m->register_slave(V, "bad", -1.0, self));
+	DLS::Registration_var reg = m->register_slave(V, "bad", 1.0, self);
 	int id = reg->slave_id;
-	const DLS::JobSpec &job = reg->job;
+	struct dls_job job;
+	if (proto_job_in(reg->job, &job, why, sizeof(why)) ||
+	    strcmp(job.workload, "mandelbrot") ||
+	    mandel_params_from(job.params, (size_t)job.nparams, &mp, why, sizeof(why))) {
+		printf("FAILED: the job is not a Mandelbrot image: %s\n", why);
+		return 1;
+	}
 	unsigned seq = 1;
 
 	EXPECT_REFUSED("request from unknown slave id 999", m->request(req(999, 1, 1)));
@@ -101,22 +120,24 @@ int main(int argc, char **argv)
 		printf("no work for the bad client\n");
 		return failures ? 1 : 0;
 	}
-	long long s = rep.start, c = rep.count, h = job.height;
+	long long s = rep.start, c = rep.count, rb = job.result_bytes;
 	DLS::ResultSeq rs;
 	rs.length(1);
 
-	rs[0] = block(job, s + c, 1, h);
+	rs[0] = block(s + c, 1, rb);
 	EXPECT_REFUSED("result for a range the slave does not hold", m->submit(id, rs));
-	rs[0] = block(job, s, c, c * h - 1);
-	EXPECT_REFUSED("result with the wrong number of counts", m->submit(id, rs));
-	rs[0] = block(job, -5, 1, h);
+	rs[0] = block(s, c, c * rb - 1);
+	EXPECT_REFUSED("result with one octet too few", m->submit(id, rs));
+	rs[0] = block(s, c, c * rb + 2);
+	EXPECT_REFUSED("result with one count too many", m->submit(id, rs));
+	rs[0] = block(-5, 1, rb);
 	EXPECT_REFUSED("result with a negative start", m->submit(id, rs));
-	rs[0] = block(job, s, c, c * h);
-	rs[0].counts[0] = (CORBA::UShort)(job.maxit + 1);
+	rs[0] = block(s, c, c * rb);
+	set_count(rs[0], (unsigned)mp.maxit + 1);
 	EXPECT_REFUSED("result with a count above maxit", m->submit(id, rs));
-	rs[0].counts[0] = 0;
+	set_count(rs[0], 0);
 	EXPECT_REFUSED("result with a count of 0", m->submit(id, rs));
-	rs[0] = block(job, s, c, c * h);
+	rs[0] = block(s, c, c * rb);
 	EXPECT_REFUSED("result from unknown slave id 999", m->submit(999, rs));
 	DLS::ChunkRequest early = req(id, seq, 1);
 	EXPECT_REFUSED("request that does not deliver the chunk held", m->request(early));
@@ -133,7 +154,7 @@ int main(int argc, char **argv)
 		DLS::ChunkRequest r = req(id, seq++, 1);
 		if (held_s >= 0) {
 			r.results.length(1);
-			r.results[0] = block(job, held_s, held_c, held_c * h);
+			r.results[0] = block(held_s, held_c, held_c * rb);
 		}
 		rep = m->request(r);
 		held_s = -1;

@@ -3,7 +3,10 @@
  */
 #include "master_testutil.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "dls/workload.h"
 
 void tu_master_config(struct master_config *c, enum sched_kind kind, int nslaves, int32_t width,
 		      int32_t height, int timeout_ms)
@@ -14,9 +17,7 @@ void tu_master_config(struct master_config *c, enum sched_kind kind, int nslaves
 	sched_params_init(&c->sched);
 	c->sched.kind = kind;
 	c->nslaves = nslaves;
-	c->width = width;
-	c->height = height;
-	c->maxit = 256;
+	tu_mandel_params(c->params, &c->nparams, width, height, 256);
 	c->register_timeout_ms = timeout_ms;
 	c->start_timeout_ms = timeout_ms;
 	c->wait_ms = 1;
@@ -34,4 +35,39 @@ struct dls_request tu_request(int id, uint32_t seq, int64_t acp, const struct dl
 	r.results = res;
 	r.nresults = n;
 	return r;
+}
+
+void tu_mandel_params(struct dls_param *p, int *n, int32_t width, int32_t height, int32_t maxit)
+{
+	char v[16];
+
+	*n = 0;
+	snprintf(v, sizeof(v), "%d", (int)width);
+	dls_params_set(p, n, "width", v);
+	snprintf(v, sizeof(v), "%d", (int)height);
+	dls_params_set(p, n, "height", v);
+	snprintf(v, sizeof(v), "%d", (int)maxit);
+	dls_params_set(p, n, "maxit", v);
+}
+
+void tu_mandel_job(struct dls_job *job, int32_t width, int32_t height, int32_t maxit)
+{
+	tu_mandel_params(job->params, &job->nparams, width, height, maxit);
+	job->version = DLS_PROTOCOL_VERSION;
+	snprintf(job->workload, sizeof(job->workload), "mandelbrot");
+	job->iterations = width;
+	job->result_bytes = (uint32_t)(2 * height);
+}
+
+struct dls_result tu_counts(int64_t start, int64_t count, const uint16_t *counts, size_t ncounts)
+{
+	return (struct dls_result){start, count, counts, ncounts * sizeof(uint16_t)};
+}
+
+void tu_set_maxit(struct master_config *c, int32_t maxit)
+{
+	char v[16];
+
+	snprintf(v, sizeof(v), "%d", (int)maxit);
+	dls_params_set(c->params, &c->nparams, "maxit", v);
 }

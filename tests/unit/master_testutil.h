@@ -19,4 +19,19 @@ void tu_master_config(struct master_config *c, enum sched_kind kind, int nslaves
 struct dls_request tu_request(int id, uint32_t seq, int64_t acp, const struct dls_result *res,
 			      size_t n);
 
+/* Mandelbrot's parameters width, height, maxit into p (*n of them). */
+void tu_mandel_params(struct dls_param *p, int *n, int32_t width, int32_t height, int32_t maxit);
+
+/* A Mandelbrot job as a master would send it (workload, parameters, loop). */
+void tu_mandel_job(struct dls_job *job, int32_t width, int32_t height, int32_t maxit);
+
+/* A result block of ncounts uint16 counts. */
+struct dls_result tu_counts(int64_t start, int64_t count, const uint16_t *counts, size_t ncounts);
+
+/* The master's results as the Mandelbrot image (column-major counts). */
+#define tu_image(m) ((const uint16_t *)master_results(m)->data)
+
+/* Sets the Mandelbrot maxit of a configuration. */
+void tu_set_maxit(struct master_config *c, int32_t maxit);
+
 #endif

@@ -14,6 +14,7 @@
 
 #include "dls/err.h"
 #include "coordinator.h"
+#include "master_testutil.h"
 #include "suites.h"
 
 #define W 100
@@ -37,7 +38,7 @@ static void *register_one(void *arg)
 
 static struct dls_result block(int64_t start, int64_t count, uint16_t *buf)
 {
-	return (struct dls_result){start, count, buf, (size_t)count};
+	return tu_counts(start, count, buf, (size_t)count);
 }
 
 static void test_coordinator(void)
@@ -61,12 +62,10 @@ static void test_coordinator(void)
 	strcpy(c.run_name, "t");
 	strcpy(c.workload, "mandelbrot");
 	c.nslaves = 4;
-	c.width = W;
-	c.height = 1;
-	c.maxit = 16;
+	tu_mandel_params(c.params, &c.nparams, W, 1, 16);
 	c.register_timeout_ms = 5000;
 	c.report_interval = 0.5;
-	m = coordinator_create(&c, &err);
+	m = coordinator_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	/* registration order = ids 0..3, throughputs 1, 2, 3, 4 */
 	for (int i = 0; i < 4; i++) {
@@ -105,9 +104,9 @@ static void test_coordinator(void)
 	CU_ASSERT_EQUAL(coordinator_report(m, 3, &res, 1, &t, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "count 17"));
 	buf[3] = 1;
-	res = (struct dls_result){25, 5, buf, 4}; /* wrong number of counts */
+	res = tu_counts(25, 5, buf, 4); /* wrong number of counts */
 	CU_ASSERT_EQUAL(coordinator_report(m, 3, &res, 1, &t, why), DLS_EINVAL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(why, "carries 4 counts"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "carries 8 octets"));
 
 	/* slave 1 hands [70, 75) to slave 2, then slave 2 dies */
 	CU_ASSERT_EQUAL(coordinator_migrated(m, 1, 2, 70, 5, 1, &rep, why), DLS_OK);

@@ -25,9 +25,7 @@ static int p_register(void *ctx, const char *const *names, const double *speeds,
 		      int *ids, double *vp, struct dls_job *job, char *why, size_t len)
 {
 	(void)len;
-	memset(job, 0, sizeof(*job));
-	job->width = W;
-	job->height = 1;
+	master_job(ctx, job); /* what the servant sends */
 	return master_register_group(ctx, names, speeds, n, ids, vp, why);
 }
 
@@ -75,7 +73,7 @@ static void test_relay_is_flat_dtss(void)
 	char why[MASTER_WHY_LEN];
 
 	tu_master_config(&c, SCHED_DTSS, 4, W, 1, 1000);
-	m = master_create(&c, &err);
+	m = master_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	ops.ctx = m;
 	h = hmaster_create("h", HMASTER_RELAY, 4, 1000, 0, &ops, &err);
@@ -91,8 +89,8 @@ static void test_relay_is_flat_dtss(void)
 			reqs[k].seq = seq;
 			reqs[k].acp = (int64_t)vp[s];
 			if (held[s]) {
-				res[k] = (struct dls_result){start[s], count[s], held[s],
-							     (size_t)count[s]};
+				res[k] = tu_counts(start[s], count[s], held[s],
+							     (size_t)count[s]);
 				reqs[k].results = &res[k];
 				reqs[k].nresults = 1;
 			}
@@ -125,7 +123,7 @@ static void test_relay_is_flat_dtss(void)
 
 		for (int x = 0; x < W; x++)
 			mandel_column(&mp, x, &ref[x]);
-		CU_ASSERT_EQUAL(memcmp(master_image(m), ref, sizeof(ref)), 0);
+		CU_ASSERT_EQUAL(memcmp(tu_image(m), ref, sizeof(ref)), 0);
 	}
 	CU_ASSERT_EQUAL(hmaster_wait_finished(h, 0), DLS_OK);
 	hmaster_destroy(h);
@@ -181,7 +179,7 @@ static void *tl_slave_main(void *arg)
 		req.acp = (int64_t)vp;
 
 		if (held) {
-			res = (struct dls_result){start, count, held, (size_t)count};
+			res = tu_counts(start, count, held, (size_t)count);
 			req.results = &res;
 			req.nresults = 1;
 		}
@@ -234,7 +232,7 @@ static void run_twolevel(enum sched_kind kind, int lose_one)
 	int err;
 
 	tu_master_config(&c, kind, 1, W, 1, 5000);
-	m = master_create(&c, &err);
+	m = master_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	ops.ctx = m;
 	h = hmaster_create("h", HMASTER_TWOLEVEL, 4, 5000, 0, &ops, &err);
@@ -257,7 +255,7 @@ static void run_twolevel(enum sched_kind kind, int lose_one)
 
 		for (int x = 0; x < W; x++)
 			mandel_column(&mp, x, &ref[x]);
-		CU_ASSERT_EQUAL(memcmp(master_image(m), ref, sizeof(ref)), 0);
+		CU_ASSERT_EQUAL(memcmp(tu_image(m), ref, sizeof(ref)), 0);
 	}
 	/* the master saw one child, which took several chunks */
 	CU_ASSERT_EQUAL_FATAL(master_snapshot(m, &snap), DLS_OK);
@@ -307,7 +305,7 @@ static void test_cluster_registration(void)
 	memset(&req, 0, sizeof(req));
 	req.seq = 1;
 	req.acp = 3;
-	m = master_create(&c, &err);
+	m = master_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	CU_ASSERT_EQUAL(master_register_cluster(m, "h", speeds, 0, &id, vp, why), DLS_EINVAL);
 	CU_ASSERT_EQUAL_FATAL(master_register_cluster(m, "h", speeds, 2, &id, vp, why), DLS_OK);
@@ -318,7 +316,7 @@ static void test_cluster_registration(void)
 	CU_ASSERT_EQUAL(out.kind, DLS_REPLY_WORK);
 	/* a two-level hmaster may ask again before delivering (it prefetches) */
 	req.seq = 2;
-	res = (struct dls_result){out.start, 1, counts, 1};
+	res = tu_counts(out.start, 1, counts, 1);
 	req.results = &res;
 	req.nresults = 1;
 	CU_ASSERT_EQUAL(master_request(m, &req, &out, why), DLS_OK);

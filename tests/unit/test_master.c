@@ -24,11 +24,11 @@ static struct master *make(int nslaves, enum sched_kind kind, enum dls_collect c
 
 	tu_master_config(&c, kind, nslaves, W, H, 1000);
 	c.sched.css_k = 3;
-	c.maxit = 64;
+	tu_set_maxit(&c, 64);
 	c.collect = collect;
 	c.start_timeout_ms = 0; /* serve whoever asked first */
 	c.wait_ms = 5;
-	m = master_create(&c, &err);
+	m = master_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	return m;
 }
@@ -122,15 +122,15 @@ static void test_refusals_leave_state(void)
 	CU_ASSERT(rep2.start == rep.start && rep2.count == rep.count);
 	good = counts_for(0, 3);
 	/* a good block and a bad one: nothing of the message is applied */
-	res[0] = (struct dls_result){0, 2, good, 2 * H};
-	res[1] = (struct dls_result){2, 1, good, H - 1};
+	res[0] = tu_counts(0, 2, good, 2 * H);
+	res[1] = tu_counts(2, 1, good, H - 1);
 	r = tu_request(0, 2, 1, res, 2);
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_EINVAL);
-	CU_ASSERT_PTR_NOT_NULL(strstr(why, "carries 9 counts"));
-	res[1] = (struct dls_result){5, 1, good, H};
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "carries 18 octets"));
+	res[1] = tu_counts(5, 1, good, H);
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "does not hold"));
-	res[1] = (struct dls_result){1, 1, good, H}; /* overlaps the first block */
+	res[1] = tu_counts(1, 1, good, H); /* overlaps the first block */
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "twice"));
 	r = tu_request(0, 2, 1, res, 1); /* delivers 2 of the 3 held */
@@ -139,26 +139,26 @@ static void test_refusals_leave_state(void)
 	CU_ASSERT_EQUAL(s.delivered, 0);
 	CU_ASSERT_EQUAL(s.assigned, 3);
 	dls_status_free(&s);
-	CU_ASSERT_EQUAL(master_image(m)[0], 0);
+	CU_ASSERT_EQUAL(tu_image(m)[0], 0);
 	/* counts the kernel cannot return (0, above maxit): refused, nothing applied */
 	{
 		uint16_t *bad = counts_for(0, 3);
 
 		bad[H + 1] = 0;
-		res[0] = (struct dls_result){0, 3, bad, 3 * H};
+		res[0] = tu_counts(0, 3, bad, 3 * H);
 		r = tu_request(0, 2, 1, res, 1);
 		CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_EINVAL);
-		CU_ASSERT_PTR_NOT_NULL(strstr(why, "iteration 1 row 1 carries count 0"));
+		CU_ASSERT_PTR_NOT_NULL(strstr(why, "iteration 1 refused: column 1 row 1 carries count 0"));
 		bad[H + 1] = 257; /* maxit is 64 here */
 		CU_ASSERT_EQUAL(master_submit(m, 0, res, 1, why), DLS_EINVAL);
 		CU_ASSERT_PTR_NOT_NULL(strstr(why, "count 257: a Mandelbrot count is 1..64"));
 		free(bad);
 	}
 	/* the right message is accepted */
-	res[0] = (struct dls_result){0, 3, good, 3 * H};
+	res[0] = tu_counts(0, 3, good, 3 * H);
 	r = tu_request(0, 2, 1, res, 1);
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
-	CU_ASSERT_EQUAL(memcmp(master_image(m), good, 3 * H * sizeof(uint16_t)), 0);
+	CU_ASSERT_EQUAL(memcmp(tu_image(m), good, 3 * H * sizeof(uint16_t)), 0);
 	/* the same results again: refused */
 	CU_ASSERT_EQUAL(master_submit(m, 0, res, 1, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "already delivered"));
@@ -178,7 +178,7 @@ static void run_to_done(struct master *m, int id, uint32_t *seq, struct dls_repl
 	for (int guard = 0; guard < 1000; guard++) {
 		struct dls_request r;
 
-		res = (struct dls_result){rep.start, rep.count, held, (size_t)rep.count * H};
+		res = tu_counts(rep.start, rep.count, held, (size_t)rep.count * H);
 		r = tu_request(id, ++*seq, 1, &res, held ? 1 : 0);
 		CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
 		free(held);
@@ -194,7 +194,7 @@ static void check_image_exact(struct master *m)
 {
 	uint16_t *all = counts_for(0, W);
 
-	CU_ASSERT_EQUAL(memcmp(master_image(m), all, (size_t)W * H * sizeof(uint16_t)), 0);
+	CU_ASSERT_EQUAL(memcmp(tu_image(m), all, (size_t)W * H * sizeof(uint16_t)), 0);
 	free(all);
 }
 
@@ -228,13 +228,13 @@ static void test_lost_slave_requeued(void)
 	/* slave 1 finishes everything: deliver [0,20) then the rest */
 	{
 		uint16_t *c = counts_for(0, 20);
-		struct dls_result res = {0, 20, c, 20 * H};
+		struct dls_result res = tu_counts(0, 20, c, 20 * H);
 
 		r = tu_request(1, 2, 1, &res, 1);
 		CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
 		free(c);
 		c = counts_for(rep.start, rep.count);
-		res = (struct dls_result){rep.start, rep.count, c, (size_t)rep.count * H};
+		res = tu_counts(rep.start, rep.count, c, (size_t)rep.count * H);
 		CU_ASSERT_EQUAL(master_submit(m, 1, &res, 1, why), DLS_OK);
 		free(c);
 	}
@@ -270,7 +270,7 @@ static void test_wait_then_done(void)
 	CU_ASSERT_EQUAL(master_wait_done(m, 0), DLS_ETIMEDOUT);
 	{
 		uint16_t *c = counts_for(0, 3);
-		struct dls_result res = {0, 3, c, 3 * H};
+		struct dls_result res = tu_counts(0, 3, c, 3 * H);
 
 		r = tu_request(1, 2, 1, &res, 1);
 		CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
@@ -305,9 +305,9 @@ static void test_collect_end(void)
 		r = tu_request(0, ++seq, 1, NULL, 0);
 		CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
 		if (rep.kind == DLS_REPLY_WORK && n < 64)
-			res[n++] = (struct dls_result){rep.start, rep.count,
+			res[n++] = tu_counts(rep.start, rep.count,
 						       counts_for(rep.start, rep.count),
-						       (size_t)rep.count * H};
+						       (size_t)rep.count * H);
 	} while (rep.kind == DLS_REPLY_WORK);
 	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_WAIT);
 	CU_ASSERT_EQUAL(master_wait_done(m, 0), DLS_ETIMEDOUT);
@@ -317,7 +317,7 @@ static void test_collect_end(void)
 	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_DONE);
 	check_image_exact(m);
 	for (size_t i = 0; i < n; i++)
-		free((void *)res[i].counts);
+		free((void *)res[i].data);
 	master_destroy(m);
 }
 

@@ -18,8 +18,8 @@ static void test_take(void)
 	struct ledger l;
 	struct serve_child c;
 	struct dls_reply out, given = {DLS_REPLY_WORK, 0, 10, 0};
-	uint16_t counts[20] = {0};
-	struct dls_result half = {0, 5, counts, 5}, all = {0, 10, counts, 10};
+	uint8_t data[20] = {0};
+	struct dls_result half = {0, 5, data, 5}, all = {0, 10, data, 10};
 	struct dls_request r;
 	char why[256];
 	int retry;
@@ -98,8 +98,8 @@ static void test_requeue(void)
 	struct serve_child c;
 	struct serve_ranges q = {0};
 	struct dls_range r;
-	uint16_t counts[4] = {0};
-	struct dls_result part = {12, 4, counts, 4};
+	uint8_t data[4] = {0};
+	struct dls_result part = {12, 4, data, 4};
 	int64_t total;
 	char why[256];
 

@@ -11,6 +11,7 @@
 #include "dls_time.h"
 #include "mandel.h"
 #include "dls/slave.h"
+#include "master_testutil.h"
 #include "suites.h"
 
 /* A scripted master: serves [0, width) in chunks of `chunk`, then DONE. */
@@ -19,7 +20,9 @@ struct fake {
 	int refuse;	       /* refuse every request */
 	int64_t next, width, chunk;
 	int64_t delivered;     /* iterations received, by request or submit */
-	size_t max_counts;     /* largest block seen */
+	size_t max_bytes;      /* largest block seen */
+	const char *workload;  /* NULL: mandelbrot */
+	uint32_t result_bytes; /* 0: the right one */
 	int calls, submits, requests;
 	int64_t acp_seen[64];
 	int nacp;
@@ -30,8 +33,8 @@ static void see(struct fake *f, const struct dls_result *res, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		f->delivered += res[i].count;
-		if (res[i].ncounts > f->max_counts)
-			f->max_counts = res[i].ncounts;
+		if (res[i].nbytes > f->max_bytes)
+			f->max_bytes = res[i].nbytes;
 	}
 }
 
@@ -50,11 +53,11 @@ static int f_register(void *ctx, const char *name, double speed, int *id, double
 	*id = 0;
 	*vpower = 2;
 	memset(job, 0, sizeof(*job));
-	strcpy(job->workload, "mandelbrot");
-	job->width = (int32_t)f->width;
-	job->height = f->height;
-	job->maxit = 32;
-	job->iterations = f->width;
+	tu_mandel_job(job, (int32_t)f->width, f->height, 32);
+	if (f->workload)
+		snprintf(job->workload, sizeof(job->workload), "%s", f->workload);
+	if (f->result_bytes)
+		job->result_bytes = f->result_bytes;
 	return DLS_OK;
 }
 
@@ -175,7 +178,7 @@ static void test_blocks_under_limit(void)
 	c.max_block_bytes = 2 * 100 * 6; /* six columns a message */
 	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_OK);
 	CU_ASSERT_EQUAL(f.delivered, 40);
-	CU_ASSERT(f.max_counts <= 600);
+	CU_ASSERT(f.max_bytes <= 1200);
 	CU_ASSERT_EQUAL(f.submits, 6); /* 7 blocks: one rides on the request */
 }
 
@@ -211,6 +214,25 @@ static void test_acp_zero_delivers_then_waits(void)
 	CU_ASSERT(st.times.t_comp > 0.005);
 }
 
+/* A job this slave cannot compute as described: refused with the reason,
+ * nothing requested. */
+static void test_bad_jobs(void)
+{
+	struct fake f = {.width = 10, .chunk = 5, .height = 4, .workload = "nosuch"};
+	struct slave_ops ops = ops_for(&f);
+	struct slave_config c;
+	struct slave_stats st;
+	char why[SLAVE_WHY_LEN];
+
+	config(&c);
+	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "unknown workload 'nosuch' (known: mandelbrot, pendulum"));
+	f = (struct fake){.width = 10, .chunk = 5, .height = 4, .result_bytes = 7};
+	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "10 iterations of 7 octets"));
+	CU_ASSERT_EQUAL(f.requests, 0);
+}
+
 int slave_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("slave core", NULL, NULL);
@@ -222,5 +244,6 @@ int slave_suite_add(void)
 	       !CU_add_test(s, "a refusal stops the slave", test_refused_stops) ||
 	       !CU_add_test(s, "results in blocks under the message limit",
 			    test_blocks_under_limit) ||
-	       !CU_add_test(s, "A_i = 0 delivers, then waits", test_acp_zero_delivers_then_waits);
+	       !CU_add_test(s, "A_i = 0 delivers, then waits", test_acp_zero_delivers_then_waits) ||
+	       !CU_add_test(s, "jobs it cannot compute are refused", test_bad_jobs);
 }

@@ -1,0 +1,50 @@
+/*
+ * npy_file.c - NumPy .npy format 1.0 writer (see npy_file.h).
+ */
+#include "npy_file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dls/err.h"
+#include "dls/log.h"
+
+int npy_file_write(const char *path, const char *dtype, const void *data, int64_t rows,
+		   size_t row_bytes)
+{
+	char head[256];
+	int vsize = 0, n, ok;
+	size_t total;
+	FILE *f;
+
+	if (strlen(dtype) < 3 || !strchr("<|", dtype[0]) || !strchr("uif", dtype[1]) ||
+	    sscanf(dtype + 2, "%d", &vsize) != 1 || vsize < 1 || row_bytes % (size_t)vsize)
+		return DLS_EINVAL;
+	/* magic, version 1.0, header length; the header pads to 64 octets with a newline */
+	n = snprintf(head + 10, sizeof(head) - 10,
+		     "{'descr': '%s', 'fortran_order': False, 'shape': (%lld, %zu), }", dtype,
+		     (long long)rows, row_bytes / (size_t)vsize);
+	total = ((size_t)n + 10 + 1 + 63) / 64 * 64;
+	memset(head + 10 + n, ' ', total - 10 - (size_t)n - 1);
+	head[total - 1] = '\n';
+	memcpy(head, "\x93NUMPY\x01\x00", 8);
+	head[8] = (char)((total - 10) & 0xff);
+	head[9] = (char)((total - 10) >> 8);
+	f = fopen(path, "wb");
+	if (!f) {
+		log_err("cannot write '%s': %s", path, strerror(errno));
+		return DLS_EIO;
+	}
+	ok = fwrite(head, 1, total, f) == total &&
+	     (rows == 0 || fwrite(data, row_bytes, (size_t)rows, f) == (size_t)rows);
+	if (fclose(f))
+		ok = 0;
+	if (!ok) {
+		log_err("cannot write '%s': %s", path, strerror(errno));
+		unlink(path);
+		return DLS_EIO;
+	}
+	return DLS_OK;
+}

@@ -1,0 +1,28 @@
+/*
+ * npy_file.h - writes a run's results as a NumPy .npy file (format 1.0,
+ * numpy.org/neps/nep-0001-npy-format): a 2-D array of shape
+ * (iterations, values per iteration), C order, one row per loop index,
+ * so that `numpy.load(path)` reads it in one line.
+ */
+#ifndef DLS_NPY_FILE_H
+#define DLS_NPY_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Writes rows x row_bytes octets of data whose values are of numpy type
+ * dtype ("<u2", "<f8", ...; row_bytes a multiple of its size).  DLS_OK, or
+ * DLS_EIO (errno logged, the partial file removed), DLS_EINVAL (a bad dtype).
+ */
+int npy_file_write(const char *path, const char *dtype, const void *data, int64_t rows,
+		   size_t row_bytes);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

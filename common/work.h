@@ -1,0 +1,67 @@
+/*
+ * work.h - a job's workload, opened: its loop and what the master, the
+ * hmasters, the coordinator and the slaves do with it (compute a chunk in
+ * the job's iteration order, check and cost delivered results).
+ */
+#ifndef DLS_WORK_H
+#define DLS_WORK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dls/proto.h"
+#include "dls/workload.h"
+#include "iter_order.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct work {
+	const struct dls_workload *w;
+	void *state;
+	struct dls_loop loop;
+	struct iter_order order; /* iteration -> loop index */
+};
+
+/*
+ * Opens workload `name` with the parameters.  DLS_OK; DLS_ENOENT (unknown
+ * workload, why lists the known ones); DLS_EINVAL (bad parameters, or a
+ * loop the workload described badly: why says which); DLS_ENOMEM.
+ */
+int work_open(struct work *wk, const char *name, const struct dls_param *params, size_t n,
+	      enum iter_order_mode order, char *why, size_t len);
+
+/* Frees what work_open made; a zeroed work is a no-op. */
+void work_close(struct work *wk);
+
+/* Fills the job's workload, parameters and loop from an open work. */
+void work_describe(const struct work *wk, const char *name, const struct dls_param *params,
+		   size_t n, struct dls_job *job);
+
+/*
+ * Computes iterations [start, start + count) (the job's order maps each to
+ * its loop index) into out, count * result_bytes octets, adding their cost
+ * to *cost.  Runs of consecutive loop indices go to the body together.
+ */
+int work_compute(const struct work *wk, int64_t start, int64_t count, void *out, uint64_t *cost,
+		 char *why, size_t len);
+
+/*
+ * Checks the values of n result blocks (their sizes are the ledger's to
+ * check) with the workload's check: DLS_OK, or DLS_EINVAL with why naming
+ * the block's iteration and the value.
+ */
+int work_check_results(const struct work *wk, const struct dls_result *res, size_t n, char *why,
+		       size_t len);
+
+/*
+ * The loop's total cost from a complete result array (loop index order),
+ * or 0 when the workload cannot tell.
+ */
+uint64_t work_total_cost(const struct work *wk, const uint8_t *results);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
