@@ -13,6 +13,7 @@ static const struct {
 } cmds[] = {
 	{"chunks", dls_cmd_chunks, "print the chunk schedule of a scheme, or the TreeS plan"},
 	{"mandel", dls_cmd_mandel, "compute the Mandelbrot image sequentially (the oracle, T_1)"},
+	{"reference", dls_cmd_reference, "compute any workload sequentially into a .npy (the oracle)"},
 	{"run", dls_cmd_run, "a whole run: naming service, master, emulated cluster, table"},
 	{"simulate", dls_cmd_simulate, "simulate a scheme on a cluster: the schedule's own limit"},
 	{"names", dls_cmd_names, "start or stop a private naming service"},

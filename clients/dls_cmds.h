@@ -8,6 +8,7 @@
 
 int dls_cmd_chunks(int argc, char **argv);
 int dls_cmd_mandel(int argc, char **argv);
+int dls_cmd_reference(int argc, char **argv);
 int dls_cmd_run(int argc, char **argv);
 int dls_cmd_names(int argc, char **argv);
 int dls_cmd_status(int argc, char **argv);

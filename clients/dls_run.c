@@ -25,6 +25,7 @@
 #include "proc.h"
 #include "sched_cli.h"
 #include "tls_setup.h"
+#include "work.h"
 
 #define PROG "dls run"
 #define MAX_ARGS 96
@@ -39,7 +40,8 @@ static void on_signal(int sig)
 static void help(void)
 {
 	printf("usage: dls run [--cluster NAME | --speeds V,V,... [--loads Q,Q,...]] [--scheme S]\n"
-	       "               [--width W --height H --maxit M] [outputs] [options]\n\n"
+	       "               [--workload W --param N=V ... | --width W --height H --maxit M]\n"
+	       "               [outputs] [options]\n\n"
 	       "Starts a private naming service, the master and one slave per PE, runs the\n"
 	       "job, prints seed 001's per-PE table, and stops everything it started.\n\n"
 	       "  --cluster NAME       a reference cluster: " CLUSTER_NAMES "\n"
@@ -51,10 +53,14 @@ static void help(void)
 	       "                       certificate authority made for the run; peers verified\n"
 	       "  --link-latency-us US emulated one-way latency of every link (slaves and\n"
 	       "                       hmasters delay their own calls)\n"
-	       "  --width, --height    image size (default 400x200); --maxit (default 256)\n"
+	       "  --workload NAME      the loop body: mandelbrot (default) or pendulum\n"
+	       "  --param NAME=VALUE   a workload parameter (repeatable; PROTOCOL.md 3)\n"
+	       "  --width, --height    Mandelbrot's image size (default 400x200); --maxit (256)\n"
 	       "  --order O            natural (default) or interleaved\n"
 	       "  --collect C          piggyback (default) or end\n" SCHED_CLI_HELP
-	       "  --png, --raw, --csv, --json FILE   the outputs of the master\n"
+	       "  --out FILE.npy       the results, one row per loop index (numpy.load)\n"
+	       "  --png, --raw, --csv, --json FILE   the outputs of the master (images:\n"
+	       "                       Mandelbrot only)\n"
 	       "  --run NAME           naming context (default run-PID)\n"
 	       "  --names ADDR         use this naming service (corbaname::HOST:PORT)\n"
 	       "  --dir DIR            keep the logs in DIR (default: a temporary folder,\n"
@@ -194,15 +200,19 @@ static void remove_dir(const char *dir)
 
 enum { O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT, O_PNG,
        O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS, O_NOPROGRESS,
-       O_TLS = 200, O_HMODE, O_GAMMA = 210, O_ALLOC, O_BIDI, O_REPORT };
+       O_TLS = 200, O_HMODE, O_GAMMA = 210, O_ALLOC, O_BIDI, O_REPORT, O_WORKLOAD = 220, O_PARAM,
+       O_OUT };
 
 /* Everything the command line says, checked. */
 struct run_opts {
 	struct cluster cl;
 	struct emul_steps power; /* the cluster's sum V_i/Q_i(t), for the master's E */
 	const char *loads, *names, *dir;
-	const char *out_png, *out_raw, *out_csv, *out_json;
-	const char *width, *height, *maxit, *order, *collect, *hmode;
+	const char *out_png, *out_raw, *out_csv, *out_json, *out_npy;
+	const char *order, *collect, *hmode;
+	const char *workload;
+	struct dls_param params[DLS_MAX_PARAMS]; /* the workload's */
+	int nparams;
 	char run[64];
 	double t_iter, timeout, kill_at, latency_us;
 	int levels[MAX_LEVELS], nlevels, first[MAX_LEVELS + 1]; /* hmasters by level */
@@ -217,9 +227,7 @@ struct run_opts {
 static void opts_init(struct run_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->width = "400";
-	o->height = "200";
-	o->maxit = "256";
+	o->workload = "mandelbrot";
 	o->order = "natural";
 	o->collect = "piggyback";
 	o->hmode = "twolevel";
@@ -310,6 +318,9 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	static const struct option opts[] = {SCHED_CLI_LONG_OPTIONS,
 					     CLUSTER_CLI_LONG_OPTIONS,
 					     {"t-iter", required_argument, 0, O_TITER},
+					     {"workload", required_argument, 0, O_WORKLOAD},
+					     {"param", required_argument, 0, O_PARAM},
+					     {"out", required_argument, 0, O_OUT},
 					     {"width", required_argument, 0, O_WIDTH},
 					     {"height", required_argument, 0, O_HEIGHT},
 					     {"maxit", required_argument, 0, O_MAXIT},
@@ -355,16 +366,22 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			o->t_iter = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
 			break;
 		case O_WIDTH:
-			o->width = optarg;
-			cli_i64_or_die(PROG, "--width", optarg, 1, 1000000);
+			cli_param_or_die(PROG, "--width", o->params, &o->nparams, "width", optarg);
 			break;
 		case O_HEIGHT:
-			o->height = optarg;
-			cli_i64_or_die(PROG, "--height", optarg, 1, 524288);
+			cli_param_or_die(PROG, "--height", o->params, &o->nparams, "height", optarg);
 			break;
 		case O_MAXIT:
-			o->maxit = optarg;
-			cli_i64_or_die(PROG, "--maxit", optarg, 1, 65535);
+			cli_param_or_die(PROG, "--maxit", o->params, &o->nparams, "maxit", optarg);
+			break;
+		case O_WORKLOAD:
+			o->workload = optarg;
+			break;
+		case O_PARAM:
+			cli_param_or_die(PROG, "--param", o->params, &o->nparams, NULL, optarg);
+			break;
+		case O_OUT:
+			o->out_npy = optarg;
 			break;
 		case O_ORDER:
 			if (strcmp(optarg, "natural") && strcmp(optarg, "interleaved"))
@@ -449,9 +466,25 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	return 0;
 }
 
+/* The workload knows its parameters, and images are Mandelbrot's. */
+static void validate_workload(const struct run_opts *o)
+{
+	struct work wk;
+	char why[256];
+
+	if (work_open(&wk, o->workload, o->params, (size_t)o->nparams, ITER_ORDER_NATURAL, why,
+		      sizeof(why)))
+		cli_usage_error(PROG, "--workload", o->workload, why);
+	work_close(&wk);
+	if ((o->out_png || o->out_raw) && strcmp(o->workload, "mandelbrot"))
+		cli_usage_error(PROG, o->out_png ? "--png" : "--raw", o->workload,
+				"images are Mandelbrot's; write the results with --out FILE.npy");
+}
+
 /* Checks the options against each other and the cluster; exits 2 with the cause. */
 static void validate(struct run_opts *o)
 {
+	validate_workload(o);
 	if (o->cl.n == 0)
 		cli_usage_error(PROG, "--cluster", NULL, "or --speeds is required");
 	cluster_cli_finish(PROG, &o->cl, o->loads);
@@ -538,9 +571,9 @@ static int start_master(const struct run_opts *o, const struct run_env *e, struc
 	/* two-level: the master's children are the first level of hmasters */
 	add_arg(margv, &mn, "--slaves=%d",
 		o->nlevels && !strcmp(o->hmode, "twolevel") ? o->levels[0] : o->cl.n);
-	add_arg(margv, &mn, "--width=%s", o->width);
-	add_arg(margv, &mn, "--height=%s", o->height);
-	add_arg(margv, &mn, "--maxit=%s", o->maxit);
+	add_arg(margv, &mn, "--workload=%s", o->workload);
+	for (int i = 0; i < o->nparams; i++)
+		add_arg(margv, &mn, "--param=%s=%s", o->params[i].name, o->params[i].value);
 	add_arg(margv, &mn, "--order=%s", o->order);
 	if (!o->trees) /* Tree Scheduling collects by --report-interval */
 		add_arg(margv, &mn, "--collect=%s", o->collect);
@@ -550,6 +583,8 @@ static int start_master(const struct run_opts *o, const struct run_env *e, struc
 		add_arg(margv, &mn, "%s", o->sched_argv[i]);
 	for (int i = 0; i < o->tree_argc; i++)
 		add_arg(margv, &mn, "%s", o->tree_argv[i]);
+	if (o->out_npy)
+		add_arg(margv, &mn, "--out=%s", o->out_npy);
 	if (o->out_png)
 		add_arg(margv, &mn, "--png=%s", o->out_png);
 	if (o->out_raw)

@@ -273,7 +273,7 @@ void run_report_params(const struct dls_job *job, char *out, size_t len)
 {
 	size_t at = 0;
 
-	out[0] = '\0';
+	snprintf(out, len, "its defaults");
 	for (int i = 0; i < job->nparams && at < len; i++)
 		at += (size_t)snprintf(out + at, len - at, "%s%s=%s", i ? " " : "",
 				       job->params[i].name, job->params[i].value);

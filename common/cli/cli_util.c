@@ -7,6 +7,8 @@
 #include <time.h>
 
 #include "cli_opt.h"
+#include "dls/err.h"
+#include "dls/workload.h"
 #include "orb_util.h"
 
 void cli_usage_error(const char *prog, const char *opt, const char *value, const char *cause)
@@ -17,6 +19,28 @@ void cli_usage_error(const char *prog, const char *opt, const char *value, const
 		fprintf(stderr, "%s: %s: %s\n", prog, opt, cause);
 	fprintf(stderr, "try '%s --help'\n", prog);
 	exit(2);
+}
+
+void cli_param_or_die(const char *prog, const char *opt, struct dls_param *params, int *n,
+		      const char *name, const char *value)
+{
+	char key[DLS_PARAM_NAME_LEN];
+	int rc;
+
+	if (!name) {
+		const char *eq = strchr(value, '=');
+
+		if (!eq || eq == value || (size_t)(eq - value) >= sizeof(key))
+			cli_usage_error(prog, opt, value, "must be NAME=VALUE, NAME of 1..31 characters");
+		snprintf(key, sizeof(key), "%.*s", (int)(eq - value), value);
+		name = key;
+		value = eq + 1;
+	}
+	rc = dls_params_set(params, n, name, value);
+	if (rc)
+		cli_usage_error(prog, opt, value,
+				rc == DLS_ENOMEM ? "too many parameters (16 at most)"
+						 : "a value of at most 63 characters");
 }
 
 int64_t cli_i64_or_die(const char *prog, const char *opt, const char *value, int64_t min,

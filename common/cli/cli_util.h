@@ -28,6 +28,15 @@ double cli_double_or_die(const char *prog, const char *opt, const char *value, d
 			 double max);
 
 /*
+ * Sets a workload parameter from an option's value: "NAME=VALUE" when name
+ * is NULL (--param), else name = value (--width W).  Exits 2 with the cause
+ * for a malformed pair, a name or value too long, or too many parameters.
+ */
+struct dls_param;
+void cli_param_or_die(const char *prog, const char *opt, struct dls_param *params, int *n,
+		      const char *name, const char *value);
+
+/*
  * The start of a server's main(): prints help() and returns 1 for --help
  * or -h; otherwise reads --call-timeout-ms (default_ms if absent) and
  * starts the ORB, which takes the -ORB... options out of argv.  Returns 0,

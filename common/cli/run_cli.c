@@ -24,29 +24,6 @@ void run_cli_init(struct run_cli *c, int max_slaves)
 	c->ping_timeout_ms = 3000;
 }
 
-static void set_param(const char *prog, struct run_cli *c, const char *opt, const char *name,
-		      const char *value)
-{
-	int rc = dls_params_set(c->params, &c->nparams, name, value);
-
-	if (rc)
-		cli_usage_error(prog, opt, value,
-				rc == DLS_ENOMEM ? "too many parameters (16 at most)"
-						 : "a name of 1..31 and a value of 0..63 characters");
-}
-
-/* --param NAME=VALUE */
-static void param_option(const char *prog, struct run_cli *c, const char *arg)
-{
-	const char *eq = strchr(arg, '=');
-	char name[DLS_PARAM_NAME_LEN];
-
-	if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof(name))
-		cli_usage_error(prog, "--param", arg, "must be NAME=VALUE, NAME of 1..31 characters");
-	snprintf(name, sizeof(name), "%.*s", (int)(eq - arg), arg);
-	set_param(prog, c, "--param", name, eq + 1);
-}
-
 static int ms_option(const char *prog, const char *name, const char *arg, int min)
 {
 	return (int)cli_i64_or_die(prog, name, arg, min, 3600000);
@@ -66,13 +43,13 @@ int run_cli_option(const char *prog, struct run_cli *c, int opt, const char *arg
 		c->nslaves = (int)cli_i64_or_die(prog, "--slaves", arg, 1, c->max_slaves);
 		return 1;
 	case RUN_OPT_WIDTH:
-		set_param(prog, c, "--width", "width", arg);
+		cli_param_or_die(prog, "--width", c->params, &c->nparams, "width", arg);
 		return 1;
 	case RUN_OPT_HEIGHT:
-		set_param(prog, c, "--height", "height", arg);
+		cli_param_or_die(prog, "--height", c->params, &c->nparams, "height", arg);
 		return 1;
 	case RUN_OPT_MAXIT:
-		set_param(prog, c, "--maxit", "maxit", arg);
+		cli_param_or_die(prog, "--maxit", c->params, &c->nparams, "maxit", arg);
 		return 1;
 	case RUN_OPT_WORKLOAD:
 		if (!dls_workload_find(arg))
@@ -80,7 +57,7 @@ int run_cli_option(const char *prog, struct run_cli *c, int opt, const char *arg
 		snprintf(c->workload, sizeof(c->workload), "%s", arg);
 		return 1;
 	case RUN_OPT_PARAM:
-		param_option(prog, c, arg);
+		cli_param_or_die(prog, "--param", c->params, &c->nparams, NULL, arg);
 		return 1;
 	case RUN_OPT_OUT:
 		c->out.npy = arg;
