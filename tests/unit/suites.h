@@ -16,5 +16,6 @@ int coordinator_suite_add(void);
 int serve_suite_add(void);
 int roster_suite_add(void);
 int liveness_suite_add(void);
+int workload_suite_add(void);
 
 #endif
