@@ -4,7 +4,8 @@
 #   make check      unit + integration tests
 #   make demo       a whole emulated C8 run writing mandelbrot.png
 #   make sanitize   the tests under ASan/UBSan, in build/san
-#   make install    PREFIX=/usr/local
+#   make install    PREFIX=/usr/local: programs, libdls.so and libdls.a, headers
+#                   (include/dls/), dls.pc, the IDL (share/dls/idl/)
 #   V=1             show the commands
 
 BUILD      ?= build
@@ -52,9 +53,10 @@ INCLUDES     := -Iinclude -iquote common
 CLI_INC      := -iquote common/cli
 CLIENT_INC   := $(CLI_INC) -iquote sim
 TEST_INC     := $(CLIENT_INC) -iquote master -iquote slave -iquote hmaster -iquote treesched
-ALL_CFLAGS    = -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(WERROR) $(SAN) $(INCLUDES) \
+# -fPIC: every object also goes into the shared library users link.
+ALL_CFLAGS    = -std=c11 -D_GNU_SOURCE -fPIC $(OPT) $(WARN) $(WERROR) $(SAN) $(INCLUDES) \
                 $(CFLAGS) -MMD -MP
-ALL_CXXFLAGS  = -std=c++17 $(OPT) -Wall -Wextra $(WERROR) $(SAN) $(INCLUDES) \
+ALL_CXXFLAGS  = -std=c++17 -fPIC $(OPT) -Wall -Wextra $(WERROR) $(SAN) $(INCLUDES) \
                 -isystem $(BUILD)/idl $(OMNI_CFLAGS) $(CXXFLAGS) -MMD -MP
 ALL_LDFLAGS   = $(SAN) $(LDFLAGS)
 
@@ -91,6 +93,16 @@ DLS_SRC   := $(wildcard clients/*.c)
 DLS_OBJ   := $(DLS_SRC:%.c=$(BUILD)/%.o) $(patsubst %.cc,$(BUILD)/%.o,$(wildcard clients/*.cc))
 DLS_BIN   := $(BUILD)/bin/dls
 
+# The library users link (make install): the cores, the ORB adapters, the
+# embedding API (slave/ and master/ adapters); libdls.so exports only the
+# functions of include/dls/ (scripts/libdls.map).
+VERSION    := 0.2.0
+SOVERSION  := 1
+PUBLIC_OBJ := $(CORE_OBJ) $(ORB_OBJ) $(patsubst %.cc,$(BUILD)/%.o,$(wildcard master/*.cc slave/*.cc))
+PUBLIC_SO  := $(BUILD)/lib/libdls.so.$(SOVERSION)
+PUBLIC_A   := $(BUILD)/lib/libdls.a
+DLS_PC     := $(BUILD)/lib/dls.pc
+
 UNIT_SRC  := $(wildcard tests/unit/*.c)
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(BUILD)/%.o)
 UNIT_BIN  := $(BUILD)/tests/unit_tests
@@ -101,8 +113,9 @@ PROGRAMS  := $(DLS_BIN) $(MASTER_BIN) $(TREESCHED_BIN) $(SLAVE_BIN) $(HMASTER_BI
 BADCLIENT_OBJ := $(BUILD)/tests/tools/bad_client.o
 BADCLIENT_BIN := $(BUILD)/tests/bin/bad_client
 
-.PHONY: all check check-unit check-layout check-integration sanitize clean install demo deps
-all: $(PROGRAMS)
+.PHONY: all check check-unit check-layout check-integration check-examples sanitize clean \
+        install demo deps
+all: $(PROGRAMS) $(PUBLIC_SO) $(PUBLIC_A)
 deps: $(DEPS_MK)
 
 # The kernel must be bit-exact: no fused multiply-add (WORKLOAD.md 1).
@@ -167,6 +180,23 @@ $(SLAVE_BIN): $(SLAVE_OBJ) $(LIBCLI) $(LIBORB) $(LIBDLS)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
 
+$(PUBLIC_SO): $(PUBLIC_OBJ) scripts/libdls.map
+	$(Q)mkdir -p $(@D)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) -shared $(ALL_LDFLAGS) -Wl,-soname,libdls.so.$(SOVERSION) \
+	  -Wl,--version-script=scripts/libdls.map -Wl,--no-undefined \
+	  $(PUBLIC_OBJ) $(ORB_LIBS) -o $@
+	$(Q)ln -sf libdls.so.$(SOVERSION) $(@D)/libdls.so
+
+$(PUBLIC_A): $(PUBLIC_OBJ)
+	$(Q)mkdir -p $(@D)
+	$(if $(Q),@echo "  AR      $@")
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(DLS_PC): scripts/dls.pc.in Makefile
+	$(Q)mkdir -p $(@D)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
 $(LIBDLS): $(CORE_OBJ)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
@@ -218,9 +248,16 @@ demo: all
 	$(DLS_BIN) compare $(BUILD)/demo.pgm $(BUILD)/demo-ref.pgm
 	@echo "wrote mandelbrot.png and mandelbrot.csv (the per-PE table)"
 
-install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
+install: all $(DLS_PC)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+	  $(DESTDIR)$(PREFIX)/include/dls $(DESTDIR)$(PREFIX)/share/dls/idl
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(PUBLIC_SO) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf libdls.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libdls.so
+	install -m 644 $(PUBLIC_A) $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 $(DLS_PC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	install -m 644 include/dls/*.h include/dls/*.hh $(DESTDIR)$(PREFIX)/include/dls/
+	install -m 644 idl/dls.idl $(DESTDIR)$(PREFIX)/share/dls/idl/
 
 clean:
 	rm -rf build

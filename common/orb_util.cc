@@ -17,6 +17,7 @@
 
 static CORBA::ORB_var orb_;
 static PortableServer::POA_var poa_;
+static bool borrowed_; // the host program's ORB: never destroyed here
 
 CORBA::ORB_ptr dls_orb()
 {
@@ -67,14 +68,26 @@ extern "C" int dls_orb_init(int *argc, char **argv, int call_timeout_ms)
 	}
 }
 
+int dls_orb_adopt(CORBA::ORB_ptr orb, PortableServer::POA_ptr poa)
+{
+	if (CORBA::is_nil(orb) || CORBA::is_nil(poa) || !CORBA::is_nil(orb_))
+		return DLS_EINVAL;
+	orb_ = CORBA::ORB::_duplicate(orb);
+	poa_ = PortableServer::POA::_duplicate(poa);
+	borrowed_ = true;
+	return DLS_OK;
+}
+
 extern "C" void dls_orb_destroy(void)
 {
 	if (CORBA::is_nil(orb_))
 		return;
 	try {
-		orb_->destroy();
+		if (!borrowed_)
+			orb_->destroy();
 	} catch (...) {
 	}
+	borrowed_ = false;
 	poa_ = PortableServer::POA::_nil();
 	orb_ = CORBA::ORB::_nil();
 }

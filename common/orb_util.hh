@@ -10,6 +10,11 @@
 
 #include "orb_util.h"
 
+// Uses a host program's ORB and POA instead of starting one: no ORB_init,
+// no process-wide setting; dls_orb_destroy() then only lets go of them.
+// DLS_OK, or DLS_EINVAL (nil, or an ORB already in use).
+int dls_orb_adopt(CORBA::ORB_ptr orb, PortableServer::POA_ptr poa);
+
 // The ORB and root POA (borrowed; valid between dls_orb_init and destroy).
 CORBA::ORB_ptr dls_orb();
 PortableServer::POA_ptr dls_root_poa();

@@ -19,22 +19,115 @@ static size_t dtype_size(const char *dtype)
 	return 0;
 }
 
+/* A workload this process does not have: its loop only, declared by the
+ * job's dls.* parameters; nothing here can compute it. */
+static int no_body(void *state, int64_t first, int64_t count, void *out, uint64_t *cost,
+		   char *why, size_t len)
+{
+	(void)first;
+	(void)count;
+	(void)out;
+	(void)cost;
+	snprintf(why, len, "workload '%s' is not in this program (dls_workload_register)",
+		 (const char *)state);
+	return DLS_ENOENT;
+}
+
+static const struct dls_workload declared = {.name = "", .body = no_body};
+
+/*
+ * Splits the parameters: the reserved dls.iterations, dls.result_bytes and
+ * dls.dtype into *l (fields left 0 / "" when absent), the rest into own[].
+ */
+static int reserved(const struct dls_param *params, size_t n, struct dls_loop *l,
+		    struct dls_param *own, size_t *nown, char *why, size_t len)
+{
+	static const char *const names[] = {"dls.iterations", "dls.result_bytes", "dls.dtype",
+					    NULL};
+	int64_t it = 0, rb = 0;
+
+	*nown = 0;
+	memset(l, 0, sizeof(*l));
+	for (size_t i = 0; i < n; i++) {
+		if (strncmp(params[i].name, "dls.", 4)) {
+			own[(*nown)++] = params[i];
+			continue;
+		}
+		if (dls_params_known(&params[i], 1, names, why, len))
+			return DLS_EINVAL;
+		if (!strcmp(params[i].name, "dls.dtype")) {
+			if (!dtype_size(params[i].value) || strlen(params[i].value) >= sizeof(l->dtype)) {
+				snprintf(why, len,
+					 "parameter dls.dtype: '%s' is not a numpy type such as <f8",
+					 params[i].value);
+				return DLS_EINVAL;
+			}
+			snprintf(l->dtype, sizeof(l->dtype), "%s", params[i].value);
+		}
+	}
+	if (dls_param_int(params, n, "dls.iterations", 1, INT64_MAX / 2, &it, why, len) ||
+	    dls_param_int(params, n, "dls.result_bytes", 1, DLS_MAX_RESULT_BYTES, &rb, why, len))
+		return DLS_EINVAL;
+	l->iterations = it;
+	l->result_bytes = (uint32_t)rb;
+	return DLS_OK;
+}
+
+/* The declared loop must be the one the workload describes. */
+static int same_loop(const char *name, const struct dls_loop *d, const struct dls_loop *l,
+		     char *why, size_t len)
+{
+	if ((!d->iterations || d->iterations == l->iterations) &&
+	    (!d->result_bytes || d->result_bytes == l->result_bytes) &&
+	    (!d->dtype[0] || !strcmp(d->dtype, l->dtype)))
+		return DLS_OK;
+	snprintf(why, len,
+		 "the parameters declare %lld iterations of %u octets of '%s', but workload '%s' "
+		 "here makes %lld of %u of '%s'",
+		 (long long)d->iterations, (unsigned)d->result_bytes, d->dtype, name,
+		 (long long)l->iterations, (unsigned)l->result_bytes, l->dtype);
+	return DLS_EINVAL;
+}
+
 int work_open(struct work *wk, const char *name, const struct dls_param *params, size_t n,
 	      enum iter_order_mode order, char *why, size_t len)
 {
-	struct dls_loop *l = &wk->loop;
-	size_t vsize;
+	struct dls_loop *l = &wk->loop, decl;
+	struct dls_param own[DLS_MAX_PARAMS];
+	size_t nown, vsize;
 	int rc;
 
 	memset(wk, 0, sizeof(*wk));
-	wk->w = dls_workload_find(name);
-	if (!wk->w) {
-		snprintf(why, len, "unknown workload '%s' (known: %s)", name, dls_workload_names());
-		return DLS_ENOENT;
+	if (n > DLS_MAX_PARAMS) {
+		snprintf(why, len, "%zu parameters: %d at most", n, DLS_MAX_PARAMS);
+		return DLS_EINVAL;
 	}
-	rc = wk->w->open(wk->w->user, params, n, l, &wk->state, why, len);
+	rc = reserved(params, n, &decl, own, &nown, why, len);
 	if (rc)
 		return rc;
+	wk->w = dls_workload_find(name);
+	if (!wk->w && decl.iterations && decl.result_bytes) {
+		wk->w = &declared;
+		wk->state = wk->name;
+		*l = decl;
+		if (!l->dtype[0])
+			snprintf(l->dtype, sizeof(l->dtype), "|u1");
+	} else if (!wk->w) {
+		snprintf(why, len,
+			 "unknown workload '%s' (known: %s; another is declared by "
+			 "dls.iterations and dls.result_bytes)",
+			 name, dls_workload_names());
+		return DLS_ENOENT;
+	} else {
+		rc = wk->w->open(wk->w->user, own, nown, l, &wk->state, why, len);
+		if (!rc && same_loop(name, &decl, l, why, len)) {
+			work_close(wk);
+			return DLS_EINVAL;
+		}
+		if (rc)
+			return rc;
+	}
+	snprintf(wk->name, sizeof(wk->name), "%s", name);
 	vsize = dtype_size(l->dtype);
 	if (l->iterations < 1 || l->result_bytes < 1 || l->result_bytes > DLS_MAX_RESULT_BYTES ||
 	    !vsize || l->result_bytes % vsize) {
@@ -47,12 +140,19 @@ int work_open(struct work *wk, const char *name, const struct dls_param *params,
 		return DLS_EINVAL;
 	}
 	iter_order_init(&wk->order, order, l->iterations);
+	wk->body = wk->w->body;
+	wk->body_state = wk->state;
 	return DLS_OK;
+}
+
+int work_is_declared(const struct work *wk)
+{
+	return wk->w == &declared;
 }
 
 void work_close(struct work *wk)
 {
-	if (wk->w && wk->w->close && wk->state)
+	if (wk->w && wk->w->close && wk->state && wk->w != &declared)
 		wk->w->close(wk->state);
 	memset(wk, 0, sizeof(*wk));
 }
@@ -81,7 +181,7 @@ int work_compute(const struct work *wk, int64_t start, int64_t count, void *out,
 
 		while (i + run < start + count && iter_order_column(&wk->order, i + run) == x + run)
 			run++;
-		rc = wk->w->body(wk->state, x, run, o, cost, why, len);
+		rc = wk->body(wk->body_state, x, run, o, cost, why, len);
 		if (rc)
 			return rc;
 		o += (size_t)run * wk->loop.result_bytes;

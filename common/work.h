@@ -20,17 +20,30 @@ extern "C" {
 struct work {
 	const struct dls_workload *w;
 	void *state;
+	char name[DLS_WORKLOAD_NAME_LEN];
 	struct dls_loop loop;
 	struct iter_order order; /* iteration -> loop index */
+	/* what work_compute calls: the workload's body, or one set in its place
+	 * (the step API's hand-over to the host) */
+	int (*body)(void *state, int64_t first, int64_t count, void *out, uint64_t *cost,
+		    char *why, size_t len);
+	void *body_state;
 };
 
 /*
- * Opens workload `name` with the parameters.  DLS_OK; DLS_ENOENT (unknown
- * workload, why lists the known ones); DLS_EINVAL (bad parameters, or a
- * loop the workload described badly: why says which); DLS_ENOMEM.
+ * Opens workload `name` with the parameters.  The reserved parameters
+ * dls.iterations, dls.result_bytes and dls.dtype declare the loop: a
+ * workload this process does not have can then still be scheduled, stored
+ * and written (not computed: work_is_declared), and for one it has they
+ * must match what it makes.  DLS_OK; DLS_ENOENT (unknown workload and no
+ * declared loop; why lists the known ones); DLS_EINVAL (bad parameters, or
+ * a loop described badly: why says which); DLS_ENOMEM.
  */
 int work_open(struct work *wk, const char *name, const struct dls_param *params, size_t n,
 	      enum iter_order_mode order, char *why, size_t len);
+
+/* Non-zero when the loop was only declared (no body in this process). */
+int work_is_declared(const struct work *wk);
 
 /* Frees what work_open made; a zeroed work is a no-op. */
 void work_close(struct work *wk);

@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	struct slave_config cfg;
-	struct slave_orb_opts o = {"dls", NULL, "master", NULL, 20000, 60000};
+	struct slave_orb_opts o = {"dls", NULL, "master", NULL, 20000, 60000, 0};
 	int c, rc, verbose = 0, speed_given = 0;
 	const char *cause;
 

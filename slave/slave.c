@@ -16,6 +16,7 @@
 #include "dls_time.h"
 #include "iter_order.h"
 #include "mandel.h"
+#include "dls/workload.h"
 
 void slave_config_init(struct slave_config *c)
 {
@@ -163,14 +164,50 @@ int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct st
 	return DLS_OK;
 }
 
+/*
+ * Opens the job's workload; with a body of the program's own (the step API)
+ * a workload this program does not have is taken as the job declares it.
+ */
+static int open_work(struct run *r)
+{
+	const struct dls_job *j = &r->job;
+	struct dls_param p[DLS_MAX_PARAMS + 2];
+	int n = j->nparams < DLS_MAX_PARAMS ? j->nparams : DLS_MAX_PARAMS, rc;
+	char v[32];
+
+	memcpy(p, j->params, (size_t)n * sizeof(*p));
+	if (r->cfg->body && !dls_workload_find(j->workload)) {
+		snprintf(v, sizeof(v), "%lld", (long long)j->iterations);
+		dls_params_set(p, &n, "dls.iterations", v);
+		snprintf(v, sizeof(v), "%u", (unsigned)j->result_bytes);
+		dls_params_set(p, &n, "dls.result_bytes", v);
+	}
+	rc = work_open(&r->work, j->workload, p, (size_t)n, (enum iter_order_mode)j->order,
+		       r->why, r->len);
+	if (!rc && r->cfg->body) {
+		r->work.body = r->cfg->body;
+		r->work.body_state = r->cfg->body_ctx;
+		if (r->cfg->body_job)
+			r->cfg->body_job(r->cfg->body_ctx, j);
+	}
+	return rc;
+}
+
 int slave_setup(struct run *r)
 {
 	const struct dls_job *j = &r->job;
-	int rc = work_open(&r->work, j->workload, j->params, (size_t)j->nparams,
-			   (enum iter_order_mode)j->order, r->why, r->len);
+	int rc = open_work(r);
 
 	if (rc)
 		return rc;
+	if (work_is_declared(&r->work) && !r->cfg->body) {
+		snprintf(r->why, r->len,
+			 "workload '%s' is not in this program: register it "
+			 "(dls_workload_register) or compute with a body of its own",
+			 j->workload);
+		work_close(&r->work);
+		return DLS_ENOENT;
+	}
 	if (r->work.loop.iterations != j->iterations ||
 	    r->work.loop.result_bytes != j->result_bytes) {
 		snprintf(r->why, r->len,

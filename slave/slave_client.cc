@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "dls/err.h"
+#include "dls/log.h"
+#include "slave_orb.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"
 #include "tree_migrate.h"
@@ -194,4 +196,123 @@ struct slave_tree_ops slave_client_tree_ops(slave_client *c,
 	ops.transfer = transfer;
 	ops.registered = registered;
 	return ops;
+}
+
+// --- connecting and running ---------------------------------------------------
+
+static void registered(void *ctx, int id, const struct dls_job *job)
+{
+	slave_client *c = (slave_client *)ctx;
+	char leaf[32], why[256];
+
+	(void)job;
+	snprintf(leaf, sizeof(leaf), "slave.%d", id);
+	dls_name_path(c->bound_path, c->run_name, leaf);
+	if (dls_name_bind(c->bound_path, c->self, why, sizeof(why))) {
+		log_warn("cannot bind '%s': %s", c->bound_path, why);
+		c->bound_path[0] = '\0';
+	}
+}
+
+// Finds the master: by IOR, or by name, retrying until connect_timeout_ms.
+static CORBA::Object_ptr find_master(const struct slave_orb_opts *o, char *why, size_t len)
+{
+	char path[192];
+	int err;
+
+	if (o->master_ior) {
+		try {
+			return dls_orb()->string_to_object(o->master_ior);
+		} catch (const CORBA::Exception &e) {
+			dls_corba_error(e, why, len);
+			return CORBA::Object::_nil();
+		}
+	}
+	dls_name_path(path, o->run_name,
+		      o->coordinator_leaf ? o->coordinator_leaf : o->master_leaf);
+	return dls_name_resolve_wait(path, o->connect_timeout_ms, &err, why, len);
+}
+
+
+int slave_client_connect(slave_client *c, const struct slave_orb_opts *o, char *why, size_t len)
+{
+	memset(c->bound_path, 0, sizeof(c->bound_path));
+	snprintf(c->run_name, sizeof(c->run_name), "%s", o->run_name);
+	c->servant = NULL;
+	if (!dls_orb()) {
+		snprintf(why, len, "no ORB: start one (dls_orb_start) or lend the program's "
+				   "(dls_embed_use_orb)");
+		return DLS_ESTATE;
+	}
+	try {
+		CORBA::Object_var obj = find_master(o, why, len);
+		if (CORBA::is_nil(obj))
+			return DLS_ENOENT;
+		// a second reference to the same object, for the long registration call;
+		// both with timeouts of their own, nothing process-wide
+		CORBA::String_var ior = dls_orb()->object_to_string(obj);
+		CORBA::Object_var obj2 = dls_orb()->string_to_object(ior);
+		if (o->call_timeout_ms > 0)
+			omniORB::setClientCallTimeout(obj, (CORBA::ULong)o->call_timeout_ms);
+		omniORB::setClientCallTimeout(obj2, (CORBA::ULong)o->register_timeout_ms);
+		if (o->coordinator_leaf) {
+			c->coordinator = DLS::Coordinator::_unchecked_narrow(obj);
+			c->coordinator_register = DLS::Coordinator::_unchecked_narrow(obj2);
+		} else {
+			c->master = DLS::Master::_unchecked_narrow(obj); // no remote call: retries apply
+			c->master_register = DLS::Master::_unchecked_narrow(obj2);
+		}
+		c->servant = new Slave_i();
+		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(c->servant);
+		c->self = c->servant->_this();
+		c->servant->_remove_ref(); // the POA owns it now
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_corba_error(e, why, len);
+	}
+}
+
+int slave_client_run(slave_client *c, const struct slave_config *cfg,
+		     const struct slave_orb_opts *o, struct slave_stats *st, char *why, size_t len)
+{
+	int rc;
+
+	if (o->coordinator_leaf) {
+		struct slave_tree *t = slave_tree_create();
+		struct slave_tree_stats ts = {0, 0, 0, 0};
+
+		if (!t) {
+			snprintf(why, len, "out of memory");
+			return DLS_ENOMEM;
+		}
+		c->servant->set_tree(t);
+		struct slave_tree_ops tops = slave_client_tree_ops(c, registered);
+		rc = slave_tree_run(t, cfg, &tops, st, &ts, why, len);
+		log_info("tree mode: %lld iterations moved out in %lld migrations, %lld in",
+			 (long long)ts.moved_out, (long long)ts.migrations_out,
+			 (long long)ts.moved_in);
+		/* t stays: late demands still land in it until the process exits */
+		return rc;
+	}
+	struct slave_ops ops = slave_client_ops(c, registered);
+	return slave_run(cfg, &ops, st, why, len);
+}
+
+void slave_client_unbind(slave_client *c)
+{
+	if (c->bound_path[0])
+		dls_name_unbind(c->bound_path);
+	c->bound_path[0] = '\0';
+}
+
+void slave_client_deactivate(slave_client *c)
+{
+	if (!c->servant)
+		return;
+	try {
+		PortableServer::ObjectId_var oid = dls_root_poa()->servant_to_id(c->servant);
+		dls_root_poa()->deactivate_object(oid);
+	} catch (...) {
+	}
+	c->servant = NULL;
 }

@@ -5,6 +5,7 @@
 
 #include "dls.hh"
 #include "dls/slave.h"
+#include "slave_orb.h"
 #include "slave_servant.hh"
 
 struct slave_client {
@@ -21,6 +22,21 @@ struct slave_client {
 // The callbacks for slave_run(); registered (may be NULL) runs once registered.
 struct slave_ops slave_client_ops(slave_client *c,
 				  void (*registered)(void *, int, const struct dls_job *));
+
+// Finds the master (or coordinator) of o, makes its references (call
+// timeouts of their own: nothing process-wide) and activates our servant
+// in the root POA.  DLS_OK; DLS_ESTATE (no ORB), DLS_ENOENT (not found in
+// time), DLS_EREMOTE, with why.
+int slave_client_connect(slave_client *c, const struct slave_orb_opts *o, char *why, size_t len);
+
+// The run, once connected: the slave loop, or Tree Scheduling's.  As
+// slave_run; the slave binds DLS/<run>/slave.<id> once registered.
+int slave_client_run(slave_client *c, const struct slave_config *cfg,
+		     const struct slave_orb_opts *o, struct slave_stats *st, char *why, size_t len);
+
+// Unbinds the slave's name; deactivates its servant (after the run).
+void slave_client_unbind(slave_client *c);
+void slave_client_deactivate(slave_client *c);
 
 // Tree mode: the callbacks for slave_tree_run().
 struct slave_tree_ops slave_client_tree_ops(slave_client *c,

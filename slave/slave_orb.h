@@ -19,6 +19,7 @@ struct slave_orb_opts {
 	const char *coordinator_leaf; /* Tree Scheduling: DLS/<run>/<leaf>; NULL: a master */
 	int connect_timeout_ms;	 /* keep looking for the master this long */
 	int register_timeout_ms; /* the registration call may block this long */
+	int call_timeout_ms;	 /* every other call to the master; 0: the ORB's default */
 };
 
 /*

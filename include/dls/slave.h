@@ -34,7 +34,18 @@ struct slave_config {
 	double link_latency_us; /* emulated one-way latency of the link to the master */
 	int retries;	       /* attempts per call when the master cannot be reached */
 	int retry_delay_ms;    /* first back-off; doubles per attempt */
-	size_t max_block_bytes; /* counts per message at most (DLS_MAX_RESULT_BYTES) */
+	size_t max_block_bytes; /* result octets per message at most (DLS_MAX_RESULT_BYTES) */
+	/*
+	 * Optional: computes loop indices first .. first + count - 1 into out
+	 * in place of the job's workload (which this program then need not
+	 * have: the job's loop is taken as the master describes it).  As a
+	 * workload's body; ctx is body_ctx.
+	 */
+	int (*body)(void *ctx, int64_t first, int64_t count, void *out, uint64_t *cost, char *why,
+		    size_t len);
+	void *body_ctx;
+	/* Optional, with body: the job, once registered and before any chunk. */
+	void (*body_job)(void *ctx, const struct dls_job *job);
 };
 
 /*

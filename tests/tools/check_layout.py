@@ -8,6 +8,8 @@
    function of another must not be called back by it, directly or around a
    longer loop (strongly connected components of the call graph, by nm).
 3. Library code never exits: no object of libdls (the cores) calls exit().
+4. libdls.so exports exactly the functions the public headers (include/dls/)
+   declare: nothing private leaks, nothing public is missing.
 
 Prints every violation and exits 1, or prints a one-line summary and exits 0.
 """
@@ -125,17 +127,39 @@ def check_no_exit(build, errors):
                     errors.append(f"{folder}/{f[:-2]} calls exit(): library code never exits")
 
 
+def check_exports(build, errors):
+    so = os.path.join(build, "lib", "libdls.so")
+    if not os.path.exists(so):
+        errors.append(f"{so} is missing")
+        return 0
+    out = subprocess.run(["nm", "-D", "--defined-only", so], capture_output=True, text=True,
+                         check=True).stdout
+    names = {line.split()[-1].split("@")[0] for line in out.splitlines() if line.strip()}
+    names = {subprocess.run(["c++filt", n], capture_output=True, text=True).stdout.strip()
+             .split("(")[0] for n in names if n != "DLS_1"}
+    text = "".join(open(os.path.join("include/dls", h)).read() for h in headers_of("include/dls"))
+    declared = set(re.findall(r"^[A-Za-z][\w\s\*]*?\b(\w+)\(", text, re.M))
+    declared -= {"if", "while", "return", "sizeof"}
+    for n in sorted(names - declared):
+        errors.append(f"libdls.so exports {n}, which no public header declares")
+    for n in sorted(declared - names):
+        errors.append(f"{n} is declared in include/dls/ but libdls.so does not export it")
+    return len(names)
+
+
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else "build"
     errors = []
     check_includes(errors)
     nobj = check_circles(build, errors)
     check_no_exit(build, errors)
+    nexp = check_exports(build, errors)
     for e in errors:
         print("check_layout:", e)
     if errors:
         return 1
-    print(f"check_layout: {nobj} objects, no upward include, no circle of files, no exit() in a core")
+    print(f"check_layout: {nobj} objects, no upward include, no circle of files, no exit() in a "
+          f"core; libdls.so exports the {nexp} public functions and nothing else")
     return 0
 
 

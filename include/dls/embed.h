@@ -1,0 +1,161 @@
+/*
+ * embed.h - DLS inside a program of its own (PROTOCOL.md says what travels).
+ *
+ * A program that has an ORB lends it with dls_embed_use_orb() (dls/embed.hh,
+ * C++): DLS then calls no ORB_init and changes no process-wide setting; its
+ * servants live in the POA given (which the program activates) and its calls
+ * carry timeouts of their own.  A program without one starts a private ORB
+ * with dls_orb_start().  Then:
+ *
+ *   - dls_embed_slave_start(): a slave in a thread of its own, computing the
+ *     job's workload (DLS's own, or one the program registered with
+ *     dls_workload_register(), its loop body with a user pointer);
+ *   - dls_steps_start() / dls_steps_next() / dls_steps_done(): a slave driven
+ *     from the program's own main loop, chunk by chunk (in the spirit of
+ *     DLS4LB's DLS_StartChunk / DLS_EndChunk), while DLS answers the
+ *     master's pings on its own;
+ *   - dls_embed_master_start(): a master whose results come to a callback.
+ *
+ * Every function returns DLS_OK or a DLS_ code (dls/err.h) and fills why.
+ */
+#ifndef DLS_EMBED_H
+#define DLS_EMBED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dls/proto.h"
+#include "dls/slave.h"
+#include "dls/workload.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * A private ORB for a program without one, from its command line (the
+ * -ORB... options are taken out of argv; -ORBInitRef NameService=... says
+ * where the naming service is).  call_timeout_ms bounds every call (0:
+ * 10 s).  DLS_OK, DLS_ESTATE (an ORB is already in use), DLS_EREMOTE.
+ */
+int dls_orb_start(int *argc, char **argv, int call_timeout_ms);
+
+/* Stops the private ORB, or lets go of a lent one. */
+void dls_orb_stop(void);
+
+/* --- a slave in a thread of its own ------------------------------------------ */
+
+struct dls_embed_slave_options {
+	const char *run;	  /* the run: its master is DLS/<run>/<master> (required) */
+	const char *master;	  /* "master" (default), or an hmaster's name */
+	const char *master_ior;	  /* the master's IOR instead of the naming service */
+	int connect_timeout_ms;	  /* wait this long for the master's name (20000) */
+	int register_timeout_ms;  /* registration waits for the whole run (60000) */
+	int call_timeout_ms;	  /* every other call to the master (10000) */
+	struct slave_config slave; /* name, speed, emulation, retries (slave_config_init) */
+};
+
+/* The defaults above; slave.emulated = 0: the program's real speed. */
+void dls_embed_slave_options_init(struct dls_embed_slave_options *o);
+
+struct dls_embed_slave;
+
+/*
+ * Finds the master, activates the slave's servant in the POA and starts
+ * the slave in a new thread.  DLS_OK with *out; DLS_ESTATE (no ORB),
+ * DLS_ENOENT (no master found in time), DLS_EREMOTE, DLS_ENOMEM.
+ */
+int dls_embed_slave_start(const struct dls_embed_slave_options *o, struct dls_embed_slave **out,
+			  char *why, size_t len);
+
+/* Asks the slave to stop after its current chunk (any thread). */
+void dls_embed_slave_stop(struct dls_embed_slave *s);
+
+/*
+ * Waits for the slave's end: DLS_OK when the run is done (st, if not NULL,
+ * gets its totals), else slave_run's code and why.  Then frees s.
+ */
+int dls_embed_slave_wait(struct dls_embed_slave *s, struct slave_stats *st, char *why,
+			 size_t len);
+
+/* --- a slave driven from the program's main loop ---------------------------- */
+
+struct dls_steps;
+
+/* A chunk to compute: loop indices first .. first + count - 1 into out. */
+struct dls_step {
+	int64_t first, count;
+	void *out;	       /* count * result_bytes octets, index by index */
+	uint32_t result_bytes; /* per loop index, as the master's job says */
+};
+
+/*
+ * Starts a slave whose chunks the program computes itself (the job's
+ * workload need not be registered).  Registration happens in DLS's thread;
+ * dls_steps_next() waits for it.
+ */
+int dls_steps_start(const struct dls_embed_slave_options *o, struct dls_steps **out, char *why,
+		    size_t len);
+
+/*
+ * Waits up to timeout_ms (< 0: for ever) for the next chunk.  DLS_OK with
+ * *step; DLS_ETIMEDOUT (none yet: ask again); DLS_EDONE once the slave's
+ * run is over (dls_steps_end says how it ended).
+ */
+int dls_steps_next(struct dls_steps *s, struct dls_step *step, int timeout_ms);
+
+/*
+ * The chunk from dls_steps_next is computed (status DLS_OK), or could not
+ * be (any other code, with why: the slave stops and the master gives the
+ * chunk to others).
+ */
+int dls_steps_done(struct dls_steps *s, const struct dls_step *step, int status,
+		   const char *why);
+
+/* Stops (if still running), waits and frees s: as dls_embed_slave_wait. */
+int dls_steps_end(struct dls_steps *s, struct slave_stats *st, char *why, size_t len);
+
+/* --- a master whose results come to a callback ------------------------------ */
+
+struct dls_embed_master_options {
+	const char *run;      /* bound as DLS/<run>/master (required) */
+	int slaves;	      /* slaves to expect (required) */
+	const char *workload; /* "mandelbrot" (default), "pendulum", or any with dls.* params */
+	const struct dls_param *params;
+	int nparams;
+	const char *scheme; /* "dtss" (default), any of `dls chunks --help` but trees */
+	int interleaved;    /* the interleaved iteration order (PROTOCOL.md 4) */
+	int collect_end;    /* results at the end instead of piggy-backed */
+	int register_timeout_ms, ping_ms, ping_timeout_ms; /* 30000, 500, 3000 */
+	const char *ior_file; /* also write the master's IOR here (NULL: not) */
+	/* each accepted loop index's result, from an ORB thread, under the
+	 * master's lock: copy what it needs and return */
+	void (*on_result)(void *user, int64_t index, const void *data, size_t bytes);
+	void *user;
+};
+
+void dls_embed_master_options_init(struct dls_embed_master_options *o);
+
+struct dls_embed_master;
+
+/*
+ * Checks the options, creates the master, binds it in the naming service
+ * and serves in a new thread.  DLS_OK with *out, or DLS_EINVAL / DLS_ENOENT
+ * (a bad option or workload: why says which), DLS_ESTATE (no ORB).
+ */
+int dls_embed_master_start(const struct dls_embed_master_options *o,
+			   struct dls_embed_master **out, char *why, size_t len);
+
+/*
+ * Waits until the run is over (every result in and handed to on_result,
+ * the slaves dismissed).  DLS_OK, or DLS_EREMOTE when it failed (every
+ * slave lost; why).  status (if not NULL) gets the final per-slave table
+ * (free with dls_status_free).  Then frees m.
+ */
+int dls_embed_master_wait(struct dls_embed_master *m, struct dls_status *status, char *why,
+			  size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,154 @@
+/*
+ * slave_steps.c - the step API of dls/embed.h: an embedded slave whose
+ * loop body hands each chunk to the program's own thread and waits until
+ * the program says it is done.  The slave's thread keeps the protocol
+ * (requests, results, retries); the ORB's threads answer the pings.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls/embed.h"
+#include "dls/err.h"
+#include "dls_time.h"
+#include "slave_embed.h"
+
+enum hand { IDLE, OFFERED, TAKEN, RETURNED };
+
+struct dls_steps {
+	struct dls_embed_slave *slave;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	enum hand hand;
+	struct dls_step step;
+	int status; /* the program's verdict on the chunk */
+	char why[200];
+	int over;   /* the slave's run ended */
+	uint32_t result_bytes;
+};
+
+/* The slave's body: offer the chunk, wait for the program's verdict. */
+static int bridge(void *ctx, int64_t first, int64_t count, void *out, uint64_t *cost, char *why,
+		  size_t len)
+{
+	struct dls_steps *s = ctx;
+	int rc;
+
+	pthread_mutex_lock(&s->lock);
+	s->step = (struct dls_step){first, count, out, s->result_bytes};
+	s->hand = OFFERED;
+	pthread_cond_broadcast(&s->cond);
+	while (s->hand != RETURNED)
+		pthread_cond_wait(&s->cond, &s->lock);
+	rc = s->status;
+	if (rc)
+		snprintf(why, len, "%s", s->why);
+	s->hand = IDLE;
+	pthread_mutex_unlock(&s->lock);
+	*cost += (uint64_t)count; /* real time: the program computed it */
+	return rc;
+}
+
+static void job_ready(void *ctx, const struct dls_job *job)
+{
+	struct dls_steps *s = ctx;
+
+	pthread_mutex_lock(&s->lock);
+	s->result_bytes = job->result_bytes;
+	pthread_mutex_unlock(&s->lock);
+}
+
+static void ended(void *ctx)
+{
+	struct dls_steps *s = ctx;
+
+	pthread_mutex_lock(&s->lock);
+	s->over = 1;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+int dls_steps_start(const struct dls_embed_slave_options *o, struct dls_steps **out, char *why,
+		    size_t len)
+{
+	struct dls_embed_slave_options so = *o;
+	struct dls_steps *s = calloc(1, sizeof(*s));
+	int rc;
+
+	*out = NULL;
+	if (!s || pthread_mutex_init(&s->lock, NULL) || dls_cond_init(&s->cond)) {
+		free(s);
+		snprintf(why, len, "out of memory");
+		return DLS_ENOMEM;
+	}
+	so.slave.body = bridge;
+	so.slave.body_ctx = s;
+	so.slave.body_job = job_ready;
+	so.slave.emulated = 0; /* the program's own time is the cost */
+	rc = slave_embed_start(&so, ended, s, &s->slave, why, len);
+	if (rc) {
+		pthread_mutex_destroy(&s->lock);
+		pthread_cond_destroy(&s->cond);
+		free(s);
+		return rc;
+	}
+	*out = s;
+	return DLS_OK;
+}
+
+int dls_steps_next(struct dls_steps *s, struct dls_step *step, int timeout_ms)
+{
+	double deadline = timeout_ms < 0 ? DLS_NEVER : dls_now() + timeout_ms / 1000.0;
+	int rc = DLS_OK;
+
+	pthread_mutex_lock(&s->lock);
+	while (s->hand != OFFERED && !s->over)
+		if (dls_cond_wait_until(&s->cond, &s->lock, deadline) && dls_now() >= deadline)
+			break;
+	if (s->hand == OFFERED) {
+		s->hand = TAKEN;
+		*step = s->step;
+	} else {
+		rc = s->over ? DLS_EDONE : DLS_ETIMEDOUT;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+int dls_steps_done(struct dls_steps *s, const struct dls_step *step, int status, const char *why)
+{
+	int rc = DLS_OK;
+
+	pthread_mutex_lock(&s->lock);
+	if (s->hand != TAKEN || step->first != s->step.first || step->count != s->step.count) {
+		rc = DLS_ESTATE; /* not the chunk dls_steps_next gave */
+	} else {
+		s->status = status;
+		snprintf(s->why, sizeof(s->why), "%s", why ? why : "the program failed the chunk");
+		s->hand = RETURNED;
+		pthread_cond_broadcast(&s->cond);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+int dls_steps_end(struct dls_steps *s, struct slave_stats *st, char *why, size_t len)
+{
+	int rc;
+
+	dls_embed_slave_stop(s->slave);
+	pthread_mutex_lock(&s->lock);
+	if (s->hand == OFFERED || s->hand == TAKEN) { /* a chunk nobody will compute */
+		s->status = DLS_ESTATE;
+		snprintf(s->why, sizeof(s->why), "the program ended the slave");
+		s->hand = RETURNED;
+		pthread_cond_broadcast(&s->cond);
+	}
+	pthread_mutex_unlock(&s->lock);
+	rc = dls_embed_slave_wait(s->slave, st, why, len);
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->cond);
+	free(s);
+	return rc;
+}
