@@ -101,7 +101,6 @@ SOVERSION  := 1
 PUBLIC_OBJ := $(CORE_OBJ) $(ORB_OBJ) $(patsubst %.cc,$(BUILD)/%.o,$(wildcard master/*.cc slave/*.cc))
 PUBLIC_SO  := $(BUILD)/lib/libdls.so.$(SOVERSION)
 PUBLIC_A   := $(BUILD)/lib/libdls.a
-DLS_PC     := $(BUILD)/lib/dls.pc
 
 UNIT_SRC  := $(wildcard tests/unit/*.c)
 UNIT_OBJ  := $(UNIT_SRC:%.c=$(BUILD)/%.o)
@@ -113,7 +112,7 @@ PROGRAMS  := $(DLS_BIN) $(MASTER_BIN) $(TREESCHED_BIN) $(SLAVE_BIN) $(HMASTER_BI
 BADCLIENT_OBJ := $(BUILD)/tests/tools/bad_client.o
 BADCLIENT_BIN := $(BUILD)/tests/bin/bad_client
 
-.PHONY: all check check-unit check-layout check-integration check-examples sanitize clean \
+.PHONY: all check check-unit check-layout check-integration examples sanitize clean \
         install demo deps
 all: $(PROGRAMS) $(PUBLIC_SO) $(PUBLIC_A)
 deps: $(DEPS_MK)
@@ -193,10 +192,6 @@ $(PUBLIC_A): $(PUBLIC_OBJ)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(DLS_PC): scripts/dls.pc.in Makefile
-	$(Q)mkdir -p $(@D)
-	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
-
 $(LIBDLS): $(CORE_OBJ)
 	$(if $(Q),@echo "  AR      $@")
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
@@ -226,9 +221,20 @@ check-layout: all $(UNIT_BIN)
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN)
 
-check-integration: all $(BADCLIENT_BIN)
+check-integration: all $(BADCLIENT_BIN) examples
 	DLS_BIN_DIR=$(abspath $(BUILD)/bin) DLS_TEST_BIN_DIR=$(abspath $(BUILD)/tests/bin) \
+	  DLS_PREFIX=$(abspath $(BUILD)/prefix) DLS_EXAMPLES_DIR=$(abspath $(BUILD)/examples) \
 	  tests/integration/run.sh
+
+# What a user does: install into a prefix (here a temporary one), then build
+# the examples out of tree with pkg-config only (t_examples.sh runs them).
+examples: all
+	$(Q)rm -rf $(BUILD)/prefix $(BUILD)/examples
+	$(Q)$(MAKE) -s install PREFIX=$(abspath $(BUILD)/prefix) >/dev/null
+	$(Q)mkdir -p $(BUILD)/examples
+	$(Q)PKG_CONFIG_PATH=$(abspath $(BUILD)/prefix)/lib/pkgconfig $(MAKE) -s -C examples \
+	  O=$(abspath $(BUILD)/examples) CFLAGS='-O2 -g -Wall -Wextra $(SAN)' \
+	  CXXFLAGS='-O2 -g -Wall -Wextra $(SAN)'
 
 sanitize:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
@@ -248,14 +254,15 @@ demo: all
 	$(DLS_BIN) compare $(BUILD)/demo.pgm $(BUILD)/demo-ref.pgm
 	@echo "wrote mandelbrot.png and mandelbrot.csv (the per-PE table)"
 
-install: all $(DLS_PC)
+install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	  $(DESTDIR)$(PREFIX)/include/dls $(DESTDIR)$(PREFIX)/share/dls/idl
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 $(PUBLIC_SO) $(DESTDIR)$(PREFIX)/lib/
 	ln -sf libdls.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libdls.so
 	install -m 644 $(PUBLIC_A) $(DESTDIR)$(PREFIX)/lib/
-	install -m 644 $(DLS_PC) $(DESTDIR)$(PREFIX)/lib/pkgconfig/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' scripts/dls.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dls.pc
 	install -m 644 include/dls/*.h include/dls/*.hh $(DESTDIR)$(PREFIX)/include/dls/
 	install -m 644 idl/dls.idl $(DESTDIR)$(PREFIX)/share/dls/idl/
 

@@ -83,7 +83,7 @@ extern "C" int dls_embed_master_start(const struct dls_embed_master_options *o,
 	int rc;
 
 	*out = NULL;
-	if (!dls_orb()) {
+	if (CORBA::is_nil(dls_orb())) {
 		snprintf(why, len, "no ORB: start one (dls_orb_start) or lend the program's "
 				   "(dls_embed_use_orb)");
 		return DLS_ESTATE;

@@ -239,7 +239,7 @@ int slave_client_connect(slave_client *c, const struct slave_orb_opts *o, char *
 	memset(c->bound_path, 0, sizeof(c->bound_path));
 	snprintf(c->run_name, sizeof(c->run_name), "%s", o->run_name);
 	c->servant = NULL;
-	if (!dls_orb()) {
+	if (CORBA::is_nil(dls_orb())) {
 		snprintf(why, len, "no ORB: start one (dls_orb_start) or lend the program's "
 				   "(dls_embed_use_orb)");
 		return DLS_ESTATE;

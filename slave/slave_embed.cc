@@ -18,12 +18,12 @@ int dls_embed_use_orb(CORBA::ORB_ptr orb, PortableServer::POA_ptr poa)
 {
 	if (CORBA::is_nil(orb) || CORBA::is_nil(poa))
 		return DLS_EINVAL;
-	return dls_orb() ? DLS_ESTATE : dls_orb_adopt(orb, poa);
+	return CORBA::is_nil(dls_orb()) ? dls_orb_adopt(orb, poa) : DLS_ESTATE;
 }
 
 extern "C" int dls_orb_start(int *argc, char **argv, int call_timeout_ms)
 {
-	if (dls_orb())
+	if (!CORBA::is_nil(dls_orb()))
 		return DLS_ESTATE;
 	return dls_orb_init(argc, argv, call_timeout_ms > 0 ? call_timeout_ms : 10000);
 }

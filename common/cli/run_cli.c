@@ -51,9 +51,9 @@ int run_cli_option(const char *prog, struct run_cli *c, int opt, const char *arg
 	case RUN_OPT_MAXIT:
 		cli_param_or_die(prog, "--maxit", c->params, &c->nparams, "maxit", arg);
 		return 1;
-	case RUN_OPT_WORKLOAD:
-		if (!dls_workload_find(arg))
-			cli_usage_error(prog, "--workload", arg, dls_workload_names());
+	case RUN_OPT_WORKLOAD: /* checked with its parameters by run_cli_finish */
+		if (!*arg || strlen(arg) >= sizeof(c->workload))
+			cli_usage_error(prog, "--workload", arg, "a name of 1..31 characters");
 		snprintf(c->workload, sizeof(c->workload), "%s", arg);
 		return 1;
 	case RUN_OPT_PARAM:

@@ -1,0 +1,277 @@
+// heat_sim.cc - an existing CORBA simulation that lends its spare cycles to
+// a DLS run.
+//
+// The program is what a DLS user already has: an omniORB server with an
+// interface of its own (Heat::Simulation, heat.idl) that other programs
+// query while a rod warms up.  It embeds a DLS slave on ITS ORB and POA
+// (dls_embed_use_orb) and computes a loop body of ITS own, registered as
+// the workload "heat.sweep": iteration x diffuses a hot band along a rod of
+// `cells` cells with conductivity k(x) until the centre has cooled, and
+// returns the final profile as doubles (smaller k, more steps: the cost
+// varies about twentyfold along the sweep).
+//
+//   heat_sim --run RUN [--name NAME] [--ior FILE] [--linger SECONDS]
+//            -ORBInitRef NameService=...   (simulates on for SECONDS after the run)
+//   heat_sim --reference FILE [--param count=N --param cells=C]  (sequential)
+//   heat_sim --query IOR          (a client of the simulation's interface)
+//
+// The master, which does not have this body, is told the loop's shape:
+//   dls-master --slaves 2 --run RUN --workload heat.sweep --param count=48
+//     --param cells=32 --param dls.iterations=48 --param dls.result_bytes=256
+//     --param dls.dtype='<f8' --out sweep.npy
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <atomic>
+
+#include <dls/embed.hh>
+#include <dls/err.h>
+#include <dls/workload.h>
+
+#include "heat.hh"
+
+// --- the simulation the program exists for -----------------------------------
+
+#define ROD 64
+
+class Simulation_i : public POA_Heat::Simulation {
+public:
+	Simulation_i() : running_(true), steps_(0)
+	{
+		memset(t_, 0, sizeof(t_));
+		pthread_mutex_init(&lock_, NULL);
+	}
+	CORBA::Double temperature(CORBA::Long cell) override
+	{
+		if (cell < 0 || cell >= ROD)
+			throw CORBA::BAD_PARAM();
+		pthread_mutex_lock(&lock_);
+		double v = t_[cell];
+		pthread_mutex_unlock(&lock_);
+		return v;
+	}
+	CORBA::LongLong steps() override
+	{
+		pthread_mutex_lock(&lock_);
+		long long s = steps_;
+		pthread_mutex_unlock(&lock_);
+		return s;
+	}
+	// One time step: the left end is held at 1, heat flows right.
+	void step()
+	{
+		double next[ROD];
+
+		pthread_mutex_lock(&lock_);
+		for (int i = 0; i < ROD; i++) {
+			double l = i ? t_[i - 1] : 1.0, r = i + 1 < ROD ? t_[i + 1] : t_[i];
+			next[i] = t_[i] + 0.25 * (l - 2 * t_[i] + r);
+		}
+		memcpy(t_, next, sizeof(t_));
+		steps_++;
+		pthread_mutex_unlock(&lock_);
+	}
+	std::atomic<bool> running_;
+
+private:
+	double t_[ROD];
+	long long steps_;
+	pthread_mutex_t lock_;
+};
+
+static void *simulate(void *arg)
+{
+	Simulation_i *sim = (Simulation_i *)arg;
+
+	while (sim->running_) {
+		sim->step();
+		usleep(1000);
+	}
+	return NULL;
+}
+
+// --- the loop body it gives DLS ------------------------------------------------
+
+struct sweep {
+	long long count;
+	int cells;
+};
+
+static int sweep_open(void *user, const struct dls_param *p, size_t n, struct dls_loop *loop,
+		      void **state, char *why, size_t len)
+{
+	static const char *const known[] = {"count", "cells", NULL};
+	struct sweep *s = (struct sweep *)user;
+	int64_t count = 48, cells = 32;
+
+	if (dls_params_known(p, n, known, why, len) ||
+	    dls_param_int(p, n, "count", 1, 1000000, &count, why, len) ||
+	    dls_param_int(p, n, "cells", 3, 4096, &cells, why, len))
+		return DLS_EINVAL;
+	s->count = count;
+	s->cells = (int)cells;
+	*state = s;
+	loop->iterations = count;
+	loop->result_bytes = (uint32_t)(cells * sizeof(double));
+	snprintf(loop->dtype, sizeof(loop->dtype), "<f8");
+	return DLS_OK;
+}
+
+// Loop index x: a hot middle third cools through both ends (held at 0).
+static uint64_t sweep_one(const struct sweep *s, long long x, double *t)
+{
+	double k = 0.02 + 0.46 * ((double)x + 0.5) / (double)s->count;
+	double *next = new double[s->cells];
+	int c = s->cells, steps = 0;
+
+	for (int i = 0; i < c; i++)
+		t[i] = i >= c / 3 && i < 2 * c / 3 ? 1.0 : 0.0;
+	while (t[c / 2] > 0.1 && steps < 1000000) {
+		for (int i = 0; i < c; i++) {
+			double l = i ? t[i - 1] : 0.0, r = i + 1 < c ? t[i + 1] : 0.0;
+			next[i] = t[i] + k * (l - 2.0 * t[i] + r);
+		}
+		memcpy(t, next, (size_t)c * sizeof(double));
+		steps++;
+	}
+	delete[] next;
+	return (uint64_t)steps * (uint64_t)c;
+}
+
+static int sweep_body(void *state, int64_t first, int64_t count, void *out, uint64_t *cost,
+		      char *why, size_t len)
+{
+	const struct sweep *s = (const struct sweep *)state;
+	double *o = (double *)out;
+
+	for (int64_t x = first; x < first + count; x++, o += s->cells)
+		*cost += sweep_one(s, x, o);
+	return DLS_OK;
+}
+
+static struct sweep sweep_state;
+static const struct dls_workload sweep_workload = {"heat.sweep", &sweep_state, sweep_open, NULL,
+						   sweep_body, NULL, NULL};
+
+// --- the three ways to run it ---------------------------------------------------
+
+// The whole sweep in this process, as raw doubles (what the master's .npy holds).
+static int reference(const char *path, int argc, char **argv)
+{
+	struct dls_param p[DLS_MAX_PARAMS];
+	int n = 0;
+	char why[256];
+	struct dls_loop loop;
+	void *state;
+
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], "--param")) {
+			char *eq = strchr(argv[i + 1], '=');
+			if (!eq)
+				continue;
+			*eq = '\0';
+			dls_params_set(p, &n, argv[i + 1], eq + 1);
+		}
+	if (sweep_open(&sweep_state, p, (size_t)n, &loop, &state, why, sizeof(why))) {
+		fprintf(stderr, "heat_sim: %s\n", why);
+		return 2;
+	}
+	FILE *f = fopen(path, "wb");
+	double *row = new double[sweep_state.cells];
+	for (long long x = 0; f && x < loop.iterations; x++) {
+		sweep_one(&sweep_state, x, row);
+		fwrite(row, sizeof(double), (size_t)sweep_state.cells, f);
+	}
+	delete[] row;
+	return f && !fclose(f) ? 0 : 1;
+}
+
+// A client of the simulation: what other programs do with it.
+static int query(CORBA::ORB_ptr orb, const char *ior)
+{
+	try {
+		CORBA::Object_var obj = orb->string_to_object(ior);
+		Heat::Simulation_var sim = Heat::Simulation::_narrow(obj);
+
+		printf("steps %lld, temperature of cell 8: %.6f\n", (long long)sim->steps(),
+		       sim->temperature(8));
+		return 0;
+	} catch (const CORBA::Exception &e) {
+		fprintf(stderr, "heat_sim: the simulation did not answer: %s\n", e._name());
+		return 1;
+	}
+}
+
+static const char *arg_of(int argc, char **argv, const char *name, const char *def)
+{
+	for (int i = 1; i + 1 < argc; i++)
+		if (!strcmp(argv[i], name))
+			return argv[i + 1];
+	return def;
+}
+
+int main(int argc, char **argv)
+{
+	if (arg_of(argc, argv, "--reference", NULL))
+		return reference(arg_of(argc, argv, "--reference", NULL), argc, argv);
+
+	// the program's own ORB and POA, as it always had them
+	CORBA::ORB_var orb = CORBA::ORB_init(argc, argv);
+	CORBA::Object_var o = orb->resolve_initial_references("RootPOA");
+	PortableServer::POA_var poa = PortableServer::POA::_narrow(o);
+	poa->the_POAManager()->activate();
+	if (arg_of(argc, argv, "--query", NULL))
+		return query(orb, arg_of(argc, argv, "--query", NULL));
+
+	Simulation_i *sim = new Simulation_i();
+	PortableServer::ObjectId_var oid = poa->activate_object(sim);
+	CORBA::Object_var ref = poa->id_to_reference(oid);
+	const char *ior_file = arg_of(argc, argv, "--ior", NULL);
+	if (ior_file) {
+		CORBA::String_var ior = orb->object_to_string(ref);
+		FILE *f = fopen(ior_file, "w");
+		if (!f || fprintf(f, "%s\n", (const char *)ior) < 0 || fclose(f)) {
+			fprintf(stderr, "heat_sim: cannot write %s\n", ior_file);
+			return 1;
+		}
+	}
+	pthread_t th;
+	pthread_create(&th, NULL, simulate, sim);
+
+	// DLS on the same ORB: the loop body above, a slave in its own thread
+	struct dls_embed_slave_options so;
+	struct dls_embed_slave *slave;
+	struct slave_stats st;
+	char why[256];
+	int rc;
+
+	dls_embed_slave_options_init(&so);
+	so.run = arg_of(argc, argv, "--run", "heat");
+	snprintf(so.slave.name, sizeof(so.slave.name), "%s", arg_of(argc, argv, "--name", "heat_sim"));
+	if (dls_embed_use_orb(orb, poa) || dls_workload_register(&sweep_workload)) {
+		fprintf(stderr, "heat_sim: cannot lend the ORB to DLS\n");
+		return 1;
+	}
+	rc = dls_embed_slave_start(&so, &slave, why, sizeof(why));
+	if (!rc)
+		rc = dls_embed_slave_wait(slave, &st, why, sizeof(why));
+	if (rc) {
+		fprintf(stderr, "heat_sim: the DLS slave failed: %s: %s\n", dls_strerror(rc), why);
+	} else {
+		printf("DLS slave %d: %lld iterations in %lld chunks, %.3f s computing\n", st.id,
+		       (long long)st.iterations, (long long)st.chunks, st.times.t_comp);
+		// the simulation served its own clients all along; ask it once more
+		Heat::Simulation_var me = Heat::Simulation::_narrow(ref);
+		printf("simulation: %lld steps, cell 8 at %.6f\n", (long long)me->steps(),
+		       me->temperature(8));
+	}
+	sleep((unsigned)atoi(arg_of(argc, argv, "--linger", "0")));
+	sim->running_ = false;
+	pthread_join(th, NULL);
+	dls_orb_stop(); // lets go of the ORB; the program destroys it
+	orb->destroy();
+	return rc ? 1 : 0;
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# The examples, built out of tree against DLS installed in a temporary
+# prefix with pkg-config only (make check does the install and the build),
+# run against the installed programs:
+#  - heat_sim, an omniORB simulation with an IDL interface of its own,
+#    embeds slaves on its own ORB: two of them compute its loop body for a
+#    master that only knows the loop's shape; the results equal its own
+#    sequential sweep byte for byte, and its interface answers meanwhile;
+#  - steps drives a slave from its own main loop (the step API): the prime
+#    counts are right;
+#  - master_callback embeds the master and takes results in a callback: the
+#    sum equals the sequential image's.
+set -eu
+: "${DLS_PREFIX:?the prefix DLS was installed in}" "${DLS_EXAMPLES_DIR:?the built examples}"
+export PATH="$DLS_PREFIX/bin:$PATH" LD_LIBRARY_PATH="$DLS_PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+. "$(dirname "$0")/lib.sh"
+X=$DLS_EXAMPLES_DIR
+start_names
+
+# an existing CORBA simulation lends its ORB
+spawn master dls-master --slaves 2 --run heat --workload heat.sweep --param count=48 \
+	--param cells=32 --param dls.iterations=48 --param dls.result_bytes=256 \
+	--param dls.dtype='<f8' --out "$T/sweep.npy" $NS $EP
+MASTER=$LAST_PID
+spawn h1 "$X/heat_sim" --run heat --name h1 --ior "$T/h1.ior" --linger 2 $NS $EP
+H1=$LAST_PID
+spawn h2 "$X/heat_sim" --run heat --name h2 $NS $EP
+H2=$LAST_PID
+wait "$MASTER"
+"$X/heat_sim" --query "$(cat "$T/h1.ior")" >"$T/query.log"
+grep -q "^steps [0-9]*, temperature of cell 8: 0\." "$T/query.log"
+wait "$H1"
+wait "$H2"
+grep -q "^DLS slave [01]: [0-9]* iterations" "$T/h1.log"
+"$X/heat_sim" --reference "$T/sweep.bin" --param count=48 --param cells=32
+/usr/bin/python3 - "$T/sweep.npy" "$T/sweep.bin" <<'PY'
+import sys, numpy
+a = numpy.load(sys.argv[1])
+assert a.shape == (48, 32) and a.dtype == numpy.float64, (a.shape, a.dtype)
+assert a.tobytes() == open(sys.argv[2], "rb").read(), "the distributed sweep differs"
+PY
+grep -q "heat.sweep (count=48 cells=32 dls.iterations=48" "$T/master.log"
+
+# a C program's own main loop, on the step API
+spawn pmaster dls-master --slaves 1 --run primes --workload primes --param dls.iterations=300 \
+	--param dls.result_bytes=4 --param dls.dtype='<u4' --scheme gss --out "$T/primes.npy" $NS $EP
+PMASTER=$LAST_PID
+"$X/steps" primes $NS $EP >"$T/steps.log" 2>&1
+wait "$PMASTER"
+grep -q "^steps: [0-9]* chunks, 300 iterations" "$T/steps.log"
+/usr/bin/python3 - "$T/primes.npy" <<'PY'
+import sys, numpy
+a = numpy.load(sys.argv[1])
+n = 300 * 2000
+sieve = numpy.ones(n, dtype=bool); sieve[:2] = False
+for p in range(2, int(n ** 0.5) + 1):
+    if sieve[p]:
+        sieve[p * p::p] = False
+want = sieve.reshape(300, 2000).sum(axis=1)
+assert a.shape == (300, 1) and (a[:, 0] == want).all(), "wrong prime counts"
+PY
+
+# a master inside a program, results in a callback
+spawn cb "$X/master_callback" cb 2 $NS $EP
+CB=$LAST_PID
+for i in 0 1; do
+	spawn cbslave$i dls-slave --run cb --name s$i --t-iter 50 $NS $EP
+done
+wait "$CB"
+dls reference --workload mandelbrot --param width=240 --param height=120 --out "$T/cb.npy" >/dev/null
+want=$(/usr/bin/python3 -c "import numpy; print(int(numpy.load('$T/cb.npy').astype('u8').sum()))")
+grep -q "^master_callback: 240 columns from 2 slaves in .* s, sum of counts $want\$" "$T/cb.log"
