@@ -17,7 +17,8 @@ extern "C" int slave_orb_run(const struct slave_config *cfg, const struct slave_
 	int rc = slave_client_connect(&c, o, why, sizeof(why));
 
 	if (rc) {
-		fprintf(stderr, "dls-slave: cannot reach the %s of run '%s': %s\n",
+		fprintf(stderr, "dls-slave: cannot %s the %s of run '%s': %s\n",
+			rc == DLS_ENOENT ? "find" : "reach",
 			o->coordinator_leaf ? "coordinator" : "master", o->run_name, why);
 		return 1;
 	}

@@ -28,7 +28,7 @@ expect_usage_error "^dls-slave: --load '1:2': the first step must be at time 0" 
 expect_usage_error "^dls run: --cluster 'C9': unknown cluster" dls run --cluster C9
 expect_usage_error "^dls run: --loads '1,2': one load per slave" dls run --speeds 1,1,1 --loads 1,2
 expect_usage_error "^dls run: --kill '9': must be SLAVE@SECONDS" dls run --cluster C8 --kill 9
-expect_usage_error "^dls run: --width 'wide': must be an integer" dls run --cluster C8 --width wide
+expect_usage_error "^dls run: --workload 'mandelbrot': parameter width: 'wide' is not an integer in 1\.\.1000000" dls run --cluster C8 --width wide
 dls-master --help | grep -q -- --collect
 dls-slave --help | grep -q -- --load
 dls run --help | grep -q -- --cluster
