@@ -21,6 +21,7 @@ static const struct {
 	{"load", dls_cmd_load, "a busy background process (matrix products)"},
 	{"bench", dls_cmd_bench, "compare schemes on reference clusters: tables, CSV, plots"},
 	{"orbping", dls_cmd_orbping, "the bare ORB's two-way call rate"},
+	{"ingest", dls_cmd_ingest, "the master's result ingest rate beside the bare ORB's"},
 	{"compare", dls_cmd_compare, "compare two images column by column"},
 };
 

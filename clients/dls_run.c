@@ -78,6 +78,9 @@ static void help(void)
 	       "  --kill WHO@SECS      kill -9 slave WHO (a number) or hmaster.L.I that long\n"
 	       "                       after the start (failure drill)\n"
 	       "  --timeout SECS       stop everything after this long (default 3600)\n"
+	       "  --slave-program P    start P instead of dls-slave for each PE (it gets\n"
+	       "                       dls-slave's options: an embedding such as\n"
+	       "                       examples/embed_slave.cc)\n"
 	       "  --progress           a live progress line (default when stderr is a terminal)\n"
 	       "  --no-progress\n");
 }
@@ -201,13 +204,14 @@ static void remove_dir(const char *dir)
 enum { O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT, O_PNG,
        O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS, O_NOPROGRESS,
        O_TLS = 200, O_HMODE, O_GAMMA = 210, O_ALLOC, O_BIDI, O_REPORT, O_WORKLOAD = 220, O_PARAM,
-       O_OUT };
+       O_OUT, O_SLAVEPROG };
 
 /* Everything the command line says, checked. */
 struct run_opts {
 	struct cluster cl;
 	struct emul_steps power; /* the cluster's sum V_i/Q_i(t), for the master's E */
 	const char *loads, *names, *dir;
+	const char *slave_program; /* instead of dls-slave: a program taking its options */
 	const char *out_png, *out_raw, *out_csv, *out_json, *out_npy;
 	const char *order, *collect, *hmode;
 	const char *workload;
@@ -321,6 +325,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 					     {"workload", required_argument, 0, O_WORKLOAD},
 					     {"param", required_argument, 0, O_PARAM},
 					     {"out", required_argument, 0, O_OUT},
+					     {"slave-program", required_argument, 0, O_SLAVEPROG},
 					     {"width", required_argument, 0, O_WIDTH},
 					     {"height", required_argument, 0, O_HEIGHT},
 					     {"maxit", required_argument, 0, O_MAXIT},
@@ -382,6 +387,11 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			break;
 		case O_OUT:
 			o->out_npy = optarg;
+			break;
+		case O_SLAVEPROG:
+			if (access(optarg, X_OK))
+				cli_usage_error(PROG, "--slave-program", optarg, strerror(errno));
+			o->slave_program = optarg;
 			break;
 		case O_ORDER:
 			if (strcmp(optarg, "natural") && strcmp(optarg, "interleaved"))
@@ -495,6 +505,9 @@ static void validate(struct run_opts *o)
 	if (o->trees && o->collect_given)
 		cli_usage_error(PROG, "--collect", o->collect,
 				"Tree Scheduling collects by --report-interval (0: when idle)");
+	if (o->slave_program && (o->trees || o->tls))
+		cli_usage_error(PROG, "--slave-program", o->slave_program,
+				"runs master-slave schemes without --tls only");
 	if (!o->trees && o->tree_argc)
 		cli_usage_error(PROG, o->tree_argv[0], NULL, "applies to --scheme trees only");
 	o->first[0] = 0;
@@ -652,7 +665,10 @@ static int start_slaves(const struct run_opts *o, const struct run_env *e, struc
 		char *sargv[MAX_ARGS], sched[2048];
 		int sn = 0;
 
-		add_arg(sargv, &sn, "%s/dls-slave", e->bindir);
+		if (o->slave_program)
+			add_arg(sargv, &sn, "%s", o->slave_program);
+		else
+			add_arg(sargv, &sn, "%s/dls-slave", e->bindir);
 		add_arg(sargv, &sn, "--run=%s", o->run);
 		add_arg(sargv, &sn, "--name=slave.%d", i);
 		add_arg(sargv, &sn, "--speed=%.17g", o->cl.speed[i]);

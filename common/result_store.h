@@ -56,6 +56,21 @@ void result_store_put(struct result_store *rs, int64_t i, const void *data);
 void result_store_write(struct result_store *rs, const struct dls_result *res, size_t n);
 
 /*
+ * The master's ingest path in one pass over the octets: copies each
+ * iteration of blocks whose ranges the ledger accepted (and marked) into
+ * its place, and checks it there with the workload while it is in the
+ * cache.  DLS_OK, or DLS_EINVAL with why and the places zeroed again
+ * (result_store_discard): nothing of a refused message stays.
+ * result_store_accept then hands taken blocks to the sink.
+ */
+int result_store_take(struct result_store *rs, const struct dls_result *res, size_t n, char *why,
+		      size_t len);
+void result_store_accept(struct result_store *rs, const struct dls_result *res, size_t n);
+
+/* Zeroes the places of blocks taken and then refused (not yet delivered). */
+void result_store_discard(struct result_store *rs, const struct dls_result *res, size_t n);
+
+/*
  * Marks the run done if every iteration is delivered: returns 1 when it
  * became done in this call (the owner wakes its waiters).
  */

@@ -68,6 +68,7 @@ int main(int argc, char **argv)
 
 	dls_log_set_role("hmaster");
 	dls_log_set_level(-1);
+	cli_keep_message_buffers();
 	rc = cli_server_start(PROG, &argc, argv, help, 30000);
 	if (rc)
 		return rc > 0 ? 0 : 1;

@@ -75,6 +75,7 @@ int main(int argc, char **argv)
 	run_cli_init(&rc_opts, MASTER_MAX_SLAVES);
 	sched_cli_init(&sc);
 	/* first the ORB, which removes the -ORB... options from argv */
+	cli_keep_message_buffers();
 	rc = cli_server_start(PROG, &argc, argv, help, 10000);
 	if (rc)
 		return rc > 0 ? 0 : 1;

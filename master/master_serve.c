@@ -21,22 +21,29 @@ static int check_caller(struct master *m, int id, char *why)
 /* Stores checked results; the lock is held. */
 static void apply_results(struct master *m, int id, const struct dls_result *res, size_t n)
 {
-	result_store_write(&m->results, res, n);
+	result_store_accept(&m->results, res, n); /* stored by check_values */
 	ledger_commit(&m->results.ledger, &m->children[id].serve.held, res, n);
 	if (n && result_store_complete(&m->results))
 		pthread_cond_broadcast(&m->cond);
 }
 
+/* Forgets results checked (and stored) but refused with their message. */
 static void unmark(struct master *m, const struct dls_result *res, size_t n)
 {
 	ledger_unmark(&m->results.ledger, res, n);
+}
+
+static void discard(struct master *m, const struct dls_result *res, size_t n)
+{
+	result_store_discard(&m->results, res, n);
+	unmark(m, res, n);
 }
 
 /* The workload's own check of results the ledger accepted (marked); on a
  * refusal the marks are undone. */
 static int check_values(struct master *m, const struct dls_result *res, size_t n, char *why)
 {
-	int rc = work_check_results(&m->results.work, res, n, why, MASTER_WHY_LEN);
+	int rc = result_store_take(&m->results, res, n, why, MASTER_WHY_LEN);
 
 	if (rc)
 		unmark(m, res, n);
@@ -266,7 +273,7 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 				master_why(why, "slave %d appears twice in one message",
 					   reqs[k].slave_id);
 				if (!retry)
-					unmark(m, reqs[k].results, reqs[k].nresults);
+					discard(m, reqs[k].results, reqs[k].nresults);
 				rc = DLS_EINVAL;
 			}
 		fresh[k] = !rc && !retry;
@@ -274,7 +281,7 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 	if (rc) {
 		for (size_t j = 0; j + 1 < k; j++)
 			if (fresh[j])
-				unmark(m, reqs[j].results, reqs[j].nresults);
+				discard(m, reqs[j].results, reqs[j].nresults);
 		goto out;
 	}
 	for (k = 0; k < n; k++) {

@@ -11,6 +11,7 @@
 
 #include "dls/embed.hh"
 #include "dls/err.h"
+#include "dls_time.h"
 #include "orb_util.hh"
 #include "slave_client.hh"
 
@@ -61,6 +62,7 @@ static void *slave_thread(void *arg)
 {
 	struct dls_embed_slave *s = (struct dls_embed_slave *)arg;
 
+	dls_precise_timers(); /* this thread only: the emulation's sleeps end on time */
 	s->rc = slave_client_run(&s->c, &s->cfg, &s->oo, &s->st, s->why, sizeof(s->why));
 	slave_client_unbind(&s->c);
 	if (s->on_end)

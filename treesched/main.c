@@ -79,6 +79,7 @@ int main(int argc, char **argv)
 	cfg.report_interval = 0.5;
 	run_cli_init(&ro, COORDINATOR_MAX_SLAVES);
 	/* first the ORB, which removes the -ORB... options from argv */
+	cli_keep_message_buffers();
 	rc = cli_server_start(PROG, &argc, argv, help, 10000);
 	if (rc)
 		return rc > 0 ? 0 : 1;

@@ -1,6 +1,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli_util.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,12 @@ void cli_param_or_die(const char *prog, const char *opt, struct dls_param *param
 		cli_usage_error(prog, opt, value,
 				rc == DLS_ENOMEM ? "too many parameters (16 at most)"
 						 : "a value of at most 63 characters");
+}
+
+void cli_keep_message_buffers(void)
+{
+	mallopt(M_MMAP_THRESHOLD, 64 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
 }
 
 int64_t cli_i64_or_die(const char *prog, const char *opt, const char *value, int64_t min,

@@ -37,6 +37,15 @@ void cli_param_or_die(const char *prog, const char *opt, struct dls_param *param
 		      const char *name, const char *value);
 
 /*
+ * Keeps freed message buffers in the process's heap: results arrive in
+ * messages of up to 1 MiB, one after another, and by default glibc hands
+ * each freed buffer back to the kernel (mmap threshold, heap trimming), so
+ * that the next one faults in page by page (BENCHMARKS.md 11).  A
+ * process-wide malloc setting: for a server's main() only.
+ */
+void cli_keep_message_buffers(void);
+
+/*
  * The start of a server's main(): prints help() and returns 1 for --help
  * or -h; otherwise reads --call-timeout-ms (default_ms if absent) and
  * starts the ORB, which takes the -ORB... options out of argv.  Returns 0,

@@ -1,0 +1,195 @@
+// ingest.cc - see ingest.h.
+#include "ingest.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vector>
+
+#include "dls.hh"
+#include "dls/err.h"
+#include "dls_time.h"
+#include "orb_util.hh"
+#include "ping_slave.hh"
+#include "proto_conv.hh"
+#include "work.h"
+
+// A master that only takes octets.
+class BareMaster : public POA_DLS::Master {
+public:
+	DLS::Registration *register_slave(CORBA::ULong, const char *, CORBA::Double,
+					  DLS::Slave_ptr) override
+	{
+		throw CORBA::NO_IMPLEMENT();
+	}
+	DLS::Reply request(const DLS::ChunkRequest &) override
+	{
+		throw CORBA::NO_IMPLEMENT();
+	}
+	void submit(CORBA::Long, const DLS::ResultSeq &) override
+	{
+	}
+	DLS::RunStatus *status() override
+	{
+		throw CORBA::NO_IMPLEMENT();
+	}
+	DLS::GroupRegistration *register_group(CORBA::ULong, const char *, const DLS::StringSeq &,
+					       const DLS::DoubleSeq &, DLS::Slave_ptr) override
+	{
+		throw CORBA::NO_IMPLEMENT();
+	}
+	DLS::ReplySeq *request_group(const DLS::RequestSeq &) override
+	{
+		throw CORBA::NO_IMPLEMENT();
+	}
+	void slave_lost(CORBA::Long, const char *) override
+	{
+	}
+	DLS::Registration *register_cluster(CORBA::ULong, const char *, const DLS::DoubleSeq &,
+					    DLS::Slave_ptr, DLS::DoubleSeq_out) override
+	{
+		throw CORBA::NO_IMPLEMENT();
+	}
+};
+
+static int failed(const CORBA::Exception &e)
+{
+	char why[256];
+
+	dls_corba_error(e, why, sizeof(why));
+	fprintf(stderr, "dls ingest: %s\n", why);
+	return 1;
+}
+
+extern "C" int ingest_bare_serve(const char *ior_path)
+{
+	try {
+		BareMaster *servant = new BareMaster();
+		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
+		CORBA::Object_var obj = servant->_this();
+		CORBA::String_var ior = dls_orb()->object_to_string(obj);
+		FILE *f = fopen(ior_path, "w");
+
+		servant->_remove_ref();
+		if (!f || fprintf(f, "%s\n", (const char *)ior) < 0 || fclose(f)) {
+			fprintf(stderr, "dls ingest: cannot write '%s'\n", ior_path);
+			return 1;
+		}
+		dls_orb()->run();
+		return 0;
+	} catch (const CORBA::Exception &e) {
+		return failed(e);
+	}
+}
+
+extern "C" int ingest_bare_send(const char *ior, size_t block_bytes, int64_t total_bytes)
+{
+	try {
+		CORBA::Object_var obj = dls_orb()->string_to_object(ior);
+		DLS::Master_var m = DLS::Master::_narrow(obj);
+		// distinct data, as a slave sends: nothing stays in the cache
+		std::vector<CORBA::Octet> buf((size_t)total_bytes, 7);
+		DLS::ResultSeq rs;
+		int64_t sent = 0;
+		double t0, t1;
+
+		rs.length(1);
+		rs[0].start = 0;
+		rs[0].count = 1;
+		m->submit(0, rs); // connect outside the measurement
+		for (size_t i = 0; i < buf.size(); i += 4096)
+			buf[i] = (CORBA::Octet)i; // every page touched before
+		t0 = dls_now();
+		while (sent < total_bytes) {
+			size_t n = total_bytes - sent < (int64_t)block_bytes ? (size_t)(total_bytes - sent)
+									     : block_bytes;
+			rs[0].data.replace((CORBA::ULong)n, (CORBA::ULong)n, buf.data() + sent, 0);
+			m->submit(0, rs);
+			sent += (int64_t)n;
+		}
+		t1 = dls_now();
+		printf("bytes %lld start %.9f end %.9f\n", (long long)sent, t0, t1);
+		return 0;
+	} catch (const CORBA::Exception &e) {
+		return failed(e);
+	}
+}
+
+extern "C" int ingest_master(const char *run)
+{
+	char path[192], why[256];
+	int err;
+
+	try {
+		CORBA::Object_var obj =
+			dls_name_resolve_wait(dls_name_path(path, run, "master"), 20000, &err, why,
+					      sizeof(why));
+		if (CORBA::is_nil(obj)) {
+			fprintf(stderr, "dls ingest: no master for run '%s': %s\n", run, why);
+			return 1;
+		}
+		DLS::Master_var m = DLS::Master::_narrow(obj);
+		PingOnlySlave *servant = new PingOnlySlave();
+		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
+		DLS::Slave_var self = servant->_this();
+		servant->_remove_ref();
+		omniORB::setClientCallTimeout(m, 120000);
+
+		DLS::Registration_var reg = m->register_slave(DLS::PROTOCOL_VERSION, "ingest", 1.0, self);
+		struct dls_job job;
+		struct work wk;
+		if (proto_job_in(reg->job, &job, why, sizeof(why)) ||
+		    work_open(&wk, job.workload, job.params, (size_t)job.nparams,
+			      (enum iter_order_mode)job.order, why, sizeof(why))) {
+			fprintf(stderr, "dls ingest: %s\n", why);
+			return 1;
+		}
+		DLS::ChunkRequest r;
+		r.slave_id = reg->slave_id;
+		r.seq = 1;
+		r.acp = 1;
+		memset(&r.times, 0, sizeof(r.times));
+		DLS::Reply rep = m->request(r);
+		if (rep.kind != DLS::REPLY_WORK || rep.start != 0 || rep.count != job.iterations) {
+			fprintf(stderr, "dls ingest: the master must hand out the whole loop at once "
+					"(one slave, --scheme gss)\n");
+			return 1;
+		}
+		size_t rb = job.result_bytes, per = DLS_MAX_RESULT_BYTES / rb ? DLS_MAX_RESULT_BYTES / rb : 1;
+		std::vector<CORBA::Octet> data((size_t)job.iterations * rb);
+		uint64_t cost = 0;
+		// a declared loop has no body here: its octets go as zeros (nothing to check)
+		if (!work_is_declared(&wk) &&
+		    work_compute(&wk, 0, job.iterations, data.data(), &cost, why, sizeof(why))) {
+			fprintf(stderr, "dls ingest: %s\n", why);
+			return 1;
+		}
+		// as a slave delivers: every block but the last by submit, the last on the request
+		double t0 = dls_now();
+		DLS::ResultSeq rs;
+		rs.length(1);
+		int64_t at = 0;
+		for (; at + (int64_t)per < job.iterations; at += (int64_t)per) {
+			rs[0].start = at;
+			rs[0].count = (CORBA::LongLong)per;
+			rs[0].data.replace((CORBA::ULong)(per * rb), (CORBA::ULong)(per * rb),
+					   data.data() + (size_t)at * rb, 0);
+			m->submit(reg->slave_id, rs);
+		}
+		r.seq = 2;
+		r.results.length(1);
+		r.results[0].start = at;
+		r.results[0].count = job.iterations - at;
+		r.results[0].data.replace((CORBA::ULong)((job.iterations - at) * rb),
+					  (CORBA::ULong)((job.iterations - at) * rb),
+					  data.data() + (size_t)at * rb, 0);
+		rep = m->request(r);
+		double t1 = dls_now();
+		printf("bytes %lld start %.9f end %.9f\n", (long long)data.size(), t0, t1);
+		work_close(&wk);
+		return rep.kind == DLS::REPLY_DONE ? 0 : 1;
+	} catch (const CORBA::Exception &e) {
+		return failed(e);
+	}
+}

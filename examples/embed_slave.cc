@@ -1,0 +1,77 @@
+// embed_slave.cc - the smallest host of an embedded DLS slave: a program
+// with its own ORB (ORB_init, its root POA) that lends it to DLS and runs
+// one slave computing the job's workload, emulated like dls-slave.  It takes
+// the dls-slave options `dls run --slave-program` passes, so that a run can
+// compare embedded slaves with dls-slave side by side (BENCHMARKS.md).
+//   embed_slave --run RUN --name NAME --speed V --load STEPS --t-iter NS
+//               [--link-latency-us US] -ORBInitRef NameService=...
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <dls/embed.hh>
+#include <dls/err.h>
+
+int main(int argc, char **argv)
+{
+	// the host's ORB, as any omniORB program has it
+	CORBA::ORB_var orb = CORBA::ORB_init(argc, argv);
+	CORBA::Object_var o = orb->resolve_initial_references("RootPOA");
+	PortableServer::POA_var poa = PortableServer::POA::_narrow(o);
+	poa->the_POAManager()->activate();
+
+	struct dls_embed_slave_options so;
+	struct dls_embed_slave *s;
+	struct slave_stats st;
+	char why[256];
+	int rc;
+
+	dls_embed_slave_options_init(&so);
+	so.slave.emulated = 1;
+	for (int i = 1; i < argc; i++) {
+		char *k = argv[i], *v = strchr(k, '='); // --opt=value or --opt value
+		const char *bad = NULL;
+
+		if (v)
+			*v++ = '\0';
+		else if (i + 1 < argc)
+			v = argv[++i];
+		else
+			v = (char *)"";
+
+		if (!strcmp(k, "--run"))
+			so.run = v;
+		else if (!strcmp(k, "--name"))
+			snprintf(so.slave.name, sizeof(so.slave.name), "%s", v);
+		else if (!strcmp(k, "--speed"))
+			so.slave.speed = atof(v);
+		else if (!strcmp(k, "--load"))
+			bad = emul_steps_parse(v, &so.slave.load);
+		else if (!strcmp(k, "--t-iter"))
+			so.slave.t_iter_ns = atof(v);
+		else if (!strcmp(k, "--link-latency-us"))
+			so.slave.link_latency_us = atof(v);
+		else if (!strcmp(k, "--master"))
+			so.master = v;
+		else
+			bad = "unknown option";
+		if (bad) {
+			fprintf(stderr, "embed_slave: %s '%s': %s\n", k, v, bad);
+			return 2;
+		}
+	}
+	if (dls_embed_use_orb(orb, poa)) {
+		fprintf(stderr, "embed_slave: cannot lend the ORB\n");
+		return 1;
+	}
+	rc = dls_embed_slave_start(&so, &s, why, sizeof(why));
+	if (!rc)
+		rc = dls_embed_slave_wait(s, &st, why, sizeof(why));
+	dls_orb_stop();
+	orb->destroy();
+	if (rc) {
+		fprintf(stderr, "embed_slave: %s: %s\n", dls_strerror(rc), why);
+		return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# bench-ingest.sh [BUILD_DIR] [REPS] - the master's result ingest rate beside
+# a bare omniORB transfer of the same messages, alternating, on loopback.
+# The master ingests a pendulum sweep of 2000 iterations of 8 KiB (16 MiB)
+# delivered as a slave does (1 MiB submits, the last block on the request):
+# every block checked against the ledger and by the workload, then stored.
+# The bare servant's submit() takes the same 1 MiB messages and drops them.
+# Prints each rep and the medians in MiB/s, and their ratio.
+set -eu
+BIN=$(cd "${1:-build}/bin" && pwd)
+REPS=${2:-5}
+T=$(mktemp -d /tmp/dls-ingest-XXXXXX)
+PIDS=""
+cleanup() {
+	for p in $PIDS; do kill "$p" 2>/dev/null || true; done
+	"$BIN/dls" names stop --dir "$T/ns" >/dev/null 2>&1 || true
+	rm -rf "$T"
+}
+trap cleanup EXIT INT TERM
+COUNT=2000
+ROW=8192		     # (4 + 1020 bins) doubles
+BLOCK=$((1048576 / ROW * ROW)) # what a slave puts in one message
+ADDR=$("$BIN/dls" names start --dir "$T/ns")
+NS="-ORBInitRef NameService=$ADDR"
+EP="-ORBendPoint giop:tcp:127.0.0.1:"
+"$BIN/dls" ingest --serve "$T/bare.ior" $EP &
+PIDS="$PIDS $!"
+for _ in $(seq 50); do [ -s "$T/bare.ior" ] && break; sleep 0.1; done
+for rep in $(seq "$REPS"); do
+	"$BIN/dls-master" --run "ingest$rep" --slaves 1 --scheme gss --workload pendulum \
+		--param count=$COUNT --param bins=1020 --param periods=1 --quiet $NS $EP &
+	M=$!
+	PIDS="$PIDS $M"
+	"$BIN/dls" ingest --master "ingest$rep" $NS $EP >"$T/master.$rep"
+	wait "$M"
+	"$BIN/dls" ingest --bare "$(cat "$T/bare.ior")" --block-bytes $BLOCK \
+		--bytes $((COUNT * ROW)) $EP >"$T/bare.$rep"
+done
+python3 - "$T" "$REPS" <<'PY'
+import statistics, sys
+t, reps = sys.argv[1], int(sys.argv[2])
+def rate(path):
+    f = open(path).read().split()
+    return int(f[1]) / (float(f[5]) - float(f[3])) / 2**20
+m = [rate(f"{t}/master.{r}") for r in range(1, reps + 1)]
+b = [rate(f"{t}/bare.{r}") for r in range(1, reps + 1)]
+for r in range(reps):
+    print(f"rep {r + 1}: master {m[r]:8.1f} MiB/s   bare ORB {b[r]:8.1f} MiB/s")
+mm, mb = statistics.median(m), statistics.median(b)
+print(f"median: master {mm:.1f} MiB/s, bare ORB {mb:.1f} MiB/s, ratio {mm / mb:.2f}")
+PY
