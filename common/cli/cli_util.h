@@ -40,7 +40,7 @@ void cli_param_or_die(const char *prog, const char *opt, struct dls_param *param
  * Keeps freed message buffers in the process's heap: results arrive in
  * messages of up to 1 MiB, one after another, and by default glibc hands
  * each freed buffer back to the kernel (mmap threshold, heap trimming), so
- * that the next one faults in page by page (BENCHMARKS.md 11).  A
+ * that the next one faults in page by page (BENCHMARKS.md 10).  A
  * process-wide malloc setting: for a server's main() only.
  */
 void cli_keep_message_buffers(void);
