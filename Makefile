@@ -120,7 +120,16 @@ deps: $(DEPS_MK)
 # The kernel must be bit-exact: no fused multiply-add (WORKLOAD.md 1).
 $(BUILD)/common/mandel.o $(BUILD)/common/pendulum.o: ALL_CFLAGS += -ffp-contract=off
 
-$(BUILD)/%.o: %.c | $(DEPS_MK)
+# Objects are rebuilt when the flags change (-fPIC, sanitizers, OPT): the
+# stamp holds the flags of the last build and changes only with them.
+FLAGS_STAMP := $(BUILD)/flags.stamp
+$(FLAGS_STAMP): FORCE
+	$(Q)mkdir -p $(@D)
+	$(Q)echo '$(ALL_CFLAGS) | $(ALL_CXXFLAGS) | $(ALL_LDFLAGS)' | cmp -s - $@ || \
+	  echo '$(ALL_CFLAGS) | $(ALL_CXXFLAGS) | $(ALL_LDFLAGS)' > $@
+.PHONY: FORCE
+
+$(BUILD)/%.o: %.c $(FLAGS_STAMP) | $(DEPS_MK)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  CC      $<")
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
@@ -141,11 +150,11 @@ $(IDL_HH): idl/dls.idl | $(DEPS_MK)
 	$(Q)$(OMNIIDL) -bcxx -C$(@D) $<
 $(BUILD)/idl/dlsSK.cc: $(IDL_HH)
 
-$(IDL_OBJ): $(BUILD)/idl/dlsSK.cc
+$(IDL_OBJ): $(BUILD)/idl/dlsSK.cc $(FLAGS_STAMP)
 	$(if $(Q),@echo "  CXX     $<")
 	$(Q)$(CXX) $(filter-out -Wextra,$(ALL_CXXFLAGS)) -Wno-unused-parameter -c $< -o $@
 
-$(BUILD)/%.o: %.cc $(IDL_HH) | $(DEPS_MK)
+$(BUILD)/%.o: %.cc $(IDL_HH) $(FLAGS_STAMP) | $(DEPS_MK)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  CXX     $<")
 	$(Q)$(CXX) $(ALL_CXXFLAGS) -c $< -o $@

@@ -271,7 +271,9 @@ int main(int argc, char **argv)
 	sleep((unsigned)atoi(arg_of(argc, argv, "--linger", "0")));
 	sim->running_ = false;
 	pthread_join(th, NULL);
-	dls_orb_stop(); // lets go of the ORB; the program destroys it
+	poa->deactivate_object(oid.in());
+	sim->_remove_ref(); // the POA let go of it; so do we
+	dls_orb_stop();	    // lets go of the ORB; the program destroys it
 	orb->destroy();
 	return rc ? 1 : 0;
 }
