@@ -18,7 +18,8 @@ int main(int argc, char **argv)
 	CORBA::ORB_var orb = CORBA::ORB_init(argc, argv);
 	CORBA::Object_var o = orb->resolve_initial_references("RootPOA");
 	PortableServer::POA_var poa = PortableServer::POA::_narrow(o);
-	poa->the_POAManager()->activate();
+	PortableServer::POAManager_var pm = poa->the_POAManager();
+	pm->activate();
 
 	struct dls_embed_slave_options so;
 	struct dls_embed_slave *s;

@@ -222,9 +222,14 @@ int main(int argc, char **argv)
 	CORBA::ORB_var orb = CORBA::ORB_init(argc, argv);
 	CORBA::Object_var o = orb->resolve_initial_references("RootPOA");
 	PortableServer::POA_var poa = PortableServer::POA::_narrow(o);
-	poa->the_POAManager()->activate();
-	if (arg_of(argc, argv, "--query", NULL))
-		return query(orb, arg_of(argc, argv, "--query", NULL));
+	PortableServer::POAManager_var pm = poa->the_POAManager();
+	pm->activate();
+	if (arg_of(argc, argv, "--query", NULL)) {
+		int rc = query(orb, arg_of(argc, argv, "--query", NULL));
+
+		orb->destroy();
+		return rc;
+	}
 
 	Simulation_i *sim = new Simulation_i();
 	PortableServer::ObjectId_var oid = poa->activate_object(sim);
