@@ -720,6 +720,7 @@ static int slaves_running(struct run_state *r)
 static int monitor(struct run_opts *o, struct run_state *r)
 {
 	double t0 = dls_now(), all_gone_at = 0;
+	int names_gone_said = 0;
 
 	while (r->master.status < 0) {
 		int running = slaves_running(r);
@@ -746,10 +747,14 @@ static int monitor(struct run_opts *o, struct run_state *r)
 				o->run, o->timeout);
 			return 1;
 		}
-		if (r->names.pid > 0 && r->names.status >= 0) {
-			fprintf(stderr, PROG ": the naming service stopped (exit %d)\n",
+		if (r->names.pid > 0 && r->names.status >= 0 && !names_gone_said) {
+			/* nothing needs it once every process found its master; one
+			 * that still looks for it fails, and the run ends as above */
+			fprintf(stderr,
+				PROG ": the naming service stopped (exit %d); the run goes on with "
+				     "the processes that found their master\n",
 				r->names.status);
-			return 1;
+			names_gone_said = 1;
 		}
 		if (o->kill_hm >= 0 && dls_now() - t0 >= o->kill_at) {
 			fprintf(stderr, PROG ": drill: kill -9 %s (pid %d) at %.2f s\n", o->kill_name,
@@ -764,6 +769,11 @@ static int monitor(struct run_opts *o, struct run_state *r)
 			o->kill_slave = -1;
 		}
 		dls_sleep_ms(20);
+	}
+	if (r->master.status > 128) { /* killed: the run failed, whatever the signal */
+		fprintf(stderr, PROG ": the master of run '%s' died of signal %d\n", o->run,
+			r->master.status - 128);
+		return 1;
 	}
 	/* the slaves heard DONE; give them a moment to unbind and exit */
 	for (double end = dls_now() + 5; dls_now() < end && slaves_running(r);)

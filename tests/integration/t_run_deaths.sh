@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Under `dls run`: the naming service dying after every process found its
+# master does not end the run (nothing needs it any more; the image stays
+# exact); a master killed with -9 makes `dls run` exit 1 naming the signal,
+# and it stops everything it started.  (DLS_LOG_LEVEL=info: the master logs
+# when scheduling starts, after every slave registered.)
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+REF=$(reference 800 400)
+run=names-$$
+DLS_LOG_LEVEL=info dls run --speeds 1,1,2,2 --scheme dtss --width 800 --height 400 --t-iter 3000 --run $run \
+	--dir "$T/r1" --raw "$T/r1.pgm" --no-progress >"$T/r1.log" 2>&1 &
+RUN=$!
+PIDS="$PIDS $RUN"
+wait_for grep -q "scheduling starts" "$T/r1/master.log"
+NAMES=$(pgrep -P $RUN -x omniNames)
+kill -KILL $NAMES
+rc=0
+wait $RUN || rc=$?
+expect_eq "exit status after the naming service died" "$rc" 0
+grep -q "the naming service stopped (exit 137); the run goes on" "$T/r1.log"
+same_image "$T/r1.pgm" "$REF"
+
+run=master-$$
+DLS_LOG_LEVEL=info dls run --speeds 1,1,2,2 --scheme dtss --width 800 --height 400 --t-iter 3000 --run $run \
+	--dir "$T/r2" --no-progress >"$T/r2.log" 2>&1 &
+RUN=$!
+PIDS="$PIDS $RUN"
+wait_for grep -q "scheduling starts" "$T/r2/master.log"
+MASTER=$(pgrep -P $RUN -x dls-master)
+kill -KILL $MASTER
+rc=0
+wait $RUN || rc=$?
+expect_eq "exit status after the master died" "$rc" 1
+grep -q "the master of run '$run' died of signal 9" "$T/r2.log"
+expect_eq "processes left" "$(pgrep -f -- "--run=[m]aster-$$" | wc -l)" 0
