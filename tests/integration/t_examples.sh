@@ -9,7 +9,10 @@
 #  - steps drives a slave from its own main loop (the step API): the prime
 #    counts are right;
 #  - master_callback embeds the master and takes results in a callback: the
-#    sum equals the sequential image's.
+#    sum equals the sequential image's;
+#  - idl_slave, written from the installed IDL and PROTOCOL.md alone (no DLS
+#    header or library), computes exact images beside dls-slave, in both
+#    orders and both collection modes, with results over several blocks.
 set -eu
 : "${DLS_PREFIX:?the prefix DLS was installed in}" "${DLS_EXAMPLES_DIR:?the built examples}"
 export PATH="$DLS_PREFIX/bin:$PATH" LD_LIBRARY_PATH="$DLS_PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -70,3 +73,19 @@ wait "$CB"
 dls reference --workload mandelbrot --param width=240 --param height=120 --out "$T/cb.npy" >/dev/null
 want=$(/usr/bin/python3 -c "import numpy; print(int(numpy.load('$T/cb.npy').astype('u8').sum()))")
 grep -q "^master_callback: 240 columns from 2 slaves in .* s, sum of counts $want\$" "$T/cb.log"
+
+# a slave from the IDL and PROTOCOL.md alone, beside dls-slave
+REF=$(reference 600 900)
+for mode in "natural piggyback" "interleaved end"; do
+	set -- $mode
+	spawn imaster dls-master --slaves 2 --run idl-$1 --width 600 --height 900 --order $1 \
+		--collect $2 --scheme gss --raw "$T/idl-$1.pgm" $NS $EP
+	IM=$LAST_PID
+	spawn islave "$X/idl_slave" idl-$1 from-idl $NS $EP
+	IS=$LAST_PID
+	spawn dslave dls-slave --run idl-$1 --name dls --t-iter 50 $NS $EP
+	wait "$IM"
+	wait "$IS"
+	same_image "$T/idl-$1.pgm" "$REF"
+	grep -q "^idl_slave from-idl: [0-9]* chunks, [1-9][0-9]* iterations" "$T/islave.log"
+done
