@@ -124,13 +124,14 @@ $(BUILD)/common/mandel.o $(BUILD)/common/pendulum.o: ALL_CFLAGS += -ffp-contract
 $(BUILD)/common/mandel_workload.o $(BUILD)/common/pendulum.o: ALL_CFLAGS += \
   -fvect-cost-model=dynamic
 
-# Objects are rebuilt when the flags change (-fPIC, sanitizers, OPT): the
-# stamp holds the flags of the last build and changes only with them.
+# Objects are rebuilt when the flags change (-fPIC, sanitizers, OPT, or a
+# per-file flag in this Makefile): the stamp holds the flags of the last
+# build and this file's checksum, and changes only with them.
 FLAGS_STAMP := $(BUILD)/flags.stamp
+FLAGS_LINE   = $(ALL_CFLAGS) | $(ALL_CXXFLAGS) | $(ALL_LDFLAGS) | $(firstword $(shell cksum Makefile))
 $(FLAGS_STAMP): FORCE
 	$(Q)mkdir -p $(@D)
-	$(Q)echo '$(ALL_CFLAGS) | $(ALL_CXXFLAGS) | $(ALL_LDFLAGS)' | cmp -s - $@ || \
-	  echo '$(ALL_CFLAGS) | $(ALL_CXXFLAGS) | $(ALL_LDFLAGS)' > $@
+	$(Q)echo '$(FLAGS_LINE)' | cmp -s - $@ || echo '$(FLAGS_LINE)' > $@
 .PHONY: FORCE
 
 $(BUILD)/%.o: %.c $(FLAGS_STAMP) | $(DEPS_MK)
