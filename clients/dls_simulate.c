@@ -17,6 +17,7 @@
 #include "dls/err.h"
 #include "iter_order.h"
 #include "mandel.h"
+#include "work.h"
 #include "sched_cli.h"
 #include "sim.h"
 #include "simulate_trees.h"
@@ -34,6 +35,8 @@ static void help(void)
 	       "  --pes N [--nd]       N slaves, half V = 1 and half V = 2 (--nd: Q = 2 on the\n"
 	       "                       fast half), up to 16384\n"
 	       "  --width, --height, --maxit, --order natural|interleaved (default 4000x2000)\n"
+	       "  --workload NAME --param N=V ...   another workload's costs instead (each\n"
+	       "                       iteration computed once, as dls reference does)\n"
 	       "  --t-iter NS          emulated ns per unit iteration at V = 1 (default 100)\n"
 	       "  --overhead-us US     the master's service time per message (default 0)\n"
 	       "  --per-request-us US  and per request in a merged message (default 0)\n"
@@ -54,7 +57,47 @@ static void help(void)
 }
 
 enum { O_GAMMA = 110, O_ALLOC, O_BIDI, O_TAU, O_TASKS, O_HMODE = 100, O_PERREQ = 1, O_HMASTERS, O_HMOVH, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
-       O_TITER, O_OVERHEAD, O_LATENCY, O_POLL, O_PERPE, O_JSON };
+       O_TITER, O_OVERHEAD, O_LATENCY, O_POLL, O_PERPE, O_JSON, O_WORKLOAD = 120, O_PARAM };
+
+/* The iterations of a workload's loop; a bad workload or parameter exits 2. */
+static int64_t workload_size(const char *name, const struct dls_param *p, int n)
+{
+	struct work wk;
+	char why[256];
+	int64_t iterations;
+
+	if (work_open(&wk, name, p, (size_t)n, ITER_ORDER_NATURAL, why, sizeof(why)))
+		cli_usage_error(PROG, "--workload", name, why);
+	if (work_is_declared(&wk)) {
+		work_close(&wk);
+		cli_usage_error(PROG, "--workload", name, "its body is needed for its costs");
+	}
+	iterations = wk.loop.iterations;
+	work_close(&wk);
+	return iterations;
+}
+
+/* Each loop index's cost, computed once as `dls reference` does: 0 or 1. */
+static int workload_costs(const char *name, const struct dls_param *p, int n, uint64_t *cost)
+{
+	struct work wk;
+	char why[256];
+	uint8_t *out;
+	int rc = 0;
+
+	if (work_open(&wk, name, p, (size_t)n, ITER_ORDER_NATURAL, why, sizeof(why)))
+		return 1;
+	out = malloc(wk.loop.result_bytes);
+	for (int64_t x = 0; out && !rc && x < wk.loop.iterations; x++) {
+		cost[x] = 0;
+		rc = wk.w->body(wk.state, x, 1, out, &cost[x], why, sizeof(why));
+	}
+	if (!out || rc)
+		fprintf(stderr, PROG ": workload '%s': %s\n", name, out ? why : "out of memory");
+	free(out);
+	work_close(&wk);
+	return !out || rc;
+}
 
 /* --scheme trees --tau LIST --tasks N: seed 000's task-level model. */
 static int simulate_tree_tasks(const struct trees_opts *to, const char *tau_list, int64_t tasks,
@@ -115,6 +158,8 @@ int dls_cmd_simulate(int argc, char **argv)
 					     {"tau", required_argument, 0, O_TAU},
 					     {"tasks", required_argument, 0, O_TASKS},
 					     {"json", required_argument, 0, O_JSON},
+					     {"workload", required_argument, 0, O_WORKLOAD},
+					     {"param", required_argument, 0, O_PARAM},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	static struct cluster cl;
@@ -131,7 +176,11 @@ int dls_cmd_simulate(int argc, char **argv)
 	int hmasters = 0, twolevel = 1, trees = 0;
 	struct trees_opts to = {TREE_GAMMA_HALF, TREE_ALLOC_EQUAL, 0, 0, NULL};
 	const char *tau_list = NULL;
-	int64_t tasks = 0;
+	int64_t tasks = 0, n;
+	const char *workload = NULL; /* NULL: the Mandelbrot image of --width x --height */
+	struct dls_param params[DLS_MAX_PARAMS];
+	int nparams = 0;
+	char what[160];
 	uint64_t *colcost, *cost;
 	uint16_t *col;
 
@@ -218,6 +267,12 @@ int dls_cmd_simulate(int argc, char **argv)
 		case O_JSON:
 			json = optarg;
 			break;
+		case O_WORKLOAD:
+			workload = optarg;
+			break;
+		case O_PARAM:
+			cli_param_or_die(PROG, "--param", params, &nparams, NULL, optarg);
+			break;
 		case 'h':
 			help();
 			return 0;
@@ -239,33 +294,42 @@ int dls_cmd_simulate(int argc, char **argv)
 	if (cl.n == 0)
 		cli_usage_error(PROG, "--cluster", NULL, "--speeds or --pes is required");
 	cluster_cli_finish(PROG, &cl, loads);
-	sched_cli_finish(PROG, &sc, "dtss", mp.width, cl.n);
+	if (nparams && !workload)
+		cli_usage_error(PROG, "--param", params[0].name, "needs --workload");
+	n = workload ? workload_size(workload, params, nparams) : mp.width;
+	sched_cli_finish(PROG, &sc, "dtss", n, cl.n);
 
 	/* the real cost of every iteration, in the chosen order */
-	colcost = malloc((size_t)mp.width * sizeof(*colcost));
-	cost = malloc((size_t)mp.width * sizeof(*cost));
+	colcost = malloc((size_t)n * sizeof(*colcost));
+	cost = malloc((size_t)n * sizeof(*cost));
 	col = malloc((size_t)mp.height * sizeof(*col));
 	pes = calloc((size_t)cl.n, sizeof(*pes));
 	if (!colcost || !cost || !col || !pes) {
 		fprintf(stderr, PROG ": out of memory\n");
 		return 1;
 	}
-	for (int32_t x = 0; x < mp.width; x++)
-		colcost[x] = mandel_column(&mp, x, col);
-	iter_order_init(&order, mode, mp.width);
-	for (int64_t i = 0; i < mp.width; i++)
+	if (workload) {
+		if (workload_costs(workload, params, nparams, colcost))
+			return 1;
+		snprintf(what, sizeof(what), "workload %s, %lld iterations", workload, (long long)n);
+	} else {
+		for (int32_t x = 0; x < mp.width; x++)
+			colcost[x] = mandel_column(&mp, x, col);
+		snprintf(what, sizeof(what), "%d x %d", mp.width, mp.height);
+	}
+	iter_order_init(&order, mode, n);
+	for (int64_t i = 0; i < n; i++)
 		cost[i] = colcost[iter_order_column(&order, i)];
 	for (int i = 0; i < cl.n; i++) {
 		pes[i].speed = cl.speed[i];
 		pes[i].load = cl.load[i];
 	}
 	if (trees) {
-		char what[96];
+		char where[200];
 
-		snprintf(what, sizeof(what), "%d x %d, order %s", mp.width, mp.height,
-			 iter_order_name(mode));
-		rc = simulate_trees_cluster(&to, &cl, cost, mp.width, t_iter * 1e-9, latency * 1e-6,
-					    what);
+		snprintf(where, sizeof(where), "%s, order %s", what, iter_order_name(mode));
+		rc = simulate_trees_cluster(&to, &cl, cost, n, t_iter * 1e-9, latency * 1e-6,
+					    where);
 		free(colcost);
 		free(cost);
 		free(col);
@@ -275,7 +339,7 @@ int dls_cmd_simulate(int argc, char **argv)
 	memset(&sim, 0, sizeof(sim));
 	sim.sched = sc.p;
 	sim.cost = cost;
-	sim.iterations = mp.width;
+	sim.iterations = n;
 	sim.pes = pes;
 	sim.npes = cl.n;
 	sim.t_iter_s = t_iter * 1e-9;
@@ -291,9 +355,9 @@ int dls_cmd_simulate(int argc, char **argv)
 		fprintf(stderr, PROG ": cannot simulate: %s\n", dls_strerror(rc));
 		return 1;
 	}
-	printf("simulated: scheme %s, %d x %d, order %s, %d slaves, %d hmasters%s, overhead %.1f "
+	printf("simulated: scheme %s, %s, order %s, %d slaves, %d hmasters%s, overhead %.1f "
 	       "us + %.1f us a request, latency %.1f us\n",
-	       sched_kind_name(sc.p.kind), mp.width, mp.height, iter_order_name(mode), cl.n,
+	       sched_kind_name(sc.p.kind), what, iter_order_name(mode), cl.n,
 	       hmasters, hmasters ? (twolevel ? " (twolevel)" : " (relay)") : "", overhead,
 	       per_request, latency);
 	if (per_pe)

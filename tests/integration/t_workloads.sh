@@ -55,3 +55,12 @@ expect_usage_error "^dls-master: --workload 'mandelbrot': parameter maxit: '7000
 	dls-master --slaves 1 --maxit 70000
 expect_usage_error "^dls reference: --workload 'pendulum': parameter closeness: 'x' is not a number" \
 	dls reference --workload pendulum --param closeness=x
+
+# the simulator on the pendulum's own costs (each computed once)
+dls simulate --cluster C8 --scheme dfss --workload pendulum $PARAMS >"$T/sim.log"
+grep -q "^simulated: scheme dfss, workload pendulum, 400 iterations, order natural, 8 slaves" "$T/sim.log"
+grep -qE "^T_p [0-9.]+ s   T_ideal [0-9.]+ s   E 0\.9[0-9]+" "$T/sim.log"
+expect_usage_error "^dls simulate: --workload 'pendulum': parameter bins: '-1' is not an integer" \
+	dls simulate --cluster C8 --workload pendulum --param bins=-1
+expect_usage_error "^dls simulate: --param 'count': needs --workload" \
+	dls simulate --cluster C8 --param count=5
