@@ -104,7 +104,8 @@ int master_submit(struct master *m, int slave_id, const struct dls_result *res, 
 /*
  * Declares a slave lost (dead or hung): the iterations it holds and has not
  * delivered go to the next requests of other slaves.  Later calls from it
- * are refused.  DLS_OK or DLS_ENOENT.
+ * are refused.  DLS_OK; DLS_ENOENT (no such slave, or lost already);
+ * DLS_ESTATE (it heard DONE and holds nothing: it left, and stays "done").
  */
 int master_slave_lost(struct master *m, int slave_id, const char *cause);
 

@@ -151,6 +151,10 @@ DLS::ReplySeq *Master_i::request_group(const DLS::RequestSeq &requests)
 
 void Master_i::slave_lost(CORBA::Long slave_id, const char *cause)
 {
-	if (master_slave_lost(m_, slave_id, cause))
+	int rc = master_slave_lost(m_, slave_id, cause);
+
+	if (rc == DLS_ESTATE)
+		throw DLS::Refused("slave_lost: the slave heard DONE and holds nothing: it left");
+	if (rc)
 		throw DLS::Refused("slave_lost: no such slave, or already lost");
 }

@@ -339,6 +339,12 @@ int master_slave_lost(struct master *m, int slave_id, const char *cause)
 		return DLS_ENOENT;
 	}
 	s = &m->roster.v[slave_id];
+	if (s->info.state == DLS_SLAVE_DONE && !m->children[slave_id].serve.held.n) {
+		/* it heard DONE and holds nothing: it left, it is not lost (its
+		 * exit can race with the end-of-run stop() that found it gone) */
+		pthread_mutex_unlock(&m->lock);
+		return DLS_ESTATE;
+	}
 	s->info.state = DLS_SLAVE_LOST;
 	/* undelivered runs of every held range go to the others */
 	moved = serve_release(&m->results.ledger, &m->children[slave_id].serve, &m->requeue);

@@ -282,6 +282,16 @@ static void test_wait_then_done(void)
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
 	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_DONE);
 	CU_ASSERT_EQUAL(master_wait_dismissed(m, 0), DLS_OK);
+	/* a slave that heard DONE and left is not "lost" (a late stop() that
+	 * finds it gone must not say so in the table) */
+	CU_ASSERT_EQUAL(master_slave_lost(m, 0, "no answer to stop"), DLS_ESTATE);
+	{
+		struct dls_status st;
+
+		CU_ASSERT_EQUAL_FATAL(master_snapshot(m, &st), DLS_OK);
+		CU_ASSERT_EQUAL(st.slaves[0].state, DLS_SLAVE_DONE);
+		dls_status_free(&st);
+	}
 	master_destroy(m);
 }
 
