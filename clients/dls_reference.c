@@ -43,7 +43,7 @@ int dls_cmd_reference(int argc, char **argv)
 	struct dls_param params[DLS_MAX_PARAMS];
 	const char *workload = "mandelbrot", *out = NULL;
 	int nparams = 0, costs = 0, c, rc;
-	uint64_t total = 0, lo = UINT64_MAX, hi = 0;
+	uint64_t total = 0, lo = UINT64_MAX, hi = 0, *cost;
 	struct work wk;
 	uint8_t *data;
 	char why[256];
@@ -77,30 +77,29 @@ int dls_cmd_reference(int argc, char **argv)
 	if (work_open(&wk, workload, params, (size_t)nparams, ITER_ORDER_NATURAL, why, sizeof(why)))
 		cli_usage_error(PROG, "--workload", workload, why);
 	data = malloc((size_t)wk.loop.iterations * wk.loop.result_bytes);
-	if (!data) {
+	cost = malloc((size_t)wk.loop.iterations * sizeof(*cost));
+	if (!data || !cost) {
 		fprintf(stderr, PROG ": out of memory for %lld results of %u octets\n",
 			(long long)wk.loop.iterations, (unsigned)wk.loop.result_bytes);
+		free(data);
+		free(cost);
 		work_close(&wk);
 		return 1;
 	}
-	if (costs)
-		printf("costs");
 	t0 = dls_now();
-	rc = 0;
-	for (int64_t x = 0; !rc && x < wk.loop.iterations; x++) {
-		uint64_t cost = 0;
-
-		rc = wk.w->body(wk.state, x, 1, data + (size_t)x * wk.loop.result_bytes, &cost, why,
-				sizeof(why));
-		total += cost;
-		lo = cost < lo ? cost : lo;
-		hi = cost > hi ? cost : hi;
-		if (costs)
-			printf(" %" PRIu64, cost);
-	}
+	rc = work_sequential(&wk, data, cost, why, sizeof(why));
 	secs = dls_now() - t0;
-	if (costs)
+	for (int64_t x = 0; !rc && x < wk.loop.iterations; x++) {
+		total += cost[x];
+		lo = cost[x] < lo ? cost[x] : lo;
+		hi = cost[x] > hi ? cost[x] : hi;
+	}
+	if (costs && !rc) {
+		printf("costs");
+		for (int64_t x = 0; x < wk.loop.iterations; x++)
+			printf(" %" PRIu64, cost[x]);
 		printf("\n");
+	}
 	if (rc) {
 		fprintf(stderr, PROG ": workload '%s' failed: %s\n", workload, why);
 	} else {
@@ -114,6 +113,7 @@ int dls_cmd_reference(int argc, char **argv)
 			rc = 1;
 	}
 	free(data);
+	free(cost);
 	work_close(&wk);
 	return rc ? 1 : 0;
 }

@@ -59,44 +59,17 @@ static void help(void)
 enum { O_GAMMA = 110, O_ALLOC, O_BIDI, O_TAU, O_TASKS, O_HMODE = 100, O_PERREQ = 1, O_HMASTERS, O_HMOVH, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
        O_TITER, O_OVERHEAD, O_LATENCY, O_POLL, O_PERPE, O_JSON, O_WORKLOAD = 120, O_PARAM };
 
-/* The iterations of a workload's loop; a bad workload or parameter exits 2. */
-static int64_t workload_size(const char *name, const struct dls_param *p, int n)
+/* Opens the workload whose costs are simulated; a bad workload or parameter exits 2. */
+static void open_workload(const char *name, const struct dls_param *p, int n, struct work *wk)
 {
-	struct work wk;
 	char why[256];
-	int64_t iterations;
 
-	if (work_open(&wk, name, p, (size_t)n, ITER_ORDER_NATURAL, why, sizeof(why)))
+	if (work_open(wk, name, p, (size_t)n, ITER_ORDER_NATURAL, why, sizeof(why)))
 		cli_usage_error(PROG, "--workload", name, why);
-	if (work_is_declared(&wk)) {
-		work_close(&wk);
+	if (work_is_declared(wk)) {
+		work_close(wk);
 		cli_usage_error(PROG, "--workload", name, "its body is needed for its costs");
 	}
-	iterations = wk.loop.iterations;
-	work_close(&wk);
-	return iterations;
-}
-
-/* Each loop index's cost, computed once as `dls reference` does: 0 or 1. */
-static int workload_costs(const char *name, const struct dls_param *p, int n, uint64_t *cost)
-{
-	struct work wk;
-	char why[256];
-	uint8_t *out;
-	int rc = 0;
-
-	if (work_open(&wk, name, p, (size_t)n, ITER_ORDER_NATURAL, why, sizeof(why)))
-		return 1;
-	out = malloc(wk.loop.result_bytes);
-	for (int64_t x = 0; out && !rc && x < wk.loop.iterations; x++) {
-		cost[x] = 0;
-		rc = wk.w->body(wk.state, x, 1, out, &cost[x], why, sizeof(why));
-	}
-	if (!out || rc)
-		fprintf(stderr, PROG ": workload '%s': %s\n", name, out ? why : "out of memory");
-	free(out);
-	work_close(&wk);
-	return !out || rc;
 }
 
 /* --scheme trees --tau LIST --tasks N: seed 000's task-level model. */
@@ -178,6 +151,7 @@ int dls_cmd_simulate(int argc, char **argv)
 	const char *tau_list = NULL;
 	int64_t tasks = 0, n;
 	const char *workload = NULL; /* NULL: the Mandelbrot image of --width x --height */
+	struct work wk = {0};
 	struct dls_param params[DLS_MAX_PARAMS];
 	int nparams = 0;
 	char what[160];
@@ -296,7 +270,9 @@ int dls_cmd_simulate(int argc, char **argv)
 	cluster_cli_finish(PROG, &cl, loads);
 	if (nparams && !workload)
 		cli_usage_error(PROG, "--param", params[0].name, "needs --workload");
-	n = workload ? workload_size(workload, params, nparams) : mp.width;
+	if (workload)
+		open_workload(workload, params, nparams, &wk);
+	n = workload ? wk.loop.iterations : mp.width;
 	sched_cli_finish(PROG, &sc, "dtss", n, cl.n);
 
 	/* the real cost of every iteration, in the chosen order */
@@ -308,9 +284,15 @@ int dls_cmd_simulate(int argc, char **argv)
 		fprintf(stderr, PROG ": out of memory\n");
 		return 1;
 	}
-	if (workload) {
-		if (workload_costs(workload, params, nparams, colcost))
+	if (workload) { /* each iteration computed once, as dls reference does */
+		char why[256];
+
+		rc = work_sequential(&wk, NULL, colcost, why, sizeof(why));
+		work_close(&wk);
+		if (rc) {
+			fprintf(stderr, PROG ": workload '%s': %s\n", workload, why);
 			return 1;
+		}
 		snprintf(what, sizeof(what), "workload %s, %lld iterations", workload, (long long)n);
 	} else {
 		for (int32_t x = 0; x < mp.width; x++)

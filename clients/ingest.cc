@@ -64,23 +64,7 @@ static int failed(const CORBA::Exception &e)
 
 extern "C" int ingest_bare_serve(const char *ior_path)
 {
-	try {
-		BareMaster *servant = new BareMaster();
-		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
-		CORBA::Object_var obj = servant->_this();
-		CORBA::String_var ior = dls_orb()->object_to_string(obj);
-		FILE *f = fopen(ior_path, "w");
-
-		servant->_remove_ref();
-		if (!f || fprintf(f, "%s\n", (const char *)ior) < 0 || fclose(f)) {
-			fprintf(stderr, "dls ingest: cannot write '%s'\n", ior_path);
-			return 1;
-		}
-		dls_orb()->run();
-		return 0;
-	} catch (const CORBA::Exception &e) {
-		return failed(e);
-	}
+	return dls_serve_until_killed(new BareMaster(), ior_path, "dls ingest");
 }
 
 extern "C" int ingest_bare_send(const char *ior, size_t block_bytes, int64_t total_bytes)

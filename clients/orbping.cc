@@ -8,29 +8,9 @@
 #include "orb_util.hh"
 #include "ping_slave.hh"
 
-
 extern "C" int orbping_serve(const char *ior_path)
 {
-	try {
-		PingOnlySlave *servant = new PingOnlySlave();
-		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
-		CORBA::Object_var obj = servant->_this();
-		CORBA::String_var ior = dls_orb()->object_to_string(obj);
-		FILE *f = fopen(ior_path, "w");
-
-		servant->_remove_ref();
-		if (!f || fprintf(f, "%s\n", (const char *)ior) < 0 || fclose(f)) {
-			fprintf(stderr, "dls orbping: cannot write '%s'\n", ior_path);
-			return 1;
-		}
-		dls_orb()->run();
-		return 0;
-	} catch (const CORBA::Exception &e) {
-		char why[256];
-		dls_corba_error(e, why, sizeof(why));
-		fprintf(stderr, "dls orbping: %s\n", why);
-		return 1;
-	}
+	return dls_serve_until_killed(new PingOnlySlave(), ior_path, "dls orbping");
 }
 
 extern "C" int orbping_call(const char *ior, long calls)

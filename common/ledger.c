@@ -73,9 +73,7 @@ void ledger_unmark(struct ledger *l, const struct dls_result *res, size_t n)
 				l->state[i] = 0;
 }
 
-/* Why block r of holder who cannot be accepted, or DLS_OK (nothing marked). */
-static int check_block(const struct ledger *l, const struct ledger_held *h, int who,
-		       const struct dls_result *r, char *why, size_t len)
+int ledger_fits(const struct ledger *l, const struct dls_result *r, char *why, size_t len)
 {
 	if (r->count < 1 || r->start < 0 || r->start > l->iterations - r->count) {
 		snprintf(why, len, "result range [%lld, +%lld) is outside the loop [0, %lld)",
@@ -91,6 +89,15 @@ static int check_block(const struct ledger *l, const struct ledger_held *h, int 
 			 (unsigned)l->result_bytes);
 		return DLS_EINVAL;
 	}
+	return DLS_OK;
+}
+
+/* Why block r of holder who cannot be accepted, or DLS_OK (nothing marked). */
+static int check_block(const struct ledger *l, const struct ledger_held *h, int who,
+		       const struct dls_result *r, char *why, size_t len)
+{
+	if (ledger_fits(l, r, why, len))
+		return DLS_EINVAL;
 	for (int64_t i = r->start; i < r->start + r->count; i++) {
 		if (l->state[i] == 1) {
 			snprintf(why, len, "iteration %lld was already delivered", (long long)i);

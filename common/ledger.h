@@ -47,6 +47,13 @@ int64_t ledger_held_undelivered(const struct ledger_held *h);
 void ledger_held_free(struct ledger_held *h);
 
 /*
+ * Does block r fit the loop: inside [0, iterations), count >= 1, with
+ * count * result_bytes octets?  DLS_OK, or DLS_EINVAL with why.  (No
+ * holder, no delivery state: what every taker of results checks first.)
+ */
+int ledger_fits(const struct ledger *l, const struct dls_result *r, char *why, size_t len);
+
+/*
  * Checks the n result blocks of holder `who` (named in the reasons): each
  * inside the loop, with count * result_bytes octets, not yet delivered, inside one
  * range the holder holds, none repeated in the message.  DLS_OK with the

@@ -5,19 +5,6 @@
  */
 #include "mandel.h"
 
-#include <stdio.h>
-
-#include "dls/err.h"
-#include "dls/proto.h"
-
-int mandel_check(const struct mandel_params *m)
-{
-	if (m->width < 1 || m->width > MANDEL_MAX_SIDE || m->height < 1 ||
-	    m->height > MANDEL_MAX_SIDE || m->maxit < 1 || m->maxit > MANDEL_MAX_MAXIT)
-		return DLS_EINVAL;
-	return DLS_OK;
-}
-
 uint64_t mandel_column(const struct mandel_params *m, int32_t x, uint16_t *counts)
 {
 	const double xmin = -2.0, xmax = 2.0, ymin = -1.0, ymax = 1.0;

@@ -23,9 +23,6 @@ struct mandel_params {
 	int32_t maxit;	/* 1..65535 */
 };
 
-/* DLS_OK, or DLS_EINVAL when a dimension or maxit is out of range. */
-int mandel_check(const struct mandel_params *m);
-
 /*
  * Reads the workload's parameters (width, height, maxit; the defaults
  * 400, 200, 256 for those absent): DLS_OK, or DLS_EINVAL with why naming

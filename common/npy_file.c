@@ -11,21 +11,30 @@
 #include "dls/err.h"
 #include "dls/log.h"
 
+size_t npy_dtype_size(const char *dtype)
+{
+	int n = 0;
+
+	if ((dtype[0] == '<' || dtype[0] == '|') && dtype[1] && strchr("uif", dtype[1]) &&
+	    sscanf(dtype + 2, "%d", &n) == 1 && n > 0 && n <= 16)
+		return (size_t)n;
+	return 0;
+}
+
 int npy_file_write(const char *path, const char *dtype, const void *data, int64_t rows,
 		   size_t row_bytes)
 {
 	char head[256];
-	int vsize = 0, n, ok;
-	size_t total;
+	size_t vsize = npy_dtype_size(dtype), total;
+	int n, ok;
 	FILE *f;
 
-	if (strlen(dtype) < 3 || !strchr("<|", dtype[0]) || !strchr("uif", dtype[1]) ||
-	    sscanf(dtype + 2, "%d", &vsize) != 1 || vsize < 1 || row_bytes % (size_t)vsize)
+	if (!vsize || row_bytes % vsize)
 		return DLS_EINVAL;
 	/* magic, version 1.0, header length; the header pads to 64 octets with a newline */
 	n = snprintf(head + 10, sizeof(head) - 10,
 		     "{'descr': '%s', 'fortran_order': False, 'shape': (%lld, %zu), }", dtype,
-		     (long long)rows, row_bytes / (size_t)vsize);
+		     (long long)rows, row_bytes / vsize);
 	total = ((size_t)n + 10 + 1 + 63) / 64 * 64;
 	memset(head + 10 + n, ' ', total - 10 - (size_t)n - 1);
 	head[total - 1] = '\n';

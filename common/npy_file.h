@@ -15,6 +15,13 @@ extern "C" {
 #endif
 
 /*
+ * The octets of one value of a numpy type string such as "<f8", "<u2" or
+ * "|u1" (little-endian or byte-sized; kinds u, i, f; 1..16 octets), or 0
+ * for anything else.
+ */
+size_t npy_dtype_size(const char *dtype);
+
+/*
  * Writes rows x row_bytes octets of data whose values are of numpy type
  * dtype ("<u2", "<f8", ...; row_bytes a multiple of its size).  DLS_OK, or
  * DLS_EIO (errno logged, the partial file removed), DLS_EINVAL (a bad dtype).

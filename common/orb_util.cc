@@ -249,6 +249,40 @@ int dls_corba_error(const CORBA::Exception &e, char *why, size_t len)
 	return DLS_EREMOTE;
 }
 
+int dls_write_ior(CORBA::Object_ptr obj, const char *path, const char *prog)
+{
+	CORBA::String_var ior = dls_orb()->object_to_string(obj);
+	FILE *f = fopen(path, "w");
+
+	if (f && fprintf(f, "%s\n", (const char *)ior) >= 0 && !fclose(f))
+		return 0;
+	if (f)
+		fclose(f);
+	fprintf(stderr, "%s: cannot write the IOR to '%s'\n", prog, path);
+	return 1;
+}
+
+int dls_serve_until_killed(PortableServer::ServantBase *servant, const char *ior_path,
+			   const char *prog)
+{
+	try {
+		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
+		CORBA::Object_var obj = dls_root_poa()->id_to_reference(oid);
+
+		servant->_remove_ref();
+		if (dls_write_ior(obj, ior_path, prog))
+			return 1;
+		dls_orb()->run();
+		return 0;
+	} catch (const CORBA::Exception &e) {
+		char why[256];
+
+		dls_corba_error(e, why, sizeof(why));
+		fprintf(stderr, "%s: %s\n", prog, why);
+		return 1;
+	}
+}
+
 int dls_publish(PortableServer::ServantBase *servant, const char *ior_file, const char *path,
 		const char *prog)
 {
@@ -258,15 +292,8 @@ int dls_publish(PortableServer::ServantBase *servant, const char *ior_file, cons
 		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
 		CORBA::Object_var obj = dls_root_poa()->id_to_reference(oid);
 
-		if (ior_file) {
-			CORBA::String_var ior = dls_orb()->object_to_string(obj);
-			FILE *f = fopen(ior_file, "w");
-
-			if (!f || fprintf(f, "%s\n", (const char *)ior) < 0 || fclose(f)) {
-				fprintf(stderr, "%s: cannot write the IOR to '%s'\n", prog, ior_file);
-				return 1;
-			}
-		}
+		if (ior_file && dls_write_ior(obj, ior_file, prog))
+			return 1;
 		if (dls_name_bind(path, obj, why, sizeof(why))) {
 			fprintf(stderr, "%s: cannot bind '%s' in the naming service: %s\n", prog,
 				path, why);

@@ -40,6 +40,15 @@ CORBA::Object_ptr dls_name_resolve_wait(const char *path, int timeout_ms, int *e
 int dls_publish(PortableServer::ServantBase *servant, const char *ior_file, const char *path,
 		const char *prog);
 
+// Writes obj's IOR to path: 0, or 1 with the reason on stderr after "prog: ".
+int dls_write_ior(CORBA::Object_ptr obj, const char *path, const char *prog);
+
+// Serves one servant until the process is killed, for the measuring tools
+// (`dls orbping`, `dls ingest`): activates it in the root POA (the POA then
+// owns it), writes its IOR to ior_path and runs the ORB.  The exit status.
+int dls_serve_until_killed(PortableServer::ServantBase *servant, const char *ior_path,
+			   const char *prog);
+
 // Deactivates a servant dls_publish activated and drops its reference.
 void dls_unpublish(PortableServer::ServantBase *servant);
 

@@ -71,16 +71,6 @@ void result_store_put(struct result_store *rs, int64_t i, const void *data)
 		rs->sink(rs->sink_ctx, x, rs->data + (size_t)x * rb, rb);
 }
 
-void result_store_write(struct result_store *rs, const struct dls_result *res, size_t n)
-{
-	size_t rb = rs->work.loop.result_bytes;
-
-	for (size_t b = 0; b < n; b++)
-		for (int64_t i = res[b].start; i < res[b].start + res[b].count; i++)
-			result_store_put(rs, i,
-					 (const uint8_t *)res[b].data + (size_t)(i - res[b].start) * rb);
-}
-
 int result_store_take(struct result_store *rs, const struct dls_result *res, size_t n, char *why,
 		      size_t len)
 {
@@ -91,10 +81,8 @@ int result_store_take(struct result_store *rs, const struct dls_result *res, siz
 		for (int64_t i = res[b].start; i < res[b].start + res[b].count; i++) {
 			int64_t x = iter_order_column(&wk->order, i);
 			const uint8_t *from = (const uint8_t *)res[b].data + (size_t)(i - res[b].start) * rb;
-			char w[200];
 
-			if (wk->w->check && wk->w->check(wk->state, x, from, w, sizeof(w))) {
-				snprintf(why, len, "result of iteration %lld refused: %s", (long long)i, w);
+			if (work_check_one(wk, i, x, from, why, len)) {
 				result_store_discard(rs, res, n);
 				return DLS_EINVAL;
 			}

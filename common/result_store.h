@@ -52,9 +52,6 @@ void result_store_start(struct result_store *rs);
 /* Stores iteration i's result (result_bytes octets) at its loop index. */
 void result_store_put(struct result_store *rs, int64_t i, const void *data);
 
-/* Stores checked result blocks (the ledger is the caller's). */
-void result_store_write(struct result_store *rs, const struct dls_result *res, size_t n);
-
 /*
  * The master's ingest path in one pass over the octets: copies each
  * iteration of blocks whose ranges the ledger accepted (and marked) into

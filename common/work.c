@@ -4,20 +4,11 @@
 #include "work.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dls/err.h"
-
-/* The octets of one value of a numpy dtype such as "<f8" or "|u1". */
-static size_t dtype_size(const char *dtype)
-{
-	int n = 0;
-
-	if ((dtype[0] == '<' || dtype[0] == '|') && strchr("uif", dtype[1]) &&
-	    sscanf(dtype + 2, "%d", &n) == 1 && n > 0 && n <= 16)
-		return (size_t)n;
-	return 0;
-}
+#include "npy_file.h"
 
 /* A workload this process does not have: its loop only, declared by the
  * job's dls.* parameters; nothing here can compute it. */
@@ -56,7 +47,7 @@ static int reserved(const struct dls_param *params, size_t n, struct dls_loop *l
 		if (dls_params_known(&params[i], 1, names, why, len))
 			return DLS_EINVAL;
 		if (!strcmp(params[i].name, "dls.dtype")) {
-			if (!dtype_size(params[i].value) || strlen(params[i].value) >= sizeof(l->dtype)) {
+			if (!npy_dtype_size(params[i].value) || strlen(params[i].value) >= sizeof(l->dtype)) {
 				snprintf(why, len,
 					 "parameter dls.dtype: '%s' is not a numpy type such as <f8",
 					 params[i].value);
@@ -128,7 +119,7 @@ int work_open(struct work *wk, const char *name, const struct dls_param *params,
 			return rc;
 	}
 	snprintf(wk->name, sizeof(wk->name), "%s", name);
-	vsize = dtype_size(l->dtype);
+	vsize = npy_dtype_size(l->dtype);
 	if (l->iterations < 1 || l->result_bytes < 1 || l->result_bytes > DLS_MAX_RESULT_BYTES ||
 	    !vsize || l->result_bytes % vsize) {
 		snprintf(why, len,
@@ -190,6 +181,36 @@ int work_compute(const struct work *wk, int64_t start, int64_t count, void *out,
 	return DLS_OK;
 }
 
+int work_sequential(const struct work *wk, uint8_t *out, uint64_t *cost, char *why, size_t len)
+{
+	size_t rb = wk->loop.result_bytes;
+	uint8_t *scratch = out ? NULL : malloc(rb);
+	int rc = DLS_OK;
+
+	if (!out && !scratch) {
+		snprintf(why, len, "out of memory");
+		return DLS_ENOMEM;
+	}
+	for (int64_t x = 0; !rc && x < wk->loop.iterations; x++) {
+		cost[x] = 0;
+		rc = wk->body(wk->body_state, x, 1, out ? out + (size_t)x * rb : scratch, &cost[x],
+			      why, len);
+	}
+	free(scratch);
+	return rc;
+}
+
+int work_check_one(const struct work *wk, int64_t i, int64_t x, const void *data, char *why,
+		   size_t len)
+{
+	char w[200];
+
+	if (!wk->w->check || !wk->w->check(wk->state, x, data, w, sizeof(w)))
+		return DLS_OK;
+	snprintf(why, len, "result of iteration %lld refused: %s", (long long)i, w);
+	return DLS_EINVAL;
+}
+
 int work_check_results(const struct work *wk, const struct dls_result *res, size_t n, char *why,
 		       size_t len)
 {
@@ -200,15 +221,10 @@ int work_check_results(const struct work *wk, const struct dls_result *res, size
 	for (size_t b = 0; b < n; b++)
 		for (int64_t k = 0; k < res[b].count; k++) {
 			int64_t i = res[b].start + k;
-			const uint8_t *d = (const uint8_t *)res[b].data + (size_t)k * rb;
-			char w[200];
 
-			if (wk->w->check(wk->state, iter_order_column(&wk->order, i), d, w,
-					 sizeof(w))) {
-				snprintf(why, len, "result of iteration %lld refused: %s",
-					 (long long)i, w);
+			if (work_check_one(wk, i, iter_order_column(&wk->order, i),
+					   (const uint8_t *)res[b].data + (size_t)k * rb, why, len))
 				return DLS_EINVAL;
-			}
 		}
 	return DLS_OK;
 }

@@ -61,6 +61,22 @@ int work_compute(const struct work *wk, int64_t start, int64_t count, void *out,
 		 char *why, size_t len);
 
 /*
+ * Computes every loop index in order, one at a time, as a single process
+ * would (`dls reference`, `dls simulate --workload`): the results into out
+ * (iterations x result_bytes; NULL: dropped) and each index's cost into
+ * cost[x].  DLS_OK; DLS_ENOMEM; or the body's error with why.
+ */
+int work_sequential(const struct work *wk, uint8_t *out, uint64_t *cost, char *why, size_t len);
+
+/*
+ * Checks iteration i's result (result_bytes octets at data, its loop index
+ * x) with the workload's check: DLS_OK, or DLS_EINVAL with why naming the
+ * iteration and the workload's reason.  The one check of every ingest path.
+ */
+int work_check_one(const struct work *wk, int64_t i, int64_t x, const void *data, char *why,
+		   size_t len);
+
+/*
  * Checks the values of n result blocks (their sizes are the ledger's to
  * check) with the workload's check: DLS_OK, or DLS_EINVAL with why naming
  * the block's iteration and the value.

@@ -39,8 +39,9 @@ static void discard(struct master *m, const struct dls_result *res, size_t n)
 	unmark(m, res, n);
 }
 
-/* The workload's own check of results the ledger accepted (marked); on a
- * refusal the marks are undone. */
+/* The workload's own check of results the ledger accepted (marked), in the
+ * same pass that stores them (result_store_take); on a refusal the marks
+ * are undone and the places zeroed again. */
 static int check_values(struct master *m, const struct dls_result *res, size_t n, char *why)
 {
 	int rc = result_store_take(&m->results, res, n, why, MASTER_WHY_LEN);

@@ -267,20 +267,8 @@ int coordinator_report(struct coordinator *c, int id, const struct dls_result *r
 
 	pthread_mutex_lock(&c->lock);
 	rc = check_slave(c, id, why);
-	for (size_t b = 0; !rc && b < n; b++) {
-		const struct dls_result *r = &res[b];
-
-		if (r->count < 1 || r->start < 0 || r->start > iterations(c) - r->count) {
-			why_f(why, "result range [%lld, +%lld) is outside the loop [0, %lld)",
-			      (long long)r->start, (long long)r->count, (long long)iterations(c));
-			rc = DLS_EINVAL;
-		} else if (r->nbytes != (size_t)r->count * rb) {
-			why_f(why, "result [%lld, +%lld) carries %zu octets, expected %lld",
-			      (long long)r->start, (long long)r->count, r->nbytes,
-			      (long long)r->count * (long long)rb);
-			rc = DLS_EINVAL;
-		}
-	}
+	for (size_t b = 0; !rc && b < n; b++)
+		rc = ledger_fits(l, &res[b], why, COORDINATOR_WHY_LEN);
 	if (!rc)
 		rc = work_check_results(&c->results.work, res, n, why, COORDINATOR_WHY_LEN);
 	for (size_t b = 0; !rc && b < n; b++)

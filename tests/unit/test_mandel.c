@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "dls/err.h"
+#include "dls/workload.h"
 #include "mandel.h"
 #include "suites.h"
 
@@ -35,11 +36,16 @@ static void test_known_totals(void)
 
 static void test_check(void)
 {
-	struct mandel_params ok = {10, 10, 256}, bad_w = {0, 10, 256}, bad_it = {10, 10, 70000};
+	struct dls_param ok[3] = {{"width", "10"}, {"height", "10"}, {"maxit", "256"}};
+	struct dls_param bad_w[3] = {{"width", "0"}, {"height", "10"}, {"maxit", "256"}};
+	struct dls_param bad_it[3] = {{"width", "10"}, {"height", "10"}, {"maxit", "70000"}};
+	struct mandel_params m;
+	char why[200];
 
-	CU_ASSERT_EQUAL(mandel_check(&ok), DLS_OK);
-	CU_ASSERT_EQUAL(mandel_check(&bad_w), DLS_EINVAL);
-	CU_ASSERT_EQUAL(mandel_check(&bad_it), DLS_EINVAL);
+	CU_ASSERT_EQUAL(mandel_params_from(ok, 3, &m, why, sizeof(why)), DLS_OK);
+	CU_ASSERT(m.width == 10 && m.height == 10 && m.maxit == 256);
+	CU_ASSERT_EQUAL(mandel_params_from(bad_w, 3, &m, why, sizeof(why)), DLS_EINVAL);
+	CU_ASSERT_EQUAL(mandel_params_from(bad_it, 3, &m, why, sizeof(why)), DLS_EINVAL);
 }
 
 int mandel_suite_add(void)
