@@ -40,7 +40,8 @@ $(DEPS_MK): scripts/install-deps.sh Makefile
 	  echo "PNG_LIBS := $$($(PKG_CONFIG) --libs libpng)"; \
 	  echo "JSON_CFLAGS := $$($(PKG_CONFIG) --cflags jansson)"; \
 	  echo "JSON_LIBS := $$($(PKG_CONFIG) --libs jansson)"; \
-	  echo "SSL_LIBS := $$($(PKG_CONFIG) --libs openssl)"; } > $@.tmp
+	  echo "SSL_LIBS := $$($(PKG_CONFIG) --libs openssl)"; \
+	  echo "CRYPTO_LIBS := $$($(PKG_CONFIG) --libs libcrypto)"; } > $@.tmp
 	$(Q)mv $@.tmp $@
 
 # --- flags --------------------------------------------------------------------
@@ -78,7 +79,7 @@ IDL_OBJ   := $(BUILD)/idl/dlsSK.o
 ORB_SRC   := $(wildcard common/*.cc)
 ORB_OBJ   := $(ORB_SRC:%.cc=$(BUILD)/%.o) $(IDL_OBJ)
 LIBORB    := $(BUILD)/libdls_orb.a
-ORB_LIBS   = $(OMNI_LIBS) $(PNG_LIBS) $(JSON_LIBS) -ldl -lpthread -lm
+ORB_LIBS   = $(OMNI_LIBS) $(PNG_LIBS) $(JSON_LIBS) $(CRYPTO_LIBS) -ldl -lpthread -lm
 
 MASTER_OBJ := $(BUILD)/master/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard master/*.cc))
 MASTER_BIN := $(BUILD)/bin/dls-master
@@ -222,7 +223,7 @@ $(DLS_BIN): $(DLS_OBJ) $(LIBCLI) $(LIBORB) $(LIBDLS)
 $(UNIT_BIN): $(UNIT_OBJ) $(LIBCLI) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(CUNIT_LIBS) $(PNG_LIBS) $(JSON_LIBS) -lpthread -lm -o $@
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(CUNIT_LIBS) $(PNG_LIBS) $(JSON_LIBS) $(CRYPTO_LIBS) -lpthread -lm -o $@
 
 # --- tests --------------------------------------------------------------------
 check: check-unit check-layout check-integration

@@ -24,6 +24,7 @@
 #include "names_proc.h"
 #include "proc.h"
 #include "sched_cli.h"
+#include "run_auth.h"
 #include "tls_setup.h"
 #include "work.h"
 
@@ -538,13 +539,23 @@ static void validate(struct run_opts *o)
 struct run_env {
 	char logdir[4096], bindir[4096], ns[128];
 	char orb_ep[64], ca_opt[4300], key_opt[4300];
+	char secret[4300]; /* the run's secret: every process of the run gets it */
 };
 
-/* The naming service (ours unless --names) and, with --tls, the run's CA. */
+/* The naming service (ours unless --names), the run's secret (PROTOCOL.md
+ * 7) and, with --tls, the run's CA. */
 static int start_names_and_tls(const struct run_opts *o, struct run_env *e, struct run_state *r)
 {
+	struct run_secret secret;
 	char why[512];
 	int port;
+
+	snprintf(e->secret, sizeof(e->secret), "%s/run.secret", e->logdir);
+	unlink(e->secret); /* a --dir used before: every run has its own */
+	if (run_secret_create(&secret, e->secret, why, sizeof(why))) {
+		fprintf(stderr, PROG ": %s\n", why);
+		return 1;
+	}
 
 	if (o->names) {
 		snprintf(e->ns, sizeof(e->ns), "%s", o->names);
@@ -608,6 +619,7 @@ static int start_master(const struct run_opts *o, const struct run_env *e, struc
 		add_arg(margv, &mn, "--json=%s", o->out_json);
 	if (o->progress)
 		add_arg(margv, &mn, "--progress");
+	add_arg(margv, &mn, "--secret-file=%s", e->secret);
 	add_orb_args(margv, &mn, e->ns, e->orb_ep, e->ca_opt, e->key_opt);
 	snprintf(r->master.log, sizeof(r->master.log), "%s/master.log", e->logdir);
 	r->master.pid = proc_spawn(margv, NULL, o->progress ? NULL : r->master.log, 0);
@@ -650,6 +662,7 @@ static void start_hmasters(const struct run_opts *o, const struct run_env *e,
 			add_arg(hargv, &hn, "--slaves=%d", below);
 			add_arg(hargv, &hn, "--mode=%s", o->hmode);
 			add_arg(hargv, &hn, "--link-latency-us=%.17g", o->latency_us);
+			add_arg(hargv, &hn, "--secret-file=%s", e->secret);
 			add_orb_args(hargv, &hn, e->ns, e->orb_ep, e->ca_opt, e->key_opt);
 			snprintf(hm->log, sizeof(hm->log), "%s/hmaster.%d.%d.log", e->logdir, l, i);
 			hm->status = -1;
@@ -681,6 +694,7 @@ static int start_slaves(const struct run_opts *o, const struct run_env *e, struc
 				i % o->levels[o->nlevels - 1]);
 		if (o->trees)
 			add_arg(sargv, &sn, "--coordinator=treesched");
+		add_arg(sargv, &sn, "--secret-file=%s", e->secret);
 		add_orb_args(sargv, &sn, e->ns, e->orb_ep, e->ca_opt, e->key_opt);
 		snprintf(r->slaves[i].log, sizeof(r->slaves[i].log), "%s/slave.%d.log", e->logdir, i);
 		r->slaves[i].pid = proc_spawn(sargv, r->slaves[i].log, r->slaves[i].log, 0);

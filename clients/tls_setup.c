@@ -1,8 +1,11 @@
 #include "tls_setup.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "proc.h"
 
@@ -53,8 +56,14 @@ int tls_setup(const char *dir, char *why, size_t len)
 			return -1;
 		}
 	}
-	/* omniORB's key file holds the certificate and its key */
-	out = fopen(node, "w");
+	/* omniORB's key file holds the certificate and its key: the owner's only */
+	{
+		int fd = open(node, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+		out = fd < 0 || fchmod(fd, 0600) ? NULL : fdopen(fd, "w");
+		if (!out && fd >= 0)
+			close(fd);
+	}
 	for (int k = 0; out && k < 2; k++) {
 		in = fopen(k ? key : crt, "r");
 		if (!in)
@@ -65,6 +74,11 @@ int tls_setup(const char *dir, char *why, size_t len)
 	}
 	if (!out || fclose(out)) {
 		snprintf(why, len, "cannot write '%s'", node);
+		return -1;
+	}
+	/* the private keys openssl wrote, whatever the umask */
+	if (chmod(ca_key, 0600) || chmod(key, 0600)) {
+		snprintf(why, len, "cannot make the run's keys private (%s, %s)", ca_key, key);
 		return -1;
 	}
 	return 0;

@@ -1,6 +1,8 @@
 // ping_slave.hh - a DLS::Slave that only answers pings: what a process
 // hands out as its `self` when it is not a slave (an hmaster, `dls
 // orbping`, the misbehaving test client), so that its parent can watch it.
+// stop() changes nothing here, whoever calls it; the tree operations are
+// refused.
 #ifndef DLS_PING_SLAVE_HH
 #define DLS_PING_SLAVE_HH
 
@@ -11,20 +13,22 @@ public:
 	void ping() override
 	{
 	}
-	void stop(const char *) override
+	void stop(DLS::Capability, const char *) override
 	{
 	}
-	void demand(CORBA::Long) override
+	void demand(CORBA::Long, DLS::Capability) override
 	{
 		throw DLS::Refused("not a slave in tree mode");
 	}
-	void transfer(CORBA::Long, CORBA::LongLong, CORBA::LongLong, CORBA::LongLong) override
+	void transfer(CORBA::Long, DLS::Capability, CORBA::LongLong, CORBA::LongLong,
+		      CORBA::LongLong) override
 	{
 		throw DLS::Refused("not a slave in tree mode");
 	}
-	void neighbours(CORBA::Long, DLS::Slave_ptr, CORBA::Double, CORBA::Long, DLS::Slave_ptr,
-			CORBA::Double) override
+	void neighbours(DLS::Capability, CORBA::Long, DLS::Slave_ptr, CORBA::Double, DLS::Capability, CORBA::Long,
+			DLS::Slave_ptr, CORBA::Double, DLS::Capability) override
 	{
+		throw DLS::Refused("not a slave in tree mode");
 	}
 };
 

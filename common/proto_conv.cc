@@ -55,6 +55,7 @@ void proto_request_in(const DLS::ChunkRequest &in, std::vector<struct dls_result
 {
 	proto_results_in(in.results, res);
 	out->slave_id = in.slave_id;
+	out->key = in.key;
 	out->seq = in.seq;
 	out->acp = in.acp;
 	out->results = res.data();
@@ -102,15 +103,18 @@ const char *proto_group_in(const DLS::StringSeq &names, const DLS::DoubleSeq &sp
 }
 
 DLS::GroupRegistration *proto_group_out(const std::vector<int> &ids,
+					const std::vector<uint64_t> &keys,
 					const std::vector<double> &vpowers,
 					const DLS::JobSpec &job)
 {
 	DLS::GroupRegistration *r = new DLS::GroupRegistration;
 
 	r->slave_ids.length((CORBA::ULong)ids.size());
+	r->keys.length((CORBA::ULong)ids.size());
 	r->virtual_powers.length((CORBA::ULong)ids.size());
 	for (size_t i = 0; i < ids.size(); i++) {
 		r->slave_ids[(CORBA::ULong)i] = ids[i];
+		r->keys[(CORBA::ULong)i] = keys[i];
 		r->virtual_powers[(CORBA::ULong)i] = vpowers[i];
 	}
 	r->job = job;
@@ -199,6 +203,7 @@ void proto_results_out(const struct dls_result *res, size_t n, DLS::ResultSeq &o
 void proto_request_out(const struct dls_request &in, DLS::ChunkRequest &out)
 {
 	out.slave_id = in.slave_id;
+	out.key = in.key;
 	out.seq = in.seq;
 	out.acp = (CORBA::Long)in.acp;
 	proto_results_out(in.results, in.nresults, out.results);

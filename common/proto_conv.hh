@@ -34,8 +34,10 @@ DLS::JobSpec proto_job_out(const struct dls_job &in);
 const char *proto_group_in(const DLS::StringSeq &names, const DLS::DoubleSeq &speeds,
 			   DLS::Slave_ptr self, std::vector<const char *> &nm,
 			   std::vector<double> &sp);
-// Its answer: the global ids and V_i, and the job.
+// Its answer: the global ids, capabilities and V_i, and the job (the
+// proof is the caller's to add).
 DLS::GroupRegistration *proto_group_out(const std::vector<int> &ids,
+					const std::vector<uint64_t> &keys,
 					const std::vector<double> &vpowers,
 					const DLS::JobSpec &job);
 

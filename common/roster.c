@@ -10,6 +10,7 @@
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls_time.h"
+#include "run_auth.h"
 
 int roster_init(struct roster *r, int expected, int register_timeout_ms)
 {
@@ -29,7 +30,7 @@ void roster_free(struct roster *r)
 }
 
 int roster_add(struct roster *r, const char *const *names, const double *speeds, size_t n,
-	       const double *min_leaf, int *ids, char *why, size_t len)
+	       const double *min_leaf, int *ids, uint64_t *keys, char *why, size_t len)
 {
 	double now = dls_now();
 
@@ -57,6 +58,7 @@ int roster_add(struct roster *r, const char *const *names, const double *speeds,
 		s->min_leaf_speed = min_leaf ? *min_leaf : speeds[k];
 		s->cluster = min_leaf != NULL;
 		s->info.state = DLS_SLAVE_REGISTERED;
+		s->key = keys[k] = dls_random_key();
 		/* A late slave (registration already closed) counts at least 1. */
 		if (r->closed)
 			s->info.vpower = roster_vpower(r, speeds[k]);
@@ -125,11 +127,17 @@ void roster_wait_closed(struct roster *r, pthread_mutex_t *lock, pthread_cond_t 
 	}
 }
 
-int roster_check_caller(const struct roster *r, int id, char *why, size_t len)
+int roster_check_caller(const struct roster *r, int id, uint64_t key, char *why, size_t len)
 {
 	if (id < 0 || id >= r->n || !r->v[id].registered) {
 		snprintf(why, len, "unknown slave id %d", id);
 		return DLS_ENOENT;
+	}
+	if (key != r->v[id].key) {
+		snprintf(why, len, "slave %d: the call does not carry the capability issued to "
+				   "that slave at registration: refused",
+			 id);
+		return DLS_EINVAL;
 	}
 	if (r->v[id].info.state == DLS_SLAVE_LOST) {
 		snprintf(why, len, "slave %d was declared lost; its work went to others", id);

@@ -3,7 +3,8 @@
  * seed 001 DTSS master step 1 (Speed -> V_i = Speed_i / min Speed, the
  * minimum over every slave of the run at any depth), the registration
  * barrier (it closes when every expected child has registered, or
- * register_timeout_ms after the first one), and the checks of a caller's id.
+ * register_timeout_ms after the first one), the capabilities it issues (a
+ * random key per child, run_auth.h) and the checks of a caller's id and key.
  *
  * Not thread-safe: the owner holds its lock around every call, and
  * roster_wait_closed waits on the owner's lock and condition.
@@ -13,6 +14,7 @@
 
 #include <pthread.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "dls/proto.h"
 
@@ -32,6 +34,7 @@ struct roster_entry {
 	int registered;
 	int cluster;	       /* a two-level hmaster: it may hold several chunks */
 	double min_leaf_speed; /* its slowest slave (its own speed for a slave) */
+	uint64_t key;	       /* its capability: every later call must carry it */
 	struct dls_slave_status info;
 };
 
@@ -51,12 +54,12 @@ void roster_free(struct roster *r);
 /*
  * Registers n children atomically (or, with min_leaf, one two-level hmaster
  * of summed speed speeds[0] whose slowest slave is *min_leaf), ids in
- * registration order.  DLS_EINVAL (a speed not positive and finite),
+ * registration order, each with a fresh random capability (keys).  DLS_EINVAL (a speed not positive and finite),
  * DLS_ESTATE (the run is full); why names the cause.  A child that comes
  * after the roster closed gets V_i >= 1 at once.
  */
 int roster_add(struct roster *r, const char *const *names, const double *speeds, size_t n,
-	       const double *min_leaf, int *ids, char *why, size_t len);
+	       const double *min_leaf, int *ids, uint64_t *keys, char *why, size_t len);
 
 /*
  * Closes the roster if every expected child is in, or the window since the
@@ -80,10 +83,11 @@ double roster_deadline(const struct roster *r);
 void roster_wait_closed(struct roster *r, pthread_mutex_t *lock, pthread_cond_t *cond);
 
 /*
- * May child `id` call?  DLS_OK; DLS_ENOENT (unknown id) or DLS_ESTATE
- * (declared lost), with why filled.
+ * May child `id`, showing capability `key`, call?  DLS_OK; DLS_ENOENT
+ * (unknown id), DLS_EINVAL (the wrong key: not the process that registered
+ * as id) or DLS_ESTATE (declared lost), with why filled.
  */
-int roster_check_caller(const struct roster *r, int id, char *why, size_t len);
+int roster_check_caller(const struct roster *r, int id, uint64_t key, char *why, size_t len);
 
 /* Non-zero once every expected child registered and every one was lost. */
 int roster_all_lost(const struct roster *r);

@@ -4,7 +4,7 @@
 // the dls-slave options `dls run --slave-program` passes, so that a run can
 // compare embedded slaves with dls-slave side by side (BENCHMARKS.md).
 //   embed_slave --run RUN --name NAME --speed V --load STEPS --t-iter NS
-//               [--link-latency-us US] -ORBInitRef NameService=...
+//               [--link-latency-us US] [--secret-file FILE] -ORBInitRef NameService=...
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +54,8 @@ int main(int argc, char **argv)
 			so.slave.link_latency_us = atof(v);
 		else if (!strcmp(k, "--master"))
 			so.master = v;
+		else if (!strcmp(k, "--secret-file"))
+			so.secret_file = v;
 		else
 			bad = "unknown option";
 		if (bad) {

@@ -6,6 +6,8 @@
 // (section 4), asks with A_i = 1 (section 2), numbers its requests
 // (section 6), sends results in blocks under 1 MiB (section 5), collects
 // at the end when the job says so, and answers ping() and stop() (section 8).
+// It joins an open run (no secret: section 14), shows the capability it got
+// at registration on every later call, and heeds only a stop() that shows it.
 //   idl_slave RUN NAME -ORBInitRef NameService=corbaname::HOST:PORT
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,16 +24,27 @@
 class IdlSlave : public POA_DLS::Slave {
 public:
 	volatile bool stopped = false;
+	volatile DLS::Capability key = 0; // section 14: set once registered
 	void ping() override {}
-	void stop(const char *) override { stopped = true; }
-	void demand(CORBA::Long) override { throw DLS::Refused("not in tree mode"); }
-	void transfer(CORBA::Long, CORBA::LongLong, CORBA::LongLong, CORBA::LongLong) override
+	void stop(DLS::Capability k, const char *) override
+	{
+		if (key == 0 || k != key)
+			throw DLS::Refused("stop: not my master's capability");
+		stopped = true;
+	}
+	void demand(CORBA::Long, DLS::Capability) override
 	{
 		throw DLS::Refused("not in tree mode");
 	}
-	void neighbours(CORBA::Long, DLS::Slave_ptr, CORBA::Double, CORBA::Long, DLS::Slave_ptr,
-			CORBA::Double) override
+	void transfer(CORBA::Long, DLS::Capability, CORBA::LongLong, CORBA::LongLong,
+		      CORBA::LongLong) override
 	{
+		throw DLS::Refused("not in tree mode");
+	}
+	void neighbours(DLS::Capability, CORBA::Long, DLS::Slave_ptr, CORBA::Double, DLS::Capability,
+			CORBA::Long, DLS::Slave_ptr, CORBA::Double, DLS::Capability) override
+	{
+		throw DLS::Refused("not in tree mode");
 	}
 };
 
@@ -140,9 +153,19 @@ int main(int argc, char **argv)
 
 	int rc = 0;
 	try {
+		// section 14: an open run's credentials, a fresh nonce and no proof
+		DLS::Credentials cred;
+		cred.nonce.length(16);
+		FILE *urandom = fopen("/dev/urandom", "rb");
+		if (!urandom || fread(cred.nonce.get_buffer(), 1, 16, urandom) != 16) {
+			fprintf(stderr, "idl_slave: no randomness for the nonce\n");
+			return 1;
+		}
+		fclose(urandom);
 		// section 2: register (blocks until the run's registration closes)
 		DLS::Registration_var reg =
-			master->register_slave(DLS::PROTOCOL_VERSION, argv[2], 1.0, self);
+			master->register_slave(DLS::PROTOCOL_VERSION, cred, argv[2], 1.0, self);
+		servant->key = reg->key;
 		const DLS::JobSpec &js = reg->job;
 		job j;
 		if (js.version != DLS::PROTOCOL_VERSION || strcmp(js.workload, "mandelbrot")) {
@@ -176,6 +199,7 @@ int main(int argc, char **argv)
 			// section 5: all blocks but the last by submit(), the last on the request
 			DLS::ChunkRequest req;
 			req.slave_id = reg->slave_id;
+			req.key = reg->key; // section 14: every call shows the capability
 			req.seq = ++seq; // section 6: 1, 2, 3, ...
 			req.acp = 1;
 			memset(&req.times, 0, sizeof(req.times));
@@ -184,7 +208,7 @@ int main(int argc, char **argv)
 					DLS::ResultSeq one;
 					one.length(1);
 					one[0] = held[k];
-					master->submit(reg->slave_id, one);
+					master->submit(reg->slave_id, reg->key, one);
 				}
 				req.results.length(1);
 				req.results[0] = held[held.length() - 1];
@@ -199,7 +223,7 @@ int main(int argc, char **argv)
 						DLS::ResultSeq one;
 						one.length(1);
 						one[0] = held[k];
-						master->submit(reg->slave_id, one);
+						master->submit(reg->slave_id, reg->key, one);
 					}
 					held.length(0);
 				}

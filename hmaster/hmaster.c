@@ -22,6 +22,7 @@ struct pending {
 	size_t n;
 	struct dls_reply *out;
 	int *ids;
+	uint64_t *keys;
 	double *vpowers;
 	struct dls_job *job;
 	int rc, done;
@@ -50,6 +51,7 @@ struct hmaster {
 	struct pending *regs, *reqs; /* FIFO lists */
 	pthread_t thread;
 	int *ids;		     /* global ids seen below (registration order) */
+	uint64_t *keys;		     /* their capabilities (the parent's), by index in ids */
 	enum slave_state *state;     /* by index in ids */
 	long messages, requests;
 };
@@ -60,6 +62,23 @@ static int index_of(const struct hmaster *h, int id)
 		if (h->ids[i] == id)
 			return i;
 	return -1;
+}
+
+/* Is the slave at index `at` of ids (-1: none) the one showing key?  The lock is held. */
+static int check_key(const struct hmaster *h, int at, int id, uint64_t key, char *why)
+{
+	if (at < 0) {
+		snprintf(why, HMASTER_WHY_LEN, "slave %d is not below this hmaster", id);
+		return DLS_ENOENT;
+	}
+	if (h->keys[at] != key) {
+		snprintf(why, HMASTER_WHY_LEN,
+			 "slave %d: the call does not carry the capability issued to that slave "
+			 "at registration: refused",
+			 id);
+		return DLS_EINVAL;
+	}
+	return DLS_OK;
 }
 
 static void append(struct pending **list, struct pending *p)
@@ -78,6 +97,7 @@ static void forward_registrations(struct hmaster *h)
 	char **names;
 	double *speeds, *vp;
 	int *ids, rc;
+	uint64_t *keys;
 	struct dls_job job;
 	char why[HMASTER_WHY_LEN] = "";
 
@@ -89,6 +109,7 @@ static void forward_registrations(struct hmaster *h)
 	speeds = calloc(n, sizeof(*speeds));
 	vp = calloc(n, sizeof(*vp));
 	ids = calloc(n, sizeof(*ids));
+	keys = calloc(n, sizeof(*keys));
 	for (p = batch; p && names && speeds; p = p->next)
 		for (size_t i = 0; i < p->n; i++, k++) {
 			/* the path below the master: hmaster.0.1/slave.3 */
@@ -97,10 +118,10 @@ static void forward_registrations(struct hmaster *h)
 			speeds[k] = p->speeds[i];
 		}
 	pthread_mutex_unlock(&h->lock);
-	rc = !names || !speeds || !vp || !ids
+	rc = !names || !speeds || !vp || !ids || !keys
 		     ? DLS_ENOMEM
 		     : h->parent.register_group(h->parent.ctx, (const char *const *)names, speeds, n,
-						ids, vp, &job, why, sizeof(why));
+						ids, keys, vp, &job, why, sizeof(why));
 	pthread_mutex_lock(&h->lock);
 	k = 0;
 	for (p = batch; p; p = p->next) {
@@ -108,8 +129,10 @@ static void forward_registrations(struct hmaster *h)
 		snprintf(p->why, sizeof(p->why), "%s", why);
 		for (size_t i = 0; !rc && i < p->n; i++, k++) {
 			p->ids[i] = ids[k];
+			p->keys[i] = keys[k];
 			p->vpowers[i] = vp[k];
 			h->ids[h->registered - (int)n + (int)k] = ids[k];
+			h->keys[h->registered - (int)n + (int)k] = keys[k];
 		}
 		if (!rc)
 			*p->job = job;
@@ -122,6 +145,7 @@ static void forward_registrations(struct hmaster *h)
 	free(speeds);
 	free(vp);
 	free(ids);
+	free(keys);
 	pthread_cond_broadcast(&h->cond);
 }
 
@@ -177,8 +201,8 @@ static void forward_requests(struct hmaster *h)
 				m++; /* its place in the sorted message */
 			p->out[i] = out[m];
 			if (at >= 0)
-				h->state[at] = out[k].kind == DLS_REPLY_WORK   ? S_HOLDING
-					       : out[k].kind == DLS_REPLY_DONE ? S_FINISHED
+				h->state[at] = out[m].kind == DLS_REPLY_WORK   ? S_HOLDING
+					       : out[m].kind == DLS_REPLY_DONE ? S_FINISHED
 									       : S_FREE;
 		}
 		p->done = 1;
@@ -245,9 +269,12 @@ struct hmaster *hmaster_create(const char *name, enum hmaster_mode mode, int nsl
 		return NULL;
 	h->ids = calloc((size_t)nslaves, sizeof(*h->ids));
 	h->state = calloc((size_t)nslaves, sizeof(*h->state));
-	if (!h->ids || !h->state || pthread_mutex_init(&h->lock, NULL) || dls_cond_init(&h->cond)) {
+	h->keys = calloc((size_t)nslaves, sizeof(*h->keys));
+	if (!h->ids || !h->state || !h->keys || pthread_mutex_init(&h->lock, NULL) ||
+	    dls_cond_init(&h->cond)) {
 		free(h->ids);
 		free(h->state);
+		free(h->keys);
 		free(h);
 		return NULL;
 	}
@@ -303,6 +330,7 @@ void hmaster_destroy(struct hmaster *h)
 	pthread_cond_destroy(&h->cond);
 	free(h->ids);
 	free(h->state);
+	free(h->keys);
 	free(h);
 }
 
@@ -322,14 +350,14 @@ static int wait_answer(struct hmaster *h, struct pending *p, char *why)
 }
 
 int hmaster_register(struct hmaster *h, const char *const *names, const double *speeds, size_t n,
-		     int *ids, double *vpowers, struct dls_job *job, char *why)
+		     int *ids, uint64_t *keys, double *vpowers, struct dls_job *job, char *why)
 {
-	struct pending p = {.names = names, .speeds = speeds, .n = n, .ids = ids,
+	struct pending p = {.names = names, .speeds = speeds, .n = n, .ids = ids, .keys = keys,
 			    .vpowers = vpowers, .job = job};
 	int rc;
 
 	if (h->tl)
-		return twolevel_register(h->tl, names[0], speeds, n, ids, vpowers, job, why);
+		return twolevel_register(h->tl, names[0], speeds, n, ids, keys, vpowers, job, why);
 	pthread_mutex_lock(&h->lock);
 	if (h->registration_sent || h->registered + (int)n > h->nslaves) {
 		snprintf(why, HMASTER_WHY_LEN,
@@ -363,14 +391,14 @@ int hmaster_request(struct hmaster *h, const struct dls_request *reqs, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		int at = index_of(h, reqs[i].slave_id);
 
-		if (at < 0) {
-			snprintf(why, HMASTER_WHY_LEN, "slave %d is not below this hmaster",
-				 reqs[i].slave_id);
+		rc = check_key(h, at, reqs[i].slave_id, reqs[i].key, why);
+		if (rc) {
 			pthread_mutex_unlock(&h->lock);
-			return DLS_ENOENT;
+			return rc;
 		}
-		h->state[at] = S_FREE; /* it delivers, or asks again: it holds nothing new */
 	}
+	for (size_t i = 0; i < n; i++) /* it delivers, or asks again: it holds nothing new */
+		h->state[index_of(h, reqs[i].slave_id)] = S_FREE;
 	if (!h->reqs && !h->pending_requests)
 		h->first_request = dls_now();
 	h->pending_requests += n;
@@ -380,29 +408,66 @@ int hmaster_request(struct hmaster *h, const struct dls_request *reqs, size_t n,
 	return rc;
 }
 
-int hmaster_submit(struct hmaster *h, int slave_id, const struct dls_result *res, size_t n,
-		   char *why)
+int hmaster_check_caller(struct hmaster *h, int slave_id, uint64_t key, char *why)
 {
+	int rc;
+
 	if (h->tl)
-		return twolevel_submit(h->tl, slave_id, res, n, why);
-	return h->parent.submit(h->parent.ctx, slave_id, res, n, why, HMASTER_WHY_LEN);
+		return twolevel_check_caller(h->tl, slave_id, key, why);
+	pthread_mutex_lock(&h->lock);
+	rc = check_key(h, index_of(h, slave_id), slave_id, key, why);
+	pthread_mutex_unlock(&h->lock);
+	return rc;
+}
+
+uint64_t hmaster_child_key(struct hmaster *h, int slave_id)
+{
+	uint64_t key = 0;
+	int at;
+
+	if (h->tl)
+		return twolevel_child_key(h->tl, slave_id);
+	pthread_mutex_lock(&h->lock);
+	at = index_of(h, slave_id);
+	if (at >= 0)
+		key = h->keys[at];
+	pthread_mutex_unlock(&h->lock);
+	return key;
+}
+
+int hmaster_submit(struct hmaster *h, int slave_id, uint64_t key, const struct dls_result *res,
+		   size_t n, char *why)
+{
+	int rc;
+
+	if (h->tl)
+		return twolevel_submit(h->tl, slave_id, key, res, n, why);
+	rc = hmaster_check_caller(h, slave_id, key, why);
+	if (rc)
+		return rc;
+	return h->parent.submit(h->parent.ctx, slave_id, key, res, n, why, HMASTER_WHY_LEN);
 }
 
 int hmaster_slave_lost(struct hmaster *h, int slave_id, const char *cause)
 {
 	char why[HMASTER_WHY_LEN];
+	uint64_t key = 0;
 	int at;
 
 	if (h->tl)
 		return twolevel_child_lost(h->tl, slave_id, cause);
 	pthread_mutex_lock(&h->lock);
 	at = index_of(h, slave_id);
-	if (at >= 0)
+	if (at >= 0) {
 		h->state[at] = S_FINISHED;
+		key = h->keys[at];
+	}
 	pthread_cond_broadcast(&h->cond);
 	pthread_mutex_unlock(&h->lock);
+	if (at < 0)
+		return DLS_ENOENT;
 	log_warn("slave %d lost below this hmaster (%s)", slave_id, cause);
-	return h->parent.slave_lost(h->parent.ctx, slave_id, cause, why, sizeof(why));
+	return h->parent.slave_lost(h->parent.ctx, slave_id, key, cause, why, sizeof(why));
 }
 
 size_t hmaster_slaves_holding(struct hmaster *h, int *ids, size_t max)

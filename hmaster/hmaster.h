@@ -19,6 +19,7 @@
 #define DLS_HMASTER_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "dls/proto.h"
@@ -36,13 +37,15 @@ enum hmaster_mode { HMASTER_RELAY, HMASTER_TWOLEVEL };
 struct hmaster_parent {
 	void *ctx;
 	int (*register_group)(void *ctx, const char *const *names, const double *speeds, size_t n,
-			      int *ids, double *vpowers, struct dls_job *job, char *why, size_t len);
+			      int *ids, uint64_t *keys, double *vpowers, struct dls_job *job,
+			      char *why, size_t len);
 	int (*request_group)(void *ctx, const struct dls_request *reqs, size_t n,
 			     struct dls_reply *out, char *why, size_t len);
-	int (*submit)(void *ctx, int slave_id, const struct dls_result *res, size_t n, char *why,
-		      size_t len);
-	int (*slave_lost)(void *ctx, int slave_id, const char *cause, char *why, size_t len);
-	int (*register_cluster)(void *ctx, const double *speeds, size_t n, int *id,
+	int (*submit)(void *ctx, int slave_id, uint64_t key, const struct dls_result *res, size_t n,
+		      char *why, size_t len);
+	int (*slave_lost)(void *ctx, int slave_id, uint64_t key, const char *cause, char *why,
+			  size_t len);
+	int (*register_cluster)(void *ctx, const double *speeds, size_t n, int *id, uint64_t *key,
 				double *vpowers, struct dls_job *job, char *why, size_t len);
 	int (*request)(void *ctx, const struct dls_request *req, struct dls_reply *out, char *why,
 		       size_t len);
@@ -76,28 +79,43 @@ void hmaster_destroy(struct hmaster *h);
 
 /*
  * Registers n slaves of a child (n = 1 for a slave) and blocks until the
- * merged registration went up and came back: their global ids and V_i, and
- * the job.  Two-level mode: the child is one (a slave, or a two-level
- * hmaster with n slaves): ids[0] is its id here.  DLS_OK, DLS_ESTATE (more slaves than expected, or registration
- * already done), DLS_EREMOTE/refusals of the parent (why filled).
+ * merged registration went up and came back: their global ids, their
+ * capabilities (the parent's, passed through) and V_i, and the job.
+ * Two-level mode: the child is one (a slave, or a two-level hmaster with n
+ * slaves): ids[0] is its id here and keys[0] the capability this hmaster
+ * issued to it.  DLS_OK, DLS_ESTATE (more slaves than expected, or
+ * registration already done), DLS_EREMOTE/refusals of the parent (why
+ * filled).
  */
 int hmaster_register(struct hmaster *h, const char *const *names, const double *speeds, size_t n,
-		     int *ids, double *vpowers, struct dls_job *job, char *why);
+		     int *ids, uint64_t *keys, double *vpowers, struct dls_job *job, char *why);
 
 /*
- * Relays n requests of a child (n = 1 for a slave): they join the next
- * merged message; blocks until their replies are back.  The results the
- * requests carry must stay valid until it returns.
+ * Relays n requests of a child (n = 1 for a slave), each carrying its
+ * slave's capability (checked here first): they join the next merged
+ * message; blocks until their replies are back.  The results the requests
+ * carry must stay valid until it returns.
  */
 int hmaster_request(struct hmaster *h, const struct dls_request *reqs, size_t n,
 		    struct dls_reply *out, char *why);
 
 /* Relays results sent outside a request (two-level: checked, sent up merged). */
-int hmaster_submit(struct hmaster *h, int slave_id, const struct dls_result *res, size_t n,
-		   char *why);
+int hmaster_submit(struct hmaster *h, int slave_id, uint64_t key, const struct dls_result *res,
+		   size_t n, char *why);
+
+/*
+ * May slave_id below, showing capability key, act (a remote slave_lost, a
+ * stop from the parent)?  DLS_OK, or DLS_ENOENT / DLS_EINVAL with why.
+ */
+int hmaster_check_caller(struct hmaster *h, int slave_id, uint64_t key, char *why);
+
+/* The capability of slave_id below (0: none): shown when this hmaster
+ * tells it to stop. */
+uint64_t hmaster_child_key(struct hmaster *h, int slave_id);
 
 /* Relay: tells the parent that slave_id died under this hmaster.  Two-level:
- * what the child held and did not deliver goes to its siblings. */
+ * what the child held and did not deliver goes to its siblings.  Trusted:
+ * the caller checked a remote reporter with hmaster_check_caller. */
 int hmaster_slave_lost(struct hmaster *h, int slave_id, const char *cause);
 
 /* Ids of the slaves below that hold work (got WORK and have not asked since). */

@@ -61,14 +61,15 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 		PortableServer::ObjectId_var oid1 = dls_root_poa()->activate_object(pinged);
 		DLS::Slave_var self = pinged->_this();
 		pinged->_remove_ref();
-		struct hmaster_parent ops = hmaster_parent_ops(o->name, parent, parent_register, self);
+		struct hmaster_parent ops = hmaster_parent_ops(o->name, parent, parent_register, self,
+							       o->secret);
 		h = hmaster_create(o->name, o->twolevel ? HMASTER_TWOLEVEL : HMASTER_RELAY,
 				   o->nslaves, o->register_timeout_ms, o->link_latency_us, &ops, &err);
 		if (!h) {
 			fprintf(stderr, "dls-hmaster: cannot start: %s\n", dls_strerror(err));
 			return 1;
 		}
-		servant = new HMaster_i(h, parent, o->ping_timeout_ms);
+		servant = new HMaster_i(h, parent, o->ping_timeout_ms, o->secret);
 		PortableServer::ObjectId_var oid2 = dls_root_poa()->activate_object(servant);
 		CORBA::Object_var me = servant->_this();
 		if (dls_name_bind(mpath, me, why, sizeof(why))) {

@@ -11,6 +11,8 @@
 extern "C" {
 #endif
 
+struct run_secret;
+
 struct hmaster_orb_opts {
 	const char *run_name;
 	const char *name;	 /* its own leaf name, e.g. hmaster.0 */
@@ -21,6 +23,7 @@ struct hmaster_orb_opts {
 	int ping_ms, ping_timeout_ms;
 	double link_latency_us;	 /* emulated one-way latency to the parent */
 	int twolevel;		 /* 1: two-level mode, 0: relay */
+	const struct run_secret *secret; /* the run's (NULL: an open run) */
 };
 
 /* Needs dls_orb_init().  Returns the exit status. */

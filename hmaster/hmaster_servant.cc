@@ -10,12 +10,16 @@
 #include "orb_util.hh"
 #include "proto_conv.hh"
 
-HMaster_i::HMaster_i(struct hmaster *h, DLS::Master_ptr parent, int ping_timeout_ms)
-	: SlaveRefs(ping_timeout_ms), h_(h), parent_(DLS::Master::_duplicate(parent))
+HMaster_i::HMaster_i(struct hmaster *h, DLS::Master_ptr parent, int ping_timeout_ms,
+		     const struct run_secret *secret)
+	: SlaveRefs(ping_timeout_ms), h_(h), parent_(DLS::Master::_duplicate(parent)),
+	  trust_(secret)
 {
 }
 
-DLS::GroupRegistration *HMaster_i::register_group(CORBA::ULong version, const char *hmaster_name,
+DLS::GroupRegistration *HMaster_i::register_group(CORBA::ULong version,
+						  const DLS::Credentials &cred,
+						  const char *hmaster_name,
 						  const DLS::StringSeq &names,
 						  const DLS::DoubleSeq &speeds, DLS::Slave_ptr self)
 {
@@ -23,27 +27,34 @@ DLS::GroupRegistration *HMaster_i::register_group(CORBA::ULong version, const ch
 	std::vector<const char *> nm;
 	std::vector<double> sp, vp(n);
 	std::vector<int> ids(n);
+	std::vector<uint64_t> keys(n);
 	struct dls_job job;
 	char why[HMASTER_WHY_LEN] = "";
-	const char *bad = proto_group_in(names, speeds, self, nm, sp);
+	const char *bad;
 	int rc;
 
 	proto_require_version(version, "register_group");
+	trust_.check_join(cred, "register_group");
 	(void)hmaster_name;
+	bad = proto_group_in(names, speeds, self, nm, sp);
 	if (bad)
 		throw DLS::Refused(bad);
 	rc = hmaster_may_register(h_, HMASTER_RELAY, why);
 	if (rc)
 		dls_refuse(rc, why);
-	rc = hmaster_register(h_, nm.data(), sp.data(), n, ids.data(), vp.data(), &job, why);
+	rc = hmaster_register(h_, nm.data(), sp.data(), n, ids.data(), keys.data(), vp.data(), &job,
+			      why);
 	if (rc)
 		dls_refuse(rc, why);
 	for (size_t i = 0; i < n; i++)
 		remember_ref(ids[i], self); // the child answers for the slaves below it
-	return proto_group_out(ids, vp, proto_job_out(job));
+	DLS::GroupRegistration *g = proto_group_out(ids, keys, vp, proto_job_out(job));
+	trust_.prove(cred, ids.data(), keys.data(), n, g->proof);
+	return g;
 }
 
-DLS::Registration *HMaster_i::register_slave(CORBA::ULong version, const char *name, CORBA::Double speed,
+DLS::Registration *HMaster_i::register_slave(CORBA::ULong version, const DLS::Credentials &cred,
+					     const char *name, CORBA::Double speed,
 					     DLS::Slave_ptr self)
 {
 	DLS::StringSeq names;
@@ -55,7 +66,7 @@ DLS::Registration *HMaster_i::register_slave(CORBA::ULong version, const char *n
 
 		speeds.length(1);
 		speeds[0] = speed;
-		DLS::Registration *r = register_cluster(version, name, speeds, self, vp.out());
+		DLS::Registration *r = register_cluster(version, cred, name, speeds, self, vp.out());
 		r->virtual_power = vp[0];
 		return r;
 	}
@@ -63,15 +74,19 @@ DLS::Registration *HMaster_i::register_slave(CORBA::ULong version, const char *n
 	speeds.length(1);
 	names[0] = name;
 	speeds[0] = speed;
-	DLS::GroupRegistration_var g = register_group(version, name, names, speeds, self);
+	// the proof over one (id, key) is the same in both answers
+	DLS::GroupRegistration_var g = register_group(version, cred, name, names, speeds, self);
 	DLS::Registration *r = new DLS::Registration;
 	r->slave_id = g->slave_ids[0];
+	r->key = g->keys[0];
 	r->virtual_power = g->virtual_powers[0];
 	r->job = g->job;
+	r->proof = g->proof;
 	return r;
 }
 
-DLS::Registration *HMaster_i::register_cluster(CORBA::ULong version, const char *hmaster_name,
+DLS::Registration *HMaster_i::register_cluster(CORBA::ULong version, const DLS::Credentials &cred,
+						const char *hmaster_name,
 						const DLS::DoubleSeq &speeds, DLS::Slave_ptr self,
 						DLS::DoubleSeq_out virtual_powers)
 {
@@ -80,8 +95,10 @@ DLS::Registration *HMaster_i::register_cluster(CORBA::ULong version, const char 
 	struct dls_job job;
 	char why[HMASTER_WHY_LEN] = "";
 	int id = -1, rc;
+	uint64_t key = 0;
 
 	proto_require_version(version, "register_cluster");
+	trust_.check_join(cred, "register_cluster");
 	rc = hmaster_may_register(h_, HMASTER_TWOLEVEL, why);
 	if (rc)
 		dls_refuse(rc, why);
@@ -89,7 +106,7 @@ DLS::Registration *HMaster_i::register_cluster(CORBA::ULong version, const char 
 		throw DLS::Refused("register_cluster: self must be a DLS::Slave reference");
 	for (size_t i = 0; i < n; i++)
 		sp[i] = speeds[(CORBA::ULong)i];
-	rc = hmaster_register(h_, &hmaster_name, sp.data(), n, &id, vp.data(), &job, why);
+	rc = hmaster_register(h_, &hmaster_name, sp.data(), n, &id, &key, vp.data(), &job, why);
 	if (rc)
 		dls_refuse(rc, why);
 	remember_ref(id, self);
@@ -97,12 +114,14 @@ DLS::Registration *HMaster_i::register_cluster(CORBA::ULong version, const char 
 	virtual_powers->length((CORBA::ULong)n);
 	DLS::Registration *r = new DLS::Registration;
 	r->slave_id = id;
+	r->key = key;
 	r->virtual_power = 0;
 	for (size_t i = 0; i < n; i++) {
 		(*virtual_powers)[(CORBA::ULong)i] = vp[i];
 		r->virtual_power += vp[i];
 	}
 	r->job = proto_job_out(job);
+	trust_.prove(cred, &id, &key, 1, r->proof);
 	return r;
 }
 
@@ -132,14 +151,14 @@ DLS::Reply HMaster_i::request(const DLS::ChunkRequest &req)
 	return r[0];
 }
 
-void HMaster_i::submit(CORBA::Long slave_id, const DLS::ResultSeq &results)
+void HMaster_i::submit(CORBA::Long slave_id, DLS::Capability key, const DLS::ResultSeq &results)
 {
 	std::vector<struct dls_result> res;
 	char why[HMASTER_WHY_LEN] = "";
 	int rc;
 
 	proto_results_in(results, res);
-	rc = hmaster_submit(h_, slave_id, res.data(), res.size(), why);
+	rc = hmaster_submit(h_, slave_id, key, res.data(), res.size(), why);
 	if (rc)
 		dls_refuse(rc, why);
 }
@@ -158,8 +177,13 @@ DLS::RunStatus *HMaster_i::status()
 	return out;
 }
 
-void HMaster_i::slave_lost(CORBA::Long slave_id, const char *cause)
+void HMaster_i::slave_lost(CORBA::Long slave_id, DLS::Capability key, const char *cause)
 {
+	char why[HMASTER_WHY_LEN] = "";
+	int rc = hmaster_check_caller(h_, slave_id, key, why);
+
+	if (rc)
+		dls_refuse(rc, why);
 	if (hmaster_slave_lost(h_, slave_id, cause))
 		throw DLS::Refused("slave_lost: the parent refused");
 }
@@ -170,14 +194,17 @@ struct parent_ctx {
 	DLS::Master_var parent, parent_register;
 	DLS::Slave_var self;
 	CORBA::String_var name;
+	struct run_secret secret;
 };
 
 static int p_register_group(void *ctx, const char *const *names, const double *speeds, size_t n,
-			    int *ids, double *vpowers, struct dls_job *job, char *why, size_t len)
+			    int *ids, uint64_t *keys, double *vpowers, struct dls_job *job,
+			    char *why, size_t len)
 {
 	parent_ctx *p = (parent_ctx *)ctx;
 	DLS::StringSeq nm;
 	DLS::DoubleSeq sp;
+	DLS::Credentials cred;
 
 	nm.length((CORBA::ULong)n);
 	sp.length((CORBA::ULong)n);
@@ -187,13 +214,22 @@ static int p_register_group(void *ctx, const char *const *names, const double *s
 	}
 	try {
 		// the parent pings `self` for every slave below this hmaster
-		DLS::GroupRegistration_var r =
-			p->parent_register->register_group(DLS::PROTOCOL_VERSION, p->name, nm,
-							   sp, p->self);
+		trust_credentials(&p->secret, cred);
+		DLS::GroupRegistration_var r = p->parent_register->register_group(
+			DLS::PROTOCOL_VERSION, cred, p->name, nm, sp, p->self);
+		if (r->slave_ids.length() != n || r->keys.length() != n ||
+		    r->virtual_powers.length() != n) {
+			snprintf(why, len, "the parent answered %u ids for %zu slaves",
+				 (unsigned)r->slave_ids.length(), n);
+			return DLS_EREMOTE;
+		}
 		for (size_t i = 0; i < n; i++) {
 			ids[i] = r->slave_ids[(CORBA::ULong)i];
+			keys[i] = r->keys[(CORBA::ULong)i];
 			vpowers[i] = r->virtual_powers[(CORBA::ULong)i];
 		}
+		if (trust_check_parent(&p->secret, cred, ids, keys, n, r->proof, why, len))
+			return DLS_EINVAL;
 		return proto_job_in(r->job, job, why, len);
 	} catch (const CORBA::Exception &e) {
 		return dls_corba_error(e, why, len);
@@ -219,38 +255,40 @@ static int p_request_group(void *ctx, const struct dls_request *reqs, size_t n,
 	}
 }
 
-static int p_submit(void *ctx, int slave_id, const struct dls_result *res, size_t n, char *why,
-		    size_t len)
+static int p_submit(void *ctx, int slave_id, uint64_t key, const struct dls_result *res, size_t n,
+		    char *why, size_t len)
 {
 	parent_ctx *p = (parent_ctx *)ctx;
 	DLS::ResultSeq rs;
 
 	proto_results_out(res, n, rs);
 	try {
-		p->parent->submit(slave_id, rs);
+		p->parent->submit(slave_id, key, rs);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
 		return dls_corba_error(e, why, len);
 	}
 }
 
-static int p_slave_lost(void *ctx, int slave_id, const char *cause, char *why, size_t len)
+static int p_slave_lost(void *ctx, int slave_id, uint64_t key, const char *cause, char *why,
+			size_t len)
 {
 	parent_ctx *p = (parent_ctx *)ctx;
 
 	try {
-		p->parent->slave_lost(slave_id, cause);
+		p->parent->slave_lost(slave_id, key, cause);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
 		return dls_corba_error(e, why, len);
 	}
 }
 
-static int p_register_cluster(void *ctx, const double *speeds, size_t n, int *id, double *vpowers,
-			      struct dls_job *job, char *why, size_t len)
+static int p_register_cluster(void *ctx, const double *speeds, size_t n, int *id, uint64_t *key,
+			      double *vpowers, struct dls_job *job, char *why, size_t len)
 {
 	parent_ctx *p = (parent_ctx *)ctx;
 	DLS::DoubleSeq sp;
+	DLS::Credentials cred;
 
 	sp.length((CORBA::ULong)n);
 	for (size_t i = 0; i < n; i++)
@@ -258,15 +296,21 @@ static int p_register_cluster(void *ctx, const double *speeds, size_t n, int *id
 	try {
 		// the parent pings `self`: this hmaster answers for its slaves
 		DLS::DoubleSeq_var vp;
-		DLS::Registration_var r =
-			p->parent_register->register_cluster(DLS::PROTOCOL_VERSION, p->name, sp,
-							     p->self, vp.out());
+		trust_credentials(&p->secret, cred);
+		DLS::Registration_var r = p->parent_register->register_cluster(
+			DLS::PROTOCOL_VERSION, cred, p->name, sp, p->self, vp.out());
+		int rid = r->slave_id;
+		uint64_t rkey = r->key;
+
+		if (trust_check_parent(&p->secret, cred, &rid, &rkey, 1, r->proof, why, len))
+			return DLS_EINVAL;
 		if (vp->length() != n) {
 			snprintf(why, len, "the parent returned %u powers for %zu slaves",
 				 (unsigned)vp->length(), n);
 			return DLS_EREMOTE;
 		}
 		*id = r->slave_id;
+		*key = r->key;
 		for (size_t i = 0; i < n; i++)
 			vpowers[i] = vp[(CORBA::ULong)i];
 		return proto_job_in(r->job, job, why, len);
@@ -292,11 +336,15 @@ static int p_request(void *ctx, const struct dls_request *req, struct dls_reply 
 }
 
 struct hmaster_parent hmaster_parent_ops(const char *name, DLS::Master_ptr parent,
-					 DLS::Master_ptr parent_register, DLS::Slave_ptr self)
+					 DLS::Master_ptr parent_register, DLS::Slave_ptr self,
+					 const struct run_secret *secret)
 {
 	parent_ctx *p = new parent_ctx; // lives as long as the process
 	struct hmaster_parent ops;
 
+	memset(&p->secret, 0, sizeof(p->secret));
+	if (secret)
+		p->secret = *secret;
 	p->parent = DLS::Master::_duplicate(parent);
 	p->parent_register = DLS::Master::_duplicate(parent_register);
 	p->self = DLS::Slave::_duplicate(self);

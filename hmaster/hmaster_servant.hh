@@ -7,37 +7,48 @@
 
 #include "dls.hh"
 #include "hmaster.h"
+#include "run_trust.hh"
 #include "slave_refs.hh"
 
 // Children's references are kept by the ids they use here: a relay child
 // hmaster answers for every slave id below it.
 class HMaster_i : public POA_DLS::HMaster, public SlaveRefs {
 public:
-	HMaster_i(struct hmaster *h, DLS::Master_ptr parent, int ping_timeout_ms);
+	// secret: the run's (NULL: an open run); copied.
+	HMaster_i(struct hmaster *h, DLS::Master_ptr parent, int ping_timeout_ms,
+		  const struct run_secret *secret);
 
-	DLS::Registration *register_slave(CORBA::ULong version, const char *name, CORBA::Double speed,
+	DLS::Registration *register_slave(CORBA::ULong version, const DLS::Credentials &cred,
+					  const char *name, CORBA::Double speed,
 					  DLS::Slave_ptr self) override;
 	DLS::Reply request(const DLS::ChunkRequest &req) override;
-	void submit(CORBA::Long slave_id, const DLS::ResultSeq &results) override;
+	void submit(CORBA::Long slave_id, DLS::Capability key, const DLS::ResultSeq &results) override;
 	DLS::RunStatus *status() override;
-	DLS::GroupRegistration *register_group(CORBA::ULong version, const char *hmaster_name, const DLS::StringSeq &names,
+	DLS::GroupRegistration *register_group(CORBA::ULong version, const DLS::Credentials &cred,
+					       const char *hmaster_name,
+					       const DLS::StringSeq &names,
 					       const DLS::DoubleSeq &speeds,
 					       DLS::Slave_ptr self) override;
 	DLS::ReplySeq *request_group(const DLS::RequestSeq &requests) override;
-	void slave_lost(CORBA::Long slave_id, const char *cause) override;
-	DLS::Registration *register_cluster(CORBA::ULong version, const char *hmaster_name, const DLS::DoubleSeq &speeds,
+	void slave_lost(CORBA::Long slave_id, DLS::Capability key, const char *cause) override;
+	DLS::Registration *register_cluster(CORBA::ULong version, const DLS::Credentials &cred,
+					    const char *hmaster_name, const DLS::DoubleSeq &speeds,
 					    DLS::Slave_ptr self,
 					    DLS::DoubleSeq_out virtual_powers) override;
 
 private:
 	struct hmaster *h_;
 	DLS::Master_var parent_; // for status()
+	RunTrust trust_;
 };
 
 // The parent's operations for the hmaster core, made on `parent`
 // (`parent_register`: the same object with the registration's long
 // timeout).  `self` answers the parent's pings for every slave below.
+// secret (NULL: none) proves this hmaster to its parent, and the parent's
+// proof is checked against it.
 struct hmaster_parent hmaster_parent_ops(const char *name, DLS::Master_ptr parent,
-					 DLS::Master_ptr parent_register, DLS::Slave_ptr self);
+					 DLS::Master_ptr parent_register, DLS::Slave_ptr self,
+					 const struct run_secret *secret);
 
 #endif

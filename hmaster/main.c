@@ -9,6 +9,7 @@
 #include "cli_util.h"
 #include "dls/log.h"
 #include "hmaster_orb.h"
+#include "run_auth.h"
 #include "orb_util.h"
 
 #define PROG "dls-hmaster"
@@ -36,10 +37,11 @@ static void help(void)
 	       "                           (one child of the parent with its slaves' summed\n"
 	       "                           power; runs the scheme over them itself); default\n"
 	       "                           twolevel.  One mode for the whole tree.\n"
+	       "  --secret-file FILE       the run's secret (mode 0600; PROTOCOL.md 14)\n"
 	       "  -v, -q                   more or less logging\n");
 }
 
-enum { O_MODE = 101, O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO };
+enum { O_MODE = 101, O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO, O_SECRET };
 
 static const char *leaf_or_die(const char *opt, const char *v)
 {
@@ -61,9 +63,11 @@ int main(int argc, char **argv)
 					     {"call-timeout-ms", required_argument, 0, O_CALLTO},
 					     {"link-latency-us", required_argument, 0, O_LATENCY},
 					     {"mode", required_argument, 0, O_MODE},
+					     {"secret-file", required_argument, 0, O_SECRET},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
-	struct hmaster_orb_opts o = {"dls", "hmaster", "master", 0, 20000, 60000, 500, 3000, 0, 1};
+	struct hmaster_orb_opts o = {"dls", "hmaster", "master", 0, 20000, 60000, 500, 3000, 0, 1, NULL};
+	static struct run_secret secret;
 	int c, rc, verbose = 0;
 
 	dls_log_set_role("hmaster");
@@ -107,6 +111,10 @@ int main(int argc, char **argv)
 		case O_LATENCY:
 			o.link_latency_us =
 				cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
+			break;
+		case O_SECRET:
+			cli_secret_or_die(PROG, "--secret-file", optarg, &secret);
+			o.secret = &secret;
 			break;
 		case O_MODE:
 			if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))

@@ -18,12 +18,14 @@
 #include "work.h"
 #include "serve.h"
 #include "dls_sched.h"
+#include "run_auth.h"
 
 /* A child: its row (name, V_i = the sum of its slaves', A_i, chunks, times,
  * state) and what the serving core keeps of it. */
 struct child {
 	struct dls_slave_status info;
 	struct serve_child serve;
+	uint64_t key; /* its capability */
 };
 
 /* A child's registration waiting for the merged one to come back. */
@@ -54,6 +56,7 @@ struct twolevel {
 
 	struct pending_reg *regs;
 	int registration_sent, my_id, failed;
+	uint64_t my_key; /* the parent's capability for this hmaster */
 	char failure[HMASTER_WHY_LEN];
 	struct dls_job job;
 	struct work work; /* the job's workload when this build has it (w NULL: not) */
@@ -169,6 +172,7 @@ static void forward_registration(struct twolevel *t)
 	size_t n = 0, k = 0;
 	double *speeds, *vp;
 	int rc, id = -1;
+	uint64_t key = 0;
 	struct dls_job job;
 	char why[HMASTER_WHY_LEN] = "";
 
@@ -183,7 +187,7 @@ static void forward_registration(struct twolevel *t)
 			speeds[k++] = p->speeds[i];
 	pthread_mutex_unlock(&t->lock);
 	rc = !speeds || !vp ? DLS_ENOMEM
-			    : t->parent.register_cluster(t->parent.ctx, speeds, n, &id, vp, &job,
+			    : t->parent.register_cluster(t->parent.ctx, speeds, n, &id, &key, vp, &job,
 							 why, sizeof(why));
 	pthread_mutex_lock(&t->lock);
 	if (!rc && (job.scheme.kind < 0 || !sched_kind_is_distributed(job.scheme.kind))) {
@@ -204,6 +208,7 @@ static void forward_registration(struct twolevel *t)
 		open_work(t, &job);
 	if (!rc) {
 		t->my_id = id;
+		t->my_key = key;
 		t->job = job;
 		log_info("registered with the parent as child %d for %zu slaves", id, n);
 	} else {
@@ -246,7 +251,7 @@ static void forward_results(struct twolevel *t)
 	pthread_mutex_unlock(&t->lock);
 	if (t->link_latency_s > 0)
 		dls_sleep_until(dls_now() + 2 * t->link_latency_s);
-	rc = t->parent.submit(t->parent.ctx, t->my_id, batch, n, why, sizeof(why));
+	rc = t->parent.submit(t->parent.ctx, t->my_id, t->my_key, batch, n, why, sizeof(why));
 	free(batch);
 	pthread_mutex_lock(&t->lock);
 	t->just_submitted = 1;
@@ -276,6 +281,7 @@ static void forward_request(struct twolevel *t)
 
 	memset(&req, 0, sizeof(req));
 	req.slave_id = t->my_id;
+	req.key = t->my_key;
 	req.seq = ++t->seq;
 	req.acp = children_acp(t);
 	for (int i = 0; i < t->nchildren; i++) {
@@ -442,7 +448,7 @@ void twolevel_destroy(struct twolevel *t)
 /* --- the children's calls ------------------------------------------------ */
 
 int twolevel_register(struct twolevel *t, const char *name, const double *speeds, size_t n,
-		      int *id, double *vpowers, struct dls_job *job, char *why)
+		      int *id, uint64_t *key, double *vpowers, struct dls_job *job, char *why)
 {
 	struct pending_reg p = {.speeds = speeds, .n = n, .vpowers = vpowers, .job = job};
 	struct pending_reg **at;
@@ -460,6 +466,7 @@ int twolevel_register(struct twolevel *t, const char *name, const double *speeds
 	t->leaves += (int)n;
 	p.id = t->nchildren++;
 	t->children[p.id].info.id = p.id;
+	t->children[p.id].key = dls_random_key();
 	snprintf(t->children[p.id].info.name, sizeof(t->children[p.id].info.name), "%s", name);
 	/* a child may itself be a two-level hmaster (slaves and hmasters both
 	 * register through register_cluster): it may ask before delivering */
@@ -479,6 +486,7 @@ int twolevel_register(struct twolevel *t, const char *name, const double *speeds
 	for (size_t i = 0; !p.rc && i < n; i++)
 		t->children[p.id].info.vpower += vpowers[i];
 	*id = p.id;
+	*key = t->children[p.id].key;
 	pthread_mutex_unlock(&t->lock);
 	return p.rc;
 }
@@ -531,11 +539,18 @@ static int check_values(struct twolevel *t, const struct dls_result *res, size_t
 	return rc;
 }
 
-static int check_child(struct twolevel *t, int c, char *why)
+static int check_child(struct twolevel *t, int c, uint64_t key, char *why)
 {
 	if (c < 0 || c >= t->nchildren || !t->registration_sent || t->my_id < 0) {
 		snprintf(why, HMASTER_WHY_LEN, "unknown slave id %d", c);
 		return DLS_ENOENT;
+	}
+	if (key != t->children[c].key) {
+		snprintf(why, HMASTER_WHY_LEN,
+			 "slave %d: the call does not carry the capability issued to that slave "
+			 "at registration: refused",
+			 c);
+		return DLS_EINVAL;
 	}
 	if (t->children[c].info.state == DLS_SLAVE_LOST) {
 		snprintf(why, HMASTER_WHY_LEN, "slave %d was declared lost; its work went to others",
@@ -578,7 +593,7 @@ int twolevel_request(struct twolevel *t, const struct dls_request *req, struct d
 
 	memset(out, 0, sizeof(*out));
 	pthread_mutex_lock(&t->lock);
-	rc = check_child(t, c, why);
+	rc = check_child(t, c, req->key, why);
 	if (rc)
 		goto done;
 	ch = &t->children[c];
@@ -608,7 +623,7 @@ int twolevel_request(struct twolevel *t, const struct dls_request *req, struct d
 			break;
 		}
 		if (ch->info.state == DLS_SLAVE_LOST) {
-			rc = check_child(t, c, why);
+			rc = check_child(t, c, req->key, why);
 			break;
 		}
 		if (t->first_sent && t->waiting.head == &w && serve(t, c, req->acp, out))
@@ -638,14 +653,35 @@ done:
 	return rc;
 }
 
-int twolevel_submit(struct twolevel *t, int child, const struct dls_result *res, size_t n,
-		    char *why)
+int twolevel_check_caller(struct twolevel *t, int child, uint64_t key, char *why)
+{
+	int rc;
+
+	pthread_mutex_lock(&t->lock);
+	rc = check_child(t, child, key, why);
+	pthread_mutex_unlock(&t->lock);
+	return rc;
+}
+
+uint64_t twolevel_child_key(struct twolevel *t, int child)
+{
+	uint64_t key = 0;
+
+	pthread_mutex_lock(&t->lock);
+	if (child >= 0 && child < t->nchildren)
+		key = t->children[child].key;
+	pthread_mutex_unlock(&t->lock);
+	return key;
+}
+
+int twolevel_submit(struct twolevel *t, int child, uint64_t key, const struct dls_result *res,
+		    size_t n, char *why)
 {
 	int64_t total;
 	int rc;
 
 	pthread_mutex_lock(&t->lock);
-	rc = check_child(t, child, why);
+	rc = check_child(t, child, key, why);
 	if (!rc)
 		rc = ledger_check(&t->ledger, &t->children[child].serve.held, child, res, n,
 				  &total, why, HMASTER_WHY_LEN);

@@ -25,18 +25,24 @@ void twolevel_destroy(struct twolevel *t);
 /*
  * Registers one child with the n slaves below it (a slave: n = 1); blocks
  * until this hmaster registered with its parent.  *id: the child's id here;
- * vpowers: each slave's V_i.
+ * *key: the capability issued to it; vpowers: each slave's V_i.
  */
 int twolevel_register(struct twolevel *t, const char *name, const double *speeds, size_t n,
-		      int *id, double *vpowers, struct dls_job *job, char *why);
+		      int *id, uint64_t *key, double *vpowers, struct dls_job *job, char *why);
 
 /* Serves a child's request from the local pool (blocks while it refills). */
 int twolevel_request(struct twolevel *t, const struct dls_request *req, struct dls_reply *out,
 		     char *why);
 
 /* Results a child sends outside a request: checked, then queued for the parent. */
-int twolevel_submit(struct twolevel *t, int child, const struct dls_result *res, size_t n,
-		    char *why);
+int twolevel_submit(struct twolevel *t, int child, uint64_t key, const struct dls_result *res,
+		    size_t n, char *why);
+
+/* May child, showing key, act?  DLS_OK or DLS_ENOENT / DLS_EINVAL / DLS_ESTATE with why. */
+int twolevel_check_caller(struct twolevel *t, int child, uint64_t key, char *why);
+
+/* The capability issued to child (0: none). */
+uint64_t twolevel_child_key(struct twolevel *t, int child);
 
 /* A child died or hung: what it holds and did not deliver goes to its siblings. */
 int twolevel_child_lost(struct twolevel *t, int child, const char *cause);

@@ -120,6 +120,7 @@ int main(int argc, char **argv)
 	o.ping_ms = rc_opts.ping_ms;
 	o.ping_timeout_ms = rc_opts.ping_timeout_ms;
 	o.progress = rc_opts.progress;
+	o.secret = &rc_opts.secret;
 	sched_cli_finish(PROG, &sc, "dtss", rc_opts.iterations, cfg.nslaves);
 	cfg.sched = sc.p;
 	m = master_create(&cfg, &rc, why);

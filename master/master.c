@@ -132,9 +132,9 @@ void master_close_registration_if_due(struct master *m, double now)
 
 /* Registers n slaves (or one two-level hmaster); the lock is held. */
 static int add_slaves(struct master *m, const char *const *names, const double *speeds, size_t n,
-		      const double *min_leaf, int *ids, char *why)
+		      const double *min_leaf, int *ids, uint64_t *keys, char *why)
 {
-	int rc = roster_add(&m->roster, names, speeds, n, min_leaf, ids, why, MASTER_WHY_LEN);
+	int rc = roster_add(&m->roster, names, speeds, n, min_leaf, ids, keys, why, MASTER_WHY_LEN);
 
 	for (size_t k = 0; !rc && k < n; k++)
 		m->children[ids[k]].serve.may_prefetch = min_leaf != NULL;
@@ -144,12 +144,12 @@ static int add_slaves(struct master *m, const char *const *names, const double *
 }
 
 int master_register_group(struct master *m, const char *const *names, const double *speeds,
-			  size_t n, int *ids, double *vpowers, char *why)
+			  size_t n, int *ids, uint64_t *keys, double *vpowers, char *why)
 {
 	int rc;
 
 	pthread_mutex_lock(&m->lock);
-	rc = add_slaves(m, names, speeds, n, NULL, ids, why);
+	rc = add_slaves(m, names, speeds, n, NULL, ids, keys, why);
 	if (!rc)
 		roster_wait_closed(&m->roster, &m->lock, &m->cond);
 	for (size_t k = 0; !rc && k < n; k++)
@@ -159,7 +159,7 @@ int master_register_group(struct master *m, const char *const *names, const doub
 }
 
 int master_register_cluster(struct master *m, const char *name, const double *speeds, size_t n,
-			    int *id, double *vpowers, char *why)
+			    int *id, uint64_t *key, double *vpowers, char *why)
 {
 	double sum = 0, min = INFINITY;
 	int rc;
@@ -179,7 +179,7 @@ int master_register_cluster(struct master *m, const char *name, const double *sp
 			min = speeds[k];
 	}
 	pthread_mutex_lock(&m->lock);
-	rc = add_slaves(m, &name, &sum, 1, &min, id, why);
+	rc = add_slaves(m, &name, &sum, 1, &min, id, key, why);
 	if (!rc) {
 		roster_wait_closed(&m->roster, &m->lock, &m->cond);
 		for (size_t k = 0; k < n; k++) /* as if each had registered here */
@@ -189,10 +189,10 @@ int master_register_cluster(struct master *m, const char *name, const double *sp
 	return rc;
 }
 
-int master_register(struct master *m, const char *name, double speed, int *id, double *vpower,
-		    char *why)
+int master_register(struct master *m, const char *name, double speed, int *id, uint64_t *key,
+		    double *vpower, char *why)
 {
-	return master_register_group(m, &name, &speed, 1, id, vpower, why);
+	return master_register_group(m, &name, &speed, 1, id, key, vpower, why);
 }
 
 int master_wait_done(struct master *m, int timeout_ms)

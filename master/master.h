@@ -61,15 +61,16 @@ void master_destroy(struct master *m);
 /*
  * Seed 001 DTSS master step 1: registers a slave reporting `speed` (> 0,
  * finite), then blocks until every expected slave has registered or the
- * registration window closed, and returns the slave's id and V_i.
+ * registration window closed, and returns the slave's id, its capability
+ * (every later call must carry it) and V_i.
  * DLS_EINVAL (bad speed), DLS_ESTATE (the run is full), DLS_ENOMEM.
  */
-int master_register(struct master *m, const char *name, double speed, int *id, double *vpower,
-		    char *why);
+int master_register(struct master *m, const char *name, double speed, int *id, uint64_t *key,
+		    double *vpower, char *why);
 
 /* The same for n slaves of an hmaster at once (merged registration). */
 int master_register_group(struct master *m, const char *const *names, const double *speeds,
-			  size_t n, int *ids, double *vpowers, char *why);
+			  size_t n, int *ids, uint64_t *keys, double *vpowers, char *why);
 
 /*
  * Two-level HDTSS: registers an hmaster as ONE child whose power is the sum
@@ -79,12 +80,25 @@ int master_register_group(struct master *m, const char *const *names, const doub
  * ask for more work before it delivered what it holds.
  */
 int master_register_cluster(struct master *m, const char *name, const double *speeds, size_t n,
-			    int *id, double *vpowers, char *why);
+			    int *id, uint64_t *key, double *vpowers, char *why);
 
 /*
- * Serves one request: records its results and times, then (in ACPSA order
- * among pending requests, after the start gate) replies with work, WAIT or
- * DONE.  A retry with the same seq gets the same reply.
+ * May slave_id, showing capability key, act?  DLS_OK, or DLS_ENOENT /
+ * DLS_EINVAL (wrong key) / DLS_ESTATE (lost) with why.  Requests and
+ * submissions check it themselves; the servant checks it before a remote
+ * slave_lost.
+ */
+int master_check_caller(struct master *m, int slave_id, uint64_t key, char *why);
+
+/* The capability issued to slave_id (0: no such slave): the master shows
+ * it when it tells the slave to stop. */
+uint64_t master_child_key(struct master *m, int slave_id);
+
+/*
+ * Serves one request (req->key must be the slave's capability): records its
+ * results and times, then (in ACPSA order among pending requests, after the
+ * start gate) replies with work, WAIT or DONE.  A retry with the same seq
+ * gets the same reply.
  */
 int master_request(struct master *m, const struct dls_request *req, struct dls_reply *out,
 		   char *why);
@@ -98,12 +112,13 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 			 struct dls_reply *out, char *why);
 
 /* Results sent outside a request (surplus of a large result, or COLLECT_END). */
-int master_submit(struct master *m, int slave_id, const struct dls_result *res, size_t nres,
-		  char *why);
+int master_submit(struct master *m, int slave_id, uint64_t key, const struct dls_result *res,
+		  size_t nres, char *why);
 
 /*
  * Declares a slave lost (dead or hung): the iterations it holds and has not
- * delivered go to the next requests of other slaves.  Later calls from it
+ * delivered go to the next requests of other slaves.  Trusted: the caller
+ * checked a remote reporter with master_check_caller.  Later calls from it
  * are refused.  DLS_OK; DLS_ENOENT (no such slave, or lost already);
  * DLS_ESTATE (it heard DONE and holds nothing: it left, and stays "done").
  */

@@ -13,6 +13,7 @@
 #include "master.h"
 #include "master_orb.h"
 #include "orb_util.hh"
+#include "run_auth.h"
 
 extern "C" void dls_embed_master_options_init(struct dls_embed_master_options *o)
 {
@@ -28,6 +29,7 @@ struct dls_embed_master {
 	pthread_t thread;
 	struct master *m;
 	struct master_orb_opts oo;
+	struct run_secret secret;
 	int rc;
 };
 
@@ -96,6 +98,10 @@ extern "C" int dls_embed_master_start(const struct dls_embed_master_options *o,
 		snprintf(why, len, "out of memory");
 		return DLS_ENOMEM;
 	}
+	if (run_secret_load(&e->secret, o->secret_file, why, len)) {
+		delete e;
+		return DLS_EINVAL;
+	}
 	e->m = master_create(&c, &rc, mwhy);
 	if (!e->m) {
 		snprintf(why, len, "%s", mwhy);
@@ -107,6 +113,7 @@ extern "C" int dls_embed_master_start(const struct dls_embed_master_options *o,
 	e->oo.ping_ms = o->ping_ms;
 	e->oo.ping_timeout_ms = o->ping_timeout_ms;
 	e->oo.dismiss_timeout_ms = 5000;
+	e->oo.secret = &e->secret;
 	if (pthread_create(&e->thread, NULL, master_thread, e)) {
 		snprintf(why, len, "cannot start the master's thread");
 		master_destroy(e->m);

@@ -62,7 +62,7 @@ static void dismiss(void *ctx)
 	for (size_t i = 0; i < n; i++) {
 		DLS::Slave_var ref = s->servant->slave_ref(ids[i]);
 		try {
-			ref->stop("the run is complete");
+			ref->stop(master_child_key(s->m, ids[i]), "the run is complete");
 			master_slave_dismissed(s->m, ids[i]);
 		} catch (const CORBA::Exception &) {
 			master_slave_lost(s->m, ids[i], "no answer to stop");
@@ -95,7 +95,7 @@ extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 	struct dls_job job;
 
 	master_job(m, &job);
-	Master_i *servant = new Master_i(m, proto_job_out(job), o->ping_timeout_ms);
+	Master_i *servant = new Master_i(m, proto_job_out(job), o->ping_timeout_ms, o->secret);
 	served s = {m, servant, o};
 	struct run_loop_ops ops = {&s,	     "dls-master", {&s, holding, ping, lost},
 				   wait_done, all_lost,	    snapshot,

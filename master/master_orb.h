@@ -8,6 +8,7 @@
 #define DLS_MASTER_ORB_H
 
 #include "master.h"
+#include "run_auth.h"
 #include "run_report.h"
 
 #ifdef __cplusplus
@@ -21,6 +22,7 @@ struct master_orb_opts {
 	int ping_timeout_ms;	/* a slave silent this long is lost */
 	int dismiss_timeout_ms; /* how long to wait for slaves to hear DONE */
 	int progress;		/* a live progress line on stderr */
+	const struct run_secret *secret; /* the run's (NULL: an open run) */
 };
 
 /* Needs dls_orb_init() first.  Returns the exit status: 0, or 1 on failure. */

@@ -8,49 +8,59 @@
 #include "orb_util.hh"
 #include "proto_conv.hh"
 
-Master_i::Master_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms)
-	: SlaveRefs(ping_timeout_ms), m_(m), job_(job)
+Master_i::Master_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms,
+		   const struct run_secret *secret)
+	: SlaveRefs(ping_timeout_ms), m_(m), job_(job), trust_(secret)
 {
 }
 
-DLS::Registration *Master_i::register_slave(CORBA::ULong version, const char *name, CORBA::Double speed,
+DLS::Registration *Master_i::register_slave(CORBA::ULong version, const DLS::Credentials &cred,
+					    const char *name, CORBA::Double speed,
 					    DLS::Slave_ptr self)
 {
 	char why[MASTER_WHY_LEN] = "";
 	int id = -1;
+	uint64_t key = 0;
 	double vpower = 0;
 	int rc;
 
 	proto_require_version(version, "register_slave");
+	trust_.check_join(cred, "register_slave");
 	// the master must be able to ping whoever holds its work
 	if (CORBA::is_nil(self))
 		throw DLS::Refused("register_slave: self must be a DLS::Slave reference");
-	rc = master_register(m_, name, speed, &id, &vpower, why);
+	rc = master_register(m_, name, speed, &id, &key, &vpower, why);
 
 	if (rc)
 		dls_refuse(rc, why);
 	remember_ref(id, self);
 	DLS::Registration *r = new DLS::Registration;
 	r->slave_id = id;
+	r->key = key;
 	r->virtual_power = vpower;
 	r->job = job_;
+	trust_.prove(cred, &id, &key, 1, r->proof);
 	return r;
 }
 
-DLS::Registration *Master_i::register_cluster(CORBA::ULong version, const char *hmaster_name,
+DLS::Registration *Master_i::register_cluster(CORBA::ULong version, const DLS::Credentials &cred,
+					       const char *hmaster_name,
 					       const DLS::DoubleSeq &speeds, DLS::Slave_ptr self,
 					       DLS::DoubleSeq_out virtual_powers)
 {
 	std::vector<double> sp(speeds.length()), vp(speeds.length());
 	char why[MASTER_WHY_LEN] = "";
 	int id = -1, rc;
+	uint64_t key = 0;
 
 	proto_require_version(version, "register_cluster");
+	trust_.check_join(cred, "register_cluster");
 	if (CORBA::is_nil(self))
 		throw DLS::Refused("register_cluster: self must be a DLS::Slave reference");
 	for (CORBA::ULong i = 0; i < speeds.length(); i++)
 		sp[i] = speeds[i];
-	rc = master_register_cluster(m_, hmaster_name, sp.data(), sp.size(), &id, vp.data(), why);
+	rc = master_register_cluster(m_, hmaster_name, sp.data(), sp.size(), &id, &key, vp.data(),
+				     why);
 	if (rc)
 		dls_refuse(rc, why);
 	remember_ref(id, self);
@@ -60,10 +70,12 @@ DLS::Registration *Master_i::register_cluster(CORBA::ULong version, const char *
 		(*virtual_powers)[i] = vp[i];
 	DLS::Registration *r = new DLS::Registration;
 	r->slave_id = id;
+	r->key = key;
 	r->virtual_power = 0;
 	for (double v : vp)
 		r->virtual_power += v;
 	r->job = job_;
+	trust_.prove(cred, &id, &key, 1, r->proof);
 	return r;
 }
 
@@ -84,14 +96,14 @@ DLS::Reply Master_i::request(const DLS::ChunkRequest &req)
 	return proto_reply_out(req.slave_id, reply);
 }
 
-void Master_i::submit(CORBA::Long slave_id, const DLS::ResultSeq &results)
+void Master_i::submit(CORBA::Long slave_id, DLS::Capability key, const DLS::ResultSeq &results)
 {
 	std::vector<struct dls_result> res;
 	char why[MASTER_WHY_LEN] = "";
 	int rc;
 
 	proto_results_in(results, res);
-	rc = master_submit(m_, slave_id, res.data(), res.size(), why);
+	rc = master_submit(m_, slave_id, key, res.data(), res.size(), why);
 	if (rc) {
 		log_warn("refused results of slave %d: %s", (int)slave_id, why);
 		dls_refuse(rc, why);
@@ -109,7 +121,9 @@ DLS::RunStatus *Master_i::status()
 	return out;
 }
 
-DLS::GroupRegistration *Master_i::register_group(CORBA::ULong version, const char *hmaster_name,
+DLS::GroupRegistration *Master_i::register_group(CORBA::ULong version,
+						 const DLS::Credentials &cred,
+						 const char *hmaster_name,
 						 const DLS::StringSeq &names,
 						 const DLS::DoubleSeq &speeds, DLS::Slave_ptr self)
 {
@@ -117,20 +131,26 @@ DLS::GroupRegistration *Master_i::register_group(CORBA::ULong version, const cha
 	std::vector<const char *> nm;
 	std::vector<double> sp, vp(n);
 	std::vector<int> ids(n);
+	std::vector<uint64_t> keys(n);
 	char why[MASTER_WHY_LEN] = "";
-	const char *bad = proto_group_in(names, speeds, self, nm, sp);
+	const char *bad;
 	int rc;
 
 	proto_require_version(version, "register_group");
+	trust_.check_join(cred, "register_group");
+	bad = proto_group_in(names, speeds, self, nm, sp);
 	if (bad)
 		throw DLS::Refused(bad);
-	rc = master_register_group(m_, nm.data(), sp.data(), n, ids.data(), vp.data(), why);
+	rc = master_register_group(m_, nm.data(), sp.data(), n, ids.data(), keys.data(), vp.data(),
+				   why);
 	if (rc)
 		dls_refuse(rc, why);
 	log_info("hmaster '%s' registered %zu slaves", hmaster_name, n);
 	for (size_t i = 0; i < n; i++)
 		remember_ref(ids[i], self); // the hmaster answers for its slaves
-	return proto_group_out(ids, vp, job_);
+	DLS::GroupRegistration *g = proto_group_out(ids, keys, vp, job_);
+	trust_.prove(cred, ids.data(), keys.data(), n, g->proof);
+	return g;
 }
 
 DLS::ReplySeq *Master_i::request_group(const DLS::RequestSeq &requests)
@@ -149,10 +169,16 @@ DLS::ReplySeq *Master_i::request_group(const DLS::RequestSeq &requests)
 	return proto_replies_out(reqs, replies);
 }
 
-void Master_i::slave_lost(CORBA::Long slave_id, const char *cause)
+void Master_i::slave_lost(CORBA::Long slave_id, DLS::Capability key, const char *cause)
 {
-	int rc = master_slave_lost(m_, slave_id, cause);
+	char why[MASTER_WHY_LEN] = "";
+	int rc = master_check_caller(m_, slave_id, key, why);
 
+	if (rc) {
+		log_warn("refused slave_lost(%d): %s", (int)slave_id, why);
+		dls_refuse(rc, why);
+	}
+	rc = master_slave_lost(m_, slave_id, cause);
 	if (rc == DLS_ESTATE)
 		throw DLS::Refused("slave_lost: the slave heard DONE and holds nothing: it left");
 	if (rc)

@@ -10,29 +10,37 @@
 
 #include "dls.hh"
 #include "master.h"
+#include "run_trust.hh"
 #include "slave_refs.hh"
 
 class Master_i : public POA_DLS::Master, public SlaveRefs {
 public:
-	Master_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms);
+	// secret: the run's (NULL: an open run); copied.
+	Master_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms,
+		 const struct run_secret *secret);
 
-	DLS::Registration *register_slave(CORBA::ULong version, const char *name, CORBA::Double speed,
+	DLS::Registration *register_slave(CORBA::ULong version, const DLS::Credentials &cred,
+					  const char *name, CORBA::Double speed,
 					  DLS::Slave_ptr self) override;
 	DLS::Reply request(const DLS::ChunkRequest &req) override;
-	void submit(CORBA::Long slave_id, const DLS::ResultSeq &results) override;
+	void submit(CORBA::Long slave_id, DLS::Capability key, const DLS::ResultSeq &results) override;
 	DLS::RunStatus *status() override;
-	DLS::GroupRegistration *register_group(CORBA::ULong version, const char *hmaster_name, const DLS::StringSeq &names,
+	DLS::GroupRegistration *register_group(CORBA::ULong version, const DLS::Credentials &cred,
+					       const char *hmaster_name,
+					       const DLS::StringSeq &names,
 					       const DLS::DoubleSeq &speeds,
 					       DLS::Slave_ptr self) override;
 	DLS::ReplySeq *request_group(const DLS::RequestSeq &requests) override;
-	void slave_lost(CORBA::Long slave_id, const char *cause) override;
-	DLS::Registration *register_cluster(CORBA::ULong version, const char *hmaster_name, const DLS::DoubleSeq &speeds,
+	void slave_lost(CORBA::Long slave_id, DLS::Capability key, const char *cause) override;
+	DLS::Registration *register_cluster(CORBA::ULong version, const DLS::Credentials &cred,
+					    const char *hmaster_name, const DLS::DoubleSeq &speeds,
 					    DLS::Slave_ptr self,
 					    DLS::DoubleSeq_out virtual_powers) override;
 
 private:
 	struct master *m_;
 	DLS::JobSpec job_;
+	RunTrust trust_;
 };
 
 #endif

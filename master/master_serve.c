@@ -13,9 +13,30 @@
 #include "dls_time.h"
 #include "master_internal.h"
 
-static int check_caller(struct master *m, int id, char *why)
+static int check_caller(struct master *m, int id, uint64_t key, char *why)
 {
-	return roster_check_caller(&m->roster, id, why, MASTER_WHY_LEN);
+	return roster_check_caller(&m->roster, id, key, why, MASTER_WHY_LEN);
+}
+
+int master_check_caller(struct master *m, int slave_id, uint64_t key, char *why)
+{
+	int rc;
+
+	pthread_mutex_lock(&m->lock);
+	rc = check_caller(m, slave_id, key, why);
+	pthread_mutex_unlock(&m->lock);
+	return rc;
+}
+
+uint64_t master_child_key(struct master *m, int slave_id)
+{
+	uint64_t key = 0;
+
+	pthread_mutex_lock(&m->lock);
+	if (slave_id >= 0 && slave_id < m->roster.n)
+		key = m->roster.v[slave_id].key;
+	pthread_mutex_unlock(&m->lock);
+	return key;
 }
 
 /* Stores checked results; the lock is held. */
@@ -195,7 +216,7 @@ static int serve_one(struct master *m, int id, int64_t acp, int reported, struct
 static int take_request(struct master *m, const struct dls_request *r, struct dls_reply *out,
 			int *retry, char *why)
 {
-	int rc = check_caller(m, r->slave_id, why);
+	int rc = check_caller(m, r->slave_id, r->key, why);
 
 	*retry = 0;
 	if (rc)
@@ -314,13 +335,13 @@ out:
 	return rc;
 }
 
-int master_submit(struct master *m, int slave_id, const struct dls_result *res, size_t nres,
-		  char *why)
+int master_submit(struct master *m, int slave_id, uint64_t key, const struct dls_result *res,
+		  size_t nres, char *why)
 {
 	int rc;
 
 	pthread_mutex_lock(&m->lock);
-	rc = check_caller(m, slave_id, why);
+	rc = check_caller(m, slave_id, key, why);
 	if (!rc)
 		rc = check_results(m, slave_id, res, nres, why);
 	if (!rc)

@@ -12,6 +12,7 @@
 #include "dls_time.h"
 #include "orb_util.h"
 #include "dls/slave.h"
+#include "run_auth.h"
 #include "slave_orb.h"
 
 #define PROG "dls-slave"
@@ -46,11 +47,13 @@ static void help(void)
 	       "  --retry-delay-ms T       first back-off, doubled per attempt (default 200)\n"
 	       "  --poll-ms T              A_i = 0: read Q_i again after T ms (default 100)\n"
 	       "  --link-latency-us US     emulated one-way latency of the link to the master\n"
+	       "  --secret-file FILE       the run's secret (mode 0600): join only a master that\n"
+	       "                           proves it knows it (PROTOCOL.md 14)\n"
 	       "  -v, -q                   more or less logging (DLS_LOG_LEVEL)\n");
 }
 
 enum { O_COORD = 101, O_LATENCY = 100, O_MASTER = 1, O_RUN, O_NAME, O_SPEED, O_LOAD, O_TITER, O_REAL, O_Q, O_IOR, O_CONNTO, O_REGTO,
-       O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL };
+       O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL, O_SECRET };
 
 int main(int argc, char **argv)
 {
@@ -71,10 +74,12 @@ int main(int argc, char **argv)
 					     {"retry-delay-ms", required_argument, 0, O_RETRYDELAY},
 					     {"poll-ms", required_argument, 0, O_POLL},
 					     {"link-latency-us", required_argument, 0, O_LATENCY},
+					     {"secret-file", required_argument, 0, O_SECRET},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	struct slave_config cfg;
-	struct slave_orb_opts o = {"dls", NULL, "master", NULL, 20000, 60000, 0};
+	struct slave_orb_opts o = {"dls", NULL, "master", NULL, 20000, 60000, 0, NULL};
+	static struct run_secret secret;
 	int c, rc, verbose = 0, speed_given = 0;
 	const char *cause;
 
@@ -152,6 +157,10 @@ int main(int argc, char **argv)
 		case O_LATENCY:
 			cfg.link_latency_us =
 				cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
+			break;
+		case O_SECRET:
+			cli_secret_or_die(PROG, "--secret-file", optarg, &secret);
+			o.secret = &secret;
 			break;
 		case O_POLL:
 			cfg.poll_ms = (int)cli_i64_or_die(PROG, "--poll-ms", optarg, 1, 600000);

@@ -12,18 +12,28 @@
 #include "slave_orb.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"
+#include "run_trust.hh"
 #include "tree_migrate.h"
 
 static int reg(void *ctx, const char *name, double speed, int *id, double *vpower,
 	       struct dls_job *job, char *why, size_t len)
 {
 	slave_client *c = (slave_client *)ctx;
+	DLS::Credentials cred;
 
 	try {
+		trust_credentials(&c->secret, cred);
 		DLS::Registration_var r = c->master_register->register_slave(
-			DLS::PROTOCOL_VERSION, name, speed, c->self);
+			DLS::PROTOCOL_VERSION, cred, name, speed, c->self);
+		int rid = r->slave_id;
+		uint64_t rkey = r->key;
+
+		if (trust_check_parent(&c->secret, cred, &rid, &rkey, 1, r->proof, why, len))
+			return DLS_EINVAL;
 		*id = r->slave_id;
 		*vpower = r->virtual_power;
+		c->key = r->key;
+		c->servant->set_key(r->key);
 		return proto_job_in(r->job, job, why, len);
 	} catch (const CORBA::Exception &e) {
 		return dls_corba_error(e, why, len);
@@ -37,6 +47,7 @@ static int request(void *ctx, const struct dls_request *req, struct dls_reply *o
 	DLS::ChunkRequest r;
 
 	proto_request_out(*req, r);
+	r.key = c->key;
 	try {
 		proto_reply_in(c->master->request(r), out);
 		return DLS_OK;
@@ -53,7 +64,7 @@ static int submit(void *ctx, int id, const struct dls_result *res, size_t n, cha
 
 	proto_results_out(res, n, seq);
 	try {
-		c->master->submit(id, seq);
+		c->master->submit(id, c->key, seq);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
 		return dls_corba_error(e, why, len);
@@ -86,11 +97,17 @@ static int register_tree(void *ctx, const char *name, double speed, struct tree_
 {
 	slave_client *c = (slave_client *)ctx;
 	enum tree_gamma g = TREE_GAMMA_HALF;
+	DLS::Credentials cred;
 
 	try {
-		DLS::TreeAssignment_var r =
-			c->coordinator_register->register_tree_slave(DLS::PROTOCOL_VERSION, name,
-								     speed, c->self);
+		trust_credentials(&c->secret, cred);
+		DLS::TreeAssignment_var r = c->coordinator_register->register_tree_slave(
+			DLS::PROTOCOL_VERSION, cred, name, speed, c->self);
+		int rid = r->reg.slave_id;
+		uint64_t rkey = r->reg.key;
+
+		if (trust_check_parent(&c->secret, cred, &rid, &rkey, 1, r->reg.proof, why, len))
+			return DLS_EINVAL;
 		memset(a, 0, sizeof(*a));
 		a->id = r->reg.slave_id;
 		a->vpower = r->reg.virtual_power;
@@ -111,7 +128,9 @@ static int register_tree(void *ctx, const char *name, double speed, struct tree_
 		}
 		a->gamma = g;
 		a->bidirectional = r->bidirectional;
-		c->servant->set_neighbours(r->left, r->right);
+		c->key = r->reg.key;
+		c->servant->set_tree_keys(r->reg.key, r->peer_key, r->left, r->left_key, r->right,
+					  r->right_key);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
 		return dls_corba_error(e, why, len);
@@ -128,7 +147,7 @@ static int report(void *ctx, int id, const struct dls_result *res, size_t n,
 	proto_results_out(res, n, seq);
 	proto_times_out(*times, t);
 	try {
-		c->coordinator->report(id, seq, t);
+		c->coordinator->report(id, c->key, seq, t);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
 		return dls_corba_error(e, why, len);
@@ -141,7 +160,7 @@ static int migrated(void *ctx, int from, int to, int64_t start, int64_t count, i
 	slave_client *c = (slave_client *)ctx;
 
 	try {
-		c->coordinator->migrated(from, to, start, count, stride);
+		c->coordinator->migrated(from, c->key, to, start, count, stride);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
 		return dls_corba_error(e, why, len);
@@ -151,14 +170,15 @@ static int migrated(void *ctx, int from, int to, int64_t start, int64_t count, i
 static int demand(void *ctx, enum tree_side side, int from, char *why, size_t len)
 {
 	slave_client *c = (slave_client *)ctx;
-	DLS::Slave_var n = c->servant->neighbour(side);
+	uint64_t key;
+	DLS::Slave_var n = c->servant->neighbour(side, &key);
 
 	if (CORBA::is_nil(n)) {
 		snprintf(why, len, "no neighbour on that side");
 		return DLS_EINVAL;
 	}
 	try {
-		n->demand(from);
+		n->demand(from, key);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
 		return dls_corba_error(e, why, len);
@@ -169,14 +189,15 @@ static int transfer(void *ctx, enum tree_side side, int from, int64_t start, int
 		    int64_t stride, char *why, size_t len)
 {
 	slave_client *c = (slave_client *)ctx;
-	DLS::Slave_var n = c->servant->neighbour(side);
+	uint64_t key;
+	DLS::Slave_var n = c->servant->neighbour(side, &key);
 
 	if (CORBA::is_nil(n)) {
 		snprintf(why, len, "no neighbour on that side");
 		return DLS_EINVAL;
 	}
 	try {
-		n->transfer(from, start, count, stride);
+		n->transfer(from, key, start, count, stride);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
 		return dls_corba_error(e, why, len);
@@ -239,6 +260,10 @@ int slave_client_connect(slave_client *c, const struct slave_orb_opts *o, char *
 	memset(c->bound_path, 0, sizeof(c->bound_path));
 	snprintf(c->run_name, sizeof(c->run_name), "%s", o->run_name);
 	c->servant = NULL;
+	c->key = 0;
+	memset(&c->secret, 0, sizeof(c->secret));
+	if (o->secret)
+		c->secret = *o->secret;
 	if (CORBA::is_nil(dls_orb())) {
 		snprintf(why, len, "no ORB: start one (dls_orb_start) or lend the program's "
 				   "(dls_embed_use_orb)");

@@ -5,6 +5,7 @@
 
 #include "dls.hh"
 #include "dls/slave.h"
+#include "run_auth.h"
 #include "slave_orb.h"
 #include "slave_servant.hh"
 
@@ -16,7 +17,9 @@ struct slave_client {
 	DLS::Slave_var self;
 	Slave_i *servant;
 	char run_name[64];
-	char bound_path[192]; // empty until bound
+	char bound_path[192];	  // empty until bound
+	struct run_secret secret; // the run's (set = 0: none), from the options
+	uint64_t key;		  // the capability the parent issued at registration
 };
 
 // The callbacks for slave_run(); registered (may be NULL) runs once registered.

@@ -13,6 +13,8 @@
 #include "dls/err.h"
 #include "dls_time.h"
 #include "orb_util.hh"
+#include "run_auth.h"
+#include "run_auth.h"
 #include "slave_client.hh"
 
 int dls_embed_use_orb(CORBA::ORB_ptr orb, PortableServer::POA_ptr poa)
@@ -51,6 +53,7 @@ struct dls_embed_slave {
 	struct slave_config cfg;
 	struct slave_orb_opts oo;
 	char run[64], leaf[64];
+	struct run_secret secret;
 	struct slave_stats st;
 	int rc;
 	char why[256];
@@ -89,6 +92,10 @@ extern "C" int slave_embed_start(const struct dls_embed_slave_options *o,
 		snprintf(why, len, "out of memory");
 		return DLS_ENOMEM;
 	}
+	if (run_secret_load(&s->secret, o->secret_file, why, len)) {
+		delete s;
+		return DLS_EINVAL;
+	}
 	snprintf(s->run, sizeof(s->run), "%s", o->run);
 	snprintf(s->leaf, sizeof(s->leaf), "%s", o->master ? o->master : "master");
 	s->cfg = o->slave;
@@ -98,7 +105,8 @@ extern "C" int slave_embed_start(const struct dls_embed_slave_options *o,
 		 NULL,
 		 o->connect_timeout_ms,
 		 o->register_timeout_ms,
-		 o->call_timeout_ms};
+		 o->call_timeout_ms,
+		 &s->secret};
 	s->on_end = on_end;
 	s->end_ctx = end_ctx;
 	rc = slave_client_connect(&s->c, &s->oo, why, len);
@@ -124,7 +132,7 @@ extern "C" int dls_embed_slave_start(const struct dls_embed_slave_options *o,
 extern "C" void dls_embed_slave_stop(struct dls_embed_slave *s)
 {
 	if (s && s->c.servant)
-		s->c.servant->stop("the program asked");
+		s->c.servant->request_stop("the program asked");
 }
 
 extern "C" int dls_embed_slave_wait(struct dls_embed_slave *s, struct slave_stats *st, char *why,

@@ -12,6 +12,8 @@
 extern "C" {
 #endif
 
+struct run_secret;
+
 struct slave_orb_opts {
 	const char *run_name;
 	const char *master_ior;	 /* use this IOR instead of the naming service */
@@ -20,6 +22,7 @@ struct slave_orb_opts {
 	int connect_timeout_ms;	 /* keep looking for the master this long */
 	int register_timeout_ms; /* the registration call may block this long */
 	int call_timeout_ms;	 /* every other call to the master; 0: the ORB's default */
+	const struct run_secret *secret; /* the run's (NULL: none; PROTOCOL.md 14) */
 };
 
 /*

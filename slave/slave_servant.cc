@@ -1,10 +1,27 @@
 // slave_servant.cc - DLS::Slave operations.
 #include "slave_servant.hh"
 
+#include <stdio.h>
+
 #include "dls/log.h"
 #include "orb_util.hh"
 
-void Slave_i::stop(const char *reason)
+// At most this many demands wait for the peer key (a slave has two neighbours).
+#define EARLY_DEMANDS_MAX 16
+
+void Slave_i::require_key(uint64_t key, const char *op)
+{
+	char why[160];
+
+	if (key_ != 0 && key == key_)
+		return;
+	snprintf(why, sizeof(why), "%s: the caller does not show this slave's capability: refused",
+		 op);
+	log_warn("%s", why);
+	throw DLS::Refused(why);
+}
+
+void Slave_i::request_stop(const char *reason)
 {
 	log_info("asked to stop: %s", reason);
 	stop_ = 1;
@@ -12,22 +29,60 @@ void Slave_i::stop(const char *reason)
 		slave_tree_on_stop(tree_);
 }
 
-void Slave_i::demand(CORBA::Long from_slave_id)
+void Slave_i::stop(DLS::Capability key, const char *reason)
+{
+	{
+		omni_mutex_lock l(lock_);
+
+		require_key(key, "stop");
+	}
+	request_stop(reason);
+}
+
+void Slave_i::demand(CORBA::Long from_slave_id, DLS::Capability key)
 {
 	if (!tree_) {
 		log_warn("demand from slave %d refused: not in tree mode", (int)from_slave_id);
 		throw DLS::Refused("this slave does not run Tree Scheduling");
 	}
+	{
+		omni_mutex_lock l(lock_);
+
+		if (peer_key_ == 0) { // placed, but its own assignment is on its way
+			if (early_.size() >= EARLY_DEMANDS_MAX)
+				throw DLS::Refused("demand: this slave is not placed yet");
+			early_.push_back({(int)from_slave_id, key});
+			return;
+		}
+		if (key != peer_key_) {
+			log_warn("demand from slave %d refused: not a neighbour's key",
+				 (int)from_slave_id);
+			throw DLS::Refused("demand: the caller does not show this slave's peer "
+					   "key: only its neighbours may ask it for work");
+		}
+	}
 	slave_tree_on_demand(tree_, from_slave_id);
 }
 
-void Slave_i::transfer(CORBA::Long from_slave_id, CORBA::LongLong start, CORBA::LongLong count,
-		       CORBA::LongLong stride)
+void Slave_i::transfer(CORBA::Long from_slave_id, DLS::Capability key, CORBA::LongLong start,
+		       CORBA::LongLong count, CORBA::LongLong stride)
 {
 	if (!tree_) {
 		log_warn("transfer of [%lld, +%lld) from slave %d refused: not in tree mode",
 			 (long long)start, (long long)count, (int)from_slave_id);
 		throw DLS::Refused("this slave does not run Tree Scheduling");
+	}
+	{
+		omni_mutex_lock l(lock_);
+
+		if (from_slave_id < 0) // the coordinator, after a failure
+			require_key(key, "transfer");
+		else if (peer_key_ == 0 || key != peer_key_) {
+			log_warn("transfer from slave %d refused: not a neighbour's key",
+				 (int)from_slave_id);
+			throw DLS::Refused("transfer: the caller does not show this slave's peer "
+					   "key: only its neighbours may hand it work");
+		}
 	}
 	char why[256] = "";
 	int rc = slave_tree_on_transfer(tree_, from_slave_id, start, count, stride, why,
@@ -37,25 +92,59 @@ void Slave_i::transfer(CORBA::Long from_slave_id, CORBA::LongLong start, CORBA::
 		dls_refuse(rc, why);
 }
 
-void Slave_i::neighbours(CORBA::Long left_id, DLS::Slave_ptr left, CORBA::Double left_tau,
-			 CORBA::Long right_id, DLS::Slave_ptr right, CORBA::Double right_tau)
+void Slave_i::neighbours(DLS::Capability key, CORBA::Long left_id, DLS::Slave_ptr left,
+			 CORBA::Double left_tau, DLS::Capability left_key, CORBA::Long right_id,
+			 DLS::Slave_ptr right, CORBA::Double right_tau, DLS::Capability right_key)
 {
-	set_neighbours(left, right);
+	{
+		omni_mutex_lock l(lock_);
+
+		require_key(key, "neighbours");
+		left_ = DLS::Slave::_duplicate(left);
+		right_ = DLS::Slave::_duplicate(right);
+		left_key_ = left_key;
+		right_key_ = right_key;
+	}
 	if (tree_)
 		slave_tree_on_neighbours(tree_, left_id, left_tau, right_id, right_tau);
 }
 
-DLS::Slave_ptr Slave_i::neighbour(enum tree_side side)
+DLS::Slave_ptr Slave_i::neighbour(enum tree_side side, uint64_t *key)
 {
 	omni_mutex_lock l(lock_);
 
+	*key = side == TREE_LEFT ? left_key_ : right_key_;
 	return DLS::Slave::_duplicate(side == TREE_LEFT ? left_.in() : right_.in());
 }
 
-void Slave_i::set_neighbours(DLS::Slave_ptr left, DLS::Slave_ptr right)
+void Slave_i::set_key(uint64_t key)
 {
 	omni_mutex_lock l(lock_);
 
-	left_ = DLS::Slave::_duplicate(left);
-	right_ = DLS::Slave::_duplicate(right);
+	key_ = key;
+}
+
+void Slave_i::set_tree_keys(uint64_t key, uint64_t peer_key, DLS::Slave_ptr left,
+			    uint64_t left_key, DLS::Slave_ptr right, uint64_t right_key)
+{
+	std::vector<early_demand> early;
+
+	{
+		omni_mutex_lock l(lock_);
+
+		key_ = key;
+		peer_key_ = peer_key;
+		left_ = DLS::Slave::_duplicate(left);
+		right_ = DLS::Slave::_duplicate(right);
+		left_key_ = left_key;
+		right_key_ = right_key;
+		early.swap(early_);
+	}
+	for (const early_demand &d : early) {
+		if (d.key == peer_key && tree_)
+			slave_tree_on_demand(tree_, d.from);
+		else
+			log_warn("an early demand from slave %d did not show the peer key: dropped",
+				 d.from);
+	}
 }

@@ -1,49 +1,72 @@
 // slave_servant.hh - Slave_i, the thin servant of DLS::Slave: answers the
-// master's liveness pings and the launcher's stop; in Tree Scheduling it
+// master's liveness pings and its parent's stop; in Tree Scheduling it
 // passes its neighbours' demands and transfers, and the coordinator's
 // changes of neighbours, to the tree core (slave_tree.h), and keeps the
-// neighbours' references for the core's own calls.
+// neighbours' references for the core's own calls.  Every call but ping
+// must show a key (PROTOCOL.md 14): the capability its parent issued
+// (stop, neighbours, the coordinator's transfer) or its peer key (a
+// neighbour's demand and transfer); anyone else is refused.
 #ifndef DLS_SLAVE_SERVANT_HH
 #define DLS_SLAVE_SERVANT_HH
 
 #include <omnithread.h>
+#include <stdint.h>
+
+#include <vector>
 
 #include "dls.hh"
 #include "slave_tree.h"
 
 class Slave_i : public POA_DLS::Slave {
 public:
-	Slave_i() : stop_(0), tree_(NULL)
+	Slave_i() : stop_(0), tree_(NULL), key_(0), peer_key_(0), left_key_(0), right_key_(0)
 	{
 	}
 	void ping() override
 	{
 	}
-	void stop(const char *reason) override;
-	void demand(CORBA::Long from_slave_id) override;
-	void transfer(CORBA::Long from_slave_id, CORBA::LongLong start, CORBA::LongLong count,
-		      CORBA::LongLong stride) override;
-	void neighbours(CORBA::Long left_id, DLS::Slave_ptr left, CORBA::Double left_tau,
-			CORBA::Long right_id, DLS::Slave_ptr right, CORBA::Double right_tau) override;
+	void stop(DLS::Capability key, const char *reason) override;
+	void demand(CORBA::Long from_slave_id, DLS::Capability key) override;
+	void transfer(CORBA::Long from_slave_id, DLS::Capability key, CORBA::LongLong start,
+		      CORBA::LongLong count, CORBA::LongLong stride) override;
+	void neighbours(DLS::Capability key, CORBA::Long left_id, DLS::Slave_ptr left,
+			CORBA::Double left_tau, DLS::Capability left_key, CORBA::Long right_id,
+			DLS::Slave_ptr right, CORBA::Double right_tau, DLS::Capability right_key) override;
 	int stop_requested() const
 	{
 		return stop_;
 	}
+	// This process ends the slave's run itself (an embedding host).
+	void request_stop(const char *reason);
 
 	// Tree mode: the core that gets the demands and transfers.
 	void set_tree(struct slave_tree *t)
 	{
 		tree_ = t;
 	}
-	// The neighbour on one side (nil if none), and setting both.
-	DLS::Slave_ptr neighbour(enum tree_side side);
-	void set_neighbours(DLS::Slave_ptr left, DLS::Slave_ptr right);
+	// The capability its parent issued: from now on stop() needs it.
+	void set_key(uint64_t key);
+	// Tree mode, once placed: its capability, its peer key, its neighbours'
+	// references and peer keys.  Demands that came before are checked now.
+	void set_tree_keys(uint64_t key, uint64_t peer_key, DLS::Slave_ptr left,
+			   uint64_t left_key, DLS::Slave_ptr right, uint64_t right_key);
+	// The neighbour on one side (nil if none) and the key it wants.
+	DLS::Slave_ptr neighbour(enum tree_side side, uint64_t *key);
 
 private:
+	// Throws DLS::Refused unless key is the capability; lock_ is held.
+	void require_key(uint64_t key, const char *op);
+
 	volatile int stop_; // set by stop(), read by the slave loop
 	struct slave_tree *volatile tree_;
-	omni_mutex lock_; // guards left_, right_
+	omni_mutex lock_; // guards the keys and the neighbours
+	uint64_t key_, peer_key_, left_key_, right_key_;
 	DLS::Slave_var left_, right_;
+	struct early_demand {
+		int from;
+		uint64_t key;
+	};
+	std::vector<early_demand> early_; // demands before it knew its peer key
 };
 
 #endif

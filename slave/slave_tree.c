@@ -221,17 +221,23 @@ static void serve_demands(struct run *r, struct slave_tree *t, const struct slav
 			t->n--;
 		t->pending[side] = 0;
 		pthread_mutex_unlock(&t->lock);
-		slave_link_delay(r->cfg->link_latency_us);
-		rc = ops->transfer(ops->ctx, (enum tree_side)side, t->id, tail.start, tail.count,
-				   tail.stride, why, sizeof(why));
-		if (!rc) {
-			/* the coordinator learns who holds them now; a failure here
-			 * only risks their being computed twice after a death */
-			if (WITH_RETRIES(r, ops->migrated(ops->ctx, t->id, to, tail.start, tail.count,
-							  tail.stride, r->why, r->len)))
-				log_warn("the coordinator did not hear of a migration: %s", r->why);
+		/* the coordinator learns who holds them before they move, so that
+		 * its books are never behind: a report from the receiver, or a
+		 * hand-over further along the chain, always finds them there */
+		rc = WITH_RETRIES(r, ops->migrated(ops->ctx, t->id, to, tail.start, tail.count,
+						   tail.stride, why, sizeof(why)));
+		if (rc) {
+			log_warn("the coordinator did not take the hand-over of %lld iterations to "
+				 "slave %d, kept: %s",
+				 (long long)n, to, why);
 		} else {
-			log_warn("cannot hand %lld iterations to slave %d: %s", (long long)n, to, why);
+			slave_link_delay(r->cfg->link_latency_us);
+			rc = ops->transfer(ops->ctx, (enum tree_side)side, t->id, tail.start,
+					   tail.count, tail.stride, why, sizeof(why));
+			if (rc) /* its books say `to`; that slave is its neighbour, and a
+				 * dead one's work comes back to the chain */
+				log_warn("cannot hand %lld iterations to slave %d: %s", (long long)n,
+					 to, why);
 		}
 		pthread_mutex_lock(&t->lock);
 		if (rc) { /* it keeps them; the coordinator will close the chain */

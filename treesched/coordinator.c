@@ -14,6 +14,7 @@
 #include "dls_time.h"
 #include "result_store.h"
 #include "roster.h"
+#include "run_auth.h"
 
 struct coordinator {
 	pthread_mutex_t lock;
@@ -31,6 +32,7 @@ struct coordinator {
 	int64_t *mig_in;	/* transfers received */
 	int64_t *link;		/* by chain link k (positions k, k+1): migrations */
 	int64_t *start, *count, *stride; /* its initial iterations */
+	uint64_t *peer_key;	/* what its neighbours show it */
 	struct tree_unit *units; /* seed 000 Table 2 */
 	size_t nunits;
 	int64_t migrations, moved, duplicates, reassigned;
@@ -65,11 +67,13 @@ static void free_chain(struct coordinator *c)
 	free(c->start);
 	free(c->count);
 	free(c->stride);
+	free(c->peer_key);
 	free(c->units);
 	c->plan = NULL;
 	c->pos = NULL;
 	c->owner = NULL;
 	c->owned = c->computed = c->mig_in = c->link = c->start = c->count = c->stride = NULL;
+	c->peer_key = NULL;
 	c->units = NULL;
 	c->nunits = 0;
 }
@@ -149,10 +153,13 @@ static int build_chain(struct coordinator *c)
 	c->start = calloc((size_t)n, sizeof(*c->start));
 	c->count = calloc((size_t)n, sizeof(*c->count));
 	c->stride = calloc((size_t)n, sizeof(*c->stride));
+	c->peer_key = calloc((size_t)n, sizeof(*c->peer_key));
 	rc = !tau || !c->pos || !c->owner || !c->owned || !c->computed || !c->mig_in || !c->link ||
-			     !c->start || !c->count || !c->stride
+			     !c->start || !c->count || !c->stride || !c->peer_key
 		     ? DLS_ENOMEM
 		     : DLS_OK;
+	for (int i = 0; !rc && i < n; i++)
+		c->peer_key[i] = dls_random_key();
 	for (int i = 0; !rc && i < n; i++)
 		tau[i] = c->roster.v[i].info.speed;
 	if (!rc)
@@ -193,37 +200,57 @@ static int living_at(const struct coordinator *c, int k, int step)
 	return -1;
 }
 
-/* The lock is held. */
-static void neighbours(struct coordinator *c, int id, int *left, double *left_tau, int *right,
-		       double *right_tau)
+/* The living slave nearest to chain position `at` on one side; the lock is held. */
+static struct coordinator_side side_of(const struct coordinator *c, int at, int step)
 {
-	*left = *right = -1;
-	*left_tau = *right_tau = 0;
+	struct coordinator_side s = {living_at(c, at, step), 0, 0};
+
+	if (s.id >= 0) {
+		s.tau = c->roster.v[s.id].info.speed;
+		s.peer_key = c->peer_key[s.id];
+	}
+	return s;
+}
+
+/* The lock is held. */
+static void neighbours(struct coordinator *c, int id, struct coordinator_side *left,
+		       struct coordinator_side *right)
+{
+	*left = *right = (struct coordinator_side){-1, 0, 0};
 	if (c->plan && id >= 0 && id < c->plan->npes) {
-		*left = living_at(c, c->pos[id], -1);
-		*right = living_at(c, c->pos[id], +1);
-		if (*left >= 0)
-			*left_tau = c->roster.v[*left].info.speed;
-		if (*right >= 0)
-			*right_tau = c->roster.v[*right].info.speed;
+		*left = side_of(c, c->pos[id], -1);
+		*right = side_of(c, c->pos[id], +1);
 	}
 }
 
-void coordinator_neighbours(struct coordinator *c, int id, int *left, double *left_tau,
-			    int *right, double *right_tau)
+void coordinator_neighbours(struct coordinator *c, int id, struct coordinator_side *left,
+			    struct coordinator_side *right)
 {
 	pthread_mutex_lock(&c->lock);
-	neighbours(c, id, left, left_tau, right, right_tau);
+	neighbours(c, id, left, right);
 	pthread_mutex_unlock(&c->lock);
+}
+
+uint64_t coordinator_child_key(struct coordinator *c, int id)
+{
+	uint64_t key = 0;
+
+	pthread_mutex_lock(&c->lock);
+	if (id >= 0 && id < c->roster.n)
+		key = c->roster.v[id].key;
+	pthread_mutex_unlock(&c->lock);
+	return key;
 }
 
 int coordinator_register(struct coordinator *c, const char *name, double speed, int *id,
 			 struct coordinator_place *place, char *why)
 {
+	struct coordinator_side left, right;
+	uint64_t key;
 	int rc;
 
 	pthread_mutex_lock(&c->lock);
-	rc = roster_add(&c->roster, &name, &speed, 1, NULL, id, why, COORDINATOR_WHY_LEN);
+	rc = roster_add(&c->roster, &name, &speed, 1, NULL, id, &key, why, COORDINATOR_WHY_LEN);
 	if (rc)
 		goto out;
 	if (roster_close_if_due(&c->roster, dls_now()))
@@ -243,32 +270,66 @@ int coordinator_register(struct coordinator *c, const char *name, double speed, 
 	place->count = c->count[*id];
 	place->stride = c->stride[*id];
 	place->tau = speed;
-	neighbours(c, *id, &place->left_id, &place->left_tau, &place->right_id, &place->right_tau);
+	place->key = key;
+	place->peer_key = c->peer_key[*id];
+	neighbours(c, *id, &left, &right);
+	place->left_id = left.id;
+	place->left_tau = left.tau;
+	place->left_key = left.peer_key;
+	place->right_id = right.id;
+	place->right_tau = right.tau;
+	place->right_key = right.peer_key;
 out:
 	pthread_mutex_unlock(&c->lock);
 	return rc;
 }
 
-static int check_slave(struct coordinator *c, int id, char *why)
+static int check_slave(struct coordinator *c, int id, uint64_t key, char *why)
 {
 	if (!c->plan || id < 0 || id >= c->plan->npes) {
 		why_f(why, "unknown slave id %d", id);
 		return DLS_ENOENT;
 	}
-	return roster_check_caller(&c->roster, id, why, COORDINATOR_WHY_LEN);
+	return roster_check_caller(&c->roster, id, key, why, COORDINATOR_WHY_LEN);
 }
 
-int coordinator_report(struct coordinator *c, int id, const struct dls_result *res, size_t n,
-		       const struct dls_times *times, char *why)
+/*
+ * May slave id hold every iteration start + j * stride (j < count), inside
+ * the loop?  Its own, a living neighbour's (a transfer whose notice is on
+ * its way) or delivered ones.  The lock is held.
+ */
+static int check_holds(struct coordinator *c, int id, int64_t start, int64_t count,
+		       int64_t stride, char *why)
+{
+	int left = living_at(c, c->pos[id], -1), right = living_at(c, c->pos[id], +1);
+
+	for (int64_t j = 0; j < count; j++) {
+		int64_t i = start + j * stride;
+		int o = c->owner[i];
+
+		if (c->results.ledger.state[i] == 1 || o == id || (o == left && o >= 0) ||
+		    (o == right && o >= 0))
+			continue;
+		why_f(why, "slave %d does not hold iteration %lld (slave %d does): refused", id,
+		      (long long)i, o);
+		return DLS_EINVAL;
+	}
+	return DLS_OK;
+}
+
+int coordinator_report(struct coordinator *c, int id, uint64_t key, const struct dls_result *res,
+		       size_t n, const struct dls_times *times, char *why)
 {
 	struct ledger *l = &c->results.ledger;
 	size_t rb = c->results.work.loop.result_bytes;
 	int rc;
 
 	pthread_mutex_lock(&c->lock);
-	rc = check_slave(c, id, why);
+	rc = check_slave(c, id, key, why);
 	for (size_t b = 0; !rc && b < n; b++)
 		rc = ledger_fits(l, &res[b], why, COORDINATOR_WHY_LEN);
+	for (size_t b = 0; !rc && b < n; b++)
+		rc = check_holds(c, id, res[b].start, res[b].count, 1, why);
 	if (!rc)
 		rc = work_check_results(&c->results.work, res, n, why, COORDINATOR_WHY_LEN);
 	for (size_t b = 0; !rc && b < n; b++)
@@ -333,14 +394,14 @@ static void repair_init(struct coordinator_repair *rep)
 	rep->to = rep->left = rep->right = -1;
 }
 
-int coordinator_migrated(struct coordinator *c, int from, int to, int64_t start, int64_t count,
-			 int64_t stride, struct coordinator_repair *rep, char *why)
+int coordinator_migrated(struct coordinator *c, int from, uint64_t key, int to, int64_t start,
+			 int64_t count, int64_t stride, struct coordinator_repair *rep, char *why)
 {
 	int rc;
 
 	repair_init(rep);
 	pthread_mutex_lock(&c->lock);
-	rc = check_slave(c, from, why);
+	rc = check_slave(c, from, key, why);
 	if (!rc && (!c->plan || to < 0 || to >= c->plan->npes || to == from)) {
 		why_f(why, "slave %d cannot hand work to slave %d", from, to);
 		rc = DLS_EINVAL;
@@ -351,6 +412,8 @@ int coordinator_migrated(struct coordinator *c, int from, int to, int64_t start,
 		      (long long)iterations(c));
 		rc = DLS_EINVAL;
 	}
+	if (!rc)
+		rc = check_holds(c, from, start, count, stride, why);
 	if (!rc) {
 		int lo = c->pos[from] < c->pos[to] ? c->pos[from] : c->pos[to];
 

@@ -58,6 +58,16 @@ struct coordinator_place {
 	double tau;		      /* its throughput, as registered */
 	int left_id, right_id;	      /* -1 at an end */
 	double left_tau, right_tau;
+	uint64_t key;		       /* its capability (report, migrated; the coordinator's calls) */
+	uint64_t peer_key;	       /* what its neighbours show on demand and transfer */
+	uint64_t left_key, right_key; /* the neighbours' peer keys (0 at an end) */
+};
+
+/* A living neighbour: its id (-1: none), throughput and peer key. */
+struct coordinator_side {
+	int id;
+	double tau;
+	uint64_t peer_key;
 };
 
 /* What must be done after a slave was lost. */
@@ -84,26 +94,34 @@ void coordinator_destroy(struct coordinator *c);
 /*
  * Registers a slave of throughput `speed` (Speed, or emulated V_i/Q_i),
  * blocks until registration closes, and places it: the chain is built once,
- * over every slave registered by then.  DLS_OK, or a refusal (why filled).
+ * over every slave registered by then; each slave gets a capability and a
+ * peer key (only its neighbours learn it).  DLS_OK, or a refusal (why filled).
  */
 int coordinator_register(struct coordinator *c, const char *name, double speed, int *id,
 			 struct coordinator_place *place, char *why);
 
 /*
- * Results of slave id (any iterations of the loop: work moves between
- * slaves without the coordinator).  Checked whole first; iterations already
- * delivered (recomputed after a failure) are skipped.
+ * Results of slave id, showing its capability key.  Each iteration must be
+ * one it may hold: its own, or one of a living neighbour's (a transfer whose
+ * migrated() notice is still on its way), or one delivered already
+ * (recomputed after a failure: skipped).  Checked whole first: DLS_EINVAL
+ * with why for a stranger's range, a wrong key or a bad value.
  */
-int coordinator_report(struct coordinator *c, int id, const struct dls_result *res, size_t n,
-		       const struct dls_times *times, char *why);
+int coordinator_report(struct coordinator *c, int id, uint64_t key, const struct dls_result *res,
+		       size_t n, const struct dls_times *times, char *why);
 
 /*
- * Slave `from` handed start, start + stride, ... (count) to slave `to`.
+ * Slave `from` (showing its key) handed start, start + stride, ... (count)
+ * to slave `to`; the range must be one `from` may hold (as for a report).
  * When `to` is already lost, rep says where those iterations go now
  * (rep->to >= 0 and rep->nranges > 0); free it with coordinator_repair_free.
  */
-int coordinator_migrated(struct coordinator *c, int from, int to, int64_t start, int64_t count,
-			 int64_t stride, struct coordinator_repair *rep, char *why);
+int coordinator_migrated(struct coordinator *c, int from, uint64_t key, int to, int64_t start,
+			 int64_t count, int64_t stride, struct coordinator_repair *rep, char *why);
+
+/* The capability issued to slave id (0: none): the coordinator shows it
+ * when it calls the slave (stop, neighbours, a repair's transfer). */
+uint64_t coordinator_child_key(struct coordinator *c, int id);
 
 /* Declares slave id lost and fills rep.  DLS_OK or DLS_ENOENT. */
 int coordinator_lost(struct coordinator *c, int id, const char *cause,
@@ -111,9 +129,9 @@ int coordinator_lost(struct coordinator *c, int id, const char *cause,
 
 void coordinator_repair_free(struct coordinator_repair *rep);
 
-/* The current living neighbours of slave id (after repairs) and their tau. */
-void coordinator_neighbours(struct coordinator *c, int id, int *left, double *left_tau,
-			    int *right, double *right_tau);
+/* The current living neighbours of slave id (after repairs). */
+void coordinator_neighbours(struct coordinator *c, int id, struct coordinator_side *left,
+			    struct coordinator_side *right);
 
 /* Ids of the slaves that are neither lost nor dismissed (at most max). */
 size_t coordinator_living(struct coordinator *c, int *ids, size_t max);

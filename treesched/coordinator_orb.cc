@@ -67,7 +67,7 @@ static void dismiss(void *ctx)
 	for (size_t i = 0; i < n; i++) {
 		DLS::Slave_var ref = s->servant->slave_ref(ids[i]);
 		try {
-			ref->stop("the run is complete");
+			ref->stop(coordinator_child_key(s->c, ids[i]), "the run is complete");
 			coordinator_dismissed(s->c, ids[i]);
 		} catch (const CORBA::Exception &) {
 			struct coordinator_repair rep;
@@ -106,7 +106,7 @@ extern "C" int coordinator_orb_run(struct coordinator *c, const struct coordinat
 	struct dls_job job;
 
 	coordinator_job(c, &job);
-	Coordinator_i *servant = new Coordinator_i(c, proto_job_out(job), o->ping_timeout_ms);
+	Coordinator_i *servant = new Coordinator_i(c, proto_job_out(job), o->ping_timeout_ms, o->secret);
 	served s = {c, servant, o};
 	struct run_loop_ops ops = {&s,	     "dls-treesched", {&s, living, ping, lost},
 				   wait_done, all_lost,	       snapshot,

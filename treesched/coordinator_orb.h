@@ -9,6 +9,7 @@
 #define DLS_COORDINATOR_ORB_H
 
 #include "coordinator.h"
+#include "run_auth.h"
 #include "run_report.h"
 
 #ifdef __cplusplus
@@ -21,6 +22,7 @@ struct coordinator_orb_opts {
 	int ping_ms;		/* liveness check period */
 	int ping_timeout_ms;	/* a slave silent this long is lost */
 	int progress;		/* a live progress line on stderr */
+	const struct run_secret *secret; /* the run's (NULL: an open run) */
 };
 
 /* Needs dls_orb_init() first.  Returns the exit status: 0, or 1 on failure. */

@@ -11,12 +11,14 @@
 #include "tree_migrate.h"
 
 Coordinator_i::Coordinator_i(struct coordinator *c, const DLS::JobSpec &job,
-			     int ping_timeout_ms)
-	: SlaveRefs(ping_timeout_ms), c_(c), job_(job)
+			     int ping_timeout_ms, const struct run_secret *secret)
+	: SlaveRefs(ping_timeout_ms), c_(c), job_(job), trust_(secret)
 {
 }
 
-DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version, const char *name, CORBA::Double speed,
+DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version,
+							const DLS::Credentials &cred,
+							const char *name, CORBA::Double speed,
 							DLS::Slave_ptr self)
 {
 	const struct coordinator_config *c = coordinator_config_of(c_);
@@ -25,6 +27,7 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version, co
 	int id = -1, rc;
 
 	proto_require_version(version, "register_tree_slave");
+	trust_.check_join(cred, "register_tree_slave");
 	if (CORBA::is_nil(self))
 		throw DLS::Refused("register_tree_slave: self must be a DLS::Slave reference");
 	// neighbours call each other as soon as they are placed: keep the
@@ -35,8 +38,13 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version, co
 	remember_ref(id, self);
 	DLS::TreeAssignment *a = new DLS::TreeAssignment;
 	a->reg.slave_id = id;
+	a->reg.key = p.key;
 	a->reg.virtual_power = p.vpower;
 	a->reg.job = job_;
+	trust_.prove(cred, &id, &p.key, 1, a->reg.proof);
+	a->peer_key = p.peer_key;
+	a->left_key = p.left_key;
+	a->right_key = p.right_key;
 	a->start = p.start;
 	a->count = p.count;
 	a->stride = p.stride;
@@ -56,7 +64,7 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version, co
 	return a;
 }
 
-void Coordinator_i::report(CORBA::Long slave_id, const DLS::ResultSeq &results,
+void Coordinator_i::report(CORBA::Long slave_id, DLS::Capability key, const DLS::ResultSeq &results,
 			   const DLS::SlaveTimes &times)
 {
 	std::vector<struct dls_result> res;
@@ -66,22 +74,23 @@ void Coordinator_i::report(CORBA::Long slave_id, const DLS::ResultSeq &results,
 
 	proto_results_in(results, res);
 	proto_times_in(times, &t);
-	rc = coordinator_report(c_, slave_id, res.data(), res.size(), &t, why);
+	rc = coordinator_report(c_, slave_id, key, res.data(), res.size(), &t, why);
 	if (rc) {
 		log_warn("refused a report of slave %d: %s", (int)slave_id, why);
 		dls_refuse(rc, why);
 	}
 }
 
-void Coordinator_i::migrated(CORBA::Long from_slave_id, CORBA::Long to_slave_id,
+void Coordinator_i::migrated(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Long to_slave_id,
 			     CORBA::LongLong start, CORBA::LongLong count, CORBA::LongLong stride)
 {
 	struct coordinator_repair rep;
 	char why[COORDINATOR_WHY_LEN] = "";
-	int rc = coordinator_migrated(c_, from_slave_id, to_slave_id, start, count, stride, &rep,
-				      why);
+	int rc = coordinator_migrated(c_, from_slave_id, key, to_slave_id, start, count, stride,
+				      &rep, why);
 
 	if (rc) {
+		log_warn("refused a migration notice of slave %d: %s", (int)from_slave_id, why);
 		coordinator_repair_free(&rep);
 		dls_refuse(rc, why);
 	}
@@ -103,16 +112,16 @@ DLS::RunStatus *Coordinator_i::status()
 
 void Coordinator_i::tell_neighbours(int id)
 {
-	int left, right;
-	double ltau, rtau;
+	struct coordinator_side left, right;
 
 	if (id < 0)
 		return;
-	coordinator_neighbours(c_, id, &left, &ltau, &right, &rtau);
+	coordinator_neighbours(c_, id, &left, &right);
 	DLS::Slave_var ref = slave_ref(id);
-	DLS::Slave_var l = slave_ref(left), r = slave_ref(right);
+	DLS::Slave_var l = slave_ref(left.id), r = slave_ref(right.id);
 	try {
-		ref->neighbours(left, l, ltau, right, r, rtau);
+		ref->neighbours(coordinator_child_key(c_, id), left.id, l, left.tau, left.peer_key,
+				right.id, r, right.tau, right.peer_key);
 	} catch (const CORBA::Exception &e) {
 		char why[256];
 
@@ -128,7 +137,8 @@ void Coordinator_i::repair(const struct coordinator_repair &rep)
 
 		for (size_t k = 0; k < rep.nranges; k++) {
 			try {
-				ref->transfer(-1, rep.ranges[k].start, rep.ranges[k].count, 1);
+				ref->transfer(-1, coordinator_child_key(c_, rep.to),
+					      rep.ranges[k].start, rep.ranges[k].count, 1);
 			} catch (const CORBA::Exception &e) {
 				char why[256];
 

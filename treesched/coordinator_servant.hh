@@ -6,18 +6,23 @@
 
 #include "dls.hh"
 #include "coordinator.h"
+#include "run_trust.hh"
 #include "slave_refs.hh"
 
 class Coordinator_i : public POA_DLS::Coordinator, public SlaveRefs {
 public:
-	Coordinator_i(struct coordinator *c, const DLS::JobSpec &job, int ping_timeout_ms);
+	// secret: the run's (NULL: an open run); copied.
+	Coordinator_i(struct coordinator *c, const DLS::JobSpec &job, int ping_timeout_ms,
+		      const struct run_secret *secret);
 
-	DLS::TreeAssignment *register_tree_slave(CORBA::ULong version, const char *name, CORBA::Double speed,
+	DLS::TreeAssignment *register_tree_slave(CORBA::ULong version, const DLS::Credentials &cred,
+						 const char *name, CORBA::Double speed,
 						 DLS::Slave_ptr self) override;
-	void report(CORBA::Long slave_id, const DLS::ResultSeq &results,
+	void report(CORBA::Long slave_id, DLS::Capability key, const DLS::ResultSeq &results,
 		    const DLS::SlaveTimes &times) override;
-	void migrated(CORBA::Long from_slave_id, CORBA::Long to_slave_id, CORBA::LongLong start,
-		      CORBA::LongLong count, CORBA::LongLong stride) override;
+	void migrated(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Long to_slave_id,
+		      CORBA::LongLong start, CORBA::LongLong count,
+		      CORBA::LongLong stride) override;
 	DLS::RunStatus *status() override;
 
 	// Carries out a repair: the lost slave's iterations to their new holder,
@@ -29,6 +34,7 @@ private:
 
 	struct coordinator *c_;
 	DLS::JobSpec job_;
+	RunTrust trust_;
 };
 
 #endif

@@ -124,6 +124,7 @@ int main(int argc, char **argv)
 	o.ping_ms = ro.ping_ms;
 	o.ping_timeout_ms = ro.ping_timeout_ms;
 	o.progress = ro.progress;
+	o.secret = &ro.secret;
 	co = coordinator_create(&cfg, &rc, why);
 	if (!co) {
 		fprintf(stderr, PROG ": cannot set up the run: %s\n", why);

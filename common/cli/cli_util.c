@@ -10,6 +10,7 @@
 #include "cli_opt.h"
 #include "dls/err.h"
 #include "dls/workload.h"
+#include "run_auth.h"
 #include "orb_util.h"
 
 void cli_usage_error(const char *prog, const char *opt, const char *value, const char *cause)
@@ -87,4 +88,13 @@ int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void
 							      1, 3600000);
 	}
 	return dls_orb_init(argc, argv, call_timeout_ms) ? -1 : 0;
+}
+
+void cli_secret_or_die(const char *prog, const char *opt, const char *path,
+		       struct run_secret *out)
+{
+	char why[512];
+
+	if (run_secret_load(out, path, why, sizeof(why)))
+		cli_usage_error(prog, opt, path, why);
 }

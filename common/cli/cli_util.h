@@ -37,6 +37,14 @@ void cli_param_or_die(const char *prog, const char *opt, struct dls_param *param
 		      const char *name, const char *value);
 
 /*
+ * Loads the run's secret named by option opt (run_auth.h) into *out, or
+ * exits 2 with the file and the cause (unreadable, mode not 0600, size).
+ */
+struct run_secret;
+void cli_secret_or_die(const char *prog, const char *opt, const char *path,
+		       struct run_secret *out);
+
+/*
  * Keeps freed message buffers in the process's heap: results arrive in
  * messages of up to 1 MiB, one after another, and by default glibc hands
  * each freed buffer back to the kernel (mmap threshold, heap trimming), so

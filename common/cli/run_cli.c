@@ -81,6 +81,9 @@ int run_cli_option(const char *prog, struct run_cli *c, int opt, const char *arg
 	case RUN_OPT_IOR:
 		c->ior_file = arg;
 		return 1;
+	case RUN_OPT_SECRET:
+		c->secret_file = arg;
+		return 1;
 	case RUN_OPT_REGTO:
 		c->register_timeout_ms = ms_option(prog, "--register-timeout-ms", arg, 1);
 		return 1;
@@ -129,6 +132,7 @@ void run_cli_finish(const char *prog, struct run_cli *c)
 		cli_usage_error(prog, "--workload", c->workload, why);
 	c->iterations = wk.loop.iterations;
 	work_close(&wk);
+	cli_secret_or_die(prog, "--secret-file", c->secret_file, &c->secret);
 	if ((c->out.png || c->out.raw) && strcmp(c->workload, "mandelbrot"))
 		cli_usage_error(prog, c->out.png ? "--png" : "--raw", c->workload,
 				"images are Mandelbrot's; write this workload's results with "

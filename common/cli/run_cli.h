@@ -16,6 +16,7 @@
 #include "dls/emul.h"
 #include "dls/workload.h"
 #include "iter_order.h"
+#include "run_auth.h"
 #include "run_report.h"
 
 #ifdef __cplusplus
@@ -44,7 +45,8 @@ enum {
 	RUN_OPT_QUIET,
 	RUN_OPT_WORKLOAD,
 	RUN_OPT_PARAM,
-	RUN_OPT_OUT
+	RUN_OPT_OUT,
+	RUN_OPT_SECRET
 };
 
 #define RUN_CLI_LONG_OPTIONS                                                                       \
@@ -68,7 +70,8 @@ enum {
 		{"progress", no_argument, 0, RUN_OPT_PROGRESS},                                    \
 		{"workload", required_argument, 0, RUN_OPT_WORKLOAD},                              \
 		{"param", required_argument, 0, RUN_OPT_PARAM},                                    \
-		{"out", required_argument, 0, RUN_OPT_OUT}, {                                      \
+		{"out", required_argument, 0, RUN_OPT_OUT},                                        \
+		{"secret-file", required_argument, 0, RUN_OPT_SECRET}, {                           \
 		"quiet", no_argument, 0, RUN_OPT_QUIET                                             \
 	}
 
@@ -85,7 +88,9 @@ enum {
 	"  --out FILE.npy          the results, one row per loop index (numpy.load)\n"             \
 	"  --png FILE              Mandelbrot: the image, coloured\n"                              \
 	"  --raw FILE              Mandelbrot: the raw counts as 16-bit PGM\n"                     \
-	"  --csv FILE, --json FILE the per-PE table and the run's summary\n"
+	"  --csv FILE, --json FILE the per-PE table and the run's summary\n"             \
+	"  --secret-file FILE      the run's secret (mode 0600): only processes that\n"         \
+	"                          know it may join (PROTOCOL.md 14); default: open run\n"
 
 struct run_cli {
 	char run_name[64];
@@ -98,6 +103,8 @@ struct run_cli {
 	struct run_outputs out; /* out.power points at power once --power is given */
 	struct emul_steps power;
 	const char *ior_file;
+	const char *secret_file;
+	struct run_secret secret; /* loaded by run_cli_finish (set = 0: an open run) */
 	int register_timeout_ms, ping_ms, ping_timeout_ms;
 	int progress, verbose;
 };
@@ -116,7 +123,8 @@ int run_cli_option(const char *prog, struct run_cli *c, int opt, const char *arg
 /*
  * After the options: --slaves is required; the workload must know its
  * parameters (it is opened to check them and to learn the iterations);
- * --png and --raw are Mandelbrot's.  Exits 2 with the reason otherwise.
+ * --png and --raw are Mandelbrot's; the secret file is loaded.  Exits 2
+ * with the reason otherwise.
  */
 void run_cli_finish(const char *prog, struct run_cli *c);
 

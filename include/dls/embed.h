@@ -52,6 +52,7 @@ struct dls_embed_slave_options {
 	int connect_timeout_ms;	  /* wait this long for the master's name (20000) */
 	int register_timeout_ms;  /* registration waits for the whole run (60000) */
 	int call_timeout_ms;	  /* every other call to the master (10000) */
+	const char *secret_file;  /* the run's secret (mode 0600; PROTOCOL.md 14); NULL: none */
 	struct slave_config slave; /* name, speed, emulation, retries (slave_config_init) */
 };
 
@@ -62,8 +63,9 @@ struct dls_embed_slave;
 
 /*
  * Finds the master, activates the slave's servant in the POA and starts
- * the slave in a new thread.  DLS_OK with *out; DLS_ESTATE (no ORB),
- * DLS_ENOENT (no master found in time), DLS_EREMOTE, DLS_ENOMEM.
+ * the slave in a new thread.  DLS_OK with *out; DLS_EINVAL (a bad option or
+ * secret file), DLS_ESTATE (no ORB), DLS_ENOENT (no master found in time),
+ * DLS_EREMOTE, DLS_ENOMEM.
  */
 int dls_embed_slave_start(const struct dls_embed_slave_options *o, struct dls_embed_slave **out,
 			  char *why, size_t len);
@@ -128,6 +130,7 @@ struct dls_embed_master_options {
 	int collect_end;    /* results at the end instead of piggy-backed */
 	int register_timeout_ms, ping_ms, ping_timeout_ms; /* 30000, 500, 3000 */
 	const char *ior_file; /* also write the master's IOR here (NULL: not) */
+	const char *secret_file; /* the run's secret (mode 0600; PROTOCOL.md 14); NULL: open */
 	/* each accepted loop index's result, from an ORB thread, under the
 	 * master's lock: copy what it needs and return */
 	void (*on_result)(void *user, int64_t index, const void *data, size_t bytes);

@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* Mirrors DLS::PROTOCOL_VERSION: a peer of another version is refused. */
-#define DLS_PROTOCOL_VERSION 2u
+#define DLS_PROTOCOL_VERSION 3u
 /* Mirrors DLS::MAX_RESULT_BYTES: no message carries more result octets than this. */
 #define DLS_MAX_RESULT_BYTES (1 << 20)
 
@@ -64,6 +64,7 @@ struct dls_reply {
 /* One request of a slave (alone, or merged by an hmaster). */
 struct dls_request {
 	int slave_id;
+	uint64_t key; /* the capability issued to slave_id at registration */
 	uint32_t seq;
 	int64_t acp;
 	const struct dls_result *results;

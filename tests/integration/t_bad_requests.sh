@@ -23,12 +23,14 @@ wait "$MASTER"
 wait "$BAD"
 same_image "$T/bad.pgm" "$REF"
 refused=$(grep -c '^refused:' "$T/bad.log")
-expect_eq "refusals" "$refused" 17
+expect_eq "refusals" "$refused" 20
 ! grep -q '^ACCEPTED' "$T/bad.log"
 grep -q "refused: result for a range the slave does not hold: slave [0-9]* does not hold" "$T/bad.log"
 grep -q "refused: a second result for the same range: iteration [0-9]* was already delivered" "$T/bad.log"
 grep -q "refused: register with a NaN speed: speed nan" "$T/bad.log"
 grep -q "refused: result with a count above maxit: result of iteration [0-9]* refused: column [0-9]* row 0 carries count 257: a Mandelbrot count is 1..256 (maxit)" "$T/bad.log"
 grep -q "refused: result with a count of 0: result of iteration [0-9]* refused: column [0-9]* row 0 carries count 0" "$T/bad.log"
-grep -q "refused: register speaking protocol version 1: register_slave: the caller speaks DLS protocol version 1, this peer speaks version 2" "$T/bad.log"
+grep -q "refused: register speaking protocol version 1: register_slave: the caller speaks DLS protocol version 1, this peer speaks version 3" "$T/bad.log"
 grep -q "refused: result with one octet too few: result \[[0-9]*, +[0-9]*) carries [0-9]* octets, expected" "$T/bad.log"
+grep -q "refused: request with another capability: slave [0-9]*: the call does not carry the capability issued to that slave at registration" "$T/bad.log"
+grep -q "refused: slave_lost with another capability: slave [0-9]*: the call does not carry the capability" "$T/bad.log"

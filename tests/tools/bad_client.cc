@@ -2,8 +2,15 @@
 // t_bad_requests.sh): every refusal the master owes is checked, then it
 // computes its share correctly so the run completes.  Prints one line per
 // check; exits 1 if any bad request was accepted.
+//
+//   bad_client RUN                  a member of an open run that misbehaves
+//   bad_client --intruder RUN N     a stranger without the run's secret, while
+//                                   N real slaves work (t_hostile.sh)
+//   bad_client --intruder-trees RUN N   the same against Tree Scheduling
+//   bad_client --hijack RUN FROM    binds FROM's master as RUN's master
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <vector>
@@ -13,6 +20,7 @@
 #include "orb_util.hh"
 #include "ping_slave.hh"
 #include "proto_conv.hh"
+#include "run_trust.hh"
 
 static int failures;
 
@@ -54,11 +62,12 @@ static void set_count(DLS::ResultBlock &b, unsigned v)
 	b.data[1] = (CORBA::Octet)(v >> 8);
 }
 
-static DLS::ChunkRequest req(int id, unsigned seq, int acp)
+static DLS::ChunkRequest req(int id, unsigned seq, int acp, DLS::Capability key)
 {
 	DLS::ChunkRequest r;
 
 	r.slave_id = id;
+	r.key = key;
 	r.seq = seq;
 	r.acp = acp;
 	r.results.length(0);
@@ -66,41 +75,194 @@ static DLS::ChunkRequest req(int id, unsigned seq, int acp)
 	return r;
 }
 
+// Waits up to 10 s for DLS/<run>/<leaf> (nil if it never comes).
+static CORBA::Object_ptr resolve(const char *run, const char *leaf)
+{
+	char path[192], why[256];
+	int err;
+
+	dls_name_path(path, run, leaf);
+	for (int i = 0; i < 200; i++) {
+		CORBA::Object_ptr obj = dls_name_resolve(path, &err, why, sizeof(why));
+		if (!CORBA::is_nil(obj))
+			return obj;
+		omni_thread::sleep(0, 50000000);
+	}
+	return CORBA::Object::_nil();
+}
+
+// Credentials made with a secret that is not the run's.
+static DLS::Credentials wrong_secret(void)
+{
+	struct run_secret s;
+	DLS::Credentials c;
+
+	memset(&s, 0, sizeof(s));
+	s.set = 1;
+	s.len = 32;
+	memset(s.bytes, 'x', s.len);
+	trust_credentials(&s, c);
+	return c;
+}
+
+// A stranger to a run with a secret, while its slaves work: joins without
+// the secret or with another, guesses ids and capabilities for every call
+// that acts in the run, and tells the slaves to stop.
+static void intrude(DLS::Master_ptr m, const char *run, int nslaves, DLS::Slave_ptr self)
+{
+	const CORBA::ULong V = DLS::PROTOCOL_VERSION;
+	DLS::Credentials none, bad = wrong_secret(), odd;
+	DLS::ResultSeq rs;
+
+	trust_credentials(NULL, none);
+	odd.nonce.length(3);
+	odd.proof.length(5);
+	EXPECT_REFUSED("join without the run's secret", m->register_slave(V, none, "x", 1.0, self));
+	EXPECT_REFUSED("join with another secret", m->register_slave(V, bad, "x", 1.0, self));
+	EXPECT_REFUSED("join with malformed credentials", m->register_slave(V, odd, "x", 1.0, self));
+	EXPECT_REFUSED("join a group without the secret",
+		       m->register_group(V, none, "x", DLS::StringSeq(), DLS::DoubleSeq(), self));
+	DLS::DoubleSeq_var vp;
+	EXPECT_REFUSED("join as a cluster without the secret",
+		       m->register_cluster(V, none, "x", DLS::DoubleSeq(), self, vp.out()));
+	rs.length(1);
+	rs[0] = block(0, 1, 2 * mp.height);
+	for (int id = 0; id < nslaves; id++) {
+		for (DLS::Capability k : {(DLS::Capability)0, (DLS::Capability)1,
+					  (DLS::Capability)id + 1}) {
+			EXPECT_REFUSED("slave_lost of a real slave", m->slave_lost(id, k, "intruder"));
+			EXPECT_REFUSED("submit as a real slave", m->submit(id, k, rs));
+			EXPECT_REFUSED("request as a real slave", m->request(req(id, 1, 1, k)));
+		}
+		char leaf[32];
+		snprintf(leaf, sizeof(leaf), "slave.%d", id);
+		CORBA::Object_var o = resolve(run, leaf);
+		DLS::Slave_var sl = DLS::Slave::_narrow(o);
+		if (CORBA::is_nil(sl)) {
+			printf("FAILED: slave.%d not found to attack\n", id);
+			failures++;
+			continue;
+		}
+		EXPECT_REFUSED("stop a real slave", sl->stop(0, "intruder"));
+		EXPECT_REFUSED("stop a real slave with a guessed key", sl->stop(id + 1, "intruder"));
+	}
+}
+
+// The same against Tree Scheduling: the coordinator and the tree slaves.
+static void intrude_trees(DLS::Coordinator_ptr co, const char *run, int nslaves,
+			  DLS::Slave_ptr self)
+{
+	const CORBA::ULong V = DLS::PROTOCOL_VERSION;
+	DLS::Credentials none, bad = wrong_secret();
+	DLS::ResultSeq rs;
+	DLS::SlaveTimes t;
+
+	memset(&t, 0, sizeof(t));
+	trust_credentials(NULL, none);
+	EXPECT_REFUSED("join the tree without the secret",
+		       co->register_tree_slave(V, none, "x", 1.0, self));
+	EXPECT_REFUSED("join the tree with another secret",
+		       co->register_tree_slave(V, bad, "x", 1.0, self));
+	rs.length(1);
+	rs[0] = block(0, 1, 2 * mp.height);
+	for (int id = 0; id < nslaves; id++) {
+		EXPECT_REFUSED("report as a real slave", co->report(id, 1, rs, t));
+		EXPECT_REFUSED("migrated as a real slave", co->migrated(id, 1, (id + 1) % nslaves,
+									0, 1, 1));
+		char leaf[32];
+		snprintf(leaf, sizeof(leaf), "slave.%d", id);
+		CORBA::Object_var o = resolve(run, leaf);
+		DLS::Slave_var sl = DLS::Slave::_narrow(o);
+		if (CORBA::is_nil(sl)) {
+			printf("FAILED: slave.%d not found to attack\n", id);
+			failures++;
+			continue;
+		}
+		EXPECT_REFUSED("demand from a stranger", sl->demand(-7, 1));
+		EXPECT_REFUSED("transfer from a stranger", sl->transfer(0, 1, 0, 1, 1));
+		EXPECT_REFUSED("transfer as the coordinator", sl->transfer(-1, 1, 0, 1, 1));
+		EXPECT_REFUSED("new neighbours from a stranger",
+			       sl->neighbours(1, -1, DLS::Slave::_nil(), 0, 0, -1,
+					      DLS::Slave::_nil(), 0, 0));
+		EXPECT_REFUSED("stop a tree slave", sl->stop(0, "intruder"));
+	}
+}
+
+static DLS::Slave_ptr ping_only_self(void)
+{
+	PingOnlySlave *servant = new PingOnlySlave();
+	PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
+	DLS::Slave_ptr self = servant->_this();
+	servant->_remove_ref(); // the POA owns it now
+	return self;
+}
+
+// The other modes: 0 when every attack was refused.
+static int other_mode(int argc, char **argv)
+{
+	char why[256];
+
+	if (!strcmp(argv[1], "--hijack") && argc >= 4) {
+		char path[192];
+		CORBA::Object_var from = resolve(argv[3], "master");
+
+		dls_name_path(path, argv[2], "master");
+		if (CORBA::is_nil(from) || dls_name_bind(path, from, why, sizeof(why))) {
+			fprintf(stderr, "bad_client: cannot hijack '%s'\n", path);
+			return 1;
+		}
+		printf("bound %s's master as %s\n", argv[3], path);
+		return 0;
+	}
+	if (argc < 4)
+		return 2;
+	int trees = !strcmp(argv[1], "--intruder-trees");
+	CORBA::Object_var obj = resolve(argv[2], trees ? "treesched" : "master");
+	DLS::Slave_var self = ping_only_self();
+
+	mp = (struct mandel_params){400, 200, 256};
+	if (trees)
+		intrude_trees(DLS::Coordinator::_narrow(obj), argv[2], atoi(argv[3]), self);
+	else
+		intrude(DLS::Master::_narrow(obj), argv[2], atoi(argv[3]), self);
+	printf("intruder done, %d attacks accepted\n", failures);
+	return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	char why[256];
-	int err;
 
 	if (dls_orb_init(&argc, argv, 30000) || argc < 2) {
-		fprintf(stderr, "usage: bad_client RUN -ORBInitRef NameService=...\n");
+		fprintf(stderr, "usage: bad_client [--intruder|--intruder-trees|--hijack] RUN ... "
+				"-ORBInitRef NameService=...\n");
 		return 2;
 	}
-	char path[192];
-	dls_name_path(path, argv[1], "master");
-	CORBA::Object_var obj;
-	for (int i = 0; i < 200; i++) {
-		obj = dls_name_resolve(path, &err, why, sizeof(why));
-		if (!CORBA::is_nil(obj))
-			break;
-		omni_thread::sleep(0, 50000000);
+	if (argv[1][0] == '-') {
+		int rc = other_mode(argc, argv);
+
+		dls_orb_destroy();
+		return rc;
 	}
+	CORBA::Object_var obj = resolve(argv[1], "master");
 	DLS::Master_var m = DLS::Master::_narrow(obj);
-	PingOnlySlave *servant = new PingOnlySlave();
-	PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
-	DLS::Slave_var self = servant->_this();
-	servant->_remove_ref(); // the POA owns it now
+	DLS::Slave_var self = ping_only_self();
 
 	const CORBA::ULong V = DLS::PROTOCOL_VERSION;
+	DLS::Credentials cred;
+	trust_credentials(NULL, cred); // an open run
 	EXPECT_REFUSED("register speaking protocol version 1",
-		       m->register_slave(1, "bad", 1.0, self));
-	EXPECT_REFUSED("register speaking protocol version 3",
-		       m->register_slave(V + 1, "bad", 1.0, self));
+		       m->register_slave(1, cred, "bad", 1.0, self));
+	EXPECT_REFUSED("register speaking protocol version 4",
+		       m->register_slave(V + 1, cred, "bad", 1.0, self));
 	EXPECT_REFUSED("register without a Slave reference",
-		       m->register_slave(V, "bad", 1.0, DLS::Slave::_nil()));
-	EXPECT_REFUSED("register with a NaN speed", m->register_slave(V, "bad", NAN, self));
-	EXPECT_REFUSED("register with a negative speed", m->register_slave(V, "bad", -1.0, self));
-	DLS::Registration_var reg = m->register_slave(V, "bad", 1.0, self);
+		       m->register_slave(V, cred, "bad", 1.0, DLS::Slave::_nil()));
+	EXPECT_REFUSED("register with a NaN speed", m->register_slave(V, cred, "bad", NAN, self));
+	EXPECT_REFUSED("register with a negative speed",
+		       m->register_slave(V, cred, "bad", -1.0, self));
+	DLS::Registration_var reg = m->register_slave(V, cred, "bad", 1.0, self);
 	int id = reg->slave_id;
+	DLS::Capability key = reg->key;
 	struct dls_job job;
 	if (proto_job_in(reg->job, &job, why, sizeof(why)) ||
 	    strcmp(job.workload, "mandelbrot") ||
@@ -110,12 +272,14 @@ int main(int argc, char **argv)
 	}
 	unsigned seq = 1;
 
-	EXPECT_REFUSED("request from unknown slave id 999", m->request(req(999, 1, 1)));
-	EXPECT_REFUSED("request with A_i = 0", m->request(req(id, seq, 0)));
+	EXPECT_REFUSED("request from unknown slave id 999", m->request(req(999, 1, 1, key)));
+	EXPECT_REFUSED("request with A_i = 0", m->request(req(id, seq, 0, key)));
+	EXPECT_REFUSED("request with another capability", m->request(req(id, seq, 1, key ^ 1)));
+	EXPECT_REFUSED("slave_lost with another capability", m->slave_lost(id, key ^ 1, "x"));
 
-	DLS::Reply rep = m->request(req(id, seq++, 1));
+	DLS::Reply rep = m->request(req(id, seq++, 1, key));
 	while (rep.kind == DLS::REPLY_WAIT) // the gate may hold us briefly
-		rep = m->request(req(id, seq++, 1));
+		rep = m->request(req(id, seq++, 1, key));
 	if (rep.kind != DLS::REPLY_WORK) {
 		printf("no work for the bad client\n");
 		return failures ? 1 : 0;
@@ -125,33 +289,34 @@ int main(int argc, char **argv)
 	rs.length(1);
 
 	rs[0] = block(s + c, 1, rb);
-	EXPECT_REFUSED("result for a range the slave does not hold", m->submit(id, rs));
+	EXPECT_REFUSED("result for a range the slave does not hold", m->submit(id, key, rs));
 	rs[0] = block(s, c, c * rb - 1);
-	EXPECT_REFUSED("result with one octet too few", m->submit(id, rs));
+	EXPECT_REFUSED("result with one octet too few", m->submit(id, key, rs));
 	rs[0] = block(s, c, c * rb + 2);
-	EXPECT_REFUSED("result with one count too many", m->submit(id, rs));
+	EXPECT_REFUSED("result with one count too many", m->submit(id, key, rs));
 	rs[0] = block(-5, 1, rb);
-	EXPECT_REFUSED("result with a negative start", m->submit(id, rs));
+	EXPECT_REFUSED("result with a negative start", m->submit(id, key, rs));
 	rs[0] = block(s, c, c * rb);
 	set_count(rs[0], (unsigned)mp.maxit + 1);
-	EXPECT_REFUSED("result with a count above maxit", m->submit(id, rs));
+	EXPECT_REFUSED("result with a count above maxit", m->submit(id, key, rs));
 	set_count(rs[0], 0);
-	EXPECT_REFUSED("result with a count of 0", m->submit(id, rs));
+	EXPECT_REFUSED("result with a count of 0", m->submit(id, key, rs));
 	rs[0] = block(s, c, c * rb);
-	EXPECT_REFUSED("result from unknown slave id 999", m->submit(999, rs));
-	DLS::ChunkRequest early = req(id, seq, 1);
+	EXPECT_REFUSED("result from unknown slave id 999", m->submit(999, key, rs));
+	EXPECT_REFUSED("result without the capability", m->submit(id, 0, rs));
+	DLS::ChunkRequest early = req(id, seq, 1, key);
 	EXPECT_REFUSED("request that does not deliver the chunk held", m->request(early));
-	m->submit(id, rs); // the real results: accepted
+	m->submit(id, key, rs); // the real results: accepted
 	printf("accepted: the results of [%lld, %lld)\n", s, s + c);
-	EXPECT_REFUSED("a second result for the same range", m->submit(id, rs));
-	DLS::ChunkRequest twice = req(id, seq, 1);
+	EXPECT_REFUSED("a second result for the same range", m->submit(id, key, rs));
+	DLS::ChunkRequest twice = req(id, seq, 1, key);
 	twice.results = rs;
 	EXPECT_REFUSED("a request carrying results already delivered", m->request(twice));
 
 	// now behave: compute every chunk we are given until the run is done
 	long long held_s = -1, held_c = 0;
 	for (;;) {
-		DLS::ChunkRequest r = req(id, seq++, 1);
+		DLS::ChunkRequest r = req(id, seq++, 1, key);
 		if (held_s >= 0) {
 			r.results.length(1);
 			r.results[0] = block(held_s, held_c, held_c * rb);

@@ -23,13 +23,14 @@ void tu_master_config(struct master_config *c, enum sched_kind kind, int nslaves
 	c->wait_ms = 1;
 }
 
-struct dls_request tu_request(int id, uint32_t seq, int64_t acp, const struct dls_result *res,
-			      size_t n)
+struct dls_request tu_request(struct master *m, int id, uint32_t seq, int64_t acp,
+			      const struct dls_result *res, size_t n)
 {
 	struct dls_request r;
 
 	memset(&r, 0, sizeof(r));
 	r.slave_id = id;
+	r.key = m ? master_child_key(m, id) : 0;
 	r.seq = seq;
 	r.acp = acp;
 	r.results = res;

@@ -15,9 +15,9 @@
 void tu_master_config(struct master_config *c, enum sched_kind kind, int nslaves, int32_t width,
 		      int32_t height, int timeout_ms);
 
-/* A request of slave id (every other field zero). */
-struct dls_request tu_request(int id, uint32_t seq, int64_t acp, const struct dls_result *res,
-			      size_t n);
+/* A request of slave id, with its capability at m (m NULL: key 0; other fields zero). */
+struct dls_request tu_request(struct master *m, int id, uint32_t seq, int64_t acp,
+			      const struct dls_result *res, size_t n);
 
 /* Mandelbrot's parameters width, height, maxit into p (*n of them). */
 void tu_mandel_params(struct dls_param *p, int *n, int32_t width, int32_t height, int32_t maxit);

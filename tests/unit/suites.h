@@ -15,6 +15,7 @@ int tree_sim_suite_add(void);
 int coordinator_suite_add(void);
 int serve_suite_add(void);
 int roster_suite_add(void);
+int run_auth_suite_add(void);
 int liveness_suite_add(void);
 int workload_suite_add(void);
 

@@ -41,6 +41,9 @@ static struct dls_result block(int64_t start, int64_t count, uint16_t *buf)
 	return tu_counts(start, count, buf, (size_t)count);
 }
 
+/* The capability slave i got at registration. */
+#define K(i) (regs[i].place.key)
+
 static void test_coordinator(void)
 {
 	struct coordinator_config c;
@@ -53,8 +56,8 @@ static void test_coordinator(void)
 	uint16_t buf[W];
 	struct dls_result res;
 	char why[COORDINATOR_WHY_LEN];
-	int err, left, right;
-	double lt, rt;
+	struct coordinator_side left, right;
+	int err;
 
 	for (int i = 0; i < W; i++)
 		buf[i] = 1; /* a count the kernel can return */
@@ -94,31 +97,51 @@ static void test_coordinator(void)
 	CU_ASSERT_EQUAL(regs[3].place.right_id, 1);
 	CU_ASSERT_DOUBLE_EQUAL(regs[3].place.right_tau, 2.0, 1e-12);
 	CU_ASSERT_EQUAL(regs[2].place.right_id, -1);
+	/* keys: each its own capability and peer key; a neighbour learns the peer key */
+	CU_ASSERT(K(0) != 0 && K(0) != K(1) && regs[0].place.peer_key != K(0));
+	CU_ASSERT_EQUAL(regs[0].place.right_key, regs[3].place.peer_key);
+	CU_ASSERT_EQUAL(regs[3].place.left_key, regs[0].place.peer_key);
+	CU_ASSERT_EQUAL(regs[0].place.left_key, 0);
+	CU_ASSERT_EQUAL(coordinator_child_key(m, 2), K(2));
 
-	/* results from anyone; a second copy is skipped */
+	/* a stranger who guessed an id, a slave reporting what it does not hold
+	 * (slave 1's; 0's only neighbour is 3), or claiming to hand it on: refused */
 	res = block(0, 25, buf);
-	CU_ASSERT_EQUAL(coordinator_report(m, 0, &res, 1, &t, why), DLS_OK);
-	CU_ASSERT_EQUAL(coordinator_report(m, 3, &res, 1, &t, why), DLS_OK);
+	CU_ASSERT_EQUAL(coordinator_report(m, 0, K(0) ^ 1, &res, 1, &t, why), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "capability"));
+	res = block(50, 5, buf);
+	CU_ASSERT_EQUAL(coordinator_report(m, 0, K(0), &res, 1, &t, why), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "does not hold iteration 50"));
+	CU_ASSERT_EQUAL(coordinator_migrated(m, 0, K(0), 3, 60, 2, 1, &rep, why), DLS_EINVAL);
+	coordinator_repair_free(&rep);
+	/* a neighbour's iterations: handed over, the notice on its way */
+	res = block(25, 1, buf);
+	CU_ASSERT_EQUAL(coordinator_report(m, 0, K(0), &res, 1, &t, why), DLS_OK);
+
+	/* results of what a slave holds; a second copy is skipped */
+	res = block(0, 25, buf);
+	CU_ASSERT_EQUAL(coordinator_report(m, 0, K(0), &res, 1, &t, why), DLS_OK);
+	CU_ASSERT_EQUAL(coordinator_report(m, 3, K(3), &res, 1, &t, why), DLS_OK);
 	buf[3] = 17; /* above maxit 16 */
 	res = block(0, 5, buf);
-	CU_ASSERT_EQUAL(coordinator_report(m, 3, &res, 1, &t, why), DLS_EINVAL);
+	CU_ASSERT_EQUAL(coordinator_report(m, 3, K(3), &res, 1, &t, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "count 17"));
 	buf[3] = 1;
 	res = tu_counts(25, 5, buf, 4); /* wrong number of counts */
-	CU_ASSERT_EQUAL(coordinator_report(m, 3, &res, 1, &t, why), DLS_EINVAL);
+	CU_ASSERT_EQUAL(coordinator_report(m, 3, K(3), &res, 1, &t, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "carries 8 octets"));
 
 	/* slave 1 hands [70, 75) to slave 2, then slave 2 dies */
-	CU_ASSERT_EQUAL(coordinator_migrated(m, 1, 2, 70, 5, 1, &rep, why), DLS_OK);
+	CU_ASSERT_EQUAL(coordinator_migrated(m, 1, K(1), 2, 70, 5, 1, &rep, why), DLS_OK);
 	CU_ASSERT_EQUAL(rep.nranges, 0);
 	coordinator_repair_free(&rep);
-	CU_ASSERT_EQUAL(coordinator_migrated(m, 1, 9, 0, 1, 1, &rep, why), DLS_EINVAL);
+	CU_ASSERT_EQUAL(coordinator_migrated(m, 1, K(1), 9, 0, 1, 1, &rep, why), DLS_EINVAL);
 	coordinator_repair_free(&rep);
 	/* ranges whose end overflows 64 bits are outside the loop, not a crash */
-	CU_ASSERT_EQUAL(coordinator_migrated(m, 1, 2, 0, ((int64_t)1 << 62) + 1, 1, &rep, why),
+	CU_ASSERT_EQUAL(coordinator_migrated(m, 1, K(1), 2, 0, ((int64_t)1 << 62) + 1, 1, &rep, why),
 			DLS_EINVAL);
 	coordinator_repair_free(&rep);
-	CU_ASSERT_EQUAL(coordinator_migrated(m, 1, 2, 1, 2, INT64_MAX, &rep, why), DLS_EINVAL);
+	CU_ASSERT_EQUAL(coordinator_migrated(m, 1, K(1), 2, 1, 2, INT64_MAX, &rep, why), DLS_EINVAL);
 	coordinator_repair_free(&rep);
 	CU_ASSERT(tree_migrate_range_ok(0, W, 1, W));
 	CU_ASSERT(tree_migrate_range_ok(3, 10, 9, W)); /* 3 + 9 x 9 = 84 */
@@ -133,15 +156,16 @@ static void test_coordinator(void)
 	CU_ASSERT_EQUAL(rep.left, 1);
 	CU_ASSERT_EQUAL(rep.right, -1);
 	coordinator_repair_free(&rep);
-	coordinator_neighbours(m, 1, &left, &lt, &right, &rt);
-	CU_ASSERT_EQUAL(left, 3);
-	CU_ASSERT_EQUAL(right, -1);
+	coordinator_neighbours(m, 1, &left, &right);
+	CU_ASSERT_EQUAL(left.id, 3);
+	CU_ASSERT_EQUAL(left.peer_key, regs[3].place.peer_key);
+	CU_ASSERT_EQUAL(right.id, -1);
 	res = block(75, 5, buf);
-	CU_ASSERT_EQUAL(coordinator_report(m, 2, &res, 1, &t, why), DLS_ESTATE);
+	CU_ASSERT_EQUAL(coordinator_report(m, 2, K(2), &res, 1, &t, why), DLS_ESTATE);
 
-	/* the rest, and the run ends */
-	res = block(25, 75, buf);
-	CU_ASSERT_EQUAL(coordinator_report(m, 1, &res, 1, &t, why), DLS_OK);
+	/* the rest (3's are its left neighbour's), and the run ends */
+	res = block(26, 74, buf);
+	CU_ASSERT_EQUAL(coordinator_report(m, 1, K(1), &res, 1, &t, why), DLS_OK);
 	CU_ASSERT_EQUAL(coordinator_wait_done(m, 0), DLS_OK);
 	CU_ASSERT_EQUAL_FATAL(coordinator_snapshot(m, &snap), DLS_OK);
 	CU_ASSERT_STRING_EQUAL(snap.scheme, "trees");

@@ -22,11 +22,12 @@
 #define W 1000
 
 static int p_register(void *ctx, const char *const *names, const double *speeds, size_t n,
-		      int *ids, double *vp, struct dls_job *job, char *why, size_t len)
+		      int *ids, uint64_t *keys, double *vp, struct dls_job *job, char *why,
+		      size_t len)
 {
 	(void)len;
 	master_job(ctx, job); /* what the servant sends */
-	return master_register_group(ctx, names, speeds, n, ids, vp, why);
+	return master_register_group(ctx, names, speeds, n, ids, keys, vp, why);
 }
 
 static int p_request(void *ctx, const struct dls_request *reqs, size_t n, struct dls_reply *out,
@@ -36,17 +37,19 @@ static int p_request(void *ctx, const struct dls_request *reqs, size_t n, struct
 	return master_request_group(ctx, reqs, n, out, why);
 }
 
-static int p_submit(void *ctx, int id, const struct dls_result *res, size_t n, char *why,
-		    size_t len)
+static int p_submit(void *ctx, int id, uint64_t key, const struct dls_result *res, size_t n,
+		    char *why, size_t len)
 {
 	(void)len;
-	return master_submit(ctx, id, res, n, why);
+	return master_submit(ctx, id, key, res, n, why);
 }
 
-static int p_lost(void *ctx, int id, const char *cause, char *why, size_t len)
+/* As the master's servant: the capability first, then the loss. */
+static int p_lost(void *ctx, int id, uint64_t key, const char *cause, char *why, size_t len)
 {
-	(void)why;
 	(void)len;
+	if (master_check_caller(ctx, id, key, why))
+		return DLS_EINVAL;
 	return master_slave_lost(ctx, id, cause);
 }
 
@@ -68,6 +71,7 @@ static void test_relay_is_flat_dtss(void)
 	uint16_t *held[4] = {0};
 	int64_t start[4] = {0}, count[4] = {0}, got[16];
 	int ids[4], err, ngot = 0, done = 0;
+	uint64_t keys[4];
 	double vp[4];
 	struct dls_job job;
 	char why[MASTER_WHY_LEN];
@@ -78,14 +82,27 @@ static void test_relay_is_flat_dtss(void)
 	ops.ctx = m;
 	h = hmaster_create("h", HMASTER_RELAY, 4, 1000, 0, &ops, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
-	CU_ASSERT_EQUAL_FATAL(hmaster_register(h, names, speeds, 4, ids, vp, &job, why), DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(hmaster_register(h, names, speeds, 4, ids, keys, vp, &job, why),
+			      DLS_OK);
 	CU_ASSERT_DOUBLE_EQUAL(vp[2], 2.0, 1e-12);
+	/* the master's capabilities pass through; a wrong one is refused here */
+	CU_ASSERT_EQUAL(keys[1], master_child_key(m, ids[1]));
+	CU_ASSERT_EQUAL(hmaster_check_caller(h, ids[1], keys[1], why), DLS_OK);
+	CU_ASSERT_EQUAL(hmaster_check_caller(h, ids[1], keys[0], why), DLS_EINVAL);
+	memset(&reqs[0], 0, sizeof(reqs[0]));
+	reqs[0].slave_id = ids[0];
+	reqs[0].key = keys[1];
+	reqs[0].seq = 1;
+	reqs[0].acp = 1;
+	CU_ASSERT_EQUAL(hmaster_request(h, reqs, 1, out, why), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "capability"));
 	for (uint32_t seq = 1; !done && seq < 20; seq++) {
 		for (int k = 0; k < 4; k++) {
 			int s = order[k];
 
 			memset(&reqs[k], 0, sizeof(reqs[k]));
 			reqs[k].slave_id = ids[s];
+			reqs[k].key = keys[s];
 			reqs[k].seq = seq;
 			reqs[k].acp = (int64_t)vp[s];
 			if (held[s]) {
@@ -132,12 +149,12 @@ static void test_relay_is_flat_dtss(void)
 
 /* --- two-level ------------------------------------------------------------ */
 
-static int p_register_cluster(void *ctx, const double *speeds, size_t n, int *id, double *vp,
-			      struct dls_job *job, char *why, size_t len)
+static int p_register_cluster(void *ctx, const double *speeds, size_t n, int *id, uint64_t *key,
+			      double *vp, struct dls_job *job, char *why, size_t len)
 {
 	(void)len;
 	master_job(ctx, job); /* what the servant sends */
-	return master_register_cluster(ctx, "h", speeds, n, id, vp, why);
+	return master_register_cluster(ctx, "h", speeds, n, id, key, vp, why);
 }
 
 static int p_request_one(void *ctx, const struct dls_request *req, struct dls_reply *out,
@@ -152,6 +169,7 @@ struct tl_slave {
 	double speed;
 	int vanish_at; /* it vanishes holding its chunk number vanish_at (0: never) */
 	int id, chunks, rc;
+	uint64_t key;
 	int64_t iterations;
 };
 
@@ -169,12 +187,13 @@ static void *tl_slave_main(void *arg)
 	struct dls_reply out;
 	int64_t start = 0, count = 0;
 
-	s->rc = hmaster_register(s->h, names, &s->speed, 1, &s->id, &vp, &job, why);
+	s->rc = hmaster_register(s->h, names, &s->speed, 1, &s->id, &s->key, &vp, &job, why);
 	for (uint32_t seq = 1; !s->rc; seq++) {
 		struct dls_request req;
 
 		memset(&req, 0, sizeof(req));
 		req.slave_id = s->id;
+		req.key = s->key;
 		req.seq = seq;
 		req.acp = (int64_t)vp;
 
@@ -223,8 +242,8 @@ static void run_twolevel(enum sched_kind kind, int lose_one)
 	struct hmaster *h;
 	struct hmaster_parent ops = {NULL, NULL, NULL, p_submit, p_lost, p_register_cluster,
 				     p_request_one};
-	struct tl_slave sl[4] = {{NULL, 1, 0, 0, 0, 0, 0}, {NULL, 1, 0, 0, 0, 0, 0},
-				 {NULL, 2, 0, 0, 0, 0, 0}, {NULL, 2, 0, 0, 0, 0, 0}};
+	struct tl_slave sl[4] = {{NULL, 1, 0, 0, 0, 0, 0, 0}, {NULL, 1, 0, 0, 0, 0, 0, 0},
+				 {NULL, 2, 0, 0, 0, 0, 0, 0}, {NULL, 2, 0, 0, 0, 0, 0, 0}};
 	pthread_t tid[4];
 	struct mandel_params mp = {W, 1, 256};
 	struct dls_status snap;
@@ -307,8 +326,10 @@ static void test_cluster_registration(void)
 	req.acp = 3;
 	m = master_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_EQUAL(master_register_cluster(m, "h", speeds, 0, &id, vp, why), DLS_EINVAL);
-	CU_ASSERT_EQUAL_FATAL(master_register_cluster(m, "h", speeds, 2, &id, vp, why), DLS_OK);
+	CU_ASSERT_EQUAL(master_register_cluster(m, "h", speeds, 0, &id, &req.key, vp, why),
+			DLS_EINVAL);
+	CU_ASSERT_EQUAL_FATAL(master_register_cluster(m, "h", speeds, 2, &id, &req.key, vp, why),
+			      DLS_OK);
 	CU_ASSERT_DOUBLE_EQUAL(vp[0], 1.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(vp[1], 2.0, 1e-12);
 	/* A = 3: the first chunk is the first 3 slots of TSS with p = 3 */

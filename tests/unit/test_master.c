@@ -47,10 +47,14 @@ static uint16_t *counts_for(int64_t start, int64_t count)
 static void register_all(struct master *m, int n, const double *speeds, int *ids, double *v)
 {
 	const char *names[8] = {"a", "b", "c", "d", "e", "f", "g", "h"};
+	uint64_t keys[8];
 	char why[MASTER_WHY_LEN];
 
-	CU_ASSERT_EQUAL_FATAL(master_register_group(m, names, speeds, (size_t)n, ids, v, why),
+	CU_ASSERT_EQUAL_FATAL(master_register_group(m, names, speeds, (size_t)n, ids, keys, v, why),
 			      DLS_OK);
+	for (int k = 0; k < n; k++) /* capabilities: random, never 0, each its own */
+		CU_ASSERT(keys[k] != 0 && keys[k] == master_child_key(m, ids[k]) &&
+			  (k == 0 || keys[k] != keys[k - 1]));
 }
 
 static void test_registration(void)
@@ -59,17 +63,24 @@ static void test_registration(void)
 	const double speeds[] = {250.0, 500.0};
 	double v[2], vx;
 	int ids[2], id;
+	uint64_t kx;
 	char why[MASTER_WHY_LEN];
 
-	CU_ASSERT_EQUAL(master_register(m, "nan", 0.0 / 0.0, &id, &vx, why), DLS_EINVAL);
+	CU_ASSERT_EQUAL(master_register(m, "nan", 0.0 / 0.0, &id, &kx, &vx, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "speed"));
-	CU_ASSERT_EQUAL(master_register(m, "neg", -1, &id, &vx, why), DLS_EINVAL);
+	CU_ASSERT_EQUAL(master_register(m, "neg", -1, &id, &kx, &vx, why), DLS_EINVAL);
 	register_all(m, 2, speeds, ids, v);
 	CU_ASSERT_EQUAL(ids[0], 0);
 	CU_ASSERT_EQUAL(ids[1], 1);
 	CU_ASSERT_DOUBLE_EQUAL(v[0], 1.0, 1e-12); /* V_i = Speed_i / min Speed */
 	CU_ASSERT_DOUBLE_EQUAL(v[1], 2.0, 1e-12);
-	CU_ASSERT_EQUAL(master_register(m, "late", 1, &id, &vx, why), DLS_ESTATE);
+	CU_ASSERT_EQUAL(master_register(m, "late", 1, &id, &kx, &vx, why), DLS_ESTATE);
+	/* a call must carry the caller's own capability */
+	CU_ASSERT_EQUAL(master_check_caller(m, 1, master_child_key(m, 1), why), DLS_OK);
+	CU_ASSERT_EQUAL(master_check_caller(m, 1, master_child_key(m, 0), why), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "capability"));
+	CU_ASSERT_EQUAL(master_check_caller(m, 1, 0, why), DLS_EINVAL);
+	CU_ASSERT_EQUAL(master_check_caller(m, 5, 0, why), DLS_ENOENT);
 	master_destroy(m);
 }
 
@@ -90,7 +101,7 @@ static void test_acpsa_order_dtss(void)
 	 * F = 3, N = ceil(80/4) = 20, D = floor(2/19) = 0 -> chunks 6 6 3 3 */
 	register_all(m, 4, speeds, ids, v);
 	for (int k = 0; k < 4; k++)
-		reqs[k] = tu_request(order[k], 1, (int64_t)v[order[k]], NULL, 0);
+		reqs[k] = tu_request(m, order[k], 1, (int64_t)v[order[k]], NULL, 0);
 	CU_ASSERT_EQUAL_FATAL(master_request_group(m, reqs, 4, out, why), DLS_OK);
 	CU_ASSERT(out[0].kind == DLS_REPLY_WORK && out[0].start == 0 && out[0].count == 6);
 	CU_ASSERT(out[1].kind == DLS_REPLY_WORK && out[1].start == 6 && out[1].count == 6);
@@ -114,17 +125,27 @@ static void test_refusals_leave_state(void)
 	char why[MASTER_WHY_LEN];
 
 	register_all(m, 1, speeds, ids, v);
-	r = tu_request(0, 1, 1, NULL, 0);
+	r = tu_request(m, 0, 1, 1, NULL, 0);
 	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
 	CU_ASSERT(rep.kind == DLS_REPLY_WORK && rep.start == 0 && rep.count == 3);
 	/* a retry of the same request gets the same reply, nothing more assigned */
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep2, why), DLS_OK);
 	CU_ASSERT(rep2.start == rep.start && rep2.count == rep.count);
 	good = counts_for(0, 3);
+	/* a stranger who guessed the id but not the capability: refused, nothing taken */
+	res[0] = tu_counts(0, 3, good, 3 * H);
+	r.key ^= 1;
+	r.seq = 2;
+	r.results = res;
+	r.nresults = 1;
+	CU_ASSERT_EQUAL(master_request(m, &r, &rep2, why), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "capability"));
+	CU_ASSERT_EQUAL(master_submit(m, 0, r.key, res, 1, why), DLS_EINVAL);
+	CU_ASSERT_EQUAL(tu_image(m)[0], 0);
 	/* a good block and a bad one: nothing of the message is applied */
 	res[0] = tu_counts(0, 2, good, 2 * H);
 	res[1] = tu_counts(2, 1, good, H - 1);
-	r = tu_request(0, 2, 1, res, 2);
+	r = tu_request(m, 0, 2, 1, res, 2);
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "carries 18 octets"));
 	res[1] = tu_counts(5, 1, good, H);
@@ -133,7 +154,7 @@ static void test_refusals_leave_state(void)
 	res[1] = tu_counts(1, 1, good, H); /* overlaps the first block */
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "twice"));
-	r = tu_request(0, 2, 1, res, 1); /* delivers 2 of the 3 held */
+	r = tu_request(m, 0, 2, 1, res, 1); /* delivers 2 of the 3 held */
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_ESTATE);
 	master_snapshot(m, &s);
 	CU_ASSERT_EQUAL(s.delivered, 0);
@@ -146,23 +167,23 @@ static void test_refusals_leave_state(void)
 
 		bad[H + 1] = 0;
 		res[0] = tu_counts(0, 3, bad, 3 * H);
-		r = tu_request(0, 2, 1, res, 1);
+		r = tu_request(m, 0, 2, 1, res, 1);
 		CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_EINVAL);
 		CU_ASSERT_PTR_NOT_NULL(strstr(why, "iteration 1 refused: column 1 row 1 carries count 0"));
 		bad[H + 1] = 257; /* maxit is 64 here */
-		CU_ASSERT_EQUAL(master_submit(m, 0, res, 1, why), DLS_EINVAL);
+		CU_ASSERT_EQUAL(master_submit(m, 0, master_child_key(m, 0), res, 1, why), DLS_EINVAL);
 		CU_ASSERT_PTR_NOT_NULL(strstr(why, "count 257: a Mandelbrot count is 1..64"));
 		free(bad);
 	}
 	/* the right message is accepted */
 	res[0] = tu_counts(0, 3, good, 3 * H);
-	r = tu_request(0, 2, 1, res, 1);
+	r = tu_request(m, 0, 2, 1, res, 1);
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
 	CU_ASSERT_EQUAL(memcmp(tu_image(m), good, 3 * H * sizeof(uint16_t)), 0);
 	/* the same results again: refused */
-	CU_ASSERT_EQUAL(master_submit(m, 0, res, 1, why), DLS_EINVAL);
+	CU_ASSERT_EQUAL(master_submit(m, 0, master_child_key(m, 0), res, 1, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "already delivered"));
-	CU_ASSERT_EQUAL(master_submit(m, 7, res, 1, why), DLS_ENOENT);
+	CU_ASSERT_EQUAL(master_submit(m, 7, master_child_key(m, 7), res, 1, why), DLS_ENOENT);
 	free(good);
 	master_destroy(m);
 }
@@ -179,7 +200,7 @@ static void run_to_done(struct master *m, int id, uint32_t *seq, struct dls_repl
 		struct dls_request r;
 
 		res = tu_counts(rep.start, rep.count, held, (size_t)rep.count * H);
-		r = tu_request(id, ++*seq, 1, &res, held ? 1 : 0);
+		r = tu_request(m, id, ++*seq, 1, &res, held ? 1 : 0);
 		CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
 		free(held);
 		held = NULL;
@@ -211,18 +232,18 @@ static void test_lost_slave_requeued(void)
 	char why[MASTER_WHY_LEN];
 
 	register_all(m, 2, speeds, ids, v);
-	r = tu_request(0, 1, 1, NULL, 0);
+	r = tu_request(m, 0, 1, 1, NULL, 0);
 	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
 	CU_ASSERT(rep.kind == DLS_REPLY_WORK && rep.start == 0 && rep.count == 20);
 	CU_ASSERT_EQUAL(master_slaves_holding(m, holding, 2), 1);
 	CU_ASSERT_EQUAL(master_slave_lost(m, 0, "test"), DLS_OK);
 	CU_ASSERT_EQUAL(master_slave_lost(m, 0, "test"), DLS_ENOENT);
 	/* slave 1 gets the lost slave's range first, then the rest */
-	r = tu_request(1, 1, 1, NULL, 0);
+	r = tu_request(m, 1, 1, 1, NULL, 0);
 	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
 	CU_ASSERT(rep.start == 0 && rep.count == 20);
 	/* the lost slave is refused from now on */
-	r = tu_request(0, 2, 1, NULL, 0);
+	r = tu_request(m, 0, 2, 1, NULL, 0);
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "lost"));
 	/* slave 1 finishes everything: deliver [0,20) then the rest */
@@ -230,12 +251,12 @@ static void test_lost_slave_requeued(void)
 		uint16_t *c = counts_for(0, 20);
 		struct dls_result res = tu_counts(0, 20, c, 20 * H);
 
-		r = tu_request(1, 2, 1, &res, 1);
+		r = tu_request(m, 1, 2, 1, &res, 1);
 		CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
 		free(c);
 		c = counts_for(rep.start, rep.count);
 		res = tu_counts(rep.start, rep.count, c, (size_t)rep.count * H);
-		CU_ASSERT_EQUAL(master_submit(m, 1, &res, 1, why), DLS_OK);
+		CU_ASSERT_EQUAL(master_submit(m, 1, master_child_key(m, 1), &res, 1, why), DLS_OK);
 		free(c);
 	}
 	seq = 3;
@@ -263,7 +284,7 @@ static void test_wait_then_done(void)
 	char why[MASTER_WHY_LEN];
 
 	register_all(m, 2, speeds, ids, v);
-	r = tu_request(1, 1, 1, NULL, 0);
+	r = tu_request(m, 1, 1, 1, NULL, 0);
 	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK); /* holds [0,3) */
 	run_to_done(m, 0, &seq, &last); /* slave 0 takes everything else */
 	CU_ASSERT_EQUAL(last.kind, DLS_REPLY_WAIT);
@@ -272,13 +293,13 @@ static void test_wait_then_done(void)
 		uint16_t *c = counts_for(0, 3);
 		struct dls_result res = tu_counts(0, 3, c, 3 * H);
 
-		r = tu_request(1, 2, 1, &res, 1);
+		r = tu_request(m, 1, 2, 1, &res, 1);
 		CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
 		CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_DONE);
 		free(c);
 	}
 	check_image_exact(m);
-	r = tu_request(0, ++seq, 1, NULL, 0);
+	r = tu_request(m, 0, ++seq, 1, NULL, 0);
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
 	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_DONE);
 	CU_ASSERT_EQUAL(master_wait_dismissed(m, 0), DLS_OK);
@@ -312,7 +333,7 @@ static void test_collect_end(void)
 
 	register_all(m, 1, speeds, ids, v);
 	do {
-		r = tu_request(0, ++seq, 1, NULL, 0);
+		r = tu_request(m, 0, ++seq, 1, NULL, 0);
 		CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
 		if (rep.kind == DLS_REPLY_WORK && n < 64)
 			res[n++] = tu_counts(rep.start, rep.count,
@@ -321,8 +342,8 @@ static void test_collect_end(void)
 	} while (rep.kind == DLS_REPLY_WORK);
 	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_WAIT);
 	CU_ASSERT_EQUAL(master_wait_done(m, 0), DLS_ETIMEDOUT);
-	CU_ASSERT_EQUAL(master_submit(m, 0, res, n, why), DLS_OK);
-	r = tu_request(0, ++seq, 1, NULL, 0);
+	CU_ASSERT_EQUAL(master_submit(m, 0, master_child_key(m, 0), res, n, why), DLS_OK);
+	r = tu_request(m, 0, ++seq, 1, NULL, 0);
 	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
 	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_DONE);
 	check_image_exact(m);

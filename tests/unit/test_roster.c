@@ -15,36 +15,42 @@ static void test_roster(void)
 	const char *names[3] = {"a", "b", "c"};
 	const double speeds[3] = {2, 4, 1}, bad = -1, late = 0.5;
 	int ids[3], id;
+	uint64_t keys[3];
 	char why[256];
 
 	CU_ASSERT_EQUAL_FATAL(roster_init(&r, 3, 1000), DLS_OK);
-	CU_ASSERT_EQUAL(roster_add(&r, names, &bad, 1, NULL, ids, why, sizeof(why)), DLS_EINVAL);
+	CU_ASSERT_EQUAL(roster_add(&r, names, &bad, 1, NULL, ids, keys, why, sizeof(why)), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "positive finite"));
-	CU_ASSERT_EQUAL(roster_add(&r, names, speeds, 2, NULL, ids, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(roster_add(&r, names, speeds, 2, NULL, ids, keys, why, sizeof(why)), DLS_OK);
 	CU_ASSERT_EQUAL(ids[1], 1);
 	CU_ASSERT_EQUAL(roster_close_if_due(&r, r.first_time), 0); /* one missing */
-	CU_ASSERT_EQUAL(roster_add(&r, names + 2, speeds + 2, 1, NULL, ids, why, sizeof(why)),
+	CU_ASSERT_EQUAL(roster_add(&r, names + 2, speeds + 2, 1, NULL, ids, keys + 2, why, sizeof(why)),
 			DLS_OK);
 	CU_ASSERT_EQUAL(roster_close_if_due(&r, r.first_time), 1);
 	/* V_i over the slowest */
 	CU_ASSERT_DOUBLE_EQUAL(r.v[0].info.vpower, 2, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(r.v[1].info.vpower, 4, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(r.v[2].info.vpower, 1, 1e-12);
-	CU_ASSERT_EQUAL(roster_add(&r, names, &late, 1, NULL, &id, why, sizeof(why)), DLS_ESTATE);
-	CU_ASSERT_EQUAL(roster_check_caller(&r, 2, why, sizeof(why)), DLS_OK);
-	CU_ASSERT_EQUAL(roster_check_caller(&r, 3, why, sizeof(why)), DLS_ENOENT);
-	CU_ASSERT_EQUAL(roster_check_caller(&r, -1, why, sizeof(why)), DLS_ENOENT);
+	CU_ASSERT_EQUAL(roster_add(&r, names, &late, 1, NULL, &id, keys, why, sizeof(why)), DLS_ESTATE);
+	CU_ASSERT_EQUAL(roster_check_caller(&r, 2, keys[2], why, sizeof(why)), DLS_OK);
+	/* another child's capability, or none: not the process that registered */
+	CU_ASSERT_EQUAL(roster_check_caller(&r, 2, keys[1], why, sizeof(why)), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "capability"));
+	CU_ASSERT_EQUAL(roster_check_caller(&r, 2, 0, why, sizeof(why)), DLS_EINVAL);
+	CU_ASSERT(keys[0] != 0 && keys[0] != keys[1] && keys[1] != keys[2]);
+	CU_ASSERT_EQUAL(roster_check_caller(&r, 3, 0, why, sizeof(why)), DLS_ENOENT);
+	CU_ASSERT_EQUAL(roster_check_caller(&r, -1, 0, why, sizeof(why)), DLS_ENOENT);
 	r.v[2].info.state = DLS_SLAVE_LOST;
-	CU_ASSERT_EQUAL(roster_check_caller(&r, 2, why, sizeof(why)), DLS_ESTATE);
+	CU_ASSERT_EQUAL(roster_check_caller(&r, 2, keys[2], why, sizeof(why)), DLS_ESTATE);
 	CU_ASSERT(!roster_alive(&r, 2));
 	roster_free(&r);
 
 	/* the window: closes with those registered; a late one counts >= 1 */
 	CU_ASSERT_EQUAL_FATAL(roster_init(&r, 3, 1000), DLS_OK);
-	CU_ASSERT_EQUAL(roster_add(&r, names, speeds, 1, NULL, ids, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(roster_add(&r, names, speeds, 1, NULL, ids, keys, why, sizeof(why)), DLS_OK);
 	CU_ASSERT_EQUAL(roster_close_if_due(&r, r.first_time + 0.5), 0);
 	CU_ASSERT_EQUAL(roster_close_if_due(&r, roster_deadline(&r)), 1);
-	CU_ASSERT_EQUAL(roster_add(&r, names + 1, &late, 1, NULL, &id, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(roster_add(&r, names + 1, &late, 1, NULL, &id, keys, why, sizeof(why)), DLS_OK);
 	CU_ASSERT_DOUBLE_EQUAL(r.v[id].info.vpower, 1, 1e-12);
 	roster_free(&r);
 
@@ -53,7 +59,7 @@ static void test_roster(void)
 		const double liar[2] = {1e-10, 2};
 
 		CU_ASSERT_EQUAL_FATAL(roster_init(&r, 2, 1000), DLS_OK);
-		CU_ASSERT_EQUAL(roster_add(&r, names, liar, 2, NULL, ids, why, sizeof(why)),
+		CU_ASSERT_EQUAL(roster_add(&r, names, liar, 2, NULL, ids, keys, why, sizeof(why)),
 				DLS_OK);
 		CU_ASSERT_EQUAL(roster_close_if_due(&r, r.first_time), 1);
 		CU_ASSERT_DOUBLE_EQUAL(r.v[0].info.vpower, 1, 1e-12);

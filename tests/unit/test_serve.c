@@ -26,7 +26,7 @@ static void test_take(void)
 
 	memset(&c, 0, sizeof(c));
 	CU_ASSERT_EQUAL_FATAL(ledger_init(&l, 100, 1), DLS_OK);
-	r = tu_request(0, 1, 2, NULL, 0);
+	r = tu_request(NULL, 0, 1, 2, NULL, 0);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
 	CU_ASSERT_EQUAL(retry, 0);
 	serve_remember(&c, &r, &given);
@@ -38,15 +38,15 @@ static void test_take(void)
 	CU_ASSERT_EQUAL(out.start, 0);
 	CU_ASSERT_EQUAL(out.count, 10);
 	/* an older seq, an A_i out of range */
-	r = tu_request(0, 0, 2, NULL, 0);
+	r = tu_request(NULL, 0, 0, 2, NULL, 0);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "older"));
-	r = tu_request(0, 2, 0, NULL, 0);
+	r = tu_request(NULL, 0, 2, 0, NULL, 0);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_EINVAL);
-	r = tu_request(0, 2, SCHED_MAX_ACP + 1, NULL, 0);
+	r = tu_request(NULL, 0, 2, SCHED_MAX_ACP + 1, NULL, 0);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_EINVAL);
 	/* half of the chunk: refused under piggy-back, nothing left marked */
-	r = tu_request(0, 2, 2, &half, 1);
+	r = tu_request(NULL, 0, 2, 2, &half, 1);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "complete the previous chunk"));
 	for (int i = 0; i < 10; i++)
@@ -59,7 +59,7 @@ static void test_take(void)
 	ledger_unmark(&l, &half, 1);
 	c.may_prefetch = 0;
 	/* the whole chunk: accepted, marked for the commit */
-	r = tu_request(0, 2, 2, &all, 1);
+	r = tu_request(NULL, 0, 2, 2, &all, 1);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
 	ledger_commit(&l, &c.held, &all, 1);
 	CU_ASSERT_EQUAL(l.ndelivered, 10);

@@ -1,0 +1,44 @@
+// run_trust.hh - the run's trust on the wire (run_auth.h, PROTOCOL.md 14):
+// a parent's servant checks the Credentials of a join and proves the
+// secret back in its answer; a child makes Credentials and checks the proof.
+#ifndef DLS_RUN_TRUST_HH
+#define DLS_RUN_TRUST_HH
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dls.hh"
+#include "run_auth.h"
+
+// A parent's side: owns a run_auth over a copy of the secret (NULL: open run).
+class RunTrust {
+public:
+	explicit RunTrust(const struct run_secret *secret);
+	~RunTrust();
+	RunTrust(const RunTrust &) = delete;
+	RunTrust &operator=(const RunTrust &) = delete;
+
+	// Returns when cred may join; else throws DLS::Refused naming op and why.
+	void check_join(const DLS::Credentials &cred, const char *op);
+	// The proof back over cred's nonce and the n children registered.
+	void prove(const DLS::Credentials &cred, const int *ids, const uint64_t *keys, size_t n,
+		   DLS::OctetSeq &proof) const;
+	const struct run_secret *secret() const
+	{
+		return &auth_.secret;
+	}
+
+private:
+	struct run_auth auth_;
+};
+
+// A child's side: fresh Credentials for one registration (secret may be NULL).
+void trust_credentials(const struct run_secret *secret, DLS::Credentials &out);
+
+// A child checks its parent's proof over cred's nonce and what it issued:
+// DLS_OK, or DLS_EINVAL with why (not this run's parent).
+int trust_check_parent(const struct run_secret *secret, const DLS::Credentials &cred,
+		       const int *ids, const uint64_t *keys, size_t n, const DLS::OctetSeq &proof,
+		       char *why, size_t len);
+
+#endif

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Only the run's own processes act in a run (issue 12, PROTOCOL.md 14).  A run
+# with a secret: a stranger on the same host, with a client written from the
+# IDL, tries to join without the secret or with another, to declare the
+# real slaves lost, to submit and request as them with guessed
+# capabilities, and to stop them; against Tree Scheduling also to report,
+# migrate, demand and transfer.  Every attempt is refused with a reason and
+# the image is exact, no slave lost.  The naming service is an open door:
+# the run's master name rebound to a stranger's master sends a slave there,
+# and the slave refuses to work for it.  A secret readable by others, and a
+# slave without the secret, are refused with a reason.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+start_names
+REF=$(reference 400 200)
+SECRET=$T/run.secret
+head -c 32 /dev/urandom >"$SECRET"
+chmod 600 "$SECRET"
+
+# --- master-slave ---------------------------------------------------------------
+spawn master dls-master --run h --slaves 3 --width 400 --height 200 --scheme gss \
+	--secret-file "$SECRET" --raw "$T/h.pgm" $NS $EP
+MASTER=$LAST_PID
+for i in 0 1 2; do
+	spawn slave$i dls-slave --run h --name s$i --t-iter 3000 --secret-file "$SECRET" $NS $EP
+done
+wait_for sh -c "nameclt $NS list DLS/h | grep -c '^slave\.' | grep -qx 3"
+"$DLS_TEST_BIN_DIR/bad_client" --intruder h 3 $NS $EP >"$T/intruder.log" 2>&1
+wait "$MASTER"
+same_image "$T/h.pgm" "$REF"
+expect_eq "attacks refused" "$(grep -c '^refused:' "$T/intruder.log")" 38
+! grep -q '^ACCEPTED\|^FAILED' "$T/intruder.log"
+grep -q "refused: join without the run's secret: register_slave: this run has a secret and the caller showed none" "$T/intruder.log"
+grep -q "refused: join with another secret: register_slave: the caller's proof does not match this run's secret" "$T/intruder.log"
+grep -q "refused: slave_lost of a real slave: slave 0: the call does not carry the capability" "$T/intruder.log"
+grep -q "refused: stop a real slave: stop: the caller does not show this slave's capability" "$T/intruder.log"
+! grep -q "lost" "$T/master.log"
+echo "ok master-slave intruder: 38 refused, image exact"
+
+# --- Tree Scheduling ---------------------------------------------------------------
+spawn tree dls-treesched --run ht --slaves 3 --width 400 --height 200 \
+	--secret-file "$SECRET" --raw "$T/ht.pgm" $NS $EP
+TREE=$LAST_PID
+for i in 0 1 2; do
+	spawn tslave$i dls-slave --run ht --name s$i --t-iter 3000 --coordinator treesched \
+		--secret-file "$SECRET" $NS $EP
+done
+wait_for sh -c "nameclt $NS list DLS/ht | grep -c '^slave\.' | grep -qx 3"
+"$DLS_TEST_BIN_DIR/bad_client" --intruder-trees ht 3 $NS $EP >"$T/tintruder.log" 2>&1
+wait "$TREE"
+same_image "$T/ht.pgm" "$REF"
+expect_eq "tree attacks refused" "$(grep -c '^refused:' "$T/tintruder.log")" 23
+! grep -q '^ACCEPTED\|^FAILED' "$T/tintruder.log"
+grep -q "refused: report as a real slave: slave 0: the call does not carry the capability" "$T/tintruder.log"
+grep -q "refused: demand from a stranger: demand: the caller does not show this slave's peer key" "$T/tintruder.log"
+! grep -q "lost" "$T/tree.log"
+echo "ok tree intruder: 23 refused, image exact"
+
+# --- the naming service hijacked ---------------------------------------------------------------
+# a stranger's open master, bound as run v's master: v's slave refuses it
+spawn evil dls-master --run evil --slaves 1 --width 40 --height 20 --register-timeout-ms 60000 \
+	$NS $EP
+EVIL=$LAST_PID
+wait_for sh -c "nameclt $NS list DLS/evil | grep -qx master"
+"$DLS_TEST_BIN_DIR/bad_client" --hijack v evil $NS $EP >"$T/hijack.log" 2>&1
+rc=0
+timeout 60 dls-slave --run v --name victim --secret-file "$SECRET" $NS $EP \
+	>"$T/victim.log" 2>&1 || rc=$?
+expect_eq "the victim's exit" "$rc" 1
+grep -q "not this run's master (its naming-service entry may have been replaced)" "$T/victim.log"
+kill "$EVIL" 2>/dev/null || true
+echo "ok naming hijack: the slave refused a master without the secret"
+
+# --- a slave without the secret; a secret others may read ------------------------------
+spawn lone dls-master --run l --slaves 1 --width 40 --height 20 --secret-file "$SECRET" $NS $EP
+LONE=$LAST_PID
+rc=0
+timeout 60 dls-slave --run l --name nosecret $NS $EP >"$T/nosecret.log" 2>&1 || rc=$?
+expect_eq "the slave without the secret" "$rc" 1
+grep -q "this run has a secret and the caller showed none: start it with the run's --secret-file" \
+	"$T/nosecret.log"
+kill "$LONE" 2>/dev/null || true
+chmod 644 "$SECRET"
+expect_usage_error "^dls-slave: --secret-file '.*run.secret': .*has mode 0644: others may read it; chmod 600 it" \
+	dls-slave --run l --secret-file "$SECRET" $NS
+echo "ok refusals of a missing or open secret"
