@@ -26,6 +26,8 @@
 #include "sched_cli.h"
 #include "run_auth.h"
 #include "tls_setup.h"
+#include "tree_migrate.h"
+#include "tree_plan.h"
 #include "work.h"
 
 #define PROG "dls run"
@@ -226,6 +228,7 @@ struct run_opts {
 	int tls, trees, progress;
 	int collect_given;
 	char *tree_argv[8], *sched_argv[48]; /* passed through to the master */
+	struct sched_cli sc;		      /* the same, checked before anything starts */
 	int tree_argc, sched_argc;
 };
 
@@ -236,6 +239,7 @@ static void opts_init(struct run_opts *o)
 	o->order = "natural";
 	o->collect = "piggyback";
 	o->hmode = "twolevel";
+	sched_cli_init(&o->sc);
 	o->t_iter = 100;
 	o->timeout = 3600;
 	o->kill_at = -1;
@@ -255,10 +259,7 @@ static void opts_free(struct run_opts *o)
 /* A scheme option: checked here, passed through to the master as written. */
 static void keep_sched_option(struct run_opts *o, const struct option *opts, int c)
 {
-	struct sched_cli sc;
-
-	sched_cli_init(&sc);
-	sched_cli_option(PROG, &sc, c, optarg);
+	sched_cli_option(PROG, &o->sc, c, optarg);
 	for (const struct option *op = opts; op->name; op++)
 		if (op->val == c) {
 			if (o->sched_argc < 46) {
@@ -271,9 +272,19 @@ static void keep_sched_option(struct run_opts *o, const struct option *opts, int
 		}
 }
 
-/* Tree Scheduling's options, passed through to dls-treesched. */
+/* Tree Scheduling's options, checked here and passed through to dls-treesched. */
 static void keep_tree_option(struct run_opts *o, int c)
 {
+	enum tree_gamma g;
+	enum tree_alloc a;
+
+	if (c == O_GAMMA && tree_migrate_gamma_parse(optarg, &g))
+		cli_usage_error(PROG, "--gamma", optarg, "must be half, proportional or ratio");
+	if (c == O_ALLOC && tree_plan_alloc_parse(optarg, &a))
+		cli_usage_error(PROG, "--alloc", optarg,
+				"must be equal, proportional or round-robin");
+	if (c == O_REPORT)
+		cli_double_or_die(PROG, "--report-interval", optarg, 0, 3600);
 	if (o->tree_argc >= 6)
 		return;
 	if (c == O_BIDI) {
@@ -477,28 +488,40 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	return 0;
 }
 
-/* The workload knows its parameters, and images are Mandelbrot's. */
-static void validate_workload(const struct run_opts *o)
+/* The workload knows its parameters, and images are Mandelbrot's; the
+ * loop's iterations.  The outputs can be written. */
+static int64_t validate_workload(const struct run_opts *o)
 {
 	struct work wk;
+	int64_t iterations;
 	char why[256];
 
 	if (work_open(&wk, o->workload, o->params, (size_t)o->nparams, ITER_ORDER_NATURAL, why,
 		      sizeof(why)))
 		cli_usage_error(PROG, "--workload", o->workload, why);
+	iterations = wk.loop.iterations;
 	work_close(&wk);
 	if ((o->out_png || o->out_raw) && strcmp(o->workload, "mandelbrot"))
 		cli_usage_error(PROG, o->out_png ? "--png" : "--raw", o->workload,
 				"images are Mandelbrot's; write the results with --out FILE.npy");
+	cli_writable_or_die(PROG, "--out", o->out_npy);
+	cli_writable_or_die(PROG, "--png", o->out_png);
+	cli_writable_or_die(PROG, "--raw", o->out_raw);
+	cli_writable_or_die(PROG, "--csv", o->out_csv);
+	cli_writable_or_die(PROG, "--json", o->out_json);
+	return iterations;
 }
 
 /* Checks the options against each other and the cluster; exits 2 with the cause. */
 static void validate(struct run_opts *o)
 {
-	validate_workload(o);
+	int64_t iterations = validate_workload(o);
+
 	if (o->cl.n == 0)
 		cli_usage_error(PROG, "--cluster", NULL, "or --speeds is required");
 	cluster_cli_finish(PROG, &o->cl, o->loads);
+	if (!o->trees) /* the scheme and its options, as the master will see them */
+		sched_cli_finish(PROG, &o->sc, "dtss", iterations, o->cl.n);
 	if (o->kill_slave >= o->cl.n)
 		cli_usage_error(PROG, "--kill", NULL, "names a slave beyond the cluster");
 	if (o->trees && o->nlevels)

@@ -1,11 +1,15 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cli_util.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli_opt.h"
 #include "dls/err.h"
@@ -97,4 +101,20 @@ void cli_secret_or_die(const char *prog, const char *opt, const char *path,
 
 	if (run_secret_load(out, path, why, sizeof(why)))
 		cli_usage_error(prog, opt, path, why);
+}
+
+void cli_writable_or_die(const char *prog, const char *opt, const char *path)
+{
+	struct stat st;
+	int existed, fd;
+
+	if (!path)
+		return;
+	existed = stat(path, &st) == 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		cli_usage_error(prog, opt, path, strerror(errno));
+	close(fd);
+	if (!existed)
+		unlink(path);
 }

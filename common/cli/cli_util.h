@@ -37,6 +37,14 @@ void cli_param_or_die(const char *prog, const char *opt, struct dls_param *param
 		      const char *name, const char *value);
 
 /*
+ * Exits 2 naming opt, path and the cause unless path can be written (it is
+ * opened for appending, and removed again if this made it): an output is
+ * checked before any computation, so that none is lost to a bad path.
+ * path NULL: nothing to check.
+ */
+void cli_writable_or_die(const char *prog, const char *opt, const char *path);
+
+/*
  * Loads the run's secret named by option opt (run_auth.h) into *out, or
  * exits 2 with the file and the cause (unreadable, mode not 0600, size).
  */

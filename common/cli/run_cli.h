@@ -123,8 +123,8 @@ int run_cli_option(const char *prog, struct run_cli *c, int opt, const char *arg
 /*
  * After the options: --slaves is required; the workload must know its
  * parameters (it is opened to check them and to learn the iterations);
- * --png and --raw are Mandelbrot's; the secret file is loaded.  Exits 2
- * with the reason otherwise.
+ * --png and --raw are Mandelbrot's; the secret file is loaded; every
+ * output path can be written.  Exits 2 with the reason otherwise.
  */
 void run_cli_finish(const char *prog, struct run_cli *c);
 

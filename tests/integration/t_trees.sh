@@ -64,5 +64,11 @@ expect_usage_error "^dls run: --hmasters: Tree Scheduling has no masters to stac
 	dls run --scheme trees --cluster C8 --hmasters 2
 expect_usage_error "^dls run: --gamma=half: applies to --scheme trees only" \
 	dls run --cluster C8 --gamma half
+# checked by dls run before anything starts (no folder is made)
+expect_usage_error "^dls run: --gamma 'nope': must be half, proportional or ratio" \
+	dls run --scheme trees --cluster C8 --gamma nope --dir "$T/never"
+expect_usage_error "^dls run: --report-interval '-1': must be a number from 0 to 3600" \
+	dls run --scheme trees --cluster C8 --report-interval -1 --dir "$T/never"
+[ ! -e "$T/never" ]
 expect_usage_error "^dls-slave: --coordinator 'a/b': must be 1 to 63 characters" \
 	dls-slave --coordinator a/b

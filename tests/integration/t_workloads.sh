@@ -64,3 +64,14 @@ expect_usage_error "^dls simulate: --workload 'pendulum': parameter bins: '-1' i
 	dls simulate --cluster C8 --workload pendulum --param bins=-1
 expect_usage_error "^dls simulate: --param 'count': needs --workload" \
 	dls simulate --cluster C8 --param count=5
+
+# dls run checks the scheme and the outputs before anything starts: no
+# folder made, no computation lost to a path it cannot write
+expect_usage_error "^dls run: --scheme 'foo': unknown scheme" \
+	dls run --cluster C8 --scheme foo --dir "$T/never"
+expect_usage_error "^dls run: --png '/nonexistent/x.png': No such file or directory" \
+	dls run --cluster C8 --png /nonexistent/x.png --dir "$T/never"
+expect_usage_error "^dls-master: --out '/nonexistent/x.npy': No such file or directory" \
+	dls-master --slaves 1 --out /nonexistent/x.npy
+[ ! -e "$T/never" ]
+echo "ok options and outputs checked before the run"
