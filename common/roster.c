@@ -20,6 +20,7 @@ int roster_init(struct roster *r, int expected, int register_timeout_ms)
 		return DLS_ENOMEM;
 	r->expected = expected;
 	r->register_timeout_ms = register_timeout_ms;
+	r->created = dls_now();
 	return DLS_OK;
 }
 
@@ -70,9 +71,12 @@ int roster_add(struct roster *r, const char *const *names, const double *speeds,
 
 double roster_deadline(const struct roster *r)
 {
-	if (r->n == 0)
-		return DLS_NEVER;
-	return r->first_time + r->register_timeout_ms / 1000.0;
+	return r->created + r->register_timeout_ms / 1000.0;
+}
+
+int roster_abandoned(const struct roster *r, double now)
+{
+	return r->n == 0 && now >= roster_deadline(r);
 }
 
 double roster_vpower(const struct roster *r, double speed)

@@ -3,7 +3,7 @@
  * seed 001 DTSS master step 1 (Speed -> V_i = Speed_i / min Speed, the
  * minimum over every slave of the run at any depth), the registration
  * barrier (it closes when every expected child has registered, or
- * register_timeout_ms after the first one), the capabilities it issues (a
+ * register_timeout_ms after the roster was made, with those in by then), the capabilities it issues (a
  * random key per child, run_auth.h) and the checks of a caller's id and key.
  *
  * Not thread-safe: the owner holds its lock around every call, and
@@ -42,6 +42,7 @@ struct roster {
 	struct roster_entry *v; /* `expected` entries; ids in registration order */
 	int expected, n;
 	int register_timeout_ms;
+	double created;	   /* the window counts from here */
 	double first_time; /* the first registration */
 	int closed;
 	double min_speed; /* once closed */
@@ -63,8 +64,8 @@ int roster_add(struct roster *r, const char *const *names, const double *speeds,
 
 /*
  * Closes the roster if every expected child is in, or the window since the
- * first registration has passed at `now`: V_i := speed / min speed, at most
- * ROSTER_MAX_VPOWER.
+ * roster was made has passed at `now` with at least one child in: V_i :=
+ * speed / min speed, at most ROSTER_MAX_VPOWER.
  * Returns 1 when it closed in this call (the owner wakes its waiters).
  */
 int roster_close_if_due(struct roster *r, double now);
@@ -76,8 +77,11 @@ int roster_close_if_due(struct roster *r, double now);
  */
 double roster_vpower(const struct roster *r, double speed);
 
-/* When the roster closes at the latest (a large value before the first registration). */
+/* When the roster closes at the latest: register_timeout_ms after it was made. */
 double roster_deadline(const struct roster *r);
+
+/* Non-zero when the window passed at `now` and nobody registered: the run cannot start. */
+int roster_abandoned(const struct roster *r, double now);
 
 /* Blocks on cond (lock held) until the roster closed. */
 void roster_wait_closed(struct roster *r, pthread_mutex_t *lock, pthread_cond_t *cond);

@@ -39,8 +39,15 @@ int run_loop(const struct run_loop_ops *ops, int ping_ms, int progress)
 		if (!ops->all_lost(ops->ctx))
 			continue;
 		if (!ops->snapshot(ops->ctx, &s)) {
-			fprintf(stderr, "%s: every slave was lost; %lld of %lld iterations delivered\n",
-				ops->prog, (long long)s.delivered, (long long)s.iterations);
+			if (s.nslaves == 0)
+				fprintf(stderr,
+					"%s: no slave registered within the registration window "
+					"(--register-timeout-ms): nothing reached this master\n",
+					ops->prog);
+			else
+				fprintf(stderr,
+					"%s: every slave was lost; %lld of %lld iterations delivered\n",
+					ops->prog, (long long)s.delivered, (long long)s.iterations);
 			dls_status_free(&s);
 		}
 		status = 1;

@@ -238,7 +238,7 @@ int master_all_lost(struct master *m)
 	int all;
 
 	pthread_mutex_lock(&m->lock);
-	all = roster_all_lost(&m->roster);
+	all = roster_all_lost(&m->roster) || roster_abandoned(&m->roster, dls_now());
 	pthread_mutex_unlock(&m->lock);
 	return all;
 }

@@ -155,7 +155,8 @@ int master_wait_dismissed(struct master *m, int timeout_ms);
 
 /*
  * Non-zero once every expected slave registered and every one of them was
- * lost: the run cannot end.
+ * lost, or when the registration window passed and no slave registered:
+ * the run cannot end.
  */
 int master_all_lost(struct master *m);
 

@@ -505,7 +505,7 @@ int coordinator_all_lost(struct coordinator *c)
 	int all;
 
 	pthread_mutex_lock(&c->lock);
-	all = roster_all_lost(&c->roster);
+	all = roster_all_lost(&c->roster) || roster_abandoned(&c->roster, dls_now());
 	pthread_mutex_unlock(&c->lock);
 	return all;
 }

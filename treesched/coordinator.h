@@ -142,7 +142,8 @@ void coordinator_dismissed(struct coordinator *c, int id);
 /* Waits until every result is in: DLS_OK, or DLS_ETIMEDOUT after timeout_ms. */
 int coordinator_wait_done(struct coordinator *c, int timeout_ms);
 
-/* Non-zero once every expected slave registered and every one was lost. */
+/* Non-zero once every expected slave registered and every one was lost, or
+ * when the registration window passed with no slave registered. */
 int coordinator_all_lost(struct coordinator *c);
 
 /* A consistent copy of its state, the slaves in chain order (free with dls_status_free). */

@@ -32,3 +32,13 @@ expect_usage_error "^dls run: --workload 'mandelbrot': parameter width: 'wide' i
 dls-master --help | grep -q -- --collect
 dls-slave --help | grep -q -- --load
 dls run --help | grep -q -- --cluster
+
+# a master no slave ever reaches: the registration window counts from its
+# start, and it says so and exits 1 instead of waiting for ever
+start_names
+rc=0
+timeout 30 dls-master --run lonely --slaves 2 --register-timeout-ms 1000 $NS $EP \
+	>"$T/lonely.log" 2>&1 || rc=$?
+expect_eq "a master nobody reached" "$rc" 1
+grep -q "no slave registered within the registration window (--register-timeout-ms)" "$T/lonely.log"
+echo "ok a master nobody reached exits 1"

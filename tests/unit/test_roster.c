@@ -45,6 +45,13 @@ static void test_roster(void)
 	CU_ASSERT(!roster_alive(&r, 2));
 	roster_free(&r);
 
+	/* the window counts from the start: nobody in by then, the run cannot start */
+	CU_ASSERT_EQUAL_FATAL(roster_init(&r, 3, 1000), DLS_OK);
+	CU_ASSERT(!roster_abandoned(&r, r.created + 0.5));
+	CU_ASSERT(roster_abandoned(&r, r.created + 1.0));
+	CU_ASSERT_EQUAL(roster_close_if_due(&r, r.created + 2), 0);
+	roster_free(&r);
+
 	/* the window: closes with those registered; a late one counts >= 1 */
 	CU_ASSERT_EQUAL_FATAL(roster_init(&r, 3, 1000), DLS_OK);
 	CU_ASSERT_EQUAL(roster_add(&r, names, speeds, 1, NULL, ids, keys, why, sizeof(why)), DLS_OK);
