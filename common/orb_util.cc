@@ -48,12 +48,18 @@ static int load_tls_transport(int argc, char **argv)
 	return DLS_OK;
 }
 
+// Connections: an incoming connection idle for 30 s is closed (omniORB's
+// default is 180 s; a client that calls again reconnects at once), so that
+// idle connections from strangers do not hold a server's descriptors for
+// minutes.  -ORBinConScanPeriod on the command line still wins.
+static const char *orb_options[][2] = {{"inConScanPeriod", "30"}, {0, 0}};
+
 extern "C" int dls_orb_init(int *argc, char **argv, int call_timeout_ms)
 {
 	if (load_tls_transport(*argc, argv))
 		return DLS_EREMOTE;
 	try {
-		orb_ = CORBA::ORB_init(*argc, argv);
+		orb_ = CORBA::ORB_init(*argc, argv, "omniORB4", orb_options);
 		CORBA::Object_var obj = orb_->resolve_initial_references("RootPOA");
 		poa_ = PortableServer::POA::_narrow(obj);
 		PortableServer::POAManager_var pm = poa_->the_POAManager();

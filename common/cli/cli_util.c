@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -77,6 +78,19 @@ double cli_double_or_die(const char *prog, const char *opt, const char *value, d
 	return v;
 }
 
+/* A server takes as many connections as the system lets it: the soft
+ * descriptor limit up to the hard one (1,024 by default is what a few
+ * idle strangers exhaust). */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max > 1048576 ? 1048576 : rl.rlim_max;
+	setrlimit(RLIMIT_NOFILE, &rl);
+}
+
 int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void),
 		     int default_ms)
 {
@@ -91,6 +105,7 @@ int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void
 			call_timeout_ms = (int)cli_i64_or_die(prog, "--call-timeout-ms", argv[i + 1],
 							      1, 3600000);
 	}
+	raise_fd_limit();
 	return dls_orb_init(argc, argv, call_timeout_ms) ? -1 : 0;
 }
 

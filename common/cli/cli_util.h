@@ -63,8 +63,9 @@ void cli_keep_message_buffers(void);
 
 /*
  * The start of a server's main(): prints help() and returns 1 for --help
- * or -h; otherwise reads --call-timeout-ms (default_ms if absent) and
- * starts the ORB, which takes the -ORB... options out of argv.  Returns 0,
+ * or -h; otherwise reads --call-timeout-ms (default_ms if absent), raises
+ * the descriptor limit to the hard one, and starts the ORB, which takes the
+ * -ORB... options out of argv.  Returns 0,
  * or -1 when the ORB could not start (the reason was logged).
  */
 int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void),
