@@ -23,6 +23,7 @@
 #include "dls_time.h"
 #include "names_proc.h"
 #include "proc.h"
+#include "run_report.h"
 #include "sched_cli.h"
 #include "run_auth.h"
 #include "tls_setup.h"
@@ -215,7 +216,7 @@ struct run_opts {
 	struct emul_steps power; /* the cluster's sum V_i/Q_i(t), for the master's E */
 	const char *loads, *names, *dir;
 	const char *slave_program; /* instead of dls-slave: a program taking its options */
-	const char *out_png, *out_raw, *out_csv, *out_json, *out_npy;
+	struct run_outputs out; /* the master's files (paths only; passed through) */
 	const char *order, *collect, *hmode;
 	const char *workload;
 	struct dls_param params[DLS_MAX_PARAMS]; /* the workload's */
@@ -398,7 +399,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			cli_param_or_die(PROG, "--param", o->params, &o->nparams, NULL, optarg);
 			break;
 		case O_OUT:
-			o->out_npy = optarg;
+			o->out.npy = optarg;
 			break;
 		case O_SLAVEPROG:
 			if (access(optarg, X_OK))
@@ -417,16 +418,16 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			o->collect_given = 1;
 			break;
 		case O_PNG:
-			o->out_png = optarg;
+			o->out.png = optarg;
 			break;
 		case O_RAW:
-			o->out_raw = optarg;
+			o->out.raw = optarg;
 			break;
 		case O_CSV:
-			o->out_csv = optarg;
+			o->out.csv = optarg;
 			break;
 		case O_JSON:
-			o->out_json = optarg;
+			o->out.json = optarg;
 			break;
 		case O_RUN:
 			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= sizeof(o->run))
@@ -501,14 +502,10 @@ static int64_t validate_workload(const struct run_opts *o)
 		cli_usage_error(PROG, "--workload", o->workload, why);
 	iterations = wk.loop.iterations;
 	work_close(&wk);
-	if ((o->out_png || o->out_raw) && strcmp(o->workload, "mandelbrot"))
-		cli_usage_error(PROG, o->out_png ? "--png" : "--raw", o->workload,
+	if ((o->out.png || o->out.raw) && strcmp(o->workload, "mandelbrot"))
+		cli_usage_error(PROG, o->out.png ? "--png" : "--raw", o->workload,
 				"images are Mandelbrot's; write the results with --out FILE.npy");
-	cli_writable_or_die(PROG, "--out", o->out_npy);
-	cli_writable_or_die(PROG, "--png", o->out_png);
-	cli_writable_or_die(PROG, "--raw", o->out_raw);
-	cli_writable_or_die(PROG, "--csv", o->out_csv);
-	cli_writable_or_die(PROG, "--json", o->out_json);
+	cli_outputs_writable_or_die(PROG, &o->out);
 	return iterations;
 }
 
@@ -630,16 +627,16 @@ static int start_master(const struct run_opts *o, const struct run_env *e, struc
 		add_arg(margv, &mn, "%s", o->sched_argv[i]);
 	for (int i = 0; i < o->tree_argc; i++)
 		add_arg(margv, &mn, "%s", o->tree_argv[i]);
-	if (o->out_npy)
-		add_arg(margv, &mn, "--out=%s", o->out_npy);
-	if (o->out_png)
-		add_arg(margv, &mn, "--png=%s", o->out_png);
-	if (o->out_raw)
-		add_arg(margv, &mn, "--raw=%s", o->out_raw);
-	if (o->out_csv)
-		add_arg(margv, &mn, "--csv=%s", o->out_csv);
-	if (o->out_json)
-		add_arg(margv, &mn, "--json=%s", o->out_json);
+	if (o->out.npy)
+		add_arg(margv, &mn, "--out=%s", o->out.npy);
+	if (o->out.png)
+		add_arg(margv, &mn, "--png=%s", o->out.png);
+	if (o->out.raw)
+		add_arg(margv, &mn, "--raw=%s", o->out.raw);
+	if (o->out.csv)
+		add_arg(margv, &mn, "--csv=%s", o->out.csv);
+	if (o->out.json)
+		add_arg(margv, &mn, "--json=%s", o->out.json);
 	if (o->progress)
 		add_arg(margv, &mn, "--progress");
 	add_arg(margv, &mn, "--secret-file=%s", e->secret);

@@ -137,17 +137,28 @@ int roster_check_caller(const struct roster *r, int id, uint64_t key, char *why,
 		snprintf(why, len, "unknown slave id %d", id);
 		return DLS_ENOENT;
 	}
-	if (key != r->v[id].key) {
-		snprintf(why, len, "slave %d: the call does not carry the capability issued to "
-				   "that slave at registration: refused",
-			 id);
+	if (roster_key_check(r->v[id].key, key, id, why, len))
 		return DLS_EINVAL;
-	}
 	if (r->v[id].info.state == DLS_SLAVE_LOST) {
 		snprintf(why, len, "slave %d was declared lost; its work went to others", id);
 		return DLS_ESTATE;
 	}
 	return DLS_OK;
+}
+
+uint64_t roster_key(const struct roster *r, int id)
+{
+	return id >= 0 && id < r->n ? r->v[id].key : 0;
+}
+
+int roster_key_check(uint64_t issued, uint64_t shown, int id, char *why, size_t len)
+{
+	if (shown == issued)
+		return DLS_OK;
+	snprintf(why, len, "slave %d: the call does not carry the capability issued to that slave "
+			   "at registration: refused",
+		 id);
+	return DLS_EINVAL;
 }
 
 int roster_all_lost(const struct roster *r)

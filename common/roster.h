@@ -93,6 +93,16 @@ void roster_wait_closed(struct roster *r, pthread_mutex_t *lock, pthread_cond_t 
  */
 int roster_check_caller(const struct roster *r, int id, uint64_t key, char *why, size_t len);
 
+/* The capability issued to child id (0: no such child). */
+uint64_t roster_key(const struct roster *r, int id);
+
+/*
+ * Does a call for child id show the capability `issued` to it?  DLS_OK, or
+ * DLS_EINVAL with why saying so.  The one key check of every parent (the
+ * roster's children, a relay hmaster's and a two-level hmaster's).
+ */
+int roster_key_check(uint64_t issued, uint64_t shown, int id, char *why, size_t len);
+
 /* Non-zero once every expected child registered and every one was lost. */
 int roster_all_lost(const struct roster *r);
 

@@ -7,7 +7,7 @@
 #include <fcntl.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
+#include <openssl/params.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,24 +110,45 @@ int run_secret_create(struct run_secret *s, const char *path, char *why, size_t 
 	return run_secret_load(s, path, why, len);
 }
 
-/* HMAC-SHA256(secret, label | a | b) into out (32 octets). */
-static void mac(const struct run_secret *s, const char *label, const uint8_t *a, size_t alen,
-		const uint8_t *b, size_t blen, uint8_t out[RUN_AUTH_PROOF_LEN])
+/* An HMAC-SHA256 under the run's secret, fed piece by piece. */
+static EVP_MAC_CTX *mac_start(const struct run_secret *s, const char *label)
 {
-	unsigned int olen = RUN_AUTH_PROOF_LEN;
-	size_t llen = strlen(label);
-	uint8_t *msg = malloc(llen + alen + blen + 1);
+	EVP_MAC *hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
+	EVP_MAC_CTX *ctx = hmac ? EVP_MAC_CTX_new(hmac) : NULL;
+	char digest[] = "SHA256";
+	OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", digest, 0),
+			       OSSL_PARAM_construct_end()};
 
-	if (!msg)
-		abort(); /* a few hundred octets: no proof without them */
-	memcpy(msg, label, llen);
-	if (alen)
-		memcpy(msg + llen, a, alen);
-	if (blen)
-		memcpy(msg + llen + alen, b, blen);
-	if (!HMAC(EVP_sha256(), s->bytes, (int)s->len, msg, llen + alen + blen, out, &olen))
+	EVP_MAC_free(hmac); /* the context keeps its own reference */
+	if (!ctx || !EVP_MAC_init(ctx, s->bytes, s->len, params) ||
+	    !EVP_MAC_update(ctx, (const unsigned char *)label, strlen(label)))
+		abort(); /* libcrypto without HMAC-SHA256: no proof can be made */
+	return ctx;
+}
+
+static void mac_add(EVP_MAC_CTX *ctx, const uint8_t *p, size_t n)
+{
+	if (n && !EVP_MAC_update(ctx, p, n))
 		abort();
-	free(msg);
+}
+
+static void mac_end(EVP_MAC_CTX *ctx, uint8_t out[RUN_AUTH_PROOF_LEN])
+{
+	size_t olen = 0;
+
+	if (!EVP_MAC_final(ctx, out, &olen, RUN_AUTH_PROOF_LEN) || olen != RUN_AUTH_PROOF_LEN)
+		abort();
+	EVP_MAC_CTX_free(ctx);
+}
+
+/* HMAC-SHA256(secret, "DLS-join-3" | nonce). */
+static void join_mac(const struct run_secret *s, const uint8_t *nonce, size_t nlen,
+		     uint8_t out[RUN_AUTH_PROOF_LEN])
+{
+	EVP_MAC_CTX *ctx = mac_start(s, JOIN_LABEL);
+
+	mac_add(ctx, nonce, nlen);
+	mac_end(ctx, out);
 }
 
 void run_auth_join(const struct run_secret *s, uint8_t nonce[RUN_AUTH_NONCE_LEN],
@@ -138,47 +159,33 @@ void run_auth_join(const struct run_secret *s, uint8_t nonce[RUN_AUTH_NONCE_LEN]
 	*plen = 0;
 	if (!s || !s->set)
 		return;
-	mac(s, JOIN_LABEL, nonce, RUN_AUTH_NONCE_LEN, NULL, 0, proof);
+	join_mac(s, nonce, RUN_AUTH_NONCE_LEN, proof);
 	*plen = RUN_AUTH_PROOF_LEN;
-}
-
-/* The children, big-endian: id (4 octets), key (8 octets) each. */
-static uint8_t *children_octets(const int *ids, const uint64_t *keys, size_t n)
-{
-	uint8_t *b = malloc(n * 12 + 1), *p = b;
-
-	if (!b)
-		abort();
-	for (size_t k = 0; k < n; k++) {
-		uint32_t id = (uint32_t)ids[k];
-
-		for (int i = 3; i >= 0; i--)
-			*p++ = (uint8_t)(id >> (8 * i));
-		for (int i = 7; i >= 0; i--)
-			*p++ = (uint8_t)(keys[k] >> (8 * i));
-	}
-	return b;
 }
 
 void run_auth_prove(const struct run_secret *s, const uint8_t *nonce, size_t nlen,
 		    const int *ids, const uint64_t *keys, size_t n,
 		    uint8_t proof[RUN_AUTH_PROOF_LEN], size_t *plen)
 {
-	uint8_t *c, *msg;
+	EVP_MAC_CTX *ctx;
 
 	*plen = 0;
 	if (!s || !s->set)
 		return;
-	c = children_octets(ids, keys, n);
-	msg = malloc(nlen + n * 12 + 1);
-	if (!msg)
-		abort();
-	memcpy(msg, nonce, nlen);
-	memcpy(msg + nlen, c, n * 12);
-	mac(s, PARENT_LABEL, msg, nlen + n * 12, NULL, 0, proof);
+	ctx = mac_start(s, PARENT_LABEL);
+	mac_add(ctx, nonce, nlen);
+	for (size_t k = 0; k < n; k++) { /* each child: id (4 octets), key (8), big-endian */
+		uint8_t c[12];
+		uint32_t id = (uint32_t)ids[k];
+
+		for (int i = 0; i < 4; i++)
+			c[i] = (uint8_t)(id >> (8 * (3 - i)));
+		for (int i = 0; i < 8; i++)
+			c[4 + i] = (uint8_t)(keys[k] >> (8 * (7 - i)));
+		mac_add(ctx, c, sizeof(c));
+	}
+	mac_end(ctx, proof);
 	*plen = RUN_AUTH_PROOF_LEN;
-	free(c);
-	free(msg);
 }
 
 int run_auth_check_parent(const struct run_secret *s, const uint8_t *nonce, size_t nlen,
@@ -257,7 +264,7 @@ int run_auth_check_join(struct run_auth *a, const uint8_t *nonce, size_t nlen,
 			 nlen, plen, RUN_AUTH_NONCE_LEN, RUN_AUTH_PROOF_LEN);
 		return DLS_EINVAL;
 	}
-	mac(&a->secret, JOIN_LABEL, nonce, nlen, NULL, 0, want);
+	join_mac(&a->secret, nonce, nlen, want);
 	if (CRYPTO_memcmp(want, proof, RUN_AUTH_PROOF_LEN)) {
 		snprintf(why, len, "the caller's proof does not match this run's secret: it is not "
 				   "one of the run's processes");

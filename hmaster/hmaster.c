@@ -13,6 +13,7 @@
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls_time.h"
+#include "roster.h"
 
 /* A child's call waiting for the next merged message. */
 struct pending {
@@ -71,14 +72,7 @@ static int check_key(const struct hmaster *h, int at, int id, uint64_t key, char
 		snprintf(why, HMASTER_WHY_LEN, "slave %d is not below this hmaster", id);
 		return DLS_ENOENT;
 	}
-	if (h->keys[at] != key) {
-		snprintf(why, HMASTER_WHY_LEN,
-			 "slave %d: the call does not carry the capability issued to that slave "
-			 "at registration: refused",
-			 id);
-		return DLS_EINVAL;
-	}
-	return DLS_OK;
+	return roster_key_check(h->keys[at], key, id, why, HMASTER_WHY_LEN);
 }
 
 static void append(struct pending **list, struct pending *p)

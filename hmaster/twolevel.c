@@ -18,6 +18,7 @@
 #include "work.h"
 #include "serve.h"
 #include "dls_sched.h"
+#include "roster.h"
 #include "run_auth.h"
 
 /* A child: its row (name, V_i = the sum of its slaves', A_i, chunks, times,
@@ -545,13 +546,8 @@ static int check_child(struct twolevel *t, int c, uint64_t key, char *why)
 		snprintf(why, HMASTER_WHY_LEN, "unknown slave id %d", c);
 		return DLS_ENOENT;
 	}
-	if (key != t->children[c].key) {
-		snprintf(why, HMASTER_WHY_LEN,
-			 "slave %d: the call does not carry the capability issued to that slave "
-			 "at registration: refused",
-			 c);
+	if (roster_key_check(t->children[c].key, key, c, why, HMASTER_WHY_LEN))
 		return DLS_EINVAL;
-	}
 	if (t->children[c].info.state == DLS_SLAVE_LOST) {
 		snprintf(why, HMASTER_WHY_LEN, "slave %d was declared lost; its work went to others",
 			 c);

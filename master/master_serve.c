@@ -33,8 +33,7 @@ uint64_t master_child_key(struct master *m, int slave_id)
 	uint64_t key = 0;
 
 	pthread_mutex_lock(&m->lock);
-	if (slave_id >= 0 && slave_id < m->roster.n)
-		key = m->roster.v[slave_id].key;
+	key = roster_key(&m->roster, slave_id);
 	pthread_mutex_unlock(&m->lock);
 	return key;
 }

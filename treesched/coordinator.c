@@ -236,8 +236,7 @@ uint64_t coordinator_child_key(struct coordinator *c, int id)
 	uint64_t key = 0;
 
 	pthread_mutex_lock(&c->lock);
-	if (id >= 0 && id < c->roster.n)
-		key = c->roster.v[id].key;
+	key = roster_key(&c->roster, id);
 	pthread_mutex_unlock(&c->lock);
 	return key;
 }

@@ -16,6 +16,7 @@
 #include "dls/err.h"
 #include "dls/workload.h"
 #include "run_auth.h"
+#include "run_report.h"
 #include "orb_util.h"
 
 void cli_usage_error(const char *prog, const char *opt, const char *value, const char *cause)
@@ -132,4 +133,13 @@ void cli_writable_or_die(const char *prog, const char *opt, const char *path)
 	close(fd);
 	if (!existed)
 		unlink(path);
+}
+
+void cli_outputs_writable_or_die(const char *prog, const struct run_outputs *o)
+{
+	cli_writable_or_die(prog, "--out", o->npy);
+	cli_writable_or_die(prog, "--png", o->png);
+	cli_writable_or_die(prog, "--raw", o->raw);
+	cli_writable_or_die(prog, "--csv", o->csv);
+	cli_writable_or_die(prog, "--json", o->json);
 }

@@ -44,6 +44,10 @@ void cli_param_or_die(const char *prog, const char *opt, struct dls_param *param
  */
 void cli_writable_or_die(const char *prog, const char *opt, const char *path);
 
+/* The same for every file of a run's outputs (--out --png --raw --csv --json). */
+struct run_outputs;
+void cli_outputs_writable_or_die(const char *prog, const struct run_outputs *o);
+
 /*
  * Loads the run's secret named by option opt (run_auth.h) into *out, or
  * exits 2 with the file and the cause (unreadable, mode not 0600, size).

@@ -133,11 +133,7 @@ void run_cli_finish(const char *prog, struct run_cli *c)
 	c->iterations = wk.loop.iterations;
 	work_close(&wk);
 	cli_secret_or_die(prog, "--secret-file", c->secret_file, &c->secret);
-	cli_writable_or_die(prog, "--out", c->out.npy);
-	cli_writable_or_die(prog, "--png", c->out.png);
-	cli_writable_or_die(prog, "--raw", c->out.raw);
-	cli_writable_or_die(prog, "--csv", c->out.csv);
-	cli_writable_or_die(prog, "--json", c->out.json);
+	cli_outputs_writable_or_die(prog, &c->out);
 	if ((c->out.png || c->out.raw) && strcmp(c->workload, "mandelbrot"))
 		cli_usage_error(prog, c->out.png ? "--png" : "--raw", c->workload,
 				"images are Mandelbrot's; write this workload's results with "

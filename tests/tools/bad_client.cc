@@ -91,6 +91,21 @@ static CORBA::Object_ptr resolve(const char *run, const char *leaf)
 	return CORBA::Object::_nil();
 }
 
+// The real slave DLS/<run>/slave.<id>, to attack; nil (counted a failure) if absent.
+static DLS::Slave_ptr real_slave(const char *run, int id)
+{
+	char leaf[32];
+
+	snprintf(leaf, sizeof(leaf), "slave.%d", id);
+	CORBA::Object_var o = resolve(run, leaf);
+	DLS::Slave_ptr sl = DLS::Slave::_narrow(o);
+	if (CORBA::is_nil(sl)) {
+		printf("FAILED: slave.%d not found to attack\n", id);
+		failures++;
+	}
+	return sl;
+}
+
 // Credentials made with a secret that is not the run's.
 static DLS::Credentials wrong_secret(void)
 {
@@ -134,15 +149,9 @@ static void intrude(DLS::Master_ptr m, const char *run, int nslaves, DLS::Slave_
 			EXPECT_REFUSED("submit as a real slave", m->submit(id, k, rs));
 			EXPECT_REFUSED("request as a real slave", m->request(req(id, 1, 1, k)));
 		}
-		char leaf[32];
-		snprintf(leaf, sizeof(leaf), "slave.%d", id);
-		CORBA::Object_var o = resolve(run, leaf);
-		DLS::Slave_var sl = DLS::Slave::_narrow(o);
-		if (CORBA::is_nil(sl)) {
-			printf("FAILED: slave.%d not found to attack\n", id);
-			failures++;
+		DLS::Slave_var sl = real_slave(run, id);
+		if (CORBA::is_nil(sl))
 			continue;
-		}
 		EXPECT_REFUSED("stop a real slave", sl->stop(0, "intruder"));
 		EXPECT_REFUSED("stop a real slave with a guessed key", sl->stop(id + 1, "intruder"));
 	}
@@ -169,15 +178,9 @@ static void intrude_trees(DLS::Coordinator_ptr co, const char *run, int nslaves,
 		EXPECT_REFUSED("report as a real slave", co->report(id, 1, rs, t));
 		EXPECT_REFUSED("migrated as a real slave", co->migrated(id, 1, (id + 1) % nslaves,
 									0, 1, 1));
-		char leaf[32];
-		snprintf(leaf, sizeof(leaf), "slave.%d", id);
-		CORBA::Object_var o = resolve(run, leaf);
-		DLS::Slave_var sl = DLS::Slave::_narrow(o);
-		if (CORBA::is_nil(sl)) {
-			printf("FAILED: slave.%d not found to attack\n", id);
-			failures++;
+		DLS::Slave_var sl = real_slave(run, id);
+		if (CORBA::is_nil(sl))
 			continue;
-		}
 		EXPECT_REFUSED("demand from a stranger", sl->demand(-7, 1));
 		EXPECT_REFUSED("transfer from a stranger", sl->transfer(0, 1, 0, 1, 1));
 		EXPECT_REFUSED("transfer as the coordinator", sl->transfer(-1, 1, 0, 1, 1));

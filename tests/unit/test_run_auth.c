@@ -101,6 +101,37 @@ static void test_proofs(void)
 	run_auth_free(&parent);
 }
 
+/* PROTOCOL.md 14's formulas, against values from Python's hmac module. */
+static void test_known_answers(void)
+{
+	struct run_secret a = {1, 16, "0123456789abcdef"};
+	struct run_auth parent;
+	uint8_t nonce[RUN_AUTH_NONCE_LEN], out[RUN_AUTH_PROOF_LEN];
+	static const uint8_t join[RUN_AUTH_PROOF_LEN] = {
+		0x60, 0xf8, 0x83, 0x7e, 0x78, 0xd9, 0xb0, 0x47, 0xbe, 0xac, 0x39,
+		0x90, 0x38, 0x3b, 0x00, 0x8d, 0xe5, 0x4d, 0x4c, 0x69, 0x8c, 0x29,
+		0x79, 0xb0, 0x31, 0x7d, 0x4f, 0x66, 0x84, 0x53, 0x68, 0x77};
+	static const uint8_t back[RUN_AUTH_PROOF_LEN] = {
+		0x4f, 0xd4, 0x6a, 0x64, 0xbe, 0x79, 0xdd, 0xe9, 0x83, 0x43, 0x46,
+		0xfa, 0x78, 0xed, 0x0d, 0x7c, 0x58, 0xdd, 0xaa, 0xab, 0x6c, 0x8f,
+		0xe7, 0x09, 0x94, 0x07, 0xf8, 0x55, 0x83, 0xbe, 0xe5, 0x16};
+	int id = 4;
+	uint64_t key = 0x0102030405060708ULL;
+	size_t len;
+	char why[256];
+
+	for (int i = 0; i < RUN_AUTH_NONCE_LEN; i++)
+		nonce[i] = (uint8_t)i;
+	CU_ASSERT_EQUAL_FATAL(run_auth_init(&parent, &a), DLS_OK);
+	CU_ASSERT_EQUAL(run_auth_check_join(&parent, nonce, sizeof(nonce), join, sizeof(join), why,
+					    sizeof(why)),
+			DLS_OK);
+	run_auth_free(&parent);
+	run_auth_prove(&a, nonce, sizeof(nonce), &id, &key, 1, out, &len);
+	CU_ASSERT_EQUAL(len, RUN_AUTH_PROOF_LEN);
+	CU_ASSERT_EQUAL(memcmp(out, back, sizeof(back)), 0);
+}
+
 int run_auth_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("run secret and proofs", NULL, NULL);
@@ -108,5 +139,6 @@ int run_auth_suite_add(void)
 	if (!s)
 		return 1;
 	return !CU_add_test(s, "secret file", test_secret_file) ||
-	       !CU_add_test(s, "join and parent proofs", test_proofs);
+	       !CU_add_test(s, "join and parent proofs", test_proofs) ||
+	       !CU_add_test(s, "known answers", test_known_answers);
 }
