@@ -41,7 +41,9 @@ $(DEPS_MK): scripts/install-deps.sh Makefile
 	  echo "JSON_CFLAGS := $$($(PKG_CONFIG) --cflags jansson)"; \
 	  echo "JSON_LIBS := $$($(PKG_CONFIG) --libs jansson)"; \
 	  echo "SSL_LIBS := $$($(PKG_CONFIG) --libs openssl)"; \
-	  echo "CRYPTO_LIBS := $$($(PKG_CONFIG) --libs libcrypto)"; } > $@.tmp
+	  echo "CRYPTO_LIBS := $$($(PKG_CONFIG) --libs libcrypto)"; \
+	  echo "SQLITE_CFLAGS := $$($(PKG_CONFIG) --cflags sqlite3)"; \
+	  echo "SQLITE_LIBS := $$($(PKG_CONFIG) --libs sqlite3)"; } > $@.tmp
 	$(Q)mv $@.tmp $@
 
 # --- flags --------------------------------------------------------------------
@@ -79,7 +81,7 @@ IDL_OBJ   := $(BUILD)/idl/dlsSK.o
 ORB_SRC   := $(wildcard common/*.cc)
 ORB_OBJ   := $(ORB_SRC:%.cc=$(BUILD)/%.o) $(IDL_OBJ)
 LIBORB    := $(BUILD)/libdls_orb.a
-ORB_LIBS   = $(OMNI_LIBS) $(PNG_LIBS) $(JSON_LIBS) $(CRYPTO_LIBS) -ldl -lpthread -lm
+ORB_LIBS   = $(OMNI_LIBS) $(PNG_LIBS) $(JSON_LIBS) $(CRYPTO_LIBS) $(SQLITE_LIBS) -ldl -lpthread -lm
 
 MASTER_OBJ := $(BUILD)/master/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard master/*.cc))
 MASTER_BIN := $(BUILD)/bin/dls-master
@@ -223,7 +225,7 @@ $(DLS_BIN): $(DLS_OBJ) $(LIBCLI) $(LIBORB) $(LIBDLS)
 $(UNIT_BIN): $(UNIT_OBJ) $(LIBCLI) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(CUNIT_LIBS) $(PNG_LIBS) $(JSON_LIBS) $(CRYPTO_LIBS) -lpthread -lm -o $@
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(CUNIT_LIBS) $(PNG_LIBS) $(JSON_LIBS) $(CRYPTO_LIBS) $(SQLITE_LIBS) -lpthread -lm -o $@
 
 # --- tests --------------------------------------------------------------------
 check: check-unit check-layout check-integration

@@ -79,8 +79,13 @@ static void help(void)
 	       "  --hmode M            twolevel (default: each hmaster schedules its slaves on\n"
 	       "                       the chunks it gets, and prefetches) or relay (the\n"
 	       "                       master computes every chunk; hmasters merge messages)\n"
-	       "  --kill WHO@SECS      kill -9 slave WHO (a number) or hmaster.L.I that long\n"
-	       "                       after the start (failure drill)\n"
+	       "  --kill WHO@SECS      kill -9 slave WHO (a number), hmaster.L.I or the master\n"
+	       "                       that long after the start (failure drill)\n"
+	       "  --no-journal         the master keeps no journal (by default it journals to\n"
+	       "                       the run's folder, and dls run resumes it, up to 3\n"
+	       "                       times, if it dies; slaves rejoin it within 30 s)\n"
+	       "  --journal-sync S     disk (default: every acknowledged record on disk) or os\n"
+	       "                       (handed to the OS: survives the master's crash only)\n"
 	       "  --timeout SECS       stop everything after this long (default 3600)\n"
 	       "  --slave-program P    start P instead of dls-slave for each PE (it gets\n"
 	       "                       dls-slave's options: an embedding such as\n"
@@ -208,7 +213,12 @@ static void remove_dir(const char *dir)
 enum { O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT, O_PNG,
        O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS, O_NOPROGRESS,
        O_TLS = 200, O_HMODE, O_GAMMA = 210, O_ALLOC, O_BIDI, O_REPORT, O_WORKLOAD = 220, O_PARAM,
-       O_OUT, O_SLAVEPROG };
+       O_OUT, O_SLAVEPROG, O_NOJOURNAL, O_JSYNC };
+
+/* How often dls run resumes a master that died before it gives up. */
+#define MAX_RESUMES 3
+/* How long a slave keeps trying to rejoin a master that died. */
+#define REJOIN_MS 30000
 
 /* Everything the command line says, checked. */
 struct run_opts {
@@ -224,8 +234,10 @@ struct run_opts {
 	char run[64];
 	double t_iter, timeout, kill_at, latency_us;
 	int levels[MAX_LEVELS], nlevels, first[MAX_LEVELS + 1]; /* hmasters by level */
-	int kill_slave, kill_hm;
+	int kill_slave, kill_hm, kill_master;
 	char kill_name[64];
+	int journal; /* the master journals to the run's folder and is resumed if it dies */
+	const char *journal_sync; /* disk or os (dls-master --journal-sync) */
 	int tls, trees, progress;
 	int collect_given;
 	char *tree_argv[8], *sched_argv[48]; /* passed through to the master */
@@ -245,6 +257,8 @@ static void opts_init(struct run_opts *o)
 	o->timeout = 3600;
 	o->kill_at = -1;
 	o->kill_slave = o->kill_hm = -1;
+	o->journal = 1;
+	o->journal_sync = "disk";
 	o->progress = isatty(STDERR_FILENO);
 	snprintf(o->run, sizeof(o->run), "run-%d", (int)getpid());
 }
@@ -303,9 +317,12 @@ static void parse_kill(struct run_opts *o, char *arg)
 	char *at = strchr(arg, '@');
 
 	if (!at)
-		cli_usage_error(PROG, "--kill", arg, "must be SLAVE@SECONDS or hmaster.L.I@SECONDS");
+		cli_usage_error(PROG, "--kill", arg,
+				"must be SLAVE@SECONDS, hmaster.L.I@SECONDS or master@SECONDS");
 	*at = '\0';
-	if (!strncmp(arg, "hmaster.", 8))
+	if (!strcmp(arg, "master"))
+		o->kill_master = 1;
+	else if (!strncmp(arg, "hmaster.", 8))
 		snprintf(o->kill_name, sizeof(o->kill_name), "%s", arg);
 	else
 		o->kill_slave = (int)cli_i64_or_die(PROG, "--kill", arg, 0, CLUSTER_MAX - 1);
@@ -363,6 +380,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 					     {"timeout", required_argument, 0, O_TIMEOUT},
 					     {"progress", no_argument, 0, O_PROGRESS},
 					     {"no-progress", no_argument, 0, O_NOPROGRESS},
+					     {"no-journal", no_argument, 0, O_NOJOURNAL},
+					     {"journal-sync", required_argument, 0, O_JSYNC},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	int c;
@@ -476,6 +495,14 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case O_NOPROGRESS:
 			o->progress = 0;
 			break;
+		case O_NOJOURNAL:
+			o->journal = 0;
+			break;
+		case O_JSYNC:
+			if (strcmp(optarg, "disk") && strcmp(optarg, "os"))
+				cli_usage_error(PROG, "--journal-sync", optarg, "must be disk or os");
+			o->journal_sync = optarg;
+			break;
 		case 'h':
 			help();
 			return 1;
@@ -550,6 +577,13 @@ static void validate(struct run_opts *o)
 			cli_usage_error(PROG, "--kill", o->kill_name, "names no hmaster of --hmasters");
 		o->kill_hm = o->first[lv] + ix;
 	}
+	/* the coordinator and the hmasters keep no journal: only a flat
+	 * master-slave run comes back from its master's death */
+	o->journal = o->journal && !o->trees && !o->nlevels;
+	if (o->kill_master && !o->journal)
+		cli_usage_error(PROG, "--kill", "master",
+				"only a flat master-slave run with its journal resumes its master "
+				"(not --scheme trees, --hmasters or --no-journal)");
 	if (cluster_power(&o->cl, &o->power))
 		cli_usage_error(PROG, "--loads", o->loads,
 				"the schedules have too many steps in all");
@@ -604,29 +638,46 @@ static int start_names_and_tls(const struct run_opts *o, struct run_env *e, stru
 	return 0;
 }
 
-/* The master, or Tree Scheduling's coordinator. */
-static int start_master(const struct run_opts *o, const struct run_env *e, struct run_state *r)
+/* The options of the master's (or coordinator's) configuration: a resumed
+ * master takes them from its journal instead. */
+static void add_config_args(char **margv, int *mn, const struct run_opts *o,
+			    const struct run_env *e)
+{
+	add_arg(margv, mn, "--run=%s", o->run);
+	/* two-level: the master's children are the first level of hmasters */
+	add_arg(margv, mn, "--slaves=%d",
+		o->nlevels && !strcmp(o->hmode, "twolevel") ? o->levels[0] : o->cl.n);
+	add_arg(margv, mn, "--workload=%s", o->workload);
+	for (int i = 0; i < o->nparams; i++)
+		add_arg(margv, mn, "--param=%s=%s", o->params[i].name, o->params[i].value);
+	add_arg(margv, mn, "--order=%s", o->order);
+	if (!o->trees) /* Tree Scheduling collects by --report-interval */
+		add_arg(margv, mn, "--collect=%s", o->collect);
+	for (int i = 0; i < o->sched_argc; i++)
+		add_arg(margv, mn, "%s", o->sched_argv[i]);
+	for (int i = 0; i < o->tree_argc; i++)
+		add_arg(margv, mn, "%s", o->tree_argv[i]);
+	if (o->journal)
+		add_arg(margv, mn, "--journal=%s", e->logdir);
+}
+
+/* The master, or Tree Scheduling's coordinator; resume: a master that died,
+ * from its journal. */
+static int start_master(const struct run_opts *o, const struct run_env *e, struct run_state *r,
+			int resume)
 {
 	char *margv[MAX_ARGS], powerstr[4096];
 	int mn = 0;
 
 	add_arg(margv, &mn, "%s/%s", e->bindir, o->trees ? "dls-treesched" : "dls-master");
-	add_arg(margv, &mn, "--run=%s", o->run);
-	/* two-level: the master's children are the first level of hmasters */
-	add_arg(margv, &mn, "--slaves=%d",
-		o->nlevels && !strcmp(o->hmode, "twolevel") ? o->levels[0] : o->cl.n);
-	add_arg(margv, &mn, "--workload=%s", o->workload);
-	for (int i = 0; i < o->nparams; i++)
-		add_arg(margv, &mn, "--param=%s=%s", o->params[i].name, o->params[i].value);
-	add_arg(margv, &mn, "--order=%s", o->order);
-	if (!o->trees) /* Tree Scheduling collects by --report-interval */
-		add_arg(margv, &mn, "--collect=%s", o->collect);
+	if (resume)
+		add_arg(margv, &mn, "--resume=%s", e->logdir);
+	else
+		add_config_args(margv, &mn, o, e);
+	if (o->journal)
+		add_arg(margv, &mn, "--journal-sync=%s", o->journal_sync);
 	add_arg(margv, &mn, "--t-iter=%.17g", o->t_iter);
 	add_arg(margv, &mn, "--power=%s", emul_steps_format(&o->power, powerstr, sizeof(powerstr)));
-	for (int i = 0; i < o->sched_argc; i++)
-		add_arg(margv, &mn, "%s", o->sched_argv[i]);
-	for (int i = 0; i < o->tree_argc; i++)
-		add_arg(margv, &mn, "%s", o->tree_argv[i]);
 	if (o->out.npy)
 		add_arg(margv, &mn, "--out=%s", o->out.npy);
 	if (o->out.png)
@@ -642,6 +693,7 @@ static int start_master(const struct run_opts *o, const struct run_env *e, struc
 	add_arg(margv, &mn, "--secret-file=%s", e->secret);
 	add_orb_args(margv, &mn, e->ns, e->orb_ep, e->ca_opt, e->key_opt);
 	snprintf(r->master.log, sizeof(r->master.log), "%s/master.log", e->logdir);
+	r->master.status = -1;
 	r->master.pid = proc_spawn(margv, NULL, o->progress ? NULL : r->master.log, 0);
 	free_args(margv, mn);
 	if (r->master.pid < 0) {
@@ -714,6 +766,8 @@ static int start_slaves(const struct run_opts *o, const struct run_env *e, struc
 				i % o->levels[o->nlevels - 1]);
 		if (o->trees)
 			add_arg(sargv, &sn, "--coordinator=treesched");
+		if (o->journal)
+			add_arg(sargv, &sn, "--rejoin-ms=%d", REJOIN_MS);
 		add_arg(sargv, &sn, "--secret-file=%s", e->secret);
 		add_orb_args(sargv, &sn, e->ns, e->orb_ep, e->ca_opt, e->key_opt);
 		snprintf(r->slaves[i].log, sizeof(r->slaves[i].log), "%s/slave.%d.log", e->logdir, i);
@@ -730,7 +784,7 @@ static int start_slaves(const struct run_opts *o, const struct run_env *e, struc
 /* Starts every process of the run: 0, or 1 (said why) when one could not start. */
 static int launch(const struct run_opts *o, struct run_env *e, struct run_state *r)
 {
-	if (start_names_and_tls(o, e, r) || start_master(o, e, r))
+	if (start_names_and_tls(o, e, r) || start_master(o, e, r, 0))
 		return 1;
 	start_hmasters(o, e, r);
 	return start_slaves(o, e, r);
@@ -751,11 +805,12 @@ static int slaves_running(struct run_state *r)
  * and the slaves: when every one of them has exited the run cannot end.
  * Returns the run's exit status.
  */
-static int monitor(struct run_opts *o, struct run_state *r)
+static int monitor(struct run_opts *o, const struct run_env *e, struct run_state *r)
 {
 	double t0 = dls_now(), all_gone_at = 0;
-	int names_gone_said = 0;
+	int names_gone_said = 0, resumes = 0;
 
+again:
 	while (r->master.status < 0) {
 		int running = slaves_running(r);
 
@@ -796,6 +851,12 @@ static int monitor(struct run_opts *o, struct run_state *r)
 			kill(r->hm[o->kill_hm].pid, SIGKILL);
 			o->kill_hm = -1;
 		}
+		if (o->kill_master && dls_now() - t0 >= o->kill_at) {
+			fprintf(stderr, PROG ": drill: kill -9 the master (pid %d) at %.2f s\n",
+				(int)r->master.pid, dls_now() - t0);
+			kill(r->master.pid, SIGKILL);
+			o->kill_master = 0;
+		}
 		if (o->kill_slave >= 0 && dls_now() - t0 >= o->kill_at) {
 			fprintf(stderr, PROG ": drill: kill -9 slave.%d (pid %d) at %.2f s\n",
 				o->kill_slave, (int)r->slaves[o->kill_slave].pid, dls_now() - t0);
@@ -803,6 +864,17 @@ static int monitor(struct run_opts *o, struct run_state *r)
 			o->kill_slave = -1;
 		}
 		dls_sleep_ms(20);
+	}
+	if (r->master.status > 128 && o->journal && resumes < MAX_RESUMES) {
+		/* every result it acknowledged is in its journal: a new master
+		 * takes over from there, and the slaves rejoin it */
+		fprintf(stderr,
+			PROG ": the master of run '%s' died of signal %d at %.2f s: resuming it "
+			     "from its journal (%d of %d)\n",
+			o->run, r->master.status - 128, dls_now() - t0, ++resumes, MAX_RESUMES);
+		if (start_master(o, e, r, 1))
+			return 1;
+		goto again;
 	}
 	if (r->master.status > 128) { /* killed: the run failed, whatever the signal */
 		fprintf(stderr, PROG ": the master of run '%s' died of signal %d\n", o->run,
@@ -871,7 +943,7 @@ int dls_cmd_run(int argc, char **argv)
 	signal(SIGHUP, on_signal);
 
 	if (!launch(&o, &e, &r))
-		status = monitor(&o, &r);
+		status = monitor(&o, &e, &r);
 	stop_all(&r);
 	if (status != 0 && status != 130) {
 		fprintf(stderr, PROG ": run '%s' failed (master exit %d); logs in %s\n", o.run,

@@ -54,6 +54,11 @@ public:
 	{
 		throw CORBA::NO_IMPLEMENT();
 	}
+	DLS::Registration *rejoin(CORBA::ULong, const DLS::Credentials &, CORBA::Long,
+				  DLS::Capability, DLS::Slave_ptr) override
+	{
+		throw CORBA::NO_IMPLEMENT();
+	}
 };
 
 static int failed(const CORBA::Exception &e)

@@ -4,7 +4,8 @@
 // the dls-slave options `dls run --slave-program` passes, so that a run can
 // compare embedded slaves with dls-slave side by side (BENCHMARKS.md).
 //   embed_slave --run RUN --name NAME --speed V --load STEPS --t-iter NS
-//               [--link-latency-us US] [--secret-file FILE] -ORBInitRef NameService=...
+//               [--link-latency-us US] [--secret-file FILE] [--rejoin-ms T]
+//               -ORBInitRef NameService=...
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,8 @@ int main(int argc, char **argv)
 			so.master = v;
 		else if (!strcmp(k, "--secret-file"))
 			so.secret_file = v;
+		else if (!strcmp(k, "--rejoin-ms"))
+			so.slave.rejoin_ms = atoi(v);
 		else
 			bad = "unknown option";
 		if (bad) {

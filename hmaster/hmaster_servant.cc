@@ -358,3 +358,12 @@ struct hmaster_parent hmaster_parent_ops(const char *name, DLS::Master_ptr paren
 	ops.request = p_request;
 	return ops;
 }
+
+DLS::Registration *HMaster_i::rejoin(CORBA::ULong version, const DLS::Credentials &,
+				     CORBA::Long slave_id, DLS::Capability, DLS::Slave_ptr)
+{
+	proto_require_version(version, "rejoin");
+	log_warn("refused rejoin(%d): an hmaster keeps no journal", (int)slave_id);
+	throw DLS::Refused("rejoin: this hmaster keeps no journal and did not resume: its "
+			   "slaves register again");
+}

@@ -101,6 +101,14 @@ struct master *master_create(const struct master_config *cfg, int *err, char *wh
 		*err = rc;
 		return NULL;
 	}
+	if (cfg->journal_dir[0]) {
+		rc = master_journal_start(m, why);
+		if (rc) {
+			master_destroy(m);
+			*err = rc;
+			return NULL;
+		}
+	}
 	*err = DLS_OK;
 	return m;
 }
@@ -109,6 +117,15 @@ void master_destroy(struct master *m)
 {
 	if (!m)
 		return;
+	if (m->journal) {
+		struct journal_stats js;
+
+		journal_stats(m->journal, &js);
+		log_info("journal: %llu records in %llu commits, %.3f s committing",
+			 (unsigned long long)js.records, (unsigned long long)js.commits,
+			 js.commit_s);
+	}
+	journal_close(m->journal);
 	for (int i = 0; i < m->cfg.nslaves; i++)
 		ledger_held_free(&m->children[i].serve.held);
 	sched_destroy(m->sched);
@@ -125,36 +142,46 @@ void master_close_registration_if_due(struct master *m, double now)
 {
 	if (!roster_close_if_due(&m->roster, now))
 		return;
+	master_log_closed(m);
 	m->gate_deadline = now + m->cfg.start_timeout_ms / 1000.0;
 	pthread_cond_broadcast(&m->cond);
 	serve_queue_wake_head(&m->queue); /* the start gate may open now */
 }
 
-/* Registers n slaves (or one two-level hmaster); the lock is held. */
+/* Registers n slaves (or one two-level hmaster); the lock is held.
+ * *ticket: the journal's record of it, durable before the ids are told. */
 static int add_slaves(struct master *m, const char *const *names, const double *speeds, size_t n,
-		      const double *min_leaf, int *ids, uint64_t *keys, char *why)
+		      const double *min_leaf, int *ids, uint64_t *keys, uint64_t *ticket,
+		      char *why)
 {
 	int rc = roster_add(&m->roster, names, speeds, n, min_leaf, ids, keys, why, MASTER_WHY_LEN);
 
-	for (size_t k = 0; !rc && k < n; k++)
+	*ticket = 0;
+	for (size_t k = 0; !rc && k < n; k++) {
 		m->children[ids[k]].serve.may_prefetch = min_leaf != NULL;
-	if (!rc)
+		m->children[ids[k]].rejoined = 1; /* it holds this master's reference */
+	}
+	if (!rc) {
+		*ticket = master_log_register(m, names, speeds, n, min_leaf, ids, keys);
 		master_close_registration_if_due(m, dls_now());
+	}
 	return rc;
 }
 
 int master_register_group(struct master *m, const char *const *names, const double *speeds,
 			  size_t n, int *ids, uint64_t *keys, double *vpowers, char *why)
 {
+	uint64_t ticket;
 	int rc;
 
 	pthread_mutex_lock(&m->lock);
-	rc = add_slaves(m, names, speeds, n, NULL, ids, keys, why);
+	rc = add_slaves(m, names, speeds, n, NULL, ids, keys, &ticket, why);
 	if (!rc)
 		roster_wait_closed(&m->roster, &m->lock, &m->cond);
 	for (size_t k = 0; !rc && k < n; k++)
 		vpowers[k] = m->roster.v[ids[k]].info.vpower;
 	pthread_mutex_unlock(&m->lock);
+	master_journal_wait(m, ticket);
 	return rc;
 }
 
@@ -162,6 +189,7 @@ int master_register_cluster(struct master *m, const char *name, const double *sp
 			    int *id, uint64_t *key, double *vpowers, char *why)
 {
 	double sum = 0, min = INFINITY;
+	uint64_t ticket;
 	int rc;
 
 	if (n < 1) {
@@ -179,13 +207,14 @@ int master_register_cluster(struct master *m, const char *name, const double *sp
 			min = speeds[k];
 	}
 	pthread_mutex_lock(&m->lock);
-	rc = add_slaves(m, &name, &sum, 1, &min, id, key, why);
+	rc = add_slaves(m, &name, &sum, 1, &min, id, key, &ticket, why);
 	if (!rc) {
 		roster_wait_closed(&m->roster, &m->lock, &m->cond);
 		for (size_t k = 0; k < n; k++) /* as if each had registered here */
 			vpowers[k] = roster_vpower(&m->roster, speeds[k]);
 	}
 	pthread_mutex_unlock(&m->lock);
+	master_journal_wait(m, ticket);
 	return rc;
 }
 

@@ -44,14 +44,37 @@ struct master_config {
 	int register_timeout_ms; /* registration closes after this even if slaves are missing */
 	int start_timeout_ms;	 /* the first requests are collected this long at most */
 	int wait_ms;		 /* how long a WAIT reply tells a slave to wait */
+
+	/* Survival (PROTOCOL.md 15); not part of the journaled configuration. */
+	char journal_dir[1024]; /* "" : no journal; else journal to DIR/journal.db */
+	int resume;		/* continue the journal in journal_dir (master_create
+				   replays it) instead of starting a new one */
+	int journal_os;		/* 0: every journal commit is synced to the disk
+				   (survives a power cut); 1: handed to the OS only
+				   (survives the master's crash, not the machine's) */
+	int rejoin_ms;		/* after a resume: how long a slave holding work may
+				   take to rejoin before it is declared lost */
 };
 
 struct master;
 
 /*
- * Checks *cfg, opens its workload and creates a master.  Returns NULL with
- * *err set (DLS_EINVAL for a bad field or parameter, DLS_ENOENT for an
- * unknown workload, DLS_ENOMEM) and why (MASTER_WHY_LEN, may be NULL) saying which.
+ * Reads the configuration of the run journaled in dir (journal_dir and
+ * resume set, sink and rejoin_ms zero) into *cfg, for a master that resumes
+ * it.  DLS_OK, or DLS_ENOENT / DLS_EINVAL / DLS_EIO with why.
+ */
+int master_journal_config(const char *dir, struct master_config *cfg, char *why);
+
+/*
+ * Checks *cfg, opens its workload and creates a master.  With journal_dir,
+ * everything the master must not lose is journaled there, durable before
+ * it is acknowledged; with resume too, the journal is replayed first (its
+ * configuration must be cfg's) and the master goes on where it stopped:
+ * its slaves rejoin (master_rejoin).  Returns NULL with *err set
+ * (DLS_EINVAL for a bad field or parameter or a journal of another run,
+ * DLS_ENOENT for an unknown workload or no journal, DLS_ESTATE for a new
+ * journal where one exists, DLS_EIO, DLS_ENOMEM) and why (MASTER_WHY_LEN,
+ * may be NULL) saying which.
  */
 struct master *master_create(const struct master_config *cfg, int *err, char *why);
 
@@ -93,6 +116,24 @@ int master_check_caller(struct master *m, int slave_id, uint64_t key, char *why)
 /* The capability issued to slave_id (0: no such slave): the master shows
  * it when it tells the slave to stop. */
 uint64_t master_child_key(struct master *m, int slave_id);
+
+/*
+ * A slave (or hmaster) of a resumed run joins this master again with the id
+ * and capability it was issued: DLS_OK with its V_i, or a refusal as
+ * master_check_caller.  Its later calls are served as before the crash (a
+ * retried request gets the reply the journal holds).
+ */
+int master_rejoin(struct master *m, int slave_id, uint64_t key, double *vpower, char *why);
+
+/*
+ * Non-zero while slave_id, registered before this master resumed, has not
+ * rejoined and the rejoin window (rejoin_ms) is open: it cannot be pinged
+ * yet and is not lost.
+ */
+int master_awaiting_rejoin(struct master *m, int slave_id);
+
+/* Non-zero when this master resumed a journal. */
+int master_resumed(const struct master *m);
 
 /*
  * Serves one request (req->key must be the slave's capability): records its

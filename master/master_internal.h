@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 
+#include "journal.h"
 #include "master.h"
 #include "result_store.h"
 #include "roster.h"
@@ -17,6 +18,7 @@
 struct master_child {
 	struct serve_child serve;
 	int first_request_pending; /* its first request waits at the start gate */
+	int rejoined;		   /* after a resume: it joined the new master */
 };
 
 struct master {
@@ -34,6 +36,10 @@ struct master {
 
 	struct result_store results;	/* the workload, results, ledger, T_p */
 	int64_t assigned, requeued_total;
+
+	struct journal *journal; /* NULL: no journal (master_journal.c) */
+	int replaying;		 /* the journal is being replayed: log nothing */
+	double resumed_at;	 /* 0, or when this master resumed a journal */
 };
 
 /* Sets why (may be NULL) like snprintf. */
@@ -41,5 +47,52 @@ void master_why(char *why, const char *fmt, ...) __attribute__((format(printf, 2
 
 /* Closes registration if it is due; call with the lock held. */
 void master_close_registration_if_due(struct master *m, double now);
+
+/* --- the serving steps that live requests and the journal's replay share
+ * (master_serve.c); the lock is held --- */
+
+/* Checks results of slave id against its holdings and the workload; they
+ * are stored and marked on DLS_OK (apply or unmark them), else nothing. */
+int master_check_results(struct master *m, int id, const struct dls_result *res, size_t n,
+			 char *why);
+/* Accepts checked results: delivered, counted against the holder. */
+void master_apply_results(struct master *m, int id, const struct dls_result *res, size_t n);
+/* Records a request's report (its checked results, times, A_i). */
+void master_record_request(struct master *m, const struct dls_request *r);
+/* Chooses the reply to slave id: requeued work, the scheme's next chunk,
+ * WAIT or DONE (reported: its A_i was given to sched_report already). */
+int master_serve_one(struct master *m, int id, int64_t acp, int reported, struct dls_reply *out,
+		     char *why);
+/* Remembers the reply to r for a retry; the slave is active. */
+void master_remember(struct master *m, const struct dls_request *r, const struct dls_reply *out);
+/* Declares slave id lost: its undelivered work is requeued. */
+void master_release_lost(struct master *m, int id, const char *cause);
+/* Creates the scheme with these first A_i: the start gate opens. */
+int master_open_gate_with(struct master *m, const int64_t *acp);
+
+/* --- the journal (master_journal.c); the lock is held, except for
+ * master_journal_wait --- */
+
+/* Makes a fresh journal (cfg.journal_dir) or, resuming, replays it. */
+int master_journal_start(struct master *m, char *why);
+uint64_t master_log_register(struct master *m, const char *const *names, const double *speeds,
+			     size_t n, const double *min_leaf, const int *ids,
+			     const uint64_t *keys);
+void master_log_closed(struct master *m);
+void master_log_gate(struct master *m, const int64_t *acp);
+/*
+ * A message: its fresh requests (fresh[k]; their results were accepted),
+ * reported (a merged message whose A_i all went to sched_report first), and
+ * the replies of the first `served` (the others were refused).
+ */
+uint64_t master_log_message(struct master *m, const struct dls_request *reqs, const int *fresh,
+			    size_t n, const struct dls_reply *replies, int reported,
+			    size_t served);
+uint64_t master_log_submit(struct master *m, int id, const struct dls_result *res, size_t n);
+void master_log_lost(struct master *m, int id, const char *cause);
+void master_log_dismissed(struct master *m, int id);
+void master_log_done(struct master *m);
+/* Returns once the record of ticket is durable; call without the lock. */
+void master_journal_wait(struct master *m, uint64_t ticket);
 
 #endif

@@ -27,7 +27,12 @@ static size_t holding(void *ctx, int *ids, size_t max)
 
 static int ping(void *ctx, int id, char *why, size_t len)
 {
-	return ((served *)ctx)->servant->ping(id, why, len);
+	served *s = (served *)ctx;
+
+	// after a resume, a slave is not lost while it may still rejoin
+	if (master_awaiting_rejoin(s->m, id))
+		return 0;
+	return s->servant->ping(id, why, len);
 }
 
 static void lost(void *ctx, int id, const char *why)
@@ -61,6 +66,10 @@ static void dismiss(void *ctx)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		DLS::Slave_var ref = s->servant->slave_ref(ids[i]);
+		if (CORBA::is_nil(ref)) {
+			master_slave_lost(s->m, ids[i], "did not rejoin after the master resumed");
+			continue;
+		}
 		try {
 			ref->stop(master_child_key(s->m, ids[i]), "the run is complete");
 			master_slave_dismissed(s->m, ids[i]);

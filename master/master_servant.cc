@@ -184,3 +184,34 @@ void Master_i::slave_lost(CORBA::Long slave_id, DLS::Capability key, const char 
 	if (rc)
 		throw DLS::Refused("slave_lost: no such slave, or already lost");
 }
+
+DLS::Registration *Master_i::rejoin(CORBA::ULong version, const DLS::Credentials &cred,
+				    CORBA::Long slave_id, DLS::Capability key, DLS::Slave_ptr self)
+{
+	char why[MASTER_WHY_LEN] = "";
+	double vpower = 0;
+	int id = slave_id, rc;
+	uint64_t k = key;
+
+	proto_require_version(version, "rejoin");
+	trust_.check_join(cred, "rejoin");
+	if (CORBA::is_nil(self))
+		throw DLS::Refused("rejoin: self must be a DLS::Slave reference");
+	// the key first: a stranger's reference must never replace the child's
+	rc = master_check_caller(m_, id, k, why);
+	if (!rc) {
+		remember_ref(id, self);
+		rc = master_rejoin(m_, id, k, &vpower, why);
+	}
+	if (rc) {
+		log_warn("refused rejoin(%d): %s", id, why);
+		dls_refuse(rc, why);
+	}
+	DLS::Registration *r = new DLS::Registration;
+	r->slave_id = id;
+	r->key = k;
+	r->virtual_power = vpower;
+	r->job = job_;
+	trust_.prove(cred, &id, &k, 1, r->proof);
+	return r;
+}

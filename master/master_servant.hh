@@ -36,6 +36,9 @@ public:
 					    const char *hmaster_name, const DLS::DoubleSeq &speeds,
 					    DLS::Slave_ptr self,
 					    DLS::DoubleSeq_out virtual_powers) override;
+	DLS::Registration *rejoin(CORBA::ULong version, const DLS::Credentials &cred,
+				  CORBA::Long slave_id, DLS::Capability key,
+				  DLS::Slave_ptr self) override;
 
 private:
 	struct master *m_;

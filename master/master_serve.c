@@ -38,13 +38,14 @@ uint64_t master_child_key(struct master *m, int slave_id)
 	return key;
 }
 
-/* Stores checked results; the lock is held. */
-static void apply_results(struct master *m, int id, const struct dls_result *res, size_t n)
+void master_apply_results(struct master *m, int id, const struct dls_result *res, size_t n)
 {
 	result_store_accept(&m->results, res, n); /* stored by check_values */
 	ledger_commit(&m->results.ledger, &m->children[id].serve.held, res, n);
-	if (n && result_store_complete(&m->results))
+	if (n && result_store_complete(&m->results)) {
+		master_log_done(m);
 		pthread_cond_broadcast(&m->cond);
+	}
 }
 
 /* Forgets results checked (and stored) but refused with their message. */
@@ -71,7 +72,7 @@ static int check_values(struct master *m, const struct dls_result *res, size_t n
 	return rc;
 }
 
-static int check_results(struct master *m, int id, const struct dls_result *res, size_t n,
+int master_check_results(struct master *m, int id, const struct dls_result *res, size_t n,
 			 char *why)
 {
 	int64_t total;
@@ -81,13 +82,30 @@ static int check_results(struct master *m, int id, const struct dls_result *res,
 	return rc ? rc : check_values(m, res, n, why);
 }
 
+int master_open_gate_with(struct master *m, const int64_t *acp)
+{
+	struct sched_params p = m->cfg.sched;
+	int rc;
+
+	p.acp = acp;
+	rc = sched_create(&p, &m->sched);
+	if (rc) {
+		log_err("cannot start the scheme: %s", dls_strerror(rc));
+		return rc;
+	}
+	m->gate_open = 1;
+	result_store_start(&m->results);
+	master_log_gate(m, acp);
+	serve_queue_wake_head(&m->queue);
+	return DLS_OK;
+}
+
 /* Opens the start gate when every registered slave has asked, or at the
  * deadline; creates the scheme with the A_i of those first requests. */
 static int maybe_open_gate(struct master *m, double now)
 {
 	int pending = 0, rc;
 	int64_t *acp;
-	struct sched_params p;
 
 	master_close_registration_if_due(m, now);
 	if (m->gate_open || !m->roster.closed)
@@ -109,19 +127,11 @@ static int maybe_open_gate(struct master *m, double now)
 					 ? s->info.acp
 					 : 0;
 	}
-	p = m->cfg.sched;
-	p.acp = acp;
-	rc = sched_create(&p, &m->sched);
+	rc = master_open_gate_with(m, acp);
 	free(acp);
-	if (rc) {
-		log_err("cannot start the scheme: %s", dls_strerror(rc));
-		return rc;
-	}
-	m->gate_open = 1;
-	result_store_start(&m->results);
-	log_info("scheduling starts with %d of %d first requests", pending, m->roster.n);
-	serve_queue_wake_head(&m->queue);
-	return DLS_OK;
+	if (!rc)
+		log_info("scheduling starts with %d of %d first requests", pending, m->roster.n);
+	return rc;
 }
 
 /* The time the head of the queue must look at the gate again by itself. */
@@ -160,7 +170,7 @@ static int wait_turn(struct master *m, int64_t acp, struct serve_waiter *w)
  * the scheme's next chunk, else WAIT while others hold work, DONE at the end.
  * `reported`: the ACPSA report of this request was already recorded.
  */
-static int serve_one(struct master *m, int id, int64_t acp, int reported, struct dls_reply *out,
+int master_serve_one(struct master *m, int id, int64_t acp, int reported, struct dls_reply *out,
 		     char *why)
 {
 	struct dls_slave_status *info = &m->roster.v[id].info;
@@ -227,19 +237,18 @@ static int take_request(struct master *m, const struct dls_request *r, struct dl
 	return rc;
 }
 
-static void record_request(struct master *m, const struct dls_request *r)
+void master_record_request(struct master *m, const struct dls_request *r)
 {
 	struct dls_slave_status *info = &m->roster.v[r->slave_id].info;
 
-	apply_results(m, r->slave_id, r->results, r->nresults);
+	master_apply_results(m, r->slave_id, r->results, r->nresults);
 	info->times = r->times;
 	info->acp = r->acp;
 	if (info->state == DLS_SLAVE_REGISTERED)
 		m->children[r->slave_id].first_request_pending = 1;
 }
 
-static void remember(struct master *m, const struct dls_request *r,
-		     const struct dls_reply *out)
+void master_remember(struct master *m, const struct dls_request *r, const struct dls_reply *out)
 {
 	struct dls_slave_status *info = &m->roster.v[r->slave_id].info;
 
@@ -252,7 +261,9 @@ static void remember(struct master *m, const struct dls_request *r,
 int master_request(struct master *m, const struct dls_request *req, struct dls_reply *out,
 		   char *why)
 {
+	static const int fresh = 1;
 	struct serve_waiter w;
+	uint64_t ticket;
 	int rc, retry;
 
 	pthread_mutex_lock(&m->lock);
@@ -261,15 +272,18 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 		pthread_mutex_unlock(&m->lock);
 		return rc;
 	}
-	record_request(m, req);
+	master_record_request(m, req);
 	rc = wait_turn(m, req->acp, &w);
 	if (!rc) {
-		rc = serve_one(m, req->slave_id, req->acp, 0, out, why);
+		rc = master_serve_one(m, req->slave_id, req->acp, 0, out, why);
 		serve_queue_leave(&m->queue, &w);
 	}
 	if (!rc)
-		remember(m, req, out);
+		master_remember(m, req, out);
+	/* refused after its results were accepted (lost meanwhile): they stay */
+	ticket = master_log_message(m, req, &fresh, 1, out, 0, rc ? 0 : 1);
 	pthread_mutex_unlock(&m->lock);
+	master_journal_wait(m, ticket); /* durable before the reply */
 	return rc;
 }
 
@@ -277,7 +291,10 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 			 struct dls_reply *out, char *why)
 {
 	struct serve_waiter w;
+	uint64_t ticket = 0;
+	size_t served;
 	int64_t top = 0;
+	int w_ok;
 	int rc = DLS_OK, *fresh = calloc(n ? n : 1, sizeof(int));
 	size_t k;
 
@@ -308,28 +325,38 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 	for (k = 0; k < n; k++) {
 		if (!fresh[k])
 			continue;
-		record_request(m, &reqs[k]);
+		master_record_request(m, &reqs[k]);
 		if (reqs[k].acp > top)
 			top = reqs[k].acp;
 	}
 	if (!top)
 		goto out; /* only retries */
 	rc = wait_turn(m, top, &w);
-	if (rc)
-		goto out;
-	/* the ACPSA rule once per merged message, after every report */
-	for (k = 0; k < n; k++)
-		if (fresh[k] && m->sched)
-			sched_report(m->sched, reqs[k].slave_id, reqs[k].acp);
-	for (k = 0; k < n && !rc; k++)
-		if (fresh[k]) {
-			rc = serve_one(m, reqs[k].slave_id, reqs[k].acp, 1, &out[k], why);
-			if (!rc)
-				remember(m, &reqs[k], &out[k]);
-		}
-	serve_queue_leave(&m->queue, &w);
+	w_ok = !rc;
+	served = 0;
+	if (w_ok) {
+		/* the ACPSA rule once per merged message, after every report */
+		for (k = 0; k < n; k++)
+			if (fresh[k] && m->sched)
+				sched_report(m->sched, reqs[k].slave_id, reqs[k].acp);
+		for (k = 0; k < n && !rc; k++)
+			if (fresh[k]) {
+				rc = master_serve_one(m, reqs[k].slave_id, reqs[k].acp, 1, &out[k],
+						      why);
+				if (!rc)
+					master_remember(m, &reqs[k], &out[k]);
+				else
+					served = k;
+			}
+		if (!rc)
+			served = n;
+		serve_queue_leave(&m->queue, &w);
+	}
+	/* the ones after a refused one were not served; their results stay */
+	ticket = master_log_message(m, reqs, fresh, n, out, w_ok, served);
 out:
 	pthread_mutex_unlock(&m->lock);
+	master_journal_wait(m, ticket);
 	free(fresh);
 	return rc;
 }
@@ -337,22 +364,40 @@ out:
 int master_submit(struct master *m, int slave_id, uint64_t key, const struct dls_result *res,
 		  size_t nres, char *why)
 {
+	uint64_t ticket = 0;
 	int rc;
 
 	pthread_mutex_lock(&m->lock);
 	rc = check_caller(m, slave_id, key, why);
 	if (!rc)
-		rc = check_results(m, slave_id, res, nres, why);
-	if (!rc)
-		apply_results(m, slave_id, res, nres);
+		rc = master_check_results(m, slave_id, res, nres, why);
+	if (!rc) {
+		master_apply_results(m, slave_id, res, nres);
+		ticket = master_log_submit(m, slave_id, res, nres);
+	}
 	pthread_mutex_unlock(&m->lock);
+	master_journal_wait(m, ticket);
 	return rc;
+}
+
+void master_release_lost(struct master *m, int id, const char *cause)
+{
+	struct roster_entry *s = &m->roster.v[id];
+	int64_t moved;
+
+	s->info.state = DLS_SLAVE_LOST;
+	/* undelivered runs of every held range go to the others */
+	moved = serve_release(&m->results.ledger, &m->children[id].serve, &m->requeue);
+	m->requeued_total += moved;
+	if (!m->replaying)
+		log_warn("slave %d '%s' lost (%s): %lld undelivered iterations requeued", id,
+			 s->info.name, cause, (long long)moved);
+	master_log_lost(m, id, cause);
 }
 
 int master_slave_lost(struct master *m, int slave_id, const char *cause)
 {
 	struct roster_entry *s;
-	int64_t moved;
 
 	pthread_mutex_lock(&m->lock);
 	if (!roster_alive(&m->roster, slave_id)) {
@@ -366,12 +411,7 @@ int master_slave_lost(struct master *m, int slave_id, const char *cause)
 		pthread_mutex_unlock(&m->lock);
 		return DLS_ESTATE;
 	}
-	s->info.state = DLS_SLAVE_LOST;
-	/* undelivered runs of every held range go to the others */
-	moved = serve_release(&m->results.ledger, &m->children[slave_id].serve, &m->requeue);
-	m->requeued_total += moved;
-	log_warn("slave %d '%s' lost (%s): %lld undelivered iterations requeued", slave_id,
-		 s->info.name, cause, (long long)moved);
+	master_release_lost(m, slave_id, cause);
 	pthread_cond_broadcast(&m->cond);
 	pthread_mutex_unlock(&m->lock);
 	return DLS_OK;
@@ -413,6 +453,7 @@ void master_slave_dismissed(struct master *m, int slave_id)
 	pthread_mutex_lock(&m->lock);
 	if (roster_alive(&m->roster, slave_id)) {
 		m->roster.v[slave_id].info.state = DLS_SLAVE_DONE;
+		master_log_dismissed(m, slave_id);
 		pthread_cond_broadcast(&m->cond);
 	}
 	pthread_mutex_unlock(&m->lock);

@@ -45,6 +45,9 @@ static void help(void)
 	       "  --call-timeout-ms T      timeout of every other call (default 30000)\n"
 	       "  --retries N              attempts per call before giving up (default 5)\n"
 	       "  --retry-delay-ms T       first back-off, doubled per attempt (default 200)\n"
+	       "  --rejoin-ms T            then keep trying to rejoin the master (one resumed\n"
+	       "                           from its journal: dls-master --resume) for T ms\n"
+	       "                           (default 0: give up)\n"
 	       "  --poll-ms T              A_i = 0: read Q_i again after T ms (default 100)\n"
 	       "  --link-latency-us US     emulated one-way latency of the link to the master\n"
 	       "  --secret-file FILE       the run's secret (mode 0600): join only a master that\n"
@@ -53,7 +56,7 @@ static void help(void)
 }
 
 enum { O_COORD = 101, O_LATENCY = 100, O_MASTER = 1, O_RUN, O_NAME, O_SPEED, O_LOAD, O_TITER, O_REAL, O_Q, O_IOR, O_CONNTO, O_REGTO,
-       O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL, O_SECRET };
+       O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL, O_SECRET, O_REJOIN };
 
 int main(int argc, char **argv)
 {
@@ -72,6 +75,7 @@ int main(int argc, char **argv)
 					     {"call-timeout-ms", required_argument, 0, O_CALLTO},
 					     {"retries", required_argument, 0, O_RETRIES},
 					     {"retry-delay-ms", required_argument, 0, O_RETRYDELAY},
+					     {"rejoin-ms", required_argument, 0, O_REJOIN},
 					     {"poll-ms", required_argument, 0, O_POLL},
 					     {"link-latency-us", required_argument, 0, O_LATENCY},
 					     {"secret-file", required_argument, 0, O_SECRET},
@@ -149,6 +153,9 @@ int main(int argc, char **argv)
 			break; /* applied before the ORB started */
 		case O_RETRIES:
 			cfg.retries = (int)cli_i64_or_die(PROG, "--retries", optarg, 1, 1000);
+			break;
+		case O_REJOIN:
+			cfg.rejoin_ms = (int)cli_i64_or_die(PROG, "--rejoin-ms", optarg, 0, 86400000);
 			break;
 		case O_RETRYDELAY:
 			cfg.retry_delay_ms =

@@ -84,14 +84,56 @@ static int64_t current_acp(struct run *r)
 	return (int64_t)floor(r->st->vpower / q + 1e-9);
 }
 
+int slave_may_rejoin(const struct run *r)
+{
+	return r->registered && r->cfg->rejoin_ms > 0 && r->ops && r->ops->rejoin;
+}
+
+int slave_rejoin(struct run *r)
+{
+	double t0 = dls_now(), deadline = t0 + r->cfg->rejoin_ms / 1000.0;
+	int delay = 50, rc = DLS_EREMOTE;
+
+	if (!slave_may_rejoin(r))
+		return DLS_EREMOTE;
+	log_warn("the master is gone: trying to rejoin it for up to %d ms", r->cfg->rejoin_ms);
+	while (dls_now() < deadline) {
+		rc = r->ops->rejoin(r->ops->ctx, r->st->id, r->why, r->len);
+		if (rc != DLS_EREMOTE && rc != DLS_ENOENT)
+			break;
+		dls_sleep_until(dls_now() + delay / 1000.0 < deadline ? dls_now() + delay / 1000.0
+								      : deadline);
+		delay = delay < 250 ? 2 * delay : 500; /* a new master binds within ~1 s */
+	}
+	r->st->times.t_comwait += dls_now() - t0;
+	if (rc == DLS_ENOENT)
+		rc = DLS_EREMOTE;
+	if (rc == DLS_OK) /* a warning: the run survived a failure */
+		log_warn("rejoined the master as slave %d after %.2f s", r->st->id,
+			 dls_now() - t0);
+	else
+		log_err("could not rejoin the master in %d ms: %s", r->cfg->rejoin_ms, r->why);
+	return rc;
+}
+
 /* Sends every stored block but the first with submit(); the first rides on
- * the request (piggy-backing).  A retried submit that is refused means the
- * earlier attempt got through: the master keeps the first copy. */
+ * the request (piggy-backing).  A retried submit that is refused as already
+ * delivered means an earlier attempt got through (before a crash, say):
+ * the master keeps the first copy. */
 static int deliver(struct run *r, size_t keep)
 {
 	for (size_t i = keep; i < r->store.n; i++) {
+		uint64_t unreached = r->unreached;
 		int rc = WITH_RETRIES(r, r->ops->submit(r->ops->ctx, r->st->id, &r->store.blocks[i],
 							1, r->why, r->len));
+
+		if (rc == DLS_EINVAL && r->unreached != unreached && strstr(r->why, "delivered")) {
+			log_warn("results [%lld, +%lld) refused after a retry (%s): an earlier "
+				 "attempt got through",
+				 (long long)r->store.blocks[i].start,
+				 (long long)r->store.blocks[i].count, r->why);
+			rc = DLS_OK;
+		}
 		if (rc)
 			return rc;
 	}
@@ -251,6 +293,7 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 						  &st->vpower, &r.job, why, len));
 	if (rc)
 		return rc;
+	r.registered = 1;
 	st->times.t_comwait = 0; /* seed 001's T_com+wait is the loop's, not the start-up's */
 	r.t0 = dls_now();
 	rc = slave_setup(&r);

@@ -71,6 +71,8 @@ static int submit(void *ctx, int id, const struct dls_result *res, size_t n, cha
 	}
 }
 
+static int rejoin(void *ctx, int id, char *why, size_t len);
+
 static int stop_requested(void *ctx)
 {
 	return ((slave_client *)ctx)->servant->stop_requested();
@@ -87,6 +89,7 @@ struct slave_ops slave_client_ops(slave_client *c, void (*registered)(void *, in
 	ops.submit = submit;
 	ops.registered = registered;
 	ops.stop_requested = stop_requested;
+	ops.rejoin = rejoin;
 	return ops;
 }
 
@@ -255,6 +258,66 @@ static CORBA::Object_ptr find_master(const struct slave_orb_opts *o, char *why, 
 }
 
 
+// The parent's references: obj for the calls, with the call timeout, and a
+// second one to the same object for the long registration call (timeouts
+// of their own, nothing process-wide).  No remote call.
+static void set_parent_refs(slave_client *c, CORBA::Object_ptr obj)
+{
+	const struct slave_orb_opts *o = c->opts;
+	CORBA::String_var ior = dls_orb()->object_to_string(obj);
+	CORBA::Object_var obj2 = dls_orb()->string_to_object(ior);
+
+	if (o->call_timeout_ms > 0)
+		omniORB::setClientCallTimeout(obj, (CORBA::ULong)o->call_timeout_ms);
+	omniORB::setClientCallTimeout(obj2, (CORBA::ULong)o->register_timeout_ms);
+	if (o->coordinator_leaf) {
+		c->coordinator = DLS::Coordinator::_unchecked_narrow(obj);
+		c->coordinator_register = DLS::Coordinator::_unchecked_narrow(obj2);
+	} else {
+		c->master = DLS::Master::_unchecked_narrow(obj);
+		c->master_register = DLS::Master::_unchecked_narrow(obj2);
+	}
+}
+
+// Finds the master again (a new one is bound under the same name) and
+// joins it with our id and capability; it must prove the run's secret.
+static int rejoin(void *ctx, int id, char *why, size_t len)
+{
+	slave_client *c = (slave_client *)ctx;
+	const struct slave_orb_opts *o = c->opts;
+	CORBA::Object_var obj;
+	DLS::Credentials cred;
+	char path[192];
+	int err = DLS_OK;
+
+	try {
+		if (o->master_ior) {
+			obj = dls_orb()->string_to_object(o->master_ior);
+		} else {
+			dls_name_path(path, o->run_name, o->master_leaf);
+			obj = dls_name_resolve(path, &err, why, len);
+			if (CORBA::is_nil(obj))
+				return err;
+		}
+		set_parent_refs(c, obj);
+		trust_credentials(&c->secret, cred);
+		DLS::Registration_var r =
+			c->master->rejoin(DLS::PROTOCOL_VERSION, cred, id, c->key, c->self);
+		int rid = r->slave_id;
+		uint64_t rkey = r->key;
+
+		if (trust_check_parent(&c->secret, cred, &rid, &rkey, 1, r->proof, why, len))
+			return DLS_EINVAL;
+		if (rid != id || rkey != c->key) {
+			snprintf(why, len, "the master answered rejoin(%d) for slave %d", id, rid);
+			return DLS_EINVAL;
+		}
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_corba_error(e, why, len);
+	}
+}
+
 int slave_client_connect(slave_client *c, const struct slave_orb_opts *o, char *why, size_t len)
 {
 	memset(c->bound_path, 0, sizeof(c->bound_path));
@@ -269,24 +332,12 @@ int slave_client_connect(slave_client *c, const struct slave_orb_opts *o, char *
 				   "(dls_embed_use_orb)");
 		return DLS_ESTATE;
 	}
+	c->opts = o;
 	try {
 		CORBA::Object_var obj = find_master(o, why, len);
 		if (CORBA::is_nil(obj))
 			return DLS_ENOENT;
-		// a second reference to the same object, for the long registration call;
-		// both with timeouts of their own, nothing process-wide
-		CORBA::String_var ior = dls_orb()->object_to_string(obj);
-		CORBA::Object_var obj2 = dls_orb()->string_to_object(ior);
-		if (o->call_timeout_ms > 0)
-			omniORB::setClientCallTimeout(obj, (CORBA::ULong)o->call_timeout_ms);
-		omniORB::setClientCallTimeout(obj2, (CORBA::ULong)o->register_timeout_ms);
-		if (o->coordinator_leaf) {
-			c->coordinator = DLS::Coordinator::_unchecked_narrow(obj);
-			c->coordinator_register = DLS::Coordinator::_unchecked_narrow(obj2);
-		} else {
-			c->master = DLS::Master::_unchecked_narrow(obj); // no remote call: retries apply
-			c->master_register = DLS::Master::_unchecked_narrow(obj2);
-		}
+		set_parent_refs(c, obj);
 		c->servant = new Slave_i();
 		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(c->servant);
 		c->self = c->servant->_this();

@@ -18,6 +18,7 @@ struct slave_client {
 	Slave_i *servant;
 	char run_name[64];
 	char bound_path[192];	  // empty until bound
+	const struct slave_orb_opts *opts; // how the parent was found (rejoin)
 	struct run_secret secret; // the run's (set = 0: none), from the options
 	uint64_t key;		  // the capability the parent issued at registration
 };

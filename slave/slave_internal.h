@@ -33,25 +33,60 @@ struct run {
 	double t0;		 /* time base of the load schedule */
 	struct store store;
 	uint32_t seq;
+	int registered; /* the master issued this slave its id: it may rejoin */
+	uint64_t unreached; /* calls that did not reach the master, so far */
 	char *why;
 	size_t len;
 };
 
-/* Calls op with bounded retries while the master cannot be reached. */
+/*
+ * The master stayed unreachable after the retries: rejoins it (a master
+ * resumed from its journal) for up to cfg->rejoin_ms when the run allows
+ * it.  DLS_OK (call again: the same call gets the same answer), DLS_EREMOTE
+ * (gave up, or rejoining is off), or the refusal of the rejoin, with why.
+ */
+int slave_rejoin(struct run *r);
+
+/* Non-zero when the run may rejoin a lost master: then a call that does not
+ * reach it goes to slave_rejoin at once (it polls the naming service). */
+int slave_may_rejoin(const struct run *r);
+
+/* Calls op with bounded retries while the master cannot be reached, then
+ * (slave_rejoin) again after rejoining it. */
 #define WITH_RETRIES(r, call)                                                                      \
+	({                                                                                         \
+		int rcr_ = DLS_EREMOTE;                                                            \
+		for (int again_ = 1; again_;) {                                                    \
+			rcr_ = WITH_RETRIES_ONCE(r, call);                                         \
+			again_ = 0;                                                                \
+			if (rcr_ == DLS_EREMOTE) {                                                 \
+				int j_ = slave_rejoin(r);                                          \
+				if (j_ == DLS_OK)                                                  \
+					again_ = 1;                                                \
+				else if (j_ != DLS_EREMOTE)                                        \
+					rcr_ = j_;                                                 \
+			}                                                                          \
+		}                                                                                  \
+		rcr_;                                                                              \
+	})
+
+/* One round of WITH_RETRIES: cfg->retries attempts, doubling back-offs. */
+#define WITH_RETRIES_ONCE(r, call)                                                                 \
 	({                                                                                         \
 		int rc_ = DLS_EREMOTE;                                                             \
 		int delay_ = (r)->cfg->retry_delay_ms;                                             \
-		for (int a_ = 1; a_ <= (r)->cfg->retries; a_++) {                                  \
+		int tries_ = slave_may_rejoin(r) ? 1 : (r)->cfg->retries;                          \
+		for (int a_ = 1; a_ <= tries_; a_++) {                                             \
 			double c0_ = dls_now();                                                    \
 			slave_link_delay((r)->cfg->link_latency_us);                                     \
 			rc_ = (call);                                                              \
 			(r)->st->times.t_comwait += dls_now() - c0_;                               \
 			if (rc_ != DLS_EREMOTE)                                                    \
 				break;                                                             \
-			log_warn("master not reached (attempt %d of %d): %s", a_,                  \
-				 (r)->cfg->retries, (r)->why);                                     \
-			if (a_ < (r)->cfg->retries) {                                              \
+			(r)->unreached++;                                                          \
+			log_warn("master not reached (attempt %d of %d): %s", a_, tries_,          \
+				 (r)->why);                                                        \
+			if (a_ < tries_) {                                                         \
 				dls_sleep_ms(delay_);                                              \
 				(r)->st->times.t_comwait += delay_ / 1000.0;                       \
 				delay_ *= 2;                                                       \

@@ -46,6 +46,12 @@ struct slave_config {
 	void *body_ctx;
 	/* Optional, with body: the job, once registered and before any chunk. */
 	void (*body_job)(void *ctx, const struct dls_job *job);
+	/*
+	 * When the master stays unreachable after the retries: keep trying to
+	 * rejoin it (slave_ops.rejoin: a master resumed from its journal, or
+	 * the same one after a partition) for this long, in ms; 0: give up.
+	 */
+	int rejoin_ms;
 };
 
 /*
@@ -65,6 +71,13 @@ struct slave_ops {
 	void (*registered)(void *ctx, int id, const struct dls_job *job);
 	/* Optional: non-zero when someone asked the slave to stop. */
 	int (*stop_requested)(void *ctx);
+	/*
+	 * Optional: finds the master again and joins it as slave id with the
+	 * capability it was issued (IDL Master::rejoin).  DLS_OK; DLS_EREMOTE
+	 * or DLS_ENOENT (not reachable, or not bound again yet: tried again
+	 * until slave_config.rejoin_ms); a refusal ends the run.
+	 */
+	int (*rejoin)(void *ctx, int id, char *why, size_t len);
 };
 
 struct slave_stats {

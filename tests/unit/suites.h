@@ -16,6 +16,7 @@ int coordinator_suite_add(void);
 int serve_suite_add(void);
 int roster_suite_add(void);
 int run_auth_suite_add(void);
+int journal_suite_add(void);
 int liveness_suite_add(void);
 int workload_suite_add(void);
 

@@ -1,0 +1,111 @@
+/*
+ * journal.h - a role's durable event log: what a master must not lose (every
+ * accepted result and every change of its scheduler's state), appended in
+ * the order its state changed, and made durable before the master
+ * acknowledges anything that depends on it (PROTOCOL.md 15).
+ *
+ * It is an SQLite database, DIR/journal.db, in WAL mode.  With sync_disk (the
+ * default of the programs), synchronous=FULL: a commit is on disk when it
+ * returns, and survives a power cut; without, synchronous=NORMAL: a commit
+ * is in the operating system's hands (it survives the process's crash, not
+ * the machine's) and the disk is synced at checkpoints.  Three
+ * tables, readable with the sqlite3 shell:
+ *
+ *   run(format, config)                 one row: the run's configuration (JSON)
+ *   event(id, kind, body)               in order; body is JSON
+ *   block(event, start, count, data)    the result blocks of an event
+ *
+ * Group commit: journal_append is cheap (the owner calls it under its own
+ * lock, so the log's order is the state's order) and returns a ticket;
+ * journal_wait(ticket), called after the owner's lock is released, returns
+ * once every record up to the ticket is durable.  One waiter at a time
+ * writes every pending record of every thread in one transaction, so
+ * concurrent requests share one fsync.
+ *
+ * A block's data is not copied: it must stay valid until the appender's
+ * journal_wait for that record returned.  Records without blocks may be
+ * appended by a thread that never waits.
+ *
+ * If the journal cannot be written (a full disk), the error is logged once
+ * and the run goes on without it: journal_wait returns at once, and
+ * journal_failed says so.
+ *
+ * Thread-safe.
+ */
+#ifndef DLS_JOURNAL_H
+#define DLS_JOURNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dls/proto.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The journal's file in its folder, and its format (run.format). */
+#define JOURNAL_FILE "journal.db"
+#define JOURNAL_FORMAT 1
+
+struct journal;
+
+/*
+ * Creates DIR/journal.db (DIR is made if missing, mode 0700) holding the
+ * run's configuration `config` (JSON text); sync_disk: every commit is synced
+ * to the disk.  Refuses a journal that already
+ * exists (DLS_ESTATE: resume it, or remove it).  DLS_OK, or DLS_EIO /
+ * DLS_ESTATE / DLS_ENOMEM with why (len octets) naming the file and cause.
+ */
+int journal_create(const char *dir, const char *config, int sync_disk, struct journal **out,
+		   char *why, size_t len);
+
+/*
+ * Opens the journal in DIR to resume it: *config receives the run's
+ * configuration (malloc'd JSON text, the caller frees).  DLS_OK, or
+ * DLS_ENOENT (no journal there), DLS_EINVAL (not a journal of this format),
+ * DLS_EIO, with why.
+ */
+int journal_open(const char *dir, int sync_disk, char **config, struct journal **out, char *why,
+		 size_t len);
+
+/*
+ * Called once per event, in order: its kind, its body (JSON text) and its
+ * result blocks (data valid during the call).  Returns DLS_OK, or an error
+ * (why filled) that stops the replay.
+ */
+typedef int (*journal_event_fn)(void *ctx, const char *kind, const char *body,
+				const struct dls_result *blocks, size_t n, char *why, size_t len);
+
+/* Replays every event of an opened journal: DLS_OK, fn's error, or DLS_EIO. */
+int journal_replay(struct journal *j, journal_event_fn fn, void *ctx, char *why, size_t len);
+
+/*
+ * Appends an event: kind (a short name, copied), body (JSON text, taken
+ * over: freed by the journal; NULL is the empty object) and n result blocks
+ * (descriptors copied, data not).  Returns its ticket; 0 when j is NULL or
+ * failed (nothing to wait for).
+ */
+uint64_t journal_append(struct journal *j, const char *kind, char *body,
+			const struct dls_result *blocks, size_t n);
+
+/* Returns once every record up to ticket is durable (or the journal failed). */
+void journal_wait(struct journal *j, uint64_t ticket);
+
+/* Non-zero once a write failed: the run goes on without a journal. */
+int journal_failed(struct journal *j);
+
+/* What the journal did: records, commits (fsyncs), seconds spent committing. */
+struct journal_stats {
+	uint64_t records, commits;
+	double commit_s;
+};
+void journal_stats(struct journal *j, struct journal_stats *out);
+
+/* Makes everything durable and closes; NULL is a no-op. */
+void journal_close(struct journal *j);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,639 @@
+/*
+ * master_journal.c - what the master journals (common/journal.h) and how a
+ * resumed master replays it (PROTOCOL.md 15).
+ *
+ * Events, in the order the master's state changed:
+ *   register   ids, capabilities, names, speeds (a two-level hmaster: min_leaf)
+ *   closed     the roster closed (V_i fixed)
+ *   gate       the start gate opened: the scheme's first A_i, T_p's start
+ *   message    a request or a merged message: each fresh request's results
+ *              (blocks), A_i, times, and the reply it was served
+ *   submit     results sent outside a request
+ *   lost       a slave declared lost (its undelivered work requeued)
+ *   dismissed  a slave told the run is over
+ *   done       the last result arrived (T_p's end)
+ *
+ * Replaying them through the serving steps the live master uses rebuilds
+ * the scheme, the ledger, the requeue, the results and every slave's retry
+ * state exactly: a scheme's chunks depend only on the calls it gets, which
+ * are replayed in the order they were made.  A replayed chunk that differs
+ * from the journaled reply stops the resume (the journal is not this
+ * program's, or is damaged).
+ */
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls/err.h"
+#include "dls/log.h"
+#include "dls_time.h"
+#include "master_internal.h"
+
+/* --- the run's configuration as JSON ------------------------------------ */
+
+static json_t *scheme_json(const struct sched_params *p)
+{
+	return json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:f, s:f, s:i, s:I}",
+			 "kind", sched_kind_name(p->kind), "profile", (int)p->profile, "css_k",
+			 (json_int_t)p->css_k, "gss_k", (json_int_t)p->gss_k, "tss_first",
+			 (json_int_t)p->tss_first, "tss_last", (json_int_t)p->tss_last,
+			 "alpha_num", (json_int_t)p->alpha_num, "alpha_den",
+			 (json_int_t)p->alpha_den, "fac", p->fac, "fac_mu", p->fac_mu,
+			 "fac_sigma", p->fac_sigma, "fiss_sigma", p->fiss_sigma, "fiss_x",
+			 (json_int_t)p->fiss_x);
+}
+
+/* The journaled part of a configuration, as canonical JSON text (malloc'd). */
+static char *config_json(const struct master_config *c)
+{
+	json_t *params = json_array(), *o;
+	char *text;
+
+	for (int i = 0; i < c->nparams; i++)
+		json_array_append_new(params,
+				      json_pack("[s, s]", c->params[i].name, c->params[i].value));
+	o = json_pack("{s:s, s:s, s:o, s:i, s:i, s:i, s:i, s:i, s:i, s:o}", "run", c->run_name,
+		      "workload", c->workload, "params", params, "slaves", c->nslaves, "order",
+		      (int)c->order, "collect", (int)c->collect, "register_timeout_ms",
+		      c->register_timeout_ms, "start_timeout_ms", c->start_timeout_ms, "wait_ms",
+		      c->wait_ms, "scheme", scheme_json(&c->sched));
+	text = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	json_decref(o);
+	return text;
+}
+
+static int copy_str(char *dst, size_t size, const char *src, const char *what, char *why)
+{
+	if (strlen(src) >= size) {
+		master_why(why, "the journal's %s '%s' is too long", what, src);
+		return DLS_EINVAL;
+	}
+	memcpy(dst, src, strlen(src) + 1);
+	return DLS_OK;
+}
+
+static int scheme_from_json(json_t *o, struct sched_params *p, char *why)
+{
+	const char *kind;
+	int profile;
+	json_int_t css_k, gss_k, tss_first, tss_last, alpha_num, alpha_den, fiss_x;
+	json_error_t e;
+
+	if (json_unpack_ex(o, &e, 0, "{s:s, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:F, s:F, s:i, s:I}",
+			   "kind", &kind, "profile", &profile, "css_k", &css_k, "gss_k", &gss_k,
+			   "tss_first", &tss_first, "tss_last", &tss_last, "alpha_num",
+			   &alpha_num, "alpha_den", &alpha_den, "fac", &p->fac, "fac_mu",
+			   &p->fac_mu, "fac_sigma", &p->fac_sigma, "fiss_sigma", &p->fiss_sigma,
+			   "fiss_x", &fiss_x)) {
+		master_why(why, "the journal's scheme: %s", e.text);
+		return DLS_EINVAL;
+	}
+	if (sched_kind_parse(kind, &p->kind)) {
+		master_why(why, "the journal's scheme '%s' is unknown to this program", kind);
+		return DLS_EINVAL;
+	}
+	p->profile = profile == SCHED_PROFILE_TEXT ? SCHED_PROFILE_TEXT : SCHED_PROFILE_TABLE;
+	p->css_k = css_k;
+	p->gss_k = gss_k;
+	p->tss_first = tss_first;
+	p->tss_last = tss_last;
+	p->alpha_num = alpha_num;
+	p->alpha_den = alpha_den;
+	p->fiss_x = fiss_x;
+	return DLS_OK;
+}
+
+static int config_from_json(const char *text, struct master_config *c, char *why)
+{
+	const char *run, *workload;
+	json_t *o = json_loads(text, 0, NULL), *params, *scheme;
+	int order, collect, rc = DLS_EINVAL;
+	json_error_t e;
+
+	memset(c, 0, sizeof(*c));
+	sched_params_init(&c->sched);
+	if (!o || json_unpack_ex(o, &e, 0, "{s:s, s:s, s:o, s:i, s:i, s:i, s:i, s:i, s:i, s:o}",
+				 "run", &run, "workload", &workload, "params", &params,
+				 "slaves", &c->nslaves, "order", &order, "collect", &collect,
+				 "register_timeout_ms", &c->register_timeout_ms,
+				 "start_timeout_ms", &c->start_timeout_ms, "wait_ms", &c->wait_ms,
+				 "scheme", &scheme)) {
+		master_why(why, "the journal's configuration: %s", o ? e.text : "not JSON");
+		goto out;
+	}
+	if (copy_str(c->run_name, sizeof(c->run_name), run, "run name", why) ||
+	    copy_str(c->workload, sizeof(c->workload), workload, "workload", why) ||
+	    scheme_from_json(scheme, &c->sched, why))
+		goto out;
+	if (!json_is_array(params) || json_array_size(params) > DLS_MAX_PARAMS) {
+		master_why(why, "the journal's parameters: not a list of at most %d", DLS_MAX_PARAMS);
+		goto out;
+	}
+	for (size_t i = 0; i < json_array_size(params); i++) {
+		const char *name, *value;
+
+		if (json_unpack(json_array_get(params, i), "[s, s]", &name, &value) ||
+		    copy_str(c->params[i].name, sizeof(c->params[i].name), name, "parameter", why) ||
+		    copy_str(c->params[i].value, sizeof(c->params[i].value), value, "value", why)) {
+			if (!why || !why[0])
+				master_why(why, "the journal's parameter %zu is not [name, value]", i);
+			goto out;
+		}
+		c->nparams++;
+	}
+	c->order = order == ITER_ORDER_INTERLEAVED ? ITER_ORDER_INTERLEAVED : ITER_ORDER_NATURAL;
+	c->collect = collect == DLS_COLLECT_END ? DLS_COLLECT_END : DLS_COLLECT_PIGGYBACK;
+	rc = DLS_OK;
+out:
+	json_decref(o);
+	return rc;
+}
+
+int master_journal_config(const char *dir, struct master_config *cfg, char *why)
+{
+	struct journal *j;
+	char *text, scratch[MASTER_WHY_LEN];
+	int rc;
+
+	if (!why)
+		why = scratch;
+	why[0] = '\0';
+	rc = journal_open(dir, 0, &text, &j, why, MASTER_WHY_LEN);
+	if (rc)
+		return rc;
+	journal_close(j);
+	rc = config_from_json(text, cfg, why);
+	free(text);
+	if (!rc) {
+		snprintf(cfg->journal_dir, sizeof(cfg->journal_dir), "%s", dir);
+		cfg->resume = 1;
+	}
+	return rc;
+}
+
+/* --- appending ---------------------------------------------------------- */
+
+static int logging(const struct master *m)
+{
+	return m->journal && !m->replaying;
+}
+
+static uint64_t append(struct master *m, const char *kind, json_t *body,
+		       const struct dls_result *blocks, size_t n)
+{
+	char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+
+	json_decref(body);
+	return journal_append(m->journal, kind, text, blocks, n);
+}
+
+static json_t *key_json(uint64_t key)
+{
+	char hex[17];
+
+	snprintf(hex, sizeof(hex), "%016" PRIx64, key);
+	return json_string(hex);
+}
+
+uint64_t master_log_register(struct master *m, const char *const *names, const double *speeds,
+			     size_t n, const double *min_leaf, const int *ids,
+			     const uint64_t *keys)
+{
+	json_t *a_ids, *a_keys, *a_names, *a_speeds;
+
+	if (!logging(m))
+		return 0;
+	a_ids = json_array();
+	a_keys = json_array();
+	a_names = json_array();
+	a_speeds = json_array();
+	for (size_t k = 0; k < n; k++) {
+		json_array_append_new(a_ids, json_integer(ids[k]));
+		json_array_append_new(a_keys, key_json(keys[k]));
+		json_array_append_new(a_names, json_string(names[k]));
+		json_array_append_new(a_speeds, json_real(speeds[k]));
+	}
+	return append(m, "register",
+		      json_pack("{s:o, s:o, s:o, s:o, s:o}", "ids", a_ids, "keys", a_keys, "names",
+				a_names, "speeds", a_speeds, "min_leaf",
+				min_leaf ? json_real(*min_leaf) : json_null()),
+		      NULL, 0);
+}
+
+void master_log_closed(struct master *m)
+{
+	if (logging(m))
+		append(m, "closed", NULL, NULL, 0);
+}
+
+void master_log_gate(struct master *m, const int64_t *acp)
+{
+	json_t *a;
+
+	if (!logging(m))
+		return;
+	a = json_array();
+	for (int i = 0; i < m->cfg.nslaves; i++)
+		json_array_append_new(a, json_integer(acp[i]));
+	append(m, "gate", json_pack("{s:o, s:f}", "acp", a, "t_start", m->results.t_start), NULL,
+	       0);
+}
+
+static json_t *times_json(const struct dls_times *t)
+{
+	return json_pack("[f, f, f, f, I, f]", t->t_comp, t->t_comwait, t->emul_error,
+			 t->emul_bias, (json_int_t)t->late_chunks, t->t_collect);
+}
+
+uint64_t master_log_message(struct master *m, const struct dls_request *reqs, const int *fresh,
+			    size_t n, const struct dls_reply *replies, int reported,
+			    size_t served)
+{
+	struct dls_result *blocks;
+	size_t nblocks = 0;
+	uint64_t ticket;
+	json_t *a;
+
+	if (!logging(m))
+		return 0;
+	for (size_t k = 0; k < n; k++)
+		nblocks += fresh[k] ? reqs[k].nresults : 0;
+	blocks = malloc((nblocks ? nblocks : 1) * sizeof(*blocks));
+	if (!blocks) {
+		log_err("journal: out of memory for a message of %zu blocks", nblocks);
+		return 0;
+	}
+	nblocks = 0;
+	a = json_array();
+	for (size_t k = 0; k < n; k++) {
+		const struct dls_request *r = &reqs[k];
+		json_t *e;
+
+		if (!fresh[k])
+			continue;
+		e = json_pack("{s:i, s:I, s:I, s:o, s:I}", "id", r->slave_id, "seq",
+			      (json_int_t)r->seq, "acp", (json_int_t)r->acp, "times",
+			      times_json(&r->times), "nresults", (json_int_t)r->nresults);
+		if (k < served)
+			json_object_set_new(e, "reply",
+					    json_pack("[i, I, I, i]", (int)replies[k].kind,
+						      (json_int_t)replies[k].start,
+						      (json_int_t)replies[k].count,
+						      replies[k].wait_ms));
+		json_array_append_new(a, e);
+		memcpy(blocks + nblocks, r->results, r->nresults * sizeof(*blocks));
+		nblocks += r->nresults;
+	}
+	ticket = append(m, "message", json_pack("{s:b, s:o}", "reported", reported, "requests", a),
+			blocks, nblocks);
+	free(blocks);
+	return ticket;
+}
+
+uint64_t master_log_submit(struct master *m, int id, const struct dls_result *res, size_t n)
+{
+	if (!logging(m) || !n)
+		return 0;
+	return append(m, "submit", json_pack("{s:i}", "id", id), res, n);
+}
+
+void master_log_lost(struct master *m, int id, const char *cause)
+{
+	if (logging(m))
+		append(m, "lost", json_pack("{s:i, s:s}", "id", id, "cause", cause), NULL, 0);
+}
+
+void master_log_dismissed(struct master *m, int id)
+{
+	if (logging(m))
+		append(m, "dismissed", json_pack("{s:i}", "id", id), NULL, 0);
+}
+
+void master_log_done(struct master *m)
+{
+	if (logging(m))
+		append(m, "done", json_pack("{s:f}", "t_end", m->results.t_end), NULL, 0);
+}
+
+void master_journal_wait(struct master *m, uint64_t ticket)
+{
+	journal_wait(m->journal, ticket);
+}
+
+/* --- replaying ---------------------------------------------------------- */
+
+struct replay {
+	struct master *m;
+	double t_end; /* from "done": T_p's end */
+	size_t events;
+};
+
+static int bad_event(char *why, size_t len, const char *kind, const char *what)
+{
+	snprintf(why, len, "journal event '%s': %s", kind, what);
+	return DLS_EINVAL;
+}
+
+/* A child id of a journaled event: registered, else the journal is not ours. */
+static int event_child(struct master *m, json_t *o, int *id)
+{
+	if (json_unpack(o, "{s:i}", "id", id) || *id < 0 || *id >= m->roster.n)
+		return DLS_EINVAL;
+	return DLS_OK;
+}
+
+static int replay_register(struct master *m, json_t *o, char *why, size_t len)
+{
+	json_t *ids, *keys, *names, *speeds, *min_leaf;
+	const char *nm[MASTER_MAX_SLAVES];
+	double sp[MASTER_MAX_SLAVES], min;
+	int got[MASTER_MAX_SLAVES];
+	uint64_t issued[MASTER_MAX_SLAVES];
+	size_t n;
+
+	if (json_unpack(o, "{s:o, s:o, s:o, s:o, s:o}", "ids", &ids, "keys", &keys, "names",
+			&names, "speeds", &speeds, "min_leaf", &min_leaf) ||
+	    (n = json_array_size(ids)) == 0 || n > MASTER_MAX_SLAVES ||
+	    json_array_size(keys) != n || json_array_size(names) != n ||
+	    json_array_size(speeds) != n)
+		return bad_event(why, len, "register", "malformed");
+	for (size_t k = 0; k < n; k++) {
+		nm[k] = json_string_value(json_array_get(names, k));
+		sp[k] = json_number_value(json_array_get(speeds, k));
+		if (!nm[k])
+			return bad_event(why, len, "register", "a name is not a string");
+	}
+	min = json_number_value(min_leaf);
+	if (roster_add(&m->roster, nm, sp, n, json_is_null(min_leaf) ? NULL : &min, got, issued,
+		       why, len))
+		return DLS_EINVAL;
+	for (size_t k = 0; k < n; k++) {
+		const char *hex = json_string_value(json_array_get(keys, k));
+
+		if (got[k] != json_integer_value(json_array_get(ids, k)) || !hex)
+			return bad_event(why, len, "register", "ids out of order");
+		m->roster.v[got[k]].key = strtoull(hex, NULL, 16);
+		m->children[got[k]].serve.may_prefetch = !json_is_null(min_leaf);
+	}
+	return DLS_OK;
+}
+
+static int replay_gate(struct master *m, json_t *o, char *why, size_t len)
+{
+	json_t *a;
+	double t_start;
+	int64_t *acp;
+	int rc;
+
+	if (json_unpack(o, "{s:o, s:F}", "acp", &a, "t_start", &t_start) ||
+	    json_array_size(a) != (size_t)m->cfg.nslaves || m->gate_open)
+		return bad_event(why, len, "gate", "malformed, or a second gate");
+	acp = calloc((size_t)m->cfg.nslaves, sizeof(*acp));
+	if (!acp)
+		return DLS_ENOMEM;
+	for (int i = 0; i < m->cfg.nslaves; i++)
+		acp[i] = json_integer_value(json_array_get(a, (size_t)i));
+	roster_close_if_due(&m->roster, DLS_NEVER);
+	rc = master_open_gate_with(m, acp);
+	free(acp);
+	if (rc)
+		return bad_event(why, len, "gate", "the scheme refused its first A_i");
+	m->results.t_start = t_start; /* T_p counts from the first start */
+	return DLS_OK;
+}
+
+/* One journaled request, as the master received it. */
+static int request_of(struct master *m, json_t *e, const struct dls_result *blocks, size_t nb,
+		      size_t *used, struct dls_request *r, json_t **reply)
+{
+	json_int_t seq, acp, nres, late;
+	json_t *t;
+
+	memset(r, 0, sizeof(*r));
+	*reply = json_object_get(e, "reply");
+	if (json_unpack(e, "{s:i, s:I, s:I, s:o, s:I}", "id", &r->slave_id, "seq", &seq, "acp",
+			&acp, "times", &t, "nresults", &nres) ||
+	    r->slave_id < 0 || r->slave_id >= m->roster.n || nres < 0 ||
+	    (size_t)nres > nb - *used ||
+	    json_unpack(t, "[F, F, F, F, I, F]", &r->times.t_comp, &r->times.t_comwait,
+			&r->times.emul_error, &r->times.emul_bias, &late, &r->times.t_collect))
+		return DLS_EINVAL;
+	r->times.late_chunks = late;
+	r->key = m->roster.v[r->slave_id].key;
+	r->seq = (uint32_t)seq;
+	r->acp = acp;
+	r->results = blocks + *used;
+	r->nresults = (size_t)nres;
+	*used += (size_t)nres;
+	return DLS_OK;
+}
+
+/* Serves a replayed request again and checks the reply is the journal's. */
+static int reserve(struct master *m, const struct dls_request *r, int reported, json_t *reply,
+		   char *why, size_t len)
+{
+	struct dls_reply out;
+	int kind, wait_ms;
+	json_int_t start, count;
+
+	if (json_unpack(reply, "[i, I, I, i]", &kind, &start, &count, &wait_ms))
+		return bad_event(why, len, "message", "a reply is malformed");
+	if (master_serve_one(m, r->slave_id, r->acp, reported, &out, why))
+		return DLS_EINVAL;
+	if ((kind == DLS_REPLY_WORK) != (out.kind == DLS_REPLY_WORK) ||
+	    (kind == DLS_REPLY_WORK && (out.start != start || out.count != count))) {
+		snprintf(why, len,
+			 "journal event 'message': slave %d was given [%lld, +%lld) kind %d, the "
+			 "replay gives [%lld, +%lld) kind %d: not this program's journal",
+			 r->slave_id, (long long)start, (long long)count, kind,
+			 (long long)out.start, (long long)out.count, (int)out.kind);
+		return DLS_EINVAL;
+	}
+	if (kind != DLS_REPLY_WORK) { /* WAIT or DONE as it was (results came in
+					 live before they were journaled) */
+		out.kind = kind == DLS_REPLY_DONE ? DLS_REPLY_DONE : DLS_REPLY_WAIT;
+		out.wait_ms = wait_ms;
+		m->roster.v[r->slave_id].info.state =
+			kind == DLS_REPLY_DONE ? DLS_SLAVE_DONE : DLS_SLAVE_WAITING;
+	}
+	master_remember(m, r, &out);
+	return DLS_OK;
+}
+
+/* The requests of one message, replayed as they were served. */
+static int replay_requests(struct master *m, json_t *reqs, int reported, struct dls_request *r,
+			   json_t **replies, const struct dls_result *blocks, size_t nb, char *why,
+			   size_t len)
+{
+	size_t n = json_array_size(reqs), used = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		if (request_of(m, json_array_get(reqs, k), blocks, nb, &used, &r[k], &replies[k]))
+			return bad_event(why, len, "message", "a request is malformed");
+		if (master_check_results(m, r[k].slave_id, r[k].results, r[k].nresults, why))
+			return DLS_EINVAL;
+		master_record_request(m, &r[k]);
+	}
+	if (used != nb)
+		return bad_event(why, len, "message", "blocks that no request carries");
+	if (reported && m->sched)
+		for (size_t k = 0; k < n; k++)
+			sched_report(m->sched, r[k].slave_id, r[k].acp);
+	for (size_t k = 0; k < n; k++)
+		if (replies[k] && reserve(m, &r[k], reported, replies[k], why, len))
+			return DLS_EINVAL;
+	return DLS_OK;
+}
+
+static int replay_message(struct master *m, json_t *o, const struct dls_result *blocks, size_t nb,
+			  char *why, size_t len)
+{
+	struct dls_request *r;
+	json_t *reqs, **replies;
+	int reported, rc;
+	size_t n;
+
+	if (json_unpack(o, "{s:b, s:o}", "reported", &reported, "requests", &reqs) ||
+	    (n = json_array_size(reqs)) == 0 || n > MASTER_MAX_SLAVES)
+		return bad_event(why, len, "message", "malformed");
+	r = calloc(n, sizeof(*r));
+	replies = calloc(n, sizeof(*replies));
+	rc = r && replies ? replay_requests(m, reqs, reported, r, replies, blocks, nb, why, len)
+			  : DLS_ENOMEM;
+	free(r);
+	free(replies);
+	return rc;
+}
+
+static int replay_event(void *ctx, const char *kind, const char *body,
+			const struct dls_result *blocks, size_t n, char *why, size_t len)
+{
+	struct replay *rp = ctx;
+	struct master *m = rp->m;
+	json_t *o = json_loads(body, 0, NULL);
+	const char *cause;
+	int rc = DLS_OK, id;
+
+	rp->events++;
+	if (!o)
+		return bad_event(why, len, kind, "its body is not JSON");
+	if (!strcmp(kind, "register")) {
+		rc = replay_register(m, o, why, len);
+	} else if (!strcmp(kind, "closed")) {
+		roster_close_if_due(&m->roster, DLS_NEVER);
+	} else if (!strcmp(kind, "gate")) {
+		rc = replay_gate(m, o, why, len);
+	} else if (!strcmp(kind, "message")) {
+		rc = replay_message(m, o, blocks, n, why, len);
+	} else if (!strcmp(kind, "submit")) {
+		if (event_child(m, o, &id))
+			rc = bad_event(why, len, kind, "no such slave");
+		else if (!(rc = master_check_results(m, id, blocks, n, why)))
+			master_apply_results(m, id, blocks, n);
+	} else if (!strcmp(kind, "lost")) {
+		if (event_child(m, o, &id) || json_unpack(o, "{s:s}", "cause", &cause))
+			rc = bad_event(why, len, kind, "malformed");
+		else if (roster_alive(&m->roster, id))
+			master_release_lost(m, id, cause);
+	} else if (!strcmp(kind, "dismissed")) {
+		if (event_child(m, o, &id))
+			rc = bad_event(why, len, kind, "no such slave");
+		else if (roster_alive(&m->roster, id))
+			m->roster.v[id].info.state = DLS_SLAVE_DONE;
+	} else if (!strcmp(kind, "done")) {
+		if (json_unpack(o, "{s:F}", "t_end", &rp->t_end))
+			rc = bad_event(why, len, kind, "malformed");
+	} else {
+		rc = bad_event(why, len, kind, "unknown to this program");
+	}
+	json_decref(o);
+	return rc;
+}
+
+int master_journal_start(struct master *m, char *why)
+{
+	struct replay rp = {m, 0, 0};
+	struct journal *j;
+	char *mine = config_json(&m->cfg), *theirs = NULL;
+	double t0 = dls_now();
+	int rc;
+
+	if (!mine) {
+		master_why(why, "out of memory");
+		return DLS_ENOMEM;
+	}
+	if (!m->cfg.resume) {
+		rc = journal_create(m->cfg.journal_dir, mine, !m->cfg.journal_os, &m->journal, why,
+				    MASTER_WHY_LEN);
+		free(mine);
+		return rc;
+	}
+	rc = journal_open(m->cfg.journal_dir, !m->cfg.journal_os, &theirs, &j, why,
+			  MASTER_WHY_LEN);
+	if (!rc && strcmp(mine, theirs)) {
+		master_why(why, "the journal in '%s' is of another run (or other options): %s",
+			   m->cfg.journal_dir, theirs);
+		rc = DLS_EINVAL;
+	}
+	free(mine);
+	free(theirs);
+	if (!rc) {
+		m->replaying = 1;
+		rc = journal_replay(j, replay_event, &rp, why, MASTER_WHY_LEN);
+		m->replaying = 0;
+	}
+	if (rc) {
+		journal_close(j);
+		return rc;
+	}
+	if (m->results.done && rp.t_end > 0)
+		m->results.t_end = rp.t_end;
+	m->journal = j;
+	m->resumed_at = dls_now();
+	if (m->roster.closed && !m->gate_open) /* the first requests come again */
+		m->gate_deadline = m->resumed_at + m->cfg.start_timeout_ms / 1000.0;
+	for (int i = 0; i < m->roster.n; i++)
+		m->children[i].rejoined = 0; /* their references died with the old master */
+	log_warn("resumed run '%s' from '%s': %zu events replayed in %.3f s, %lld of %lld "
+		 "iterations delivered, %d slaves to rejoin",
+		 m->cfg.run_name, m->cfg.journal_dir, rp.events, dls_now() - t0,
+		 (long long)m->results.ledger.ndelivered,
+		 (long long)m->results.work.loop.iterations, m->roster.n);
+	return DLS_OK;
+}
+
+/* --- rejoining ---------------------------------------------------------- */
+
+int master_rejoin(struct master *m, int slave_id, uint64_t key, double *vpower, char *why)
+{
+	int rc;
+
+	pthread_mutex_lock(&m->lock);
+	rc = roster_check_caller(&m->roster, slave_id, key, why, MASTER_WHY_LEN);
+	if (!rc) {
+		m->children[slave_id].rejoined = 1;
+		*vpower = m->roster.v[slave_id].info.vpower;
+		log_info("slave %d '%s' rejoined", slave_id, m->roster.v[slave_id].info.name);
+	}
+	pthread_mutex_unlock(&m->lock);
+	return rc;
+}
+
+int master_awaiting_rejoin(struct master *m, int slave_id)
+{
+	int waiting;
+
+	pthread_mutex_lock(&m->lock);
+	waiting = m->resumed_at > 0 && slave_id >= 0 && slave_id < m->roster.n &&
+		  !m->children[slave_id].rejoined &&
+		  dls_now() < m->resumed_at + m->cfg.rejoin_ms / 1000.0;
+	pthread_mutex_unlock(&m->lock);
+	return waiting;
+}
+
+int master_resumed(const struct master *m)
+{
+	return m->resumed_at > 0;
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# bench-journal.sh [BUILD_DIR] [REPS] - what the master's journal costs and
+# what a master's crash costs (BENCHMARKS.md 12), on the emulated C8 at
+# 4000x2000:
+#  - T_p with the journal (dls run's default) against --no-journal,
+#    alternating run by run, per scheme and order;
+#  - kill -9 of the master at 1.5 s (dls run --kill master@1.5): dls run
+#    resumes it from its journal, the slaves rejoin; the image is compared
+#    with the sequential kernel's, and the crash's cost is T_p with the kill
+#    minus T_p without it.
+# Prints every run and the medians.
+set -eu
+BUILD=$(cd "${1:-build}" && pwd)
+REPS=${2:-3}
+DLS="$BUILD/bin/dls"
+T=$(mktemp -d /tmp/dls-journal-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
+"$DLS" mandel --width 4000 --height 2000 --raw "$T/ref.pgm" >/dev/null
+for cell in "dtss interleaved" "gss interleaved" "ss natural" "dtss natural"; do
+	set -- $cell
+	for rep in $(seq "$REPS"); do
+		for how in journal no-journal kill; do
+			extra=""
+			[ $how = no-journal ] && extra="--no-journal"
+			[ $how = kill ] && extra="--kill master@1.5"
+			"$DLS" run --cluster C8 --scheme "$1" --order "$2" --width 4000 --height 2000 \
+				--no-progress --json "$T/r.json" --raw "$T/r.pgm" $extra >"$T/r.log" 2>&1
+			exact=$("$DLS" compare "$T/r.pgm" "$T/ref.pgm" >/dev/null && echo exact || echo WRONG)
+			echo "C8 $1 $2 rep $rep $how T_p $(field "$T/r.json" t_p) E $(field "$T/r.json" efficiency) $exact"
+		done
+	done
+done | tee "$T/all"
+python3 - "$T/all" <<'PY'
+import statistics, sys, collections
+cells = collections.OrderedDict()
+for line in open(sys.argv[1]):
+    f = line.split()
+    cells.setdefault(" ".join(f[:3]), {}).setdefault(f[5], []).append(float(f[7]))
+for cell, by in cells.items():
+    j, n, k = (statistics.median(by[h]) for h in ("journal", "no-journal", "kill"))
+    print(f"{cell:20s} median T_p: no journal {n:.3f} s, journal {j:.3f} s ({(j - n) / n * 100:+.1f}%),"
+          f" master killed at 1.5 s {k:.3f} s (the crash cost {k - j:.2f} s)")
+PY
