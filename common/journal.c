@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -30,6 +31,7 @@ struct journal {
 	sqlite3 *db;
 	sqlite3_stmt *ins_event, *ins_block;
 	char path[4096];
+	int lock_fd; /* DIR/journal.lock, flock'ed while this journal is open */
 	pthread_mutex_t mu;
 	pthread_cond_t cond; /* a flush ended */
 	struct jrec *pending;
@@ -115,9 +117,43 @@ static struct journal *journal_new(const char *dir, char *why, size_t len)
 		free(j);
 		return NULL;
 	}
+	j->lock_fd = -1;
 	pthread_mutex_init(&j->mu, NULL);
 	pthread_cond_init(&j->cond, NULL);
 	return j;
+}
+
+/*
+ * One process at a time per journal: two masters appending to one journal
+ * would ruin it (a resume while the old master still runs, say).  The lock
+ * goes with the process, however it dies.  DLS_OK, or DLS_ESTATE naming the
+ * holder, or DLS_EIO.
+ */
+static int lock_journal(struct journal *j, const char *dir, char *why, size_t len)
+{
+	char path[4200], pid[32] = "";
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/journal.lock", dir);
+	j->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (j->lock_fd < 0) {
+		snprintf(why, len, "journal lock '%s': %s", path, strerror(errno));
+		return DLS_EIO;
+	}
+	if (flock(j->lock_fd, LOCK_EX | LOCK_NB)) {
+		int busy = errno == EWOULDBLOCK;
+
+		n = busy ? pread(j->lock_fd, pid, sizeof(pid) - 1, 0) : 0;
+		pid[n > 0 ? n : 0] = '\0';
+		snprintf(why, len, "journal '%s': %s%s%s", j->path,
+			 busy ? "in use by another master (pid " : strerror(errno),
+			 busy ? (pid[0] ? pid : "?") : "", busy ? "): one master per run" : "");
+		return busy ? DLS_ESTATE : DLS_EIO;
+	}
+	n = snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	if (ftruncate(j->lock_fd, 0) || pwrite(j->lock_fd, pid, (size_t)n, 0) != n)
+		log_warn("journal lock '%s': cannot record our pid: %s", path, strerror(errno));
+	return DLS_OK;
 }
 
 static void journal_free(struct journal *j)
@@ -128,6 +164,8 @@ static void journal_free(struct journal *j)
 	sqlite3_finalize(j->ins_event);
 	sqlite3_finalize(j->ins_block);
 	sqlite3_close(j->db);
+	if (j->lock_fd >= 0)
+		close(j->lock_fd); /* and the lock with it */
 	pthread_mutex_destroy(&j->mu);
 	pthread_cond_destroy(&j->cond);
 	free(j);
@@ -148,6 +186,11 @@ int journal_create(const char *dir, const char *config, int sync_disk, struct jo
 	j = journal_new(dir, why, len);
 	if (!j)
 		return DLS_ENOMEM;
+	rc = lock_journal(j, dir, why, len);
+	if (rc) {
+		journal_free(j);
+		return rc;
+	}
 	/* the results are the run's: only its owner reads them (SQLite gives
 	 * its -wal and -shm files the database file's mode) */
 	fd = open(j->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -220,6 +263,10 @@ int journal_open(const char *dir, int sync_disk, char **config, struct journal *
 	j = journal_new(dir, why, len);
 	if (!j)
 		return DLS_ENOMEM;
+	if (!access(j->path, F_OK) && (rc = lock_journal(j, dir, why, len))) {
+		journal_free(j);
+		return rc;
+	}
 	if (access(j->path, R_OK | W_OK)) {
 		rc = errno == ENOENT ? DLS_ENOENT : DLS_EIO;
 		snprintf(why, len, "journal '%s': %s", j->path,

@@ -23,7 +23,7 @@ wait "$MASTER"
 wait "$BAD"
 same_image "$T/bad.pgm" "$REF"
 refused=$(grep -c '^refused:' "$T/bad.log")
-expect_eq "refusals" "$refused" 20
+expect_eq "refusals" "$refused" 22
 ! grep -q '^ACCEPTED' "$T/bad.log"
 grep -q "refused: result for a range the slave does not hold: slave [0-9]* does not hold" "$T/bad.log"
 grep -q "refused: a second result for the same range: iteration [0-9]* was already delivered" "$T/bad.log"

@@ -30,14 +30,14 @@ wait_for sh -c "nameclt $NS list DLS/h | grep -c '^slave\.' | grep -qx 3"
 "$DLS_TEST_BIN_DIR/bad_client" --intruder h 3 $NS $EP >"$T/intruder.log" 2>&1
 wait "$MASTER"
 same_image "$T/h.pgm" "$REF"
-expect_eq "attacks refused" "$(grep -c '^refused:' "$T/intruder.log")" 38
+expect_eq "attacks refused" "$(grep -c '^refused:' "$T/intruder.log")" 42
 ! grep -q '^ACCEPTED\|^FAILED' "$T/intruder.log"
 grep -q "refused: join without the run's secret: register_slave: this run has a secret and the caller showed none" "$T/intruder.log"
 grep -q "refused: join with another secret: register_slave: the caller's proof does not match this run's secret" "$T/intruder.log"
 grep -q "refused: slave_lost of a real slave: slave 0: the call does not carry the capability" "$T/intruder.log"
 grep -q "refused: stop a real slave: stop: the caller does not show this slave's capability" "$T/intruder.log"
 ! grep -q "lost" "$T/master.log"
-echo "ok master-slave intruder: 38 refused, image exact"
+echo "ok master-slave intruder: 42 refused, image exact"
 
 # --- Tree Scheduling ---------------------------------------------------------------
 spawn tree dls-treesched --run ht --slaves 3 --width 400 --height 200 \

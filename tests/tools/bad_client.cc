@@ -140,9 +140,11 @@ static void intrude(DLS::Master_ptr m, const char *run, int nslaves, DLS::Slave_
 	DLS::DoubleSeq_var vp;
 	EXPECT_REFUSED("join as a cluster without the secret",
 		       m->register_cluster(V, none, "x", DLS::DoubleSeq(), self, vp.out()));
+	EXPECT_REFUSED("rejoin with another secret", m->rejoin(V, bad, 0, 1, self));
 	rs.length(1);
 	rs[0] = block(0, 1, 2 * mp.height);
 	for (int id = 0; id < nslaves; id++) {
+		EXPECT_REFUSED("rejoin as a real slave", m->rejoin(V, none, id, id + 1, self));
 		for (DLS::Capability k : {(DLS::Capability)0, (DLS::Capability)1,
 					  (DLS::Capability)id + 1}) {
 			EXPECT_REFUSED("slave_lost of a real slave", m->slave_lost(id, k, "intruder"));
@@ -279,6 +281,11 @@ int main(int argc, char **argv)
 	EXPECT_REFUSED("request with A_i = 0", m->request(req(id, seq, 0, key)));
 	EXPECT_REFUSED("request with another capability", m->request(req(id, seq, 1, key ^ 1)));
 	EXPECT_REFUSED("slave_lost with another capability", m->slave_lost(id, key ^ 1, "x"));
+	DLS::Credentials fresh1, fresh2; // new nonces: the capability is what is refused
+	trust_credentials(NULL, fresh1);
+	trust_credentials(NULL, fresh2);
+	EXPECT_REFUSED("rejoin with another capability", m->rejoin(V, fresh1, id, key ^ 1, self));
+	EXPECT_REFUSED("rejoin as unknown slave id 999", m->rejoin(V, fresh2, 999, key, self));
 
 	DLS::Reply rep = m->request(req(id, seq++, 1, key));
 	while (rep.kind == DLS::REPLY_WAIT) // the gate may hold us briefly

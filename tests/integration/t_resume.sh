@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# A master that dies comes back (PROTOCOL.md 15): kill -9 of the master in
+# the middle of a run; a new master resumes the run from its journal, the
+# slaves rejoin it with their capabilities, and the image is exact, column
+# by column, with no slave lost.  Under dls run (which restarts the master
+# itself) and by hand (dls-master --resume), with the time to resume
+# printed; the journal's own refusals.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+REF=$(reference 800 400)
+
+# --- under dls run: it resumes the master itself --------------------------
+for scheme in dtss ss; do
+	dls run --cluster C8 --scheme $scheme --width 800 --height 400 --t-iter 600 \
+		--kill master@0.5 --raw "$T/run.pgm" --json "$T/run.json" --dir "$T/run-$scheme" \
+		--no-progress >"$T/run-$scheme.log" 2>&1
+	same_image "$T/run.pgm" "$REF"
+	grep -q "drill: kill -9 the master" "$T/run-$scheme.log"
+	grep -q "died of signal 9 at .*: resuming it from its journal (1 of 3)" "$T/run-$scheme.log"
+	grep -q "resumed run" "$T/run-$scheme/master.log"
+	python3 - "$T/run.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+assert all(p["state"] == "done" for p in run["pes"]), [p["state"] for p in run["pes"]]
+assert run["iterations"] == 800 and sum(p["iterations"] for p in run["pes"]) == 800
+PY
+	# the time to resume: the slowest slave's wait from losing the master to rejoining
+	resume_s=$(grep -ho "rejoined the master as slave [0-9]* after [0-9.]* s" "$T/run-$scheme"/slave.*.log |
+		awk '{ if ($8 > m) m = $8 } END { print m + 0 }')
+	echo "ok dls run, $scheme: master killed at 0.5 s, resumed, image exact, T_p $(json_get "$T/run.json" t_p) s, slowest rejoin ${resume_s} s"
+done
+
+# --- by hand: dls-master --journal, kill -9, dls-master --resume -----------
+start_names
+umask 077
+head -c 32 /dev/urandom >"$T/secret"
+J=$T/journal
+# not under timeout: the kill below must reach the master itself
+dls-master --run hand --slaves 4 --width 800 --height 400 --scheme gss \
+	--journal "$J" --secret-file "$T/secret" $NS $EP >"$T/master1.log" 2>&1 &
+M1=$!
+PIDS="$PIDS $M1"
+wait_for sh -c "nameclt $NS list DLS/hand | grep -qx master"
+SL=""
+for i in 0 1 2 3; do
+	spawn slave$i dls-slave --run hand --name s$i --speed $((1 + i % 2)) --t-iter 1000 \
+		--rejoin-ms 20000 --secret-file "$T/secret" $NS $EP
+	SL="$SL $LAST_PID"
+done
+sleep 1.2
+# one master per journal: a second one is refused while the first lives
+rc=0
+dls-master --resume "$J" $NS $EP >"$T/second.log" 2>&1 || rc=$?
+expect_eq "a second master on a live journal" "$rc" 1
+grep -q "in use by another master (pid $M1): one master per run" "$T/second.log"
+kill -9 "$M1"
+# a new run over the journal is refused; resuming with options of its own too
+rc=0
+dls-master --run hand --slaves 4 --width 800 --height 400 --journal "$J" $NS $EP \
+	>"$T/again.log" 2>&1 || rc=$?
+expect_eq "a new run over a journal" "$rc" 1
+grep -q "journal '.*journal.db': exists already: resume it (--resume) or remove it" "$T/again.log"
+expect_usage_error "^dls-master: --slaves '.*': a resumed run takes its configuration from its journal" \
+	dls-master --resume "$J" --slaves 4
+rc=0
+dls-master --resume "$T/nowhere" $NS $EP >"$T/nowhere.log" 2>&1 || rc=$?
+expect_eq "resume from no journal" "$rc" 1
+grep -q "^dls-master: cannot resume from '.*nowhere': journal '.*': no such file: nothing to resume" "$T/nowhere.log"
+rc=0
+timeout 60 dls-master --resume "$J" --raw "$T/hand.pgm" --json "$T/hand.json" \
+	--secret-file "$T/secret" $NS $EP >"$T/master2.log" 2>&1 || rc=$?
+expect_eq "the resumed master" "$rc" 0
+same_image "$T/hand.pgm" "$REF"
+for p in $SL; do
+	rc=0
+	wait "$p" || rc=$?
+	expect_eq "a slave of the resumed run" "$rc" 0
+done
+grep -q "resumed run 'hand'" "$T/master2.log"
+python3 - "$T/hand.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+assert all(p["state"] == "done" for p in run["pes"]), [p["state"] for p in run["pes"]]
+PY
+expect_eq "slaves that rejoined" "$(cat "$T"/slave?.log | grep -c 'rejoined the master')" 4
+echo "ok by hand: kill -9, a second master refused, dls-master --resume, 4 slaves rejoined, image exact"
