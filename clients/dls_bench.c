@@ -58,7 +58,9 @@ static void help(void)
 	       "  --collection WxH  piggy-backed against end-of-run collection on a WxH image\n"
 	       "  --quick           C8 and C8-nd, interleaved, 1 run, 1000x500 at 400 ns,\n"
 	       "                    with --capacity: a few minutes\n"
-	       "  --out DIR         default bench-out\n");
+	       "  --out DIR         default bench-out\n\n"
+	       "The runs keep no journal (dls run --no-journal), as the seeds' and the peers'\n"
+	       "figures; what the journal costs: scripts/bench-journal.sh (BENCHMARKS.md 12).\n");
 }
 
 static int split_list(char *s, const char **items, int max)
@@ -130,7 +132,7 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 		     const struct cluster *cl)
 {
 	char json[4300], csv[4300], log[4300], w[16], h[16], t[32], runname[192], hm[16], lat[32];
-	char *args[32], *speeds = NULL, *loads = NULL;
+	char *args[40], *speeds = NULL, *loads = NULL;
 	int n = 0;
 	struct run_json rj;
 	double tp, e;
@@ -196,6 +198,7 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 	args[n++] = "--run";
 	args[n++] = runname;
 	args[n++] = "--no-progress";
+	args[n++] = "--no-journal"; /* the scheme as the seeds and peers measure it */
 	snprintf(lat, sizeof(lat), "%g", o->latency_us);
 	args[n++] = "--link-latency-us";
 	args[n++] = lat;
@@ -306,7 +309,7 @@ static void capacity(const struct bench_opts *o, FILE *out)
 	char *args[] = {"run",	       "--speeds", "1,1,1,1,1,1,1,1", "--t-iter", "0",
 			"--width",     "40000",	   "--height",	      "1",	  "--maxit",
 			"1",	       "--scheme", "ss",	      "--json",	  json,
-			"--no-progress", NULL};
+			"--no-progress", "--no-journal", NULL};
 	double tp = 0, t0 = 1e300, t1 = 0;
 	long total = 0;
 	pid_t server, clients[8];
@@ -390,7 +393,8 @@ static void collection(const struct bench_opts *o, const char *size, FILE *out)
 		struct run_json rj;
 		char *args[] = {"run",	    "--cluster", "C8",	 "--scheme", "dtss", "--order",
 				"interleaved", "--width", ws,	   "--height", hs,	"--collect",
-				mode ? "end" : "piggyback", "--json", json, "--no-progress", NULL};
+				mode ? "end" : "piggyback", "--json", json, "--no-progress", "--no-journal",
+				NULL};
 
 		snprintf(json, sizeof(json), "%s/runs/collect-%s.json", o->out, args[12]);
 		snprintf(log, sizeof(log), "%s/runs/collect-%s.log", o->out, args[12]);

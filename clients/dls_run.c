@@ -84,8 +84,9 @@ static void help(void)
 	       "  --no-journal         the master keeps no journal (by default it journals to\n"
 	       "                       the run's folder, and dls run resumes it, up to 3\n"
 	       "                       times, if it dies; slaves rejoin it within 30 s)\n"
-	       "  --journal-sync S     disk (default: every acknowledged record on disk) or os\n"
-	       "                       (handed to the OS: survives the master's crash only)\n"
+	       "  --journal-sync S     os (default: each acknowledged record handed to the OS;\n"
+	       "                       survives the master's crash, which is what dls run\n"
+	       "                       resumes from on this machine) or disk (fsync'ed)\n"
 	       "  --timeout SECS       stop everything after this long (default 3600)\n"
 	       "  --slave-program P    start P instead of dls-slave for each PE (it gets\n"
 	       "                       dls-slave's options: an embedding such as\n"
@@ -258,7 +259,7 @@ static void opts_init(struct run_opts *o)
 	o->kill_at = -1;
 	o->kill_slave = o->kill_hm = -1;
 	o->journal = 1;
-	o->journal_sync = "disk";
+	o->journal_sync = "os"; /* dls run resumes on this machine: the OS's copy survives */
 	o->progress = isatty(STDERR_FILENO);
 	snprintf(o->run, sizeof(o->run), "run-%d", (int)getpid());
 }
