@@ -216,7 +216,7 @@ int main(int argc, char **argv)
 	o.ping_timeout_ms = rc_opts.ping_timeout_ms;
 	o.progress = rc_opts.progress;
 	o.secret = &rc_opts.secret;
-	m = master_create(&cfg, &rc, why);
+	m = master_open(&cfg, &rc, why);
 	if (!m) {
 		fprintf(stderr, "%s: cannot set up the run: %s\n", prog, why);
 		dls_orb_destroy();

@@ -101,14 +101,6 @@ struct master *master_create(const struct master_config *cfg, int *err, char *wh
 		*err = rc;
 		return NULL;
 	}
-	if (cfg->journal_dir[0]) {
-		rc = master_journal_start(m, why);
-		if (rc) {
-			master_destroy(m);
-			*err = rc;
-			return NULL;
-		}
-	}
 	*err = DLS_OK;
 	return m;
 }

@@ -66,17 +66,24 @@ struct master;
 int master_journal_config(const char *dir, struct master_config *cfg, char *why);
 
 /*
- * Checks *cfg, opens its workload and creates a master.  With journal_dir,
- * everything the master must not lose is journaled there, durable before
- * it is acknowledged; with resume too, the journal is replayed first (its
- * configuration must be cfg's) and the master goes on where it stopped:
- * its slaves rejoin (master_rejoin).  Returns NULL with *err set
- * (DLS_EINVAL for a bad field or parameter or a journal of another run,
- * DLS_ENOENT for an unknown workload or no journal, DLS_ESTATE for a new
- * journal where one exists, DLS_EIO, DLS_ENOMEM) and why (MASTER_WHY_LEN,
- * may be NULL) saying which.
+ * Checks *cfg, opens its workload and creates a master, without a journal
+ * (journal_dir and resume are master_open's).  Returns NULL with *err set
+ * (DLS_EINVAL for a bad field or parameter, DLS_ENOENT for an unknown
+ * workload, DLS_ENOMEM) and why (MASTER_WHY_LEN, may be NULL) saying which.
  */
 struct master *master_create(const struct master_config *cfg, int *err, char *why);
+
+/*
+ * master_create, then, with journal_dir: everything the master must not
+ * lose is journaled there, durable before it is acknowledged; with resume
+ * too, the journal is replayed first (its configuration must be cfg's) and
+ * the master goes on where it stopped: its slaves rejoin (master_rejoin).
+ * NULL as master_create, or for the journal: DLS_EINVAL (a journal of
+ * another run, or damaged), DLS_ENOENT (no journal), DLS_ESTATE (a new
+ * journal where one exists, or one another master holds), DLS_EIO.
+ * (master_journal.c)
+ */
+struct master *master_open(const struct master_config *cfg, int *err, char *why);
 
 /* Frees m; NULL is a no-op.  No other call may be in progress. */
 void master_destroy(struct master *m);

@@ -70,11 +70,9 @@ void master_release_lost(struct master *m, int id, const char *cause);
 /* Creates the scheme with these first A_i: the start gate opens. */
 int master_open_gate_with(struct master *m, const int64_t *acp);
 
-/* --- the journal (master_journal.c); the lock is held, except for
+/* --- the journal's events (master_log.c); the lock is held, except for
  * master_journal_wait --- */
 
-/* Makes a fresh journal (cfg.journal_dir) or, resuming, replays it. */
-int master_journal_start(struct master *m, char *why);
 uint64_t master_log_register(struct master *m, const char *const *names, const double *speeds,
 			     size_t n, const double *min_leaf, const int *ids,
 			     const uint64_t *keys);

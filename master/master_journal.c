@@ -13,7 +13,8 @@
  *   dismissed  a slave told the run is over
  *   done       the last result arrived (T_p's end)
  *
- * Replaying them through the serving steps the live master uses rebuilds
+ * (master_log.c appends them.)  Replaying them through the serving steps
+ * the live master uses rebuilds
  * the scheme, the ledger, the requeue, the results and every slave's retry
  * state exactly: a scheme's chunks depend only on the calls it gets, which
  * are replayed in the order they were made.  A replayed chunk that differs
@@ -171,155 +172,6 @@ int master_journal_config(const char *dir, struct master_config *cfg, char *why)
 		cfg->resume = 1;
 	}
 	return rc;
-}
-
-/* --- appending ---------------------------------------------------------- */
-
-static int logging(const struct master *m)
-{
-	return m->journal && !m->replaying;
-}
-
-static uint64_t append(struct master *m, const char *kind, json_t *body,
-		       const struct dls_result *blocks, size_t n)
-{
-	char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
-
-	json_decref(body);
-	return journal_append(m->journal, kind, text, blocks, n);
-}
-
-static json_t *key_json(uint64_t key)
-{
-	char hex[17];
-
-	snprintf(hex, sizeof(hex), "%016" PRIx64, key);
-	return json_string(hex);
-}
-
-uint64_t master_log_register(struct master *m, const char *const *names, const double *speeds,
-			     size_t n, const double *min_leaf, const int *ids,
-			     const uint64_t *keys)
-{
-	json_t *a_ids, *a_keys, *a_names, *a_speeds;
-
-	if (!logging(m))
-		return 0;
-	a_ids = json_array();
-	a_keys = json_array();
-	a_names = json_array();
-	a_speeds = json_array();
-	for (size_t k = 0; k < n; k++) {
-		json_array_append_new(a_ids, json_integer(ids[k]));
-		json_array_append_new(a_keys, key_json(keys[k]));
-		json_array_append_new(a_names, json_string(names[k]));
-		json_array_append_new(a_speeds, json_real(speeds[k]));
-	}
-	return append(m, "register",
-		      json_pack("{s:o, s:o, s:o, s:o, s:o}", "ids", a_ids, "keys", a_keys, "names",
-				a_names, "speeds", a_speeds, "min_leaf",
-				min_leaf ? json_real(*min_leaf) : json_null()),
-		      NULL, 0);
-}
-
-void master_log_closed(struct master *m)
-{
-	if (logging(m))
-		append(m, "closed", NULL, NULL, 0);
-}
-
-void master_log_gate(struct master *m, const int64_t *acp)
-{
-	json_t *a;
-
-	if (!logging(m))
-		return;
-	a = json_array();
-	for (int i = 0; i < m->cfg.nslaves; i++)
-		json_array_append_new(a, json_integer(acp[i]));
-	append(m, "gate", json_pack("{s:o, s:f}", "acp", a, "t_start", m->results.t_start), NULL,
-	       0);
-}
-
-static json_t *times_json(const struct dls_times *t)
-{
-	return json_pack("[f, f, f, f, I, f]", t->t_comp, t->t_comwait, t->emul_error,
-			 t->emul_bias, (json_int_t)t->late_chunks, t->t_collect);
-}
-
-uint64_t master_log_message(struct master *m, const struct dls_request *reqs, const int *fresh,
-			    size_t n, const struct dls_reply *replies, int reported,
-			    size_t served)
-{
-	struct dls_result *blocks;
-	size_t nblocks = 0;
-	uint64_t ticket;
-	json_t *a;
-
-	if (!logging(m))
-		return 0;
-	for (size_t k = 0; k < n; k++)
-		nblocks += fresh[k] ? reqs[k].nresults : 0;
-	blocks = malloc((nblocks ? nblocks : 1) * sizeof(*blocks));
-	if (!blocks) {
-		log_err("journal: out of memory for a message of %zu blocks", nblocks);
-		return 0;
-	}
-	nblocks = 0;
-	a = json_array();
-	for (size_t k = 0; k < n; k++) {
-		const struct dls_request *r = &reqs[k];
-		json_t *e;
-
-		if (!fresh[k])
-			continue;
-		e = json_pack("{s:i, s:I, s:I, s:o, s:I}", "id", r->slave_id, "seq",
-			      (json_int_t)r->seq, "acp", (json_int_t)r->acp, "times",
-			      times_json(&r->times), "nresults", (json_int_t)r->nresults);
-		if (k < served)
-			json_object_set_new(e, "reply",
-					    json_pack("[i, I, I, i]", (int)replies[k].kind,
-						      (json_int_t)replies[k].start,
-						      (json_int_t)replies[k].count,
-						      replies[k].wait_ms));
-		json_array_append_new(a, e);
-		memcpy(blocks + nblocks, r->results, r->nresults * sizeof(*blocks));
-		nblocks += r->nresults;
-	}
-	ticket = append(m, "message", json_pack("{s:b, s:o}", "reported", reported, "requests", a),
-			blocks, nblocks);
-	free(blocks);
-	return ticket;
-}
-
-uint64_t master_log_submit(struct master *m, int id, const struct dls_result *res, size_t n)
-{
-	if (!logging(m) || !n)
-		return 0;
-	return append(m, "submit", json_pack("{s:i}", "id", id), res, n);
-}
-
-void master_log_lost(struct master *m, int id, const char *cause)
-{
-	if (logging(m))
-		append(m, "lost", json_pack("{s:i, s:s}", "id", id, "cause", cause), NULL, 0);
-}
-
-void master_log_dismissed(struct master *m, int id)
-{
-	if (logging(m))
-		append(m, "dismissed", json_pack("{s:i}", "id", id), NULL, 0);
-}
-
-void master_log_done(struct master *m)
-{
-	if (logging(m))
-		append(m, "done", json_pack("{s:f}", "t_end", m->results.t_end), NULL, 0);
-}
-
-void master_journal_wait(struct master *m, uint64_t ticket)
-{
-	journal_wait(m->journal, ticket);
 }
 
 /* --- replaying ---------------------------------------------------------- */
@@ -552,7 +404,8 @@ static int replay_event(void *ctx, const char *kind, const char *body,
 	return rc;
 }
 
-int master_journal_start(struct master *m, char *why)
+/* Makes a fresh journal (cfg.journal_dir) or, resuming, replays it. */
+static int journal_start(struct master *m, char *why)
 {
 	struct replay rp = {m, 0, 0};
 	struct journal *j;
@@ -602,6 +455,26 @@ int master_journal_start(struct master *m, char *why)
 		 (long long)m->results.ledger.ndelivered,
 		 (long long)m->results.work.loop.iterations, m->roster.n);
 	return DLS_OK;
+}
+
+struct master *master_open(const struct master_config *cfg, int *err, char *why)
+{
+	char scratch[MASTER_WHY_LEN];
+	struct master *m;
+	int rc;
+
+	if (!why)
+		why = scratch;
+	m = master_create(cfg, err, why);
+	if (!m || !cfg->journal_dir[0])
+		return m;
+	rc = journal_start(m, why);
+	if (rc) {
+		master_destroy(m);
+		*err = rc;
+		return NULL;
+	}
+	return m;
 }
 
 /* --- rejoining ---------------------------------------------------------- */

@@ -152,7 +152,7 @@ static void crash_and_resume(enum sched_kind kind, int at)
 
 	fresh_dir();
 	config(&c, kind, 0);
-	m = master_create(&c, &err, why);
+	m = master_open(&c, &err, why);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	register_all(m);
 	drive(m, &ref, 0);
@@ -160,7 +160,7 @@ static void crash_and_resume(enum sched_kind kind, int at)
 	master_destroy(m);
 
 	config(&c, kind, 1);
-	m = master_create(&c, &err, why);
+	m = master_open(&c, &err, why);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	register_all(m);
 	drive(m, &d, at);
@@ -175,7 +175,7 @@ static void crash_and_resume(enum sched_kind kind, int at)
 	CU_ASSERT_STRING_EQUAL(back.workload, "mandelbrot");
 	CU_ASSERT_EQUAL(back.nparams, c.nparams);
 	back.rejoin_ms = 60000;
-	m = master_create(&back, &err, why);
+	m = master_open(&back, &err, why);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	CU_ASSERT(master_resumed(m));
 	master_snapshot(m, &s2);
@@ -238,7 +238,7 @@ static void test_resume_lost_and_submit(void)
 
 	fresh_dir();
 	config(&c, SCHED_GSS, 1);
-	m = master_create(&c, &err, why);
+	m = master_open(&c, &err, why);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	register_all(m);
 	drive(m, &d, 3); /* each slave holds a chunk */
@@ -255,7 +255,7 @@ static void test_resume_lost_and_submit(void)
 	master_destroy(m);
 
 	CU_ASSERT_EQUAL_FATAL(master_journal_config(dir, &c, why), DLS_OK);
-	m = master_create(&c, &err, why);
+	m = master_open(&c, &err, why);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	master_snapshot(m, &s);
 	CU_ASSERT_EQUAL(s.slaves[2].state, DLS_SLAVE_LOST);
@@ -282,19 +282,19 @@ static void test_journal_refusals(void)
 	CU_ASSERT_EQUAL(master_journal_config(dir, &c, why), DLS_ENOENT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "nothing to resume"));
 	config(&c, SCHED_DTSS, 1);
-	m = master_create(&c, &err, why);
+	m = master_open(&c, &err, why);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	register_all(m);
 	drive(m, &d, 4);
 	master_destroy(m);
 	/* a new run over an existing journal */
-	CU_ASSERT_PTR_NULL(master_create(&c, &err, why));
+	CU_ASSERT_PTR_NULL(master_open(&c, &err, why));
 	CU_ASSERT_EQUAL(err, DLS_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "exists already"));
 	/* resuming with another configuration */
 	c.resume = 1;
 	c.sched.kind = SCHED_GSS;
-	CU_ASSERT_PTR_NULL(master_create(&c, &err, why));
+	CU_ASSERT_PTR_NULL(master_open(&c, &err, why));
 	CU_ASSERT_EQUAL(err, DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "another run"));
 	/* a journal whose replies were changed */
@@ -308,7 +308,7 @@ static void test_journal_refusals(void)
 	CU_ASSERT(sqlite3_changes(db) > 0);
 	sqlite3_close(db);
 	CU_ASSERT_EQUAL_FATAL(master_journal_config(dir, &c, why), DLS_OK);
-	CU_ASSERT_PTR_NULL(master_create(&c, &err, why));
+	CU_ASSERT_PTR_NULL(master_open(&c, &err, why));
 	CU_ASSERT_EQUAL(err, DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "not this program's journal"));
 	fresh_dir();
