@@ -34,7 +34,14 @@ DLS::Registration *Master_i::register_slave(CORBA::ULong version, const DLS::Cre
 	if (rc)
 		dls_refuse(rc, why);
 	remember_ref(id, self);
+	return answer(cred, id, key, vpower);
+}
+
+DLS::Registration *Master_i::answer(const DLS::Credentials &cred, int id, uint64_t key,
+				     double vpower)
+{
 	DLS::Registration *r = new DLS::Registration;
+
 	r->slave_id = id;
 	r->key = key;
 	r->virtual_power = vpower;
@@ -207,11 +214,5 @@ DLS::Registration *Master_i::rejoin(CORBA::ULong version, const DLS::Credentials
 		log_warn("refused rejoin(%d): %s", id, why);
 		dls_refuse(rc, why);
 	}
-	DLS::Registration *r = new DLS::Registration;
-	r->slave_id = id;
-	r->key = k;
-	r->virtual_power = vpower;
-	r->job = job_;
-	trust_.prove(cred, &id, &k, 1, r->proof);
-	return r;
+	return answer(cred, id, k, vpower);
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Under `dls run`: the naming service dying after every process found its
 # master does not end the run (nothing needs it any more; the image stays
-# exact); a master killed with -9 makes `dls run` exit 1 naming the signal,
-# and it stops everything it started.  (DLS_LOG_LEVEL=info: the master logs
+# exact); a master killed with -9 in a run without its journal makes `dls
+# run` exit 1 naming the signal, and it stops everything it started (with
+# the journal, dls run resumes it: t_resume.sh).  (DLS_LOG_LEVEL=info: the master logs
 # when scheduling starts, after every slave registered.)
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -24,7 +25,7 @@ same_image "$T/r1.pgm" "$REF"
 
 run=master-$$
 DLS_LOG_LEVEL=info dls run --speeds 1,1,2,2 --scheme dtss --width 800 --height 400 --t-iter 3000 --run $run \
-	--dir "$T/r2" --no-progress >"$T/r2.log" 2>&1 &
+	--dir "$T/r2" --no-progress --no-journal >"$T/r2.log" 2>&1 &
 RUN=$!
 PIDS="$PIDS $RUN"
 wait_for grep -q "scheduling starts" "$T/r2/master.log"
