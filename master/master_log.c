@@ -121,7 +121,8 @@ uint64_t master_log_message(struct master *m, const struct dls_request *reqs, co
 						      (json_int_t)replies[k].count,
 						      replies[k].wait_ms));
 		json_array_append_new(a, e);
-		memcpy(blocks + nblocks, r->results, r->nresults * sizeof(*blocks));
+		if (r->nresults) /* a first request carries none (and may carry NULL) */
+			memcpy(blocks + nblocks, r->results, r->nresults * sizeof(*blocks));
 		nblocks += r->nresults;
 	}
 	ticket = append(m, "message", json_pack("{s:b, s:o}", "reported", reported, "requests", a),
