@@ -127,7 +127,10 @@ static int deliver(struct run *r, size_t keep)
 		int rc = WITH_RETRIES(r, r->ops->submit(r->ops->ctx, r->st->id, &r->store.blocks[i],
 							1, r->why, r->len));
 
-		if (rc == DLS_EINVAL && r->unreached != unreached && strstr(r->why, "delivered")) {
+		/* a refusal is DLS_ESTATE or DLS_EINVAL (struct slave_ops); its
+		 * reason is PROTOCOL.md 7's "already delivered" */
+		if ((rc == DLS_ESTATE || rc == DLS_EINVAL) && r->unreached != unreached &&
+		    strstr(r->why, "already delivered")) {
 			log_warn("results [%lld, +%lld) refused after a retry (%s): an earlier "
 				 "attempt got through",
 				 (long long)r->store.blocks[i].start,

@@ -18,6 +18,7 @@
 struct fake {
 	int unreachable;       /* fail this many calls with DLS_EREMOTE */
 	int refuse;	       /* refuse every request */
+	int lost_submit_reply; /* the first submit gets through, its answer is lost */
 	int64_t next, width, chunk;
 	int64_t delivered;     /* iterations received, by request or submit */
 	size_t max_bytes;      /* largest block seen */
@@ -94,10 +95,18 @@ static int f_submit(void *ctx, int id, const struct dls_result *res, size_t n, c
 	struct fake *f = ctx;
 
 	(void)id;
-	(void)why;
-	(void)len;
 	f->submits++;
+	if (f->lost_submit_reply == -1) { /* the retry: as a master refuses it */
+		f->lost_submit_reply = 0;
+		snprintf(why, len, "iteration %lld was already delivered", (long long)res[0].start);
+		return DLS_ESTATE;
+	}
 	see(f, res, n);
+	if (f->lost_submit_reply) {
+		f->lost_submit_reply = -1;
+		snprintf(why, len, "fake: the answer was lost");
+		return DLS_EREMOTE;
+	}
 	return DLS_OK;
 }
 
@@ -182,6 +191,23 @@ static void test_blocks_under_limit(void)
 	CU_ASSERT_EQUAL(f.submits, 6); /* 7 blocks: one rides on the request */
 }
 
+/* A submit whose answer was lost, then refused on retry as already
+ * delivered (a master refuses with DLS_ESTATE): it got through. */
+static void test_retried_submit_delivered(void)
+{
+	struct fake f = {.width = 40, .chunk = 40, .height = 100, .lost_submit_reply = 1};
+	struct slave_ops ops = ops_for(&f);
+	struct slave_config c;
+	struct slave_stats st;
+	char why[SLAVE_WHY_LEN];
+
+	config(&c);
+	c.max_block_bytes = 2 * 100 * 6;
+	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(f.delivered, 40);
+	CU_ASSERT_EQUAL(f.submits, 7); /* six blocks, one of them twice */
+}
+
 static int stop_when_all_delivered(void *ctx)
 {
 	struct fake *f = ctx;
@@ -242,6 +268,7 @@ int slave_suite_add(void)
 	return !CU_add_test(s, "runs to DONE", test_runs_to_done) ||
 	       !CU_add_test(s, "bounded retries", test_bounded_retries) ||
 	       !CU_add_test(s, "a refusal stops the slave", test_refused_stops) ||
+	       !CU_add_test(s, "a retried submit already delivered", test_retried_submit_delivered) ||
 	       !CU_add_test(s, "results in blocks under the message limit",
 			    test_blocks_under_limit) ||
 	       !CU_add_test(s, "A_i = 0 delivers, then waits", test_acp_zero_delivers_then_waits) ||
