@@ -806,13 +806,42 @@ static int slaves_running(struct run_state *r)
  * and the slaves: when every one of them has exited the run cannot end.
  * Returns the run's exit status.
  */
+/* A failure drill: kill -9 `who` (pid) now, t0 being the run's start. */
+static void drill(const char *who, pid_t pid, double t0)
+{
+	fprintf(stderr, PROG ": drill: kill -9 %s (pid %d) at %.2f s\n", who, (int)pid,
+		dls_now() - t0);
+	kill(pid, SIGKILL);
+}
+
+/*
+ * The master exited.  If it died of a signal and its journal may be
+ * resumed (at most MAX_RESUMES times), starts a new master on it: every
+ * result it acknowledged is in the journal, and the slaves rejoin.
+ * Returns 1 when the run goes on with the new master, else 0.
+ */
+static int resume_master(const struct run_opts *o, const struct run_env *e, struct run_state *r,
+			 int *resumes, double t0)
+{
+	if (r->master.status <= 128 || !o->journal || *resumes >= MAX_RESUMES)
+		return 0;
+	fprintf(stderr,
+		PROG ": the master of run '%s' died of signal %d at %.2f s: resuming it from its "
+		     "journal (%d of %d)\n",
+		o->run, r->master.status - 128, dls_now() - t0, ++*resumes, MAX_RESUMES);
+	if (start_master(o, e, r, 1)) {
+		r->master.status = 1; /* said why */
+		return 0;
+	}
+	return 1;
+}
+
 static int monitor(struct run_opts *o, const struct run_env *e, struct run_state *r)
 {
 	double t0 = dls_now(), all_gone_at = 0;
 	int names_gone_said = 0, resumes = 0;
 
-again:
-	while (r->master.status < 0) {
+	while (r->master.status < 0 || resume_master(o, e, r, &resumes, t0)) {
 		int running = slaves_running(r);
 
 		if (!running && !all_gone_at)
@@ -846,36 +875,21 @@ again:
 				r->names.status);
 			names_gone_said = 1;
 		}
-		if (o->kill_hm >= 0 && dls_now() - t0 >= o->kill_at) {
-			fprintf(stderr, PROG ": drill: kill -9 %s (pid %d) at %.2f s\n", o->kill_name,
-				(int)r->hm[o->kill_hm].pid, dls_now() - t0);
-			kill(r->hm[o->kill_hm].pid, SIGKILL);
-			o->kill_hm = -1;
-		}
-		if (o->kill_master && dls_now() - t0 >= o->kill_at) {
-			fprintf(stderr, PROG ": drill: kill -9 the master (pid %d) at %.2f s\n",
-				(int)r->master.pid, dls_now() - t0);
-			kill(r->master.pid, SIGKILL);
+		if (dls_now() - t0 >= o->kill_at) {
+			char who[32];
+
+			if (o->kill_hm >= 0)
+				drill(o->kill_name, r->hm[o->kill_hm].pid, t0);
+			if (o->kill_master)
+				drill("the master", r->master.pid, t0);
+			if (o->kill_slave >= 0) {
+				snprintf(who, sizeof(who), "slave.%d", o->kill_slave);
+				drill(who, r->slaves[o->kill_slave].pid, t0);
+			}
+			o->kill_hm = o->kill_slave = -1;
 			o->kill_master = 0;
 		}
-		if (o->kill_slave >= 0 && dls_now() - t0 >= o->kill_at) {
-			fprintf(stderr, PROG ": drill: kill -9 slave.%d (pid %d) at %.2f s\n",
-				o->kill_slave, (int)r->slaves[o->kill_slave].pid, dls_now() - t0);
-			kill(r->slaves[o->kill_slave].pid, SIGKILL);
-			o->kill_slave = -1;
-		}
 		dls_sleep_ms(20);
-	}
-	if (r->master.status > 128 && o->journal && resumes < MAX_RESUMES) {
-		/* every result it acknowledged is in its journal: a new master
-		 * takes over from there, and the slaves rejoin it */
-		fprintf(stderr,
-			PROG ": the master of run '%s' died of signal %d at %.2f s: resuming it "
-			     "from its journal (%d of %d)\n",
-			o->run, r->master.status - 128, dls_now() - t0, ++resumes, MAX_RESUMES);
-		if (start_master(o, e, r, 1))
-			return 1;
-		goto again;
 	}
 	if (r->master.status > 128) { /* killed: the run failed, whatever the signal */
 		fprintf(stderr, PROG ": the master of run '%s' died of signal %d\n", o->run,

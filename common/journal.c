@@ -374,6 +374,7 @@ uint64_t journal_append(struct journal *j, const char *kind, char *body,
 {
 	struct jrec r = {0};
 	uint64_t ticket = 0;
+	int oom;
 
 	if (!j) {
 		free(body);
@@ -382,28 +383,23 @@ uint64_t journal_append(struct journal *j, const char *kind, char *body,
 	snprintf(r.kind, sizeof(r.kind), "%s", kind);
 	r.body = body;
 	r.n = n;
-	if (n && !(r.blocks = malloc(n * sizeof(*r.blocks)))) {
-		free(body);
-		log_err("journal: out of memory: the run goes on without it");
-		pthread_mutex_lock(&j->mu);
-		j->failed = 1;
-		pthread_mutex_unlock(&j->mu);
-		return 0;
-	}
-	if (n)
+	oom = n && !(r.blocks = malloc(n * sizeof(*r.blocks)));
+	if (n && !oom)
 		memcpy(r.blocks, blocks, n * sizeof(*r.blocks));
 	pthread_mutex_lock(&j->mu);
-	if (!j->failed && j->npending == j->cap) {
+	if (!oom && !j->failed && j->npending == j->cap) {
 		size_t cap = j->cap ? 2 * j->cap : 64;
 		struct jrec *v = realloc(j->pending, cap * sizeof(*v));
 
+		oom = !v;
 		if (v) {
 			j->pending = v;
 			j->cap = cap;
-		} else {
-			log_err("journal: out of memory: the run goes on without it");
-			j->failed = 1;
 		}
+	}
+	if (oom && !j->failed) {
+		log_err("journal: out of memory: the run goes on without it");
+		j->failed = 1;
 	}
 	if (!j->failed) {
 		r.ticket = ticket = ++j->appended;
