@@ -4,6 +4,8 @@
 #   make check      unit + integration tests
 #   make demo       a whole emulated C8 run writing mandelbrot.png
 #   make sanitize   the tests under ASan/UBSan, in build/san
+#   make fuzz       libFuzzer (clang) + ASan/UBSan on the core handlers, in build/fuzz:
+#                   FUZZ_SECONDS per target (default 120), new inputs in build/fuzz/corpus
 #   make install    PREFIX=/usr/local: programs, libdls.so and libdls.a, headers
 #                   (include/dls/), dls.pc, the IDL (share/dls/idl/)
 #   V=1             show the commands
@@ -115,17 +117,29 @@ PROGRAMS  := $(DLS_BIN) $(MASTER_BIN) $(TREESCHED_BIN) $(SLAVE_BIN) $(HMASTER_BI
 BADCLIENT_OBJ := $(BUILD)/tests/tools/bad_client.o
 BADCLIENT_BIN := $(BUILD)/tests/bin/bad_client
 
-.PHONY: all check check-unit check-layout check-integration examples sanitize clean \
-        install demo deps
+# Fuzz harnesses of the core handlers (tests/fuzz/): each links either
+# libFuzzer (make fuzz, clang) or replay_main.c, which replays the committed
+# corpus (tests/fuzz/corpus/TARGET/) with any compiler in make check.
+FUZZ_TARGETS  := master twolevel coordinator tree_slave
+FUZZ_LIB_OBJ  := $(BUILD)/tests/fuzz/fuzz_input.o $(BUILD)/tests/fuzz/fuzz_run.o \
+                 $(BUILD)/tests/unit/master_testutil.o
+FUZZ_REPLAY   := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/replay_%)
+FUZZ_BIN      := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%)
+FUZZ_SECONDS  ?= 120
+
+.PHONY: all check check-unit check-layout check-integration check-fuzz-corpus examples \
+        sanitize fuzz fuzz-run clean install demo deps
 all: $(PROGRAMS) $(PUBLIC_SO) $(PUBLIC_A)
 deps: $(DEPS_MK)
+
+# gcc only: clang has no such option (make fuzz builds with clang)
+VECT_FLAG := $(if $(findstring clang,$(CC)),,-fvect-cost-model=dynamic)
 
 # The kernel must be bit-exact: no fused multiply-add (WORKLOAD.md 1).
 $(BUILD)/common/mandel.o $(BUILD)/common/pendulum.o: ALL_CFLAGS += -ffp-contract=off
 # The result checks read every octet the master takes: let the compiler
 # vectorize their loops (-O2's cheap cost model leaves them scalar).
-$(BUILD)/common/mandel_workload.o $(BUILD)/common/pendulum.o: ALL_CFLAGS += \
-  -fvect-cost-model=dynamic
+$(BUILD)/common/mandel_workload.o $(BUILD)/common/pendulum.o: ALL_CFLAGS += $(VECT_FLAG)
 
 # Objects are rebuilt when the flags change (-fPIC, sanitizers, OPT, or a
 # per-file flag in this Makefile): the stamp holds the flags of the last
@@ -150,6 +164,7 @@ $(BUILD)/%/main.o: INCLUDES += $(CLI_INC)
 $(BUILD)/common/cli/%.o: INCLUDES += $(CLI_INC)
 $(BUILD)/clients/%.o: INCLUDES += $(CLIENT_INC)
 $(BUILD)/tests/%.o: INCLUDES += $(TEST_INC)
+$(BUILD)/tests/fuzz/%.o: INCLUDES += -iquote tests/unit
 
 # IDL stubs: generated, never committed.
 $(IDL_HH): idl/dls.idl | $(DEPS_MK)
@@ -227,8 +242,24 @@ $(UNIT_BIN): $(UNIT_OBJ) $(LIBCLI) $(LIBDLS)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(CUNIT_LIBS) $(PNG_LIBS) $(JSON_LIBS) $(CRYPTO_LIBS) $(SQLITE_LIBS) -lpthread -lm -o $@
 
+$(FUZZ_REPLAY): $(BUILD)/tests/fuzz/replay_%: $(BUILD)/tests/fuzz/fuzz_%.o \
+  $(BUILD)/tests/fuzz/replay_main.o $(FUZZ_LIB_OBJ) $(LIBDLS)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(PNG_LIBS) $(JSON_LIBS) $(CRYPTO_LIBS) $(SQLITE_LIBS) -lpthread -lm -o $@
+
+# libFuzzer's main: only in make fuzz's build (SAN has -fsanitize=fuzzer-no-link)
+$(FUZZ_BIN): $(BUILD)/tests/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ) $(LIBDLS)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(PNG_LIBS) $(JSON_LIBS) $(CRYPTO_LIBS) $(SQLITE_LIBS) -lpthread -lm -o $@
+
 # --- tests --------------------------------------------------------------------
-check: check-unit check-layout check-integration
+check: check-unit check-layout check-fuzz-corpus check-integration
+
+# every saved fuzz input (the corpus make fuzz grew, and each input that once
+# broke an invariant) replayed through its harness: none may break one
+check-fuzz-corpus: $(FUZZ_REPLAY)
+	$(Q)for t in $(FUZZ_TARGETS); do \
+	  $(BUILD)/tests/fuzz/replay_$$t tests/fuzz/corpus/$$t || exit 1; done
 
 # the house rules the build can check: no upward include, no circle of
 # files, no exit() in a core (tests/tools/check_layout.py)
@@ -257,6 +288,29 @@ sanitize:
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	$(MAKE) BUILD=build/san WERROR= OPT='-O1 -g' \
 	  SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' check
+
+# Fuzzing: clang's libFuzzer with ASan/UBSan over the C cores, in its own
+# build; each target runs FUZZ_SECONDS from the committed corpus, writes new
+# inputs to build/fuzz/corpus/TARGET and its figures to build/fuzz/report.txt.
+# A crash leaves its input in build/fuzz/ (replay it with the target).
+FUZZ_PKGS := clang libclang-rt-dev
+fuzz:
+	$(Q)scripts/install-deps.sh $(FUZZ_PKGS)
+	$(MAKE) BUILD=build/fuzz CC=clang WERROR= OPT='-O1 -g' \
+	  SAN='-fsanitize=address,undefined,fuzzer-no-link -fno-omit-frame-pointer -fno-sanitize-recover=all' \
+	  fuzz-run
+
+fuzz-run: $(FUZZ_BIN)
+	$(Q)rm -f $(BUILD)/report.txt
+	$(Q)for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(BUILD)/corpus/$$t && \
+	  $(BUILD)/tests/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 \
+	    -artifact_prefix=$(BUILD)/$$t- -print_final_stats=1 \
+	    $(BUILD)/corpus/$$t tests/fuzz/corpus/$$t > $(BUILD)/$$t.log 2>&1; rc=$$?; \
+	  runs=$$(sed -n 's/^stat::number_of_executed_units: *//p' $(BUILD)/$$t.log); \
+	  cov=$$(grep -o 'cov: [0-9]*' $(BUILD)/$$t.log | tail -1); \
+	  echo "$$t: $$runs inputs in $(FUZZ_SECONDS) s, $$cov, exit $$rc" | tee -a $(BUILD)/report.txt; \
+	  [ $$rc -eq 0 ] || { tail -40 $(BUILD)/$$t.log; exit 1; }; done
 
 # The main job: an emulated C8 cluster (4 PEs of V = 1, 4 of V = 2) computing
 # a 1600x800 Mandelbrot image with DTSS, through a private naming service.
@@ -287,4 +341,5 @@ clean:
 	rm -rf build
 
 -include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(DLS_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ORB_OBJ:.o=.d) \
-         $(MASTER_OBJ:.o=.d) $(TREESCHED_OBJ:.o=.d) $(SLAVE_OBJ:.o=.d) $(BADCLIENT_OBJ:.o=.d) $(HMASTER_OBJ:.o=.d)
+         $(MASTER_OBJ:.o=.d) $(TREESCHED_OBJ:.o=.d) $(SLAVE_OBJ:.o=.d) $(BADCLIENT_OBJ:.o=.d) $(HMASTER_OBJ:.o=.d) \
+         $(wildcard $(BUILD)/tests/fuzz/*.d)

@@ -30,17 +30,25 @@ void roster_free(struct roster *r)
 	r->v = NULL;
 }
 
+int roster_speed_check(double speed, const char *who, char *why, size_t len)
+{
+	if (isfinite(speed) && speed > 0)
+		return DLS_OK;
+	snprintf(why, len, "speed %g of %s must be a positive finite number", speed, who);
+	return DLS_EINVAL;
+}
+
 int roster_add(struct roster *r, const char *const *names, const double *speeds, size_t n,
 	       const double *min_leaf, int *ids, uint64_t *keys, char *why, size_t len)
 {
 	double now = dls_now();
 
 	for (size_t k = 0; k < n; k++) {
-		if (!isfinite(speeds[k]) || speeds[k] <= 0) {
-			snprintf(why, len, "speed %g of '%s' must be a positive finite number",
-				 speeds[k], names[k]);
+		char who[96];
+
+		snprintf(who, sizeof(who), "'%s'", names[k]);
+		if (roster_speed_check(speeds[k], who, why, len))
 			return DLS_EINVAL;
-		}
 	}
 	if ((size_t)(r->expected - r->n) < n) {
 		snprintf(why, len, "the run expects %d slaves and has %d of them registered",

@@ -59,6 +59,15 @@ void roster_free(struct roster *r);
  * DLS_ESTATE (the run is full); why names the cause.  A child that comes
  * after the roster closed gets V_i >= 1 at once.
  */
+/*
+ * Could `speed` be a slave's Speed (or throughput)?  DLS_OK, or DLS_EINVAL
+ * with why naming `who` and the value: it must be positive and finite.
+ * Every role checks a child's speed with it before the child takes a place
+ * (an hmaster too, so that one bad child cannot spoil its siblings'
+ * registration with the parent).
+ */
+int roster_speed_check(double speed, const char *who, char *why, size_t len);
+
 int roster_add(struct roster *r, const char *const *names, const double *speeds, size_t n,
 	       const double *min_leaf, int *ids, uint64_t *keys, char *why, size_t len);
 

@@ -352,6 +352,13 @@ int hmaster_register(struct hmaster *h, const char *const *names, const double *
 
 	if (h->tl)
 		return twolevel_register(h->tl, names[0], speeds, n, ids, keys, vpowers, job, why);
+	for (size_t k = 0; k < n; k++) {
+		char who[96];
+
+		snprintf(who, sizeof(who), "'%s'", names[k]);
+		if (roster_speed_check(speeds[k], who, why, HMASTER_WHY_LEN))
+			return DLS_EINVAL;
+	}
 	pthread_mutex_lock(&h->lock);
 	if (h->registration_sent || h->registered + (int)n > h->nslaves) {
 		snprintf(why, HMASTER_WHY_LEN,

@@ -454,6 +454,13 @@ int twolevel_register(struct twolevel *t, const char *name, const double *speeds
 	struct pending_reg p = {.speeds = speeds, .n = n, .vpowers = vpowers, .job = job};
 	struct pending_reg **at;
 
+	for (size_t k = 0; k < n; k++) {
+		char who[96];
+
+		snprintf(who, sizeof(who), "slave %zu of '%s'", k, name);
+		if (roster_speed_check(speeds[k], who, why, HMASTER_WHY_LEN))
+			return DLS_EINVAL;
+	}
 	pthread_mutex_lock(&t->lock);
 	if (n < 1 || t->registration_sent || t->leaves + (int)n > t->nslaves) {
 		snprintf(why, HMASTER_WHY_LEN,

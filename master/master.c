@@ -189,11 +189,11 @@ int master_register_cluster(struct master *m, const char *name, const double *sp
 		return DLS_EINVAL;
 	}
 	for (size_t k = 0; k < n; k++) {
-		if (!isfinite(speeds[k]) || speeds[k] <= 0) {
-			master_why(why, "speed %g of slave %zu below '%s' must be a positive finite "
-				   "number", speeds[k], k, name);
+		char who[96];
+
+		snprintf(who, sizeof(who), "slave %zu below '%s'", k, name);
+		if (roster_speed_check(speeds[k], who, why, MASTER_WHY_LEN))
 			return DLS_EINVAL;
-		}
 		sum += speeds[k];
 		if (speeds[k] < min)
 			min = speeds[k];

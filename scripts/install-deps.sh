@@ -2,11 +2,12 @@
 # Install the Debian packages DLS needs, only those that are missing.
 # Called by the Makefile before anything is built, so that `make check` alone
 # sets up a fresh machine. Exits 0 when everything is present afterwards.
+# Extra package names as arguments are wanted too (make fuzz: clang).
 set -eu
 
 PKGS="build-essential pkg-config libomniorb4-dev omniidl omniorb omniorb-nameserver
 libssl-dev openssl libcunit1-dev libpng-dev libjansson-dev libsqlite3-dev sqlite3 gnuplot-nox
-procps python3 python3-numpy"
+procps python3 python3-numpy $*"
 
 missing=""
 for p in $PKGS; do
