@@ -143,9 +143,11 @@ $(BUILD)/common/mandel_workload.o $(BUILD)/common/pendulum.o: ALL_CFLAGS += $(VE
 
 # Objects are rebuilt when the flags change (-fPIC, sanitizers, OPT, or a
 # per-file flag in this Makefile): the stamp holds the flags of the last
-# build and this file's checksum, and changes only with them.
+# build and this file's checksum, and changes only with them.  Expanded once
+# (:=), so that a per-folder flag of whichever object reaches the stamp first
+# never rewrites it: the stamp holds the global flags only.
 FLAGS_STAMP := $(BUILD)/flags.stamp
-FLAGS_LINE   = $(ALL_CFLAGS) | $(ALL_CXXFLAGS) | $(ALL_LDFLAGS) | $(firstword $(shell cksum Makefile))
+FLAGS_LINE  := $(ALL_CFLAGS) | $(ALL_CXXFLAGS) | $(ALL_LDFLAGS) | $(firstword $(shell cksum Makefile))
 $(FLAGS_STAMP): FORCE
 	$(Q)mkdir -p $(@D)
 	$(Q)echo '$(FLAGS_LINE)' | cmp -s - $@ || echo '$(FLAGS_LINE)' > $@

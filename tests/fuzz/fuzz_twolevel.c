@@ -1,7 +1,7 @@
 /*
  * fuzz_twolevel.c - a two-level hmaster (hmaster.h, twolevel.h) under
  * hostile children, without CORBA: its parent is a real master core in this
- * process; the fuzzer's bytes choose the run and script its children's
+ * process (tu_master_parent); the fuzzer's bytes choose the run and script its children's
  * requests, submissions and losses with any id, capability, seq, A_i, range
  * and octets (fuzz_run.c; each child's first request is an honest one,
  * sent at once, so that the hmaster's start gate opens), then its living children finish honestly.
@@ -18,36 +18,6 @@
 #include "hmaster.h"
 #include "master.h"
 #include "master_testutil.h"
-
-static int p_register_cluster(void *ctx, const double *speeds, size_t n, int *id, uint64_t *key,
-			      double *vp, struct dls_job *job, char *why, size_t len)
-{
-	(void)len;
-	master_job(ctx, job);
-	return master_register_cluster(ctx, "h", speeds, n, id, key, vp, why);
-}
-
-static int p_request(void *ctx, const struct dls_request *req, struct dls_reply *out, char *why,
-		     size_t len)
-{
-	(void)len;
-	return master_request(ctx, req, out, why);
-}
-
-static int p_submit(void *ctx, int id, uint64_t key, const struct dls_result *res, size_t n,
-		    char *why, size_t len)
-{
-	(void)len;
-	return master_submit(ctx, id, key, res, n, why);
-}
-
-static int p_lost(void *ctx, int id, uint64_t key, const char *cause, char *why, size_t len)
-{
-	(void)len;
-	if (master_check_caller(ctx, id, key, why))
-		return DLS_EINVAL;
-	return master_slave_lost(ctx, id, cause);
-}
 
 struct tl {
 	struct master *m;
@@ -138,8 +108,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const enum sched_kind kinds[] = {SCHED_DTSS, SCHED_DFSS, SCHED_DFISS, SCHED_DTFSS};
 	struct fz f = {data, size};
 	struct master_config c;
-	struct hmaster_parent ops = {NULL, NULL, NULL, p_submit, p_lost, p_register_cluster,
-				     p_request};
+	struct hmaster_parent ops;
 	struct tl tl;
 	struct fz_run run;
 	struct reg regs[FZ_MAX_SLAVES];
@@ -155,7 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	tl.m = master_create(&c, &err, NULL);
 	if (!tl.m)
 		return 0; /* a loop the scheme cannot split */
-	ops.ctx = tl.m;
+	ops = tu_master_parent(tl.m);
 	tl.h = hmaster_create("h", HMASTER_TWOLEVEL, n, 2000, 0, &ops, &err);
 	FZ_ASSERT(tl.h);
 	for (int i = 0; i < n; i++) {

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dls/err.h"
 #include "dls/workload.h"
 
 void tu_master_config(struct master_config *c, enum sched_kind kind, int nslaves, int32_t width,
@@ -71,4 +72,59 @@ void tu_set_maxit(struct master_config *c, int32_t maxit)
 
 	snprintf(v, sizeof(v), "%d", (int)maxit);
 	dls_params_set(c->params, &c->nparams, "maxit", v);
+}
+
+static int p_register(void *ctx, const char *const *names, const double *speeds, size_t n,
+		      int *ids, uint64_t *keys, double *vp, struct dls_job *job, char *why,
+		      size_t len)
+{
+	(void)len;
+	master_job(ctx, job); /* what the servant sends */
+	return master_register_group(ctx, names, speeds, n, ids, keys, vp, why);
+}
+
+static int p_request(void *ctx, const struct dls_request *reqs, size_t n, struct dls_reply *out,
+		     char *why, size_t len)
+{
+	(void)len;
+	return master_request_group(ctx, reqs, n, out, why);
+}
+
+static int p_submit(void *ctx, int id, uint64_t key, const struct dls_result *res, size_t n,
+		    char *why, size_t len)
+{
+	(void)len;
+	return master_submit(ctx, id, key, res, n, why);
+}
+
+/* As the master's servant: the capability first, then the loss. */
+static int p_lost(void *ctx, int id, uint64_t key, const char *cause, char *why, size_t len)
+{
+	(void)len;
+	if (master_check_caller(ctx, id, key, why))
+		return DLS_EINVAL;
+	return master_slave_lost(ctx, id, cause);
+}
+
+static int p_register_cluster(void *ctx, const double *speeds, size_t n, int *id, uint64_t *key,
+			      double *vp, struct dls_job *job, char *why, size_t len)
+{
+	(void)len;
+	master_job(ctx, job); /* what the servant sends */
+	return master_register_cluster(ctx, "h", speeds, n, id, key, vp, why);
+}
+
+static int p_request_one(void *ctx, const struct dls_request *req, struct dls_reply *out,
+			 char *why, size_t len)
+{
+	(void)len;
+	return master_request(ctx, req, out, why);
+}
+
+struct hmaster_parent tu_master_parent(struct master *m)
+{
+	struct hmaster_parent ops = {m,	     p_register,	 p_request,    p_submit,
+				     p_lost, p_register_cluster, p_request_one};
+
+	return ops;
 }

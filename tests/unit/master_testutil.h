@@ -5,6 +5,7 @@
 #ifndef DLS_MASTER_TESTUTIL_H
 #define DLS_MASTER_TESTUTIL_H
 
+#include "hmaster.h"
 #include "master.h"
 
 /*
@@ -30,6 +31,13 @@ struct dls_result tu_counts(int64_t start, int64_t count, const uint16_t *counts
 
 /* The master's results as the Mandelbrot image (column-major counts). */
 #define tu_image(m) ((const uint16_t *)master_results(m)->data)
+
+/*
+ * The parent operations of an hmaster whose parent is master m in this
+ * process, called as the master's servant calls the core (slave_lost
+ * checks the capability first): relay and two-level operations both.
+ */
+struct hmaster_parent tu_master_parent(struct master *m);
 
 /* Sets the Mandelbrot maxit of a configuration. */
 void tu_set_maxit(struct master_config *c, int32_t maxit);

@@ -21,44 +21,12 @@
 
 #define W 1000
 
-static int p_register(void *ctx, const char *const *names, const double *speeds, size_t n,
-		      int *ids, uint64_t *keys, double *vp, struct dls_job *job, char *why,
-		      size_t len)
-{
-	(void)len;
-	master_job(ctx, job); /* what the servant sends */
-	return master_register_group(ctx, names, speeds, n, ids, keys, vp, why);
-}
-
-static int p_request(void *ctx, const struct dls_request *reqs, size_t n, struct dls_reply *out,
-		     char *why, size_t len)
-{
-	(void)len;
-	return master_request_group(ctx, reqs, n, out, why);
-}
-
-static int p_submit(void *ctx, int id, uint64_t key, const struct dls_result *res, size_t n,
-		    char *why, size_t len)
-{
-	(void)len;
-	return master_submit(ctx, id, key, res, n, why);
-}
-
-/* As the master's servant: the capability first, then the loss. */
-static int p_lost(void *ctx, int id, uint64_t key, const char *cause, char *why, size_t len)
-{
-	(void)len;
-	if (master_check_caller(ctx, id, key, why))
-		return DLS_EINVAL;
-	return master_slave_lost(ctx, id, cause);
-}
-
 static void test_relay_is_flat_dtss(void)
 {
 	struct master_config c;
 	struct master *m;
 	struct hmaster *h;
-	struct hmaster_parent ops = {NULL, p_register, p_request, p_submit, p_lost, NULL, NULL};
+	struct hmaster_parent ops;
 	const char *names[] = {"s0", "s1", "s2", "s3"};
 	const double speeds[] = {1, 1, 2, 2};
 	/* SCHEMES.md 4.3: I = 1000, A = (1,1,2,2), ACPSA order 2,3,0,1 */
@@ -79,7 +47,7 @@ static void test_relay_is_flat_dtss(void)
 	tu_master_config(&c, SCHED_DTSS, 4, W, 1, 1000);
 	m = master_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	ops.ctx = m;
+	ops = tu_master_parent(m);
 	h = hmaster_create("h", HMASTER_RELAY, 4, 1000, 0, &ops, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
 	CU_ASSERT_EQUAL_FATAL(hmaster_register(h, names, speeds, 4, ids, keys, vp, &job, why),
@@ -148,21 +116,6 @@ static void test_relay_is_flat_dtss(void)
 }
 
 /* --- two-level ------------------------------------------------------------ */
-
-static int p_register_cluster(void *ctx, const double *speeds, size_t n, int *id, uint64_t *key,
-			      double *vp, struct dls_job *job, char *why, size_t len)
-{
-	(void)len;
-	master_job(ctx, job); /* what the servant sends */
-	return master_register_cluster(ctx, "h", speeds, n, id, key, vp, why);
-}
-
-static int p_request_one(void *ctx, const struct dls_request *req, struct dls_reply *out,
-			 char *why, size_t len)
-{
-	(void)len;
-	return master_request(ctx, req, out, why);
-}
 
 struct tl_slave {
 	struct hmaster *h;
@@ -240,8 +193,7 @@ static void run_twolevel(enum sched_kind kind, int lose_one)
 	struct master_config c;
 	struct master *m;
 	struct hmaster *h;
-	struct hmaster_parent ops = {NULL, NULL, NULL, p_submit, p_lost, p_register_cluster,
-				     p_request_one};
+	struct hmaster_parent ops;
 	struct tl_slave sl[4] = {{NULL, 1, 0, 0, 0, 0, 0, 0}, {NULL, 1, 0, 0, 0, 0, 0, 0},
 				 {NULL, 2, 0, 0, 0, 0, 0, 0}, {NULL, 2, 0, 0, 0, 0, 0, 0}};
 	pthread_t tid[4];
@@ -253,7 +205,7 @@ static void run_twolevel(enum sched_kind kind, int lose_one)
 	tu_master_config(&c, kind, 1, W, 1, 5000);
 	m = master_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	ops.ctx = m;
+	ops = tu_master_parent(m);
 	h = hmaster_create("h", HMASTER_TWOLEVEL, 4, 5000, 0, &ops, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
 	CU_ASSERT_EQUAL(hmaster_mode_of(h), HMASTER_TWOLEVEL);
