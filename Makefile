@@ -83,7 +83,9 @@ IDL_OBJ   := $(BUILD)/idl/dlsSK.o
 ORB_SRC   := $(wildcard common/*.cc)
 ORB_OBJ   := $(ORB_SRC:%.cc=$(BUILD)/%.o) $(IDL_OBJ)
 LIBORB    := $(BUILD)/libdls_orb.a
-ORB_LIBS   = $(OMNI_LIBS) $(PNG_LIBS) $(JSON_LIBS) $(CRYPTO_LIBS) $(SQLITE_LIBS) -ldl -lpthread -lm
+# what the C cores link (libdls.a); the ORB's programs add omniORB
+CORE_LIBS  = $(PNG_LIBS) $(JSON_LIBS) $(CRYPTO_LIBS) $(SQLITE_LIBS) -lpthread -lm
+ORB_LIBS   = $(OMNI_LIBS) $(CORE_LIBS) -ldl
 
 MASTER_OBJ := $(BUILD)/master/main.o $(patsubst %.cc,$(BUILD)/%.o,$(wildcard master/*.cc))
 MASTER_BIN := $(BUILD)/bin/dls-master
@@ -242,17 +244,17 @@ $(DLS_BIN): $(DLS_OBJ) $(LIBCLI) $(LIBORB) $(LIBDLS)
 $(UNIT_BIN): $(UNIT_OBJ) $(LIBCLI) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(CUNIT_LIBS) $(PNG_LIBS) $(JSON_LIBS) $(CRYPTO_LIBS) $(SQLITE_LIBS) -lpthread -lm -o $@
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(CUNIT_LIBS) $(CORE_LIBS) -o $@
 
 $(FUZZ_REPLAY): $(BUILD)/tests/fuzz/replay_%: $(BUILD)/tests/fuzz/fuzz_%.o \
   $(BUILD)/tests/fuzz/replay_main.o $(FUZZ_LIB_OBJ) $(LIBDLS)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(PNG_LIBS) $(JSON_LIBS) $(CRYPTO_LIBS) $(SQLITE_LIBS) -lpthread -lm -o $@
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(CORE_LIBS) -o $@
 
 # libFuzzer's main: only in make fuzz's build (SAN has -fsanitize=fuzzer-no-link)
 $(FUZZ_BIN): $(BUILD)/tests/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ) $(LIBDLS)
 	$(if $(Q),@echo "  LD      $@")
-	$(Q)$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(PNG_LIBS) $(JSON_LIBS) $(CRYPTO_LIBS) $(SQLITE_LIBS) -lpthread -lm -o $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(CORE_LIBS) -o $@
 
 # --- tests --------------------------------------------------------------------
 check: check-unit check-layout check-fuzz-corpus check-integration

@@ -42,20 +42,9 @@ static void *register_one(void *arg)
 	return NULL;
 }
 
-static int pick_id(struct fz *f, int n)
+static uint64_t key_of(void *ctx, int id)
 {
-	return fz_u8(f) < 220 ? (int)fz_pick(f, (uint32_t)n) : (int)fz_i64(f);
-}
-
-static uint64_t pick_key(struct coordinator *c, struct fz *f, int id, int n)
-{
-	uint8_t sel = fz_u8(f);
-
-	if (sel < 220)
-		return coordinator_child_key(c, id);
-	if (sel < 240)
-		return coordinator_child_key(c, (int)fz_pick(f, (uint32_t)n));
-	return (uint64_t)fz_i64(f);
+	return coordinator_child_key(ctx, id);
 }
 
 static void check_repair(struct fz_run *r, struct coordinator *c,
@@ -76,8 +65,8 @@ static void script(struct fz_run *r, struct coordinator *c, struct fz *f)
 	char why[COORDINATOR_WHY_LEN];
 
 	for (int k = 0; k < 256 && fz_left(f); k++) {
-		int id = pick_id(f, r->n);
-		uint64_t key = pick_key(c, f, id, r->n);
+		int id = fz_id(f, r->n);
+		uint64_t key = fz_key(f, key_of, c, id, r->n);
 		struct coordinator_repair rep;
 		struct fz_blocks bl;
 		struct dls_status st;
@@ -92,7 +81,7 @@ static void script(struct fz_run *r, struct coordinator *c, struct fz *f)
 			fz_blocks_free(&bl);
 			break;
 		case 3: {
-			int to = pick_id(f, r->n);
+			int to = fz_id(f, r->n);
 			int64_t start = fz_i64_near(f, (int64_t)fz_pick(f, (uint32_t)r->iterations));
 			int64_t count = fz_i64_near(f, 2), stride = fz_i64_near(f, 1);
 

@@ -4,6 +4,7 @@
 #include "fuzz_input.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -94,6 +95,24 @@ double fz_double(struct fz *f)
 	return d;
 }
 
+int fz_id(struct fz *f, int n)
+{
+	if (fz_u8(f) < 220)
+		return (int)fz_pick(f, (uint32_t)n);
+	return (int)fz_i64(f);
+}
+
+uint64_t fz_key(struct fz *f, uint64_t (*key)(void *ctx, int id), void *ctx, int id, int n)
+{
+	uint8_t sel = fz_u8(f);
+
+	if (sel < 220)
+		return key(ctx, id);
+	if (sel < 240)
+		return key(ctx, (int)fz_pick(f, (uint32_t)n)); /* another's */
+	return (uint64_t)fz_i64(f);
+}
+
 void fz_bytes(struct fz *f, void *out, size_t n)
 {
 	size_t k = n < f->n ? n : f->n;
@@ -118,4 +137,18 @@ void fz_fail(const char *file, int line, const char *what)
 {
 	fprintf(stderr, "%s:%d: broken invariant: %s\n", file, line, what);
 	abort();
+}
+
+void fz_trace(const char *fmt, ...)
+{
+	static int on = -1;
+	va_list ap;
+
+	if (on < 0)
+		on = getenv("FZ_TRACE") != NULL;
+	if (!on)
+		return;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 }

@@ -36,6 +36,15 @@ int64_t fz_i64_near(struct fz *f, int64_t near);
 /* A double: often 0, negative, tiny, huge, NaN or infinite. */
 double fz_double(struct fz *f);
 
+/* A slave id: mostly one of the n real ones (0 .. n - 1), else any int. */
+int fz_id(struct fz *f, int n);
+
+/*
+ * A capability for slave id: mostly the one issued to it (key(ctx, id)),
+ * else another slave's, else any value.
+ */
+uint64_t fz_key(struct fz *f, uint64_t (*key)(void *ctx, int id), void *ctx, int id, int n);
+
 /* Copies up to n bytes into out, zero-filling what the input lacks. */
 void fz_bytes(struct fz *f, void *out, size_t n);
 
@@ -46,6 +55,10 @@ void fz_bytes(struct fz *f, void *out, size_t n);
 			fz_fail(__FILE__, __LINE__, #cond);                                \
 	} while (0)
 void fz_fail(const char *file, int line, const char *what) __attribute__((noreturn));
+
+/* With FZ_TRACE set in the environment: prints to stderr (a harness's
+ * calls and answers, to read why an input breaks an invariant). */
+void fz_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Once per process: the cores' refusals logged at warning level are the
  * point of fuzzing, so only errors are printed. */

@@ -12,26 +12,10 @@
 #define MAX_BLOCK_BYTES 4096
 #define MAX_OPS 256
 
-/* FZ_TRACE=1 in the environment: every call and its answer on stderr. */
-static int tracing(void)
-{
-	static int on = -1;
-
-	if (on < 0)
-		on = getenv("FZ_TRACE") != NULL;
-	return on;
-}
-
-#define TRACE(...)                                                                         \
-	do {                                                                               \
-		if (tracing())                                                             \
-			fprintf(stderr, __VA_ARGS__);                                      \
-	} while (0)
-
 static void trace_blocks(const struct dls_result *b, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		TRACE(" [%lld+%lld %zuB]", (long long)b[i].start, (long long)b[i].count, b[i].nbytes);
+		fz_trace(" [%lld+%lld %zuB]", (long long)b[i].start, (long long)b[i].count, b[i].nbytes);
 }
 
 void fz_run_init(struct fz_run *r, const struct fz_target *t, void *ctx, const char *workload,
@@ -169,37 +153,19 @@ void fz_run_replied(struct fz_run *r, int id, uint32_t seq, const struct dls_rep
 	r->s[id].done = rep->kind == DLS_REPLY_DONE;
 }
 
-static int pick_id(struct fz_run *r, struct fz *f)
-{
-	if (fz_u8(f) < 220)
-		return (int)fz_pick(f, (uint32_t)r->n);
-	return (int)fz_i64(f);
-}
-
-static uint64_t pick_key(struct fz_run *r, struct fz *f, int id)
-{
-	uint8_t sel = fz_u8(f);
-
-	if (sel < 220)
-		return r->t->key(r->ctx, id);
-	if (sel < 240)
-		return r->t->key(r->ctx, (int)fz_pick(f, (uint32_t)r->n)); /* another's */
-	return (uint64_t)fz_i64(f);
-}
-
 static void op_request(struct fz_run *r, struct fz *f)
 {
 	struct dls_request q;
 	struct dls_reply rep;
 	struct fz_blocks bl;
 	char why[FZ_WHY_LEN];
-	int id = pick_id(r, f);
+	int id = fz_id(f, r->n);
 	uint32_t known = id >= 0 && id < r->n ? r->s[id].seq : 0;
 	uint8_t sel = fz_u8(f);
 
 	memset(&q, 0, sizeof(q));
 	q.slave_id = id;
-	q.key = pick_key(r, f, id);
+	q.key = fz_key(f, r->t->key, r->ctx, id, r->n);
 	q.seq = sel < 160 ? known + 1 : sel < 200 ? known : fz_u32(f);
 	q.acp = fz_u8(f) < 200 ? 1 + (int64_t)fz_pick(f, 8) : fz_i64(f);
 	if (fz_u8(f) < 32) {
@@ -211,16 +177,16 @@ static void op_request(struct fz_run *r, struct fz *f)
 	fz_blocks_make(r, f, id, &bl);
 	q.results = bl.b;
 	q.nresults = bl.n;
-	TRACE("request id %d seq %u acp %lld", id, q.seq, (long long)q.acp);
+	fz_trace("request id %d seq %u acp %lld", id, q.seq, (long long)q.acp);
 	trace_blocks(bl.b, bl.n);
 	if (r->t->request(r->ctx, &q, &rep, why) == DLS_OK) {
-		TRACE(" -> %d %lld+%lld\n", (int)rep.kind, (long long)rep.start, (long long)rep.count);
+		fz_trace(" -> %d %lld+%lld\n", (int)rep.kind, (long long)rep.start, (long long)rep.count);
 		/* a retry (the seq answered last) gets its first reply; its results are not read */
 		if (!(id >= 0 && id < r->n && q.seq == known && r->s[id].answered))
 			fz_blocks_accepted(r, &bl);
 		fz_run_replied(r, id, q.seq, &rep);
 	} else {
-		TRACE(" -> refused: %s\n", why);
+		fz_trace(" -> refused: %s\n", why);
 	}
 	fz_blocks_free(&bl);
 }
@@ -229,26 +195,26 @@ static void op_submit(struct fz_run *r, struct fz *f)
 {
 	struct fz_blocks bl;
 	char why[FZ_WHY_LEN];
-	int id = pick_id(r, f);
-	uint64_t key = pick_key(r, f, id);
+	int id = fz_id(f, r->n);
+	uint64_t key = fz_key(f, r->t->key, r->ctx, id, r->n);
 
 	fz_blocks_make(r, f, id, &bl);
-	TRACE("submit id %d", id);
+	fz_trace("submit id %d", id);
 	trace_blocks(bl.b, bl.n);
 	if (r->t->submit(r->ctx, id, key, bl.b, bl.n, why) == DLS_OK) {
-		TRACE(" -> ok\n");
+		fz_trace(" -> ok\n");
 		fz_blocks_accepted(r, &bl);
 	} else {
-		TRACE(" -> refused: %s\n", why);
+		fz_trace(" -> refused: %s\n", why);
 	}
 	fz_blocks_free(&bl);
 }
 
 static void op_lost(struct fz_run *r, struct fz *f)
 {
-	int id = pick_id(r, f);
+	int id = fz_id(f, r->n);
 
-	TRACE("lost id %d\n", id);
+	fz_trace("lost id %d\n", id);
 	if (r->t->lost(r->ctx, id) == DLS_OK) {
 		FZ_ASSERT(id >= 0 && id < r->n);
 		r->s[id].lost = 1;
@@ -258,26 +224,25 @@ static void op_lost(struct fz_run *r, struct fz *f)
 static void op_rejoin(struct fz_run *r, struct fz *f)
 {
 	char why[FZ_WHY_LEN];
-	int id = pick_id(r, f);
+	int id = fz_id(f, r->n);
 
 	if (r->t->rejoin)
-		r->t->rejoin(r->ctx, id, pick_key(r, f, id), why);
+		r->t->rejoin(r->ctx, id, fz_key(f, r->t->key, r->ctx, id, r->n), why);
 }
 
-void fz_check_status(struct dls_status *st_)
+void fz_check_status(struct dls_status *st)
 {
-	struct dls_status st = *st_;
 	int64_t held = 0;
 
-	FZ_ASSERT(st.delivered >= 0 && st.delivered <= st.iterations);
-	FZ_ASSERT(st.assigned >= 0 && st.requeued >= 0);
-	FZ_ASSERT(st.nslaves >= 0 && st.nslaves <= FZ_MAX_SLAVES);
-	for (int i = 0; i < st.nslaves; i++) {
-		FZ_ASSERT(st.slaves[i].held >= 0 && st.slaves[i].iterations >= 0);
-		held += st.slaves[i].held;
+	FZ_ASSERT(st->delivered >= 0 && st->delivered <= st->iterations);
+	FZ_ASSERT(st->assigned >= 0 && st->requeued >= 0);
+	FZ_ASSERT(st->nslaves >= 0 && st->nslaves <= FZ_MAX_SLAVES);
+	for (int i = 0; i < st->nslaves; i++) {
+		FZ_ASSERT(st->slaves[i].held >= 0 && st->slaves[i].iterations >= 0);
+		held += st->slaves[i].held;
 	}
-	FZ_ASSERT(held <= st.iterations);
-	dls_status_free(st_);
+	FZ_ASSERT(held <= st->iterations);
+	dls_status_free(st);
 }
 
 static void check_snapshot(struct fz_run *r)
@@ -333,7 +298,7 @@ static void honest_step(struct fz_run *r, int s)
 			struct dls_result b = {x, 1, r->ref + (size_t)x * r->rb, r->rb};
 			int rc = r->t->submit(r->ctx, s, r->t->key(r->ctx, s), &b, 1, why);
 
-			TRACE("honest %d submits %lld -> %s\n", s, (long long)x, rc ? why : "ok");
+			fz_trace("honest %d submits %lld -> %s\n", s, (long long)x, rc ? why : "ok");
 		}
 	sl->nheld = 0;
 	memset(&q, 0, sizeof(q));
@@ -342,7 +307,7 @@ static void honest_step(struct fz_run *r, int s)
 	q.seq = sl->seq + 1;
 	q.acp = 1 + s;
 	if (r->t->request(r->ctx, &q, &rep, why) == DLS_OK) {
-		TRACE("honest %d asks: %d %lld+%lld\n", s, (int)rep.kind, (long long)rep.start,
+		fz_trace("honest %d asks: %d %lld+%lld\n", s, (int)rep.kind, (long long)rep.start,
 		      (long long)rep.count);
 		fz_run_replied(r, s, q.seq, &rep);
 		return;

@@ -81,8 +81,7 @@ static void *register_one(void *arg)
 
 	g->rc = hmaster_register(g->h, names, &g->speed, 1, &g->id, &g->key, &vp, &job, why);
 	if (g->rc != DLS_OK) {
-		if (getenv("FZ_TRACE"))
-			fprintf(stderr, "child of speed %g: %s\n", g->speed, why);
+		fz_trace("child of speed %g: %s\n", g->speed, why);
 		g->speed = 1;
 		g->rc = hmaster_register(g->h, names, &g->speed, 1, &g->id, &g->key, &vp, &job,
 					 why);
@@ -98,8 +97,8 @@ static void *register_one(void *arg)
 		q.acp = 1;
 		g->rc = hmaster_request(g->h, &q, 1, &g->first, why);
 	}
-	if (g->rc != DLS_OK && getenv("FZ_TRACE"))
-		fprintf(stderr, "child: %s\n", why);
+	if (g->rc != DLS_OK)
+		fz_trace("child: %s\n", why);
 	return NULL;
 }
 
