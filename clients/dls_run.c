@@ -79,11 +79,13 @@ static void help(void)
 	       "  --hmode M            twolevel (default: each hmaster schedules its slaves on\n"
 	       "                       the chunks it gets, and prefetches) or relay (the\n"
 	       "                       master computes every chunk; hmasters merge messages)\n"
-	       "  --kill WHO@SECS      kill -9 slave WHO (a number), hmaster.L.I or the master\n"
-	       "                       that long after the start (failure drill)\n"
-	       "  --no-journal         the master keeps no journal (by default it journals to\n"
-	       "                       the run's folder, and dls run resumes it, up to 3\n"
-	       "                       times, if it dies; slaves rejoin it within 30 s)\n"
+	       "  --kill WHO@SECS      kill -9 slave WHO (a number), hmaster.L.I, the master\n"
+	       "                       or the coordinator that long after the start\n"
+	       "                       (failure drill)\n"
+	       "  --no-journal         the master (or Tree Scheduling's coordinator) keeps no\n"
+	       "                       journal (by default it journals to the run's folder,\n"
+	       "                       and dls run resumes it, up to 3 times, if it dies;\n"
+	       "                       slaves rejoin it within 30 s)\n"
 	       "  --journal-sync S     os (default: each acknowledged record handed to the OS;\n"
 	       "                       survives the master's crash, which is what dls run\n"
 	       "                       resumes from on this machine) or disk (fsync'ed)\n"
@@ -319,9 +321,10 @@ static void parse_kill(struct run_opts *o, char *arg)
 
 	if (!at)
 		cli_usage_error(PROG, "--kill", arg,
-				"must be SLAVE@SECONDS, hmaster.L.I@SECONDS or master@SECONDS");
+				"must be SLAVE@SECONDS, hmaster.L.I@SECONDS, master@SECONDS or "
+				"coordinator@SECONDS");
 	*at = '\0';
-	if (!strcmp(arg, "master"))
+	if (!strcmp(arg, "master") || !strcmp(arg, "coordinator"))
 		o->kill_master = 1;
 	else if (!strncmp(arg, "hmaster.", 8))
 		snprintf(o->kill_name, sizeof(o->kill_name), "%s", arg);
@@ -578,13 +581,13 @@ static void validate(struct run_opts *o)
 			cli_usage_error(PROG, "--kill", o->kill_name, "names no hmaster of --hmasters");
 		o->kill_hm = o->first[lv] + ix;
 	}
-	/* the coordinator and the hmasters keep no journal: only a flat
-	 * master-slave run comes back from its master's death */
-	o->journal = o->journal && !o->trees && !o->nlevels;
+	/* the hmasters keep no journal of their slaves: a run with hmasters
+	 * does not come back from its master's death */
+	o->journal = o->journal && !o->nlevels;
 	if (o->kill_master && !o->journal)
 		cli_usage_error(PROG, "--kill", "master",
-				"only a flat master-slave run with its journal resumes its master "
-				"(not --scheme trees, --hmasters or --no-journal)");
+				"only a run with a journal resumes its master or coordinator (not "
+				"--hmasters or --no-journal)");
 	if (cluster_power(&o->cl, &o->power))
 		cli_usage_error(PROG, "--loads", o->loads,
 				"the schedules have too many steps in all");
@@ -814,6 +817,12 @@ static void drill(const char *who, pid_t pid, double t0)
 	kill(pid, SIGKILL);
 }
 
+/* The role at the top of the run: "master", or "coordinator" (Tree Scheduling). */
+static const char *top_role(const struct run_opts *o)
+{
+	return o->trees ? "coordinator" : "master";
+}
+
 /*
  * The master exited.  If it died of a signal and its journal may be
  * resumed (at most MAX_RESUMES times), starts a new master on it: every
@@ -826,9 +835,10 @@ static int resume_master(const struct run_opts *o, const struct run_env *e, stru
 	if (r->master.status <= 128 || !o->journal || *resumes >= MAX_RESUMES)
 		return 0;
 	fprintf(stderr,
-		PROG ": the master of run '%s' died of signal %d at %.2f s: resuming it from its "
+		PROG ": the %s of run '%s' died of signal %d at %.2f s: resuming it from its "
 		     "journal (%d of %d)\n",
-		o->run, r->master.status - 128, dls_now() - t0, ++*resumes, MAX_RESUMES);
+		top_role(o), o->run, r->master.status - 128, dls_now() - t0, ++*resumes,
+		MAX_RESUMES);
 	if (start_master(o, e, r, 1)) {
 		r->master.status = 1; /* said why */
 		return 0;
@@ -881,7 +891,8 @@ static int monitor(struct run_opts *o, const struct run_env *e, struct run_state
 			if (o->kill_hm >= 0)
 				drill(o->kill_name, r->hm[o->kill_hm].pid, t0);
 			if (o->kill_master)
-				drill("the master", r->master.pid, t0);
+				drill(o->trees ? "the coordinator" : "the master", r->master.pid,
+				      t0);
 			if (o->kill_slave >= 0) {
 				snprintf(who, sizeof(who), "slave.%d", o->kill_slave);
 				drill(who, r->slaves[o->kill_slave].pid, t0);
@@ -892,8 +903,8 @@ static int monitor(struct run_opts *o, const struct run_env *e, struct run_state
 		dls_sleep_ms(20);
 	}
 	if (r->master.status > 128) { /* killed: the run failed, whatever the signal */
-		fprintf(stderr, PROG ": the master of run '%s' died of signal %d\n", o->run,
-			r->master.status - 128);
+		fprintf(stderr, PROG ": the %s of run '%s' died of signal %d\n", top_role(o),
+			o->run, r->master.status - 128);
 		return 1;
 	}
 	/* the slaves heard DONE; give them a moment to unbind and exit */

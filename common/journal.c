@@ -289,6 +289,67 @@ int journal_open(const char *dir, int sync_disk, char **config, struct journal *
 	return DLS_OK;
 }
 
+int journal_read_config(const char *dir, char **config, char *why, size_t len)
+{
+	struct journal *j;
+	int rc = journal_open(dir, 0, config, &j, why, len);
+
+	if (!rc)
+		journal_close(j);
+	return rc;
+}
+
+/* journal_replay's callback, counting the events. */
+struct counted {
+	journal_event_fn fn;
+	void *ctx;
+	size_t n;
+};
+
+static int count_event(void *ctx, const char *kind, const char *body,
+		       const struct dls_result *blocks, size_t n, char *why, size_t len)
+{
+	struct counted *c = ctx;
+
+	c->n++;
+	return c->fn(c->ctx, kind, body, blocks, n, why, len);
+}
+
+int journal_start(const char *dir, const char *config, int sync_disk, int resume,
+		  journal_event_fn fn, void *ctx, size_t *events, struct journal **out, char *why,
+		  size_t len)
+{
+	struct counted counted = {fn, ctx, 0};
+	struct journal *j;
+	char *theirs = NULL;
+	int rc;
+
+	if (events)
+		*events = 0;
+	if (!resume)
+		return journal_create(dir, config, sync_disk, out, why, len);
+	*out = NULL;
+	rc = journal_open(dir, sync_disk, &theirs, &j, why, len);
+	if (rc)
+		return rc;
+	if (strcmp(config, theirs)) {
+		snprintf(why, len, "the journal in '%s' is of another run (or other options): %s",
+			 dir, theirs);
+		rc = DLS_EINVAL;
+	}
+	free(theirs);
+	if (!rc)
+		rc = journal_replay(j, count_event, &counted, why, len);
+	if (rc) {
+		journal_close(j);
+		return rc;
+	}
+	if (events)
+		*events = counted.n;
+	*out = j;
+	return DLS_OK;
+}
+
 /* The blocks of one event, copied out of the cursor's rows. */
 struct event_blocks {
 	struct dls_result *v;

@@ -81,6 +81,23 @@ typedef int (*journal_event_fn)(void *ctx, const char *kind, const char *body,
 int journal_replay(struct journal *j, journal_event_fn fn, void *ctx, char *why, size_t len);
 
 /*
+ * A role's journal as it starts: resume 0 creates a new one in dir holding
+ * config (as journal_create); resume 1 opens the one there, which must hold
+ * the same configuration (else DLS_EINVAL: "of another run (or other
+ * options)"), and replays it through fn.  *events receives how many were
+ * replayed (may be NULL).  DLS_OK with *out, or an error with why.
+ */
+int journal_start(const char *dir, const char *config, int sync_disk, int resume,
+		  journal_event_fn fn, void *ctx, size_t *events, struct journal **out, char *why,
+		  size_t len);
+
+/*
+ * Reads the configuration of the journal in dir (malloc'd JSON text in
+ * *config) without resuming it.  As journal_open.
+ */
+int journal_read_config(const char *dir, char **config, char *why, size_t len);
+
+/*
  * Appends an event: kind (a short name, copied), body (JSON text, taken
  * over: freed by the journal; NULL is the empty object) and n result blocks
  * (descriptors copied, data not).  Returns its ticket; 0 when j is NULL or

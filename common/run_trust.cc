@@ -44,6 +44,19 @@ void RunTrust::prove(const DLS::Credentials &cred, const int *ids, const uint64_
 		proof[(CORBA::ULong)k] = p[k];
 }
 
+DLS::Registration *RunTrust::registration(const DLS::Credentials &cred, int id, uint64_t key,
+					  double vpower, const DLS::JobSpec &job) const
+{
+	DLS::Registration *r = new DLS::Registration;
+
+	r->slave_id = id;
+	r->key = key;
+	r->virtual_power = vpower;
+	r->job = job;
+	prove(cred, &id, &key, 1, r->proof);
+	return r;
+}
+
 void trust_credentials(const struct run_secret *secret, DLS::Credentials &out)
 {
 	uint8_t nonce[RUN_AUTH_NONCE_LEN], proof[RUN_AUTH_PROOF_LEN];

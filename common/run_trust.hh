@@ -23,6 +23,10 @@ public:
 	// The proof back over cred's nonce and the n children registered.
 	void prove(const DLS::Credentials &cred, const int *ids, const uint64_t *keys, size_t n,
 		   DLS::OctetSeq &proof) const;
+	// The answer to one child's registration or rejoin: its id, capability,
+	// V_i and the job, with the proof back.
+	DLS::Registration *registration(const DLS::Credentials &cred, int id, uint64_t key,
+					double vpower, const DLS::JobSpec &job) const;
 	const struct run_secret *secret() const
 	{
 		return &auth_.secret;

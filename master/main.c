@@ -41,15 +41,7 @@ static void help(void)
 	       "  --call-timeout-ms T     timeout of the master's own calls (default 10000)\n"
 	       "  --t-iter NS --power S   emulated cost per iteration and the cluster's power\n"
 	       "                          sum V_i/Q_i (steps t:P,...), for T_ideal and E\n"
-	       "  --journal DIR           journal the run to DIR/journal.db (a new one): every\n"
-	       "                          result and scheduling step, durable before it is\n"
-	       "                          acknowledged, so that a crashed master can resume\n"
-	       "  --resume DIR            resume the run journaled in DIR after a crash: its\n"
-	       "                          configuration comes from the journal (give only the\n"
-	       "                          outputs, timers and --secret-file); slaves rejoin\n"
-	       "  --journal-sync S        disk (default): each acknowledged record is on disk\n"
-	       "                          (fsync; survives a power cut); os: handed to the\n"
-	       "                          operating system (survives the master's crash only)\n"
+	       RUN_CLI_JOURNAL_HELP
 	       "  --rejoin-ms T           after --resume, a slave holding work that has not\n"
 	       "                          rejoined in T ms is lost (default 30000)\n"
 	       "  --progress              a live progress line on stderr\n"
@@ -58,26 +50,7 @@ static void help(void)
 	       "Tree Scheduling (--scheme trees) has its own coordinator: dls-treesched --help.\n");
 }
 
-enum { O_COLLECT = 1, O_STARTTO, O_JOURNAL, O_RESUME, O_REJOIN, O_JSYNC };
-
-/* The options whose values a resumed run takes from its journal. */
-static const char *journaled_option(int c)
-{
-	switch (c) {
-	case RUN_OPT_RUN: return "--run";
-	case RUN_OPT_SLAVES: return "--slaves";
-	case RUN_OPT_WIDTH: return "--width";
-	case RUN_OPT_HEIGHT: return "--height";
-	case RUN_OPT_MAXIT: return "--maxit";
-	case RUN_OPT_ORDER: return "--order";
-	case RUN_OPT_WORKLOAD: return "--workload";
-	case RUN_OPT_PARAM: return "--param";
-	case RUN_OPT_REGTO: return "--register-timeout-ms";
-	case O_COLLECT: return "--collect";
-	case O_STARTTO: return "--start-timeout-ms";
-	default: return NULL;
-	}
-}
+enum { O_COLLECT = 1, O_STARTTO, O_REJOIN };
 
 /* A new run's configuration, from the options. */
 static void config_from_options(struct master_config *cfg, const struct run_cli *rc_opts,
@@ -106,13 +79,8 @@ static void resume_config(const char *dir, struct master_config *cfg, struct run
 		fprintf(stderr, "%s: cannot resume from '%s': %s\n", prog, dir, why);
 		exit(rc == DLS_EINVAL ? 2 : 1);
 	}
-	snprintf(rc_opts->run_name, sizeof(rc_opts->run_name), "%s", cfg->run_name);
-	rc_opts->nslaves = cfg->nslaves;
-	snprintf(rc_opts->workload, sizeof(rc_opts->workload), "%s", cfg->workload);
-	memcpy(rc_opts->params, cfg->params, sizeof(cfg->params));
-	rc_opts->nparams = cfg->nparams;
-	rc_opts->order = cfg->order;
-	rc_opts->register_timeout_ms = cfg->register_timeout_ms;
+	run_cli_take_config(rc_opts, cfg->run_name, cfg->nslaves, cfg->workload, cfg->params,
+			    cfg->nparams, cfg->order, cfg->register_timeout_ms);
 }
 
 int main(int argc, char **argv)
@@ -122,10 +90,7 @@ int main(int argc, char **argv)
 		RUN_CLI_LONG_OPTIONS,
 		{"collect", required_argument, 0, O_COLLECT},
 		{"start-timeout-ms", required_argument, 0, O_STARTTO},
-		{"journal", required_argument, 0, O_JOURNAL},
-		{"resume", required_argument, 0, O_RESUME},
 		{"rejoin-ms", required_argument, 0, O_REJOIN},
-		{"journal-sync", required_argument, 0, O_JSYNC},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0}};
 	static struct run_cli rc_opts; /* its out.power points into it */
@@ -134,8 +99,7 @@ int main(int argc, char **argv)
 	struct sched_cli sc;
 	struct master *m;
 	char why[MASTER_WHY_LEN];
-	const char *journal_dir = NULL, *resume_dir = NULL, *given = NULL;
-	int c, rc, rejoin_ms = 30000, sched_given = 0, journal_os = 0;
+	int c, rc, rejoin_ms = 30000;
 
 	memset(&cfg, 0, sizeof(cfg));
 	dls_log_set_role("master");
@@ -155,14 +119,15 @@ int main(int argc, char **argv)
 			cli_usage_error(PROG, "--scheme", optarg,
 					"Tree Scheduling runs under its own coordinator, "
 					"dls-treesched");
-		if (journaled_option(c))
-			given = journaled_option(c);
 		if (sched_cli_option(PROG, &sc, c, optarg)) {
-			sched_given = 1;
+			if (!rc_opts.config_given)
+				rc_opts.config_given = "--scheme";
 			continue;
 		}
 		if (run_cli_option(PROG, &rc_opts, c, optarg))
 			continue;
+		if (!rc_opts.config_given && (c == O_COLLECT || c == O_STARTTO))
+			rc_opts.config_given = c == O_COLLECT ? "--collect" : "--start-timeout-ms";
 		switch (c) {
 		case O_COLLECT:
 			if (!strcmp(optarg, "piggyback"))
@@ -176,17 +141,6 @@ int main(int argc, char **argv)
 			cfg.start_timeout_ms =
 				(int)cli_i64_or_die(PROG, "--start-timeout-ms", optarg, 0, 3600000);
 			break;
-		case O_JOURNAL:
-			journal_dir = optarg;
-			break;
-		case O_RESUME:
-			resume_dir = optarg;
-			break;
-		case O_JSYNC:
-			if (strcmp(optarg, "disk") && strcmp(optarg, "os"))
-				cli_usage_error(PROG, "--journal-sync", optarg, "must be disk or os");
-			journal_os = !strcmp(optarg, "os");
-			break;
 		case O_REJOIN:
 			rejoin_ms = (int)cli_i64_or_die(PROG, "--rejoin-ms", optarg, 0, 86400000);
 			break;
@@ -197,19 +151,13 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
-	if (resume_dir && journal_dir)
-		cli_usage_error(PROG, "--journal", journal_dir,
-				"--resume DIR goes on journaling to DIR: give one of them");
-	if (resume_dir && (given || sched_given))
-		cli_usage_error(PROG, given ? given : "--scheme", resume_dir,
-				"a resumed run takes its configuration from its journal");
-	if (resume_dir)
-		resume_config(resume_dir, &cfg, &rc_opts);
+	if (rc_opts.resume_dir && !rc_opts.config_given && !rc_opts.journal_dir)
+		resume_config(rc_opts.resume_dir, &cfg, &rc_opts);
 	run_cli_finish(PROG, &rc_opts);
-	if (!resume_dir)
-		config_from_options(&cfg, &rc_opts, &sc, journal_dir);
+	if (!rc_opts.resume_dir)
+		config_from_options(&cfg, &rc_opts, &sc, rc_opts.journal_dir);
 	cfg.rejoin_ms = rejoin_ms;
-	cfg.journal_os = journal_os;
+	cfg.journal_os = rc_opts.journal_os;
 	o.out = rc_opts.out;
 	o.ior_file = rc_opts.ior_file;
 	o.ping_ms = rc_opts.ping_ms;

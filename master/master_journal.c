@@ -21,7 +21,6 @@
  * from the journaled reply stops the resume (the journal is not this
  * program's, or is damaged).
  */
-#include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +29,7 @@
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls_time.h"
+#include "journal_json.h"
 #include "master_internal.h"
 
 /* --- the run's configuration as JSON ------------------------------------ */
@@ -49,14 +49,12 @@ static json_t *scheme_json(const struct sched_params *p)
 /* The journaled part of a configuration, as canonical JSON text (malloc'd). */
 static char *config_json(const struct master_config *c)
 {
-	json_t *params = json_array(), *o;
+	json_t *o;
 	char *text;
 
-	for (int i = 0; i < c->nparams; i++)
-		json_array_append_new(params,
-				      json_pack("[s, s]", c->params[i].name, c->params[i].value));
 	o = json_pack("{s:s, s:s, s:o, s:i, s:i, s:i, s:i, s:i, s:i, s:o}", "run", c->run_name,
-		      "workload", c->workload, "params", params, "slaves", c->nslaves, "order",
+		      "workload", c->workload, "params",
+		      journal_params_json(c->params, c->nparams), "slaves", c->nslaves, "order",
 		      (int)c->order, "collect", (int)c->collect, "register_timeout_ms",
 		      c->register_timeout_ms, "start_timeout_ms", c->start_timeout_ms, "wait_ms",
 		      c->wait_ms, "scheme", scheme_json(&c->sched));
@@ -67,12 +65,7 @@ static char *config_json(const struct master_config *c)
 
 static int copy_str(char *dst, size_t size, const char *src, const char *what, char *why)
 {
-	if (strlen(src) >= size) {
-		master_why(why, "the journal's %s '%s' is too long", what, src);
-		return DLS_EINVAL;
-	}
-	memcpy(dst, src, strlen(src) + 1);
-	return DLS_OK;
+	return journal_copy_str(dst, size, src, what, why, MASTER_WHY_LEN);
 }
 
 static int scheme_from_json(json_t *o, struct sched_params *p, char *why)
@@ -115,6 +108,11 @@ static int config_from_json(const char *text, struct master_config *c, char *why
 
 	memset(c, 0, sizeof(*c));
 	sched_params_init(&c->sched);
+	if (json_object_get(o, "role")) { /* coordinator_journal.c's */
+		master_why(why, "a Tree Scheduling coordinator's journal: resume it with "
+				"dls-treesched --resume");
+		goto out;
+	}
 	if (!o || json_unpack_ex(o, &e, 0, "{s:s, s:s, s:o, s:i, s:i, s:i, s:i, s:i, s:i, s:o}",
 				 "run", &run, "workload", &workload, "params", &params,
 				 "slaves", &c->nslaves, "order", &order, "collect", &collect,
@@ -128,22 +126,8 @@ static int config_from_json(const char *text, struct master_config *c, char *why
 	    copy_str(c->workload, sizeof(c->workload), workload, "workload", why) ||
 	    scheme_from_json(scheme, &c->sched, why))
 		goto out;
-	if (!json_is_array(params) || json_array_size(params) > DLS_MAX_PARAMS) {
-		master_why(why, "the journal's parameters: not a list of at most %d", DLS_MAX_PARAMS);
+	if (journal_params_from_json(params, c->params, &c->nparams, why, MASTER_WHY_LEN))
 		goto out;
-	}
-	for (size_t i = 0; i < json_array_size(params); i++) {
-		const char *name, *value;
-
-		if (json_unpack(json_array_get(params, i), "[s, s]", &name, &value) ||
-		    copy_str(c->params[i].name, sizeof(c->params[i].name), name, "parameter", why) ||
-		    copy_str(c->params[i].value, sizeof(c->params[i].value), value, "value", why)) {
-			if (!why || !why[0])
-				master_why(why, "the journal's parameter %zu is not [name, value]", i);
-			goto out;
-		}
-		c->nparams++;
-	}
 	c->order = order == ITER_ORDER_INTERLEAVED ? ITER_ORDER_INTERLEAVED : ITER_ORDER_NATURAL;
 	c->collect = collect == DLS_COLLECT_END ? DLS_COLLECT_END : DLS_COLLECT_PIGGYBACK;
 	rc = DLS_OK;
@@ -154,17 +138,15 @@ out:
 
 int master_journal_config(const char *dir, struct master_config *cfg, char *why)
 {
-	struct journal *j;
 	char *text, scratch[MASTER_WHY_LEN];
 	int rc;
 
 	if (!why)
 		why = scratch;
 	why[0] = '\0';
-	rc = journal_open(dir, 0, &text, &j, why, MASTER_WHY_LEN);
+	rc = journal_read_config(dir, &text, why, MASTER_WHY_LEN);
 	if (rc)
 		return rc;
-	journal_close(j);
 	rc = config_from_json(text, cfg, why);
 	free(text);
 	if (!rc) {
@@ -222,11 +204,9 @@ static int replay_register(struct master *m, json_t *o, char *why, size_t len)
 		       why, len))
 		return DLS_EINVAL;
 	for (size_t k = 0; k < n; k++) {
-		const char *hex = json_string_value(json_array_get(keys, k));
-
-		if (got[k] != json_integer_value(json_array_get(ids, k)) || !hex)
-			return bad_event(why, len, "register", "ids out of order");
-		m->roster.v[got[k]].key = strtoull(hex, NULL, 16);
+		if (got[k] != json_integer_value(json_array_get(ids, k)) ||
+		    journal_key_from_json(json_array_get(keys, k), &m->roster.v[got[k]].key))
+			return bad_event(why, len, "register", "ids out of order, or a bad key");
 		m->children[got[k]].serve.may_prefetch = !json_is_null(min_leaf);
 	}
 	return DLS_OK;
@@ -260,7 +240,7 @@ static int replay_gate(struct master *m, json_t *o, char *why, size_t len)
 static int request_of(struct master *m, json_t *e, const struct dls_result *blocks, size_t nb,
 		      size_t *used, struct dls_request *r, json_t **reply)
 {
-	json_int_t seq, acp, nres, late;
+	json_int_t seq, acp, nres;
 	json_t *t;
 
 	memset(r, 0, sizeof(*r));
@@ -269,10 +249,8 @@ static int request_of(struct master *m, json_t *e, const struct dls_result *bloc
 			&acp, "times", &t, "nresults", &nres) ||
 	    r->slave_id < 0 || r->slave_id >= m->roster.n || nres < 0 ||
 	    (size_t)nres > nb - *used ||
-	    json_unpack(t, "[F, F, F, F, I, F]", &r->times.t_comp, &r->times.t_comwait,
-			&r->times.emul_error, &r->times.emul_bias, &late, &r->times.t_collect))
+	    journal_times_from_json(t, &r->times))
 		return DLS_EINVAL;
-	r->times.late_chunks = late;
 	r->key = m->roster.v[r->slave_id].key;
 	r->seq = (uint32_t)seq;
 	r->acp = acp;
@@ -368,7 +346,6 @@ static int replay_event(void *ctx, const char *kind, const char *body,
 	const char *cause;
 	int rc = DLS_OK, id;
 
-	rp->events++;
 	if (!o)
 		return bad_event(why, len, kind, "its body is not JSON");
 	if (!strcmp(kind, "register")) {
@@ -405,11 +382,10 @@ static int replay_event(void *ctx, const char *kind, const char *body,
 }
 
 /* Makes a fresh journal (cfg.journal_dir) or, resuming, replays it. */
-static int journal_start(struct master *m, char *why)
+static int journal_begin(struct master *m, char *why)
 {
 	struct replay rp = {m, 0, 0};
-	struct journal *j;
-	char *mine = config_json(&m->cfg), *theirs = NULL;
+	char *mine = config_json(&m->cfg);
 	double t0 = dls_now();
 	int rc;
 
@@ -417,33 +393,15 @@ static int journal_start(struct master *m, char *why)
 		master_why(why, "out of memory");
 		return DLS_ENOMEM;
 	}
-	if (!m->cfg.resume) {
-		rc = journal_create(m->cfg.journal_dir, mine, !m->cfg.journal_os, &m->journal, why,
-				    MASTER_WHY_LEN);
-		free(mine);
-		return rc;
-	}
-	rc = journal_open(m->cfg.journal_dir, !m->cfg.journal_os, &theirs, &j, why,
-			  MASTER_WHY_LEN);
-	if (!rc && strcmp(mine, theirs)) {
-		master_why(why, "the journal in '%s' is of another run (or other options): %s",
-			   m->cfg.journal_dir, theirs);
-		rc = DLS_EINVAL;
-	}
+	m->replaying = m->cfg.resume;
+	rc = journal_start(m->cfg.journal_dir, mine, !m->cfg.journal_os, m->cfg.resume,
+			   replay_event, &rp, &rp.events, &m->journal, why, MASTER_WHY_LEN);
+	m->replaying = 0;
 	free(mine);
-	free(theirs);
-	if (!rc) {
-		m->replaying = 1;
-		rc = journal_replay(j, replay_event, &rp, why, MASTER_WHY_LEN);
-		m->replaying = 0;
-	}
-	if (rc) {
-		journal_close(j);
+	if (rc || !m->cfg.resume)
 		return rc;
-	}
 	if (m->results.done && rp.t_end > 0)
 		m->results.t_end = rp.t_end;
-	m->journal = j;
 	m->resumed_at = dls_now();
 	if (m->roster.closed && !m->gate_open) /* the first requests come again */
 		m->gate_deadline = m->resumed_at + m->cfg.start_timeout_ms / 1000.0;
@@ -468,7 +426,7 @@ struct master *master_open(const struct master_config *cfg, int *err, char *why)
 	m = master_create(cfg, err, why);
 	if (!m || !cfg->journal_dir[0])
 		return m;
-	rc = journal_start(m, why);
+	rc = journal_begin(m, why);
 	if (rc) {
 		master_destroy(m);
 		*err = rc;

@@ -4,13 +4,13 @@
  * events and their JSON bodies are PROTOCOL.md 15's.  Called with the
  * master's lock held, except master_journal_wait.
  */
-#include <inttypes.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dls/log.h"
+#include "journal_json.h"
 #include "master_internal.h"
 
 static int logging(const struct master *m)
@@ -27,14 +27,6 @@ static uint64_t append(struct master *m, const char *kind, json_t *body,
 	return journal_append(m->journal, kind, text, blocks, n);
 }
 
-static json_t *key_json(uint64_t key)
-{
-	char hex[17];
-
-	snprintf(hex, sizeof(hex), "%016" PRIx64, key);
-	return json_string(hex);
-}
-
 uint64_t master_log_register(struct master *m, const char *const *names, const double *speeds,
 			     size_t n, const double *min_leaf, const int *ids,
 			     const uint64_t *keys)
@@ -49,7 +41,7 @@ uint64_t master_log_register(struct master *m, const char *const *names, const d
 	a_speeds = json_array();
 	for (size_t k = 0; k < n; k++) {
 		json_array_append_new(a_ids, json_integer(ids[k]));
-		json_array_append_new(a_keys, key_json(keys[k]));
+		json_array_append_new(a_keys, journal_key_json(keys[k]));
 		json_array_append_new(a_names, json_string(names[k]));
 		json_array_append_new(a_speeds, json_real(speeds[k]));
 	}
@@ -77,12 +69,6 @@ void master_log_gate(struct master *m, const int64_t *acp)
 		json_array_append_new(a, json_integer(acp[i]));
 	append(m, "gate", json_pack("{s:o, s:f}", "acp", a, "t_start", m->results.t_start), NULL,
 	       0);
-}
-
-static json_t *times_json(const struct dls_times *t)
-{
-	return json_pack("[f, f, f, f, I, f]", t->t_comp, t->t_comwait, t->emul_error,
-			 t->emul_bias, (json_int_t)t->late_chunks, t->t_collect);
 }
 
 uint64_t master_log_message(struct master *m, const struct dls_request *reqs, const int *fresh,
@@ -113,7 +99,7 @@ uint64_t master_log_message(struct master *m, const struct dls_request *reqs, co
 			continue;
 		e = json_pack("{s:i, s:I, s:I, s:o, s:I}", "id", r->slave_id, "seq",
 			      (json_int_t)r->seq, "acp", (json_int_t)r->acp, "times",
-			      times_json(&r->times), "nresults", (json_int_t)r->nresults);
+			      journal_times_json(&r->times), "nresults", (json_int_t)r->nresults);
 		if (k < served)
 			json_object_set_new(e, "reply",
 					    json_pack("[i, I, I, i]", (int)replies[k].kind,

@@ -34,20 +34,7 @@ DLS::Registration *Master_i::register_slave(CORBA::ULong version, const DLS::Cre
 	if (rc)
 		dls_refuse(rc, why);
 	remember_ref(id, self);
-	return answer(cred, id, key, vpower);
-}
-
-DLS::Registration *Master_i::answer(const DLS::Credentials &cred, int id, uint64_t key,
-				     double vpower)
-{
-	DLS::Registration *r = new DLS::Registration;
-
-	r->slave_id = id;
-	r->key = key;
-	r->virtual_power = vpower;
-	r->job = job_;
-	trust_.prove(cred, &id, &key, 1, r->proof);
-	return r;
+	return trust_.registration(cred, id, key, vpower, job_);
 }
 
 DLS::Registration *Master_i::register_cluster(CORBA::ULong version, const DLS::Credentials &cred,
@@ -214,5 +201,5 @@ DLS::Registration *Master_i::rejoin(CORBA::ULong version, const DLS::Credentials
 		log_warn("refused rejoin(%d): %s", id, why);
 		dls_refuse(rc, why);
 	}
-	return answer(cred, id, k, vpower);
+	return trust_.registration(cred, id, k, vpower, job_);
 }

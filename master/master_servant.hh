@@ -41,11 +41,6 @@ public:
 				  DLS::Slave_ptr self) override;
 
 private:
-	// The answer to one child's registration or rejoin: its id, capability
-	// and V_i, the job, and the proof of the run's secret over cred.
-	DLS::Registration *answer(const DLS::Credentials &cred, int id, uint64_t key,
-				  double vpower);
-
 	struct master *m_;
 	DLS::JobSpec job_;
 	RunTrust trust_;

@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
-# bench-journal.sh [BUILD_DIR] [REPS] - what the master's journal costs and
-# what a master's crash costs (BENCHMARKS.md 12), on the emulated C8 at
-# 4000x2000:
+# bench-journal.sh [BUILD_DIR] [REPS] - what the master's (and Tree
+# Scheduling's coordinator's) journal costs and what their crash costs
+# (BENCHMARKS.md 12), on the emulated C8 at 4000x2000:
 #  - T_p with the journal, handed to the OS (dls run's default, which
 #    survives the master's crash) and synced to the disk (--journal-sync
 #    disk, which survives the machine's), against --no-journal, alternating
 #    run by run, per scheme and order;
-#  - kill -9 of the master at 1.5 s (dls run --kill master@1.5): dls run
-#    resumes it from its journal, the slaves rejoin; the image is compared
-#    with the sequential kernel's, and the crash's cost is T_p with the kill
-#    minus T_p without it.
-# Prints every run and the medians.
+#  - kill -9 of the master (the coordinator, for trees) at 1.5 s (dls run
+#    --kill master@1.5): dls run resumes it from its journal, the slaves
+#    rejoin; the image is compared with the sequential kernel's, and the
+#    crash's cost is T_p with the kill minus T_p without it.
+# Prints every run and the medians.  CELLS="scheme order ..." picks the cells
+# (default: every one below).
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 REPS=${2:-3}
@@ -19,7 +20,9 @@ T=$(mktemp -d /tmp/dls-journal-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 field() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])" "$1" "$2"; }
 "$DLS" mandel --width 4000 --height 2000 --raw "$T/ref.pgm" >/dev/null
-for cell in "dtss interleaved" "gss interleaved" "ss natural" "dtss natural"; do
+CELLS=${CELLS:-dtss interleaved,gss interleaved,ss natural,dtss natural,trees natural}
+IFS=, read -r -a cells <<<"$CELLS"
+for cell in "${cells[@]}"; do
 	set -- $cell
 	for rep in $(seq "$REPS"); do
 		for how in no-journal journal-os journal-disk kill; do

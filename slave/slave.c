@@ -84,6 +84,11 @@ static int64_t current_acp(struct run *r)
 	return (int64_t)floor(r->st->vpower / q + 1e-9);
 }
 
+const char *slave_parent(const struct run *r)
+{
+	return r->tree ? "coordinator" : "master";
+}
+
 int slave_may_rejoin(const struct run *r)
 {
 	return r->registered && r->cfg->rejoin_ms > 0 && r->ops && r->ops->rejoin;
@@ -96,7 +101,8 @@ int slave_rejoin(struct run *r)
 
 	if (!slave_may_rejoin(r))
 		return DLS_EREMOTE;
-	log_warn("the master is gone: trying to rejoin it for up to %d ms", r->cfg->rejoin_ms);
+	log_warn("the %s is gone: trying to rejoin it for up to %d ms", slave_parent(r),
+		 r->cfg->rejoin_ms);
 	while (dls_now() < deadline) {
 		rc = r->ops->rejoin(r->ops->ctx, r->st->id, r->why, r->len);
 		if (rc != DLS_EREMOTE && rc != DLS_ENOENT)
@@ -109,10 +115,11 @@ int slave_rejoin(struct run *r)
 	if (rc == DLS_ENOENT)
 		rc = DLS_EREMOTE;
 	if (rc == DLS_OK) /* a warning: the run survived a failure */
-		log_warn("rejoined the master as slave %d after %.2f s", r->st->id,
+		log_warn("rejoined the %s as slave %d after %.2f s", slave_parent(r), r->st->id,
 			 dls_now() - t0);
 	else
-		log_err("could not rejoin the master in %d ms: %s", r->cfg->rejoin_ms, r->why);
+		log_err("could not rejoin the %s in %d ms: %s", slave_parent(r), r->cfg->rejoin_ms,
+			r->why);
 	return rc;
 }
 

@@ -219,6 +219,7 @@ struct slave_tree_ops slave_client_tree_ops(slave_client *c,
 	ops.demand = demand;
 	ops.transfer = transfer;
 	ops.registered = registered;
+	ops.rejoin = rejoin;
 	return ops;
 }
 
@@ -279,8 +280,9 @@ static void set_parent_refs(slave_client *c, CORBA::Object_ptr obj)
 	}
 }
 
-// Finds the master again (a new one is bound under the same name) and
-// joins it with our id and capability; it must prove the run's secret.
+// Finds the master (or coordinator) again (a new one is bound under the same
+// name) and joins it with our id and capability; it must prove the run's
+// secret.
 static int rejoin(void *ctx, int id, char *why, size_t len)
 {
 	slave_client *c = (slave_client *)ctx;
@@ -294,7 +296,8 @@ static int rejoin(void *ctx, int id, char *why, size_t len)
 		if (o->master_ior) {
 			obj = dls_orb()->string_to_object(o->master_ior);
 		} else {
-			dls_name_path(path, o->run_name, o->master_leaf);
+			dls_name_path(path, o->run_name,
+				      o->coordinator_leaf ? o->coordinator_leaf : o->master_leaf);
 			obj = dls_name_resolve(path, &err, why, len);
 			if (CORBA::is_nil(obj))
 				return err;
@@ -302,7 +305,11 @@ static int rejoin(void *ctx, int id, char *why, size_t len)
 		set_parent_refs(c, obj);
 		trust_credentials(&c->secret, cred);
 		DLS::Registration_var r =
-			c->master->rejoin(DLS::PROTOCOL_VERSION, cred, id, c->key, c->self);
+			o->coordinator_leaf
+				? c->coordinator->rejoin(DLS::PROTOCOL_VERSION, cred, id, c->key,
+							 c->self)
+				: c->master->rejoin(DLS::PROTOCOL_VERSION, cred, id, c->key,
+						    c->self);
 		int rid = r->slave_id;
 		uint64_t rkey = r->key;
 

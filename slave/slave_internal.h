@@ -34,6 +34,7 @@ struct run {
 	struct store store;
 	uint32_t seq;
 	int registered; /* the master issued this slave its id: it may rejoin */
+	int tree;	/* Tree Scheduling: its parent is the coordinator */
 	uint64_t unreached; /* calls that did not reach the master, so far */
 	char *why;
 	size_t len;
@@ -46,6 +47,9 @@ struct run {
  * (gave up, or rejoining is off), or the refusal of the rejoin, with why.
  */
 int slave_rejoin(struct run *r);
+
+/* "master", or "coordinator" in Tree Scheduling: for the messages. */
+const char *slave_parent(const struct run *r);
 
 /* Non-zero when the run may rejoin a lost master: then a call that does not
  * reach it goes to slave_rejoin at once (it polls the naming service). */
@@ -84,8 +88,8 @@ int slave_may_rejoin(const struct run *r);
 			if (rc_ != DLS_EREMOTE)                                                    \
 				break;                                                             \
 			(r)->unreached++;                                                          \
-			log_warn("master not reached (attempt %d of %d): %s", a_, tries_,          \
-				 (r)->why);                                                        \
+			log_warn("%s not reached (attempt %d of %d): %s", slave_parent(r), a_,     \
+				 tries_, (r)->why);                                                \
 			if (a_ < tries_) {                                                         \
 				dls_sleep_ms(delay_);                                              \
 				(r)->st->times.t_comwait += delay_ / 1000.0;                       \

@@ -277,6 +277,7 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 		   struct slave_tree_stats *ts, char *why, size_t len)
 {
 	struct run r = {0};
+	struct slave_ops rejoin_ops = {0}; /* the retries rejoin a resumed coordinator */
 	struct tree_assignment a;
 	struct stretch stretch = {0, 0};
 	double q, last_report;
@@ -287,6 +288,10 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 	r.st = st;
 	r.why = why;
 	r.len = len;
+	rejoin_ops.ctx = ops->ctx;
+	rejoin_ops.rejoin = ops->rejoin;
+	r.ops = &rejoin_ops;
+	r.tree = 1;
 	why[0] = '\0';
 	q = cfg->emulated ? emul_steps_at(&cfg->load, 0)
 	    : cfg->q_override ? cfg->q_override
@@ -297,6 +302,7 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 		return rc;
 	st->id = a.id;
 	st->vpower = a.vpower;
+	r.registered = 1; /* its id and capability let it rejoin a resumed coordinator */
 	st->times.t_comwait = 0;
 	r.job = a.job;
 	r.t0 = dls_now();

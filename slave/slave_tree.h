@@ -50,6 +50,9 @@ struct slave_tree_ops {
 	int (*transfer)(void *ctx, enum tree_side side, int from, int64_t start, int64_t count,
 			int64_t stride, char *why, size_t len);
 	void (*registered)(void *ctx, int id, const struct dls_job *job);
+	/* joins a coordinator that resumed from its journal (as struct
+	 * slave_ops' rejoin); NULL: a lost coordinator ends the run */
+	int (*rejoin)(void *ctx, int id, char *why, size_t len);
 };
 
 /* Extra figures of a tree run (with struct slave_stats). */

@@ -1,7 +1,7 @@
 /*
  * coordinator.c - Tree Scheduling's coordinator (see coordinator.h).
  */
-#include "coordinator.h"
+#include "coordinator_internal.h"
 
 #include <pthread.h>
 #include <stdarg.h>
@@ -12,35 +12,9 @@
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls_time.h"
-#include "result_store.h"
-#include "roster.h"
 #include "run_auth.h"
 
-struct coordinator {
-	pthread_mutex_t lock;
-	pthread_cond_t cond; /* registration closed, run done, a slave dismissed or lost */
-	struct coordinator_config cfg;
-	struct roster roster;	      /* who registered: ids, names, V_i, states */
-	struct result_store results; /* the image, the delivered iterations, T_p */
-
-	/* the chain, built once when registration closes; by id unless said */
-	struct tree_plan *plan; /* over the registered slaves */
-	int *pos;		/* chain position of each slave */
-	int32_t *owner;		/* by iteration: who holds it while undelivered */
-	int64_t *owned;		/* undelivered iterations it holds */
-	int64_t *computed;	/* iterations it delivered first */
-	int64_t *mig_in;	/* transfers received */
-	int64_t *link;		/* by chain link k (positions k, k+1): migrations */
-	int64_t *start, *count, *stride; /* its initial iterations */
-	uint64_t *peer_key;	/* what its neighbours show it */
-	struct tree_unit *units; /* seed 000 Table 2 */
-	size_t nunits;
-	int64_t migrations, moved, duplicates, reassigned;
-};
-
-static void why_f(char *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void why_f(char *why, const char *fmt, ...)
+void why_f(char *why, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -110,8 +84,12 @@ struct coordinator *coordinator_create(const struct coordinator_config *cfg, int
 		return NULL;
 	}
 	c->cfg = *cfg;
-	*err = result_store_init(&c->results, cfg->workload, cfg->params, (size_t)cfg->nparams,
-				 cfg->order, why, COORDINATOR_WHY_LEN);
+	c->contact = calloc((size_t)cfg->nslaves, sizeof(*c->contact));
+	*err = c->contact ? result_store_init(&c->results, cfg->workload, cfg->params, (size_t)cfg->nparams,
+				 cfg->order, why, COORDINATOR_WHY_LEN)
+			  : DLS_ENOMEM;
+	if (*err == DLS_ENOMEM)
+		why_f(why, "out of memory");
 	if (!*err && (roster_init(&c->roster, cfg->nslaves, cfg->register_timeout_ms) ||
 		      pthread_mutex_init(&c->lock, NULL) || dls_cond_init(&c->cond))) {
 		why_f(why, "out of memory");
@@ -120,6 +98,7 @@ struct coordinator *coordinator_create(const struct coordinator_config *cfg, int
 	if (*err) {
 		roster_free(&c->roster);
 		result_store_free(&c->results);
+		free(c->contact);
 		free(c);
 		return NULL;
 	}
@@ -130,6 +109,21 @@ void coordinator_destroy(struct coordinator *c)
 {
 	if (!c)
 		return;
+	if (c->journal) {
+		struct journal_stats js;
+
+		journal_stats(c->journal, &js);
+		log_info("journal: %llu records in %llu commits, %.3f s committing",
+			 (unsigned long long)js.records, (unsigned long long)js.commits,
+			 js.commit_s);
+	}
+	journal_close(c->journal);
+	for (size_t k = 0; k < c->npending; k++)
+		coordinator_repair_free(&c->pending[k]);
+	free(c->pending);
+	for (int i = 0; i < c->cfg.nslaves; i++)
+		free(c->contact[i]);
+	free(c->contact);
 	free_chain(c);
 	roster_free(&c->roster);
 	result_store_free(&c->results);
@@ -138,8 +132,7 @@ void coordinator_destroy(struct coordinator *c)
 	free(c);
 }
 
-/* Builds the chain over the registered slaves; the lock is held. */
-static int build_chain(struct coordinator *c)
+int coordinator_build_chain(struct coordinator *c, const uint64_t *peer_keys)
 {
 	int n = c->roster.n, rc;
 	double *tau = calloc((size_t)n, sizeof(*tau));
@@ -159,7 +152,7 @@ static int build_chain(struct coordinator *c)
 		     ? DLS_ENOMEM
 		     : DLS_OK;
 	for (int i = 0; !rc && i < n; i++)
-		c->peer_key[i] = dls_random_key();
+		c->peer_key[i] = peer_keys ? peer_keys[i] : dls_random_key();
 	for (int i = 0; !rc && i < n; i++)
 		tau[i] = c->roster.v[i].info.speed;
 	if (!rc)
@@ -241,22 +234,39 @@ uint64_t coordinator_child_key(struct coordinator *c, int id)
 	return key;
 }
 
-int coordinator_register(struct coordinator *c, const char *name, double speed, int *id,
-			 struct coordinator_place *place, char *why)
+int coordinator_register(struct coordinator *c, const char *name, double speed,
+			 const char *contact, int *id, struct coordinator_place *place, char *why)
 {
 	struct coordinator_side left, right;
-	uint64_t key;
+	uint64_t key, ticket = 0;
 	int rc;
 
 	pthread_mutex_lock(&c->lock);
+	if (c->resumed_at > 0 && c->plan) { /* the dead coordinator's chain is the run's */
+		why_f(why, "slave '%s': the run resumed after its chain was built; a slave of "
+			   "it rejoins instead",
+		      name);
+		rc = DLS_ESTATE;
+		goto out;
+	}
 	rc = roster_add(&c->roster, &name, &speed, 1, NULL, id, &key, why, COORDINATOR_WHY_LEN);
 	if (rc)
 		goto out;
+	if (contact && !(c->contact[*id] = strdup(contact))) {
+		why_f(why, "out of memory");
+		rc = DLS_ENOMEM; /* its place stays empty: the run goes on without it */
+		goto out;
+	}
 	if (roster_close_if_due(&c->roster, dls_now()))
 		pthread_cond_broadcast(&c->cond);
 	roster_wait_closed(&c->roster, &c->lock, &c->cond);
-	if (!c->plan && (rc = build_chain(c)))
-		why_f(why, "cannot build the chain: %s", dls_strerror(rc));
+	if (!c->plan) {
+		rc = coordinator_build_chain(c, NULL);
+		if (rc)
+			why_f(why, "cannot build the chain: %s", dls_strerror(rc));
+		else
+			c->chain_ticket = coordinator_log_chain(c);
+	}
 	if (!rc && *id >= c->plan->npes) {
 		why_f(why, "slave '%s' registered after the chain was built", name);
 		rc = DLS_ESTATE;
@@ -278,8 +288,10 @@ int coordinator_register(struct coordinator *c, const char *name, double speed, 
 	place->right_id = right.id;
 	place->right_tau = right.tau;
 	place->right_key = right.peer_key;
+	ticket = c->chain_ticket;
 out:
 	pthread_mutex_unlock(&c->lock);
+	journal_wait(c->journal, ticket); /* the chain is durable before anyone is placed */
 	return rc;
 }
 
@@ -321,6 +333,7 @@ int coordinator_report(struct coordinator *c, int id, uint64_t key, const struct
 {
 	struct ledger *l = &c->results.ledger;
 	size_t rb = c->results.work.loop.result_bytes;
+	uint64_t ticket = 0;
 	int rc;
 
 	pthread_mutex_lock(&c->lock);
@@ -346,10 +359,14 @@ int coordinator_report(struct coordinator *c, int id, uint64_t key, const struct
 		}
 	if (!rc) {
 		c->roster.v[id].info.times = *times;
-		if (result_store_complete(&c->results))
+		ticket = coordinator_log_report(c, id, res, n, times);
+		if (result_store_complete(&c->results)) {
+			coordinator_log_done(c);
 			pthread_cond_broadcast(&c->cond);
+		}
 	}
 	pthread_mutex_unlock(&c->lock);
+	journal_wait(c->journal, ticket); /* durable before it is acknowledged */
 	return rc;
 }
 
@@ -361,6 +378,7 @@ static int reassign(struct coordinator *c, int dead, struct coordinator_repair *
 	if (to < 0)
 		to = living_at(c, c->pos[dead], +1);
 	rep->to = to;
+	rep->serial = ++c->nrepairs;
 	if (to < 0)
 		return DLS_OK;
 	for (int64_t i = 0; i < iterations(c); i++) {
@@ -396,6 +414,7 @@ static void repair_init(struct coordinator_repair *rep)
 int coordinator_migrated(struct coordinator *c, int from, uint64_t key, int to, int64_t start,
 			 int64_t count, int64_t stride, struct coordinator_repair *rep, char *why)
 {
+	uint64_t ticket = 0;
 	int rc;
 
 	repair_init(rep);
@@ -429,17 +448,20 @@ int coordinator_migrated(struct coordinator *c, int from, uint64_t key, int to, 
 		c->moved += count;
 		c->mig_in[to]++;
 		c->link[lo]++;
+		ticket = coordinator_log_migrated(c, from, to, start, count, stride);
 		rc = tree_migrate_units_count(&c->units, &c->nunits, count);
 		if (!rc && !alive(c, to)) /* it died meanwhile: the work goes on */
 			rc = reassign(c, to, rep);
 	}
 	pthread_mutex_unlock(&c->lock);
+	journal_wait(c->journal, ticket);
 	return rc;
 }
 
 int coordinator_lost(struct coordinator *c, int id, const char *cause,
 		     struct coordinator_repair *rep)
 {
+	uint64_t ticket;
 	int rc;
 
 	repair_init(rep);
@@ -448,6 +470,7 @@ int coordinator_lost(struct coordinator *c, int id, const char *cause,
 		pthread_mutex_unlock(&c->lock);
 		return DLS_ENOENT;
 	}
+	ticket = coordinator_log_lost(c, id, cause);
 	c->roster.v[id].info.state = DLS_SLAVE_LOST;
 	rep->left = living_at(c, c->pos[id], -1);
 	rep->right = living_at(c, c->pos[id], +1);
@@ -456,6 +479,7 @@ int coordinator_lost(struct coordinator *c, int id, const char *cause,
 		 c->roster.v[id].info.name, cause, (long long)rep->iterations, rep->to);
 	pthread_cond_broadcast(&c->cond);
 	pthread_mutex_unlock(&c->lock);
+	journal_wait(c->journal, ticket); /* durable before the repair is carried out */
 	return rc;
 }
 
@@ -482,6 +506,7 @@ void coordinator_dismissed(struct coordinator *c, int id)
 {
 	pthread_mutex_lock(&c->lock);
 	if (alive(c, id)) {
+		coordinator_log_dismissed(c, id);
 		c->roster.v[id].info.state = DLS_SLAVE_DONE;
 		pthread_cond_broadcast(&c->cond);
 	}

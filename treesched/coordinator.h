@@ -49,6 +49,9 @@ struct coordinator_config {
 	enum tree_gamma gamma;
 	int bidirectional;	/* idle slaves ask both neighbours */
 	double report_interval; /* seconds; 0: slaves report when idle */
+	char journal_dir[1024]; /* "": no journal; else journal to DIR/journal.db */
+	int resume;		/* continue the journal in journal_dir (coordinator_open) */
+	int journal_os;		/* 0: every commit synced to the disk; 1: to the OS */
 };
 
 /* A slave's place in the chain. */
@@ -72,6 +75,7 @@ struct coordinator_side {
 
 /* What must be done after a slave was lost. */
 struct coordinator_repair {
+	int64_t serial; /* its number in the journal (coordinator_repaired); 0: none */
 	int to; /* the living slave that gets the iterations below; -1: none left */
 	struct dls_range *ranges;
 	size_t nranges;
@@ -91,14 +95,59 @@ struct coordinator *coordinator_create(const struct coordinator_config *cfg, int
 /* Frees c; NULL is a no-op.  No other call may be in progress. */
 void coordinator_destroy(struct coordinator *c);
 
+/* --- the journal (coordinator_journal.c, PROTOCOL.md 15) ---------------- */
+
+/*
+ * coordinator_create, then, with cfg->journal_dir: the chain, every result,
+ * hand-over and loss is journaled there, durable before it is acknowledged;
+ * with cfg->resume the journal is replayed first and the coordinator goes
+ * on where the dead one stopped (the slaves' references come from the
+ * journal, repairs it had not carried out are pending:
+ * coordinator_take_pending).  NULL with *err and why as coordinator_create.
+ */
+struct coordinator *coordinator_open(const struct coordinator_config *cfg, int *err, char *why);
+
+/*
+ * Reads the configuration of the run journaled in dir into *cfg (journal_dir
+ * and resume set), for a coordinator that resumes it.  DLS_OK, or DLS_ENOENT
+ * (no journal), DLS_EINVAL (not a coordinator's journal), DLS_EIO, with why.
+ */
+int coordinator_journal_config(const char *dir, struct coordinator_config *cfg, char *why);
+
+/* Non-zero when c resumed a journal. */
+int coordinator_resumed(const struct coordinator *c);
+
+/* The contact (stringified reference) slave id registered with; NULL if none. */
+const char *coordinator_contact(const struct coordinator *c, int id);
+
+/*
+ * After a resume: the repairs the dead coordinator decided and had not
+ * carried out (*reps, *n; the caller frees each with coordinator_repair_free
+ * and the array with free()).  Each must be carried out again and then
+ * recorded with coordinator_repaired.
+ */
+int coordinator_take_pending(struct coordinator *c, struct coordinator_repair **reps, size_t *n);
+
+/* Records that repair `serial` was carried out (a no-op for 0). */
+void coordinator_repaired(struct coordinator *c, int64_t serial);
+
 /*
  * Registers a slave of throughput `speed` (Speed, or emulated V_i/Q_i),
  * blocks until registration closes, and places it: the chain is built once,
  * over every slave registered by then; each slave gets a capability and a
- * peer key (only its neighbours learn it).  DLS_OK, or a refusal (why filled).
+ * peer key (only its neighbours learn it).  contact: how to reach it (its
+ * stringified reference, journaled so that a resumed coordinator can call
+ * it; NULL: none).  DLS_OK, or a refusal (why filled).
  */
-int coordinator_register(struct coordinator *c, const char *name, double speed, int *id,
-			 struct coordinator_place *place, char *why);
+int coordinator_register(struct coordinator *c, const char *name, double speed,
+			 const char *contact, int *id, struct coordinator_place *place, char *why);
+
+/*
+ * A slave of a resumed run joins again with the id and capability it was
+ * issued; *vpower receives its V_i.  DLS_OK, or a refusal (unknown id,
+ * another key, a slave declared lost) with why.
+ */
+int coordinator_rejoin(struct coordinator *c, int id, uint64_t key, double *vpower, char *why);
 
 /*
  * Results of slave id, showing its capability key.  Each iteration must be

@@ -72,7 +72,9 @@ static void dismiss(void *ctx)
 		} catch (const CORBA::Exception &) {
 			struct coordinator_repair rep;
 
+			// the run is complete: nothing to hand on
 			coordinator_lost(s->c, ids[i], "no answer to stop", &rep);
+			coordinator_repaired(s->c, rep.serial);
 			coordinator_repair_free(&rep);
 		}
 	}
@@ -108,6 +110,8 @@ extern "C" int coordinator_orb_run(struct coordinator *c, const struct coordinat
 	coordinator_job(c, &job);
 	Coordinator_i *servant = new Coordinator_i(c, proto_job_out(job), o->ping_timeout_ms, o->secret);
 	served s = {c, servant, o};
+	if (coordinator_resumed(c))
+		servant->resume();
 	struct run_loop_ops ops = {&s,	     "dls-treesched", {&s, living, ping, lost},
 				   wait_done, all_lost,	       snapshot,
 				   dismiss,   write_outputs};

@@ -2,6 +2,8 @@
 // core, and the coordinator's own calls to slaves after a failure.
 #include "coordinator_servant.hh"
 
+#include <stdlib.h>
+
 #include <vector>
 
 #include "dls/err.h"
@@ -30,9 +32,10 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version,
 	trust_.check_join(cred, "register_tree_slave");
 	if (CORBA::is_nil(self))
 		throw DLS::Refused("register_tree_slave: self must be a DLS::Slave reference");
-	// neighbours call each other as soon as they are placed: keep the
-	// reference before this call blocks for the others
-	rc = coordinator_register(c_, name, speed, &id, &p, why);
+	// its reference goes into the journal, so that a resumed coordinator
+	// can call it
+	CORBA::String_var contact = dls_orb()->object_to_string(self);
+	rc = coordinator_register(c_, name, speed, contact, &id, &p, why);
 	if (rc)
 		dls_refuse(rc, why);
 	remember_ref(id, self);
@@ -99,6 +102,28 @@ void Coordinator_i::migrated(CORBA::Long from_slave_id, DLS::Capability key, COR
 	coordinator_repair_free(&rep);
 }
 
+DLS::Registration *Coordinator_i::rejoin(CORBA::ULong version, const DLS::Credentials &cred,
+					 CORBA::Long slave_id, DLS::Capability key,
+					 DLS::Slave_ptr self)
+{
+	char why[COORDINATOR_WHY_LEN] = "";
+	double vpower = 0;
+	int id = slave_id, rc;
+	uint64_t k = key;
+
+	proto_require_version(version, "rejoin");
+	trust_.check_join(cred, "rejoin");
+	if (CORBA::is_nil(self))
+		throw DLS::Refused("rejoin: self must be a DLS::Slave reference");
+	rc = coordinator_rejoin(c_, id, k, &vpower, why);
+	if (rc) {
+		log_warn("refused rejoin(%d): %s", id, why);
+		dls_refuse(rc, why);
+	}
+	remember_ref(id, self); // after the key was checked: never a stranger's
+	return trust_.registration(cred, id, k, vpower, job_);
+}
+
 DLS::RunStatus *Coordinator_i::status()
 {
 	struct dls_status s;
@@ -118,6 +143,10 @@ void Coordinator_i::tell_neighbours(int id)
 		return;
 	coordinator_neighbours(c_, id, &left, &right);
 	DLS::Slave_var ref = slave_ref(id);
+	if (CORBA::is_nil(ref)) {
+		log_warn("cannot give slave %d its new neighbours: no reference to it", id);
+		return;
+	}
 	DLS::Slave_var l = slave_ref(left.id), r = slave_ref(right.id);
 	try {
 		ref->neighbours(coordinator_child_key(c_, id), left.id, l, left.tau, left.peer_key,
@@ -135,7 +164,7 @@ void Coordinator_i::repair(const struct coordinator_repair &rep)
 	if (rep.to >= 0 && rep.nranges) {
 		DLS::Slave_var ref = slave_ref(rep.to);
 
-		for (size_t k = 0; k < rep.nranges; k++) {
+		for (size_t k = 0; k < rep.nranges && !CORBA::is_nil(ref); k++) {
 			try {
 				ref->transfer(-1, coordinator_child_key(c_, rep.to),
 					      rep.ranges[k].start, rep.ranges[k].count, 1);
@@ -151,4 +180,36 @@ void Coordinator_i::repair(const struct coordinator_repair &rep)
 	}
 	tell_neighbours(rep.left);
 	tell_neighbours(rep.right);
+	coordinator_repaired(c_, rep.serial);
+}
+
+void Coordinator_i::resume()
+{
+	struct coordinator_repair *reps;
+	size_t n;
+
+	for (int id = 0; id < coordinator_config_of(c_)->nslaves; id++) {
+		const char *contact = coordinator_contact(c_, id);
+
+		if (!contact)
+			continue;
+		try {
+			CORBA::Object_var obj = dls_orb()->string_to_object(contact);
+			DLS::Slave_var ref = DLS::Slave::_unchecked_narrow(obj);
+			remember_ref(id, ref);
+		} catch (const CORBA::Exception &e) {
+			char why[256];
+
+			dls_corba_error(e, why, sizeof(why));
+			log_warn("slave %d: its journaled reference is unusable: %s", id, why);
+		}
+	}
+	coordinator_take_pending(c_, &reps, &n);
+	for (size_t k = 0; k < n; k++) {
+		log_warn("carrying out again repair %lld: %lld iterations to slave %d",
+			 (long long)reps[k].serial, (long long)reps[k].iterations, reps[k].to);
+		repair(reps[k]);
+		coordinator_repair_free(&reps[k]);
+	}
+	free(reps);
 }

@@ -24,10 +24,18 @@ public:
 		      CORBA::LongLong start, CORBA::LongLong count,
 		      CORBA::LongLong stride) override;
 	DLS::RunStatus *status() override;
+	DLS::Registration *rejoin(CORBA::ULong version, const DLS::Credentials &cred,
+				  CORBA::Long slave_id, DLS::Capability key,
+				  DLS::Slave_ptr self) override;
 
 	// Carries out a repair: the lost slave's iterations to their new holder,
-	// the new neighbours to the slaves around the gap.
+	// the new neighbours to the slaves around the gap; then journals that
+	// it was carried out.
 	void repair(const struct coordinator_repair &rep);
+
+	// After a resume: the slaves' references from the journal, and the
+	// repairs the dead coordinator had not carried out.
+	void resume();
 
 private:
 	void tell_neighbours(int id);

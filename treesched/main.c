@@ -47,12 +47,41 @@ static void help(void)
 	       "  --call-timeout-ms T     timeout of the coordinator's own calls (default 10000)\n"
 	       "  --t-iter NS --power S   emulated cost per iteration and the cluster's power\n"
 	       "                          sum V_i/Q_i (steps t:P,...), for T_ideal and E\n"
+	       RUN_CLI_JOURNAL_HELP
 	       "  --progress              a live progress line on stderr\n"
 	       "  --quiet                 no table on stdout\n"
 	       "  -v, -q                  more or less logging (DLS_LOG_LEVEL)\n");
 }
 
 enum { O_GAMMA = 1, O_ALLOC, O_BIDI, O_REPORT };
+
+/* --resume DIR: the run's configuration from its journal, into the options. */
+static void resume_config(const char *dir, struct coordinator_config *cfg, struct run_cli *ro)
+{
+	char why[COORDINATOR_WHY_LEN];
+	int rc = coordinator_journal_config(dir, cfg, why);
+
+	if (rc) {
+		fprintf(stderr, PROG ": cannot resume from '%s': %s\n", dir, why);
+		exit(rc == DLS_EINVAL ? 2 : 1);
+	}
+	run_cli_take_config(ro, cfg->run_name, cfg->nslaves, cfg->workload, cfg->params,
+			    cfg->nparams, cfg->order, cfg->register_timeout_ms);
+}
+
+/* A new run's configuration, from the options. */
+static void config_from_options(struct coordinator_config *cfg, const struct run_cli *ro)
+{
+	snprintf(cfg->run_name, sizeof(cfg->run_name), "%s", ro->run_name);
+	cfg->nslaves = ro->nslaves;
+	snprintf(cfg->workload, sizeof(cfg->workload), "%s", ro->workload);
+	memcpy(cfg->params, ro->params, sizeof(cfg->params));
+	cfg->nparams = ro->nparams;
+	cfg->order = ro->order;
+	cfg->register_timeout_ms = ro->register_timeout_ms;
+	if (ro->journal_dir)
+		snprintf(cfg->journal_dir, sizeof(cfg->journal_dir), "%s", ro->journal_dir);
+}
 
 int main(int argc, char **argv)
 {
@@ -86,6 +115,11 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "vq", opts, NULL)) != -1) {
 		if (run_cli_option(PROG, &ro, c, optarg))
 			continue;
+		if (!ro.config_given && c >= O_GAMMA && c <= O_REPORT)
+			ro.config_given = c == O_GAMMA	 ? "--gamma"
+					  : c == O_ALLOC ? "--alloc"
+					  : c == O_BIDI	 ? "--bidirectional"
+							 : "--report-interval";
 		switch (c) {
 		case O_GAMMA:
 			if (tree_migrate_gamma_parse(optarg, &cfg.gamma))
@@ -111,21 +145,19 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
+	if (ro.resume_dir && !ro.config_given && !ro.journal_dir)
+		resume_config(ro.resume_dir, &cfg, &ro);
 	run_cli_finish(PROG, &ro);
-	snprintf(cfg.run_name, sizeof(cfg.run_name), "%s", ro.run_name);
-	cfg.nslaves = ro.nslaves;
-	snprintf(cfg.workload, sizeof(cfg.workload), "%s", ro.workload);
-	memcpy(cfg.params, ro.params, sizeof(cfg.params));
-	cfg.nparams = ro.nparams;
-	cfg.order = ro.order;
-	cfg.register_timeout_ms = ro.register_timeout_ms;
+	if (!ro.resume_dir)
+		config_from_options(&cfg, &ro);
+	cfg.journal_os = ro.journal_os;
 	o.out = ro.out;
 	o.ior_file = ro.ior_file;
 	o.ping_ms = ro.ping_ms;
 	o.ping_timeout_ms = ro.ping_timeout_ms;
 	o.progress = ro.progress;
 	o.secret = &ro.secret;
-	co = coordinator_create(&cfg, &rc, why);
+	co = coordinator_open(&cfg, &rc, why);
 	if (!co) {
 		fprintf(stderr, PROG ": cannot set up the run: %s\n", why);
 		dls_orb_destroy();

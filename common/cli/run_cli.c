@@ -29,10 +29,29 @@ static int ms_option(const char *prog, const char *name, const char *arg, int mi
 	return (int)cli_i64_or_die(prog, name, arg, min, 3600000);
 }
 
+/* The options whose values a resumed run takes from its journal. */
+static const char *journaled_option(int opt)
+{
+	switch (opt) {
+	case RUN_OPT_RUN: return "--run";
+	case RUN_OPT_SLAVES: return "--slaves";
+	case RUN_OPT_WIDTH: return "--width";
+	case RUN_OPT_HEIGHT: return "--height";
+	case RUN_OPT_MAXIT: return "--maxit";
+	case RUN_OPT_ORDER: return "--order";
+	case RUN_OPT_WORKLOAD: return "--workload";
+	case RUN_OPT_PARAM: return "--param";
+	case RUN_OPT_REGTO: return "--register-timeout-ms";
+	default: return NULL;
+	}
+}
+
 int run_cli_option(const char *prog, struct run_cli *c, int opt, const char *arg)
 {
 	const char *cause;
 
+	if (!c->config_given)
+		c->config_given = journaled_option(opt);
 	switch (opt) {
 	case RUN_OPT_RUN:
 		if (!*arg || strchr(arg, '/') || strlen(arg) >= sizeof(c->run_name))
@@ -84,6 +103,17 @@ int run_cli_option(const char *prog, struct run_cli *c, int opt, const char *arg
 	case RUN_OPT_SECRET:
 		c->secret_file = arg;
 		return 1;
+	case RUN_OPT_JOURNAL:
+		c->journal_dir = arg;
+		return 1;
+	case RUN_OPT_RESUME:
+		c->resume_dir = arg;
+		return 1;
+	case RUN_OPT_JSYNC:
+		if (strcmp(arg, "disk") && strcmp(arg, "os"))
+			cli_usage_error(prog, "--journal-sync", arg, "must be disk or os");
+		c->journal_os = !strcmp(arg, "os");
+		return 1;
 	case RUN_OPT_REGTO:
 		c->register_timeout_ms = ms_option(prog, "--register-timeout-ms", arg, 1);
 		return 1;
@@ -121,11 +151,30 @@ int run_cli_option(const char *prog, struct run_cli *c, int opt, const char *arg
 	}
 }
 
+void run_cli_take_config(struct run_cli *c, const char *run_name, int nslaves,
+			 const char *workload, const struct dls_param *params, int nparams,
+			 enum iter_order_mode order, int register_timeout_ms)
+{
+	snprintf(c->run_name, sizeof(c->run_name), "%s", run_name);
+	c->nslaves = nslaves;
+	snprintf(c->workload, sizeof(c->workload), "%s", workload);
+	memcpy(c->params, params, (size_t)nparams * sizeof(*params));
+	c->nparams = nparams;
+	c->order = order;
+	c->register_timeout_ms = register_timeout_ms;
+}
+
 void run_cli_finish(const char *prog, struct run_cli *c)
 {
 	struct work wk;
 	char why[256];
 
+	if (c->resume_dir && c->journal_dir)
+		cli_usage_error(prog, "--journal", c->journal_dir,
+				"--resume DIR goes on journaling to DIR: give one of them");
+	if (c->resume_dir && c->config_given)
+		cli_usage_error(prog, c->config_given, c->resume_dir,
+				"a resumed run takes its configuration from its journal");
 	if (!c->nslaves)
 		cli_usage_error(prog, "--slaves", NULL, "is required");
 	if (work_open(&wk, c->workload, c->params, (size_t)c->nparams, c->order, why, sizeof(why)))

@@ -46,7 +46,10 @@ enum {
 	RUN_OPT_WORKLOAD,
 	RUN_OPT_PARAM,
 	RUN_OPT_OUT,
-	RUN_OPT_SECRET
+	RUN_OPT_SECRET,
+	RUN_OPT_JOURNAL,
+	RUN_OPT_RESUME,
+	RUN_OPT_JSYNC
 };
 
 #define RUN_CLI_LONG_OPTIONS                                                                       \
@@ -71,7 +74,10 @@ enum {
 		{"workload", required_argument, 0, RUN_OPT_WORKLOAD},                              \
 		{"param", required_argument, 0, RUN_OPT_PARAM},                                    \
 		{"out", required_argument, 0, RUN_OPT_OUT},                                        \
-		{"secret-file", required_argument, 0, RUN_OPT_SECRET}, {                           \
+		{"secret-file", required_argument, 0, RUN_OPT_SECRET},                             \
+		{"journal", required_argument, 0, RUN_OPT_JOURNAL},                                \
+		{"resume", required_argument, 0, RUN_OPT_RESUME},                                  \
+		{"journal-sync", required_argument, 0, RUN_OPT_JSYNC}, {                           \
 		"quiet", no_argument, 0, RUN_OPT_QUIET                                             \
 	}
 
@@ -92,6 +98,17 @@ enum {
 	"  --secret-file FILE      the run's secret (mode 0600): only processes that\n"         \
 	"                          know it may join (PROTOCOL.md 14); default: open run\n"
 
+#define RUN_CLI_JOURNAL_HELP                                                                       \
+	"  --journal DIR           journal the run to DIR/journal.db (a new one): every\n"       \
+	"                          result and scheduling step, durable before it is\n"            \
+	"                          acknowledged, so that a crashed run can resume\n"              \
+	"  --resume DIR            resume the run journaled in DIR after a crash: its\n"          \
+	"                          configuration comes from the journal (give only the\n"         \
+	"                          outputs, timers and --secret-file); slaves rejoin\n"           \
+	"  --journal-sync S        disk (default): each acknowledged record is on disk\n"        \
+	"                          (fsync; survives a power cut); os: handed to the\n"            \
+	"                          operating system (survives the process's crash only)\n"
+
 struct run_cli {
 	char run_name[64];
 	int nslaves, max_slaves;
@@ -107,6 +124,11 @@ struct run_cli {
 	struct run_secret secret; /* loaded by run_cli_finish (set = 0: an open run) */
 	int register_timeout_ms, ping_ms, ping_timeout_ms;
 	int progress, verbose;
+	const char *journal_dir; /* --journal */
+	const char *resume_dir;	 /* --resume */
+	int journal_os;		 /* --journal-sync os */
+	const char *config_given; /* the first option given that a resumed run takes
+				     from its journal (the program adds its own) */
 };
 
 /* The defaults: run "dls", workload mandelbrot with its defaults, natural
@@ -121,10 +143,20 @@ void run_cli_init(struct run_cli *c, int max_slaves);
 int run_cli_option(const char *prog, struct run_cli *c, int opt, const char *arg);
 
 /*
+ * A resumed run (--resume) takes these from its journal's configuration
+ * instead of from options.
+ */
+void run_cli_take_config(struct run_cli *c, const char *run_name, int nslaves,
+			 const char *workload, const struct dls_param *params, int nparams,
+			 enum iter_order_mode order, int register_timeout_ms);
+
+/*
  * After the options: --slaves is required; the workload must know its
  * parameters (it is opened to check them and to learn the iterations);
  * --png and --raw are Mandelbrot's; the secret file is loaded; every
- * output path can be written.  Exits 2 with the reason otherwise.
+ * output path can be written; --resume goes with neither --journal nor an
+ * option of the journaled configuration (config_given).  Exits 2 with the
+ * reason otherwise.
  */
 void run_cli_finish(const char *prog, struct run_cli *c);
 

@@ -36,9 +36,9 @@ static void *register_one(void *arg)
 	struct reg *g = arg;
 	char why[COORDINATOR_WHY_LEN];
 
-	g->rc = coordinator_register(g->c, "s", g->speed, &g->id, &g->place, why);
+	g->rc = coordinator_register(g->c, "s", g->speed, NULL, &g->id, &g->place, why);
 	if (g->rc != DLS_OK)
-		g->rc = coordinator_register(g->c, "s", 1.0, &g->id, &g->place, why);
+		g->rc = coordinator_register(g->c, "s", 1.0, NULL, &g->id, &g->place, why);
 	return NULL;
 }
 

@@ -109,7 +109,7 @@ static void *run_slave(void *arg)
 {
 	struct world *w = arg;
 	struct slave_tree_ops ops = {w,		op_register, op_report, op_migrated,
-				     op_demand, op_transfer, NULL};
+				     op_demand, op_transfer, NULL, NULL};
 	struct slave_stats st;
 	struct slave_tree_stats ts;
 	char why[256];

@@ -4,7 +4,8 @@
 # slaves rejoin it with their capabilities, and the image is exact, column
 # by column, with no slave lost.  Under dls run (which restarts the master
 # itself) and by hand (dls-master --resume), with the time to resume
-# printed; the journal's own refusals.
+# printed; the journal's own refusals.  The same for Tree Scheduling's
+# coordinator, also when a slave dies with it.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -29,6 +30,30 @@ PY
 	resume_s=$(grep -ho "rejoined the master as slave [0-9]* after [0-9.]* s" "$T/run-$scheme"/slave.*.log |
 		awk '{ if ($8 > m) m = $8 } END { print m + 0 }')
 	echo "ok dls run, $scheme: master killed at 0.5 s, resumed, image exact, T_p $(json_get "$T/run.json" t_p) s, slowest rejoin ${resume_s} s"
+done
+
+# --- Tree Scheduling: dls run resumes the coordinator ----------------------
+for kill in "coordinator@0.5" "3@0.5 --kill coordinator@0.5"; do
+	# shellcheck disable=SC2086 # two --kill options
+	dls run --cluster C8 --scheme trees --width 800 --height 400 --t-iter 600 \
+		--kill $kill --raw "$T/tree.pgm" --json "$T/tree.json" --dir "$T/tree" \
+		--no-progress >"$T/tree.log" 2>&1
+	same_image "$T/tree.pgm" "$REF"
+	grep -q "drill: kill -9 the coordinator" "$T/tree.log"
+	grep -q "the coordinator of run .* died of signal 9 at .*: resuming it from its journal (1 of 3)" "$T/tree.log"
+	grep -q "resumed run" "$T/tree/master.log"
+	python3 - "$T/tree.json" "$kill" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+states = [p["state"] for p in run["pes"]]
+lost = 1 if sys.argv[2].startswith("3@") else 0
+assert states.count("lost") == lost and states.count("done") == 8 - lost, states
+assert run["iterations"] == 800 and sum(p["iterations"] for p in run["pes"]) == 800
+PY
+	resume_s=$(grep -ho "rejoined the coordinator as slave [0-9]* after [0-9.]* s" "$T/tree"/slave.*.log |
+		awk '{ if ($8 > m) m = $8 } END { print m + 0 }')
+	echo "ok dls run, trees, --kill $kill: resumed, image exact, T_p $(json_get "$T/tree.json" t_p) s, slowest rejoin ${resume_s} s"
+	rm -rf "$T/tree"
 done
 
 # --- by hand: dls-master --journal, kill -9, dls-master --resume -----------
@@ -85,3 +110,37 @@ assert all(p["state"] == "done" for p in run["pes"]), [p["state"] for p in run["
 PY
 expect_eq "slaves that rejoined" "$(cat "$T"/slave?.log | grep -c 'rejoined the master')" 4
 echo "ok by hand: kill -9, a second master refused, dls-master --resume, 4 slaves rejoined, image exact"
+
+# --- by hand: dls-treesched --journal, kill -9, dls-treesched --resume ----
+J=$T/tjournal
+dls-treesched --run thand --slaves 4 --width 800 --height 400 --report-interval 0.2 \
+	--journal "$J" --secret-file "$T/secret" $NS $EP >"$T/coord1.log" 2>&1 &
+C1=$!
+PIDS="$PIDS $C1"
+wait_for sh -c "nameclt $NS list DLS/thand | grep -qx treesched"
+SL=""
+for i in 0 1 2 3; do
+	spawn tslave$i dls-slave --run thand --coordinator treesched --name t$i \
+		--speed $((1 + i % 2)) --t-iter 1000 --rejoin-ms 20000 --secret-file "$T/secret" $NS $EP
+	SL="$SL $LAST_PID"
+done
+sleep 1.2
+kill -9 "$C1"
+expect_usage_error "^dls-treesched: --gamma '.*': a resumed run takes its configuration from its journal" \
+	dls-treesched --resume "$J" --gamma ratio
+rc=0
+dls-master --resume "$J" $NS $EP >"$T/wrongrole.log" 2>&1 || rc=$?
+expect_eq "dls-master on a coordinator's journal" "$rc" 2
+rc=0
+timeout 60 dls-treesched --resume "$J" --raw "$T/thand.pgm" --json "$T/thand.json" \
+	--secret-file "$T/secret" $NS $EP >"$T/coord2.log" 2>&1 || rc=$?
+expect_eq "the resumed coordinator" "$rc" 0
+same_image "$T/thand.pgm" "$REF"
+for p in $SL; do
+	rc=0
+	wait "$p" || rc=$?
+	expect_eq "a slave of the resumed tree run" "$rc" 0
+done
+grep -q "resumed run 'thand'" "$T/coord2.log"
+expect_eq "tree slaves that rejoined" "$(cat "$T"/tslave?.log | grep -c 'rejoined the coordinator')" 4
+echo "ok by hand: kill -9 of dls-treesched, dls-treesched --resume, 4 slaves rejoined, image exact"

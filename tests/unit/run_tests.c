@@ -20,6 +20,7 @@ int main(void)
 	    mandel_suite_add() || cli_opt_suite_add() || master_suite_add() ||
 	    slave_suite_add() || sim_suite_add() ||
 	    hmaster_suite_add() || tree_sim_suite_add() || coordinator_suite_add() ||
+	    coordinator_journal_suite_add() ||
 	    serve_suite_add() || roster_suite_add() || run_auth_suite_add() ||
 	    journal_suite_add() || liveness_suite_add() || workload_suite_add()) {
 		fprintf(stderr, "unit_tests: cannot register suites: %s\n", CU_get_error_msg());

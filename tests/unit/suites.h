@@ -13,6 +13,7 @@ int sim_suite_add(void);
 int hmaster_suite_add(void);
 int tree_sim_suite_add(void);
 int coordinator_suite_add(void);
+int coordinator_journal_suite_add(void);
 int serve_suite_add(void);
 int roster_suite_add(void);
 int run_auth_suite_add(void);

@@ -32,7 +32,7 @@ static void *register_one(void *arg)
 	char why[COORDINATOR_WHY_LEN], name[16];
 
 	snprintf(name, sizeof(name), "s%g", r->speed);
-	r->rc = coordinator_register(r->m, name, r->speed, &r->id, &r->place, why);
+	r->rc = coordinator_register(r->m, name, r->speed, NULL, &r->id, &r->place, why);
 	return NULL;
 }
 

@@ -1,0 +1,73 @@
+/*
+ * coordinator_internal.h - what the coordinator's core (coordinator.c), its
+ * journal's events (coordinator_log.c) and their replay
+ * (coordinator_journal.c) share: the coordinator's state.
+ */
+#ifndef DLS_COORDINATOR_INTERNAL_H
+#define DLS_COORDINATOR_INTERNAL_H
+
+#include <pthread.h>
+
+#include "coordinator.h"
+#include "journal.h"
+#include "result_store.h"
+#include "roster.h"
+
+struct coordinator {
+	pthread_mutex_t lock;
+	pthread_cond_t cond; /* registration closed, run done, a slave dismissed or lost */
+	struct coordinator_config cfg;
+	struct roster roster;	      /* who registered: ids, names, V_i, states */
+	struct result_store results; /* the image, the delivered iterations, T_p */
+	char **contact;		      /* by id: how to reach it (its reference), or NULL */
+
+	/* the chain, built once when registration closes; by id unless said */
+	struct tree_plan *plan; /* over the registered slaves */
+	int *pos;		/* chain position of each slave */
+	int32_t *owner;		/* by iteration: who holds it while undelivered */
+	int64_t *owned;		/* undelivered iterations it holds */
+	int64_t *computed;	/* iterations it delivered first */
+	int64_t *mig_in;	/* transfers received */
+	int64_t *link;		/* by chain link k (positions k, k+1): migrations */
+	int64_t *start, *count, *stride; /* its initial iterations */
+	uint64_t *peer_key;	/* what its neighbours show it */
+	struct tree_unit *units; /* seed 000 Table 2 */
+	size_t nunits;
+	int64_t migrations, moved, duplicates, reassigned;
+
+	/* survival (coordinator_journal.c) */
+	struct journal *journal; /* NULL: none */
+	int replaying;		 /* the journal is being replayed: log nothing */
+	double resumed_at;	 /* 0, or when this coordinator resumed a journal */
+	uint64_t chain_ticket;	 /* the chain's record: durable before anyone is placed */
+	int64_t nrepairs;	 /* repairs decided so far (their serials) */
+	struct coordinator_repair *pending; /* replayed repairs not yet carried out */
+	size_t npending;
+};
+
+/* Fills why (COORDINATOR_WHY_LEN) like printf. */
+void why_f(char *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Builds the chain over the registered slaves (the lock is held); peer_keys:
+ * the neighbours' keys to use (a replayed chain), NULL: fresh random ones.
+ */
+int coordinator_build_chain(struct coordinator *c, const uint64_t *peer_keys);
+
+/* --- the journal's events (coordinator_log.c); the lock is held --------- */
+
+/* The chain was built: who registered (ids 0..n-1), their keys and contacts. */
+uint64_t coordinator_log_chain(struct coordinator *c);
+/* An accepted report (its blocks must stay valid until the wait). */
+uint64_t coordinator_log_report(struct coordinator *c, int id, const struct dls_result *res,
+				size_t n, const struct dls_times *times);
+/* An accepted hand-over notice. */
+uint64_t coordinator_log_migrated(struct coordinator *c, int from, int to, int64_t start,
+				  int64_t count, int64_t stride);
+uint64_t coordinator_log_lost(struct coordinator *c, int id, const char *cause);
+void coordinator_log_dismissed(struct coordinator *c, int id);
+void coordinator_log_done(struct coordinator *c);
+/* A repair was carried out.  Without the lock. */
+void coordinator_log_repaired(struct coordinator *c, int64_t serial);
+
+#endif
