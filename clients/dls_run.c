@@ -85,7 +85,7 @@ static void help(void)
 	       "  --no-journal         the master (or Tree Scheduling's coordinator) keeps no\n"
 	       "                       journal (by default it journals to the run's folder,\n"
 	       "                       and dls run resumes it, up to 3 times, if it dies;\n"
-	       "                       slaves rejoin it within 30 s)\n"
+	       "                       slaves and hmasters rejoin it within 30 s)\n"
 	       "  --journal-sync S     os (default: each acknowledged record handed to the OS;\n"
 	       "                       survives the master's crash, which is what dls run\n"
 	       "                       resumes from on this machine) or disk (fsync'ed)\n"
@@ -581,13 +581,10 @@ static void validate(struct run_opts *o)
 			cli_usage_error(PROG, "--kill", o->kill_name, "names no hmaster of --hmasters");
 		o->kill_hm = o->first[lv] + ix;
 	}
-	/* the hmasters keep no journal of their slaves: a run with hmasters
-	 * does not come back from its master's death */
-	o->journal = o->journal && !o->nlevels;
 	if (o->kill_master && !o->journal)
 		cli_usage_error(PROG, "--kill", "master",
 				"only a run with a journal resumes its master or coordinator (not "
-				"--hmasters or --no-journal)");
+				"--no-journal)");
 	if (cluster_power(&o->cl, &o->power))
 		cli_usage_error(PROG, "--loads", o->loads,
 				"the schedules have too many steps in all");
@@ -738,6 +735,8 @@ static void start_hmasters(const struct run_opts *o, const struct run_env *e,
 			add_arg(hargv, &hn, "--slaves=%d", below);
 			add_arg(hargv, &hn, "--mode=%s", o->hmode);
 			add_arg(hargv, &hn, "--link-latency-us=%.17g", o->latency_us);
+			if (o->journal) /* a resumed master: its hmasters rejoin it */
+				add_arg(hargv, &hn, "--rejoin-ms=%d", REJOIN_MS);
 			add_arg(hargv, &hn, "--secret-file=%s", e->secret);
 			add_orb_args(hargv, &hn, e->ns, e->orb_ep, e->ca_opt, e->key_opt);
 			snprintf(hm->log, sizeof(hm->log), "%s/hmaster.%d.%d.log", e->logdir, l, i);

@@ -23,6 +23,8 @@ struct hmaster_orb_opts {
 	int ping_ms, ping_timeout_ms;
 	double link_latency_us;	 /* emulated one-way latency to the parent */
 	int twolevel;		 /* 1: two-level mode, 0: relay */
+	int rejoin_ms;		 /* a parent that cannot be reached: rejoin it (resumed
+				    from its journal) for this long; 0: give up */
 	const struct run_secret *secret; /* the run's (NULL: an open run) */
 };
 

@@ -45,13 +45,4 @@ private:
 	RunTrust trust_;
 };
 
-// The parent's operations for the hmaster core, made on `parent`
-// (`parent_register`: the same object with the registration's long
-// timeout).  `self` answers the parent's pings for every slave below.
-// secret (NULL: none) proves this hmaster to its parent, and the parent's
-// proof is checked against it.
-struct hmaster_parent hmaster_parent_ops(const char *name, DLS::Master_ptr parent,
-					 DLS::Master_ptr parent_register, DLS::Slave_ptr self,
-					 const struct run_secret *secret);
-
 #endif

@@ -37,11 +37,14 @@ static void help(void)
 	       "                           (one child of the parent with its slaves' summed\n"
 	       "                           power; runs the scheme over them itself); default\n"
 	       "                           twolevel.  One mode for the whole tree.\n"
+	       "  --rejoin-ms T            a parent that cannot be reached: keep trying to\n"
+	       "                           rejoin it (resumed from its journal) for T ms, then\n"
+	       "                           make the call that failed again (default 0: give up)\n"
 	       "  --secret-file FILE       the run's secret (mode 0600; PROTOCOL.md 14)\n"
 	       "  -v, -q                   more or less logging\n");
 }
 
-enum { O_MODE = 101, O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO, O_SECRET };
+enum { O_MODE = 101, O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO, O_SECRET, O_REJOIN };
 
 static const char *leaf_or_die(const char *opt, const char *v)
 {
@@ -64,9 +67,10 @@ int main(int argc, char **argv)
 					     {"link-latency-us", required_argument, 0, O_LATENCY},
 					     {"mode", required_argument, 0, O_MODE},
 					     {"secret-file", required_argument, 0, O_SECRET},
+					     {"rejoin-ms", required_argument, 0, O_REJOIN},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
-	struct hmaster_orb_opts o = {"dls", "hmaster", "master", 0, 20000, 60000, 500, 3000, 0, 1, NULL};
+	struct hmaster_orb_opts o = {"dls", "hmaster", "master", 0, 20000, 60000, 500, 3000, 0, 1, 0, NULL};
 	static struct run_secret secret;
 	int c, rc, verbose = 0;
 
@@ -115,6 +119,9 @@ int main(int argc, char **argv)
 		case O_SECRET:
 			cli_secret_or_die(PROG, "--secret-file", optarg, &secret);
 			o.secret = &secret;
+			break;
+		case O_REJOIN:
+			o.rejoin_ms = (int)cli_i64_or_die(PROG, "--rejoin-ms", optarg, 0, 86400000);
 			break;
 		case O_MODE:
 			if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))

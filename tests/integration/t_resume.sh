@@ -5,7 +5,8 @@
 # by column, with no slave lost.  Under dls run (which restarts the master
 # itself) and by hand (dls-master --resume), with the time to resume
 # printed; the journal's own refusals.  The same for Tree Scheduling's
-# coordinator, also when a slave dies with it.
+# coordinator, also when a slave dies with it; and a master above hmasters
+# (two-level and relay): they rejoin it with what it issued them.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -30,6 +31,24 @@ PY
 	resume_s=$(grep -ho "rejoined the master as slave [0-9]* after [0-9.]* s" "$T/run-$scheme"/slave.*.log |
 		awk '{ if ($8 > m) m = $8 } END { print m + 0 }')
 	echo "ok dls run, $scheme: master killed at 0.5 s, resumed, image exact, T_p $(json_get "$T/run.json" t_p) s, slowest rejoin ${resume_s} s"
+done
+
+# --- hmasters rejoin a resumed master -------------------------------------
+for hmode in twolevel relay; do
+	dls run --cluster C8 --scheme dtss --hmasters 2 --hmode $hmode --width 800 --height 400 \
+		--t-iter 600 --kill master@0.5 --raw "$T/hm.pgm" --json "$T/hm.json" --dir "$T/hm" \
+		--no-progress >"$T/hm.log" 2>&1
+	same_image "$T/hm.pgm" "$REF"
+	grep -q "died of signal 9 at .*: resuming it from its journal (1 of 3)" "$T/hm.log"
+	expect_eq "hmasters that rejoined ($hmode)" "$(cat "$T"/hm/hmaster.*.log | grep -c 'rejoined the parent after')" 2
+	python3 - "$T/hm.json" <<'PY'
+import json, sys
+run = json.load(open(sys.argv[1]))
+assert all(p["state"] == "done" for p in run["pes"]), [p["state"] for p in run["pes"]]
+assert run["iterations"] == 800 and sum(p["iterations"] for p in run["pes"]) == 800
+PY
+	echo "ok dls run, dtss under 2 $hmode hmasters: master killed, resumed, both hmasters rejoined, image exact, T_p $(json_get "$T/hm.json" t_p) s"
+	rm -rf "$T/hm"
 done
 
 # --- Tree Scheduling: dls run resumes the coordinator ----------------------

@@ -1,0 +1,29 @@
+// hmaster_parent.hh - an hmaster's calls to its parent (a master or an
+// hmaster above it): the struct hmaster_parent operations of the hmaster
+// core, made on a DLS::Master reference.  A parent that cannot be reached
+// (it died, and a resumed one took its name) is found again by name and
+// rejoined (Master::rejoin, PROTOCOL.md 15) with every id and capability
+// this hmaster was issued, for up to rejoin_ms; then the call that failed
+// is made again.
+#ifndef DLS_HMASTER_PARENT_HH
+#define DLS_HMASTER_PARENT_HH
+
+#include "dls.hh"
+#include "hmaster.h"
+#include "run_auth.h"
+
+struct hmaster_parent_opts {
+	const char *name;	 // this hmaster's name, which prefixes its slaves'
+	const char *parent_path; // the parent's naming-service path, to find it again
+	int rejoin_ms;		 // how long to try to rejoin a lost parent (0: never)
+	const struct run_secret *secret; // proves this hmaster; checks the parent's proof
+};
+
+// The parent's operations, made on `parent` (`parent_register`: the same
+// object with the registration's long timeout).  `self` answers the
+// parent's pings for every slave below.  The options are copied.
+struct hmaster_parent hmaster_parent_ops(const struct hmaster_parent_opts *o,
+					 DLS::Master_ptr parent, DLS::Master_ptr parent_register,
+					 DLS::Slave_ptr self);
+
+#endif
