@@ -639,6 +639,17 @@ static int start_names_and_tls(const struct run_opts *o, struct run_env *e, stru
 	return 0;
 }
 
+/*
+ * How long the master (or coordinator) waits for every slave to register,
+ * from its start: starting a slave costs this machine some 20 ms of CPU
+ * (its ORB, the naming service), so a fixed window closes before a large
+ * cluster is in; 30 s plus 30 ms a slave (90 s for 2,000).
+ */
+static int register_window_ms(const struct run_opts *o)
+{
+	return 30000 + 30 * o->cl.n;
+}
+
 /* The options of the master's (or coordinator's) configuration: a resumed
  * master takes them from its journal instead. */
 static void add_config_args(char **margv, int *mn, const struct run_opts *o,
@@ -649,6 +660,7 @@ static void add_config_args(char **margv, int *mn, const struct run_opts *o,
 	add_arg(margv, mn, "--slaves=%d",
 		o->nlevels && !strcmp(o->hmode, "twolevel") ? o->levels[0] : o->cl.n);
 	add_arg(margv, mn, "--workload=%s", o->workload);
+	add_arg(margv, mn, "--register-timeout-ms=%d", register_window_ms(o));
 	for (int i = 0; i < o->nparams; i++)
 		add_arg(margv, mn, "--param=%s=%s", o->params[i].name, o->params[i].value);
 	add_arg(margv, mn, "--order=%s", o->order);
@@ -735,6 +747,7 @@ static void start_hmasters(const struct run_opts *o, const struct run_env *e,
 			add_arg(hargv, &hn, "--slaves=%d", below);
 			add_arg(hargv, &hn, "--mode=%s", o->hmode);
 			add_arg(hargv, &hn, "--link-latency-us=%.17g", o->latency_us);
+			add_arg(hargv, &hn, "--register-timeout-ms=%d", register_window_ms(o));
 			if (o->journal) /* a resumed master: its hmasters rejoin it */
 				add_arg(hargv, &hn, "--rejoin-ms=%d", REJOIN_MS);
 			add_arg(hargv, &hn, "--secret-file=%s", e->secret);
@@ -771,6 +784,8 @@ static int start_slaves(const struct run_opts *o, const struct run_env *e, struc
 			add_arg(sargv, &sn, "--coordinator=treesched");
 		if (o->journal)
 			add_arg(sargv, &sn, "--rejoin-ms=%d", REJOIN_MS);
+		/* its registration call blocks until the window closes */
+		add_arg(sargv, &sn, "--register-timeout-ms=%d", register_window_ms(o) + 30000);
 		add_arg(sargv, &sn, "--secret-file=%s", e->secret);
 		add_orb_args(sargv, &sn, e->ns, e->orb_ep, e->ca_opt, e->key_opt);
 		snprintf(r->slaves[i].log, sizeof(r->slaves[i].log), "%s/slave.%d.log", e->logdir, i);

@@ -5,6 +5,7 @@
 // compare embedded slaves with dls-slave side by side (BENCHMARKS.md).
 //   embed_slave --run RUN --name NAME --speed V --load STEPS --t-iter NS
 //               [--link-latency-us US] [--secret-file FILE] [--rejoin-ms T]
+//               [--register-timeout-ms T]
 //               -ORBInitRef NameService=...
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,6 +60,8 @@ int main(int argc, char **argv)
 			so.secret_file = v;
 		else if (!strcmp(k, "--rejoin-ms"))
 			so.slave.rejoin_ms = atoi(v);
+		else if (!strcmp(k, "--register-timeout-ms"))
+			so.register_timeout_ms = atoi(v);
 		else
 			bad = "unknown option";
 		if (bad) {

@@ -117,8 +117,11 @@ int coordinator_journal_config(const char *dir, struct coordinator_config *cfg, 
 /* Non-zero when c resumed a journal. */
 int coordinator_resumed(const struct coordinator *c);
 
-/* The contact (stringified reference) slave id registered with; NULL if none. */
-const char *coordinator_contact(const struct coordinator *c, int id);
+/*
+ * The contact (stringified reference) slave id registered with, copied into
+ * buf (len octets): DLS_OK, or DLS_ENOENT when it has none.
+ */
+int coordinator_contact(struct coordinator *c, int id, char *buf, size_t len);
 
 /*
  * After a resume: the repairs the dead coordinator decided and had not

@@ -358,9 +358,17 @@ int coordinator_resumed(const struct coordinator *c)
 	return c->resumed_at > 0;
 }
 
-const char *coordinator_contact(const struct coordinator *c, int id)
+int coordinator_contact(struct coordinator *c, int id, char *buf, size_t len)
 {
-	return id >= 0 && id < c->roster.n ? c->contact[id] : NULL;
+	int rc = DLS_ENOENT;
+
+	pthread_mutex_lock(&c->lock);
+	if (id >= 0 && id < c->roster.n && c->contact[id] && strlen(c->contact[id]) < len) {
+		memcpy(buf, c->contact[id], strlen(c->contact[id]) + 1);
+		rc = DLS_OK;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return rc;
 }
 
 int coordinator_take_pending(struct coordinator *c, struct coordinator_repair **reps, size_t *n)

@@ -29,7 +29,7 @@ static size_t living(void *ctx, int *ids, size_t max)
 
 static int ping(void *ctx, int id, char *why, size_t len)
 {
-	return ((served *)ctx)->servant->ping(id, why, len);
+	return ((served *)ctx)->servant->ping_slave(id, why, len);
 }
 
 static void lost(void *ctx, int id, const char *why)
@@ -65,17 +65,21 @@ static void dismiss(void *ctx)
 	size_t n = coordinator_living(s->c, ids.data(), ids.size());
 
 	for (size_t i = 0; i < n; i++) {
-		DLS::Slave_var ref = s->servant->slave_ref(ids[i]);
+		DLS::Slave_var ref = s->servant->reach(ids[i]);
 		try {
 			ref->stop(coordinator_child_key(s->c, ids[i]), "the run is complete");
 			coordinator_dismissed(s->c, ids[i]);
-		} catch (const CORBA::Exception &) {
-			struct coordinator_repair rep;
+		} catch (const CORBA::Exception &e) {
+			char why[256];
 
-			// the run is complete: nothing to hand on
-			coordinator_lost(s->c, ids[i], "no answer to stop", &rep);
-			coordinator_repaired(s->c, rep.serial);
-			coordinator_repair_free(&rep);
+			// every result is in: it finished its work, whatever became of
+			// it since (it exits as soon as it hears stop, often before its
+			// answer leaves; or too busy to answer in time), so it is not
+			// "lost" in the report
+			dls_corba_error(e, why, sizeof(why));
+			log_info("slave %d did not answer stop (%s); every result is in", ids[i],
+				 why);
+			coordinator_dismissed(s->c, ids[i]);
 		}
 	}
 }

@@ -8,6 +8,7 @@
 
 #include "dls/err.h"
 #include "dls/log.h"
+#include "dls_time.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"
 #include "tree_migrate.h"
@@ -60,10 +61,9 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version,
 	a->gamma = tree_migrate_gamma_name(c->gamma);
 	a->bidirectional = c->bidirectional ? 1 : 0;
 	// the neighbours' references: registration has closed, so every slave
-	// placed in the chain has registered, but its reference may still be on
-	// its way here (its own register call returns in parallel)
-	a->left = slave_ref_wait(p.left_id, 2000);
-	a->right = slave_ref_wait(p.right_id, 2000);
+	// placed in the chain has registered its contact
+	a->left = reach(p.left_id);
+	a->right = reach(p.right_id);
 	return a;
 }
 
@@ -142,12 +142,12 @@ void Coordinator_i::tell_neighbours(int id)
 	if (id < 0)
 		return;
 	coordinator_neighbours(c_, id, &left, &right);
-	DLS::Slave_var ref = slave_ref(id);
+	DLS::Slave_var ref = reach(id);
 	if (CORBA::is_nil(ref)) {
 		log_warn("cannot give slave %d its new neighbours: no reference to it", id);
 		return;
 	}
-	DLS::Slave_var l = slave_ref(left.id), r = slave_ref(right.id);
+	DLS::Slave_var l = reach(left.id), r = reach(right.id);
 	try {
 		ref->neighbours(coordinator_child_key(c_, id), left.id, l, left.tau, left.peer_key,
 				right.id, r, right.tau, right.peer_key);
@@ -159,28 +159,71 @@ void Coordinator_i::tell_neighbours(int id)
 	}
 }
 
+// Hands [start, +count) to slave `to`; a slave whose own registration call
+// has not returned yet refuses the coordinator's key: it is asked again
+// (for up to 5 s) rather than leaving its books and the slave's apart.
+static void hand_over(struct coordinator *c, DLS::Slave_ptr ref, int to, int64_t start,
+		      int64_t count)
+{
+	char why[256];
+
+	for (int tries = 0;; tries++) {
+		try {
+			ref->transfer(-1, coordinator_child_key(c, to), start, count, 1);
+			return;
+		} catch (const DLS::Refused &e) {
+			snprintf(why, sizeof(why), "%s", (const char *)e.reason);
+			if (tries >= 50)
+				break;
+			dls_sleep_ms(100);
+		} catch (const CORBA::Exception &e) { // liveness will find it lost
+			dls_corba_error(e, why, sizeof(why));
+			break;
+		}
+	}
+	log_warn("cannot hand [%lld, +%lld) to slave %d: %s", (long long)start, (long long)count,
+		 to, why);
+}
+
 void Coordinator_i::repair(const struct coordinator_repair &rep)
 {
 	if (rep.to >= 0 && rep.nranges) {
-		DLS::Slave_var ref = slave_ref(rep.to);
+		DLS::Slave_var ref = reach(rep.to);
 
-		for (size_t k = 0; k < rep.nranges && !CORBA::is_nil(ref); k++) {
-			try {
-				ref->transfer(-1, coordinator_child_key(c_, rep.to),
-					      rep.ranges[k].start, rep.ranges[k].count, 1);
-			} catch (const CORBA::Exception &e) {
-				char why[256];
-
-				dls_corba_error(e, why, sizeof(why));
-				log_warn("cannot hand [%lld, +%lld) to slave %d: %s",
-					 (long long)rep.ranges[k].start,
-					 (long long)rep.ranges[k].count, rep.to, why);
-			}
-		}
+		for (size_t k = 0; k < rep.nranges && !CORBA::is_nil(ref); k++)
+			hand_over(c_, ref, rep.to, rep.ranges[k].start, rep.ranges[k].count);
 	}
 	tell_neighbours(rep.left);
 	tell_neighbours(rep.right);
 	coordinator_repaired(c_, rep.serial);
+}
+
+DLS::Slave_ptr Coordinator_i::reach(int id)
+{
+	DLS::Slave_ptr ref = slave_ref(id);
+	char contact[4096];
+
+	if (!CORBA::is_nil(ref) || coordinator_contact(c_, id, contact, sizeof(contact)))
+		return ref;
+	try {
+		CORBA::Object_var obj = dls_orb()->string_to_object(contact);
+		DLS::Slave_var s = DLS::Slave::_unchecked_narrow(obj);
+		remember_ref(id, s);
+		return DLS::Slave::_duplicate(s);
+	} catch (const CORBA::Exception &e) {
+		char why[256];
+
+		dls_corba_error(e, why, sizeof(why));
+		log_warn("slave %d: its contact is unusable: %s", id, why);
+		return DLS::Slave::_nil();
+	}
+}
+
+int Coordinator_i::ping_slave(int id, char *why, size_t len)
+{
+	DLS::Slave_var ref = reach(id);
+
+	return dls_ping(ref, why, len);
 }
 
 void Coordinator_i::resume()
@@ -189,20 +232,7 @@ void Coordinator_i::resume()
 	size_t n;
 
 	for (int id = 0; id < coordinator_config_of(c_)->nslaves; id++) {
-		const char *contact = coordinator_contact(c_, id);
-
-		if (!contact)
-			continue;
-		try {
-			CORBA::Object_var obj = dls_orb()->string_to_object(contact);
-			DLS::Slave_var ref = DLS::Slave::_unchecked_narrow(obj);
-			remember_ref(id, ref);
-		} catch (const CORBA::Exception &e) {
-			char why[256];
-
-			dls_corba_error(e, why, sizeof(why));
-			log_warn("slave %d: its journaled reference is unusable: %s", id, why);
-		}
+		DLS::Slave_var ref = reach(id); // remembered from its contact
 	}
 	coordinator_take_pending(c_, &reps, &n);
 	for (size_t k = 0; k < n; k++) {

@@ -37,6 +37,14 @@ public:
 	// repairs the dead coordinator had not carried out.
 	void resume();
 
+	// Slave id's reference: the one it registered or rejoined with, else
+	// (its registration call has not returned yet, or a resumed
+	// coordinator) the contact it registered; nil for none.
+	DLS::Slave_ptr reach(int id);
+
+	// The liveness ping through reach(): 0 when it answered, else why.
+	int ping_slave(int id, char *why, size_t len);
+
 private:
 	void tell_neighbours(int id);
 

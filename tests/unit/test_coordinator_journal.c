@@ -171,7 +171,7 @@ static void test_coordinator_resume(void)
 	struct reg regs[NS];
 	struct seen before, after;
 	struct coordinator_place place;
-	char why[COORDINATOR_WHY_LEN];
+	char why[COORDINATOR_WHY_LEN], contact[32];
 	double vpower, t_end;
 	size_t n;
 	int err, id;
@@ -198,8 +198,10 @@ static void test_coordinator_resume(void)
 	co = resume();
 	look(co, &after);
 	same(&before, &after);
-	CU_ASSERT_STRING_EQUAL(coordinator_contact(co, 3), "IOR:s4");
-	CU_ASSERT_PTR_NULL(coordinator_contact(co, NS));
+	CU_ASSERT_EQUAL(coordinator_contact(co, 3, contact, sizeof(contact)), DLS_OK);
+	CU_ASSERT_STRING_EQUAL(contact, "IOR:s4");
+	CU_ASSERT_EQUAL(coordinator_contact(co, NS, contact, sizeof(contact)), DLS_ENOENT);
+	CU_ASSERT_EQUAL(coordinator_contact(co, 3, contact, 4), DLS_ENOENT); /* too long */
 	/* the repair the dead coordinator decided, to carry out again */
 	CU_ASSERT_EQUAL(coordinator_take_pending(co, &pend, &n), DLS_OK);
 	CU_ASSERT_EQUAL_FATAL(n, 1);
