@@ -2,10 +2,13 @@
  * master_callback.c - a DLS master inside a program that takes each result
  * as it arrives (a callback) instead of reading files.  It has no ORB: DLS
  * starts a private one.  Slaves are ordinary dls-slave processes:
- *   master_callback RUN SLAVES -ORBInitRef NameService=...
+ *   master_callback RUN SLAVES [--journal DIR | --resume DIR] -ORBInitRef NameService=...
  *   dls-slave --run RUN -ORBInitRef NameService=...      (SLAVES times)
  * It computes a 240 x 120 Mandelbrot image with DFSS and prints the sum of
- * its counts, after checking that every column arrived exactly once.
+ * its counts, after checking that every column arrived exactly once.  With
+ * --journal DIR it survives its own crash: run it again with --resume DIR
+ * (slaves started with --rejoin-ms rejoin it) and the results it had are
+ * handed to the callback again before the new ones.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -43,8 +46,10 @@ int main(int argc, char **argv)
 	char why[256];
 	int rc;
 
-	if (dls_orb_start(&argc, argv, 0) || argc < 3) {
-		fprintf(stderr, "usage: master_callback RUN SLAVES -ORBInitRef NameService=...\n");
+	if (dls_orb_start(&argc, argv, 0) || (argc != 3 && argc != 5) ||
+	    (argc == 5 && strcmp(argv[3], "--journal") && strcmp(argv[3], "--resume"))) {
+		fprintf(stderr, "usage: master_callback RUN SLAVES [--journal DIR | --resume DIR] "
+				"-ORBInitRef NameService=...\n");
 		return 2;
 	}
 	dls_embed_master_options_init(&o);
@@ -55,6 +60,10 @@ int main(int argc, char **argv)
 	o.nparams = 2;
 	o.scheme = "dfss";
 	o.on_result = on_result;
+	if (argc == 5) {
+		o.journal_dir = argv[4];
+		o.resume = !strcmp(argv[3], "--resume");
+	}
 	rc = dls_embed_master_start(&o, &m, why, sizeof(why));
 	if (rc) {
 		fprintf(stderr, "master_callback: %s: %s\n", dls_strerror(rc), why);

@@ -23,6 +23,7 @@ extern "C" void dls_embed_master_options_init(struct dls_embed_master_options *o
 	o->register_timeout_ms = 30000;
 	o->ping_ms = 500;
 	o->ping_timeout_ms = 3000;
+	o->rejoin_ms = 30000;
 }
 
 struct dls_embed_master {
@@ -46,8 +47,26 @@ static int config_from(const struct dls_embed_master_options *o, struct master_c
 		       char *why, size_t len)
 {
 	enum sched_kind kind;
+	char mwhy[MASTER_WHY_LEN] = "";
+	int rc;
 
 	memset(c, 0, sizeof(*c));
+	if (o->journal_dir && strlen(o->journal_dir) >= sizeof(c->journal_dir)) {
+		snprintf(why, len, "journal_dir '%s' is too long", o->journal_dir);
+		return DLS_EINVAL;
+	}
+	if (o->resume && !o->journal_dir) {
+		snprintf(why, len, "resume needs journal_dir: the folder of the journal to resume");
+		return DLS_EINVAL;
+	}
+	if (o->resume) { /* the run's configuration is the journal's */
+		rc = master_journal_config(o->journal_dir, c, mwhy);
+		if (rc) {
+			snprintf(why, len, "cannot resume: %s", mwhy);
+			return rc;
+		}
+		goto runtime;
+	}
 	if (!o->run || !*o->run || strchr(o->run, '/') || strlen(o->run) >= sizeof(c->run_name) ||
 	    !o->workload || strlen(o->workload) >= sizeof(c->workload) || o->nparams < 0 ||
 	    o->nparams > DLS_MAX_PARAMS || (o->nparams && !o->params)) {
@@ -71,6 +90,11 @@ static int config_from(const struct dls_embed_master_options *o, struct master_c
 	c->register_timeout_ms = o->register_timeout_ms;
 	c->start_timeout_ms = 3000;
 	c->wait_ms = 20;
+	if (o->journal_dir)
+		snprintf(c->journal_dir, sizeof(c->journal_dir), "%s", o->journal_dir);
+runtime:
+	c->journal_os = !o->journal_disk;
+	c->rejoin_ms = o->rejoin_ms;
 	c->sink = o->on_result;
 	c->sink_ctx = o->user;
 	return DLS_OK;
@@ -102,7 +126,7 @@ extern "C" int dls_embed_master_start(const struct dls_embed_master_options *o,
 		delete e;
 		return DLS_EINVAL;
 	}
-	e->m = master_create(&c, &rc, mwhy);
+	e->m = master_open(&c, &rc, mwhy);
 	if (!e->m) {
 		snprintf(why, len, "%s", mwhy);
 		delete e;

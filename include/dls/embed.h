@@ -135,6 +135,21 @@ struct dls_embed_master_options {
 	 * master's lock: copy what it needs and return */
 	void (*on_result)(void *user, int64_t index, const void *data, size_t bytes);
 	void *user;
+	/* Surviving a crash (PROTOCOL.md 15).  journal_dir: journal the run to
+	 * DIR/journal.db (a new one; NULL: no journal).  resume: instead go on
+	 * with the run journaled in journal_dir after the program crashed: its
+	 * configuration comes from the journal (run, slaves, workload, params,
+	 * scheme, order, collection and registration timeout here are ignored),
+	 * every result journaled before the crash is handed to on_result again
+	 * first, and the slaves (started with rejoin_ms) rejoin.  journal_disk:
+	 * fsync every acknowledged record (survives a power cut; 0: handed to
+	 * the operating system, which survives the program's crash).
+	 * rejoin_ms: after a resume, a slave holding work that has not rejoined
+	 * by then is lost (30000). */
+	const char *journal_dir;
+	int resume;
+	int journal_disk;
+	int rejoin_ms;
 };
 
 void dls_embed_master_options_init(struct dls_embed_master_options *o);

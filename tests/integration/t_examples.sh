@@ -8,7 +8,8 @@
 #    sequential sweep byte for byte, and its interface answers meanwhile;
 #  - steps drives a slave from its own main loop (the step API): the prime
 #    counts are right;
-#  - master_callback embeds the master and takes results in a callback: the
+#  - master_callback embeds the master and takes results in a callback (and,
+#    killed with -9 and run again with --resume, still every column once): the
 #    sum equals the sequential image's;
 #  - idl_slave, written from the installed IDL and PROTOCOL.md alone (no DLS
 #    header or library), computes exact images beside dls-slave, in both
@@ -73,6 +74,21 @@ wait "$CB"
 dls reference --workload mandelbrot --param width=240 --param height=120 --out "$T/cb.npy" >/dev/null
 want=$(/usr/bin/python3 -c "import numpy; print(int(numpy.load('$T/cb.npy').astype('u8').sum()))")
 grep -q "^master_callback: 240 columns from 2 slaves in .* s, sum of counts $want\$" "$T/cb.log"
+
+# the same program survives its own crash: kill -9 mid-run, --resume
+"$X/master_callback" cbj 2 --journal "$T/cbj" $NS $EP >"$T/cbj1.log" 2>&1 &
+CB1=$!
+PIDS="$PIDS $CB1"
+for i in 0 1; do
+	spawn cbjslave$i dls-slave --run cbj --name s$i --t-iter 4000 --rejoin-ms 20000 $NS $EP
+done
+wait_for sh -c "nameclt $NS list DLS/cbj | grep -qx master"
+sleep 1.5
+kill -9 "$CB1"
+spawn cbj2 "$X/master_callback" cbj 2 --resume "$T/cbj" $NS $EP
+wait "$LAST_PID"
+grep -q "^master_callback: 240 columns from 2 slaves in .* s, sum of counts $want\$" "$T/cbj2.log"
+expect_eq "slaves of the embedded master that rejoined" "$(cat "$T"/cbjslave?.log | grep -c 'rejoined the master')" 2
 
 # a slave from the IDL and PROTOCOL.md alone, beside dls-slave
 REF=$(reference 600 900)
