@@ -122,7 +122,7 @@ BADCLIENT_BIN := $(BUILD)/tests/bin/bad_client
 # Fuzz harnesses of the core handlers (tests/fuzz/): each links either
 # libFuzzer (make fuzz, clang) or replay_main.c, which replays the committed
 # corpus (tests/fuzz/corpus/TARGET/) with any compiler in make check.
-FUZZ_TARGETS  := master twolevel coordinator tree_slave
+FUZZ_TARGETS  := master twolevel coordinator tree_slave journal
 FUZZ_LIB_OBJ  := $(BUILD)/tests/fuzz/fuzz_input.o $(BUILD)/tests/fuzz/fuzz_run.o \
                  $(BUILD)/tests/unit/master_testutil.o
 FUZZ_REPLAY   := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/replay_%)

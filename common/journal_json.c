@@ -4,6 +4,7 @@
 #include "journal_json.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +30,17 @@ int journal_key_from_json(const json_t *v, uint64_t *key)
 	return *end ? DLS_EINVAL : DLS_OK;
 }
 
+/* JSON has no NaN or infinity: a figure a slave sent as one is written 0. */
+static double finite_or_0(double v)
+{
+	return isfinite(v) ? v : 0;
+}
+
 json_t *journal_times_json(const struct dls_times *t)
 {
-	return json_pack("[f, f, f, f, I, f]", t->t_comp, t->t_comwait, t->emul_error,
-			 t->emul_bias, (json_int_t)t->late_chunks, t->t_collect);
+	return json_pack("[f, f, f, f, I, f]", finite_or_0(t->t_comp), finite_or_0(t->t_comwait),
+			 finite_or_0(t->emul_error), finite_or_0(t->emul_bias),
+			 (json_int_t)t->late_chunks, finite_or_0(t->t_collect));
 }
 
 int journal_times_from_json(json_t *v, struct dls_times *t)

@@ -23,7 +23,8 @@ json_t *journal_key_json(uint64_t key);
 /* Reads a capability written by journal_key_json: DLS_OK or DLS_EINVAL. */
 int journal_key_from_json(const json_t *v, uint64_t *key);
 
-/* A slave's times as [t_comp, t_comwait, emul_error, emul_bias, late, t_collect]. */
+/* A slave's times as [t_comp, t_comwait, emul_error, emul_bias, late,
+ * t_collect]; a value that is not finite is written 0 (JSON has none). */
 json_t *journal_times_json(const struct dls_times *t);
 
 /* Reads journal_times_json's array: DLS_OK or DLS_EINVAL. */

@@ -254,7 +254,7 @@ static int request_of(struct master *m, json_t *e, const struct dls_result *bloc
 	r->key = m->roster.v[r->slave_id].key;
 	r->seq = (uint32_t)seq;
 	r->acp = acp;
-	r->results = blocks + *used;
+	r->results = nres ? blocks + *used : NULL;
 	r->nresults = (size_t)nres;
 	*used += (size_t)nres;
 	return DLS_OK;
