@@ -124,6 +124,7 @@ BADCLIENT_BIN := $(BUILD)/tests/bin/bad_client
 # corpus (tests/fuzz/corpus/TARGET/) with any compiler in make check.
 FUZZ_TARGETS  := master twolevel coordinator tree_slave journal
 FUZZ_LIB_OBJ  := $(BUILD)/tests/fuzz/fuzz_input.o $(BUILD)/tests/fuzz/fuzz_run.o \
+                 $(BUILD)/tests/fuzz/fuzz_master_target.o \
                  $(BUILD)/tests/unit/master_testutil.o
 FUZZ_REPLAY   := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/replay_%)
 FUZZ_BIN      := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%)

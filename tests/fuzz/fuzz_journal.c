@@ -41,53 +41,6 @@ static void fresh_dir(void)
 	}
 }
 
-/* The master's side of fuzz_run.h (as fuzz_master.c). */
-static int m_request(void *ctx, const struct dls_request *r, struct dls_reply *out, char *why)
-{
-	return master_request(ctx, r, out, why);
-}
-
-static int m_submit(void *ctx, int id, uint64_t key, const struct dls_result *res, size_t n,
-		    char *why)
-{
-	return master_submit(ctx, id, key, res, n, why);
-}
-
-static uint64_t m_key(void *ctx, int id)
-{
-	return master_child_key(ctx, id);
-}
-
-static int m_lost(void *ctx, int id)
-{
-	return master_slave_lost(ctx, id, "fuzz");
-}
-
-static int m_rejoin(void *ctx, int id, uint64_t key, char *why)
-{
-	double v;
-
-	return master_rejoin(ctx, id, key, &v, why);
-}
-
-static int m_snapshot(void *ctx, struct dls_status *out)
-{
-	return master_snapshot(ctx, out);
-}
-
-static int m_done(void *ctx)
-{
-	return master_wait_done(ctx, 0) == DLS_OK;
-}
-
-static const struct result_store *m_results(void *ctx)
-{
-	return master_results(ctx);
-}
-
-static const struct fz_target master_target = {m_request, m_submit, m_key,     m_lost,
-					       m_rejoin,  m_snapshot, m_done, m_results};
-
 /* Runs one SQL statement with up to two bound values (NULL: none). */
 static void sql(sqlite3 *db, const char *text, const void *blob, int nblob, int64_t a, int64_t b)
 {
@@ -239,7 +192,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cut = f.n;
 	script = (struct fz){f.p, cut};
 	rest = (struct fz){f.p + cut, f.n - cut};
-	fz_run_init(&run, &master_target, m, c.workload, c.params, (size_t)c.nparams, c.order,
+	fz_run_init(&run, &fz_master_target, m, c.workload, c.params, (size_t)c.nparams, c.order,
 		    c.nslaves);
 	fz_run_script(&run, &script);
 	before = delivered(m);

@@ -34,6 +34,9 @@ struct fz_target {
 	const struct result_store *(*results)(void *ctx);	 /* NULL: not kept here */
 };
 
+/* The master core's operations (fuzz_master_target.c; ctx: a struct master). */
+extern const struct fz_target fz_master_target;
+
 /* What the script knows about one real slave. */
 struct fz_slave {
 	uint32_t seq;			       /* the last seq the core accepted */
