@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "dls/err.h"
+#include "dls_time.h"
 
 /* The progress line, on stderr. */
 static void progress_line(const struct run_loop_ops *ops)
@@ -20,9 +21,32 @@ static void progress_line(const struct run_loop_ops *ops)
 	dls_status_free(&s);
 }
 
+/* --timeout passed: says what the role was still waiting for. */
+static void timed_out(const struct run_loop_ops *ops)
+{
+	struct dls_status s;
+
+	if (ops->snapshot(ops->ctx, &s)) {
+		fprintf(stderr, "%s: --timeout %g s passed: giving up\n", ops->prog, ops->timeout_s);
+		return;
+	}
+	if (!s.started)
+		fprintf(stderr,
+			"%s: --timeout %g s passed while waiting for slaves to register (%d in): "
+			"giving up\n",
+			ops->prog, ops->timeout_s, s.nslaves);
+	else
+		fprintf(stderr,
+			"%s: --timeout %g s passed with %lld of %lld iterations delivered: giving "
+			"up\n",
+			ops->prog, ops->timeout_s, (long long)s.delivered, (long long)s.iterations);
+	dls_status_free(&s);
+}
+
 int run_loop(const struct run_loop_ops *ops, int ping_ms, int progress)
 {
 	struct liveness *l;
+	double t0 = dls_now();
 	int status = 0, err;
 
 	l = liveness_start(&ops->watch, ping_ms, &err);
@@ -36,6 +60,13 @@ int run_loop(const struct run_loop_ops *ops, int ping_ms, int progress)
 
 		if (progress)
 			progress_line(ops);
+		if (ops->timeout_s > 0 && dls_now() - t0 >= ops->timeout_s) {
+			if (progress)
+				fprintf(stderr, "\n");
+			timed_out(ops);
+			status = 1;
+			break;
+		}
 		if (!ops->all_lost(ops->ctx))
 			continue;
 		if (!ops->snapshot(ops->ctx, &s)) {

@@ -30,12 +30,15 @@ struct run_loop_ops {
 	void (*dismiss)(void *ctx);
 	/* The table and files: 0, or 1 when one could not be written. */
 	int (*write_outputs)(void *ctx);
+	/* Give up this many seconds after the start (0: never): exit status 1
+	 * with a line that says what the role was still waiting for. */
+	double timeout_s;
 };
 
 /*
  * Runs it: returns the exit status, 0 when every result is in and the
  * outputs were written, 1 when every child was lost, the watch could not
- * start, or an output failed.  progress: a line on stderr twice a second.
+ * start, ops->timeout_s passed, or an output failed.  progress: a line on stderr twice a second.
  */
 int run_loop(const struct run_loop_ops *ops, int ping_ms, int progress);
 

@@ -40,11 +40,13 @@ static void help(void)
 	       "  --rejoin-ms T            a parent that cannot be reached: keep trying to\n"
 	       "                           rejoin it (resumed from its journal) for T ms, then\n"
 	       "                           make the call that failed again (default 0: give up)\n"
+	       "  --timeout S              give up S seconds after the start, exit 1\n"
+	       "                           (default: never)\n"
 	       "  --secret-file FILE       the run's secret (mode 0600; PROTOCOL.md 14)\n"
 	       "  -v, -q                   more or less logging\n");
 }
 
-enum { O_MODE = 101, O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO, O_SECRET, O_REJOIN };
+enum { O_MODE = 101, O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO, O_SECRET, O_REJOIN, O_TIMEOUT };
 
 static const char *leaf_or_die(const char *opt, const char *v)
 {
@@ -68,6 +70,7 @@ int main(int argc, char **argv)
 					     {"mode", required_argument, 0, O_MODE},
 					     {"secret-file", required_argument, 0, O_SECRET},
 					     {"rejoin-ms", required_argument, 0, O_REJOIN},
+					     {"timeout", required_argument, 0, O_TIMEOUT},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	struct hmaster_orb_opts o = {"dls", "hmaster", "master", 0, 20000, 60000, 500, 3000, 0, 1, 0, NULL};
@@ -119,6 +122,9 @@ int main(int argc, char **argv)
 		case O_SECRET:
 			cli_secret_or_die(PROG, "--secret-file", optarg, &secret);
 			o.secret = &secret;
+			break;
+		case O_TIMEOUT:
+			cli_watchdog(PROG, cli_double_or_die(PROG, "--timeout", optarg, 0.001, 1e7));
 			break;
 		case O_REJOIN:
 			o.rejoin_ms = (int)cli_i64_or_die(PROG, "--rejoin-ms", optarg, 0, 86400000);

@@ -42,6 +42,7 @@ static void help(void)
 	       "  --t-iter NS --power S   emulated cost per iteration and the cluster's power\n"
 	       "                          sum V_i/Q_i (steps t:P,...), for T_ideal and E\n"
 	       RUN_CLI_JOURNAL_HELP
+	       RUN_CLI_TIMEOUT_HELP
 	       "  --rejoin-ms T           after --resume, a slave holding work that has not\n"
 	       "                          rejoined in T ms is lost (default 30000)\n"
 	       "  --progress              a live progress line on stderr\n"
@@ -164,6 +165,7 @@ int main(int argc, char **argv)
 	o.ping_timeout_ms = rc_opts.ping_timeout_ms;
 	o.progress = rc_opts.progress;
 	o.secret = &rc_opts.secret;
+	o.timeout_s = rc_opts.timeout_s;
 	m = master_open(&cfg, &rc, why);
 	if (!m) {
 		fprintf(stderr, "%s: cannot set up the run: %s\n", prog, why);

@@ -108,7 +108,7 @@ extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 	served s = {m, servant, o};
 	struct run_loop_ops ops = {&s,	     "dls-master", {&s, holding, ping, lost},
 				   wait_done, all_lost,	    snapshot,
-				   dismiss,   write_outputs};
+				   dismiss,   write_outputs,   o->timeout_s};
 
 	return dls_serve(servant, o->ior_file, c->run_name, "master", c->nslaves, &ops, o->ping_ms,
 			 o->progress);

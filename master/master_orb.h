@@ -23,6 +23,7 @@ struct master_orb_opts {
 	int dismiss_timeout_ms; /* how long to wait for slaves to hear DONE */
 	int progress;		/* a live progress line on stderr */
 	const struct run_secret *secret; /* the run's (NULL: an open run) */
+	double timeout_s;		 /* give up this long after the start (0: never) */
 };
 
 /* Needs dls_orb_init() first.  Returns the exit status: 0, or 1 on failure. */

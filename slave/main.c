@@ -49,6 +49,8 @@ static void help(void)
 	       "                           from its journal: dls-master --resume) for T ms\n"
 	       "                           (default 0: give up)\n"
 	       "  --poll-ms T              A_i = 0: read Q_i again after T ms (default 100)\n"
+	       "  --timeout S              give up S seconds after the start, exit 1\n"
+	       "                           (default: never)\n"
 	       "  --link-latency-us US     emulated one-way latency of the link to the master\n"
 	       "  --secret-file FILE       the run's secret (mode 0600): join only a master that\n"
 	       "                           proves it knows it (PROTOCOL.md 14)\n"
@@ -56,7 +58,7 @@ static void help(void)
 }
 
 enum { O_COORD = 101, O_LATENCY = 100, O_MASTER = 1, O_RUN, O_NAME, O_SPEED, O_LOAD, O_TITER, O_REAL, O_Q, O_IOR, O_CONNTO, O_REGTO,
-       O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL, O_SECRET, O_REJOIN };
+       O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL, O_SECRET, O_REJOIN, O_TIMEOUT };
 
 int main(int argc, char **argv)
 {
@@ -76,6 +78,7 @@ int main(int argc, char **argv)
 					     {"retries", required_argument, 0, O_RETRIES},
 					     {"retry-delay-ms", required_argument, 0, O_RETRYDELAY},
 					     {"rejoin-ms", required_argument, 0, O_REJOIN},
+					     {"timeout", required_argument, 0, O_TIMEOUT},
 					     {"poll-ms", required_argument, 0, O_POLL},
 					     {"link-latency-us", required_argument, 0, O_LATENCY},
 					     {"secret-file", required_argument, 0, O_SECRET},
@@ -156,6 +159,9 @@ int main(int argc, char **argv)
 			break;
 		case O_REJOIN:
 			cfg.rejoin_ms = (int)cli_i64_or_die(PROG, "--rejoin-ms", optarg, 0, 86400000);
+			break;
+		case O_TIMEOUT:
+			cli_watchdog(PROG, cli_double_or_die(PROG, "--timeout", optarg, 0.001, 1e7));
 			break;
 		case O_RETRYDELAY:
 			cfg.retry_delay_ms =

@@ -374,7 +374,8 @@ int slave_client_run(slave_client *c, const struct slave_config *cfg,
 		log_info("tree mode: %lld iterations moved out in %lld migrations, %lld in",
 			 (long long)ts.moved_out, (long long)ts.migrations_out,
 			 (long long)ts.moved_in);
-		/* t stays: late demands still land in it until the process exits */
+		/* t stays with the servant: late demands still land in it until
+		 * the servant is deactivated, which frees it */
 		return rc;
 	}
 	struct slave_ops ops = slave_client_ops(c, registered);

@@ -22,6 +22,12 @@ public:
 	Slave_i() : stop_(0), tree_(NULL), key_(0), peer_key_(0), left_key_(0), right_key_(0)
 	{
 	}
+	// The POA deletes it once deactivated and no call is in progress: the
+	// tree core it was given goes with it.
+	~Slave_i()
+	{
+		slave_tree_destroy(tree_);
+	}
 	void ping() override
 	{
 	}
@@ -39,7 +45,8 @@ public:
 	// This process ends the slave's run itself (an embedding host).
 	void request_stop(const char *reason);
 
-	// Tree mode: the core that gets the demands and transfers.
+	// Tree mode: the core that gets the demands and transfers (taken over:
+	// freed with the servant).
 	void set_tree(struct slave_tree *t)
 	{
 		tree_ = t;

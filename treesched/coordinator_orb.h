@@ -23,6 +23,7 @@ struct coordinator_orb_opts {
 	int ping_timeout_ms;	/* a slave silent this long is lost */
 	int progress;		/* a live progress line on stderr */
 	const struct run_secret *secret; /* the run's (NULL: an open run) */
+	double timeout_s;		 /* give up this long after the start (0: never) */
 };
 
 /* Needs dls_orb_init() first.  Returns the exit status: 0, or 1 on failure. */

@@ -48,6 +48,7 @@ static void help(void)
 	       "  --t-iter NS --power S   emulated cost per iteration and the cluster's power\n"
 	       "                          sum V_i/Q_i (steps t:P,...), for T_ideal and E\n"
 	       RUN_CLI_JOURNAL_HELP
+	       RUN_CLI_TIMEOUT_HELP
 	       "  --progress              a live progress line on stderr\n"
 	       "  --quiet                 no table on stdout\n"
 	       "  -v, -q                  more or less logging (DLS_LOG_LEVEL)\n");
@@ -157,6 +158,7 @@ int main(int argc, char **argv)
 	o.ping_timeout_ms = ro.ping_timeout_ms;
 	o.progress = ro.progress;
 	o.secret = &ro.secret;
+	o.timeout_s = ro.timeout_s;
 	co = coordinator_open(&cfg, &rc, why);
 	if (!co) {
 		fprintf(stderr, PROG ": cannot set up the run: %s\n", why);

@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
+#include <pthread.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,4 +144,35 @@ void cli_outputs_writable_or_die(const char *prog, const struct run_outputs *o)
 	cli_writable_or_die(prog, "--raw", o->raw);
 	cli_writable_or_die(prog, "--csv", o->csv);
 	cli_writable_or_die(prog, "--json", o->json);
+}
+
+struct watchdog {
+	char line[160];
+	double seconds;
+};
+
+static void *watch(void *arg)
+{
+	struct watchdog *w = arg;
+	struct timespec ts = {(time_t)w->seconds,
+			      (long)((w->seconds - (double)(time_t)w->seconds) * 1e9)};
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+	fputs(w->line, stderr);
+	_exit(1);
+}
+
+void cli_watchdog(const char *prog, double seconds)
+{
+	static struct watchdog w;
+	pthread_t t;
+
+	if (seconds <= 0)
+		return;
+	w.seconds = seconds;
+	snprintf(w.line, sizeof(w.line), "%s: --timeout %g s passed before the run ended: giving up\n",
+		 prog, seconds);
+	if (pthread_create(&t, NULL, watch, &w) == 0)
+		pthread_detach(t);
 }

@@ -75,6 +75,14 @@ void cli_keep_message_buffers(void);
 int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void),
 		     int default_ms);
 
+/*
+ * --timeout S of a program whose work has no loop to check a clock in (a
+ * slave, an hmaster): seconds from now, a thread prints "PROG: --timeout S
+ * s passed before the run ended: giving up" and ends the process with
+ * status 1.  seconds <= 0: nothing.  For main() only.
+ */
+void cli_watchdog(const char *prog, double seconds);
+
 #ifdef __cplusplus
 }
 #endif

@@ -109,6 +109,9 @@ int run_cli_option(const char *prog, struct run_cli *c, int opt, const char *arg
 	case RUN_OPT_RESUME:
 		c->resume_dir = arg;
 		return 1;
+	case RUN_OPT_TIMEOUT:
+		c->timeout_s = cli_double_or_die(prog, "--timeout", arg, 0.001, 1e7);
+		return 1;
 	case RUN_OPT_JSYNC:
 		if (strcmp(arg, "disk") && strcmp(arg, "os"))
 			cli_usage_error(prog, "--journal-sync", arg, "must be disk or os");

@@ -49,7 +49,8 @@ enum {
 	RUN_OPT_SECRET,
 	RUN_OPT_JOURNAL,
 	RUN_OPT_RESUME,
-	RUN_OPT_JSYNC
+	RUN_OPT_JSYNC,
+	RUN_OPT_TIMEOUT
 };
 
 #define RUN_CLI_LONG_OPTIONS                                                                       \
@@ -77,7 +78,8 @@ enum {
 		{"secret-file", required_argument, 0, RUN_OPT_SECRET},                             \
 		{"journal", required_argument, 0, RUN_OPT_JOURNAL},                                \
 		{"resume", required_argument, 0, RUN_OPT_RESUME},                                  \
-		{"journal-sync", required_argument, 0, RUN_OPT_JSYNC}, {                           \
+		{"journal-sync", required_argument, 0, RUN_OPT_JSYNC},                             \
+		{"timeout", required_argument, 0, RUN_OPT_TIMEOUT}, {                              \
 		"quiet", no_argument, 0, RUN_OPT_QUIET                                             \
 	}
 
@@ -97,6 +99,10 @@ enum {
 	"  --csv FILE, --json FILE the per-PE table and the run's summary\n"             \
 	"  --secret-file FILE      the run's secret (mode 0600): only processes that\n"         \
 	"                          know it may join (PROTOCOL.md 14); default: open run\n"
+
+#define RUN_CLI_TIMEOUT_HELP                                                                       \
+	"  --timeout S             give up S seconds after the start, exit 1 saying what\n"      \
+	"                          it was still waiting for (default: never)\n"
 
 #define RUN_CLI_JOURNAL_HELP                                                                       \
 	"  --journal DIR           journal the run to DIR/journal.db (a new one): every\n"       \
@@ -129,6 +135,7 @@ struct run_cli {
 	int journal_os;		 /* --journal-sync os */
 	const char *config_given; /* the first option given that a resumed run takes
 				     from its journal (the program adds its own) */
+	double timeout_s;	  /* --timeout: give up this long after the start */
 };
 
 /* The defaults: run "dls", workload mandelbrot with its defaults, natural

@@ -42,3 +42,24 @@ timeout 30 dls-master --run lonely --slaves 2 --register-timeout-ms 1000 $NS $EP
 expect_eq "a master nobody reached" "$rc" 1
 grep -q "no slave registered within the registration window (--register-timeout-ms)" "$T/lonely.log"
 echo "ok a master nobody reached exits 1"
+
+# --timeout: every server program gives up when told, saying what it waited for
+rc=0
+timeout 30 dls-master --run waiting --slaves 2 --timeout 1 $NS $EP >"$T/tmaster.log" 2>&1 || rc=$?
+expect_eq "dls-master --timeout" "$rc" 1
+grep -q "^dls-master: --timeout 1 s passed while waiting for slaves to register (0 in): giving up" "$T/tmaster.log"
+rc=0
+timeout 30 dls-treesched --run twaiting --slaves 2 --timeout 1 $NS $EP >"$T/ttree.log" 2>&1 || rc=$?
+expect_eq "dls-treesched --timeout" "$rc" 1
+grep -q "^dls-treesched: --timeout 1 s passed while waiting for slaves to register (0 in): giving up" "$T/ttree.log"
+for prog in dls-slave dls-hmaster; do
+	extra=""
+	[ $prog = dls-hmaster ] && extra="--slaves 1"
+	rc=0
+	# shellcheck disable=SC2086
+	timeout 30 $prog --run nobody $extra --timeout 1 $NS $EP >"$T/t$prog.log" 2>&1 || rc=$?
+	expect_eq "$prog --timeout" "$rc" 1
+	grep -q "^$prog: --timeout 1 s passed before the run ended: giving up" "$T/t$prog.log"
+done
+expect_usage_error "^dls-master: --timeout '0': must be a number" dls-master --slaves 2 --timeout 0
+echo "ok --timeout ends dls-master, dls-treesched, dls-slave and dls-hmaster with a line"
