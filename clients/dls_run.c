@@ -904,9 +904,10 @@ static int monitor(struct run_opts *o, const struct run_env *e, struct run_state
 
 			if (o->kill_hm >= 0)
 				drill(o->kill_name, r->hm[o->kill_hm].pid, t0);
-			if (o->kill_master)
-				drill(o->trees ? "the coordinator" : "the master", r->master.pid,
-				      t0);
+			if (o->kill_master) {
+				snprintf(who, sizeof(who), "the %s", top_role(o));
+				drill(who, r->master.pid, t0);
+			}
 			if (o->kill_slave >= 0) {
 				snprintf(who, sizeof(who), "slave.%d", o->kill_slave);
 				drill(who, r->slaves[o->kill_slave].pid, t0);

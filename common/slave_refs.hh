@@ -15,7 +15,7 @@
 class SlaveRefs {
 public:
 	explicit SlaveRefs(int ping_timeout_ms)
-		: ping_timeout_ms_(ping_timeout_ms), refs_cond_(&refs_lock_)
+		: ping_timeout_ms_(ping_timeout_ms)
 	{
 	}
 	virtual ~SlaveRefs()
@@ -32,24 +32,6 @@ public:
 		refs_[(size_t)id] = DLS::Slave::_duplicate(self);
 		if (!CORBA::is_nil(self))
 			omniORB::setClientCallTimeout(self, (CORBA::ULong)ping_timeout_ms_);
-		refs_cond_.broadcast();
-	}
-
-	// The reference of slave id, waiting up to timeout_ms for it to be
-	// remembered (a registration still on its way); nil for id < 0 or when
-	// it does not come in time.
-	DLS::Slave_ptr slave_ref_wait(int id, unsigned long timeout_ms)
-	{
-		unsigned long s, ns;
-		omni_mutex_lock l(refs_lock_);
-
-		if (id < 0)
-			return DLS::Slave::_nil();
-		omni_thread::get_time(&s, &ns, timeout_ms / 1000, (timeout_ms % 1000) * 1000000);
-		while ((size_t)id >= refs_.size() || CORBA::is_nil(refs_[(size_t)id]))
-			if (!refs_cond_.timedwait(s, ns))
-				return DLS::Slave::_nil();
-		return DLS::Slave::_duplicate(refs_[(size_t)id]);
 	}
 
 	// The object reference slave id registered with (nil if unknown).
@@ -74,7 +56,6 @@ public:
 private:
 	int ping_timeout_ms_;
 	omni_mutex refs_lock_;	  // guards refs_
-	omni_condition refs_cond_; // a reference was remembered
 	std::vector<DLS::Slave_var> refs_;
 };
 

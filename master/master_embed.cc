@@ -42,31 +42,12 @@ static void *master_thread(void *arg)
 	return NULL;
 }
 
-// The core's configuration from the options; DLS_OK or DLS_EINVAL with why.
-static int config_from(const struct dls_embed_master_options *o, struct master_config *c,
-		       char *why, size_t len)
+// A new run's loop and scheme from the options; DLS_OK or DLS_EINVAL with why.
+static int new_run_config(const struct dls_embed_master_options *o, struct master_config *c,
+			  char *why, size_t len)
 {
 	enum sched_kind kind;
-	char mwhy[MASTER_WHY_LEN] = "";
-	int rc;
 
-	memset(c, 0, sizeof(*c));
-	if (o->journal_dir && strlen(o->journal_dir) >= sizeof(c->journal_dir)) {
-		snprintf(why, len, "journal_dir '%s' is too long", o->journal_dir);
-		return DLS_EINVAL;
-	}
-	if (o->resume && !o->journal_dir) {
-		snprintf(why, len, "resume needs journal_dir: the folder of the journal to resume");
-		return DLS_EINVAL;
-	}
-	if (o->resume) { /* the run's configuration is the journal's */
-		rc = master_journal_config(o->journal_dir, c, mwhy);
-		if (rc) {
-			snprintf(why, len, "cannot resume: %s", mwhy);
-			return rc;
-		}
-		goto runtime;
-	}
 	if (!o->run || !*o->run || strchr(o->run, '/') || strlen(o->run) >= sizeof(c->run_name) ||
 	    !o->workload || strlen(o->workload) >= sizeof(c->workload) || o->nparams < 0 ||
 	    o->nparams > DLS_MAX_PARAMS || (o->nparams && !o->params)) {
@@ -92,7 +73,35 @@ static int config_from(const struct dls_embed_master_options *o, struct master_c
 	c->wait_ms = 20;
 	if (o->journal_dir)
 		snprintf(c->journal_dir, sizeof(c->journal_dir), "%s", o->journal_dir);
-runtime:
+	return DLS_OK;
+}
+
+// The core's configuration: a new run's from the options, or (resume) the
+// journal's; then what applies to both.  DLS_OK, or an error with why.
+static int config_from(const struct dls_embed_master_options *o, struct master_config *c,
+		       char *why, size_t len)
+{
+	char mwhy[MASTER_WHY_LEN] = "";
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	if (o->journal_dir && strlen(o->journal_dir) >= sizeof(c->journal_dir)) {
+		snprintf(why, len, "journal_dir '%s' is too long", o->journal_dir);
+		return DLS_EINVAL;
+	}
+	if (o->resume && !o->journal_dir) {
+		snprintf(why, len, "resume needs journal_dir: the folder of the journal to resume");
+		return DLS_EINVAL;
+	}
+	if (o->resume) { /* the run's configuration is the journal's */
+		rc = master_journal_config(o->journal_dir, c, mwhy);
+		if (rc)
+			snprintf(why, len, "cannot resume: %s", mwhy);
+	} else {
+		rc = new_run_config(o, c, why, len);
+	}
+	if (rc)
+		return rc;
 	c->journal_os = !o->journal_disk;
 	c->rejoin_ms = o->rejoin_ms;
 	c->sink = o->on_result;

@@ -85,12 +85,9 @@ struct coordinator *coordinator_create(const struct coordinator_config *cfg, int
 	}
 	c->cfg = *cfg;
 	c->contact = calloc((size_t)cfg->nslaves, sizeof(*c->contact));
-	*err = c->contact ? result_store_init(&c->results, cfg->workload, cfg->params, (size_t)cfg->nparams,
-				 cfg->order, why, COORDINATOR_WHY_LEN)
-			  : DLS_ENOMEM;
-	if (*err == DLS_ENOMEM)
-		why_f(why, "out of memory");
-	if (!*err && (roster_init(&c->roster, cfg->nslaves, cfg->register_timeout_ms) ||
+	*err = result_store_init(&c->results, cfg->workload, cfg->params, (size_t)cfg->nparams,
+				 cfg->order, why, COORDINATOR_WHY_LEN);
+	if (!*err && (!c->contact || roster_init(&c->roster, cfg->nslaves, cfg->register_timeout_ms) ||
 		      pthread_mutex_init(&c->lock, NULL) || dls_cond_init(&c->cond))) {
 		why_f(why, "out of memory");
 		*err = DLS_ENOMEM;

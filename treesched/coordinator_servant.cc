@@ -231,9 +231,8 @@ void Coordinator_i::resume()
 	struct coordinator_repair *reps;
 	size_t n;
 
-	for (int id = 0; id < coordinator_config_of(c_)->nslaves; id++) {
-		DLS::Slave_var ref = reach(id); // remembered from its contact
-	}
+	// the slaves' references come from their journaled contacts as each
+	// is first called (reach)
 	coordinator_take_pending(c_, &reps, &n);
 	for (size_t k = 0; k < n; k++) {
 		log_warn("carrying out again repair %lld: %lld iterations to slave %d",

@@ -33,8 +33,7 @@ public:
 	// it was carried out.
 	void repair(const struct coordinator_repair &rep);
 
-	// After a resume: the slaves' references from the journal, and the
-	// repairs the dead coordinator had not carried out.
+	// After a resume: the repairs the dead coordinator had not carried out.
 	void resume();
 
 	// Slave id's reference: the one it registered or rejoined with, else
