@@ -17,6 +17,7 @@ static const struct {
 	{"run", dls_cmd_run, "a whole run: naming service, master, emulated cluster, table"},
 	{"simulate", dls_cmd_simulate, "simulate a scheme on a cluster: the schedule's own limit"},
 	{"names", dls_cmd_names, "start or stop a private naming service"},
+	{"tls", dls_cmd_tls, "a certificate authority and the TLS folder of each host"},
 	{"status", dls_cmd_status, "query a running master"},
 	{"load", dls_cmd_load, "a busy background process (matrix products)"},
 	{"bench", dls_cmd_bench, "compare schemes on reference clusters: tables, CSV, plots"},

@@ -11,6 +11,7 @@ int dls_cmd_mandel(int argc, char **argv);
 int dls_cmd_reference(int argc, char **argv);
 int dls_cmd_run(int argc, char **argv);
 int dls_cmd_names(int argc, char **argv);
+int dls_cmd_tls(int argc, char **argv);
 int dls_cmd_status(int argc, char **argv);
 int dls_cmd_load(int argc, char **argv);
 int dls_cmd_compare(int argc, char **argv);

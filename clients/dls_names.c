@@ -14,27 +14,31 @@
 #include "cli_util.h"
 #include "dls_cmds.h"
 #include "names_proc.h"
+#include "net_addr.h"
 #include "proc.h"
 
 #define PROG "dls names"
 
 static void help(void)
 {
-	printf("usage: dls names start [--port P] [--dir D]\n"
+	printf("usage: dls names start [--listen ADDR[:P]] [--port P] [--dir D]\n"
 	       "       dls names stop [--dir D]\n\n"
-	       "start: runs omniNames on 127.0.0.1:P (default: a free port) with its data in D\n"
-	       "       (default /tmp/dls-names-UID), detached, and prints the address to give\n"
-	       "       every program as -ORBInitRef NameService=ADDRESS.\n"
+	       "start: runs omniNames on ADDR:P (default 127.0.0.1 and a free port; ADDR one\n"
+	       "       of this host's addresses that the run's other hosts reach) with its\n"
+	       "       data in D (default /tmp/dls-names-UID), detached, and prints the address\n"
+	       "       to give every program as -ORBInitRef NameService=ADDRESS.\n"
 	       "stop:  stops the omniNames started in D.\n");
 }
 
 int dls_cmd_names(int argc, char **argv)
 {
 	static const struct option opts[] = {{"port", required_argument, 0, 'p'},
+					     {"listen", required_argument, 0, 'l'},
 					     {"dir", required_argument, 0, 'd'},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
-	char dir[4096], pidfile[4200], why[512], addr[128];
+	char dir[4096], pidfile[4200], why[512], addr[400];
+	struct net_listen listen = {"127.0.0.1", 0};
 	int c, port = 0, got_port;
 	pid_t pid;
 	const char *verb;
@@ -46,6 +50,12 @@ int dls_cmd_names(int argc, char **argv)
 		switch (c) {
 		case 'p':
 			port = (int)cli_i64_or_die(PROG, "--port", optarg, 1, 65535);
+			break;
+		case 'l':
+			if (net_listen_parse(optarg, &listen, why, sizeof(why)))
+				cli_usage_error(PROG, "--listen", optarg, why);
+			if (listen.port)
+				port = listen.port;
 			break;
 		case 'd':
 			snprintf(dir, sizeof(dir), "%s", optarg);
@@ -67,25 +77,29 @@ int dls_cmd_names(int argc, char **argv)
 		if (f) {
 			int old;
 
-			if (fscanf(f, "%d %d", &old, &got_port) == 2 && kill(old, 0) == 0) {
+			char was[NET_HOST_LEN];
+
+			if (fscanf(f, "%d %d %255s", &old, &got_port, was) == 3 && kill(old, 0) == 0) {
 				fclose(f);
 				fprintf(stderr, PROG ": already running in %s (pid %d): %s\n", dir, old,
-					names_address(got_port, addr, sizeof(addr)));
+					names_address(was, got_port, addr, sizeof(addr)));
 				return 1;
 			}
 			fclose(f);
 		}
-		if (names_start(dir, port, 1, &pid, &got_port, why, sizeof(why))) {
+		if (names_start(dir, listen.host, port, 1, NULL, &pid, &got_port, why,
+				sizeof(why))) {
 			fprintf(stderr, PROG ": cannot start the naming service: %s\n", why);
 			return 1;
 		}
 		f = fopen(pidfile, "w");
-		if (!f || fprintf(f, "%d %d\n", (int)pid, got_port) < 0 || fclose(f)) {
+		if (!f || fprintf(f, "%d %d %s\n", (int)pid, got_port, listen.host) < 0 ||
+		    fclose(f)) {
 			fprintf(stderr, PROG ": cannot write '%s': %s\n", pidfile, strerror(errno));
 			proc_stop(pid, 1000);
 			return 1;
 		}
-		printf("%s\n", names_address(got_port, addr, sizeof(addr)));
+		printf("%s\n", names_address(listen.host, got_port, addr, sizeof(addr)));
 		return 0;
 	}
 	if (!strcmp(verb, "stop")) {

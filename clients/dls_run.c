@@ -6,30 +6,22 @@
  */
 #include <errno.h>
 #include <stdarg.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli_opt.h"
-#include "cli_util.h"
-#include "cluster.h"
 #include "dls_cmds.h"
 #include "dls_time.h"
 #include "names_proc.h"
 #include "proc.h"
-#include "run_report.h"
-#include "sched_cli.h"
 #include "run_auth.h"
+#include "run_hosts.h"
+#include "run_opts.h"
 #include "tls_setup.h"
-#include "tree_migrate.h"
-#include "tree_plan.h"
-#include "work.h"
 
 #define PROG "dls run"
 #define MAX_ARGS 96
@@ -41,70 +33,12 @@ static void on_signal(int sig)
 	interrupted = sig;
 }
 
-static void help(void)
-{
-	printf("usage: dls run [--cluster NAME | --speeds V,V,... [--loads Q,Q,...]] [--scheme S]\n"
-	       "               [--workload W --param N=V ... | --width W --height H --maxit M]\n"
-	       "               [outputs] [options]\n\n"
-	       "Starts a private naming service, the master and one slave per PE, runs the\n"
-	       "job, prints seed 001's per-PE table, and stops everything it started.\n\n"
-	       "  --cluster NAME       a reference cluster: " CLUSTER_NAMES "\n"
-	       "  --speeds LIST        virtual power V_i of each slave, e.g. 1,1,2,2\n"
-	       "  --loads LIST         Q_i of each slave (1 = dedicated), or schedules such as\n"
-	       "                       '1;0:1,2.5:2;1;1' (slaves separated by ';')\n"
-	       "  --t-iter NS          emulated ns per unit iteration at V = 1 (default 100)\n"
-	       "  --tls                every servant on TLS endpoints only (giop:ssl), with a\n"
-	       "                       certificate authority made for the run; peers verified\n"
-	       "  --link-latency-us US emulated one-way latency of every link (slaves and\n"
-	       "                       hmasters delay their own calls)\n"
-	       "  --workload NAME      the loop body: mandelbrot (default) or pendulum\n"
-	       "  --param NAME=VALUE   a workload parameter (repeatable; PROTOCOL.md 3)\n"
-	       "  --width, --height    Mandelbrot's image size (default 400x200); --maxit (256)\n"
-	       "  --order O            natural (default) or interleaved\n"
-	       "  --collect C          piggyback (default) or end\n" SCHED_CLI_HELP
-	       "  --out FILE.npy       the results, one row per loop index (numpy.load)\n"
-	       "  --png, --raw, --csv, --json FILE   the outputs of the master (images:\n"
-	       "                       Mandelbrot only)\n"
-	       "  --run NAME           naming context (default run-PID)\n"
-	       "  --names ADDR         use this naming service (corbaname::HOST:PORT)\n"
-	       "  --dir DIR            keep the logs in DIR (default: a temporary folder,\n"
-	       "                       removed after a successful run)\n"
-	       "  --hmasters LIST      HDTSS: hmasters per level, e.g. 2 (two under the master)\n"
-	       "                       or 2,4 (four more under those); slaves split evenly\n"
-	       "                       over the last level\n"
-	       "  --scheme trees       Tree Scheduling: dls-treesched coordinates, slaves pass\n"
-	       "                       work to their neighbours; --gamma half|proportional|ratio,\n"
-	       "                       --alloc equal|proportional|round-robin, --bidirectional,\n"
-	       "                       --report-interval S (0: results when a slave is idle)\n"
-	       "  --hmode M            twolevel (default: each hmaster schedules its slaves on\n"
-	       "                       the chunks it gets, and prefetches) or relay (the\n"
-	       "                       master computes every chunk; hmasters merge messages)\n"
-	       "  --kill WHO@SECS      kill -9 slave WHO (a number), hmaster.L.I, the master\n"
-	       "                       or the coordinator that long after the start\n"
-	       "                       (failure drill)\n"
-	       "  --no-journal         the master (or Tree Scheduling's coordinator) keeps no\n"
-	       "                       journal (by default it journals to the run's folder,\n"
-	       "                       and dls run resumes it, up to 3 times, if it dies;\n"
-	       "                       slaves and hmasters rejoin it within 30 s)\n"
-	       "  --journal-sync S     os (default: each acknowledged record handed to the OS;\n"
-	       "                       survives the master's crash, which is what dls run\n"
-	       "                       resumes from on this machine) or disk (fsync'ed)\n"
-	       "  --timeout SECS       stop everything after this long (default 3600)\n"
-	       "  --slave-program P    start P instead of dls-slave for each PE (it gets\n"
-	       "                       dls-slave's options: an embedding such as\n"
-	       "                       examples/embed_slave.cc)\n"
-	       "  --progress           a live progress line (default when stderr is a terminal)\n"
-	       "  --no-progress\n");
-}
 
 struct child {
 	pid_t pid;
 	int status; /* -1 while running */
 	char log[4200];
 };
-
-#define MAX_LEVELS 4
-#define MAX_HMASTERS 256
 
 struct run_state {
 	struct child master, names;
@@ -129,26 +63,6 @@ static void add_arg(char **argv, int *n, const char *fmt, ...)
 	va_end(ap);
 	argv[(*n)++] = s;
 	argv[*n] = NULL;
-}
-
-/* The ORB options of every servant of the run: the endpoint, and TLS. */
-static void add_orb_args(char **argv, int *n, const char *ns, const char *ep, const char *ca,
-			 const char *key)
-{
-	add_arg(argv, n, "-ORBInitRef");
-	add_arg(argv, n, "NameService=%s", ns);
-	add_arg(argv, n, "-ORBendPoint");
-	add_arg(argv, n, "%s", ep);
-	if (*ca) {
-		add_arg(argv, n, "-ORBsslCAFile");
-		add_arg(argv, n, "%s", ca);
-		add_arg(argv, n, "-ORBsslKeyFile");
-		add_arg(argv, n, "%s", key);
-		add_arg(argv, n, "-ORBsslKeyPassword");
-		add_arg(argv, n, "unused");
-		add_arg(argv, n, "-ORBsslVerifyMode");
-		add_arg(argv, n, "peer,fail");
-	}
 }
 
 static void free_args(char **argv, int n)
@@ -213,396 +127,91 @@ static void remove_dir(const char *dir)
 		fprintf(stderr, PROG ": cannot remove '%s'\n", dir);
 }
 
-enum { O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT, O_PNG,
-       O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS, O_NOPROGRESS,
-       O_TLS = 200, O_HMODE, O_GAMMA = 210, O_ALLOC, O_BIDI, O_REPORT, O_WORKLOAD = 220, O_PARAM,
-       O_OUT, O_SLAVEPROG, O_NOJOURNAL, O_JSYNC };
 
 /* How often dls run resumes a master that died before it gives up. */
 #define MAX_RESUMES 3
 /* How long a slave keeps trying to rejoin a master that died. */
 #define REJOIN_MS 30000
 
-/* Everything the command line says, checked. */
-struct run_opts {
-	struct cluster cl;
-	struct emul_steps power; /* the cluster's sum V_i/Q_i(t), for the master's E */
-	const char *loads, *names, *dir;
-	const char *slave_program; /* instead of dls-slave: a program taking its options */
-	struct run_outputs out; /* the master's files (paths only; passed through) */
-	const char *order, *collect, *hmode;
-	const char *workload;
-	struct dls_param params[DLS_MAX_PARAMS]; /* the workload's */
-	int nparams;
-	char run[64];
-	double t_iter, timeout, kill_at, latency_us;
-	int levels[MAX_LEVELS], nlevels, first[MAX_LEVELS + 1]; /* hmasters by level */
-	int kill_slave, kill_hm, kill_master;
-	char kill_name[64];
-	int journal; /* the master journals to the run's folder and is resumed if it dies */
-	const char *journal_sync; /* disk or os (dls-master --journal-sync) */
-	int tls, trees, progress;
-	int collect_given;
-	char *tree_argv[8], *sched_argv[48]; /* passed through to the master */
-	struct sched_cli sc;		      /* the same, checked before anything starts */
-	int tree_argc, sched_argc;
-};
-
-static void opts_init(struct run_opts *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->workload = "mandelbrot";
-	o->order = "natural";
-	o->collect = "piggyback";
-	o->hmode = "twolevel";
-	sched_cli_init(&o->sc);
-	o->t_iter = 100;
-	o->timeout = 3600;
-	o->kill_at = -1;
-	o->kill_slave = o->kill_hm = -1;
-	o->journal = 1;
-	o->journal_sync = "os"; /* dls run resumes on this machine: the OS's copy survives */
-	o->progress = isatty(STDERR_FILENO);
-	snprintf(o->run, sizeof(o->run), "run-%d", (int)getpid());
-}
-
-static void opts_free(struct run_opts *o)
-{
-	for (int i = 0; i < o->sched_argc; i++)
-		free(o->sched_argv[i]);
-	for (int i = 0; i < o->tree_argc; i++)
-		free(o->tree_argv[i]);
-}
-
-/* A scheme option: checked here, passed through to the master as written. */
-static void keep_sched_option(struct run_opts *o, const struct option *opts, int c)
-{
-	sched_cli_option(PROG, &o->sc, c, optarg);
-	for (const struct option *op = opts; op->name; op++)
-		if (op->val == c) {
-			if (o->sched_argc < 46) {
-				if (asprintf(&o->sched_argv[o->sched_argc], "--%s", op->name) > 0)
-					o->sched_argc++;
-				if (op->has_arg)
-					o->sched_argv[o->sched_argc++] = strdup(optarg);
-			}
-			break;
-		}
-}
-
-/* Tree Scheduling's options, checked here and passed through to dls-treesched. */
-static void keep_tree_option(struct run_opts *o, int c)
-{
-	enum tree_gamma g;
-	enum tree_alloc a;
-
-	if (c == O_GAMMA && tree_migrate_gamma_parse(optarg, &g))
-		cli_usage_error(PROG, "--gamma", optarg, "must be half, proportional or ratio");
-	if (c == O_ALLOC && tree_plan_alloc_parse(optarg, &a))
-		cli_usage_error(PROG, "--alloc", optarg,
-				"must be equal, proportional or round-robin");
-	if (c == O_REPORT)
-		cli_double_or_die(PROG, "--report-interval", optarg, 0, 3600);
-	if (o->tree_argc >= 6)
-		return;
-	if (c == O_BIDI) {
-		o->tree_argv[o->tree_argc++] = strdup("--bidirectional");
-		return;
-	}
-	if (asprintf(&o->tree_argv[o->tree_argc], "--%s=%s",
-		     c == O_GAMMA ? "gamma" : c == O_ALLOC ? "alloc" : "report-interval",
-		     optarg) > 0)
-		o->tree_argc++;
-}
-
-static void parse_kill(struct run_opts *o, char *arg)
-{
-	char *at = strchr(arg, '@');
-
-	if (!at)
-		cli_usage_error(PROG, "--kill", arg,
-				"must be SLAVE@SECONDS, hmaster.L.I@SECONDS, master@SECONDS or "
-				"coordinator@SECONDS");
-	*at = '\0';
-	if (!strcmp(arg, "master") || !strcmp(arg, "coordinator"))
-		o->kill_master = 1;
-	else if (!strncmp(arg, "hmaster.", 8))
-		snprintf(o->kill_name, sizeof(o->kill_name), "%s", arg);
-	else
-		o->kill_slave = (int)cli_i64_or_die(PROG, "--kill", arg, 0, CLUSTER_MAX - 1);
-	o->kill_at = cli_double_or_die(PROG, "--kill", at + 1, 0, 1e6);
-}
-
-static void parse_hmasters(struct run_opts *o, const char *arg)
-{
-	int64_t *l;
-	size_t nl;
-	const char *cause = cli_parse_i64_list(arg, 1, MAX_HMASTERS, &l, &nl);
-
-	if (cause || nl > MAX_LEVELS)
-		cli_usage_error(PROG, "--hmasters", arg, cause ? cause : "at most 4 levels");
-	o->nlevels = (int)nl;
-	for (int i = 0; i < o->nlevels; i++)
-		o->levels[i] = (int)l[i];
-	free(l);
-}
-
-/*
- * Reads the command line into *o; a bad value exits 2 with its cause.
- * Returns 0, 1 after --help, or 2 for an unknown option.
- */
-static int parse_args(int argc, char **argv, struct run_opts *o)
-{
-	static const struct option opts[] = {SCHED_CLI_LONG_OPTIONS,
-					     CLUSTER_CLI_LONG_OPTIONS,
-					     {"t-iter", required_argument, 0, O_TITER},
-					     {"workload", required_argument, 0, O_WORKLOAD},
-					     {"param", required_argument, 0, O_PARAM},
-					     {"out", required_argument, 0, O_OUT},
-					     {"slave-program", required_argument, 0, O_SLAVEPROG},
-					     {"width", required_argument, 0, O_WIDTH},
-					     {"height", required_argument, 0, O_HEIGHT},
-					     {"maxit", required_argument, 0, O_MAXIT},
-					     {"order", required_argument, 0, O_ORDER},
-					     {"collect", required_argument, 0, O_COLLECT},
-					     {"png", required_argument, 0, O_PNG},
-					     {"raw", required_argument, 0, O_RAW},
-					     {"csv", required_argument, 0, O_CSV},
-					     {"json", required_argument, 0, O_JSON},
-					     {"run", required_argument, 0, O_RUN},
-					     {"names", required_argument, 0, O_NAMES},
-					     {"dir", required_argument, 0, O_DIR},
-					     {"kill", required_argument, 0, O_KILL},
-					     {"hmasters", required_argument, 0, O_HMASTERS},
-					     {"hmode", required_argument, 0, O_HMODE},
-					     {"gamma", required_argument, 0, O_GAMMA},
-					     {"alloc", required_argument, 0, O_ALLOC},
-					     {"bidirectional", no_argument, 0, O_BIDI},
-					     {"report-interval", required_argument, 0, O_REPORT},
-					     {"link-latency-us", required_argument, 0, O_LATENCY},
-					     {"tls", no_argument, 0, O_TLS},
-					     {"timeout", required_argument, 0, O_TIMEOUT},
-					     {"progress", no_argument, 0, O_PROGRESS},
-					     {"no-progress", no_argument, 0, O_NOPROGRESS},
-					     {"no-journal", no_argument, 0, O_NOJOURNAL},
-					     {"journal-sync", required_argument, 0, O_JSYNC},
-					     {"help", no_argument, 0, 'h'},
-					     {0, 0, 0, 0}};
-	int c;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		if (c == SCHED_OPT_SCHEME && !strcasecmp(optarg, "trees")) {
-			o->trees = 1; /* Tree Scheduling: dls-treesched instead of a master */
-			continue;
-		}
-		if (c >= SCHED_OPT_SCHEME && c <= SCHED_OPT_L) {
-			keep_sched_option(o, opts, c);
-			continue;
-		}
-		if (cluster_cli_option(PROG, &o->cl, c, optarg, &o->loads))
-			continue;
-		switch (c) {
-		case O_TITER:
-			o->t_iter = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
-			break;
-		case O_WIDTH:
-			cli_param_or_die(PROG, "--width", o->params, &o->nparams, "width", optarg);
-			break;
-		case O_HEIGHT:
-			cli_param_or_die(PROG, "--height", o->params, &o->nparams, "height", optarg);
-			break;
-		case O_MAXIT:
-			cli_param_or_die(PROG, "--maxit", o->params, &o->nparams, "maxit", optarg);
-			break;
-		case O_WORKLOAD:
-			o->workload = optarg;
-			break;
-		case O_PARAM:
-			cli_param_or_die(PROG, "--param", o->params, &o->nparams, NULL, optarg);
-			break;
-		case O_OUT:
-			o->out.npy = optarg;
-			break;
-		case O_SLAVEPROG:
-			if (access(optarg, X_OK))
-				cli_usage_error(PROG, "--slave-program", optarg, strerror(errno));
-			o->slave_program = optarg;
-			break;
-		case O_ORDER:
-			if (strcmp(optarg, "natural") && strcmp(optarg, "interleaved"))
-				cli_usage_error(PROG, "--order", optarg, "must be natural or interleaved");
-			o->order = optarg;
-			break;
-		case O_COLLECT:
-			if (strcmp(optarg, "piggyback") && strcmp(optarg, "end"))
-				cli_usage_error(PROG, "--collect", optarg, "must be piggyback or end");
-			o->collect = optarg;
-			o->collect_given = 1;
-			break;
-		case O_PNG:
-			o->out.png = optarg;
-			break;
-		case O_RAW:
-			o->out.raw = optarg;
-			break;
-		case O_CSV:
-			o->out.csv = optarg;
-			break;
-		case O_JSON:
-			o->out.json = optarg;
-			break;
-		case O_RUN:
-			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= sizeof(o->run))
-				cli_usage_error(PROG, "--run", optarg,
-						"must be 1 to 63 characters without '/'");
-			snprintf(o->run, sizeof(o->run), "%s", optarg);
-			break;
-		case O_NAMES:
-			if (strncmp(optarg, "corbaname:", 10) && strncmp(optarg, "corbaloc:", 9))
-				cli_usage_error(PROG, "--names", optarg,
-						"must be a corbaname:: or corbaloc:: address");
-			o->names = optarg;
-			break;
-		case O_DIR:
-			o->dir = optarg;
-			break;
-		case O_KILL:
-			parse_kill(o, optarg);
-			break;
-		case O_TLS:
-			o->tls = 1;
-			break;
-		case O_GAMMA:
-		case O_ALLOC:
-		case O_REPORT:
-		case O_BIDI:
-			keep_tree_option(o, c);
-			break;
-		case O_HMODE:
-			if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))
-				cli_usage_error(PROG, "--hmode", optarg, "must be relay or twolevel");
-			o->hmode = optarg;
-			break;
-		case O_LATENCY:
-			o->latency_us = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
-			break;
-		case O_HMASTERS:
-			parse_hmasters(o, optarg);
-			break;
-		case O_TIMEOUT:
-			o->timeout = cli_double_or_die(PROG, "--timeout", optarg, 0.1, 1e7);
-			break;
-		case O_PROGRESS:
-			o->progress = 1;
-			break;
-		case O_NOPROGRESS:
-			o->progress = 0;
-			break;
-		case O_NOJOURNAL:
-			o->journal = 0;
-			break;
-		case O_JSYNC:
-			if (strcmp(optarg, "disk") && strcmp(optarg, "os"))
-				cli_usage_error(PROG, "--journal-sync", optarg, "must be disk or os");
-			o->journal_sync = optarg;
-			break;
-		case 'h':
-			help();
-			return 1;
-		default:
-			fprintf(stderr, "try '" PROG " --help'\n");
-			return 2;
-		}
-	}
-	if (optind < argc)
-		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
-	return 0;
-}
-
-/* The workload knows its parameters, and images are Mandelbrot's; the
- * loop's iterations.  The outputs can be written. */
-static int64_t validate_workload(const struct run_opts *o)
-{
-	struct work wk;
-	int64_t iterations;
-	char why[256];
-
-	if (work_open(&wk, o->workload, o->params, (size_t)o->nparams, ITER_ORDER_NATURAL, why,
-		      sizeof(why)))
-		cli_usage_error(PROG, "--workload", o->workload, why);
-	iterations = wk.loop.iterations;
-	work_close(&wk);
-	if ((o->out.png || o->out.raw) && strcmp(o->workload, "mandelbrot"))
-		cli_usage_error(PROG, o->out.png ? "--png" : "--raw", o->workload,
-				"images are Mandelbrot's; write the results with --out FILE.npy");
-	cli_outputs_writable_or_die(PROG, &o->out);
-	return iterations;
-}
-
-/* Checks the options against each other and the cluster; exits 2 with the cause. */
-static void validate(struct run_opts *o)
-{
-	int64_t iterations = validate_workload(o);
-
-	if (o->cl.n == 0)
-		cli_usage_error(PROG, "--cluster", NULL, "or --speeds is required");
-	cluster_cli_finish(PROG, &o->cl, o->loads);
-	if (!o->trees) /* the scheme and its options, as the master will see them */
-		sched_cli_finish(PROG, &o->sc, "dtss", iterations, o->cl.n);
-	if (o->kill_slave >= o->cl.n)
-		cli_usage_error(PROG, "--kill", NULL, "names a slave beyond the cluster");
-	if (o->trees && o->nlevels)
-		cli_usage_error(PROG, "--hmasters", NULL, "Tree Scheduling has no masters to stack");
-	if (o->trees && o->collect_given)
-		cli_usage_error(PROG, "--collect", o->collect,
-				"Tree Scheduling collects by --report-interval (0: when idle)");
-	if (o->slave_program && (o->trees || o->tls))
-		cli_usage_error(PROG, "--slave-program", o->slave_program,
-				"runs master-slave schemes without --tls only");
-	if (!o->trees && o->tree_argc)
-		cli_usage_error(PROG, o->tree_argv[0], NULL, "applies to --scheme trees only");
-	o->first[0] = 0;
-	for (int l = 0; l < o->nlevels; l++) {
-		if (l > 0 && o->levels[l] < o->levels[l - 1])
-			cli_usage_error(PROG, "--hmasters", NULL,
-					"each level needs at least as many hmasters as the one above");
-		o->first[l + 1] = o->first[l] + o->levels[l];
-	}
-	if (o->nlevels && (o->first[o->nlevels] > MAX_HMASTERS ||
-			   o->levels[o->nlevels - 1] > o->cl.n))
-		cli_usage_error(PROG, "--hmasters", NULL,
-				"more hmasters than slaves on the last level, or more than 256");
-	if (o->kill_name[0]) {
-		int lv, ix;
-
-		if (sscanf(o->kill_name, "hmaster.%d.%d", &lv, &ix) != 2 || lv < 0 ||
-		    lv >= o->nlevels || ix < 0 || ix >= o->levels[lv])
-			cli_usage_error(PROG, "--kill", o->kill_name, "names no hmaster of --hmasters");
-		o->kill_hm = o->first[lv] + ix;
-	}
-	if (o->kill_master && !o->journal)
-		cli_usage_error(PROG, "--kill", "master",
-				"only a run with a journal resumes its master or coordinator (not "
-				"--no-journal)");
-	if (cluster_power(&o->cl, &o->power))
-		cli_usage_error(PROG, "--loads", o->loads,
-				"the schedules have too many steps in all");
-}
 
 /* Where the processes of a run are found and how they talk. */
 struct run_env {
 	char logdir[4096], bindir[4096], ns[128];
-	char orb_ep[64], ca_opt[4300], key_opt[4300];
 	char secret[4300]; /* the run's secret: every process of the run gets it */
 };
+
+/* The run's TLS folder for host h (its CA's folder holds one per host). */
+static char *tls_dir_of(const struct run_opts *o, const struct run_env *e, int h, char *buf,
+			size_t len)
+{
+	snprintf(buf, len, "%s/tls/%s", e->logdir, o->hosts.hf.host[h].name);
+	return buf;
+}
+
+/*
+ * The naming service, and where a process on host h listens: --listen its
+ * host's address and, with TLS, --tls-dir its host's folder.  orb_style: as
+ * -ORBendPoint, for a program that takes only the ORB's options
+ * (--slave-program, which runs without TLS).
+ */
+static void add_net_args(char **argv, int *n, const struct run_opts *o,
+			 const struct run_env *e, int h, int orb_style)
+{
+	const char *addr = run_hosts_addr(&o->hosts, h);
+	char host[HOST_ADDR_LEN + 2], dir[4400];
+
+	if (strchr(addr, ':')) /* IPv6 */
+		snprintf(host, sizeof(host), "[%s]", addr);
+	else
+		snprintf(host, sizeof(host), "%s", addr);
+	add_arg(argv, n, "-ORBInitRef");
+	add_arg(argv, n, "NameService=%s", e->ns);
+	if (orb_style) {
+		add_arg(argv, n, "-ORBendPoint");
+		add_arg(argv, n, "giop:tcp:%s:", host);
+		return;
+	}
+	add_arg(argv, n, "--listen=%s", host);
+	if (o->tls)
+		add_arg(argv, n, "--tls-dir=%s", tls_dir_of(o, e, h, dir, sizeof(dir)));
+}
+
+/* The liveness options of a process with children (master, coordinator, hmaster). */
+static void add_ping_args(char **argv, int *n, const struct run_opts *o)
+{
+	if (o->ping_ms)
+		add_arg(argv, n, "--ping-ms=%d", o->ping_ms);
+	if (o->ping_timeout_ms)
+		add_arg(argv, n, "--ping-timeout-ms=%d", o->ping_timeout_ms);
+}
+
+/* names_start()'s way of starting omniNames on the first host. */
+static pid_t spawn_on_first_host(void *ctx, char *const argv[], const char *log)
+{
+	return run_hosts_spawn(ctx, 0, argv, log, log);
+}
+
+/* The run's CA and each host's folder (dls tls init's layout) in LOGDIR/tls. */
+static int make_tls(const struct run_opts *o, const struct run_env *e, char *why, size_t len)
+{
+	char root[4200];
+
+	snprintf(root, sizeof(root), "%s/tls", e->logdir);
+	if (tls_make_ca(root, 2, why, len))
+		return -1;
+	for (int h = 0; h < o->hosts.hf.n; h++)
+		if (tls_make_host(root, o->hosts.hf.host[h].name, run_hosts_addr(&o->hosts, h), 2,
+				  why, len))
+			return -1;
+	return 0;
+}
 
 /* The naming service (ours unless --names), the run's secret (PROTOCOL.md
  * 7) and, with --tls, the run's CA. */
 static int start_names_and_tls(const struct run_opts *o, struct run_env *e, struct run_state *r)
 {
 	struct run_secret secret;
-	char why[512];
+	char why[4600];
 	int port;
 
 	snprintf(e->secret, sizeof(e->secret), "%s/run.secret", e->logdir);
@@ -617,24 +226,22 @@ static int start_names_and_tls(const struct run_opts *o, struct run_env *e, stru
 	} else {
 		char nsdir[4300];
 
+		struct names_spawn how = {spawn_on_first_host, (void *)&o->hosts};
+		const char *addr = run_hosts_addr(&o->hosts, 0);
+
 		snprintf(nsdir, sizeof(nsdir), "%s/names", e->logdir);
-		if (names_start(nsdir, 0, 0, &r->names.pid, &port, why, sizeof(why))) {
+		if (names_start(nsdir, addr, 0, 0, o->hosts.launch ? &how : NULL, &r->names.pid,
+				&port, why, sizeof(why))) {
 			fprintf(stderr, PROG ": cannot start the naming service: %s\n", why);
 			return 1;
 		}
-		names_address(port, e->ns, sizeof(e->ns));
+		names_address(addr, port, e->ns, sizeof(e->ns));
 	}
 	/* TLS: the run's own CA; every servant listens on giop:ssl only, so all
 	 * traffic between them is TLS (the naming service holds only names) */
-	snprintf(e->orb_ep, sizeof(e->orb_ep), "giop:tcp:127.0.0.1:");
-	if (o->tls) {
-		if (tls_setup(e->logdir, why, sizeof(why))) {
-			fprintf(stderr, PROG ": cannot set up TLS: %s\n", why);
-			return 1;
-		}
-		snprintf(e->orb_ep, sizeof(e->orb_ep), "giop:ssl:127.0.0.1:");
-		snprintf(e->ca_opt, sizeof(e->ca_opt), "%s/ca.pem", e->logdir);
-		snprintf(e->key_opt, sizeof(e->key_opt), "%s/node.pem", e->logdir);
+	if (o->tls && make_tls(o, e, why, sizeof(why))) {
+		fprintf(stderr, PROG ": cannot set up TLS: %s\n", why);
+		return 1;
 	}
 	return 0;
 }
@@ -704,10 +311,12 @@ static int start_master(const struct run_opts *o, const struct run_env *e, struc
 	if (o->progress)
 		add_arg(margv, &mn, "--progress");
 	add_arg(margv, &mn, "--secret-file=%s", e->secret);
-	add_orb_args(margv, &mn, e->ns, e->orb_ep, e->ca_opt, e->key_opt);
+	add_ping_args(margv, &mn, o);
+	add_net_args(margv, &mn, o, e, 0, 0);
 	snprintf(r->master.log, sizeof(r->master.log), "%s/master.log", e->logdir);
 	r->master.status = -1;
-	r->master.pid = proc_spawn(margv, NULL, o->progress ? NULL : r->master.log, 0);
+	r->master.pid =
+		run_hosts_spawn(&o->hosts, 0, margv, NULL, o->progress ? NULL : r->master.log);
 	free_args(margv, mn);
 	if (r->master.pid < 0) {
 		fprintf(stderr, PROG ": cannot start %s: %s\n",
@@ -715,6 +324,19 @@ static int start_master(const struct run_opts *o, const struct run_env *e, struc
 		return 1;
 	}
 	return 0;
+}
+
+/* The host of hmaster.l.i: per host, the host of its slaves; else spread
+ * over the hosts in turn. */
+static int hmaster_host(const struct run_opts *o, int l, int i)
+{
+	if (o->hm_per_host) {
+		for (int h = 0; h < o->hosts.hf.n; h++)
+			if (run_hosts_used(&o->hosts, o->cl.n, h) == i)
+				return h;
+	}
+	(void)l;
+	return i % o->hosts.hf.n;
 }
 
 /* The hmasters, level by level: hmaster.L.I under hmaster.(L-1).(I mod K). */
@@ -730,7 +352,7 @@ static void start_hmasters(const struct run_opts *o, const struct run_env *e,
 			/* the slaves below hmaster.l.i: those whose last-level hmaster
 			 * descends from it */
 			for (int k = 0; k < o->cl.n; k++) {
-				int at = k % o->levels[o->nlevels - 1];
+				int at = o->slave_hm[k];
 
 				for (int up = o->nlevels - 1; up > l; up--)
 					at %= o->levels[up - 1];
@@ -751,10 +373,12 @@ static void start_hmasters(const struct run_opts *o, const struct run_env *e,
 			if (o->journal) /* a resumed master: its hmasters rejoin it */
 				add_arg(hargv, &hn, "--rejoin-ms=%d", REJOIN_MS);
 			add_arg(hargv, &hn, "--secret-file=%s", e->secret);
-			add_orb_args(hargv, &hn, e->ns, e->orb_ep, e->ca_opt, e->key_opt);
+			add_ping_args(hargv, &hn, o);
+			add_net_args(hargv, &hn, o, e, hmaster_host(o, l, i), 0);
 			snprintf(hm->log, sizeof(hm->log), "%s/hmaster.%d.%d.log", e->logdir, l, i);
 			hm->status = -1;
-			hm->pid = proc_spawn(hargv, hm->log, hm->log, 0);
+			hm->pid = run_hosts_spawn(&o->hosts, hmaster_host(o, l, i), hargv, hm->log,
+						  hm->log);
 			free_args(hargv, hn);
 		}
 }
@@ -779,7 +403,7 @@ static int start_slaves(const struct run_opts *o, const struct run_env *e, struc
 		add_arg(sargv, &sn, "--link-latency-us=%.17g", o->latency_us);
 		if (o->nlevels)
 			add_arg(sargv, &sn, "--master=hmaster.%d.%d", o->nlevels - 1,
-				i % o->levels[o->nlevels - 1]);
+				o->slave_hm[i]);
 		if (o->trees)
 			add_arg(sargv, &sn, "--coordinator=treesched");
 		if (o->journal)
@@ -787,9 +411,10 @@ static int start_slaves(const struct run_opts *o, const struct run_env *e, struc
 		/* its registration call blocks until the window closes */
 		add_arg(sargv, &sn, "--register-timeout-ms=%d", register_window_ms(o) + 30000);
 		add_arg(sargv, &sn, "--secret-file=%s", e->secret);
-		add_orb_args(sargv, &sn, e->ns, e->orb_ep, e->ca_opt, e->key_opt);
+		add_net_args(sargv, &sn, o, e, o->hosts.slave_host[i], o->slave_program != NULL);
 		snprintf(r->slaves[i].log, sizeof(r->slaves[i].log), "%s/slave.%d.log", e->logdir, i);
-		r->slaves[i].pid = proc_spawn(sargv, r->slaves[i].log, r->slaves[i].log, 0);
+		r->slaves[i].pid = run_hosts_spawn(&o->hosts, o->hosts.slave_host[i], sargv,
+						   r->slaves[i].log, r->slaves[i].log);
 		free_args(sargv, sn);
 		if (r->slaves[i].pid < 0) {
 			fprintf(stderr, PROG ": cannot start dls-slave %d: %s\n", i, strerror(errno));
@@ -955,25 +580,25 @@ int dls_cmd_run(int argc, char **argv)
 	struct run_state r;
 	int status = 1, rc;
 
-	opts_init(&o);
+	run_opts_init(&o);
 	memset(&e, 0, sizeof(e));
-	rc = parse_args(argc, argv, &o);
+	rc = run_opts_parse(argc, argv, &o);
 	if (rc) {
-		opts_free(&o);
+		run_opts_free(&o);
 		return rc == 1 ? 0 : rc;
 	}
-	validate(&o);
+	run_opts_validate(&o);
 	memset(&r, 0, sizeof(r));
 	r.master.status = r.names.status = -1;
 	r.nhm = o.nlevels ? o.first[o.nlevels] : 0;
 	if (make_logdir(&o, &e)) {
-		opts_free(&o);
+		run_opts_free(&o);
 		return 1;
 	}
 	proc_self_dir(e.bindir, sizeof(e.bindir));
 	r.slaves = calloc((size_t)o.cl.n, sizeof(*r.slaves));
 	if (!r.slaves) {
-		opts_free(&o);
+		run_opts_free(&o);
 		return 1;
 	}
 	r.nslaves = o.cl.n;
@@ -994,7 +619,7 @@ int dls_cmd_run(int argc, char **argv)
 	} else if (!o.dir) {
 		remove_dir(e.logdir);
 	}
-	opts_free(&o);
+	run_opts_free(&o);
 	free(r.slaves);
 	return status;
 }

@@ -63,6 +63,17 @@ static void print_rows(const char *run, struct dls_status *s, int base, int leve
 	}
 }
 
+static void help(void)
+{
+	printf("usage: dls status [--run NAME] [--tls-dir D] -ORBInitRef NameService=ADDRESS\n\n"
+	       "Queries the master bound at DLS/NAME/master (default run: dls), and\n"
+	       "each two-level hmaster below it for its own slaves; or Tree\n"
+	       "Scheduling's coordinator (DLS/NAME/treesched), whose chain it lists\n"
+	       "left to right with what each slave got, computed and holds.\n\n"
+	       "  --tls-dir D   a run on TLS: this host's folder of dls tls init (or of\n"
+	       "                dls run --tls: RUNDIR/tls/localhost)\n");
+}
+
 int dls_cmd_status(int argc, char **argv)
 {
 	static const struct option opts[] = {{"run", required_argument, 0, 'r'},
@@ -73,17 +84,9 @@ int dls_cmd_status(int argc, char **argv)
 	char why[256];
 	int c, rc;
 
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--help")) {
-			printf("usage: dls status [--run NAME] -ORBInitRef NameService=ADDRESS\n\n"
-			       "Queries the master bound at DLS/NAME/master (default run: dls), and\n"
-			       "each two-level hmaster below it for its own slaves; or Tree\n"
-			       "Scheduling's coordinator (DLS/NAME/treesched), whose chain it lists\n"
-			       "left to right with what each slave got, computed and holds.\n");
-			return 0;
-		}
-	if (dls_orb_init(&argc, argv, 5000))
-		return 1;
+	rc = cli_server_start(PROG, &argc, argv, help, 5000);
+	if (rc)
+		return rc > 0 ? 0 : 1;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (c) {

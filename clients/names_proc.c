@@ -8,17 +8,29 @@
 
 #include "proc.h"
 
-char *names_address(int port, char *buf, size_t len)
+/* An address as a URL or endpoint wants it: IPv6 in brackets. */
+static const char *bracketed(const char *addr, char *buf, size_t len)
 {
-	snprintf(buf, len, "corbaname::127.0.0.1:%d", port);
+	snprintf(buf, len, strchr(addr, ':') ? "[%s]" : "%s", addr);
 	return buf;
 }
 
-int names_start(const char *dir, int port, int daemon, pid_t *pid, int *port_out, char *why,
-		size_t len)
+char *names_address(const char *addr, int port, char *buf, size_t len)
 {
-	char log[4096], portstr[16], endpoint[64];
+	char host[300];
 
+	snprintf(buf, len, "corbaname::%s:%d", bracketed(addr ? addr : "127.0.0.1", host,
+							  sizeof(host)), port);
+	return buf;
+}
+
+int names_start(const char *dir, const char *addr, int port, int daemon,
+		const struct names_spawn *how, pid_t *pid, int *port_out, char *why, size_t len)
+{
+	char log[4096], portstr[16], endpoint[400], host[300];
+
+	if (!addr)
+		addr = "127.0.0.1";
 	if (mkdir(dir, 0755) && errno != EEXIST) {
 		snprintf(why, len, "cannot create '%s': %s", dir, strerror(errno));
 		return -1;
@@ -30,14 +42,15 @@ int names_start(const char *dir, int port, int daemon, pid_t *pid, int *port_out
 				"-ORBendPoint", endpoint, NULL};
 
 		snprintf(portstr, sizeof(portstr), "%d", p);
-		snprintf(endpoint, sizeof(endpoint), "giop:tcp:127.0.0.1:%d", p);
-		*pid = proc_spawn(argv, log, log, daemon);
+		snprintf(endpoint, sizeof(endpoint), "giop:tcp:%s:%d",
+			 bracketed(addr, host, sizeof(host)), p);
+		*pid = how ? how->spawn(how->ctx, argv, log) : proc_spawn(argv, log, log, daemon);
 		if (*pid < 0) {
 			snprintf(why, len, "cannot start omniNames: %s", strerror(errno));
 			return -1;
 		}
 		/* it must be our omniNames that answers, not whoever took the port */
-		if (proc_wait_port(p, 5000) == 0 && waitpid(*pid, NULL, WNOHANG) == 0) {
+		if (proc_wait_port(addr, p, 5000) == 0 && waitpid(*pid, NULL, WNOHANG) == 0) {
 			*port_out = p;
 			return 0;
 		}
@@ -45,6 +58,6 @@ int names_start(const char *dir, int port, int daemon, pid_t *pid, int *port_out
 		if (port)
 			break;
 	}
-	snprintf(why, len, "omniNames did not start on 127.0.0.1:%d (see %s)", port, log);
+	snprintf(why, len, "omniNames did not start on %s:%d (see %s)", addr, port, log);
 	return -1;
 }

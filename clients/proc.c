@@ -2,6 +2,7 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <netdb.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <netinet/in.h>
@@ -117,22 +118,34 @@ int proc_free_port(void)
 	return port;
 }
 
-int proc_wait_port(int port, int timeout_ms)
+/* Can a TCP connection to host:port be made now? */
+static int connects(const char *host, int port)
+{
+	struct addrinfo hints = {0}, *res = NULL;
+	char portstr[16];
+	int ok = 0;
+
+	hints.ai_socktype = SOCK_STREAM;
+	snprintf(portstr, sizeof(portstr), "%d", port);
+	if (getaddrinfo(host ? host : "127.0.0.1", portstr, &hints, &res))
+		return 0;
+	for (struct addrinfo *a = res; a && !ok; a = a->ai_next) {
+		int s = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
+
+		ok = s >= 0 && connect(s, a->ai_addr, a->ai_addrlen) == 0;
+		if (s >= 0)
+			close(s);
+	}
+	freeaddrinfo(res);
+	return ok;
+}
+
+int proc_wait_port(const char *host, int port, int timeout_ms)
 {
 	double deadline = dls_now() + timeout_ms / 1000.0;
 
 	do {
-		struct sockaddr_in a;
-		int s = socket(AF_INET, SOCK_STREAM, 0), ok;
-
-		memset(&a, 0, sizeof(a));
-		a.sin_family = AF_INET;
-		a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-		a.sin_port = htons((uint16_t)port);
-		ok = s >= 0 && connect(s, (struct sockaddr *)&a, sizeof(a)) == 0;
-		if (s >= 0)
-			close(s);
-		if (ok)
+		if (connects(host, port))
 			return 0;
 		dls_sleep_ms(20);
 	} while (dls_now() < deadline);

@@ -1,6 +1,6 @@
 /*
  * proc.h - starting and stopping the processes a launcher owns, by PID only,
- * and the loopback ports they listen on.
+ * and the ports they listen on.
  */
 #ifndef DLS_PROC_H
 #define DLS_PROC_H
@@ -27,8 +27,9 @@ int proc_status(int wstatus);
 /* A TCP port on 127.0.0.1 that was free a moment ago, or -1. */
 int proc_free_port(void);
 
-/* Waits until 127.0.0.1:port accepts connections: 0, or -1 after timeout_ms. */
-int proc_wait_port(int port, int timeout_ms);
+/* Waits until host:port (host NULL: 127.0.0.1) accepts connections: 0, or
+ * -1 after timeout_ms. */
+int proc_wait_port(const char *host, int port, int timeout_ms);
 
 /* The folder of this program (to find dls-master next to dls), in buf. */
 const char *proc_self_dir(char *buf, size_t len);

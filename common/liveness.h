@@ -7,7 +7,11 @@
  * decides what its loss means (requeue its work, or repair the chain).
  * The ping itself is the ORB adapter's: a call with the ping timeout.
  *
- * Runs its own thread; the callbacks are called from it, one at a time.
+ * Runs its own thread.  A round's pings go out at once, from up to 32
+ * threads, so that children cut off together (a host whose link went down)
+ * are all found within one ping timeout; ping() must therefore be safe to
+ * call concurrently.  targets() and lost() are called from the watching
+ * thread, one at a time.
  */
 #ifndef DLS_LIVENESS_H
 #define DLS_LIVENESS_H

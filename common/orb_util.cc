@@ -9,10 +9,14 @@
 #include <string>
 #include <vector>
 
+#include <omniORB4/giopEndpoint.h>
+#include <omniORB4/omniIOR.h>
+
 #include "dls.hh"
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls_time.h"
+#include "net_addr.h"
 #include "run_loop.h"
 
 static CORBA::ORB_var orb_;
@@ -30,36 +34,93 @@ PortableServer::POA_ptr dls_root_poa()
 }
 
 // omniORB's TLS transport registers itself when its library is loaded.  It
-// is loaded only when TLS is asked for (-ORBsslCAFile), so that plain runs
-// neither need a certificate nor print the transport's warning about one.
-static int load_tls_transport(int argc, char **argv)
+// is loaded only when TLS is asked for (-ORBsslCAFile or a TLS folder), so
+// that plain runs neither need a certificate nor print the transport's
+// warning about one.
+static int load_tls_transport(int argc, char **argv, bool asked)
 {
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-ORBsslCAFile"))
-			continue;
-		if (!dlopen("libomnisslTP4.so.2", RTLD_NOW | RTLD_GLOBAL)) {
-			log_err("TLS was asked for (-ORBsslCAFile) but omniORB's TLS transport "
-				"cannot be loaded: %s",
-				dlerror());
-			return DLS_EIO;
-		}
+	for (int i = 1; i < argc && !asked; i++)
+		asked = !strcmp(argv[i], "-ORBsslCAFile");
+	if (!asked)
 		return DLS_OK;
+	if (!dlopen("libomnisslTP4.so.2", RTLD_NOW | RTLD_GLOBAL)) {
+		log_err("TLS was asked for but omniORB's TLS transport cannot be loaded: %s",
+			dlerror());
+		return DLS_EIO;
 	}
 	return DLS_OK;
 }
 
+// The ORB's options, as ORB_init's options array wants them (name, value).
+class OrbOptions {
+public:
+	void add(const char *name, const std::string &value)
+	{
+		names_.push_back(name);
+		values_.push_back(value);
+	}
+	// The array, valid until the next add().
+	const char *(*array())[2]
+	{
+		arr_.clear();
+		for (size_t i = 0; i < names_.size(); i++)
+			arr_.push_back({names_[i], values_[i].c_str()});
+		arr_.push_back({nullptr, nullptr});
+		return reinterpret_cast<const char *(*)[2]>(arr_.data());
+	}
+
+private:
+	struct pair {
+		const char *name, *value;
+	};
+	std::vector<const char *> names_;
+	std::vector<std::string> values_;
+	std::vector<pair> arr_;
+};
+
 // Connections: an incoming connection idle for 30 s is closed (omniORB's
 // default is 180 s; a client that calls again reconnects at once), so that
 // idle connections from strangers do not hold a server's descriptors for
-// minutes.  -ORBinConScanPeriod on the command line still wins.
-static const char *orb_options[][2] = {{"inConScanPeriod", "30"}, {0, 0}};
+// minutes.  -ORBinConScanPeriod on the command line still wins.  Then the
+// address and TLS folder of a server placed on a network.
+static int network_options(OrbOptions &opts, const struct net_listen *listen,
+			   const char *tls_dir)
+{
+	char endpoint[NET_HOST_LEN + 32], password[256], why[4600];
+
+	opts.add("inConScanPeriod", "30");
+	if (tls_dir) {
+		if (net_tls_dir_check(tls_dir, password, sizeof(password), why, sizeof(why))) {
+			log_err("--tls-dir '%s': %s", tls_dir, why);
+			return DLS_EINVAL;
+		}
+		opts.add("sslCAFile", std::string(tls_dir) + "/" TLS_CA_FILE);
+		opts.add("sslKeyFile", std::string(tls_dir) + "/" TLS_KEY_FILE);
+		opts.add("sslKeyPassword", password);
+		opts.add("sslVerifyMode", "peer,fail");
+		memset(password, 0, sizeof(password));
+	}
+	if (listen || tls_dir)
+		opts.add("endPoint", net_endpoint(listen, tls_dir != nullptr, endpoint,
+						  sizeof(endpoint)));
+	return DLS_OK;
+}
 
 extern "C" int dls_orb_init(int *argc, char **argv, int call_timeout_ms)
 {
-	if (load_tls_transport(*argc, argv))
+	return dls_orb_init_net(argc, argv, call_timeout_ms, nullptr, nullptr);
+}
+
+extern "C" int dls_orb_init_net(int *argc, char **argv, int call_timeout_ms,
+				const struct net_listen *listen, const char *tls_dir)
+{
+	OrbOptions opts;
+
+	if (network_options(opts, listen, tls_dir) ||
+	    load_tls_transport(*argc, argv, tls_dir != nullptr))
 		return DLS_EREMOTE;
 	try {
-		orb_ = CORBA::ORB_init(*argc, argv, "omniORB4", orb_options);
+		orb_ = CORBA::ORB_init(*argc, argv, "omniORB4", opts.array());
 		CORBA::Object_var obj = orb_->resolve_initial_references("RootPOA");
 		poa_ = PortableServer::POA::_narrow(obj);
 		PortableServer::POAManager_var pm = poa_->the_POAManager();
@@ -221,6 +282,26 @@ int dls_ping(CORBA::Object_ptr obj, char *why, size_t len)
 		dls_corba_error(e, why, len);
 		return DLS_EREMOTE;
 	}
+}
+
+int dls_ref_addresses(CORBA::Object_ptr obj, char *buf, size_t len)
+{
+	int n = 0;
+
+	buf[0] = 0;
+	if (CORBA::is_nil(obj) || !obj->_PR_getobj())
+		return 0;
+	try {
+		omniIOR_var ior = obj->_PR_getobj()->_getIOR();
+		omni::giopAddressList &addrs = ior->getIORInfo()->addresses();
+		size_t used = 0;
+
+		for (size_t i = 0; i < addrs.size() && used < len; i++, n++)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", n ? ", " : "",
+						 addrs[i]->address());
+	} catch (...) {
+	}
+	return n;
 }
 
 void dls_refuse(int rc, const char *why)

@@ -19,6 +19,19 @@ extern "C" {
  */
 int dls_orb_init(int *argc, char **argv, int call_timeout_ms);
 
+struct net_listen;
+
+/*
+ * The same for a server placed on a network (net_addr.h): listen (NULL:
+ * omniORB's default, every interface) is the one address it binds and
+ * advertises in its object references; tls_dir (NULL: plain IIOP) a TLS
+ * folder whose CA, key and key password it uses, both ways verified
+ * (peer,fail), then it listens on giop:ssl only.  Options given as -ORB...
+ * arguments still win.  DLS_OK, or DLS_EREMOTE with the reason logged.
+ */
+int dls_orb_init_net(int *argc, char **argv, int call_timeout_ms,
+		     const struct net_listen *listen, const char *tls_dir);
+
 /* Shuts the ORB down and destroys it; no-op when not initialised. */
 void dls_orb_destroy(void);
 

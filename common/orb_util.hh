@@ -65,6 +65,10 @@ int dls_serve(PortableServer::ServantBase *servant, const char *ior_file, const 
 // answered within its reference's timeout, else DLS_EREMOTE with why filled.
 int dls_ping(CORBA::Object_ptr ref, char *why, size_t len);
 
+// The addresses obj's reference advertises ("giop:tcp:10.0.0.2:4711, ..."),
+// into buf (empty when it has none).  Returns how many.  Never throws.
+int dls_ref_addresses(CORBA::Object_ptr obj, char *buf, size_t len);
+
 // Classifies a CORBA exception: DLS_EREMOTE for a peer that may come back
 // (TRANSIENT, COMM_FAILURE, TIMEOUT, OBJECT_NOT_EXIST), DLS_ESTATE for a
 // DLS::Refused, DLS_EINVAL for BAD_PARAM and the like.  why gets the text.

@@ -6,10 +6,12 @@
 
 #include <omniORB4/CORBA.h>
 #include <omnithread.h>
+#include <stdio.h>
 
 #include <vector>
 
 #include "dls.hh"
+#include "dls/log.h"
 #include "orb_util.hh"
 
 class SlaveRefs {
@@ -32,6 +34,29 @@ public:
 		refs_[(size_t)id] = DLS::Slave::_duplicate(self);
 		if (!CORBA::is_nil(self))
 			omniORB::setClientCallTimeout(self, (CORBA::ULong)ping_timeout_ms_);
+	}
+
+	// Pings self before a registration by op of child `name` is accepted:
+	// a reference that advertises an address this process cannot reach
+	// (a multi-homed host, a wrong --listen) is refused at once with
+	// DLS::Refused naming the address and the fix, and logged here,
+	// instead of a child declared lost at its first liveness ping.
+	void require_reachable(DLS::Slave_ptr self, const char *op, const char *name)
+	{
+		char why[256], addrs[512], msg[1024];
+
+		omniORB::setClientCallTimeout(self, (CORBA::ULong)ping_timeout_ms_);
+		if (dls_ping(self, why, sizeof(why)) == 0)
+			return;
+		if (!dls_ref_addresses(self, addrs, sizeof(addrs)))
+			snprintf(addrs, sizeof(addrs), "(no address)");
+		snprintf(msg, sizeof(msg),
+			 "%s: '%s' cannot be reached at the address its reference advertises, "
+			 "%s: %s; start it with --listen ADDR, an address of its host that this "
+			 "one can reach",
+			 op, name, addrs, why);
+		log_warn("refused %s", msg);
+		throw DLS::Refused(msg);
 	}
 
 	// The object reference slave id registered with (nil if unknown).

@@ -35,10 +35,10 @@ DLS::GroupRegistration *HMaster_i::register_group(CORBA::ULong version,
 
 	proto_require_version(version, "register_group");
 	trust_.check_join(cred, "register_group");
-	(void)hmaster_name;
 	bad = proto_group_in(names, speeds, self, nm, sp);
 	if (bad)
 		throw DLS::Refused(bad);
+	require_reachable(self, "register_group", hmaster_name);
 	rc = hmaster_may_register(h_, HMASTER_RELAY, why);
 	if (rc)
 		dls_refuse(rc, why);
@@ -104,6 +104,7 @@ DLS::Registration *HMaster_i::register_cluster(CORBA::ULong version, const DLS::
 		dls_refuse(rc, why);
 	if (CORBA::is_nil(self))
 		throw DLS::Refused("register_cluster: self must be a DLS::Slave reference");
+	require_reachable(self, "register_cluster", hmaster_name);
 	for (size_t i = 0; i < n; i++)
 		sp[i] = speeds[(CORBA::ULong)i];
 	rc = hmaster_register(h_, &hmaster_name, sp.data(), n, &id, &key, vp.data(), &job, why);

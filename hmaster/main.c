@@ -42,6 +42,7 @@ static void help(void)
 	       "                           make the call that failed again (default 0: give up)\n"
 	       "  --timeout S              give up S seconds after the start, exit 1\n"
 	       "                           (default: never)\n"
+	       CLI_NET_HELP
 	       "  --secret-file FILE       the run's secret (mode 0600; PROTOCOL.md 14)\n"
 	       "  -v, -q                   more or less logging\n");
 }

@@ -43,6 +43,7 @@ static void help(void)
 	       "                          sum V_i/Q_i (steps t:P,...), for T_ideal and E\n"
 	       RUN_CLI_JOURNAL_HELP
 	       RUN_CLI_TIMEOUT_HELP
+	       CLI_NET_HELP
 	       "  --rejoin-ms T           after --resume, a slave holding work that has not\n"
 	       "                          rejoined in T ms is lost (default 30000)\n"
 	       "  --progress              a live progress line on stderr\n"

@@ -29,6 +29,7 @@ DLS::Registration *Master_i::register_slave(CORBA::ULong version, const DLS::Cre
 	// the master must be able to ping whoever holds its work
 	if (CORBA::is_nil(self))
 		throw DLS::Refused("register_slave: self must be a DLS::Slave reference");
+	require_reachable(self, "register_slave", name);
 	rc = master_register(m_, name, speed, &id, &key, &vpower, why);
 
 	if (rc)
@@ -51,6 +52,7 @@ DLS::Registration *Master_i::register_cluster(CORBA::ULong version, const DLS::C
 	trust_.check_join(cred, "register_cluster");
 	if (CORBA::is_nil(self))
 		throw DLS::Refused("register_cluster: self must be a DLS::Slave reference");
+	require_reachable(self, "register_cluster", hmaster_name);
 	for (CORBA::ULong i = 0; i < speeds.length(); i++)
 		sp[i] = speeds[i];
 	rc = master_register_cluster(m_, hmaster_name, sp.data(), sp.size(), &id, &key, vp.data(),
@@ -135,6 +137,7 @@ DLS::GroupRegistration *Master_i::register_group(CORBA::ULong version,
 	bad = proto_group_in(names, speeds, self, nm, sp);
 	if (bad)
 		throw DLS::Refused(bad);
+	require_reachable(self, "register_group", hmaster_name);
 	rc = master_register_group(m_, nm.data(), sp.data(), n, ids.data(), keys.data(), vp.data(),
 				   why);
 	if (rc)

@@ -51,6 +51,7 @@ static void help(void)
 	       "  --poll-ms T              A_i = 0: read Q_i again after T ms (default 100)\n"
 	       "  --timeout S              give up S seconds after the start, exit 1\n"
 	       "                           (default: never)\n"
+	       CLI_NET_HELP
 	       "  --link-latency-us US     emulated one-way latency of the link to the master\n"
 	       "  --secret-file FILE       the run's secret (mode 0600): join only a master that\n"
 	       "                           proves it knows it (PROTOCOL.md 14)\n"

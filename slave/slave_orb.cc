@@ -31,7 +31,9 @@ extern "C" int slave_orb_run(const struct slave_config *cfg, const struct slave_
 		return 1;
 	}
 	if (rc) {
-		fprintf(stderr, "dls-slave: %s: %s: %s\n", cfg->name, dls_strerror(rc), why);
+		/* a refusal carries its own reason */
+		fprintf(stderr, "dls-slave: %s: %s: %s\n", cfg->name,
+			rc == DLS_ESTATE ? "refused" : dls_strerror(rc), why);
 		return 1;
 	}
 	log_info("slave %d done: %lld chunks, %lld iterations, T_comp %.3f s, T_com+wait %.3f s",

@@ -33,6 +33,7 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version,
 	trust_.check_join(cred, "register_tree_slave");
 	if (CORBA::is_nil(self))
 		throw DLS::Refused("register_tree_slave: self must be a DLS::Slave reference");
+	require_reachable(self, "register_tree_slave", name);
 	// its reference goes into the journal, so that a resumed coordinator
 	// can call it
 	CORBA::String_var contact = dls_orb()->object_to_string(self);

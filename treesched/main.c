@@ -49,6 +49,7 @@ static void help(void)
 	       "                          sum V_i/Q_i (steps t:P,...), for T_ideal and E\n"
 	       RUN_CLI_JOURNAL_HELP
 	       RUN_CLI_TIMEOUT_HELP
+	       CLI_NET_HELP
 	       "  --progress              a live progress line on stderr\n"
 	       "  --quiet                 no table on stdout\n"
 	       "  -v, -q                  more or less logging (DLS_LOG_LEVEL)\n");

@@ -17,6 +17,7 @@
 #include "cli_opt.h"
 #include "dls/err.h"
 #include "dls/workload.h"
+#include "net_addr.h"
 #include "run_auth.h"
 #include "run_report.h"
 #include "orb_util.h"
@@ -94,10 +95,38 @@ static void raise_fd_limit(void)
 	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
+/* Takes "--NAME VALUE" or "--NAME=VALUE" at argv[*i] out of argv: its
+ * value, or NULL when argv[*i] is another option (then *i is left). */
+static char *take_option(const char *prog, const char *name, int *argc, char **argv, int *i)
+{
+	size_t n = strlen(name);
+	char *value;
+	int used;
+
+	if (strncmp(argv[*i], name, n) || (argv[*i][n] && argv[*i][n] != '='))
+		return NULL;
+	if (argv[*i][n] == '=') {
+		value = argv[*i] + n + 1;
+		used = 1;
+	} else {
+		if (*i + 1 >= *argc)
+			cli_usage_error(prog, name, NULL, "needs a value");
+		value = argv[*i + 1];
+		used = 2;
+	}
+	memmove(argv + *i, argv + *i + used, (size_t)(*argc - *i - used + 1) * sizeof(*argv));
+	*argc -= used;
+	(*i)--;
+	return value;
+}
+
 int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void),
 		     int default_ms)
 {
-	int call_timeout_ms = default_ms;
+	static struct net_listen listen;
+	int call_timeout_ms = default_ms, has_listen = 0;
+	const char *tls_dir = NULL;
+	char why[512], *v;
 
 	for (int i = 1; i < *argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -107,9 +136,18 @@ int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void
 		if (!strcmp(argv[i], "--call-timeout-ms") && i + 1 < *argc)
 			call_timeout_ms = (int)cli_i64_or_die(prog, "--call-timeout-ms", argv[i + 1],
 							      1, 3600000);
+		if ((v = take_option(prog, "--listen", argc, argv, &i))) {
+			if (net_listen_parse(v, &listen, why, sizeof(why)))
+				cli_usage_error(prog, "--listen", v, why);
+			has_listen = 1;
+		} else if ((v = take_option(prog, "--tls-dir", argc, argv, &i))) {
+			tls_dir = v;
+		}
 	}
 	raise_fd_limit();
-	return dls_orb_init(argc, argv, call_timeout_ms) ? -1 : 0;
+	return dls_orb_init_net(argc, argv, call_timeout_ms, has_listen ? &listen : NULL, tls_dir)
+		       ? -1
+		       : 0;
 }
 
 void cli_secret_or_die(const char *prog, const char *opt, const char *path,

@@ -40,8 +40,10 @@ expand() {
 T=$(mktemp -d /tmp/dls-test-XXXXXX)
 PIDS=""
 NS_DIR=""
+CLEANUP_HOOK=""	# a test's own cleanup (network namespaces), run first
 cleanup() {
 	local rc=$?
+	[ -n "$CLEANUP_HOOK" ] && $CLEANUP_HOOK
 	for p in $PIDS; do kill -TERM "$p" 2>/dev/null || true; done
 	sleep 0.2
 	for p in $PIDS; do kill -KILL "$p" 2>/dev/null || true; done

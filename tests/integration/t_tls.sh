@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # `dls run --tls`: every servant listens on TLS only, with a certificate
-# authority made for the run, and the image is still exact.  Its object
-# references offer only an SSL profile; a client without TLS cannot reach
-# the master, one with the run's certificate can.
+# authority made for the run (dls tls init's layout: RUNDIR/tls/HOST, an
+# encrypted key and its password), and the image is still exact.  Its object
+# references offer only an SSL profile; a client without TLS, or with a
+# certificate of another CA, cannot reach the master; one with the run's
+# folder can.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -37,7 +39,13 @@ rc=0
 dls status --run $run $NS >"$T/plain.txt" 2>&1 || rc=$?
 expect_eq "plain client refused" "$rc" 1
 grep -q "CORBA::TRANSIENT" "$T/plain.txt"
-dls status --run $run $NS -ORBsslCAFile "$T/logs/ca.pem" -ORBsslKeyFile "$T/logs/node.pem" \
-	-ORBsslKeyPassword unused | grep -q "^run '$run': scheme dtss"
+# a stranger with a CA and certificate of its own
+dls tls init --dir "$T/other" >/dev/null
+rc=0
+dls status --run $run $NS --tls-dir "$T/other/localhost" >"$T/stranger.txt" 2>&1 || rc=$?
+expect_eq "another CA's certificate refused" "$rc" 1
+[ "$(stat -c %a "$T/logs/tls/localhost/node.password")" = 600 ]
+grep -q "ENCRYPTED PRIVATE KEY" "$T/logs/tls/localhost/node.pem"
+dls status --run $run $NS --tls-dir "$T/logs/tls/localhost" | grep -q "^run '$run': scheme dtss"
 wait $RUN
 same_image "$T/long.pgm" "$(reference 400 200)"

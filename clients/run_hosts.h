@@ -1,0 +1,60 @@
+/*
+ * run_hosts.h - where the processes of `dls run` go: the hosts (a hostfile,
+ * or this machine alone), which host runs which slave and hmaster, and how
+ * a program is started on a host (the --launch template) with the address
+ * it listens on and its TLS folder.
+ */
+#ifndef DLS_RUN_HOSTS_H
+#define DLS_RUN_HOSTS_H
+
+#include <sys/types.h>
+
+#include "cluster.h"
+#include "hostfile.h"
+
+struct run_hosts {
+	struct hostfile hf;   /* without --hostfile: one host, localhost at 127.0.0.1 */
+	int from_file;        /* hf came from --hostfile */
+	const char *launch;   /* the template; NULL: start programs here */
+	int remote_shell;     /* the template hands the command to a remote shell
+				 (ssh, rsh): every argument is quoted */
+	char tls_root[4200];  /* with TLS: the CA's folder, a folder per host in it */
+	int slave_host[CLUSTER_MAX];
+};
+
+/*
+ * Sets rh to this machine alone (hostfile NULL) or to the hosts of hostfile,
+ * started with the template launch (NULL: "ssh {host}" for a hostfile).
+ * 0, or -1 with why filled (the file, the line, the cause).
+ */
+int run_hosts_init(struct run_hosts *rh, const char *hostfile, const char *launch, char *why,
+		   size_t len);
+
+/*
+ * Places n slaves on the hosts' slots in order (MPI's "by slot"); with
+ * use_hosts (no --cluster or --speeds), first makes c the hosts' slots with
+ * their speed= and load=.  0, or -1 with why filled (more slaves than
+ * slots; speed= or load= beside a cluster given on the command line).
+ */
+int run_hosts_place(struct run_hosts *rh, struct cluster *c, int use_hosts, char *why,
+		    size_t len);
+
+/* How many hosts run at least one slave; with host_index, the index among
+ * those of host h (-1 if it runs none). */
+int run_hosts_used(const struct run_hosts *rh, int nslaves, int h);
+
+/* Host h's address, as its programs --listen. */
+const char *run_hosts_addr(const struct run_hosts *rh, int h);
+
+/* Host h's TLS folder (tls_root/NAME) into buf; returns buf. */
+char *run_hosts_tls_dir(const struct run_hosts *rh, int h, char *buf, size_t len);
+
+/*
+ * Starts argv on host h (through the template, argv quoted for a remote
+ * shell), output to out_path and err_path as proc_spawn().  The PID of the
+ * local process (the program itself, ip netns exec, ssh or srun), or -1.
+ */
+pid_t run_hosts_spawn(const struct run_hosts *rh, int h, char *const argv[],
+		      const char *out_path, const char *err_path);
+
+#endif

@@ -1,0 +1,467 @@
+#include "run_opts.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "cli_opt.h"
+#include "cli_util.h"
+#include "tree_migrate.h"
+#include "tree_plan.h"
+#include "work.h"
+
+#define PROG "dls run"
+
+enum { O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT, O_PNG,
+       O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS, O_NOPROGRESS,
+       O_TLS = 200, O_HMODE, O_GAMMA = 210, O_ALLOC, O_BIDI, O_REPORT, O_WORKLOAD = 220, O_PARAM,
+       O_OUT, O_SLAVEPROG, O_NOJOURNAL, O_JSYNC, O_HOSTFILE, O_LAUNCH, O_PING, O_PINGTO };
+
+static void help(void)
+{
+	printf("usage: dls run [--cluster NAME | --speeds V,V,... [--loads Q,Q,...]] [--scheme S]\n"
+	       "               [--workload W --param N=V ... | --width W --height H --maxit M]\n"
+	       "               [outputs] [options]\n\n"
+	       "Starts a private naming service, the master and one slave per PE, runs the\n"
+	       "job, prints seed 001's per-PE table, and stops everything it started.\n\n"
+	       "  --cluster NAME       a reference cluster: " CLUSTER_NAMES "\n"
+	       "  --speeds LIST        virtual power V_i of each slave, e.g. 1,1,2,2\n"
+	       "  --loads LIST         Q_i of each slave (1 = dedicated), or schedules such as\n"
+	       "                       '1;0:1,2.5:2;1;1' (slaves separated by ';')\n"
+	       "  --t-iter NS          emulated ns per unit iteration at V = 1 (default 100)\n"
+	       "  --tls                every servant on TLS endpoints only (giop:ssl), with a\n"
+	       "                       certificate authority made for the run (a key per host\n"
+	       "                       in RUNDIR/tls/HOST); peers verified\n"
+	       "  --hostfile FILE      run on the hosts of FILE: lines 'NAME [addr=ADDR]\n"
+	       "                       [slots=N] [speed=V] [load=Q|SCHEDULE]'; the first runs\n"
+	       "                       the naming service and the master, slaves fill the\n"
+	       "                       slots in order (speed= and load= make the cluster when\n"
+	       "                       no --cluster or --speeds is given)\n"
+	       "  --launch TEMPLATE    how a program starts on a host (default 'ssh {host}'):\n"
+	       "                       {host} and {addr} replaced, e.g. 'ip netns exec {host}'\n"
+	       "                       or 'srun -N1 -n1 -w {host}'; binaries and --dir must be\n"
+	       "                       at the same path on every host\n"
+	       "  --ping-ms T, --ping-timeout-ms T   liveness checks (default 500 and 3000):\n"
+	       "                       a child silent this long is lost, its work goes on\n"
+	       "  --link-latency-us US emulated one-way latency of every link (slaves and\n"
+	       "                       hmasters delay their own calls)\n"
+	       "  --workload NAME      the loop body: mandelbrot (default) or pendulum\n"
+	       "  --param NAME=VALUE   a workload parameter (repeatable; PROTOCOL.md 3)\n"
+	       "  --width, --height    Mandelbrot's image size (default 400x200); --maxit (256)\n"
+	       "  --order O            natural (default) or interleaved\n"
+	       "  --collect C          piggyback (default) or end\n" SCHED_CLI_HELP
+	       "  --out FILE.npy       the results, one row per loop index (numpy.load)\n"
+	       "  --png, --raw, --csv, --json FILE   the outputs of the master (images:\n"
+	       "                       Mandelbrot only)\n"
+	       "  --run NAME           naming context (default run-PID)\n"
+	       "  --names ADDR         use this naming service (corbaname::HOST:PORT)\n"
+	       "  --dir DIR            keep the logs in DIR (default: a temporary folder,\n"
+	       "                       removed after a successful run)\n"
+	       "  --hmasters LIST      HDTSS: hmasters per level, e.g. 2 (two under the master)\n"
+	       "                       or 2,4 (four more under those); slaves split evenly\n"
+	       "                       over the last level; per-host: one on each host, over\n"
+	       "                       that host's slaves\n"
+	       "  --scheme trees       Tree Scheduling: dls-treesched coordinates, slaves pass\n"
+	       "                       work to their neighbours; --gamma half|proportional|ratio,\n"
+	       "                       --alloc equal|proportional|round-robin, --bidirectional,\n"
+	       "                       --report-interval S (0: results when a slave is idle)\n"
+	       "  --hmode M            twolevel (default: each hmaster schedules its slaves on\n"
+	       "                       the chunks it gets, and prefetches) or relay (the\n"
+	       "                       master computes every chunk; hmasters merge messages)\n"
+	       "  --kill WHO@SECS      kill -9 slave WHO (a number), hmaster.L.I, the master\n"
+	       "                       or the coordinator that long after the start\n"
+	       "                       (failure drill)\n"
+	       "  --no-journal         the master (or Tree Scheduling's coordinator) keeps no\n"
+	       "                       journal (by default it journals to the run's folder,\n"
+	       "                       and dls run resumes it, up to 3 times, if it dies;\n"
+	       "                       slaves and hmasters rejoin it within 30 s)\n"
+	       "  --journal-sync S     os (default: each acknowledged record handed to the OS;\n"
+	       "                       survives the master's crash, which is what dls run\n"
+	       "                       resumes from on this machine) or disk (fsync'ed)\n"
+	       "  --timeout SECS       stop everything after this long (default 3600)\n"
+	       "  --slave-program P    start P instead of dls-slave for each PE (it gets\n"
+	       "                       dls-slave's options: an embedding such as\n"
+	       "                       examples/embed_slave.cc)\n"
+	       "  --progress           a live progress line (default when stderr is a terminal)\n"
+	       "  --no-progress\n");
+}
+
+void run_opts_init(struct run_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->workload = "mandelbrot";
+	o->order = "natural";
+	o->collect = "piggyback";
+	o->hmode = "twolevel";
+	sched_cli_init(&o->sc);
+	o->t_iter = 100;
+	o->timeout = 3600;
+	o->kill_at = -1;
+	o->kill_slave = o->kill_hm = -1;
+	o->journal = 1;
+	o->journal_sync = "os"; /* dls run resumes on this machine: the OS's copy survives */
+	o->progress = isatty(STDERR_FILENO);
+	snprintf(o->run, sizeof(o->run), "run-%d", (int)getpid());
+}
+
+void run_opts_free(struct run_opts *o)
+{
+	for (int i = 0; i < o->sched_argc; i++)
+		free(o->sched_argv[i]);
+	for (int i = 0; i < o->tree_argc; i++)
+		free(o->tree_argv[i]);
+}
+
+/* A scheme option: checked here, passed through to the master as written. */
+static void keep_sched_option(struct run_opts *o, const struct option *opts, int c)
+{
+	sched_cli_option(PROG, &o->sc, c, optarg);
+	for (const struct option *op = opts; op->name; op++)
+		if (op->val == c) {
+			if (o->sched_argc < 46) {
+				if (asprintf(&o->sched_argv[o->sched_argc], "--%s", op->name) > 0)
+					o->sched_argc++;
+				if (op->has_arg)
+					o->sched_argv[o->sched_argc++] = strdup(optarg);
+			}
+			break;
+		}
+}
+
+/* Tree Scheduling's options, checked here and passed through to dls-treesched. */
+static void keep_tree_option(struct run_opts *o, int c)
+{
+	enum tree_gamma g;
+	enum tree_alloc a;
+
+	if (c == O_GAMMA && tree_migrate_gamma_parse(optarg, &g))
+		cli_usage_error(PROG, "--gamma", optarg, "must be half, proportional or ratio");
+	if (c == O_ALLOC && tree_plan_alloc_parse(optarg, &a))
+		cli_usage_error(PROG, "--alloc", optarg,
+				"must be equal, proportional or round-robin");
+	if (c == O_REPORT)
+		cli_double_or_die(PROG, "--report-interval", optarg, 0, 3600);
+	if (o->tree_argc >= 6)
+		return;
+	if (c == O_BIDI) {
+		o->tree_argv[o->tree_argc++] = strdup("--bidirectional");
+		return;
+	}
+	if (asprintf(&o->tree_argv[o->tree_argc], "--%s=%s",
+		     c == O_GAMMA ? "gamma" : c == O_ALLOC ? "alloc" : "report-interval",
+		     optarg) > 0)
+		o->tree_argc++;
+}
+
+static void parse_kill(struct run_opts *o, char *arg)
+{
+	char *at = strchr(arg, '@');
+
+	if (!at)
+		cli_usage_error(PROG, "--kill", arg,
+				"must be SLAVE@SECONDS, hmaster.L.I@SECONDS, master@SECONDS or "
+				"coordinator@SECONDS");
+	*at = '\0';
+	if (!strcmp(arg, "master") || !strcmp(arg, "coordinator"))
+		o->kill_master = 1;
+	else if (!strncmp(arg, "hmaster.", 8))
+		snprintf(o->kill_name, sizeof(o->kill_name), "%s", arg);
+	else
+		o->kill_slave = (int)cli_i64_or_die(PROG, "--kill", arg, 0, CLUSTER_MAX - 1);
+	o->kill_at = cli_double_or_die(PROG, "--kill", at + 1, 0, 1e6);
+}
+
+static void parse_hmasters(struct run_opts *o, const char *arg)
+{
+	int64_t *l;
+	size_t nl;
+	const char *cause;
+
+	if (!strcmp(arg, "per-host")) { /* one level; its size once the hosts are known */
+		o->hm_per_host = 1;
+		o->nlevels = 1;
+		return;
+	}
+	cause = cli_parse_i64_list(arg, 1, MAX_HMASTERS, &l, &nl);
+
+	if (cause || nl > MAX_LEVELS)
+		cli_usage_error(PROG, "--hmasters", arg, cause ? cause : "at most 4 levels");
+	o->nlevels = (int)nl;
+	for (int i = 0; i < o->nlevels; i++)
+		o->levels[i] = (int)l[i];
+	free(l);
+}
+
+int run_opts_parse(int argc, char **argv, struct run_opts *o)
+{
+	static const struct option opts[] = {SCHED_CLI_LONG_OPTIONS,
+					     CLUSTER_CLI_LONG_OPTIONS,
+					     {"t-iter", required_argument, 0, O_TITER},
+					     {"workload", required_argument, 0, O_WORKLOAD},
+					     {"param", required_argument, 0, O_PARAM},
+					     {"out", required_argument, 0, O_OUT},
+					     {"slave-program", required_argument, 0, O_SLAVEPROG},
+					     {"width", required_argument, 0, O_WIDTH},
+					     {"height", required_argument, 0, O_HEIGHT},
+					     {"maxit", required_argument, 0, O_MAXIT},
+					     {"order", required_argument, 0, O_ORDER},
+					     {"collect", required_argument, 0, O_COLLECT},
+					     {"png", required_argument, 0, O_PNG},
+					     {"raw", required_argument, 0, O_RAW},
+					     {"csv", required_argument, 0, O_CSV},
+					     {"json", required_argument, 0, O_JSON},
+					     {"run", required_argument, 0, O_RUN},
+					     {"names", required_argument, 0, O_NAMES},
+					     {"dir", required_argument, 0, O_DIR},
+					     {"kill", required_argument, 0, O_KILL},
+					     {"hmasters", required_argument, 0, O_HMASTERS},
+					     {"hmode", required_argument, 0, O_HMODE},
+					     {"gamma", required_argument, 0, O_GAMMA},
+					     {"alloc", required_argument, 0, O_ALLOC},
+					     {"bidirectional", no_argument, 0, O_BIDI},
+					     {"report-interval", required_argument, 0, O_REPORT},
+					     {"link-latency-us", required_argument, 0, O_LATENCY},
+					     {"tls", no_argument, 0, O_TLS},
+					     {"hostfile", required_argument, 0, O_HOSTFILE},
+					     {"launch", required_argument, 0, O_LAUNCH},
+					     {"ping-ms", required_argument, 0, O_PING},
+					     {"ping-timeout-ms", required_argument, 0, O_PINGTO},
+					     {"timeout", required_argument, 0, O_TIMEOUT},
+					     {"progress", no_argument, 0, O_PROGRESS},
+					     {"no-progress", no_argument, 0, O_NOPROGRESS},
+					     {"no-journal", no_argument, 0, O_NOJOURNAL},
+					     {"journal-sync", required_argument, 0, O_JSYNC},
+					     {"help", no_argument, 0, 'h'},
+					     {0, 0, 0, 0}};
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == SCHED_OPT_SCHEME && !strcasecmp(optarg, "trees")) {
+			o->trees = 1; /* Tree Scheduling: dls-treesched instead of a master */
+			continue;
+		}
+		if (c >= SCHED_OPT_SCHEME && c <= SCHED_OPT_L) {
+			keep_sched_option(o, opts, c);
+			continue;
+		}
+		if (cluster_cli_option(PROG, &o->cl, c, optarg, &o->loads))
+			continue;
+		switch (c) {
+		case O_TITER:
+			o->t_iter = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
+			break;
+		case O_WIDTH:
+			cli_param_or_die(PROG, "--width", o->params, &o->nparams, "width", optarg);
+			break;
+		case O_HEIGHT:
+			cli_param_or_die(PROG, "--height", o->params, &o->nparams, "height", optarg);
+			break;
+		case O_MAXIT:
+			cli_param_or_die(PROG, "--maxit", o->params, &o->nparams, "maxit", optarg);
+			break;
+		case O_WORKLOAD:
+			o->workload = optarg;
+			break;
+		case O_PARAM:
+			cli_param_or_die(PROG, "--param", o->params, &o->nparams, NULL, optarg);
+			break;
+		case O_OUT:
+			o->out.npy = optarg;
+			break;
+		case O_SLAVEPROG:
+			if (access(optarg, X_OK))
+				cli_usage_error(PROG, "--slave-program", optarg, strerror(errno));
+			o->slave_program = optarg;
+			break;
+		case O_ORDER:
+			if (strcmp(optarg, "natural") && strcmp(optarg, "interleaved"))
+				cli_usage_error(PROG, "--order", optarg, "must be natural or interleaved");
+			o->order = optarg;
+			break;
+		case O_COLLECT:
+			if (strcmp(optarg, "piggyback") && strcmp(optarg, "end"))
+				cli_usage_error(PROG, "--collect", optarg, "must be piggyback or end");
+			o->collect = optarg;
+			o->collect_given = 1;
+			break;
+		case O_PNG:
+			o->out.png = optarg;
+			break;
+		case O_RAW:
+			o->out.raw = optarg;
+			break;
+		case O_CSV:
+			o->out.csv = optarg;
+			break;
+		case O_JSON:
+			o->out.json = optarg;
+			break;
+		case O_RUN:
+			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= sizeof(o->run))
+				cli_usage_error(PROG, "--run", optarg,
+						"must be 1 to 63 characters without '/'");
+			snprintf(o->run, sizeof(o->run), "%s", optarg);
+			break;
+		case O_NAMES:
+			if (strncmp(optarg, "corbaname:", 10) && strncmp(optarg, "corbaloc:", 9))
+				cli_usage_error(PROG, "--names", optarg,
+						"must be a corbaname:: or corbaloc:: address");
+			o->names = optarg;
+			break;
+		case O_DIR:
+			o->dir = optarg;
+			break;
+		case O_KILL:
+			parse_kill(o, optarg);
+			break;
+		case O_TLS:
+			o->tls = 1;
+			break;
+		case O_HOSTFILE:
+			o->hostfile = optarg;
+			break;
+		case O_LAUNCH:
+			o->launch = optarg;
+			break;
+		case O_PING:
+			o->ping_ms = (int)cli_i64_or_die(PROG, "--ping-ms", optarg, 1, 3600000);
+			break;
+		case O_PINGTO:
+			o->ping_timeout_ms =
+				(int)cli_i64_or_die(PROG, "--ping-timeout-ms", optarg, 1, 3600000);
+			break;
+		case O_GAMMA:
+		case O_ALLOC:
+		case O_REPORT:
+		case O_BIDI:
+			keep_tree_option(o, c);
+			break;
+		case O_HMODE:
+			if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))
+				cli_usage_error(PROG, "--hmode", optarg, "must be relay or twolevel");
+			o->hmode = optarg;
+			break;
+		case O_LATENCY:
+			o->latency_us = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
+			break;
+		case O_HMASTERS:
+			parse_hmasters(o, optarg);
+			break;
+		case O_TIMEOUT:
+			o->timeout = cli_double_or_die(PROG, "--timeout", optarg, 0.1, 1e7);
+			break;
+		case O_PROGRESS:
+			o->progress = 1;
+			break;
+		case O_NOPROGRESS:
+			o->progress = 0;
+			break;
+		case O_NOJOURNAL:
+			o->journal = 0;
+			break;
+		case O_JSYNC:
+			if (strcmp(optarg, "disk") && strcmp(optarg, "os"))
+				cli_usage_error(PROG, "--journal-sync", optarg, "must be disk or os");
+			o->journal_sync = optarg;
+			break;
+		case 'h':
+			help();
+			return 1;
+		default:
+			fprintf(stderr, "try '" PROG " --help'\n");
+			return 2;
+		}
+	}
+	if (optind < argc)
+		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
+	return 0;
+}
+
+/* The workload knows its parameters, and images are Mandelbrot's; the
+ * loop's iterations.  The outputs can be written. */
+static int64_t validate_workload(const struct run_opts *o)
+{
+	struct work wk;
+	int64_t iterations;
+	char why[256];
+
+	if (work_open(&wk, o->workload, o->params, (size_t)o->nparams, ITER_ORDER_NATURAL, why,
+		      sizeof(why)))
+		cli_usage_error(PROG, "--workload", o->workload, why);
+	iterations = wk.loop.iterations;
+	work_close(&wk);
+	if ((o->out.png || o->out.raw) && strcmp(o->workload, "mandelbrot"))
+		cli_usage_error(PROG, o->out.png ? "--png" : "--raw", o->workload,
+				"images are Mandelbrot's; write the results with --out FILE.npy");
+	cli_outputs_writable_or_die(PROG, &o->out);
+	return iterations;
+}
+
+void run_opts_validate(struct run_opts *o)
+{
+	int64_t iterations = validate_workload(o);
+
+	char why[4600];
+
+	if (o->launch && !o->hostfile)
+		cli_usage_error(PROG, "--launch", o->launch, "starts programs on the hosts of --hostfile");
+	if (o->cl.n == 0 && !o->hostfile)
+		cli_usage_error(PROG, "--cluster", NULL, "or --speeds or --hostfile is required");
+	if (run_hosts_init(&o->hosts, o->hostfile, o->launch, why, sizeof(why)))
+		cli_usage_error(PROG, o->hostfile ? "--hostfile" : "--launch",
+				o->hostfile ? o->hostfile : o->launch, why);
+	if (run_hosts_place(&o->hosts, &o->cl, o->cl.n == 0, why, sizeof(why)))
+		cli_usage_error(PROG, "--hostfile", o->hostfile, why);
+	cluster_cli_finish(PROG, &o->cl, o->loads);
+	if (o->hm_per_host)
+		o->levels[0] = run_hosts_used(&o->hosts, o->cl.n, -1);
+	for (int i = 0; o->nlevels && i < o->cl.n; i++)
+		o->slave_hm[i] = o->hm_per_host
+					 ? run_hosts_used(&o->hosts, o->cl.n, o->hosts.slave_host[i])
+					 : i % o->levels[o->nlevels - 1];
+	if (!o->trees) /* the scheme and its options, as the master will see them */
+		sched_cli_finish(PROG, &o->sc, "dtss", iterations, o->cl.n);
+	if (o->kill_slave >= o->cl.n)
+		cli_usage_error(PROG, "--kill", NULL, "names a slave beyond the cluster");
+	if (o->trees && o->nlevels)
+		cli_usage_error(PROG, "--hmasters", NULL, "Tree Scheduling has no masters to stack");
+	if (o->trees && o->collect_given)
+		cli_usage_error(PROG, "--collect", o->collect,
+				"Tree Scheduling collects by --report-interval (0: when idle)");
+	if (o->slave_program && (o->trees || o->tls))
+		cli_usage_error(PROG, "--slave-program", o->slave_program,
+				"runs master-slave schemes without --tls only");
+	if (!o->trees && o->tree_argc)
+		cli_usage_error(PROG, o->tree_argv[0], NULL, "applies to --scheme trees only");
+	o->first[0] = 0;
+	for (int l = 0; l < o->nlevels; l++) {
+		if (l > 0 && o->levels[l] < o->levels[l - 1])
+			cli_usage_error(PROG, "--hmasters", NULL,
+					"each level needs at least as many hmasters as the one above");
+		o->first[l + 1] = o->first[l] + o->levels[l];
+	}
+	if (o->nlevels && (o->first[o->nlevels] > MAX_HMASTERS ||
+			   o->levels[o->nlevels - 1] > o->cl.n))
+		cli_usage_error(PROG, "--hmasters", NULL,
+				"more hmasters than slaves on the last level, or more than 256");
+	if (o->kill_name[0]) {
+		int lv, ix;
+
+		if (sscanf(o->kill_name, "hmaster.%d.%d", &lv, &ix) != 2 || lv < 0 ||
+		    lv >= o->nlevels || ix < 0 || ix >= o->levels[lv])
+			cli_usage_error(PROG, "--kill", o->kill_name, "names no hmaster of --hmasters");
+		o->kill_hm = o->first[lv] + ix;
+	}
+	if (o->kill_master && !o->journal)
+		cli_usage_error(PROG, "--kill", "master",
+				"only a run with a journal resumes its master or coordinator (not "
+				"--no-journal)");
+	if (cluster_power(&o->cl, &o->power))
+		cli_usage_error(PROG, "--loads", o->loads,
+				"the schedules have too many steps in all");
+}

@@ -1,0 +1,66 @@
+/*
+ * run_opts.h - the command line of `dls run`: its options read, checked
+ * against each other and the cluster, and kept for the launcher (dls_run.c).
+ */
+#ifndef DLS_RUN_OPTS_H
+#define DLS_RUN_OPTS_H
+
+#include "cluster.h"
+#include "dls/emul.h"
+#include "dls/workload.h"
+#include "run_hosts.h"
+#include "run_report.h"
+#include "sched_cli.h"
+
+#define MAX_LEVELS 4
+#define MAX_HMASTERS 256
+
+/* Everything the command line says, checked. */
+struct run_opts {
+	struct cluster cl;
+	struct emul_steps power; /* the cluster's sum V_i/Q_i(t), for the master's E */
+	const char *loads, *names, *dir;
+	const char *hostfile, *launch; /* the hosts, and how a program starts on one */
+	int hm_per_host;	       /* --hmasters per-host */
+	int ping_ms, ping_timeout_ms;  /* 0: the programs' defaults */
+	struct run_hosts hosts;	       /* checked; where each process goes */
+	int slave_hm[CLUSTER_MAX];     /* each slave's hmaster on the last level */
+	const char *slave_program; /* instead of dls-slave: a program taking its options */
+	struct run_outputs out; /* the master's files (paths only; passed through) */
+	const char *order, *collect, *hmode;
+	const char *workload;
+	struct dls_param params[DLS_MAX_PARAMS]; /* the workload's */
+	int nparams;
+	char run[64];
+	double t_iter, timeout, kill_at, latency_us;
+	int levels[MAX_LEVELS], nlevels, first[MAX_LEVELS + 1]; /* hmasters by level */
+	int kill_slave, kill_hm, kill_master;
+	char kill_name[64];
+	int journal; /* the master journals to the run's folder and is resumed if it dies */
+	const char *journal_sync; /* disk or os (dls-master --journal-sync) */
+	int tls, trees, progress;
+	int collect_given;
+	char *tree_argv[8], *sched_argv[48]; /* passed through to the master */
+	struct sched_cli sc;		      /* the same, checked before anything starts */
+	int tree_argc, sched_argc;
+};
+
+/* The defaults: natural order, piggy-back collection, a journal, run-PID. */
+void run_opts_init(struct run_opts *o);
+
+/* Frees what parsing kept. */
+void run_opts_free(struct run_opts *o);
+
+/*
+ * Reads the command line into *o; a bad value exits 2 with its cause.
+ * Returns 0, 1 after --help, or 2 for an unknown option.
+ */
+int run_opts_parse(int argc, char **argv, struct run_opts *o);
+
+/*
+ * Checks the options against each other, reads the hosts and places the
+ * cluster's slaves on them; exits 2 with the cause.
+ */
+void run_opts_validate(struct run_opts *o);
+
+#endif
