@@ -172,6 +172,7 @@ static void add_net_args(char **argv, int *n, const struct run_opts *o,
 		return;
 	}
 	add_arg(argv, n, "--listen=%s", host);
+	add_arg(argv, n, "--lifeline"); /* it exits when dls run does, however */
 	if (o->tls)
 		add_arg(argv, n, "--tls-dir=%s", tls_dir_of(o, e, h, dir, sizeof(dir)));
 }
@@ -185,10 +186,17 @@ static void add_ping_args(char **argv, int *n, const struct run_opts *o)
 		add_arg(argv, n, "--ping-timeout-ms=%d", o->ping_timeout_ms);
 }
 
-/* names_start()'s way of starting omniNames on the first host. */
+/* names_start()'s way of starting omniNames on the first host: guarded by
+ * the lifeline, since stopping ssh or srun need not stop it there. */
 static pid_t spawn_on_first_host(void *ctx, char *const argv[], const char *log)
 {
-	return run_hosts_spawn(ctx, 0, argv, log, log);
+	char *guarded[64];
+
+	if (run_hosts_guard(argv, guarded, 64) < 0) {
+		errno = E2BIG;
+		return -1;
+	}
+	return run_hosts_spawn(ctx, 0, guarded, log, log);
 }
 
 /* The run's CA and each host's folder (dls tls init's layout) in LOGDIR/tls. */
@@ -588,6 +596,11 @@ int dls_cmd_run(int argc, char **argv)
 		return rc == 1 ? 0 : rc;
 	}
 	run_opts_validate(&o);
+	if (run_hosts_lifeline(&o.hosts)) {
+		fprintf(stderr, PROG ": cannot make the run's lifeline: %s\n", strerror(errno));
+		run_opts_free(&o);
+		return 1;
+	}
 	memset(&r, 0, sizeof(r));
 	r.master.status = r.names.status = -1;
 	r.nhm = o.nlevels ? o.first[o.nlevels] : 0;

@@ -28,7 +28,10 @@ static int redirect(const char *path, int fd)
 	return 0;
 }
 
-pid_t proc_spawn(char *const argv[], const char *out_path, const char *err_path, int new_session)
+/* fork and exec argv: stdin from in_fd (-1: inherited, or /dev/null in a
+ * new session), stdout and stderr to the files. */
+static pid_t spawn(char *const argv[], int in_fd, const char *out_path, const char *err_path,
+		   int new_session)
 {
 	pid_t pid = fork();
 
@@ -41,15 +44,23 @@ pid_t proc_spawn(char *const argv[], const char *out_path, const char *err_path,
 	if ((out_path && redirect(out_path, STDOUT_FILENO)) ||
 	    (err_path && redirect(err_path, STDERR_FILENO)))
 		_exit(127);
-	if (new_session) {
-		int null = open("/dev/null", O_RDONLY);
-
-		if (null >= 0)
-			dup2(null, STDIN_FILENO);
-	}
+	if (new_session && in_fd < 0)
+		in_fd = open("/dev/null", O_RDONLY);
+	if (in_fd >= 0 && dup2(in_fd, STDIN_FILENO) < 0)
+		_exit(127);
 	execvp(argv[0], argv);
 	fprintf(stderr, "cannot start '%s': %s\n", argv[0], strerror(errno));
 	_exit(127);
+}
+
+pid_t proc_spawn(char *const argv[], const char *out_path, const char *err_path, int new_session)
+{
+	return spawn(argv, -1, out_path, err_path, new_session);
+}
+
+pid_t proc_spawn_in(char *const argv[], int in_fd, const char *out_path, const char *err_path)
+{
+	return spawn(argv, in_fd, out_path, err_path, 0);
 }
 
 int proc_status(int wstatus)

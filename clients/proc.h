@@ -15,6 +15,9 @@
  */
 pid_t proc_spawn(char *const argv[], const char *out_path, const char *err_path, int new_session);
 
+/* The same with stdin read from in_fd (-1: inherited), in this session. */
+pid_t proc_spawn_in(char *const argv[], int in_fd, const char *out_path, const char *err_path);
+
 /*
  * Stops pid: SIGTERM, then SIGKILL after grace_ms, and reaps it when it is
  * our child.  Returns its exit status as proc_status() would, or -1.

@@ -1,6 +1,8 @@
 #include "run_hosts.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +63,7 @@ int run_hosts_init(struct run_hosts *rh, const char *hostfile, const char *launc
 		   size_t len)
 {
 	memset(rh, 0, sizeof(*rh));
+	rh->lifeline = -1;
 	if (!hostfile) {
 		rh->hf.n = 1;
 		snprintf(rh->hf.host[0].name, HOST_NAME_LEN, "localhost");
@@ -181,7 +184,7 @@ pid_t run_hosts_spawn(const struct run_hosts *rh, int h, char *const argv[],
 	pid_t pid;
 
 	if (!rh->launch)
-		return proc_spawn(argv, out_path, err_path, 0);
+		return proc_spawn_in(argv, rh->lifeline, out_path, err_path);
 	if (template_words(rh->launch, &rh->hf.host[h], &we, why, sizeof(why))) {
 		errno = EINVAL;
 		return -1;
@@ -192,10 +195,45 @@ pid_t run_hosts_spawn(const struct run_hosts *rh, int h, char *const argv[],
 	for (int i = 0; argv[i] && n < MAX_WORDS - 1; i++)
 		words[n++] = rh->remote_shell ? shell_quote(argv[i]) : argv[i];
 	words[n] = NULL;
-	pid = proc_spawn(words, out_path, err_path, 0);
+	pid = proc_spawn_in(words, rh->lifeline, out_path, err_path);
 	if (rh->remote_shell)
 		for (int i = quoted_from; i < n; i++)
 			free(words[i]);
 	wordfree(&we);
 	return pid;
+}
+
+int run_hosts_lifeline(struct run_hosts *rh)
+{
+	int fds[2];
+
+	/* both ends close on exec: a child gets the read end as its stdin only,
+	 * and no child holds the write end */
+	if (pipe2(fds, O_CLOEXEC))
+		return -1;
+	rh->lifeline = fds[0];
+	return 0;
+}
+
+int run_hosts_guard(char *const argv[], char **out, int max)
+{
+	/* a background job's stdin is /dev/null unless saved first (fd 3) */
+	static char script[] = "exec 3<&0; \"$@\" </dev/null & p=$!; "
+			       "trap 'kill $p 2>/dev/null; exit 143' TERM HUP INT; "
+			       "cat <&3 >/dev/null & c=$!; "
+			       "while kill -0 $p 2>/dev/null && kill -0 $c 2>/dev/null; do "
+			       "sleep 0.2; done; kill $p $c 2>/dev/null; wait $p";
+	int n = 0;
+
+	out[n++] = "sh";
+	out[n++] = "-c";
+	out[n++] = script;
+	out[n++] = "sh";
+	for (int i = 0; argv[i]; i++) {
+		if (n >= max - 1)
+			return -1;
+		out[n++] = argv[i];
+	}
+	out[n] = NULL;
+	return n;
 }

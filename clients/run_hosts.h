@@ -20,6 +20,7 @@ struct run_hosts {
 				 (ssh, rsh): every argument is quoted */
 	char tls_root[4200];  /* with TLS: the CA's folder, a folder per host in it */
 	int slave_host[CLUSTER_MAX];
+	int lifeline; /* the read end of the lifeline (run_hosts_lifeline), or -1 */
 };
 
 /*
@@ -50,8 +51,27 @@ const char *run_hosts_addr(const struct run_hosts *rh, int h);
 char *run_hosts_tls_dir(const struct run_hosts *rh, int h, char *buf, size_t len);
 
 /*
+ * Opens the run's lifeline: every program started afterwards reads its
+ * stdin from a pipe whose only writer is this process, which never writes.
+ * When it ends, however it ends (even kill -9), the pipe closes; DLS's
+ * programs started with --lifeline then exit, on every host (ssh and srun
+ * forward the end of stdin), and run_hosts_guard() stops the others.
+ * 0, or -1 with errno.
+ */
+int run_hosts_lifeline(struct run_hosts *rh);
+
+/*
+ * argv of a program that has no --lifeline (omniNames) as `sh -c SCRIPT sh
+ * argv...` into out (max words with the NULL): the shell starts it, stops
+ * it when stdin closes or the shell is stopped (TERM, HUP, INT), and exits
+ * with it.  The number of words, or -1 when max is too small.
+ */
+int run_hosts_guard(char *const argv[], char **out, int max);
+
+/*
  * Starts argv on host h (through the template, argv quoted for a remote
- * shell), output to out_path and err_path as proc_spawn().  The PID of the
+ * shell), stdin from the lifeline if open, output to out_path and err_path
+ * as proc_spawn().  The PID of the
  * local process (the program itself, ip netns exec, ssh or srun), or -1.
  */
 pid_t run_hosts_spawn(const struct run_hosts *rh, int h, char *const argv[],

@@ -120,6 +120,28 @@ static char *take_option(const char *prog, const char *name, int *argc, char **a
 	return value;
 }
 
+/* --lifeline: the launcher gave us a pipe as stdin and never writes to it. */
+static void *lifeline(void *arg)
+{
+	const char *prog = arg;
+	char buf[64];
+	ssize_t n;
+
+	while ((n = read(STDIN_FILENO, buf, sizeof(buf))) > 0 || (n < 0 && errno == EINTR))
+		;
+	fprintf(stderr, "%s: its launcher is gone (standard input closed): exiting\n", prog);
+	_exit(1);
+	return NULL;
+}
+
+static void watch_lifeline(const char *prog)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, lifeline, (void *)prog) == 0)
+		pthread_detach(t);
+}
+
 int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void),
 		     int default_ms)
 {
@@ -142,6 +164,11 @@ int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void
 			has_listen = 1;
 		} else if ((v = take_option(prog, "--tls-dir", argc, argv, &i))) {
 			tls_dir = v;
+		} else if (!strcmp(argv[i], "--lifeline")) {
+			memmove(argv + i, argv + i + 1, (size_t)(*argc - i) * sizeof(*argv));
+			(*argc)--;
+			i--;
+			watch_lifeline(prog);
 		}
 	}
 	raise_fd_limit();

@@ -68,8 +68,9 @@ void cli_keep_message_buffers(void);
 /*
  * The start of a server's main(): prints help() and returns 1 for --help
  * or -h; otherwise reads --call-timeout-ms (default_ms if absent), takes
- * --listen ADDR[:PORT] and --tls-dir D out of argv (CLI_NET_HELP; a bad
- * address exits 2 naming it), raises the descriptor limit to the hard one,
+ * --listen ADDR[:PORT], --tls-dir D and --lifeline out of argv (CLI_NET_HELP;
+ * a bad address exits 2 naming it; --lifeline: exit 1 when stdin closes,
+ * the launcher's pipe), raises the descriptor limit to the hard one,
  * and starts the ORB, which takes the -ORB... options out of argv.
  * Returns 0, or -1 when the ORB could not start (the reason was logged).
  */
@@ -81,7 +82,8 @@ int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void
 	"  --listen ADDR[:PORT]    bind and advertise only this address (default: every\n"  \
 	"                          interface, the first non-loopback one advertised)\n"    \
 	"  --tls-dir D             TLS with D's CA, key and password (dls tls init);\n"    \
-	"                          listens on giop:ssl only, verifies every peer\n"
+	"                          listens on giop:ssl only, verifies every peer\n"     \
+	"  --lifeline              exit when standard input closes (dls run's pipe)\n"
 
 /*
  * --timeout S of a program whose work has no loop to check a clock in (a

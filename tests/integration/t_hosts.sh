@@ -79,6 +79,24 @@ expect_usage_error "--launch 'ssh \"{host}': cannot be split" \
 expect_usage_error "--listen '10.99.0.3': not an address of this host" \
 	dls-slave --listen 10.99.0.3 --run x
 
+# dls run killed -9: the lifeline closes and every process it started, on
+# every host, exits (the naming service under its guard too)
+# (ip netns exec execs dls run: $! is dls run's PID)
+ip netns exec "${RUN[@]:1}" --t-iter 20000 --run gone$$ --dir "$T/gone" >"$T/gone.log" 2>&1 &
+RUNPID=$!
+sleep 2 # registered and computing (T_ideal 7 s)
+kill -9 $RUNPID
+wait $RUNPID || true
+left=""
+for _ in $(seq 50); do
+	left=$(pgrep -f -- "gone$$|$T/gone/names" || true)
+	[ -z "$left" ] && break
+	sleep 0.1
+done
+[ -z "$left" ] || { echo "FAILED: left running after dls run died: $(pgrep -af "gone$$")" >&2; exit 1; }
+grep -q "its launcher is gone" "$T/gone/slave.7.log"
+echo "dls run killed -9: every process of its run, on every host, exited"
+
 # by hand: the multi-homed host's slave advertises 10.99.0.3 unless --listen
 NSA=$(on $H1 dls names start --listen 10.77.0.1 --dir "$T/names1")
 stop_names1() {
