@@ -10,6 +10,7 @@
 #include <wordexp.h>
 
 #include "proc.h"
+#include "slurm_hosts.h"
 
 #define MAX_WORDS 512
 
@@ -59,12 +60,17 @@ static int template_words(const char *tmpl, const struct host *h, wordexp_t *we,
 	return 0;
 }
 
-int run_hosts_init(struct run_hosts *rh, const char *hostfile, const char *launch, char *why,
-		   size_t len)
+int run_hosts_init(struct run_hosts *rh, const char *hostfile, int slurm, const char *launch,
+		   char *why, size_t len)
 {
 	memset(rh, 0, sizeof(*rh));
 	rh->lifeline = -1;
-	if (!hostfile) {
+	if (slurm) {
+		if (slurm_hosts(&rh->hf, why, len))
+			return -1;
+		rh->from_file = 1;
+		rh->launch = launch ? launch : SLURM_LAUNCH;
+	} else if (!hostfile) {
 		rh->hf.n = 1;
 		snprintf(rh->hf.host[0].name, HOST_NAME_LEN, "localhost");
 		snprintf(rh->hf.host[0].addr, HOST_ADDR_LEN, "127.0.0.1");

@@ -14,7 +14,7 @@
 
 struct run_hosts {
 	struct hostfile hf;   /* without --hostfile: one host, localhost at 127.0.0.1 */
-	int from_file;        /* hf came from --hostfile */
+	int from_file;        /* hf came from --hostfile or Slurm */
 	const char *launch;   /* the template; NULL: start programs here */
 	int remote_shell;     /* the template hands the command to a remote shell
 				 (ssh, rsh): every argument is quoted */
@@ -24,12 +24,14 @@ struct run_hosts {
 };
 
 /*
- * Sets rh to this machine alone (hostfile NULL) or to the hosts of hostfile,
- * started with the template launch (NULL: "ssh {host}" for a hostfile).
- * 0, or -1 with why filled (the file, the line, the cause).
+ * Sets rh to this machine alone (hostfile NULL, slurm 0), to the hosts of
+ * hostfile, or (slurm) to those of the Slurm allocation this process runs
+ * in, started with the template launch (NULL: "ssh {host}" for a hostfile,
+ * SLURM_LAUNCH for Slurm).  0, or -1 with why filled (the file, the line,
+ * the cause).
  */
-int run_hosts_init(struct run_hosts *rh, const char *hostfile, const char *launch, char *why,
-		   size_t len);
+int run_hosts_init(struct run_hosts *rh, const char *hostfile, int slurm, const char *launch,
+		   char *why, size_t len);
 
 /*
  * Places n slaves on the hosts' slots in order (MPI's "by slot"); with

@@ -19,7 +19,7 @@
 enum { O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT, O_PNG,
        O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS, O_NOPROGRESS,
        O_TLS = 200, O_HMODE, O_GAMMA = 210, O_ALLOC, O_BIDI, O_REPORT, O_WORKLOAD = 220, O_PARAM,
-       O_OUT, O_SLAVEPROG, O_NOJOURNAL, O_JSYNC, O_HOSTFILE, O_LAUNCH, O_PING, O_PINGTO };
+       O_OUT, O_SLAVEPROG, O_NOJOURNAL, O_JSYNC, O_HOSTFILE, O_LAUNCH, O_PING, O_PINGTO, O_SLURM };
 
 static void help(void)
 {
@@ -41,6 +41,8 @@ static void help(void)
 	       "                       the naming service and the master, slaves fill the\n"
 	       "                       slots in order (speed= and load= make the cluster when\n"
 	       "                       no --cluster or --speeds is given)\n"
+	       "  --slurm              run on the nodes of the Slurm allocation (salloc,\n"
+	       "                       sbatch), a slot per task, launched with srun\n"
 	       "  --launch TEMPLATE    how a program starts on a host (default 'ssh {host}'):\n"
 	       "                       {host} and {addr} replaced, e.g. 'ip netns exec {host}'\n"
 	       "                       or 'srun -N1 -n1 -w {host}'; binaries and --dir must be\n"
@@ -228,6 +230,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 					     {"tls", no_argument, 0, O_TLS},
 					     {"hostfile", required_argument, 0, O_HOSTFILE},
 					     {"launch", required_argument, 0, O_LAUNCH},
+					     {"slurm", no_argument, 0, O_SLURM},
 					     {"ping-ms", required_argument, 0, O_PING},
 					     {"ping-timeout-ms", required_argument, 0, O_PINGTO},
 					     {"timeout", required_argument, 0, O_TIMEOUT},
@@ -328,6 +331,9 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 		case O_LAUNCH:
 			o->launch = optarg;
 			break;
+		case O_SLURM:
+			o->slurm = 1;
+			break;
 		case O_PING:
 			o->ping_ms = (int)cli_i64_or_die(PROG, "--ping-ms", optarg, 1, 3600000);
 			break;
@@ -408,15 +414,20 @@ void run_opts_validate(struct run_opts *o)
 
 	char why[4600];
 
-	if (o->launch && !o->hostfile)
-		cli_usage_error(PROG, "--launch", o->launch, "starts programs on the hosts of --hostfile");
-	if (o->cl.n == 0 && !o->hostfile)
-		cli_usage_error(PROG, "--cluster", NULL, "or --speeds or --hostfile is required");
-	if (run_hosts_init(&o->hosts, o->hostfile, o->launch, why, sizeof(why)))
-		cli_usage_error(PROG, o->hostfile ? "--hostfile" : "--launch",
-				o->hostfile ? o->hostfile : o->launch, why);
+	if (o->slurm && o->hostfile)
+		cli_usage_error(PROG, "--slurm", NULL, "the hosts come from Slurm or --hostfile: one");
+	if (o->launch && !o->hostfile && !o->slurm)
+		cli_usage_error(PROG, "--launch", o->launch,
+				"starts programs on the hosts of --hostfile or --slurm");
+	if (o->cl.n == 0 && !o->hostfile && !o->slurm)
+		cli_usage_error(PROG, "--cluster", NULL,
+				"or --speeds, --hostfile or --slurm is required");
+	if (run_hosts_init(&o->hosts, o->hostfile, o->slurm, o->launch, why, sizeof(why)))
+		cli_usage_error(PROG,
+				o->slurm ? "--slurm" : o->hostfile ? "--hostfile" : "--launch",
+				o->slurm ? NULL : o->hostfile ? o->hostfile : o->launch, why);
 	if (run_hosts_place(&o->hosts, &o->cl, o->cl.n == 0, why, sizeof(why)))
-		cli_usage_error(PROG, "--hostfile", o->hostfile, why);
+		cli_usage_error(PROG, o->slurm ? "--slurm" : "--hostfile", o->hostfile, why);
 	cluster_cli_finish(PROG, &o->cl, o->loads);
 	if (o->hm_per_host)
 		o->levels[0] = run_hosts_used(&o->hosts, o->cl.n, -1);

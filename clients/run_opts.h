@@ -21,6 +21,7 @@ struct run_opts {
 	struct emul_steps power; /* the cluster's sum V_i/Q_i(t), for the master's E */
 	const char *loads, *names, *dir;
 	const char *hostfile, *launch; /* the hosts, and how a program starts on one */
+	int slurm;		       /* the hosts of the Slurm allocation */
 	int hm_per_host;	       /* --hmasters per-host */
 	int ping_ms, ping_timeout_ms;  /* 0: the programs' defaults */
 	struct run_hosts hosts;	       /* checked; where each process goes */
