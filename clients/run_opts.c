@@ -16,6 +16,21 @@
 
 #define PROG "dls run"
 
+enum { PATH_NPY, PATH_PNG, PATH_RAW, PATH_CSV, PATH_JSON, PATH_DIR, PATH_SLAVEPROG };
+
+/* path as an absolute one, in o's buffer k: the programs of a run may start
+ * in another folder (ssh starts them in the home folder) */
+static const char *absolute(struct run_opts *o, int k, const char *path)
+{
+	char cwd[4096];
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		snprintf(o->abs_path[k], sizeof(o->abs_path[k]), "%s", path);
+	else
+		snprintf(o->abs_path[k], sizeof(o->abs_path[k]), "%s/%s", cwd, path);
+	return o->abs_path[k];
+}
+
 enum { O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT, O_PNG,
        O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS, O_NOPROGRESS,
        O_TLS = 200, O_HMODE, O_GAMMA = 210, O_ALLOC, O_BIDI, O_REPORT, O_WORKLOAD = 220, O_PARAM,
@@ -274,12 +289,12 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 			cli_param_or_die(PROG, "--param", o->params, &o->nparams, NULL, optarg);
 			break;
 		case O_OUT:
-			o->out.npy = optarg;
+			o->out.npy = absolute(o, PATH_NPY, optarg);
 			break;
 		case O_SLAVEPROG:
 			if (access(optarg, X_OK))
 				cli_usage_error(PROG, "--slave-program", optarg, strerror(errno));
-			o->slave_program = optarg;
+			o->slave_program = absolute(o, PATH_SLAVEPROG, optarg);
 			break;
 		case O_ORDER:
 			if (strcmp(optarg, "natural") && strcmp(optarg, "interleaved"))
@@ -293,16 +308,16 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 			o->collect_given = 1;
 			break;
 		case O_PNG:
-			o->out.png = optarg;
+			o->out.png = absolute(o, PATH_PNG, optarg);
 			break;
 		case O_RAW:
-			o->out.raw = optarg;
+			o->out.raw = absolute(o, PATH_RAW, optarg);
 			break;
 		case O_CSV:
-			o->out.csv = optarg;
+			o->out.csv = absolute(o, PATH_CSV, optarg);
 			break;
 		case O_JSON:
-			o->out.json = optarg;
+			o->out.json = absolute(o, PATH_JSON, optarg);
 			break;
 		case O_RUN:
 			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= sizeof(o->run))
@@ -317,7 +332,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 			o->names = optarg;
 			break;
 		case O_DIR:
-			o->dir = optarg;
+			o->dir = absolute(o, PATH_DIR, optarg);
 			break;
 		case O_KILL:
 			parse_kill(o, optarg);

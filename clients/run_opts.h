@@ -22,6 +22,9 @@ struct run_opts {
 	const char *loads, *names, *dir;
 	const char *hostfile, *launch; /* the hosts, and how a program starts on one */
 	int slurm;		       /* the hosts of the Slurm allocation */
+	/* every path the programs get, made absolute: they may run elsewhere
+	 * (ssh starts them in the home folder) */
+	char abs_path[8][4200];
 	int hm_per_host;	       /* --hmasters per-host */
 	int ping_ms, ping_timeout_ms;  /* 0: the programs' defaults */
 	struct run_hosts hosts;	       /* checked; where each process goes */

@@ -9,7 +9,9 @@
 #  - a link cut mid-run: the cut-off slave holding work is found by the
 #    pings, its work goes to others, the image is exact; when the link
 #    comes back the slave is refused and says it was declared lost.
-# Needs root (ip netns); without it the test says so and fails.
+#  - over ssh (an sshd in each namespace): exact; dls run killed -9: every
+#    process of its run, on every host, exits (the lifeline).
+# Needs root (ip netns) and openssh; without root the test says so and fails.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -19,28 +21,10 @@ if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null; then
 fi
 P=dls$$
 H1=${P}h1 H2=${P}h2 H3=${P}h3 SW=${P}sw
-netns_down() { for n in $H1 $H2 $H3 $SW; do ip netns del "$n" 2>/dev/null || true; done; }
+NETNS=$(cd "$(dirname "$0")/../../scripts" && pwd)/netns-hosts.sh
+netns_down() { "$NETNS" down $P; }
 CLEANUP_HOOK=netns_down
-ip netns add $SW
-ip -n $SW link set lo up
-ip -n $SW link add br0 type bridge
-ip -n $SW link set br0 up
-for i in 1 2 3; do
-	H=${P}h$i
-	ip netns add "$H"
-	ip -n "$H" link set lo up
-	if [ $i = 3 ]; then # the unreachable interface first: omniORB's default pick
-		ip -n "$H" link add x0 type veth peer name x1
-		ip -n "$H" addr add 10.99.0.3/24 dev x0
-		ip -n "$H" link set x1 up
-		ip -n "$H" link set x0 up
-	fi
-	ip -n "$H" link add eth0 type veth peer name p$i netns $SW
-	ip -n "$H" addr add 10.77.0.$i/24 dev eth0
-	ip -n "$H" link set eth0 up
-	ip -n $SW link set p$i master br0
-	ip -n $SW link set p$i up
-done
+"$NETNS" up $P
 cat >"$T/hosts" <<HOSTS
 # three namespace hosts
 $H1 addr=10.77.0.1 slots=2
@@ -79,14 +63,50 @@ expect_usage_error "--launch 'ssh \"{host}': cannot be split" \
 expect_usage_error "--listen '10.99.0.3': not an address of this host" \
 	dls-slave --listen 10.99.0.3 --run x
 
+# over ssh (dls run's default launcher): an sshd in each namespace, a key of
+# the test's own; outputs given as relative paths land where dls run runs
+S=$T/ssh
+mkdir -p "$S" /run/sshd
+chmod 700 "$S"
+ssh-keygen -q -t ed25519 -N '' -f "$S/hostkey"
+ssh-keygen -q -t ed25519 -N '' -f "$S/id"
+cp "$S/id.pub" "$S/authorized_keys"
+for i in 1 2 3; do
+	printf '%s\n' "ListenAddress 10.77.0.$i" "HostKey $S/hostkey" "PidFile $S/sshd$i.pid" \
+		"AuthorizedKeysFile $S/authorized_keys" "PermitRootLogin prohibit-password" \
+		"PasswordAuthentication no" "KbdInteractiveAuthentication no" "UsePAM no" \
+		"StrictModes no" >"$S/sshd$i.conf"
+	ip netns exec ${P}h$i "$(command -v sshd || echo /usr/sbin/sshd)" -f "$S/sshd$i.conf" \
+		-E "$S/sshd$i.log"
+	printf 'Host %s\n  HostName 10.77.0.%s\n' ${P}h$i $i >>"$S/config"
+done
+printf '%s\n' "Host *" "  User root" "  IdentityFile $S/id" "  IdentitiesOnly yes" \
+	"  BatchMode yes" "  StrictHostKeyChecking no" "  UserKnownHostsFile /dev/null" \
+	"  LogLevel ERROR" >>"$S/config"
+sshd_down() {
+	for i in 1 2 3; do [ -f "$S/sshd$i.pid" ] && kill "$(cat "$S/sshd$i.pid")" 2>/dev/null; done
+	netns_down
+}
+CLEANUP_HOOK=sshd_down
+(cd "$T" && on $H1 dls run --hostfile "$T/hosts" --launch "ssh -F $S/config {host}" --cluster C8 \
+	--width 400 --height 200 --no-progress --raw ssh.pgm --dir ssh-run >"$T/ssh.log" 2>&1)
+same_image "$T/ssh.pgm" "$REF"
+echo "over ssh: exact, outputs where dls run runs"
+
 # dls run killed -9: the lifeline closes and every process it started, on
-# every host, exits (the naming service under its guard too)
+# every host, exits: through ssh, and the naming service under its guard
 # (ip netns exec execs dls run: $! is dls run's PID)
-ip netns exec "${RUN[@]:1}" --t-iter 20000 --run gone$$ --dir "$T/gone" >"$T/gone.log" 2>&1 &
+ip netns exec $H1 dls run --hostfile "$T/hosts" --launch "ssh -F $S/config {host}" --cluster C8 \
+	--width 400 --height 200 --no-progress --t-iter 30000 --run gone$$ --dir "$T/gone" \
+	>"$T/gone.log" 2>&1 &
 RUNPID=$!
-sleep 2 # registered and computing (T_ideal 7 s)
+for _ in $(seq 150); do
+	[ "$(pgrep -fc -- "--run=gone$$ --name=slave")" = 8 ] && break
+	sleep 0.1
+done
+sleep 1 # registered, computing (T_ideal 10 s)
 kill -9 $RUNPID
-wait $RUNPID || true
+wait $RUNPID 2>/dev/null || true
 left=""
 for _ in $(seq 50); do
 	left=$(pgrep -f -- "gone$$|$T/gone/names" || true)
@@ -101,7 +121,7 @@ echo "dls run killed -9: every process of its run, on every host, exited"
 NSA=$(on $H1 dls names start --listen 10.77.0.1 --dir "$T/names1")
 stop_names1() {
 	on $H1 dls names stop --dir "$T/names1" >/dev/null 2>&1 || true
-	netns_down
+	sshd_down
 }
 CLEANUP_HOOK=stop_names1
 NSO="-ORBInitRef NameService=$NSA"
