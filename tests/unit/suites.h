@@ -20,5 +20,6 @@ int run_auth_suite_add(void);
 int journal_suite_add(void);
 int liveness_suite_add(void);
 int workload_suite_add(void);
+int net_addr_suite_add(void);
 
 #endif

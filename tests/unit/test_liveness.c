@@ -92,11 +92,89 @@ static void test_watch(void)
 	pthread_mutex_destroy(&f.lock);
 }
 
+/* A host cut off: its 6 children silent together.  Each ping blocks until 6
+ * are in flight at once (or 5 s pass): serial pings would never get there. */
+struct cut_off {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int in_flight, most, lost, holding;
+};
+
+static size_t cut_targets(void *ctx, int *ids, size_t max)
+{
+	struct cut_off *c = ctx;
+	size_t n = 0;
+
+	pthread_mutex_lock(&c->lock);
+	for (int i = 0; i < 6 && n < max; i++)
+		if (c->holding & (1 << i))
+			ids[n++] = i;
+	pthread_mutex_unlock(&c->lock);
+	return n;
+}
+
+static int cut_ping(void *ctx, int id, char *why, size_t len)
+{
+	struct cut_off *c = ctx;
+	double deadline = dls_now() + 5;
+
+	(void)id;
+	pthread_mutex_lock(&c->lock);
+	if (++c->in_flight > c->most)
+		c->most = c->in_flight;
+	pthread_cond_broadcast(&c->cond);
+	while (c->most < 6 && dls_now() < deadline)
+		dls_cond_wait_until(&c->cond, &c->lock, deadline);
+	c->in_flight--;
+	pthread_mutex_unlock(&c->lock);
+	snprintf(why, len, "timeout");
+	return DLS_EREMOTE;
+}
+
+static void cut_lost(void *ctx, int id, const char *why)
+{
+	struct cut_off *c = ctx;
+
+	pthread_mutex_lock(&c->lock);
+	CU_ASSERT_STRING_EQUAL(why, "timeout");
+	c->lost++;
+	c->holding &= ~(1 << id);
+	pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+}
+
+static void test_pings_at_once(void)
+{
+	struct cut_off c;
+	struct liveness_ops ops = {&c, cut_targets, cut_ping, cut_lost};
+	struct liveness *l;
+	double deadline = dls_now() + 10;
+	int err;
+
+	memset(&c, 0, sizeof(c));
+	pthread_mutex_init(&c.lock, NULL);
+	dls_cond_init(&c.cond);
+	c.holding = 0x3f;
+	l = liveness_start(&ops, 1, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(l);
+	pthread_mutex_lock(&c.lock);
+	while (c.lost < 6 && dls_now() < deadline)
+		dls_cond_wait_until(&c.cond, &c.lock, deadline);
+	pthread_mutex_unlock(&c.lock);
+	liveness_stop(l);
+	CU_ASSERT_EQUAL(c.most, 6); /* all six pinged at once */
+	CU_ASSERT_EQUAL(c.lost, 6); /* each lost once */
+	pthread_cond_destroy(&c.cond);
+	pthread_mutex_destroy(&c.lock);
+}
+
 int liveness_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("liveness policy", NULL, NULL);
 
 	if (!s)
 		return 1;
-	return !CU_add_test(s, "targets pinged, a silent one lost once, stop", test_watch);
+	return !CU_add_test(s, "targets pinged, a silent one lost once, stop", test_watch) ||
+	       !CU_add_test(s, "a cut-off host's children pinged at once, all lost",
+			    test_pings_at_once);
 }
