@@ -304,8 +304,11 @@ static int start_master(const struct run_opts *o, const struct run_env *e, struc
 		add_config_args(margv, &mn, o, e);
 	if (o->journal)
 		add_arg(margv, &mn, "--journal-sync=%s", o->journal_sync);
-	add_arg(margv, &mn, "--t-iter=%.17g", o->t_iter);
-	add_arg(margv, &mn, "--power=%s", emul_steps_format(&o->power, powerstr, sizeof(powerstr)));
+	if (!o->real) { /* T_ideal and E: of the emulated cluster only */
+		add_arg(margv, &mn, "--t-iter=%.17g", o->t_iter);
+		add_arg(margv, &mn, "--power=%s",
+			emul_steps_format(&o->power, powerstr, sizeof(powerstr)));
+	}
 	if (o->out.npy)
 		add_arg(margv, &mn, "--out=%s", o->out.npy);
 	if (o->out.png)
@@ -404,10 +407,14 @@ static int start_slaves(const struct run_opts *o, const struct run_env *e, struc
 			add_arg(sargv, &sn, "%s/dls-slave", e->bindir);
 		add_arg(sargv, &sn, "--run=%s", o->run);
 		add_arg(sargv, &sn, "--name=slave.%d", i);
-		add_arg(sargv, &sn, "--speed=%.17g", o->cl.speed[i]);
-		add_arg(sargv, &sn, "--load=%s",
-			emul_steps_format(&o->cl.load[i], sched, sizeof(sched)));
-		add_arg(sargv, &sn, "--t-iter=%.17g", o->t_iter);
+		if (o->real) {
+			add_arg(sargv, &sn, "--real");
+		} else {
+			add_arg(sargv, &sn, "--speed=%.17g", o->cl.speed[i]);
+			add_arg(sargv, &sn, "--load=%s",
+				emul_steps_format(&o->cl.load[i], sched, sizeof(sched)));
+			add_arg(sargv, &sn, "--t-iter=%.17g", o->t_iter);
+		}
 		add_arg(sargv, &sn, "--link-latency-us=%.17g", o->latency_us);
 		if (o->nlevels)
 			add_arg(sargv, &sn, "--master=hmaster.%d.%d", o->nlevels - 1,

@@ -34,7 +34,7 @@ static const char *absolute(struct run_opts *o, int k, const char *path)
 enum { O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT, O_PNG,
        O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS, O_NOPROGRESS,
        O_TLS = 200, O_HMODE, O_GAMMA = 210, O_ALLOC, O_BIDI, O_REPORT, O_WORKLOAD = 220, O_PARAM,
-       O_OUT, O_SLAVEPROG, O_NOJOURNAL, O_JSYNC, O_HOSTFILE, O_LAUNCH, O_PING, O_PINGTO, O_SLURM };
+       O_OUT, O_SLAVEPROG, O_NOJOURNAL, O_JSYNC, O_HOSTFILE, O_LAUNCH, O_PING, O_PINGTO, O_SLURM, O_REAL };
 
 static void help(void)
 {
@@ -48,6 +48,9 @@ static void help(void)
 	       "  --loads LIST         Q_i of each slave (1 = dedicated), or schedules such as\n"
 	       "                       '1;0:1,2.5:2;1;1' (slaves separated by ';')\n"
 	       "  --t-iter NS          emulated ns per unit iteration at V = 1 (default 100)\n"
+	       "  --real               no emulation: each slave measures its Speed (a short\n"
+	       "                       calibration) and Q_i (its host's run queue); the\n"
+	       "                       cluster or the hosts' slots give only how many\n"
 	       "  --tls                every servant on TLS endpoints only (giop:ssl), with a\n"
 	       "                       certificate authority made for the run (a key per host\n"
 	       "                       in RUNDIR/tls/HOST); peers verified\n"
@@ -246,6 +249,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 					     {"hostfile", required_argument, 0, O_HOSTFILE},
 					     {"launch", required_argument, 0, O_LAUNCH},
 					     {"slurm", no_argument, 0, O_SLURM},
+					     {"real", no_argument, 0, O_REAL},
 					     {"ping-ms", required_argument, 0, O_PING},
 					     {"ping-timeout-ms", required_argument, 0, O_PINGTO},
 					     {"timeout", required_argument, 0, O_TIMEOUT},
@@ -348,6 +352,9 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 			break;
 		case O_SLURM:
 			o->slurm = 1;
+			break;
+		case O_REAL:
+			o->real = 1;
 			break;
 		case O_PING:
 			o->ping_ms = (int)cli_i64_or_die(PROG, "--ping-ms", optarg, 1, 3600000);

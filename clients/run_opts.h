@@ -22,6 +22,7 @@ struct run_opts {
 	const char *loads, *names, *dir;
 	const char *hostfile, *launch; /* the hosts, and how a program starts on one */
 	int slurm;		       /* the hosts of the Slurm allocation */
+	int real;		       /* slaves measure their Speed and Q_i (no emulation) */
 	/* every path the programs get, made absolute: they may run elsewhere
 	 * (ssh starts them in the home folder) */
 	char abs_path[8][4200];

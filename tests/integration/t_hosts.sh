@@ -39,6 +39,9 @@ RUN=(on $H1 dls run --hostfile "$T/hosts" --launch 'ip netns exec {host}' --clus
 
 "${RUN[@]}" --raw "$T/plain.pgm" --dir "$T/plain" >"$T/plain.log" 2>&1
 same_image "$T/plain.pgm" "$REF"
+"${RUN[@]}" --real --raw "$T/real.pgm" --dir "$T/real" >"$T/real.log" 2>&1
+same_image "$T/real.pgm" "$REF"
+grep -qx "T_p [0-9.]* s" "$T/real.log" # no emulated T_ideal: the slaves measured themselves
 "${RUN[@]}" --tls --raw "$T/tls.pgm" --dir "$T/tls" >"$T/tls.log" 2>&1
 same_image "$T/tls.pgm" "$REF"
 for i in 1 2 3; do [ -f "$T/tls/tls/${P}h$i/node.pem" ]; done
@@ -51,7 +54,7 @@ expect_eq "h3's hmaster has h3's slaves" \
 	"$(grep -o 'slave\.[0-9]' "$T/hm/hmaster.0.2.log" | sort | tr '\n' ' ')" "slave.5 slave.6 slave.7 "
 expect_eq "h1's hmaster has h1's slaves" \
 	"$(grep -o 'slave\.[0-9]' "$T/hm/hmaster.0.0.log" | sort | tr '\n' ' ')" "slave.0 slave.1 "
-echo "hostfile runs: plain, --tls, --hmasters per-host exact"
+echo "hostfile runs: plain, --real, --tls, --hmasters per-host exact"
 
 # a bad hostfile, a template that cannot be split: clear errors
 printf '%s\n' "$H1 slots=two" >"$T/bad"
