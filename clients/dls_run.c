@@ -380,7 +380,8 @@ static void start_hmasters(const struct run_opts *o, const struct run_env *e,
 			add_arg(hargv, &hn, "--slaves=%d", below);
 			add_arg(hargv, &hn, "--mode=%s", o->hmode);
 			add_arg(hargv, &hn, "--link-latency-us=%.17g", o->latency_us);
-			add_arg(hargv, &hn, "--register-timeout-ms=%d", register_window_ms(o));
+			/* its registration call blocks until its parent's window closes */
+			add_arg(hargv, &hn, "--register-timeout-ms=%d", register_window_ms(o) + 30000);
 			if (o->journal) /* a resumed master: its hmasters rejoin it */
 				add_arg(hargv, &hn, "--rejoin-ms=%d", REJOIN_MS);
 			add_arg(hargv, &hn, "--secret-file=%s", e->secret);

@@ -55,7 +55,8 @@ for row in "${rows[@]}"; do
 done
 
 for mode in relay twolevel; do
-	run $mode-kill-hmaster --hmode $mode --cluster C8 --hmasters 2 --scheme dtss --t-iter 1000 --kill hmaster.0.1@0.5
+	# killed after registration even under make sanitize (T_ideal 2.8 s)
+	run $mode-kill-hmaster --hmode $mode --cluster C8 --hmasters 2 --scheme dtss --t-iter 2000 --kill hmaster.0.1@1.2
 	grep -q "drill: kill -9 hmaster.0.1" "$T/$mode-kill-hmaster.log"
 	run $mode-kill-below --hmode $mode --cluster C8 --hmasters 2 --scheme dtss --t-iter 1000 --kill 3@0.5
 done
