@@ -407,7 +407,11 @@ static int start_slaves(const struct run_opts *o, const struct run_env *e, struc
 		else
 			add_arg(sargv, &sn, "%s/dls-slave", e->bindir);
 		add_arg(sargv, &sn, "--run=%s", o->run);
-		add_arg(sargv, &sn, "--name=slave.%d", i);
+		if (o->hosts.from_file) /* the table then says where each PE ran */
+			add_arg(sargv, &sn, "--name=slave.%d@%s", i,
+				o->hosts.hf.host[o->hosts.slave_host[i]].name);
+		else
+			add_arg(sargv, &sn, "--name=slave.%d", i);
 		if (o->real) {
 			add_arg(sargv, &sn, "--real");
 		} else {
@@ -441,8 +445,35 @@ static int start_slaves(const struct run_opts *o, const struct run_env *e, struc
 }
 
 /* Starts every process of the run: 0, or 1 (said why) when one could not start. */
+/* The role at the top of the run: "master", or "coordinator" (Tree Scheduling). */
+static const char *top_role(const struct run_opts *o)
+{
+	return o->trees ? "coordinator" : "master";
+}
+
+/* Where the processes go, on stderr, when they go to other hosts. */
+static void say_placement(const struct run_opts *o)
+{
+	const struct run_hosts *rh = &o->hosts;
+
+	if (!rh->from_file)
+		return;
+	fprintf(stderr, PROG ": run '%s' on %d hosts (%s): %s runs the naming service and the %s",
+		o->run, rh->hf.n, rh->launch, rh->hf.host[0].name, top_role(o));
+	for (int h = 0; h < rh->hf.n; h++) {
+		int n = 0;
+
+		for (int i = 0; i < o->cl.n; i++)
+			n += rh->slave_host[i] == h;
+		fprintf(stderr, "%s %s %d slave%s", h ? "," : ";", rh->hf.host[h].name, n,
+			n == 1 ? "" : "s");
+	}
+	fprintf(stderr, "\n");
+}
+
 static int launch(const struct run_opts *o, struct run_env *e, struct run_state *r)
 {
+	say_placement(o);
 	if (start_names_and_tls(o, e, r) || start_master(o, e, r, 0))
 		return 1;
 	start_hmasters(o, e, r);
@@ -470,12 +501,6 @@ static void drill(const char *who, pid_t pid, double t0)
 	fprintf(stderr, PROG ": drill: kill -9 %s (pid %d) at %.2f s\n", who, (int)pid,
 		dls_now() - t0);
 	kill(pid, SIGKILL);
-}
-
-/* The role at the top of the run: "master", or "coordinator" (Tree Scheduling). */
-static const char *top_role(const struct run_opts *o)
-{
-	return o->trees ? "coordinator" : "master";
 }
 
 /*

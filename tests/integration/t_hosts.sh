@@ -39,6 +39,8 @@ RUN=(on $H1 dls run --hostfile "$T/hosts" --launch 'ip netns exec {host}' --clus
 
 "${RUN[@]}" --raw "$T/plain.pgm" --dir "$T/plain" >"$T/plain.log" 2>&1
 same_image "$T/plain.pgm" "$REF"
+grep -q "on 3 hosts (ip netns exec {host}): $H1 runs the naming service and the master; $H1 2 slaves, $H2 3 slaves, $H3 3 slaves" "$T/plain.log"
+grep -q "slave.7@$H3 " "$T/plain.log"
 "${RUN[@]}" --real --raw "$T/real.pgm" --dir "$T/real" >"$T/real.log" 2>&1
 same_image "$T/real.pgm" "$REF"
 grep -qx "T_p [0-9.]* s" "$T/real.log" # no emulated T_ideal: the slaves measured themselves
@@ -168,10 +170,10 @@ cut_link() {
 	id=$(echo "$lost" | sed -n 's/.*slave \([0-9]*\) .*/\1/p')
 	who=$(echo "$lost" | sed -n "s/.*slave $id '\([^']*\)'.*/\1/p")
 	case $who in
-	slave.[567] | hmaster.0.2) ;;
+	slave.[567]@$H3 | hmaster.0.2) ;; # the table names each slave's host
 	*) echo "FAILED: $name: $who, not on the cut-off host, was declared lost" >&2; exit 1 ;;
 	esac
-	grep -q "slave $id was declared lost" "$T/$name/$who.log"
+	grep -q "slave $id was declared lost" "$T/$name/${who%@*}.log"
 	echo "$name: the cut-off $who came back, was refused and said so"
 }
 cut_link cut-flat
