@@ -93,10 +93,12 @@ sshd_down() {
 	netns_down
 }
 CLEANUP_HOOK=sshd_down
+# (a run name and an output with a space and a quote: quoted for the remote shell)
 (cd "$T" && on $H1 dls run --hostfile "$T/hosts" --launch "ssh -F $S/config {host}" --cluster C8 \
-	--width 400 --height 200 --no-progress --raw ssh.pgm --dir ssh-run >"$T/ssh.log" 2>&1)
-same_image "$T/ssh.pgm" "$REF"
-echo "over ssh: exact, outputs where dls run runs"
+	--width 400 --height 200 --no-progress --run "it's $$" --raw "ssh o'k.pgm" --dir ssh-run \
+	>"$T/ssh.log" 2>&1)
+same_image "$T/ssh o'k.pgm" "$REF"
+echo "over ssh: exact, arguments quoted, outputs where dls run runs"
 
 # dls run killed -9: the lifeline closes and every process it started, on
 # every host, exits: through ssh, and the naming service under its guard
