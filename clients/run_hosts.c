@@ -1,5 +1,6 @@
 #include "run_hosts.h"
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -60,6 +61,18 @@ static int template_words(const char *tmpl, const struct host *h, wordexp_t *we,
 	return 0;
 }
 
+/* A loopback address literal (127.0.0.0/8, ::1)?  Names are not resolved:
+ * a name means whatever it means on its own host. */
+static int is_loopback(const char *addr)
+{
+	struct in_addr v4;
+	struct in6_addr v6;
+
+	if (inet_pton(AF_INET, addr, &v4) == 1)
+		return (ntohl(v4.s_addr) >> 24) == 127;
+	return inet_pton(AF_INET6, addr, &v6) == 1 && IN6_IS_ADDR_LOOPBACK(&v6);
+}
+
 int run_hosts_init(struct run_hosts *rh, const char *hostfile, int slurm, const char *launch,
 		   char *why, size_t len)
 {
@@ -82,6 +95,13 @@ int run_hosts_init(struct run_hosts *rh, const char *hostfile, int slurm, const 
 		rh->from_file = 1;
 		rh->launch = launch ? launch : "ssh {host}";
 	}
+	for (int h = 0; rh->hf.n > 1 && h < rh->hf.n; h++)
+		if (is_loopback(rh->hf.host[h].addr)) {
+			snprintf(why, len, "host '%s' has the loopback address %s, which the other "
+				 "hosts cannot reach: give addr= an address of its network",
+				 rh->hf.host[h].name, rh->hf.host[h].addr);
+			return -1;
+		}
 	if (rh->launch) {
 		wordexp_t we;
 		char *first;

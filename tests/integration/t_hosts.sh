@@ -61,6 +61,8 @@ echo "hostfile runs: plain, --real, --tls, --hmasters per-host exact"
 # a bad hostfile, a template that cannot be split: clear errors
 printf '%s\n' "$H1 slots=two" >"$T/bad"
 expect_usage_error "bad:1: 'slots=two': must be an integer" dls run --hostfile "$T/bad" --cluster C8
+expect_usage_error "host 'b' has the loopback address 127.0.0.1" \
+	dls run --hostfile <(printf 'a addr=10.77.0.1\nb addr=127.0.0.1 slots=7\n') --cluster C8
 expect_usage_error "8 slaves, but the hosts have 2 slots" \
 	dls run --hostfile <(echo "$H1 slots=2") --cluster C8
 expect_usage_error "--launch 'ssh \"{host}': cannot be split" \
