@@ -218,10 +218,19 @@ pid_t run_hosts_spawn(const struct run_hosts *rh, int h, char *const argv[],
 	for (size_t i = 0; i < we.we_wordc && n < MAX_WORDS - 1; i++)
 		words[n++] = we.we_wordv[i];
 	quoted_from = n;
-	for (int i = 0; argv[i] && n < MAX_WORDS - 1; i++)
-		words[n++] = rh->remote_shell ? shell_quote(argv[i]) : argv[i];
+	for (int i = 0; argv[i] && n < MAX_WORDS - 1; i++) {
+		words[n] = rh->remote_shell ? shell_quote(argv[i]) : argv[i];
+		if (!words[n])
+			break;
+		n++;
+	}
 	words[n] = NULL;
-	pid = proc_spawn_in(words, rh->lifeline, out_path, err_path);
+	if (argv[n - quoted_from]) { /* out of memory or of words: start nothing */
+		errno = n < MAX_WORDS - 1 ? ENOMEM : E2BIG;
+		pid = -1;
+	} else {
+		pid = proc_spawn_in(words, rh->lifeline, out_path, err_path);
+	}
 	if (rh->remote_shell)
 		for (int i = quoted_from; i < n; i++)
 			free(words[i]);
