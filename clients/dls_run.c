@@ -17,6 +17,7 @@
 #include "dls_cmds.h"
 #include "dls_time.h"
 #include "names_proc.h"
+#include "net_addr.h"
 #include "proc.h"
 #include "run_auth.h"
 #include "run_hosts.h"
@@ -160,10 +161,7 @@ static void add_net_args(char **argv, int *n, const struct run_opts *o,
 	const char *addr = run_hosts_addr(&o->hosts, h);
 	char host[HOST_ADDR_LEN + 2], dir[4400];
 
-	if (strchr(addr, ':')) /* IPv6 */
-		snprintf(host, sizeof(host), "[%s]", addr);
-	else
-		snprintf(host, sizeof(host), "%s", addr);
+	net_url_host(addr, host, sizeof(host));
 	add_arg(argv, n, "-ORBInitRef");
 	add_arg(argv, n, "NameService=%s", e->ns);
 	if (orb_style) {
@@ -339,14 +337,10 @@ static int start_master(const struct run_opts *o, const struct run_env *e, struc
 
 /* The host of hmaster.l.i: per host, the host of its slaves; else spread
  * over the hosts in turn. */
-static int hmaster_host(const struct run_opts *o, int l, int i)
+static int hmaster_host(const struct run_opts *o, int i)
 {
-	if (o->hm_per_host) {
-		for (int h = 0; h < o->hosts.hf.n; h++)
-			if (run_hosts_used(&o->hosts, o->cl.n, h) == i)
-				return h;
-	}
-	(void)l;
+	if (o->hm_per_host)
+		return o->hosts.used_host[i];
 	return i % o->hosts.hf.n;
 }
 
@@ -386,10 +380,10 @@ static void start_hmasters(const struct run_opts *o, const struct run_env *e,
 				add_arg(hargv, &hn, "--rejoin-ms=%d", REJOIN_MS);
 			add_arg(hargv, &hn, "--secret-file=%s", e->secret);
 			add_ping_args(hargv, &hn, o);
-			add_net_args(hargv, &hn, o, e, hmaster_host(o, l, i), 0);
+			add_net_args(hargv, &hn, o, e, hmaster_host(o, i), 0);
 			snprintf(hm->log, sizeof(hm->log), "%s/hmaster.%d.%d.log", e->logdir, l, i);
 			hm->status = -1;
-			hm->pid = run_hosts_spawn(&o->hosts, hmaster_host(o, l, i), hargv, hm->log,
+			hm->pid = run_hosts_spawn(&o->hosts, hmaster_host(o, i), hargv, hm->log,
 						  hm->log);
 			free_args(hargv, hn);
 		}

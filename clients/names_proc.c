@@ -6,21 +6,15 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "net_addr.h"
 #include "proc.h"
-
-/* An address as a URL or endpoint wants it: IPv6 in brackets. */
-static const char *bracketed(const char *addr, char *buf, size_t len)
-{
-	snprintf(buf, len, strchr(addr, ':') ? "[%s]" : "%s", addr);
-	return buf;
-}
 
 char *names_address(const char *addr, int port, char *buf, size_t len)
 {
 	char host[300];
 
-	snprintf(buf, len, "corbaname::%s:%d", bracketed(addr ? addr : "127.0.0.1", host,
-							  sizeof(host)), port);
+	snprintf(buf, len, "corbaname::%s:%d", net_url_host(addr ? addr : "127.0.0.1", host,
+							     sizeof(host)), port);
 	return buf;
 }
 
@@ -43,7 +37,7 @@ int names_start(const char *dir, const char *addr, int port, int daemon,
 
 		snprintf(portstr, sizeof(portstr), "%d", p);
 		snprintf(endpoint, sizeof(endpoint), "giop:tcp:%s:%d",
-			 bracketed(addr, host, sizeof(host)), p);
+			 net_url_host(addr, host, sizeof(host)), p);
 		*pid = how ? how->spawn(how->ctx, argv, log) : proc_spawn(argv, log, log, daemon);
 		if (*pid < 0) {
 			snprintf(why, len, "cannot start omniNames: %s", strerror(errno));

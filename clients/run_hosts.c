@@ -144,36 +144,23 @@ int run_hosts_place(struct run_hosts *rh, struct cluster *c, int use_hosts, char
 		snprintf(why, len, "no slot on any host");
 		return -1;
 	}
-	for (int i = 0; i < c->n; i++)
-		rh->slave_host[i] = hostfile_host_of(&rh->hf, i);
-	return 0;
-}
+	for (int h = 0; h < rh->hf.n; h++)
+		rh->used_index[h] = -1;
+	rh->nused = 0;
+	for (int i = 0; i < c->n; i++) {
+		int h = rh->slave_host[i] = hostfile_host_of(&rh->hf, i);
 
-int run_hosts_used(const struct run_hosts *rh, int nslaves, int h)
-{
-	int used = 0, index = -1;
-
-	for (int host = 0; host < rh->hf.n; host++) {
-		int has = 0;
-
-		for (int i = 0; i < nslaves && !has; i++)
-			has = rh->slave_host[i] == host;
-		if (has && host == h)
-			index = used;
-		used += has;
+		if (rh->used_index[h] < 0) { /* slaves fill the hosts in order */
+			rh->used_index[h] = rh->nused;
+			rh->used_host[rh->nused++] = h;
+		}
 	}
-	return h < 0 ? used : index;
+	return 0;
 }
 
 const char *run_hosts_addr(const struct run_hosts *rh, int h)
 {
 	return rh->hf.host[h].addr;
-}
-
-char *run_hosts_tls_dir(const struct run_hosts *rh, int h, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s/%s", rh->tls_root, rh->hf.host[h].name);
-	return buf;
 }
 
 /* arg in single quotes for a remote shell ('\'' for a quote), new string. */

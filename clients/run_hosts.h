@@ -18,8 +18,11 @@ struct run_hosts {
 	const char *launch;   /* the template; NULL: start programs here */
 	int remote_shell;     /* the template hands the command to a remote shell
 				 (ssh, rsh): every argument is quoted */
-	char tls_root[4200];  /* with TLS: the CA's folder, a folder per host in it */
 	int slave_host[CLUSTER_MAX];
+	/* the hosts that run slaves, in order (run_hosts_place): nused of
+	 * them; host used_host[k] is the k-th, used_index[h] is host h's k
+	 * (-1: no slave there) */
+	int nused, used_host[HOSTFILE_MAX], used_index[HOSTFILE_MAX];
 	int lifeline; /* the read end of the lifeline (run_hosts_lifeline), or -1 */
 };
 
@@ -34,23 +37,17 @@ int run_hosts_init(struct run_hosts *rh, const char *hostfile, int slurm, const 
 		   char *why, size_t len);
 
 /*
- * Places n slaves on the hosts' slots in order (MPI's "by slot"); with
- * use_hosts (no --cluster or --speeds), first makes c the hosts' slots with
- * their speed= and load=.  0, or -1 with why filled (more slaves than
+ * Places n slaves on the hosts' slots in order (MPI's "by slot"), and
+ * numbers the hosts that got some (used_host, used_index); with use_hosts
+ * (no --cluster or --speeds), first makes c the hosts' slots with their
+ * speed= and load=.  0, or -1 with why filled (more slaves than
  * slots; speed= or load= beside a cluster given on the command line).
  */
 int run_hosts_place(struct run_hosts *rh, struct cluster *c, int use_hosts, char *why,
 		    size_t len);
 
-/* How many hosts run at least one slave; with host_index, the index among
- * those of host h (-1 if it runs none). */
-int run_hosts_used(const struct run_hosts *rh, int nslaves, int h);
-
 /* Host h's address, as its programs --listen. */
 const char *run_hosts_addr(const struct run_hosts *rh, int h);
-
-/* Host h's TLS folder (tls_root/NAME) into buf; returns buf. */
-char *run_hosts_tls_dir(const struct run_hosts *rh, int h, char *buf, size_t len);
 
 /*
  * Opens the run's lifeline: every program started afterwards reads its

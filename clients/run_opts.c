@@ -453,10 +453,10 @@ void run_opts_validate(struct run_opts *o)
 		cli_usage_error(PROG, o->slurm ? "--slurm" : "--hostfile", o->hostfile, why);
 	cluster_cli_finish(PROG, &o->cl, o->loads);
 	if (o->hm_per_host)
-		o->levels[0] = run_hosts_used(&o->hosts, o->cl.n, -1);
+		o->levels[0] = o->hosts.nused;
 	for (int i = 0; o->nlevels && i < o->cl.n; i++)
 		o->slave_hm[i] = o->hm_per_host
-					 ? run_hosts_used(&o->hosts, o->cl.n, o->hosts.slave_host[i])
+					 ? o->hosts.used_index[o->hosts.slave_host[i]]
 					 : i % o->levels[o->nlevels - 1];
 	if (!o->trees) /* the scheme and its options, as the master will see them */
 		sched_cli_finish(PROG, &o->sc, "dtss", iterations, o->cl.n);

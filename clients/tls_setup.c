@@ -32,16 +32,28 @@ static int openssl(char **args, const char *log)
 }
 
 /* Writes text to path, mode 0600 whatever the umask; 0 or -1. */
-static int write_private(const char *path, const char *text)
+/* path created (or emptied) for writing, mode 0600 whatever the umask; NULL
+ * on failure. */
+static FILE *create_private(const char *path)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	size_t n = strlen(text);
+	FILE *f = fd < 0 || fchmod(fd, 0600) ? NULL : fdopen(fd, "w");
+
+	if (!f && fd >= 0)
+		close(fd);
+	return f;
+}
+
+/* Writes text to path, mode 0600; 0 or -1. */
+static int write_private(const char *path, const char *text)
+{
+	FILE *f = create_private(path);
 	int rc;
 
-	if (fd < 0)
+	if (!f)
 		return -1;
-	rc = fchmod(fd, 0600) || write(fd, text, n) != (ssize_t)n;
-	return close(fd) || rc ? -1 : 0;
+	rc = fputs(text, f) < 0;
+	return fclose(f) || rc ? -1 : 0;
 }
 
 /* Appends the file from to the open stream out; 0 or -1. */
@@ -118,7 +130,6 @@ int tls_make_host(const char *dir, const char *name, const char *addr, int days,
 	char ca[4200], cakey[4200], serial[4200], ext[4300], log[4300], subj[128], daystr[16];
 	char password[65];
 	FILE *out;
-	int fd;
 
 	snprintf(hdir, sizeof(hdir), "%s/%s", dir, name);
 	if (mkdir(hdir, 0700) && errno != EEXIST) {
@@ -160,10 +171,7 @@ int tls_make_host(const char *dir, const char *name, const char *addr, int days,
 		}
 	}
 	/* omniORB's key file holds the certificate and its (encrypted) key */
-	fd = open(node, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	out = fd < 0 || fchmod(fd, 0600) ? NULL : fdopen(fd, "w");
-	if (!out && fd >= 0)
-		close(fd);
+	out = create_private(node);
 	if (!out || append_file(out, crt) || append_file(out, key) || fclose(out)) {
 		snprintf(why, len, "cannot write '%s'", node);
 		return -1;

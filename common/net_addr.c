@@ -99,10 +99,19 @@ int net_listen_parse(const char *spec, struct net_listen *out, char *why, size_t
 	return bindable(out->host, why, len);
 }
 
+char *net_url_host(const char *host, char *buf, size_t len)
+{
+	if (strchr(host, ':'))
+		snprintf(buf, len, "[%s]", host);
+	else
+		snprintf(buf, len, "%s", host);
+	return buf;
+}
+
 char *net_endpoint(const struct net_listen *l, int tls, char *buf, size_t len)
 {
 	const char *proto = tls ? "giop:ssl" : "giop:tcp";
-	char port[16] = "";
+	char port[16] = "", host[NET_HOST_LEN + 2];
 
 	if (!l) {
 		snprintf(buf, len, "%s::", proto);
@@ -110,10 +119,7 @@ char *net_endpoint(const struct net_listen *l, int tls, char *buf, size_t len)
 	}
 	if (l->port)
 		snprintf(port, sizeof(port), "%d", l->port);
-	if (strchr(l->host, ':'))
-		snprintf(buf, len, "%s:[%s]:%s", proto, l->host, port);
-	else
-		snprintf(buf, len, "%s:%s:%s", proto, l->host, port);
+	snprintf(buf, len, "%s:%s:%s", proto, net_url_host(l->host, host, sizeof(host)), port);
 	return buf;
 }
 

@@ -29,6 +29,10 @@ struct net_listen {
  */
 int net_listen_parse(const char *spec, struct net_listen *out, char *why, size_t len);
 
+/* host as an address in a URL or endpoint wants it: an IPv6 address in
+ * brackets, anything else as it is.  Returns buf. */
+char *net_url_host(const char *host, char *buf, size_t len);
+
 /*
  * The omniORB endpoint for l: "giop:tcp:HOST:PORT" or, with tls,
  * "giop:ssl:HOST:PORT" (IPv6 in brackets; port empty when 0).  l NULL:

@@ -95,6 +95,15 @@ static void raise_fd_limit(void)
 	setrlimit(RLIMIT_NOFILE, &rl);
 }
 
+/* Removes argv[*i] and the used - 1 after it; *i steps back, so that the
+ * caller's loop goes on at what follows. */
+static void drop_args(int *argc, char **argv, int *i, int used)
+{
+	memmove(argv + *i, argv + *i + used, (size_t)(*argc - *i - used + 1) * sizeof(*argv));
+	*argc -= used;
+	(*i)--;
+}
+
 /* Takes "--NAME VALUE" or "--NAME=VALUE" at argv[*i] out of argv: its
  * value, or NULL when argv[*i] is another option (then *i is left). */
 static char *take_option(const char *prog, const char *name, int *argc, char **argv, int *i)
@@ -114,9 +123,7 @@ static char *take_option(const char *prog, const char *name, int *argc, char **a
 		value = argv[*i + 1];
 		used = 2;
 	}
-	memmove(argv + *i, argv + *i + used, (size_t)(*argc - *i - used + 1) * sizeof(*argv));
-	*argc -= used;
-	(*i)--;
+	drop_args(argc, argv, i, used);
 	return value;
 }
 
@@ -165,9 +172,7 @@ int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void
 		} else if ((v = take_option(prog, "--tls-dir", argc, argv, &i))) {
 			tls_dir = v;
 		} else if (!strcmp(argv[i], "--lifeline")) {
-			memmove(argv + i, argv + i + 1, (size_t)(*argc - i) * sizeof(*argv));
-			(*argc)--;
-			i--;
+			drop_args(argc, argv, &i, 1);
 			watch_lifeline(prog);
 		}
 	}
