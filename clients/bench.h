@@ -12,7 +12,11 @@
 #define BENCH_MAX_REPS 16
 
 struct bench_cell {
-	char cluster[32], order[16], scheme[16];
+	char cluster[32], order[16];
+	char scheme[24];	    /* its label: the scheme, "-off" added when overlap is off
+				       beside on (--overlap both) */
+	char kind[16];		    /* the scheme itself (dls run --scheme, or hdtss, trees) */
+	int overlap;		    /* slaves ask ahead (dls run --overlap) */
 	int nslaves;
 	int reps, ok;		    /* runs asked for, runs that completed */
 	double tp[BENCH_MAX_REPS];  /* measured T_p, sorted once complete */
@@ -24,6 +28,9 @@ struct bench_cell {
 	double sim_tp, sim_e;	    /* zero-overhead simulation */
 	double *comwait, *comp;	    /* per slave (cluster order), median run */
 };
+
+/* Mean T_com+wait of the median run's slaves: their time without work (s). */
+double bench_mean_wait(const struct bench_cell *c);
 
 /* Median, min and max of a cell's T_p (0 when no run completed). */
 double bench_median(const struct bench_cell *c);

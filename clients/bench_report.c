@@ -15,6 +15,17 @@ double bench_median(const struct bench_cell *c)
 	return c->ok ? c->tp[c->ok / 2] : 0;
 }
 
+double bench_mean_wait(const struct bench_cell *c)
+{
+	double sum = 0;
+
+	if (!c->ok || !c->comwait || c->nslaves < 1)
+		return 0;
+	for (int pe = 0; pe < c->nslaves; pe++)
+		sum += c->comwait[pe];
+	return sum / c->nslaves;
+}
+
 static int same_group(const struct bench_cell *a, const struct bench_cell *b)
 {
 	return !strcmp(a->cluster, b->cluster) && !strcmp(a->order, b->order);
@@ -62,9 +73,9 @@ void bench_print_tables(FILE *out, const struct bench_cell *cells, int ncells)
 					fprintf(out, " %11.2f", bench_median(&cells[k]));
 			fprintf(out, "\n");
 		}
-		fprintf(out, "\n%-7s %5s %8s %16s %8s %6s %7s %8s %7s %9s %8s\n", "scheme", "runs",
-			"T_p", "spread (min-max)", "T_ideal", "E", "chunks", "sim T_p", "sim E",
-			"overhead", "recomp.");
+		fprintf(out, "\n%-9s %5s %8s %16s %8s %6s %7s %8s %7s %9s %8s %8s\n", "scheme",
+			"runs", "T_p", "spread (min-max)", "T_ideal", "E", "chunks", "sim T_p",
+			"sim E", "overhead", "recomp.", "wait/PE");
 		for (int k = g; k < ncells; k++) {
 			const struct bench_cell *c = &cells[k];
 			char spread[32] = "-";
@@ -74,11 +85,13 @@ void bench_print_tables(FILE *out, const struct bench_cell *cells, int ncells)
 				continue;
 			if (c->ok)
 				snprintf(spread, sizeof(spread), "%.3f-%.3f", c->tp[0], c->tp[c->ok - 1]);
-			fprintf(out, "%-7s %2d/%-2d %8.3f %16s %8.3f %6.3f %7lld %8.3f %7.3f %8.1f%% %8d\n",
+			fprintf(out,
+				"%-9s %2d/%-2d %8.3f %16s %8.3f %6.3f %7lld %8.3f %7.3f %8.1f%% %8d "
+				"%6.1fms\n",
 				c->scheme, c->ok, c->reps, tp, spread, c->t_ideal,
 				c->ok ? c->eff[c->ok / 2] : 0, (long long)c->chunks, c->sim_tp, c->sim_e,
 				c->ok && c->sim_tp > 0 ? 100 * (tp / c->sim_tp - 1) : 0,
-				c->recomputations);
+				c->recomputations, 1e3 * bench_mean_wait(c));
 		}
 	}
 }
@@ -101,28 +114,31 @@ int bench_write_files(const char *dir, const struct bench_cell *cells, int ncell
 	}
 	fprintf(csv, "cluster,order,scheme,slaves,runs,ok,tp_median,tp_min,tp_max,t_ideal,"
 		     "efficiency,chunks,recomputations,emul_error_us,sim_tp,sim_efficiency,"
-		     "overhead\n");
+		     "overhead,overlap,wait_mean_s\n");
 	for (int k = 0; k < ncells; k++) {
 		const struct bench_cell *c = &cells[k];
 		double tp = bench_median(c), e = c->ok ? c->eff[c->ok / 2] : 0;
 		double ovh = c->ok && c->sim_tp > 0 ? tp / c->sim_tp - 1 : 0;
 		json_t *tps = json_array();
 
-		fprintf(csv, "%s,%s,%s,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%lld,%d,%.3f,%.6f,%.6f,%.6f\n",
+		fprintf(csv,
+			"%s,%s,%s,%d,%d,%d,%.6f,%.6f,%.6f,%.6f,%.6f,%lld,%d,%.3f,%.6f,%.6f,%.6f,%d,"
+			"%.6f\n",
 			c->cluster, c->order, c->scheme, c->nslaves, c->reps, c->ok, tp,
 			c->ok ? c->tp[0] : 0, c->ok ? c->tp[c->ok - 1] : 0, c->t_ideal, e,
 			(long long)c->chunks, c->recomputations, c->emul_error_us, c->sim_tp,
-			c->sim_e, ovh);
+			c->sim_e, ovh, c->overlap, bench_mean_wait(c));
 		for (int r = 0; tps && r < c->ok; r++)
 			json_array_append_new(tps, json_real(c->tp[r]));
 		json_array_append_new(
-			jcells, json_pack("{sssssssisisisfsosfsfsIsisfsfsfsf}", "cluster", c->cluster,
+			jcells, json_pack("{sssssssisisisfsosfsfsIsisfsfsfsfsbsf}", "cluster", c->cluster,
 					  "order", c->order, "scheme", c->scheme, "slaves", c->nslaves,
 					  "runs", c->reps, "ok", c->ok, "tp_median", tp, "tp", tps,
 					  "t_ideal", c->t_ideal, "efficiency", e, "chunks",
 					  (json_int_t)c->chunks, "recomputations", c->recomputations,
 					  "emul_error_us", c->emul_error_us, "sim_tp", c->sim_tp,
-					  "sim_efficiency", c->sim_e, "overhead", ovh));
+					  "sim_efficiency", c->sim_e, "overhead", ovh, "overlap",
+					  c->overlap, "wait_mean_s", bench_mean_wait(c)));
 	}
 	snprintf(path, sizeof(path), "%s/bench.json", dir);
 	root = json_pack("{so}", "cells", jcells);
@@ -141,7 +157,7 @@ int bench_write_files(const char *dir, const struct bench_cell *cells, int ncell
 static void plot_efficiency(FILE *gp, const char *pdir, const struct bench_cell *cells, int ncells,
 			    const char *order)
 {
-	char clusters[8][32], schemes[32][16], path[4300];
+	char clusters[8][32], schemes[32][24], path[4300];
 	int nc = 0, ns = 0;
 	FILE *dat;
 
@@ -158,7 +174,7 @@ static void plot_efficiency(FILE *gp, const char *pdir, const struct bench_cell 
 		for (int i = 0; i < ns; i++)
 			seen |= !strcmp(schemes[i], cells[k].scheme);
 		if (!seen && ns < 32)
-			snprintf(schemes[ns++], 16, "%s", cells[k].scheme);
+			snprintf(schemes[ns++], 24, "%s", cells[k].scheme);
 	}
 	if (!nc)
 		return;

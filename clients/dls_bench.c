@@ -53,6 +53,9 @@ static void help(void)
 	       "  --width, --height image (default 4000x2000); --t-iter NS (default 100)\n"
 	       "  --link-latency-us US  emulated one-way latency of every link, in the runs\n"
 	       "                    and their simulations\n"
+	       "  --overlap on|off|both  slaves ask ahead (dls run --overlap; default on);\n"
+	       "                    both: every scheme twice, side by side, the cells\n"
+	       "                    without it labelled SCHEME-off\n"
 	       "  --capacity        the master's request rate with 8 slaves and zero-cost\n"
 	       "                    iterations, beside a bare omniORB two-way call rate\n"
 	       "  --collection WxH  piggy-backed against end-of-run collection on a WxH image\n"
@@ -173,15 +176,19 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 		args[n++] = loads;
 	}
 	args[n++] = "--scheme";
-	if (is_hdtss(c->scheme)) {
+	if (is_hdtss(c->kind)) {
 		snprintf(hm, sizeof(hm), "%d", hmasters_for(cl->n));
 		args[n++] = "dtss";
 		args[n++] = "--hmasters";
 		args[n++] = hm;
 		args[n++] = "--hmode";
-		args[n++] = strcmp(c->scheme, "hdtss") ? "relay" : "twolevel";
+		args[n++] = strcmp(c->kind, "hdtss") ? "relay" : "twolevel";
 	} else {
-		args[n++] = c->scheme;
+		args[n++] = c->kind;
+	}
+	if (!c->overlap && strcmp(c->kind, "trees")) {
+		args[n++] = "--overlap";
+		args[n++] = "off";
 	}
 	args[n++] = "--order";
 	args[n++] = c->order;
@@ -260,7 +267,7 @@ static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const 
 		pes[i].speed = cl->speed[i];
 		pes[i].load = cl->load[i];
 	}
-	if (!strcmp(c->scheme, "trees")) { /* dls run's defaults: half, equal */
+	if (!strcmp(c->kind, "trees")) { /* dls run's defaults: half, equal */
 		struct trees_opts to = {TREE_GAMMA_HALF, TREE_ALLOC_EQUAL, 0, 0, NULL};
 		struct tree_sim_result tr;
 		double t_ideal;
@@ -275,13 +282,14 @@ static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const 
 	}
 	memset(&sc, 0, sizeof(sc));
 	sched_params_init(&sc.sched);
-	if (is_hdtss(c->scheme)) {
+	if (is_hdtss(c->kind)) {
 		sc.sched.kind = SCHED_DTSS;
 		sc.hmasters = hmasters_for(cl->n);
-		sc.twolevel = !strcmp(c->scheme, "hdtss");
+		sc.twolevel = !strcmp(c->kind, "hdtss");
 	} else {
-		sched_kind_parse(c->scheme, &sc.sched.kind);
+		sched_kind_parse(c->kind, &sc.sched.kind);
 	}
+	sc.overlap = c->overlap;
 	if (sc.sched.kind == SCHED_CSS) /* dls run's default K */
 		sc.sched.css_k = (o->width + cl->n - 1) / cl->n;
 	sc.cost = cost;
@@ -422,6 +430,7 @@ int dls_cmd_bench(int argc, char **argv)
 					     {"collection", required_argument, 0, 'L'},
 					     {"no-plots", no_argument, 0, 'P'},
 					     {"link-latency-us", required_argument, 0, 'l'},
+					     {"overlap", required_argument, 0, 'V'},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	static struct cluster cl;
@@ -429,6 +438,7 @@ int dls_cmd_bench(int argc, char **argv)
 	const char *clusters[MAX_LIST], *schemes[MAX_LIST], *orders[MAX_LIST], *coll = NULL;
 	char *cl_s = NULL, *sc_s = NULL, *or_s = NULL, runs[4200];
 	int ncl = 0, nsc = 0, nor = 0, reps = 3, quick = 0, cap = 0, plots = 1, c, ncells = 0;
+	int overlaps[2] = {1, 0}, nov = 1; /* on, then off */
 	struct bench_cell *cells;
 	uint64_t *colcost;
 	uint16_t *col;
@@ -483,6 +493,14 @@ int dls_cmd_bench(int argc, char **argv)
 		case 'l':
 			o.latency_us = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
 			break;
+		case 'V':
+			if (!strcmp(optarg, "both")) {
+				nov = 2;
+			} else {
+				nov = 1;
+				overlaps[0] = cli_on_off_or_die(PROG, "--overlap", optarg);
+			}
+			break;
 		case 'h':
 			help();
 			return 0;
@@ -536,7 +554,7 @@ int dls_cmd_bench(int argc, char **argv)
 	mp = (struct mandel_params){o.width, o.height, MANDEL_DEFAULT_MAXIT};
 	colcost = malloc((size_t)o.width * sizeof(*colcost));
 	col = malloc((size_t)o.height * sizeof(*col));
-	cells = calloc((size_t)(ncl * nor * nsc), sizeof(*cells));
+	cells = calloc((size_t)(ncl * nor * nsc * nov), sizeof(*cells));
 	if (!colcost || !col || !cells)
 		return 1;
 	for (int x = 0; x < o.width; x++)
@@ -545,20 +563,32 @@ int dls_cmd_bench(int argc, char **argv)
 		cluster_by_name(clusters[ic], &cl);
 		for (int io = 0; io < nor; io++)
 			for (int is = 0; is < nsc; is++) {
-				struct bench_cell *cell = &cells[ncells++];
+				struct bench_cell *side = &cells[ncells]; /* nov cells */
 
-				snprintf(cell->cluster, sizeof(cell->cluster), "%s", clusters[ic]);
-				snprintf(cell->order, sizeof(cell->order), "%s", orders[io]);
-				snprintf(cell->scheme, sizeof(cell->scheme), "%s", schemes[is]);
-				cell->nslaves = cl.n;
-				cell->reps = reps;
-				cell->comwait = calloc((size_t)cl.n, sizeof(double));
-				cell->comp = calloc((size_t)cl.n, sizeof(double));
-				simulate_cell(cell, &cl, colcost, &o);
+				for (int iv = 0; iv < nov; iv++) {
+					struct bench_cell *cell = &cells[ncells++];
+
+					snprintf(cell->cluster, sizeof(cell->cluster), "%s",
+						 clusters[ic]);
+					snprintf(cell->order, sizeof(cell->order), "%s", orders[io]);
+					snprintf(cell->kind, sizeof(cell->kind), "%s", schemes[is]);
+					cell->overlap = overlaps[iv];
+					snprintf(cell->scheme, sizeof(cell->scheme), "%s%s", schemes[is],
+						 nov > 1 && !cell->overlap ? "-off" : "");
+					cell->nslaves = cl.n;
+					cell->reps = reps;
+					cell->comwait = calloc((size_t)cl.n, sizeof(double));
+					cell->comp = calloc((size_t)cl.n, sizeof(double));
+					simulate_cell(cell, &cl, colcost, &o);
+				}
+				/* cells side by side alternate, run by run */
 				for (int r = 0; r < reps; r++)
-					run_cell(cell, &o, r, &cl);
-				fprintf(stderr, "%s %s %-6s T_p %.3f (simulated %.3f)\n", cell->cluster,
-					cell->order, cell->scheme, bench_median(cell), cell->sim_tp);
+					for (int iv = 0; iv < nov; iv++)
+						run_cell(&side[iv], &o, r, &cl);
+				for (int iv = 0; iv < nov; iv++)
+					fprintf(stderr, "%s %s %-9s T_p %.3f (simulated %.3f)\n",
+						side[iv].cluster, side[iv].order, side[iv].scheme,
+						bench_median(&side[iv]), side[iv].sim_tp);
 			}
 	}
 	snprintf(tpath, sizeof(tpath), "%s/tables.txt", o.out);

@@ -415,6 +415,10 @@ static int start_slaves(const struct run_opts *o, const struct run_env *e, struc
 			add_arg(sargv, &sn, "--t-iter=%.17g", o->t_iter);
 		}
 		add_arg(sargv, &sn, "--link-latency-us=%.17g", o->latency_us);
+		if (!o->overlap && !o->trees)
+			add_arg(sargv, &sn, "--overlap=off");
+		if (!o->low_priority && !o->trees && !o->real)
+			add_arg(sargv, &sn, "--low-priority=off");
 		if (o->nlevels)
 			add_arg(sargv, &sn, "--master=hmaster.%d.%d", o->nlevels - 1,
 				o->slave_hm[i]);

@@ -45,6 +45,10 @@ static void help(void)
 	       "  --hm-overhead-us US  an hmaster's service time per merged message (relay)\n"
 	       "                       or per local request (twolevel); default 0\n"
 	       "  --link-latency-us US one-way latency of every message (default 0)\n"
+	       "  --overlap on|off     slaves ask for their next chunk a lead (2 modelled\n"
+	       "                       round trips) before the current one ends, as\n"
+	       "                       dls-slave does (default on; no effect when the\n"
+	       "                       overheads and latency are 0)\n"
 	       "  --poll-ms MS         A_i = 0: read Q_i again after MS (default 100)\n"
 	       "  --per-pe             also print each PE's chunks, iterations, T_comp\n"
 	       "  --json FILE          the result for scripts\n" SCHED_CLI_HELP
@@ -57,7 +61,7 @@ static void help(void)
 }
 
 enum { O_GAMMA = 110, O_ALLOC, O_BIDI, O_TAU, O_TASKS, O_HMODE = 100, O_PERREQ = 1, O_HMASTERS, O_HMOVH, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
-       O_TITER, O_OVERHEAD, O_LATENCY, O_POLL, O_PERPE, O_JSON, O_WORKLOAD = 120, O_PARAM };
+       O_TITER, O_OVERHEAD, O_LATENCY, O_POLL, O_PERPE, O_JSON, O_WORKLOAD = 120, O_PARAM, O_OVERLAP };
 
 /* Opens the workload whose costs are simulated; a bad workload or parameter exits 2. */
 static void open_workload(const char *name, const struct dls_param *p, int n, struct work *wk)
@@ -119,6 +123,7 @@ int dls_cmd_simulate(int argc, char **argv)
 					     {"t-iter", required_argument, 0, O_TITER},
 					     {"overhead-us", required_argument, 0, O_OVERHEAD},
 					     {"link-latency-us", required_argument, 0, O_LATENCY},
+					     {"overlap", required_argument, 0, O_OVERLAP},
 					     {"poll-ms", required_argument, 0, O_POLL},
 					     {"per-pe", no_argument, 0, O_PERPE},
 					     {"per-request-us", required_argument, 0, O_PERREQ},
@@ -146,7 +151,7 @@ int dls_cmd_simulate(int argc, char **argv)
 	const char *loads = NULL, *json = NULL;
 	int c, rc, npes = 0, nd = 0, per_pe = 0;
 	double t_iter = 100, overhead = 0, latency = 0, poll = 100, per_request = 0, hm_overhead = 0;
-	int hmasters = 0, twolevel = 1, trees = 0;
+	int hmasters = 0, twolevel = 1, trees = 0, overlap = 1;
 	struct trees_opts to = {TREE_GAMMA_HALF, TREE_ALLOC_EQUAL, 0, 0, NULL};
 	const char *tau_list = NULL;
 	int64_t tasks = 0, n;
@@ -198,6 +203,9 @@ int dls_cmd_simulate(int argc, char **argv)
 			break;
 		case O_LATENCY:
 			latency = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e9);
+			break;
+		case O_OVERLAP:
+			overlap = cli_on_off_or_die(PROG, "--overlap", optarg);
 			break;
 		case O_POLL:
 			poll = cli_double_or_die(PROG, "--poll-ms", optarg, 0.001, 1e7);
@@ -332,16 +340,17 @@ int dls_cmd_simulate(int argc, char **argv)
 	sim.twolevel = twolevel;
 	sim.latency_s = latency * 1e-6;
 	sim.poll_s = poll * 1e-3;
+	sim.overlap = overlap;
 	rc = sim_run(&sim, &res);
 	if (rc) {
 		fprintf(stderr, PROG ": cannot simulate: %s\n", dls_strerror(rc));
 		return 1;
 	}
 	printf("simulated: scheme %s, %s, order %s, %d slaves, %d hmasters%s, overhead %.1f "
-	       "us + %.1f us a request, latency %.1f us\n",
+	       "us + %.1f us a request, latency %.1f us, overlap %s\n",
 	       sched_kind_name(sc.p.kind), what, iter_order_name(mode), cl.n,
 	       hmasters, hmasters ? (twolevel ? " (twolevel)" : " (relay)") : "", overhead,
-	       per_request, latency);
+	       per_request, latency, overlap ? "on" : "off");
 	if (per_pe)
 		for (int i = 0; i < cl.n; i++)
 			printf("%5d V %.2f chunks %lld iterations %lld T_com+wait/T_comp %.3f/%.3f\n",
@@ -350,12 +359,12 @@ int dls_cmd_simulate(int argc, char **argv)
 	printf("T_p %.3f s   T_ideal %.3f s   E %.3f   chunks %lld   recomputations %d\n", res.t_p,
 	       res.t_ideal, res.efficiency, (long long)res.chunks, res.recomputations);
 	if (json) {
-		json_t *o = json_pack("{sssisisssssfsfsfsfsfsIsi}", "scheme",
+		json_t *o = json_pack("{sssisisssssfsfsbsfsfsfsIsi}", "scheme",
 				      sched_kind_name(sc.p.kind), "slaves", cl.n, "hmasters",
 				      hmasters, "hmode",
 				      hmasters ? (twolevel ? "twolevel" : "relay") : "flat", "order",
 				      iter_order_name(mode), "overhead_us", overhead, "latency_us",
-				      latency, "t_p", res.t_p, "t_ideal", res.t_ideal, "efficiency",
+				      latency, "overlap", overlap, "t_p", res.t_p, "t_ideal", res.t_ideal, "efficiency",
 				      res.efficiency, "chunks", (json_int_t)res.chunks,
 				      "recomputations", res.recomputations);
 		int bad = !o || json_dump_file(o, json, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));

@@ -34,7 +34,7 @@ static const char *absolute(struct run_opts *o, int k, const char *path)
 enum { O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT, O_PNG,
        O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS, O_NOPROGRESS,
        O_TLS = 200, O_HMODE, O_GAMMA = 210, O_ALLOC, O_BIDI, O_REPORT, O_WORKLOAD = 220, O_PARAM,
-       O_OUT, O_SLAVEPROG, O_NOJOURNAL, O_JSYNC, O_HOSTFILE, O_LAUNCH, O_PING, O_PINGTO, O_SLURM, O_REAL };
+       O_OUT, O_SLAVEPROG, O_NOJOURNAL, O_JSYNC, O_HOSTFILE, O_LAUNCH, O_PING, O_PINGTO, O_SLURM, O_REAL, O_OVERLAP, O_IDLE };
 
 static void help(void)
 {
@@ -74,7 +74,11 @@ static void help(void)
 	       "  --param NAME=VALUE   a workload parameter (repeatable; PROTOCOL.md 3)\n"
 	       "  --width, --height    Mandelbrot's image size (default 400x200); --maxit (256)\n"
 	       "  --order O            natural (default) or interleaved\n"
-	       "  --collect C          piggyback (default) or end\n" SCHED_CLI_HELP
+	       "  --collect C          piggyback (default) or end\n"
+	       "  --overlap on|off     slaves ask for their next chunk while the current one\n"
+	       "                       computes (default on; PROTOCOL.md 5)\n"
+	       "  --low-priority on|off  emulated slaves yield the cores to the master (nice\n"
+	       "                       15, long real computations at SCHED_IDLE; default on)\n" SCHED_CLI_HELP
 	       "  --out FILE.npy       the results, one row per loop index (numpy.load)\n"
 	       "  --png, --raw, --csv, --json FILE   the outputs of the master (images:\n"
 	       "                       Mandelbrot only)\n"
@@ -118,6 +122,8 @@ void run_opts_init(struct run_opts *o)
 	o->order = "natural";
 	o->collect = "piggyback";
 	o->hmode = "twolevel";
+	o->overlap = 1;
+	o->low_priority = 1;
 	sched_cli_init(&o->sc);
 	o->t_iter = 100;
 	o->timeout = 3600;
@@ -231,6 +237,8 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 					     {"maxit", required_argument, 0, O_MAXIT},
 					     {"order", required_argument, 0, O_ORDER},
 					     {"collect", required_argument, 0, O_COLLECT},
+					     {"overlap", required_argument, 0, O_OVERLAP},
+					     {"low-priority", required_argument, 0, O_IDLE},
 					     {"png", required_argument, 0, O_PNG},
 					     {"raw", required_argument, 0, O_RAW},
 					     {"csv", required_argument, 0, O_CSV},
@@ -311,6 +319,12 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 				cli_usage_error(PROG, "--collect", optarg, "must be piggyback or end");
 			o->collect = optarg;
 			o->collect_given = 1;
+			break;
+		case O_OVERLAP:
+			o->overlap = cli_on_off_or_die(PROG, "--overlap", optarg);
+			break;
+		case O_IDLE:
+			o->low_priority = cli_on_off_or_die(PROG, "--low-priority", optarg);
 			break;
 		case O_PNG:
 			o->out.png = absolute(o, PATH_PNG, optarg);

@@ -23,6 +23,8 @@ struct run_opts {
 	const char *hostfile, *launch; /* the hosts, and how a program starts on one */
 	int slurm;		       /* the hosts of the Slurm allocation */
 	int real;		       /* slaves measure their Speed and Q_i (no emulation) */
+	int overlap;		       /* slaves ask ahead (dls-slave --overlap) */
+	int low_priority;	       /* ... and yield the cores (--low-priority) */
 	/* every path the programs get, made absolute: they may run elsewhere
 	 * (ssh starts them in the home folder) */
 	char abs_path[8][4200];

@@ -34,7 +34,7 @@ int ledger_hold(struct ledger_held *h, int64_t start, int64_t count)
 		h->v = v;
 		h->cap = cap;
 	}
-	h->v[h->n++] = (struct ledger_held_range){start, count, count};
+	h->v[h->n++] = (struct ledger_held_range){start, count, count, ++h->given};
 	return DLS_OK;
 }
 
@@ -52,6 +52,20 @@ void ledger_held_free(struct ledger_held *h)
 	free(h->v);
 	h->v = NULL;
 	h->n = h->cap = 0;
+}
+
+int64_t ledger_left_before_newest(const struct ledger_held *h, const struct dls_result *res,
+				  size_t n)
+{
+	const struct ledger_held_range *newest =
+		h->n && h->v[h->n - 1].nth == h->given ? &h->v[h->n - 1] : NULL;
+	int64_t left = ledger_held_undelivered(h) - (newest ? newest->undelivered : 0);
+
+	for (size_t b = 0; b < n; b++)
+		if (!newest || res[b].start < newest->start ||
+		    res[b].start + res[b].count > newest->start + newest->count)
+			left -= res[b].count;
+	return left;
 }
 
 static struct ledger_held_range *find_held(const struct ledger_held *h, int64_t start, int64_t count)
@@ -140,6 +154,8 @@ int ledger_check(struct ledger *l, const struct ledger_held *h, int who, const s
 
 void ledger_commit(struct ledger *l, struct ledger_held *h, const struct dls_result *res, size_t n)
 {
+	size_t kept = 0;
+
 	for (size_t b = 0; b < n; b++) {
 		struct ledger_held_range *r = find_held(h, res[b].start, res[b].count);
 
@@ -148,12 +164,10 @@ void ledger_commit(struct ledger *l, struct ledger_held *h, const struct dls_res
 		r->undelivered -= res[b].count;
 		l->ndelivered += res[b].count;
 	}
-	for (size_t k = 0; k < h->n;) {
-		if (h->v[k].undelivered == 0)
-			h->v[k] = h->v[--h->n];
-		else
-			k++;
-	}
+	for (size_t k = 0; k < h->n; k++) /* in the order given */
+		if (h->v[k].undelivered > 0)
+			h->v[kept++] = h->v[k];
+	h->n = kept;
 }
 
 int64_t ledger_release(struct ledger *l, struct ledger_held *h,

@@ -21,12 +21,14 @@ extern "C" {
 struct ledger_held_range {
 	int64_t start, count;
 	int64_t undelivered; /* iterations of the range not yet delivered */
+	uint64_t nth;	     /* the holder's nth range given (1, 2, ...) */
 };
 
-/* The ranges one holder was given and has not fully delivered. */
+/* The ranges one holder was given and has not fully delivered, oldest first. */
 struct ledger_held {
 	struct ledger_held_range *v;
 	size_t n, cap;
+	uint64_t given; /* ranges given so far */
 };
 
 struct ledger {
@@ -44,6 +46,14 @@ void ledger_free(struct ledger *l);
 int ledger_hold(struct ledger_held *h, int64_t start, int64_t count);
 /* Iterations the holder was given and has not delivered. */
 int64_t ledger_held_undelivered(const struct ledger_held *h);
+/*
+ * Iterations that checked blocks res[0..n) (each inside one held range)
+ * leave undelivered in the holder's ranges other than the one it was given
+ * last: 0 when the message completes every chunk but the newest (PROTOCOL.md
+ * 5, one chunk in flight).
+ */
+int64_t ledger_left_before_newest(const struct ledger_held *h, const struct dls_result *res,
+				  size_t n);
 void ledger_held_free(struct ledger_held *h);
 
 /*

@@ -37,10 +37,12 @@ int serve_take(struct ledger *l, struct serve_child *c, const struct dls_request
 	rc = ledger_check(l, &c->held, r->slave_id, r->results, r->nresults, &total, why, len);
 	if (rc)
 		return rc;
-	if (piggyback && !c->may_prefetch && total != ledger_held_undelivered(&c->held)) {
+	if (piggyback && !c->may_prefetch && ledger_left_before_newest(&c->held, r->results,
+								       r->nresults) != 0) {
 		snprintf(why, len,
 			 "slave %d holds %lld undelivered iterations and its request delivers "
-			 "%lld: piggy-backed results must complete the previous chunk",
+			 "%lld, leaving some of a chunk older than its last one: piggy-backed "
+			 "results must complete every chunk but the last one given",
 			 r->slave_id, (long long)ledger_held_undelivered(&c->held), (long long)total);
 		ledger_unmark(l, r->results, r->nresults);
 		return DLS_ESTATE;

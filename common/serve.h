@@ -6,7 +6,9 @@
  *    gets the same reply again, an older seq is refused, 1 <= A_i <=
  *    SCHED_MAX_ACP, its piggy-backed results are checked whole against the
  *    ledger, and (piggy-back collection) they complete every chunk the child
- *    holds, unless the child may prefetch (a two-level hmaster below);
+ *    holds but the last one it was given (one chunk in flight: a slave asks
+ *    for its next chunk while it computes the current one), unless the
+ *    child may prefetch further (a two-level hmaster below);
  *  - requests wait their turn in ACPSA order: larger A_i first, then
  *    arrival (sched_acpsa_before), each on its own condition, so that only
  *    the next head is woken;

@@ -212,7 +212,10 @@ int master_serve_one(struct master *m, int id, int64_t acp, int reported, struct
 	} else {
 		out->kind = DLS_REPLY_WAIT;
 		out->wait_ms = m->cfg.wait_ms;
-		info->state = DLS_SLAVE_WAITING;
+		/* a slave that asked ahead still computes its last chunk */
+		info->state = ledger_held_undelivered(&m->children[id].serve.held) > 0
+				      ? DLS_SLAVE_ACTIVE
+				      : DLS_SLAVE_WAITING;
 	}
 	return DLS_OK;
 }

@@ -22,17 +22,21 @@ void sim_result_free(struct sim_result *r)
 	r->pe = NULL;
 }
 
-/* Serves one request of slave i at the master, the chunk starting at
- * `start` (`reported`: its ACPSA report is already recorded, as for a merged
- * message); its next request reaches its hop at the returned time, or -1
- * when the loop is exhausted for it.  *last_end tracks the latest chunk end. */
+/* Serves one request of slave i at the master, its reply reaching the slave
+ * at `reply` (`reported`: its ACPSA report is already recorded, as for a
+ * merged message).  The chunk starts once the reply is in and the slave's
+ * current chunk is done; the slave's next request leaves lead_s before the
+ * chunk's end (not before its start) and reaches its hop at the returned
+ * time, or -1 when the loop is exhausted for it.  *last_end tracks the
+ * latest chunk end. */
 static double serve(const struct sim_config *c, struct sched *sched, struct sim_slave *sl, int i,
-		    int64_t acp, int reported, double start, struct sim_result *out,
+		    int64_t acp, int reported, double reply, struct sim_result *out,
 		    double *last_end, int *rc)
 {
 	struct dls_range ch;
-	double cost = 0, end;
+	double cost = 0, begin = reply > sl[i].busy ? reply : sl[i].busy, end;
 
+	out->pe[i].t_comwait += begin - sl[i].busy;
 	*rc = reported ? sched_serve(sched, i, acp, &ch) : sched_next(sched, i, acp, &ch);
 	if (*rc == DLS_EDONE) {
 		*rc = DLS_OK;
@@ -42,15 +46,16 @@ static double serve(const struct sim_config *c, struct sched *sched, struct sim_
 		return -1;
 	for (int64_t k = ch.start; k < ch.start + ch.count; k++)
 		cost += (double)c->cost[k];
-	end = emul_finish(&sl[i].power, start, cost * c->t_iter_s);
-	out->pe[i].t_comp += end - start;
+	end = emul_finish(&sl[i].power, begin, cost * c->t_iter_s);
+	out->pe[i].t_comp += end - begin;
 	out->pe[i].chunks++;
 	out->pe[i].iterations += ch.count;
 	out->chunks++;
-	sl[i].asked = end;
+	sl[i].busy = end;
+	sl[i].asked = end - sim_slave_lead(c) > begin ? end - sim_slave_lead(c) : begin;
 	if (end > *last_end)
 		*last_end = end;
-	return end + c->latency_s;
+	return sl[i].asked + c->latency_s;
 }
 
 static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_slave *sl,
@@ -150,7 +155,6 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 			if (a < 1) { /* it would not have asked: poll again */
 				sl[i].ready += c->poll_s;
 				sl[i].asked += c->poll_s;
-				out->pe[i].t_comwait += c->poll_s;
 				if (sl[i].asked > 86400) {
 					rc = DLS_ENOPOWER;
 					goto done;
@@ -165,7 +169,6 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 		if (best < 0)
 			continue;
 		master_free = now + c->overhead_s + c->per_request_s;
-		out->pe[best].t_comwait += master_free + c->latency_s - sl[best].asked;
 		sl[best].ready = serve(c, sched, sl, best, best_acp, 0, master_free + c->latency_s,
 				       out, &last_end, &rc);
 		if (rc)
@@ -287,7 +290,6 @@ static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_
 			int i = batch[j];
 			double back = master_free + hop + c->hm_overhead_s + hop;
 
-			out->pe[i].t_comwait += back - sl[i].asked;
 			sl[i].ready = serve(c, sched, sl, i, acp[i], 1, back, out, &last_end, &rc);
 			if (rc)
 				goto out;

@@ -2,7 +2,8 @@
  * sim.h - a discrete-event simulation of a master-slave run: the same scheme
  * library as the master, the real per-iteration costs of the workload, the
  * emulated cluster (V_i, Q_i(t)), a per-request service time at the master
- * and a one-way link latency.  It gives a run's second limit (WORKLOAD.md 4):
+ * and a one-way link latency, and a slave that asks for its next chunk a
+ * lead before the current one ends (issue 16).  It gives a run's second limit (WORKLOAD.md 4):
  * the scheme's own schedule without framework overhead (overhead 0, latency
  * 0), or a model of the framework with measured overheads, at any scale.
  * With hmasters (relay mode, SCHEMES.md 5) each slave talks to its hmaster;
@@ -50,6 +51,9 @@ struct sim_config {
 	double per_request_s; /* and per request in a message */
 	double latency_s;    /* one-way link latency */
 	double poll_s;	     /* A_i = 0: read Q_i again after this long */
+	int overlap;	     /* slaves ask ahead: a request leaves DLS_SLAVE_LEAD_RTTS
+				modelled round trips (sim_round_trip) before the
+				chunk's end; 0: at its end */
 	int hmasters;	     /* HDTSS relay: slave i talks to hmaster i mod hmasters (0: flat) */
 	double hm_overhead_s; /* an hmaster's service time per merged message */
 	int twolevel;	      /* with hmasters: two-level mode instead of relay */
@@ -68,6 +72,12 @@ struct sim_result {
 	int recomputations;
 	struct sim_pe_result *pe; /* npes entries; free with sim_result_free */
 };
+
+/*
+ * A slave's round trip in the model: its request's hops to the master (or
+ * its hmaster) and back and the service times on the way.
+ */
+double sim_round_trip(const struct sim_config *c);
 
 /*
  * Runs the simulation.  DLS_OK, DLS_EINVAL (bad configuration), DLS_ENOPOWER

@@ -1,9 +1,27 @@
 /*
- * sim_slave.c - what a simulated slave reports.
+ * sim_slave.c - what a simulated slave reports, and when it asks ahead.
  */
 #include "sim_slave.h"
 
 #include <math.h>
+
+#include "dls/slave.h"
+
+double sim_round_trip(const struct sim_config *c)
+{
+	double rtt = 2 * c->latency_s;
+
+	if (c->hmasters > 0 && c->twolevel)
+		return rtt + c->hm_overhead_s;
+	if (c->hmasters > 0) /* relay: on to the master and back */
+		return 2 * rtt + c->hm_overhead_s + c->overhead_s + c->per_request_s;
+	return rtt + c->overhead_s + c->per_request_s;
+}
+
+double sim_slave_lead(const struct sim_config *c)
+{
+	return c->overlap ? DLS_SLAVE_LEAD_RTTS * sim_round_trip(c) : 0;
+}
 
 int64_t sim_slave_acp_at(const struct sim_slave *s, const struct sim_pe *pe, double t)
 {

@@ -13,7 +13,12 @@ struct sim_slave {
 	struct emul_steps power; /* speed / Q(t) for the emulated cost */
 	int active;	/* still requesting */
 	double asked;	/* when it sent the pending request */
+	double busy;	/* when its current chunk ends (flat and relay models) */
 };
+
+/* How long before a chunk's end a slave's next request leaves (sim.h
+ * overlap): DLS_SLAVE_LEAD_RTTS modelled round trips, or 0. */
+double sim_slave_lead(const struct sim_config *c);
 
 /* A_i = floor(V_i / Q_i(t)) of slave s at time t. */
 int64_t sim_slave_acp_at(const struct sim_slave *s, const struct sim_pe *pe, double t);

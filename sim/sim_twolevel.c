@@ -131,7 +131,7 @@ static int serve_local(struct tl *s, int h, double t)
 	size_t best = 0;
 	int j, i, rc;
 	struct dls_range k;
-	double at, begin, end, cost = 0;
+	double at, begin, end, lead, cost = 0;
 
 	for (size_t w = 1; w < m->nwaiting; w++) /* ACPSA; waiting is in arrival order */
 		if (sched_acpsa_before(m->acp[m->waiting[w]], (double)w, m->acp[m->waiting[best]],
@@ -151,18 +151,23 @@ static int serve_local(struct tl *s, int h, double t)
 	at = (t > m->free_at ? t : m->free_at) + c->hm_overhead_s;
 	m->free_at = at;
 	begin = at + c->latency_s;
+	if (begin < s->sl[i].busy) /* it still computes the chunk before */
+		begin = s->sl[i].busy;
 	for (int64_t x = k.start; x < k.start + k.count; x++)
 		cost += (double)c->cost[x];
 	end = emul_finish(&s->sl[i].power, begin, cost * c->t_iter_s);
-	s->out->pe[i].t_comwait += begin - s->sl[i].asked;
+	s->out->pe[i].t_comwait += begin - s->sl[i].busy;
 	s->out->pe[i].t_comp += end - begin;
 	s->out->pe[i].chunks++;
 	s->out->pe[i].iterations += k.count;
 	s->out->chunks++;
-	s->sl[i].asked = end;
+	s->sl[i].busy = end;
+	/* asking ahead: the next request leaves a lead before the end */
+	lead = sim_slave_lead(c);
+	s->sl[i].asked = end - lead > begin ? end - lead : begin;
 	if (end > s->last_end)
 		s->last_end = end;
-	return push(s, end + c->latency_s, EV_SLAVE, i);
+	return push(s, s->sl[i].asked + c->latency_s, EV_SLAVE, i);
 }
 
 static int try_serve(struct tl *s, int h, double t)
@@ -202,7 +207,6 @@ static int on_slave(struct tl *s, int i, double t)
 			return DLS_OK;
 		}
 		s->sl[i].asked += c->poll_s; /* it would not have asked: poll again */
-		s->out->pe[i].t_comwait += c->poll_s;
 		if (s->sl[i].asked > 86400)
 			return DLS_ENOPOWER;
 		return push(s, t + c->poll_s, EV_SLAVE, i);

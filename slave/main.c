@@ -2,7 +2,9 @@
  * dls-slave - finds its master by name, registers, and computes the chunks
  * it is given, emulating a PE of virtual power V under load Q; see --help.
  */
+#include <errno.h>
 #include <getopt.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +51,13 @@ static void help(void)
 	       "                           from its journal: dls-master --resume) for T ms\n"
 	       "                           (default 0: give up)\n"
 	       "  --poll-ms T              A_i = 0: read Q_i again after T ms (default 100)\n"
+	       "  --overlap on|off         ask for the next chunk while the current one\n"
+	       "                           computes, a measured round trip before its end\n"
+	       "                           (default on; PROTOCOL.md 5)\n"
+	       "  --low-priority on|off    emulated: yield the cores to the master, as if this\n"
+	       "                           slave had cores of its own: run at nice 15 and\n"
+	       "                           compute long chunks for real at SCHED_IDLE\n"
+	       "                           (default on; master-slave schemes)\n"
 	       "  --timeout S              give up S seconds after the start, exit 1\n"
 	       "                           (default: never)\n"
 	       CLI_NET_HELP
@@ -58,8 +67,11 @@ static void help(void)
 	       "  -v, -q                   more or less logging (DLS_LOG_LEVEL)\n");
 }
 
+/* The nice value of an emulated slave (--low-priority). */
+#define EMULATED_NICE 15
+
 enum { O_COORD = 101, O_LATENCY = 100, O_MASTER = 1, O_RUN, O_NAME, O_SPEED, O_LOAD, O_TITER, O_REAL, O_Q, O_IOR, O_CONNTO, O_REGTO,
-       O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL, O_SECRET, O_REJOIN, O_TIMEOUT };
+       O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL, O_SECRET, O_REJOIN, O_TIMEOUT, O_OVERLAP, O_IDLE };
 
 int main(int argc, char **argv)
 {
@@ -81,6 +93,8 @@ int main(int argc, char **argv)
 					     {"rejoin-ms", required_argument, 0, O_REJOIN},
 					     {"timeout", required_argument, 0, O_TIMEOUT},
 					     {"poll-ms", required_argument, 0, O_POLL},
+					     {"overlap", required_argument, 0, O_OVERLAP},
+					     {"low-priority", required_argument, 0, O_IDLE},
 					     {"link-latency-us", required_argument, 0, O_LATENCY},
 					     {"secret-file", required_argument, 0, O_SECRET},
 					     {"help", no_argument, 0, 'h'},
@@ -179,6 +193,12 @@ int main(int argc, char **argv)
 		case O_POLL:
 			cfg.poll_ms = (int)cli_i64_or_die(PROG, "--poll-ms", optarg, 1, 600000);
 			break;
+		case O_OVERLAP:
+			cfg.overlap = cli_on_off_or_die(PROG, "--overlap", optarg);
+			break;
+		case O_IDLE:
+			cfg.low_priority = cli_on_off_or_die(PROG, "--low-priority", optarg);
+			break;
 		case 'v':
 			dls_log_set_level(++verbose >= 2 ? DLS_LOG_DEBUG : DLS_LOG_INFO);
 			break;
@@ -196,6 +216,11 @@ int main(int argc, char **argv)
 		cfg.speed = slave_calibrate(200);
 		log_info("calibrated Speed: %.0f unit iterations/s", cfg.speed);
 	}
+	/* before the ORB starts its threads, which inherit it (BENCHMARKS.md 16) */
+	if (cfg.emulated && cfg.low_priority && !o.coordinator_leaf &&
+	    setpriority(PRIO_PROCESS, 0, EMULATED_NICE))
+		log_warn("stays at its priority: nice %d refused (%s)", EMULATED_NICE,
+			 strerror(errno));
 	rc = slave_orb_run(&cfg, &o);
 	dls_orb_destroy();
 	return rc;

@@ -1,10 +1,11 @@
 /*
- * slave.c - the slave loop of seed 001 (DTSS slave steps 1-4, with step 4
- * looping to step 2 so that A_i is refreshed before every request,
- * SCHEMES.md ambiguity 10) and the emulation of WORKLOAD.md 2 and 5.
+ * slave.c - what the slave's loops (slave_loop.c, slave_tree.c) share: the
+ * results held, the calls with retries and rejoining, the computation and
+ * the emulation of WORKLOAD.md 2 and 5, the run queue and calibration.
  */
 #include "dls/slave.h"
 #include "slave_internal.h"
+#include "idle_worker.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -30,6 +31,8 @@ void slave_config_init(struct slave_config *c)
 	c->retries = 5;
 	c->retry_delay_ms = 200;
 	c->max_block_bytes = DLS_MAX_RESULT_BYTES;
+	c->overlap = 1;
+	c->low_priority = 1;
 }
 
 void slave_store_clear(struct store *s)
@@ -74,9 +77,9 @@ void slave_link_delay(double one_way_us)
 		dls_sleep_until(dls_now() + 2 * one_way_us * 1e-6);
 }
 
-static int64_t current_acp(struct run *r)
+int64_t slave_acp(const struct run *r, double at)
 {
-	double q = r->cfg->emulated	? emul_steps_at(&r->cfg->load, dls_now() - r->t0)
+	double q = r->cfg->emulated	? emul_steps_at(&r->cfg->load, at - r->t0)
 		   : r->cfg->q_override ? r->cfg->q_override
 					: slave_read_runqueue();
 
@@ -123,16 +126,16 @@ int slave_rejoin(struct run *r)
 	return rc;
 }
 
-/* Sends every stored block but the first with submit(); the first rides on
- * the request (piggy-backing).  A retried submit that is refused as already
- * delivered means an earlier attempt got through (before a crash, say):
- * the master keeps the first copy. */
-static int deliver(struct run *r, size_t keep)
+/* Sends every block of *s from the keep-th on with submit(); the first
+ * rides on the request (piggy-backing).  A retried submit that is refused as
+ * already delivered means an earlier attempt got through (before a crash,
+ * say): the master keeps the first copy. */
+int slave_deliver(struct run *r, struct store *s, size_t keep)
 {
-	for (size_t i = keep; i < r->store.n; i++) {
+	for (size_t i = keep; i < s->n; i++) {
 		uint64_t unreached = r->unreached;
-		int rc = WITH_RETRIES(r, r->ops->submit(r->ops->ctx, r->st->id, &r->store.blocks[i],
-							1, r->why, r->len));
+		int rc = WITH_RETRIES(r, r->ops->submit(r->ops->ctx, r->st->id, &s->blocks[i], 1,
+							r->why, r->len));
 
 		/* a refusal is DLS_ESTATE or DLS_EINVAL (struct slave_ops); its
 		 * reason is PROTOCOL.md 7's "already delivered" */
@@ -140,8 +143,7 @@ static int deliver(struct run *r, size_t keep)
 		    strstr(r->why, "already delivered")) {
 			log_warn("results [%lld, +%lld) refused after a retry (%s): an earlier "
 				 "attempt got through",
-				 (long long)r->store.blocks[i].start,
-				 (long long)r->store.blocks[i].count, r->why);
+				 (long long)s->blocks[i].start, (long long)s->blocks[i].count, r->why);
 			rc = DLS_OK;
 		}
 		if (rc)
@@ -150,22 +152,58 @@ static int deliver(struct run *r, size_t keep)
 	return DLS_OK;
 }
 
+int slave_exchange(struct run *r, struct store *out, struct dls_request *req,
+		   struct dls_reply *reply)
+{
+	int rc = out ? slave_deliver(r, out, 1) : DLS_OK;
+
+	if (rc)
+		return rc;
+	req->results = out && out->n ? out->blocks : NULL;
+	req->nresults = out && out->n ? 1 : 0;
+	log_debug("request %u: A_i %lld, results [%lld, +%lld)%s", (unsigned)req->seq,
+		  (long long)req->acp, req->nresults ? (long long)req->results[0].start : 0LL,
+		  req->nresults ? (long long)req->results[0].count : 0LL,
+		  out && out->n > 1 ? " and more by submit" : "");
+	return WITH_RETRIES(r, r->ops->request(r->ops->ctx, req, reply, r->why, r->len));
+}
+
+int slave_store_take(struct store *dst, struct store *src)
+{
+	for (size_t i = 0; i < src->n; i++) {
+		if (slave_store_add(dst, src->blocks[i].start, src->blocks[i].count, src->bufs[i],
+				    src->blocks[i].nbytes))
+			return DLS_ENOMEM; /* what was moved is dst's, the rest src's */
+		src->bufs[i] = NULL;
+	}
+	src->n = 0;
+	return DLS_OK;
+}
+
 int slave_compute(struct run *r, int64_t start, int64_t count)
 {
 	return slave_compute_stretch(r, start, count, NULL);
 }
 
-int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct stretch *s)
+/* The real computation of [start, start + count) into r->store, in blocks
+ * that fit a message; *work adds its cost in unit iterations. */
+struct blocks {
+	struct run *r;
+	int64_t start, count;
+	double work;
+};
+
+static int compute_blocks(void *arg)
 {
+	struct blocks *k = arg;
+	struct run *r = k->r;
 	size_t rb = r->work.loop.result_bytes;
-	int64_t per_block = (int64_t)(r->cfg->max_block_bytes / rb);
-	int more = s && s->t0 > 0; /* the stretch goes on */
-	double now = dls_now(), c0 = more ? s->t0 : now, work = more ? s->work : 0;
+	int64_t per_block = (int64_t)(r->cfg->max_block_bytes / rb), end = k->start + k->count;
 
 	if (per_block < 1)
 		per_block = 1;
-	for (int64_t b = start; b < start + count; b += per_block) {
-		int64_t n = start + count - b < per_block ? start + count - b : per_block;
+	for (int64_t b = k->start; b < end; b += per_block) {
+		int64_t n = end - b < per_block ? end - b : per_block;
 		void *buf = malloc((size_t)n * rb);
 		uint64_t cost = 0;
 		int rc;
@@ -176,7 +214,7 @@ int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct st
 			return DLS_ENOMEM;
 		}
 		rc = work_compute(&r->work, b, n, buf, &cost, r->why, r->len);
-		work += (double)cost;
+		k->work += (double)cost;
 		if (!rc && slave_store_add(&r->store, b, n, buf, (size_t)n * rb)) {
 			snprintf(r->why, r->len, "out of memory");
 			rc = DLS_ENOMEM;
@@ -186,6 +224,27 @@ int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct st
 			return rc;
 		}
 	}
+	return DLS_OK;
+}
+
+int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct stretch *s)
+{
+	int more = s && s->t0 > 0; /* the stretch goes on */
+	double now = dls_now(), c0 = more ? s->t0 : now, work;
+	struct blocks k = {r, start, count, more ? s->work : 0};
+	/* a computation that would hold a core a while goes to the idle
+	 * worker; a short one is not worth the hand-over and its wait */
+	int idle = r->worker && (r->real_spi > 0 ? (double)count * r->real_spi > SLAVE_IDLE_COMPUTE_S
+						  : count > 1);
+	int rc = idle ? idle_worker_call(r->worker, compute_blocks, &k) : compute_blocks(&k);
+	double real = dls_now() - now;
+
+	if (rc)
+		return rc;
+	if (!idle) /* its own time, undisturbed: what the next estimate needs */
+		r->real_spi = r->real_spi > 0 ? (r->real_spi + real / (double)count) / 2
+					      : real / (double)count;
+	work = k.work;
 	if (s) { /* the next iteration's deadline counts from the same start */
 		s->t0 = c0;
 		s->work = work;
@@ -193,8 +252,19 @@ int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct st
 	if (r->cfg->emulated) {
 		double deadline = r->t0 + emul_finish(&r->power, c0 - r->t0,
 						      work * r->cfg->t_iter_ns * 1e-9);
-		double target = deadline - r->wake_lag, end;
+		double target = deadline - r->wake_lag, end, overrun = 0;
 
+		if (r->tail) /* asking ahead: the next request's time is known */
+			overrun = r->tail(r, deadline);
+		if (overrun > 0) {
+			/* the request asked ahead came back after the chunk's end:
+			 * the chunk ended on time, the rest was a wait */
+			r->st->times.t_comwait += overrun;
+			r->st->times.t_comp += deadline - now;
+			r->st->chunks++;
+			r->st->iterations += count;
+			return DLS_OK;
+		}
 		if (dls_now() > deadline) {
 			r->st->times.late_chunks++;
 		} else if (dls_now() < target) {
@@ -283,97 +353,6 @@ void slave_teardown(struct run *r)
 {
 	slave_store_free(&r->store);
 	work_close(&r->work);
-}
-
-int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struct slave_stats *st,
-	      char *why, size_t len)
-{
-	struct run r = {0};
-	int rc;
-
-	memset(st, 0, sizeof(*st));
-	r.cfg = cfg;
-	r.ops = ops;
-	r.st = st;
-	r.why = why;
-	r.len = len;
-	why[0] = '\0';
-	/* step 1: Speed up, V_i down (blocks until every slave registered) */
-	rc = WITH_RETRIES(&r, ops->register_slave(ops->ctx, cfg->name, cfg->speed, &st->id,
-						  &st->vpower, &r.job, why, len));
-	if (rc)
-		return rc;
-	r.registered = 1;
-	st->times.t_comwait = 0; /* seed 001's T_com+wait is the loop's, not the start-up's */
-	r.t0 = dls_now();
-	rc = slave_setup(&r);
-	if (rc)
-		return rc;
-	if (ops->registered)
-		ops->registered(ops->ctx, st->id, &r.job);
-	log_info("registered as slave %d, V_i = %g, workload '%s', %lld iterations", st->id,
-		 st->vpower, r.job.workload, (long long)r.job.iterations);
-	for (;;) {
-		struct dls_request req;
-		struct dls_reply reply;
-		int64_t acp;
-		int piggy = r.job.collect == DLS_COLLECT_PIGGYBACK;
-
-		if (ops->stop_requested && ops->stop_requested(ops->ctx)) {
-			snprintf(why, len, "stopped on request");
-			break;
-		}
-		/* step 2: A_i from the current Q_i; A_i = 0 does not request */
-		acp = current_acp(&r);
-		if (acp < 1) {
-			/* results must not wait with us: nobody could finish the run */
-			if (piggy && r.store.n) {
-				rc = deliver(&r, 0);
-				if (rc)
-					break;
-				slave_store_clear(&r.store);
-			}
-			dls_sleep_ms(cfg->poll_ms);
-			st->times.t_comwait += cfg->poll_ms / 1000.0;
-			continue;
-		}
-		/* step 3: the request, with the previous chunk's results */
-		if (piggy) {
-			rc = deliver(&r, 1);
-			if (rc)
-				break;
-		}
-		req.slave_id = st->id;
-		req.seq = ++r.seq;
-		req.acp = acp;
-		req.results = piggy ? r.store.blocks : NULL;
-		req.nresults = piggy && r.store.n ? 1 : 0;
-		req.times = st->times;
-		rc = WITH_RETRIES(&r, ops->request(ops->ctx, &req, &reply, why, len));
-		if (rc)
-			break;
-		if (piggy)
-			slave_store_clear(&r.store);
-		/* step 4 */
-		if (reply.kind == DLS_REPLY_DONE)
-			break;
-		if (reply.kind == DLS_REPLY_WAIT) {
-			if (!piggy) { /* end-of-run collection: now deliver everything */
-				rc = deliver(&r, 0);
-				if (rc)
-					break;
-				slave_store_clear(&r.store);
-			}
-			dls_sleep_ms(reply.wait_ms > 0 ? reply.wait_ms : cfg->poll_ms);
-			st->times.t_comwait += (reply.wait_ms > 0 ? reply.wait_ms : cfg->poll_ms) / 1000.0;
-			continue;
-		}
-		rc = slave_compute(&r, reply.start, reply.count);
-		if (rc)
-			break;
-	}
-	slave_teardown(&r);
-	return rc;
 }
 
 double slave_read_runqueue(void)

@@ -21,6 +21,10 @@ void slave_store_clear(struct store *s);
 void slave_store_free(struct store *s);
 /* Adds the results of [start, start + count), nbytes octets (buf is taken over). */
 int slave_store_add(struct store *s, int64_t start, int64_t count, void *buf, size_t nbytes);
+/* Moves every block of src to the end of dst: DLS_OK or DLS_ENOMEM. */
+int slave_store_take(struct store *dst, struct store *src);
+
+struct idle_worker;
 
 struct run {
 	const struct slave_config *cfg;
@@ -38,7 +42,40 @@ struct run {
 	uint64_t unreached; /* calls that did not reach the master, so far */
 	char *why;
 	size_t len;
+	/*
+	 * Optional: called once in an emulated chunk when its end (deadline)
+	 * is known; returns how long after the deadline it returned (0 when
+	 * before): that time counts as a wait, not as computation.
+	 */
+	double (*tail)(struct run *r, double deadline);
+	void *tail_ctx;
+	/* Optional, emulated: the thread that computes for real (idle_worker.h) */
+	struct idle_worker *worker;
+	double real_spi; /* real seconds an iteration, moving average (0: none yet) */
 };
+
+/* A real computation expected to take longer than this goes to the idle
+ * worker (idle_worker.h); a shorter one runs in the slave's thread. */
+#define SLAVE_IDLE_COMPUTE_S 5e-3
+
+/* A_i = floor(V_i / Q_i) at dls_now() time `at` (emulated: Q_i(at)). */
+int64_t slave_acp(const struct run *r, double at);
+
+/*
+ * Sends every block of *s from the keep-th on with submit() (retried; a
+ * retried block refused as already delivered went through before).
+ * DLS_OK, or the call's failure with r->why.
+ */
+int slave_deliver(struct run *r, struct store *s, size_t keep);
+
+/*
+ * One exchange of steps 2-3: the blocks of *out (NULL: none) but the first
+ * with submit(), then request *req carrying the first (its results are set
+ * here), with retries and rejoining.  DLS_OK with *reply, or the failure
+ * with r->why.
+ */
+int slave_exchange(struct run *r, struct store *out, struct dls_request *req,
+		   struct dls_reply *reply);
 
 /*
  * The master stayed unreachable after the retries: rejoins it (a master

@@ -82,6 +82,15 @@ double cli_double_or_die(const char *prog, const char *opt, const char *value, d
 	return v;
 }
 
+int cli_on_off_or_die(const char *prog, const char *opt, const char *value)
+{
+	if (!strcmp(value, "on"))
+		return 1;
+	if (!strcmp(value, "off"))
+		return 0;
+	cli_usage_error(prog, opt, value, "must be on or off");
+}
+
 /* A server takes as many connections as the system lets it: the soft
  * descriptor limit up to the hard one (1,024 by default is what a few
  * idle strangers exhaust). */

@@ -27,6 +27,9 @@ int64_t cli_i64_or_die(const char *prog, const char *opt, const char *value, int
 double cli_double_or_die(const char *prog, const char *opt, const char *value, double min,
 			 double max);
 
+/* Parses "on" or "off" (1 or 0) or exits 2 with the cause. */
+int cli_on_off_or_die(const char *prog, const char *opt, const char *value);
+
 /*
  * Sets a workload parameter from an option's value: "NAME=VALUE" when name
  * is NULL (--param), else name = value (--width W).  Exits 2 with the cause

@@ -23,6 +23,11 @@ extern "C" {
 
 #define SLAVE_WHY_LEN 256
 
+/* Asking ahead: a request leaves at least this many mean round trips before
+ * the end of the chunk it follows (more when the round trips vary: slave
+ * ahead_lead); the simulator, whose round trips do not vary, uses it. */
+#define DLS_SLAVE_LEAD_RTTS 2.0
+
 struct slave_config {
 	char name[64];
 	double speed;	       /* reported Speed: emulated V, or measured */
@@ -52,6 +57,21 @@ struct slave_config {
 	 * the same one after a partition) for this long, in ms; 0: give up.
 	 */
 	int rejoin_ms;
+	/*
+	 * 1 (the default): ask for the next chunk while the current one
+	 * computes, so that its reply is back when it ends (PROTOCOL.md 5,
+	 * one chunk in flight); 0: ask only once it is done.
+	 */
+	int overlap;
+	/*
+	 * Emulated: 1 (the default) computes a chunk whose real computation
+	 * takes a while (SLAVE_IDLE_COMPUTE_S) in a thread of the lowest
+	 * priority (SCHED_IDLE), so that on a machine shared by many emulated
+	 * slaves their real computations do not delay the master and the
+	 * others' calls (dls-slave also runs at nice 15); 0: all in the
+	 * slave's own thread.
+	 */
+	int low_priority;
 };
 
 /*

@@ -26,3 +26,16 @@ for scheme in ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss; do
 		echo "ok $scheme $mode ($order)"
 	done
 done
+
+# Asking ahead (PROTOCOL.md 5): off, and in real mode, where a thread sends
+# while the chunk computes and a request not sent (A_i = 0 from the real run
+# queue) hands its results back: the image stays exact.
+for args in "--scheme ss --overlap off" "--scheme gss --real" "--scheme ss --real --collect end" \
+	"--scheme fss --low-priority off"; do
+	tag=$(echo "$args" | tr -d ' -')
+	# shellcheck disable=SC2086
+	dls run --speeds 1,2,1,2 $args --width $W --height $H --raw "$T/$tag.pgm" \
+		--dir "$T/logs-$tag" >"$T/$tag.log" 2>&1
+	same_image "$T/$tag.pgm" "$REF"
+	echo "ok $args"
+done

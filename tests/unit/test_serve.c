@@ -1,8 +1,8 @@
 /*
  * The shared serving core and the registration barrier, without sockets:
  * retries answered from the cache, older requests and bad A_i refused,
- * the piggy-back completeness rule (and its exemption for a child that
- * prefetches), the ACPSA waiting line, the requeue of a lost child's work.
+ * the piggy-back completeness rule (one chunk in flight, and the exemption
+ * for a child that prefetches further), the ACPSA waiting line, the requeue of a lost child's work.
  */
 #include <CUnit/CUnit.h>
 #include <string.h>
@@ -20,6 +20,7 @@ static void test_take(void)
 	struct dls_reply out, given = {DLS_REPLY_WORK, 0, 10, 0};
 	uint8_t data[20] = {0};
 	struct dls_result half = {0, 5, data, 5}, all = {0, 10, data, 10};
+	struct dls_result second = {10, 10, data, 10};
 	struct dls_request r;
 	char why[256];
 	int retry;
@@ -45,25 +46,43 @@ static void test_take(void)
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_EINVAL);
 	r = tu_request(NULL, 0, 2, SCHED_MAX_ACP + 1, NULL, 0);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_EINVAL);
-	/* half of the chunk: refused under piggy-back, nothing left marked */
+	/* part of the only chunk: the newest may stay in flight */
+	r = tu_request(NULL, 0, 2, 2, &half, 1);
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
+	ledger_unmark(&l, &half, 1);
+	/* a second chunk given: the first must now be delivered whole */
+	CU_ASSERT_EQUAL(ledger_hold(&c.held, 10, 10), DLS_OK);
+	r = tu_request(NULL, 0, 2, 2, NULL, 0);
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "complete every chunk but the last one given"));
 	r = tu_request(NULL, 0, 2, 2, &half, 1);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_ESTATE);
-	CU_ASSERT_PTR_NOT_NULL(strstr(why, "complete the previous chunk"));
-	for (int i = 0; i < 10; i++)
+	for (int i = 0; i < 20; i++)
 		CU_ASSERT_EQUAL(l.state[i], 0);
+	/* the newest delivered and the older not: refused all the same */
+	r = tu_request(NULL, 0, 2, 2, &second, 1);
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_ESTATE);
 	/* allowed at the end of the run, or for a child that prefetches */
+	r = tu_request(NULL, 0, 2, 2, &half, 1);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 0, &out, &retry, why, sizeof(why)), DLS_OK);
 	ledger_unmark(&l, &half, 1);
 	c.may_prefetch = 1;
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
 	ledger_unmark(&l, &half, 1);
 	c.may_prefetch = 0;
-	/* the whole chunk: accepted, marked for the commit */
+	/* the older chunk whole, the newest in flight: accepted, marked for the commit */
 	r = tu_request(NULL, 0, 2, 2, &all, 1);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
 	ledger_commit(&l, &c.held, &all, 1);
 	CU_ASSERT_EQUAL(l.ndelivered, 10);
-	CU_ASSERT_EQUAL(ledger_held_undelivered(&c.held), 0);
+	CU_ASSERT_EQUAL(ledger_held_undelivered(&c.held), 10);
+	/* a third chunk: the second (now the older) must go, in the order given */
+	CU_ASSERT_EQUAL(ledger_hold(&c.held, 20, 10), DLS_OK);
+	r = tu_request(NULL, 0, 3, 2, &second, 1);
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
+	ledger_commit(&l, &c.held, &second, 1);
+	CU_ASSERT_EQUAL(c.held.n, 1);
+	CU_ASSERT_EQUAL(c.held.v[0].start, 20);
 	ledger_held_free(&c.held);
 	ledger_free(&l);
 }

@@ -1,6 +1,6 @@
 /*
  * The run simulator on cases small enough to compute by hand: perfect
- * balance, the cost of latency and service time, conservation of work,
+ * balance, the cost of latency and service time, asking ahead, conservation of work,
  * T_p >= T_ideal on random clusters, both hierarchies, and no endless loop
  * when A_i stays 0.
  */
@@ -64,6 +64,41 @@ static void test_latency_and_overhead(void)
 	c.overhead_s = 0.25;
 	CU_ASSERT_EQUAL_FATAL(sim_run(&c, &r), DLS_OK);
 	CU_ASSERT_DOUBLE_EQUAL(r.t_p, 12.5, 1e-9);
+	sim_result_free(&r);
+}
+
+/*
+ * Asking ahead, one slave, chunks of 1 s: with latency 0.1 the request for
+ * the next chunk leaves 2 round trips (0.4 s) before the end, so only the
+ * first round trip is idle: 0.2 + 10.  A round trip longer than a chunk
+ * (latency 1) is hidden only in part: each chunk waits 2 - 1 s.
+ */
+static void test_asking_ahead(void)
+{
+	struct sim_pe pes[1];
+	struct sim_config c;
+	struct sim_result r;
+
+	setup(&c, pes, 1, SCHED_SS, 10);
+	c.latency_s = 0.1;
+	CU_ASSERT_DOUBLE_EQUAL(sim_round_trip(&c), 0.2, 1e-12);
+	CU_ASSERT_EQUAL_FATAL(sim_run(&c, &r), DLS_OK);
+	CU_ASSERT_DOUBLE_EQUAL(r.t_p, 12.0, 1e-9);
+	sim_result_free(&r);
+	c.overlap = 1;
+	CU_ASSERT_EQUAL_FATAL(sim_run(&c, &r), DLS_OK);
+	CU_ASSERT_DOUBLE_EQUAL(r.t_p, 10.2, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.pe[0].t_comwait, 0.2, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.pe[0].t_comp, 10.0, 1e-9);
+	sim_result_free(&r);
+	c.latency_s = 1;
+	CU_ASSERT_EQUAL_FATAL(sim_run(&c, &r), DLS_OK);
+	CU_ASSERT_DOUBLE_EQUAL(r.t_p, 21.0, 1e-9);
+	sim_result_free(&r);
+	/* no latency, no service time: the same schedule as without */
+	c.latency_s = 0;
+	CU_ASSERT_EQUAL_FATAL(sim_run(&c, &r), DLS_OK);
+	CU_ASSERT_DOUBLE_EQUAL(r.t_p, 10.0, 1e-9);
 	sim_result_free(&r);
 }
 
@@ -204,6 +239,7 @@ int sim_suite_add(void)
 		return 1;
 	return !CU_add_test(s, "perfect balance", test_perfect_balance) ||
 	       !CU_add_test(s, "latency and service time", test_latency_and_overhead) ||
+	       !CU_add_test(s, "asking ahead hides the round trip", test_asking_ahead) ||
 	       !CU_add_test(s, "random: work conserved, T_p >= T_ideal", test_random) ||
 	       !CU_add_test(s, "hierarchy (relay)", test_hierarchy) ||
 	       !CU_add_test(s, "hierarchy (two-level): prefetch hides the master", test_twolevel) ||

@@ -1,0 +1,200 @@
+/*
+ * slave_ahead.c - asking ahead (see slave_ahead.h).
+ */
+#include "slave_ahead.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dls/err.h"
+#include "dls_time.h"
+
+/* Sends one posted request from this thread, on a copy of the run whose
+ * messages and retry accounting are this module's own: the slave's thread
+ * meanwhile computes and may write its own. */
+static void send_one(struct ahead *a)
+{
+	struct run view = *a->r;
+	struct slave_stats st = *a->r->st;
+	double t0 = dls_now();
+	int64_t acp = slave_acp(a->r, t0);
+
+	view.st = &st;
+	view.why = a->why;
+	view.len = sizeof(a->why);
+	view.unreached = 0;
+	a->sent = acp >= 1;
+	a->rc = DLS_OK;
+	if (a->sent) {
+		a->req.acp = acp;
+		a->rc = slave_exchange(&view, &a->out, &a->req, &a->reply);
+	}
+	if (a->sent && !a->rc && !view.unreached)
+		ahead_note_rtt(a, dls_now() - t0, ahead_bytes(&a->out));
+	pthread_mutex_lock(&a->lock);
+	a->unreached += view.unreached;
+	a->finished = 1;
+	pthread_cond_broadcast(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+}
+
+static void *sender(void *arg)
+{
+	struct ahead *a = arg;
+
+	pthread_mutex_lock(&a->lock);
+	for (;;) {
+		while (!a->quit && (!a->posted || a->finished))
+			pthread_cond_wait(&a->cond, &a->lock);
+		if (a->quit)
+			break;
+		while (!a->quit && !a->hurry && dls_now() < a->send_at)
+			dls_cond_wait_until(&a->cond, &a->lock, a->send_at);
+		if (a->quit)
+			break;
+		pthread_mutex_unlock(&a->lock);
+		send_one(a);
+		pthread_mutex_lock(&a->lock);
+	}
+	pthread_mutex_unlock(&a->lock);
+	return NULL;
+}
+
+int ahead_start(struct ahead *a, struct run *r)
+{
+	memset(a, 0, sizeof(*a));
+	a->r = r;
+	if (pthread_mutex_init(&a->lock, NULL))
+		return DLS_ENOMEM;
+	if (dls_cond_init(&a->cond)) {
+		pthread_mutex_destroy(&a->lock);
+		return DLS_ENOMEM;
+	}
+	if (pthread_create(&a->thread, NULL, sender, a)) {
+		pthread_cond_destroy(&a->cond);
+		pthread_mutex_destroy(&a->lock);
+		return DLS_ENOMEM;
+	}
+	a->started = 1;
+	return DLS_OK;
+}
+
+void ahead_stop(struct ahead *a)
+{
+	if (!a->started)
+		return;
+	pthread_mutex_lock(&a->lock);
+	/* a request not sent yet stays unsent; one on its way finishes first */
+	a->quit = 1;
+	pthread_cond_broadcast(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+	pthread_join(a->thread, NULL);
+	slave_store_free(&a->out);
+	pthread_cond_destroy(&a->cond);
+	pthread_mutex_destroy(&a->lock);
+	a->started = 0;
+}
+
+void ahead_note_rtt(struct ahead *a, double took, size_t bytes)
+{
+	pthread_mutex_lock(&a->lock);
+	/* the first exchange waited at the start gate: not a round trip */
+	if (a->exchanges++ == 0 || !(took >= 0)) {
+		pthread_mutex_unlock(&a->lock);
+		return;
+	}
+	if (bytes <= AHEAD_SMALL_BYTES && a->rtt <= 0) {
+		a->rtt = took;
+		a->rttvar = took / 2;
+	} else if (bytes <= AHEAD_SMALL_BYTES) { /* Jacobson and Karels, RFC 6298 */
+		double err = took - a->rtt;
+
+		a->rttvar += ((err < 0 ? -err : err) - a->rttvar) / 4;
+		a->rtt += err / 8;
+	} else if (a->rtt > 0) {
+		double per = took > a->rtt ? (took - a->rtt) / (double)bytes : 0;
+
+		a->per_byte = a->per_byte > 0 ? a->per_byte + (per - a->per_byte) / 4 : per;
+	}
+	pthread_mutex_unlock(&a->lock);
+}
+
+double ahead_lead(struct ahead *a, size_t bytes)
+{
+	double t;
+
+	pthread_mutex_lock(&a->lock);
+	t = a->rtt + 4 * a->rttvar;
+	if (t < DLS_SLAVE_LEAD_RTTS * a->rtt)
+		t = DLS_SLAVE_LEAD_RTTS * a->rtt;
+	t = a->rtt > 0 ? t + a->per_byte * (double)bytes : 0;
+	pthread_mutex_unlock(&a->lock);
+	return t;
+}
+
+size_t ahead_bytes(const struct store *s)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; s && i < s->n; i++)
+		n += s->blocks[i].nbytes;
+	return n;
+}
+
+void ahead_post(struct ahead *a, const struct dls_request *req, struct store *results, double at)
+{
+	pthread_mutex_lock(&a->lock);
+	a->req = *req;
+	slave_store_free(&a->out);
+	a->out = *results;
+	*results = (struct store){0};
+	a->send_at = at;
+	a->hurry = 0;
+	a->finished = 0;
+	a->posted = 1;
+	pthread_cond_broadcast(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+}
+
+void ahead_retime(struct ahead *a, double at)
+{
+	pthread_mutex_lock(&a->lock);
+	a->send_at = at;
+	pthread_cond_broadcast(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+}
+
+void ahead_hurry(struct ahead *a)
+{
+	pthread_mutex_lock(&a->lock);
+	a->hurry = 1;
+	pthread_cond_broadcast(&a->cond);
+	pthread_mutex_unlock(&a->lock);
+}
+
+int ahead_wait(struct ahead *a, struct dls_reply *reply, int *sent, struct store *unsent)
+{
+	int rc;
+
+	pthread_mutex_lock(&a->lock);
+	a->hurry = 1;
+	pthread_cond_broadcast(&a->cond);
+	while (!a->finished)
+		pthread_cond_wait(&a->cond, &a->lock);
+	a->posted = 0;
+	rc = a->rc;
+	*sent = a->sent;
+	if (a->sent && !rc)
+		*reply = a->reply;
+	a->r->unreached += a->unreached;
+	a->unreached = 0;
+	if (rc)
+		snprintf(a->r->why, a->r->len, "%s", a->why);
+	if (!a->sent && slave_store_take(unsent, &a->out) && !rc) {
+		snprintf(a->r->why, a->r->len, "out of memory");
+		rc = DLS_ENOMEM;
+	}
+	slave_store_clear(&a->out);
+	pthread_mutex_unlock(&a->lock);
+	return rc;
+}

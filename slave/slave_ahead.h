@@ -1,0 +1,101 @@
+/*
+ * slave_ahead.h - asking ahead (issue 16): a slave's next request goes out
+ * from a thread of its own while the current chunk still computes, timed so
+ * that its reply comes back about when the chunk ends.  The slave then never
+ * idles for a round trip, and the master still sees each request about when
+ * it would have come without the overlap, so the scheme's schedule keeps its
+ * shape (PROTOCOL.md 5: one chunk in flight).
+ *
+ * The lead (how long before the chunk's end the request leaves) is learnt
+ * from the slave's own earlier exchanges: the mean round trip plus four mean
+ * deviations (TCP's retransmission timeout, RFC 6298), at least
+ * DLS_SLAVE_LEAD_RTTS mean round trips, plus the time its results take to
+ * send; so it adapts to the link, to the results' size, and to the master's
+ * load and its jitter.
+ *
+ * One request in flight at a time.  The slave's thread posts and waits;
+ * the thread of this module sends.  Not for Tree Scheduling.
+ */
+#ifndef DLS_SLAVE_AHEAD_H
+#define DLS_SLAVE_AHEAD_H
+
+#include <pthread.h>
+
+#include "slave_internal.h"
+
+/* An exchange carrying at most this many octets of results measures the
+ * round trip itself. */
+#define AHEAD_SMALL_BYTES 65536
+
+struct ahead {
+	struct run *r; /* the slave's run: its ops, cfg and ids (read here) */
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int started, quit;
+	int posted;	 /* a request waits to be sent or is on its way */
+	int finished;	 /* ... and its answer is in rc, reply, sent */
+	int hurry;	 /* send now, whatever send_at says */
+	double send_at;	 /* dls_now() time at which it leaves */
+	struct dls_request req;
+	struct store out; /* the results it delivers (owned until ahead_wait) */
+	struct dls_reply reply;
+	int rc, sent;	 /* sent = 0: A_i was 0 when it was due, nothing went */
+	double rtt;	 /* moving average of a small exchange, s (0: none measured) */
+	double rttvar;	 /* ... and its mean deviation */
+	double per_byte; /* ... and of the seconds a byte of results adds */
+	int exchanges;
+	uint64_t unreached; /* calls that did not reach the master */
+	char why[SLAVE_WHY_LEN];
+};
+
+/* Starts the sending thread for run r: DLS_OK or DLS_ENOMEM. */
+int ahead_start(struct ahead *a, struct run *r);
+
+/* Stops the thread (waiting for a request on its way) and frees what it holds. */
+void ahead_stop(struct ahead *a);
+
+/*
+ * One exchange (the results' submits and the request) that reached the
+ * master at the first attempt took `took` seconds and carried `bytes` of
+ * results: the model of an exchange learns from it (moving averages): its
+ * round trip from those of at most AHEAD_SMALL_BYTES, then the seconds a
+ * byte adds from the others.  The first exchange of the run is skipped (it
+ * waited at the start gate).  The sending thread notes its own.
+ */
+void ahead_note_rtt(struct ahead *a, double took, size_t bytes);
+
+/*
+ * How long before a chunk's end its successor's request, carrying `bytes`
+ * of results, should leave: max(rtt + 4 rttvar, DLS_SLAVE_LEAD_RTTS rtt)
+ * plus what the bytes add; 0 while no round trip has been measured (do not
+ * ask ahead).
+ */
+double ahead_lead(struct ahead *a, size_t bytes);
+
+/* The octets of results in *s (0 for NULL). */
+size_t ahead_bytes(const struct store *s);
+
+/*
+ * Posts request req (its seq, A_i filled in by the thread when it leaves:
+ * A_i = 0 then sends nothing) with the results in *results, which are taken
+ * over (*results is left empty); it leaves at dls_now() time `at` or when
+ * ahead_hurry says.  One post at a time: ahead_wait before the next.
+ */
+void ahead_post(struct ahead *a, const struct dls_request *req, struct store *results, double at);
+
+/* The posted request, if it has not left, leaves at `at` instead. */
+void ahead_retime(struct ahead *a, double at);
+
+/* The chunk is done: send the posted request now if it has not left. */
+void ahead_hurry(struct ahead *a);
+
+/*
+ * Waits for the posted request: its call's status (as slave_exchange), the
+ * reply in *reply when *sent; why filled on failure.  The results it
+ * carried are freed once sent; when it was not (A_i was 0) they are moved
+ * to the end of *unsent, to be delivered otherwise.
+ */
+int ahead_wait(struct ahead *a, struct dls_reply *reply, int *sent, struct store *unsent);
+
+#endif

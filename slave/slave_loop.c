@@ -1,0 +1,302 @@
+/*
+ * slave_loop.c - the master-slave loop of seed 001 (DTSS slave steps 1-4,
+ * step 4 looping to step 2 so that A_i is refreshed before every request,
+ * SCHEMES.md ambiguity 10), asking ahead (slave_ahead.h): the request for
+ * the next chunk leaves while the current one computes, and carries the
+ * results of the chunk before it (PROTOCOL.md 5, one chunk in flight).
+ */
+#include "dls/slave.h"
+#include "slave_ahead.h"
+#include "slave_internal.h"
+#include "idle_worker.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dls/err.h"
+#include "dls/log.h"
+#include "dls_time.h"
+
+struct loop {
+	struct run *r;
+	int piggy;	     /* results ride on requests */
+	int ahead_on;	     /* cfg->overlap, and the sending thread runs */
+	struct ahead ahead;
+	struct idle_worker worker; /* emulated: the real computation, at SCHED_IDLE */
+	struct store done;   /* piggy-back: finished chunks' results, undelivered */
+	struct store none;   /* what an end-collection request delivers: nothing */
+	double spi;	     /* real mode: seconds an iteration, moving average */
+	int posted;	     /* this chunk's successor's request is posted (real) */
+	int asked;	     /* ... or was asked in the emulated sleep */
+	int tail_rc;	     /* how that went */
+	int have;	     /* reply answers a request sent ahead */
+	struct dls_reply reply;
+	int64_t asked_ahead; /* requests that left while a chunk computed */
+	double waited_ahead; /* seconds the chunks' ends waited for their answers */
+};
+
+/* Posts the next request, leaving at `at`, with the finished results
+ * (real mode: the sending thread sends while the chunk computes). */
+static void post_next(struct loop *L, double at)
+{
+	struct run *r = L->r;
+	struct dls_request req;
+
+	memset(&req, 0, sizeof(req));
+	req.slave_id = r->st->id;
+	req.seq = ++r->seq;
+	req.times = r->st->times;
+	ahead_post(&L->ahead, &req, L->piggy ? &L->done : &L->none, at);
+	L->posted = 1;
+}
+
+/* The request of steps 2-3 with A_i = acp and the finished results, sent
+ * from this thread; the round trip is learnt. */
+static int exchange_now(struct loop *L, int64_t acp)
+{
+	struct run *r = L->r;
+	struct dls_request req;
+	uint64_t unreached = r->unreached;
+	double t0 = dls_now();
+	size_t bytes = L->piggy ? ahead_bytes(&L->done) : 0;
+	int rc;
+
+	memset(&req, 0, sizeof(req));
+	req.slave_id = r->st->id;
+	req.seq = ++r->seq;
+	req.acp = acp;
+	req.times = r->st->times;
+	rc = slave_exchange(r, L->piggy ? &L->done : NULL, &req, &L->reply);
+	if (!rc && L->ahead_on && r->unreached == unreached)
+		ahead_note_rtt(&L->ahead, dls_now() - t0, bytes);
+	slave_store_clear(&L->done);
+	return rc;
+}
+
+/*
+ * Emulated: the chunk's real computation is done and it ends at
+ * `deadline`.  The slave sleeps (computing, as emulated) until a lead
+ * before, then asks from this thread, and the slave_compute sleeps what is
+ * left: no thread hand-over, which on a loaded machine costs more than it
+ * hides.  Returns how long after the deadline the answer came.
+ */
+static double ask_in_sleep(struct run *r, double deadline)
+{
+	struct loop *L = r->tail_ctx;
+	double lead = ahead_lead(&L->ahead, L->piggy ? ahead_bytes(&L->done) : 0);
+	double comwait = r->st->times.t_comwait, t0, back;
+	int64_t acp;
+
+	r->tail = NULL;
+	if (deadline - lead > dls_now())
+		dls_sleep_until(deadline - lead);
+	acp = slave_acp(r, dls_now());
+	if (acp < 1) /* not asking: the loop sees A_i = 0 after the chunk */
+		return 0;
+	t0 = dls_now();
+	L->tail_rc = exchange_now(L, acp);
+	L->asked = 1;
+	back = dls_now();
+	log_debug("asked ahead: lead %.0f us, left %.0f us before the end, back %.0f us after",
+		  lead * 1e6, (deadline - t0) * 1e6, (back - deadline) * 1e6);
+	/* the call overlapped the chunk: only what came after its end waited */
+	r->st->times.t_comwait = comwait;
+	if (back <= deadline)
+		return 0;
+	L->waited_ahead += back - deadline;
+	return back - deadline;
+}
+
+/* Delivers every result held (A_i = 0, or the end collection's WAIT). */
+static int deliver_all(struct loop *L)
+{
+	struct run *r = L->r;
+	int rc = slave_store_take(&L->done, &r->store);
+
+	if (!rc)
+		rc = slave_deliver(r, &L->done, 0);
+	slave_store_clear(&L->done);
+	return rc;
+}
+
+/* The answer to a request asked ahead is in L->reply: DONE or WORK are the
+ * loop's next step; a WAIT means ask again at once, with this chunk's
+ * results (end collection: deliver everything first). */
+static int answered_ahead(struct loop *L)
+{
+	L->asked_ahead++;
+	L->have = L->reply.kind != DLS_REPLY_WAIT;
+	if (L->reply.kind == DLS_REPLY_WAIT && !L->piggy)
+		return deliver_all(L);
+	return DLS_OK;
+}
+
+/* Step 4: computes [start, start + count) and, asking ahead, gets the
+ * answer to the request that left meanwhile (L->have). */
+static int work_chunk(struct loop *L, int64_t start, int64_t count)
+{
+	struct run *r = L->r;
+	double lead, t0 = dls_now(), w0;
+	int rc, wrc, sent;
+
+	L->posted = L->asked = 0;
+	L->tail_rc = DLS_OK;
+	if (L->piggy && slave_store_take(&L->done, &r->store)) {
+		snprintf(r->why, r->len, "out of memory");
+		return DLS_ENOMEM;
+	}
+	lead = L->ahead_on ? ahead_lead(&L->ahead, L->piggy ? ahead_bytes(&L->done) : 0) : 0;
+	/* the request leaves a lead before the chunk's end: emulated, asked in
+	 * the sleep once the real computation knows the end; real, sent by
+	 * the thread at the end estimated from the chunks before */
+	if (lead > 0 && r->cfg->emulated) {
+		r->tail = ask_in_sleep;
+		r->tail_ctx = L;
+	} else if (lead > 0 && L->spi > 0) {
+		post_next(L, t0 + (double)count * L->spi - lead);
+	}
+	log_debug("chunk [%lld, +%lld) starts", (long long)start, (long long)count);
+	rc = slave_compute(r, start, count);
+	r->tail = NULL;
+	log_debug("chunk [%lld, +%lld) ends", (long long)start, (long long)count);
+	if (!rc) {
+		double spi = (dls_now() - t0) / (double)count;
+
+		L->spi = L->spi > 0 ? (L->spi + spi) / 2 : spi;
+	}
+	if (L->asked)
+		return rc ? rc : L->tail_rc ? L->tail_rc : answered_ahead(L);
+	if (!L->posted)
+		return rc;
+	w0 = dls_now();
+	wrc = ahead_wait(&L->ahead, &L->reply, &sent, &L->done);
+	r->st->times.t_comwait += dls_now() - w0;
+	L->waited_ahead += dls_now() - w0;
+	if (rc || wrc)
+		return rc ? rc : wrc;
+	return sent ? answered_ahead(L) : DLS_OK;
+}
+
+/* Steps 2-3 without asking ahead: A_i now, then the request with every
+ * finished result.  *asked = 0 when A_i was 0 (results delivered, slept). */
+static int ask_now(struct loop *L, int *asked)
+{
+	struct run *r = L->r;
+	int64_t acp = slave_acp(r, dls_now());
+	int rc;
+
+	*asked = 0;
+	if (acp < 1) { /* results must not wait with us: nobody could finish the run */
+		rc = L->piggy ? deliver_all(L) : DLS_OK;
+		dls_sleep_ms(r->cfg->poll_ms);
+		r->st->times.t_comwait += r->cfg->poll_ms / 1000.0;
+		return rc;
+	}
+	if (L->piggy && slave_store_take(&L->done, &r->store)) {
+		snprintf(r->why, r->len, "out of memory");
+		return DLS_ENOMEM;
+	}
+	rc = exchange_now(L, acp);
+	*asked = !rc;
+	return rc;
+}
+
+static int loop_run(struct loop *L)
+{
+	struct run *r = L->r;
+	const struct slave_ops *ops = r->ops;
+
+	for (;;) {
+		int rc, asked = 1;
+
+		if (ops->stop_requested && ops->stop_requested(ops->ctx)) {
+			snprintf(r->why, r->len, "stopped on request");
+			return DLS_OK;
+		}
+		if (!L->have) {
+			rc = ask_now(L, &asked);
+			if (rc)
+				return rc;
+			if (!asked)
+				continue;
+		}
+		L->have = 0;
+		if (L->reply.kind == DLS_REPLY_DONE)
+			return DLS_OK;
+		if (L->reply.kind == DLS_REPLY_WAIT) {
+			int ms = L->reply.wait_ms > 0 ? L->reply.wait_ms : r->cfg->poll_ms;
+
+			/* end-of-run collection: now deliver everything */
+			if (!L->piggy && (rc = deliver_all(L)))
+				return rc;
+			dls_sleep_ms(ms);
+			r->st->times.t_comwait += ms / 1000.0;
+			continue;
+		}
+		rc = work_chunk(L, L->reply.start, L->reply.count);
+		if (rc)
+			return rc;
+	}
+}
+
+int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struct slave_stats *st,
+	      char *why, size_t len)
+{
+	struct run r = {0};
+	struct loop L;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	memset(&L, 0, sizeof(L));
+	r.cfg = cfg;
+	r.ops = ops;
+	r.st = st;
+	r.why = why;
+	r.len = len;
+	why[0] = '\0';
+	/* step 1: Speed up, V_i down (blocks until every slave registered) */
+	rc = WITH_RETRIES(&r, ops->register_slave(ops->ctx, cfg->name, cfg->speed, &st->id,
+						  &st->vpower, &r.job, why, len));
+	if (rc)
+		return rc;
+	r.registered = 1;
+	st->times.t_comwait = 0; /* seed 001's T_com+wait is the loop's, not the start-up's */
+	r.t0 = dls_now();
+	rc = slave_setup(&r);
+	if (rc)
+		return rc;
+	if (ops->registered)
+		ops->registered(ops->ctx, st->id, &r.job);
+	log_info("registered as slave %d, V_i = %g, workload '%s', %lld iterations", st->id,
+		 st->vpower, r.job.workload, (long long)r.job.iterations);
+	L.r = &r;
+	L.piggy = r.job.collect == DLS_COLLECT_PIGGYBACK;
+	if (cfg->overlap) {
+		rc = ahead_start(&L.ahead, &r);
+		if (rc) {
+			snprintf(why, len, "cannot start the thread that asks ahead");
+			slave_teardown(&r);
+			return rc;
+		}
+		L.ahead_on = 1;
+	}
+	if (cfg->emulated && cfg->low_priority) {
+		if (idle_worker_start(&L.worker) == DLS_OK)
+			r.worker = &L.worker;
+		else
+			log_warn("no thread for the real computation: it keeps the normal priority");
+	}
+	rc = loop_run(&L);
+	r.worker = NULL;
+	idle_worker_stop(&L.worker);
+	if (L.ahead_on) {
+		log_info("asked ahead for %lld of %lld chunks; their ends waited %.1f ms in all; "
+			 "round trip %.0f us",
+			 (long long)L.asked_ahead, (long long)st->chunks, L.waited_ahead * 1e3,
+			 ahead_lead(&L.ahead, 0) / DLS_SLAVE_LEAD_RTTS * 1e6);
+		ahead_stop(&L.ahead);
+	}
+	slave_store_free(&L.done);
+	slave_teardown(&r);
+	return rc;
+}
