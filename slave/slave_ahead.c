@@ -95,39 +95,61 @@ void ahead_stop(struct ahead *a)
 	a->started = 0;
 }
 
+/* The exchange the model expects for `bytes` of results: a + b x bytes, by
+ * least squares over the moving averages (b >= 0, a >= 0).  Lock held. */
+static double expected(const struct ahead *a, double bytes)
+{
+	double var = a->mxx - a->mx * a->mx, b = 0, a0;
+
+	if (var > 1e-9 * a->mxx + 1e-12)
+		b = (a->mxy - a->mx * a->my) / var;
+	if (b < 0)
+		b = 0;
+	a0 = a->my - b * a->mx;
+	return (a0 > 0 ? a0 : 0) + b * bytes;
+}
+
 void ahead_note_rtt(struct ahead *a, double took, size_t bytes)
 {
+	double x = (double)bytes, w, err;
+
 	pthread_mutex_lock(&a->lock);
 	/* the first exchange waited at the start gate: not a round trip */
-	if (a->exchanges++ == 0 || !(took >= 0)) {
+	if (a->exchanges++ == 0 || !(took >= 0) || took > 1e6) {
 		pthread_mutex_unlock(&a->lock);
 		return;
 	}
-	if (bytes <= AHEAD_SMALL_BYTES && a->rtt <= 0) {
-		a->rtt = took;
-		a->rttvar = took / 2;
-	} else if (bytes <= AHEAD_SMALL_BYTES) { /* Jacobson and Karels, RFC 6298 */
-		double err = took - a->rtt;
-
-		a->rttvar += ((err < 0 ? -err : err) - a->rttvar) / 4;
-		a->rtt += err / 8;
-	} else if (a->rtt > 0) {
-		double per = took > a->rtt ? (took - a->rtt) / (double)bytes : 0;
-
-		a->per_byte = a->per_byte > 0 ? a->per_byte + (per - a->per_byte) / 4 : per;
-	}
+	w = a->samples++ ? 1.0 / 8 : 1;
+	err = a->samples > 1 ? took - expected(a, x) : took / 2;
+	a->dev += ((err < 0 ? -err : err) - a->dev) * (a->samples > 1 ? 1.0 / 4 : 1);
+	a->mx += w * (x - a->mx);
+	a->my += w * (took - a->my);
+	a->mxx += w * (x * x - a->mxx);
+	a->mxy += w * (x * took - a->mxy);
 	pthread_mutex_unlock(&a->lock);
 }
 
 double ahead_lead(struct ahead *a, size_t bytes)
 {
+	double t = 0, e;
+
+	pthread_mutex_lock(&a->lock);
+	if (a->samples) {
+		e = expected(a, (double)bytes);
+		t = e + 4 * a->dev;
+		if (t < DLS_SLAVE_LEAD_RTTS * e)
+			t = DLS_SLAVE_LEAD_RTTS * e;
+	}
+	pthread_mutex_unlock(&a->lock);
+	return t;
+}
+
+double ahead_round_trip(struct ahead *a)
+{
 	double t;
 
 	pthread_mutex_lock(&a->lock);
-	t = a->rtt + 4 * a->rttvar;
-	if (t < DLS_SLAVE_LEAD_RTTS * a->rtt)
-		t = DLS_SLAVE_LEAD_RTTS * a->rtt;
-	t = a->rtt > 0 ? t + a->per_byte * (double)bytes : 0;
+	t = a->samples ? expected(a, 0) : 0;
 	pthread_mutex_unlock(&a->lock);
 	return t;
 }

@@ -7,11 +7,11 @@
  * shape (PROTOCOL.md 5: one chunk in flight).
  *
  * The lead (how long before the chunk's end the request leaves) is learnt
- * from the slave's own earlier exchanges: the mean round trip plus four mean
- * deviations (TCP's retransmission timeout, RFC 6298), at least
- * DLS_SLAVE_LEAD_RTTS mean round trips, plus the time its results take to
- * send; so it adapts to the link, to the results' size, and to the master's
- * load and its jitter.
+ * from the slave's own earlier exchanges: the time expected for this one
+ * (a round trip plus what its results add, a least-squares line) plus four
+ * mean deviations (TCP's retransmission timeout, RFC 6298), at least
+ * DLS_SLAVE_LEAD_RTTS expected exchanges; so it adapts to the link, to the
+ * results' size, and to the master's load and its jitter.
  *
  * One request in flight at a time.  The slave's thread posts and waits;
  * the thread of this module sends.  Not for Tree Scheduling.
@@ -23,9 +23,6 @@
 
 #include "slave_internal.h"
 
-/* An exchange carrying at most this many octets of results measures the
- * round trip itself. */
-#define AHEAD_SMALL_BYTES 65536
 
 struct ahead {
 	struct run *r; /* the slave's run: its ops, cfg and ids (read here) */
@@ -41,9 +38,11 @@ struct ahead {
 	struct store out; /* the results it delivers (owned until ahead_wait) */
 	struct dls_reply reply;
 	int rc, sent;	 /* sent = 0: A_i was 0 when it was due, nothing went */
-	double rtt;	 /* moving average of a small exchange, s (0: none measured) */
-	double rttvar;	 /* ... and its mean deviation */
-	double per_byte; /* ... and of the seconds a byte of results adds */
+	/* the exchanges measured (seconds against octets of results): moving
+	 * averages of x, y, x^2, x y for a least-squares line, and of the
+	 * deviation from it */
+	double mx, my, mxx, mxy, dev;
+	int samples;
 	int exchanges;
 	uint64_t unreached; /* calls that did not reach the master */
 	char why[SLAVE_WHY_LEN];
@@ -58,20 +57,24 @@ void ahead_stop(struct ahead *a);
 /*
  * One exchange (the results' submits and the request) that reached the
  * master at the first attempt took `took` seconds and carried `bytes` of
- * results: the model of an exchange learns from it (moving averages): its
- * round trip from those of at most AHEAD_SMALL_BYTES, then the seconds a
- * byte adds from the others.  The first exchange of the run is skipped (it
- * waited at the start gate).  The sending thread notes its own.
+ * results: the model learns from it (moving averages, 1/8 a sample): the
+ * time of an exchange as a line in its octets (least squares: the round
+ * trip plus what each octet adds), and the mean deviation from it.  The
+ * first exchange of the run is skipped (it waited at the start gate).
  */
 void ahead_note_rtt(struct ahead *a, double took, size_t bytes);
 
 /*
  * How long before a chunk's end its successor's request, carrying `bytes`
- * of results, should leave: max(rtt + 4 rttvar, DLS_SLAVE_LEAD_RTTS rtt)
- * plus what the bytes add; 0 while no round trip has been measured (do not
- * ask ahead).
+ * of results, should leave: the exchange the model expects plus four mean
+ * deviations (TCP's retransmission timeout, RFC 6298), at least
+ * DLS_SLAVE_LEAD_RTTS times the expected exchange; 0 while none was
+ * measured (do not ask ahead).
  */
 double ahead_lead(struct ahead *a, size_t bytes);
+
+/* The round trip the model expects without results (0: none measured). */
+double ahead_round_trip(struct ahead *a);
 
 /* The octets of results in *s (0 for NULL). */
 size_t ahead_bytes(const struct store *s);

@@ -293,7 +293,7 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 		log_info("asked ahead for %lld of %lld chunks; their ends waited %.1f ms in all; "
 			 "round trip %.0f us",
 			 (long long)L.asked_ahead, (long long)st->chunks, L.waited_ahead * 1e3,
-			 ahead_lead(&L.ahead, 0) / DLS_SLAVE_LEAD_RTTS * 1e6);
+			 ahead_round_trip(&L.ahead) * 1e6);
 		ahead_stop(&L.ahead);
 	}
 	slave_store_free(&L.done);

@@ -1,9 +1,10 @@
 /*
  * The slave core against fake remote calls: bounded retries, refusals,
  * A_i = 0 delivering what it holds before it idles, results kept under the
- * message limit, and the emulated cost honoured.
+ * message limit, the emulated cost honoured, and asking ahead.
  */
 #include <CUnit/CUnit.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 #include "dls_time.h"
 #include "mandel.h"
 #include "dls/slave.h"
+#include "slave_ahead.h"
 #include "master_testutil.h"
 #include "suites.h"
 
@@ -28,6 +30,9 @@ struct fake {
 	int64_t acp_seen[64];
 	int nacp;
 	int height;
+	int delay_us;	       /* each request takes this long */
+	int64_t last_count;    /* the last chunk given */
+	int ahead, too_many;   /* requests that left a chunk in flight; that left more */
 };
 
 static void see(struct fake *f, const struct dls_result *res, size_t n)
@@ -76,6 +81,11 @@ static int f_request(void *ctx, const struct dls_request *req, struct dls_reply 
 	see(f, req->results, req->nresults);
 	if (f->nacp < 64)
 		f->acp_seen[f->nacp++] = req->acp;
+	if (f->delay_us)
+		dls_sleep_until(dls_now() + f->delay_us * 1e-6);
+	/* one chunk in flight at most: the last one given (PROTOCOL.md 5) */
+	f->ahead += f->next - f->delivered > 0;
+	f->too_many += f->next - f->delivered > f->last_count;
 	memset(out, 0, sizeof(*out));
 	if (f->next >= f->width) {
 		out->kind = f->delivered == f->width ? DLS_REPLY_DONE : DLS_REPLY_WAIT;
@@ -86,6 +96,7 @@ static int f_request(void *ctx, const struct dls_request *req, struct dls_reply 
 	out->start = f->next;
 	out->count = f->chunk < f->width - f->next ? f->chunk : f->width - f->next;
 	f->next += out->count;
+	f->last_count = out->count;
 	return DLS_OK;
 }
 
@@ -240,6 +251,72 @@ static void test_acp_zero_delivers_then_waits(void)
 	CU_ASSERT(st.times.t_comp > 0.005);
 }
 
+/*
+ * Asking ahead, emulated (the request leaves in the chunk's sleep) and real
+ * (from the sending thread): with requests that take 1 ms and chunks of
+ * 10-20 ms, requests leave while a chunk is in flight, never two, every
+ * iteration arrives once; without it, none leaves early.
+ */
+static void test_asks_ahead(void)
+{
+	struct slave_config c;
+	struct slave_stats st;
+	char why[SLAVE_WHY_LEN];
+
+	for (int mode = 0; mode < 3; mode++) {
+		struct fake f = {.width = 60, .chunk = 4, .height = 8, .delay_us = 1000};
+		struct slave_ops ops = ops_for(&f);
+
+		config(&c);
+		c.overlap = mode != 2;
+		if (mode == 1) { /* real: the chunk's time is its own */
+			c.emulated = 0;
+			c.q_override = 1;
+			f.height = 20000; /* a few ms a chunk here */
+		} else {
+			c.t_iter_ns = 1e4; /* about 10 ms a chunk */
+		}
+		CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_OK);
+		CU_ASSERT_EQUAL(f.delivered, 60);
+		CU_ASSERT_EQUAL(st.iterations, 60);
+		CU_ASSERT_EQUAL(f.too_many, 0);
+		if (mode == 2) {
+			CU_ASSERT_EQUAL(f.ahead, 0);
+		} else {
+			CU_ASSERT(f.ahead >= 5); /* the first two chunks cannot */
+		}
+	}
+}
+
+/*
+ * The lead's model: the first exchange (the start gate) is skipped; then
+ * 0.1 ms without results and 1.1 ms with 1 MB give a line of 0.1 ms + 1 ns
+ * an octet, and a lead of at least two expected exchanges.
+ */
+static void test_lead_model(void)
+{
+	struct run r;
+	struct ahead a;
+
+	memset(&r, 0, sizeof(r));
+	CU_ASSERT_EQUAL_FATAL(ahead_start(&a, &r), DLS_OK);
+	CU_ASSERT_EQUAL(ahead_lead(&a, 0), 0);
+	ahead_note_rtt(&a, 3.0, 0); /* the gate */
+	CU_ASSERT_EQUAL(ahead_lead(&a, 0), 0);
+	for (int i = 0; i < 200; i++) {
+		ahead_note_rtt(&a, 1e-4, 0);
+		ahead_note_rtt(&a, 1.1e-3, 1000000);
+	}
+	CU_ASSERT_DOUBLE_EQUAL(ahead_round_trip(&a), 1e-4, 1e-6);
+	CU_ASSERT(ahead_lead(&a, 0) >= 2e-4 - 1e-9);
+	CU_ASSERT(ahead_lead(&a, 1000000) >= 2.2e-3 - 1e-9);
+	CU_ASSERT(ahead_lead(&a, 1000000) < 3e-3);
+	ahead_note_rtt(&a, NAN, 0); /* nonsense is not learnt */
+	ahead_note_rtt(&a, -1, 0);
+	CU_ASSERT_DOUBLE_EQUAL(ahead_round_trip(&a), 1e-4, 1e-6);
+	ahead_stop(&a);
+}
+
 /* A job this slave cannot compute as described: refused with the reason,
  * nothing requested. */
 static void test_bad_jobs(void)
@@ -272,5 +349,7 @@ int slave_suite_add(void)
 	       !CU_add_test(s, "results in blocks under the message limit",
 			    test_blocks_under_limit) ||
 	       !CU_add_test(s, "A_i = 0 delivers, then waits", test_acp_zero_delivers_then_waits) ||
+	       !CU_add_test(s, "asks ahead, one chunk in flight", test_asks_ahead) ||
+	       !CU_add_test(s, "the lead's model of an exchange", test_lead_model) ||
 	       !CU_add_test(s, "jobs it cannot compute are refused", test_bad_jobs);
 }
