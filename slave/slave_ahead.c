@@ -96,13 +96,17 @@ void ahead_stop(struct ahead *a)
 }
 
 /* The exchange the model expects for `bytes` of results: a + b x bytes, by
- * least squares over the moving averages (b >= 0, a >= 0).  Lock held. */
+ * least squares over the moving averages while the sizes seen vary enough
+ * (by 10% or more); else the line through the fastest exchange seen (the
+ * round trip without results) and the mean one.  Lock held. */
 static double expected(const struct ahead *a, double bytes)
 {
 	double var = a->mxx - a->mx * a->mx, b = 0, a0;
 
-	if (var > 1e-9 * a->mxx + 1e-12)
+	if (var > 0.01 * a->mx * a->mx && var > 0)
 		b = (a->mxy - a->mx * a->my) / var;
+	else if (a->mx > 0)
+		b = (a->my - a->fastest) / a->mx;
 	if (b < 0)
 		b = 0;
 	a0 = a->my - b * a->mx;
@@ -119,6 +123,8 @@ void ahead_note_rtt(struct ahead *a, double took, size_t bytes)
 		pthread_mutex_unlock(&a->lock);
 		return;
 	}
+	if (!a->samples || took < a->fastest)
+		a->fastest = took;
 	w = a->samples++ ? 1.0 / 8 : 1;
 	err = a->samples > 1 ? took - expected(a, x) : took / 2;
 	a->dev += ((err < 0 ? -err : err) - a->dev) * (a->samples > 1 ? 1.0 / 4 : 1);

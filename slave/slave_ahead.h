@@ -42,6 +42,7 @@ struct ahead {
 	 * averages of x, y, x^2, x y for a least-squares line, and of the
 	 * deviation from it */
 	double mx, my, mxx, mxy, dev;
+	double fastest; /* the fastest exchange measured */
 	int samples;
 	int exchanges;
 	uint64_t unreached; /* calls that did not reach the master */
@@ -59,7 +60,9 @@ void ahead_stop(struct ahead *a);
  * master at the first attempt took `took` seconds and carried `bytes` of
  * results: the model learns from it (moving averages, 1/8 a sample): the
  * time of an exchange as a line in its octets (least squares: the round
- * trip plus what each octet adds), and the mean deviation from it.  The
+ * trip plus what each octet adds; while the sizes seen hardly vary, the
+ * line through the fastest exchange and the mean one), and the mean
+ * deviation from it.  The
  * first exchange of the run is skipped (it waited at the start gate).
  */
 void ahead_note_rtt(struct ahead *a, double took, size_t bytes);
