@@ -118,6 +118,8 @@ PROGRAMS  := $(DLS_BIN) $(MASTER_BIN) $(TREESCHED_BIN) $(SLAVE_BIN) $(HMASTER_BI
 # test programs: built for the tests, never installed
 BADCLIENT_OBJ := $(BUILD)/tests/tools/bad_client.o
 BADCLIENT_BIN := $(BUILD)/tests/bin/bad_client
+PINGRETRY_OBJ := $(BUILD)/tests/tools/ping_retry.o
+PINGRETRY_BIN := $(BUILD)/tests/bin/ping_retry
 
 # Fuzz harnesses of the core handlers (tests/fuzz/): each links either
 # libFuzzer (make fuzz, clang) or replay_main.c, which replays the committed
@@ -201,6 +203,11 @@ $(BADCLIENT_BIN): $(BADCLIENT_OBJ) $(LIBORB) $(LIBDLS)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
 
+$(PINGRETRY_BIN): $(PINGRETRY_OBJ) $(LIBORB) $(LIBDLS)
+	$(Q)mkdir -p $(@D)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
+
 $(TREESCHED_BIN): $(TREESCHED_OBJ) $(LIBCLI) $(LIBORB) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
@@ -274,7 +281,7 @@ check-layout: all $(UNIT_BIN)
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN)
 
-check-integration: all $(BADCLIENT_BIN) examples
+check-integration: all $(BADCLIENT_BIN) $(PINGRETRY_BIN) examples
 	DLS_BIN_DIR=$(abspath $(BUILD)/bin) DLS_TEST_BIN_DIR=$(abspath $(BUILD)/tests/bin) \
 	  DLS_PREFIX=$(abspath $(BUILD)/prefix) DLS_EXAMPLES_DIR=$(abspath $(BUILD)/examples) \
 	  tests/integration/run.sh
@@ -354,5 +361,5 @@ clean:
 	rm -rf build
 
 -include $(CORE_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(DLS_OBJ:.o=.d) $(UNIT_OBJ:.o=.d) $(ORB_OBJ:.o=.d) \
-         $(MASTER_OBJ:.o=.d) $(TREESCHED_OBJ:.o=.d) $(SLAVE_OBJ:.o=.d) $(BADCLIENT_OBJ:.o=.d) $(HMASTER_OBJ:.o=.d) \
+         $(MASTER_OBJ:.o=.d) $(TREESCHED_OBJ:.o=.d) $(SLAVE_OBJ:.o=.d) $(BADCLIENT_OBJ:.o=.d) $(PINGRETRY_OBJ:.o=.d) $(HMASTER_OBJ:.o=.d) \
          $(wildcard $(BUILD)/tests/fuzz/*.d)

@@ -267,6 +267,20 @@ CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t
 	return CORBA::Object::_nil();
 }
 
+// A ping that failed with the connection closed under it is asked once more
+// on a fresh one: the peer's ORB closes a connection idle for
+// inConScanPeriod (30 s), and a ping sent at that moment is lost with
+// COMM_FAILURE (WaitingForReply) although the peer is alive.  ping() is
+// idempotent, so the second try is safe; a peer that is gone fails it at
+// once (connection refused); one that could not be reached or timed out is
+// not asked again.
+static bool worth_retrying(const CORBA::SystemException &e)
+{
+	if (CORBA::COMM_FAILURE::_downcast(&e))
+		return true;
+	return CORBA::TRANSIENT::_downcast(&e) && e.minor() == omni::TRANSIENT_ConnectionClosed;
+}
+
 int dls_ping(CORBA::Object_ptr obj, char *why, size_t len)
 {
 	DLS::Slave_var ref = DLS::Slave::_unchecked_narrow(obj);
@@ -275,12 +289,19 @@ int dls_ping(CORBA::Object_ptr obj, char *why, size_t len)
 		snprintf(why, len, "no object reference");
 		return DLS_EREMOTE;
 	}
-	try {
-		ref->ping();
-		return DLS_OK;
-	} catch (const CORBA::Exception &e) {
-		dls_corba_error(e, why, len);
-		return DLS_EREMOTE;
+	for (int attempt = 1;; attempt++) {
+		try {
+			ref->ping();
+			return DLS_OK;
+		} catch (const CORBA::SystemException &e) {
+			if (attempt == 1 && worth_retrying(e))
+				continue;
+			dls_corba_error(e, why, len);
+			return DLS_EREMOTE;
+		} catch (const CORBA::Exception &e) {
+			dls_corba_error(e, why, len);
+			return DLS_EREMOTE;
+		}
 	}
 }
 

@@ -42,6 +42,7 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 	struct hmaster *h;
 	HMaster_i *servant;
 	struct liveness *live;
+	struct hmaster_parent pops = {};
 	int err, status = 0;
 
 	dls_name_path(ppath, o->run_name, o->parent);
@@ -63,9 +64,9 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 		DLS::Slave_var self = pinged->_this();
 		pinged->_remove_ref();
 		struct hmaster_parent_opts po = {o->name, ppath, o->rejoin_ms, o->secret};
-		struct hmaster_parent ops = hmaster_parent_ops(&po, parent, parent_register, self);
+		pops = hmaster_parent_ops(&po, parent, parent_register, self);
 		h = hmaster_create(o->name, o->twolevel ? HMASTER_TWOLEVEL : HMASTER_RELAY,
-				   o->nslaves, o->register_timeout_ms, o->link_latency_us, &ops, &err);
+				   o->nslaves, o->register_timeout_ms, o->link_latency_us, &pops, &err);
 		if (!h) {
 			fprintf(stderr, "dls-hmaster: cannot start: %s\n", dls_strerror(err));
 			return 1;
@@ -105,6 +106,8 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 	liveness_stop(live);
 	dls_name_unbind(mpath);
 	dls_sleep_ms(100); /* let the last replies leave */
+	dls_unpublish(servant); /* a later call finds no object, not a freed core */
 	hmaster_destroy(h);
+	hmaster_parent_free(&pops);
 	return status;
 }

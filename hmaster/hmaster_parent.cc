@@ -280,7 +280,7 @@ struct hmaster_parent hmaster_parent_ops(const struct hmaster_parent_opts *o,
 					 DLS::Master_ptr parent, DLS::Master_ptr parent_register,
 					 DLS::Slave_ptr self)
 {
-	parent_ctx *p = new parent_ctx; // lives as long as the process
+	parent_ctx *p = new parent_ctx; // freed by hmaster_parent_free
 	struct hmaster_parent ops;
 
 	memset(&p->secret, 0, sizeof(p->secret));
@@ -300,4 +300,10 @@ struct hmaster_parent hmaster_parent_ops(const struct hmaster_parent_opts *o,
 	ops.register_cluster = p_register_cluster;
 	ops.request = p_request;
 	return ops;
+}
+
+void hmaster_parent_free(struct hmaster_parent *ops)
+{
+	delete (parent_ctx *)ops->ctx;
+	ops->ctx = NULL;
 }

@@ -26,4 +26,8 @@ struct hmaster_parent hmaster_parent_ops(const struct hmaster_parent_opts *o,
 					 DLS::Master_ptr parent, DLS::Master_ptr parent_register,
 					 DLS::Slave_ptr self);
 
+// Frees what hmaster_parent_ops made (the references it holds, the ids and
+// keys it was issued); after the hmaster core that used ops is destroyed.
+void hmaster_parent_free(struct hmaster_parent *ops);
+
 #endif

@@ -12,7 +12,7 @@ for f in bench.csv bench.json tables.txt plots/efficiency-interleaved.png \
 done
 expect_eq "csv rows" "$(tail -n +2 "$T/b/bench.csv" | wc -l)" 4
 expect_eq "runs kept" "$(ls "$T/b"/runs/*-interleaved-*.json | wc -l)" 8
-python3 - "$T/b/bench.json" <<'PY'
+if python3 - "$T/b/bench.json" <<'PY'
 import json, sys
 cells = json.load(open(sys.argv[1]))["cells"]
 assert len(cells) == 4, cells
@@ -28,6 +28,15 @@ nd = [c for c in cells if c["cluster"] == "C8-nd"]
 ded = [c for c in cells if c["cluster"] == "C8"]
 assert all(n["t_ideal"] > d["t_ideal"] for n, d in zip(nd, ded))  # less power
 PY
+then :; else
+	# show why a run failed: dls bench names its log
+	cat "$T/bench.err"
+	for f in $(sed -n 's/.* failed (see \(.*\))$/\1/p' "$T/bench.err"); do
+		echo "---- $f"
+		cat "$f"
+	done
+	exit 1
+fi
 grep -q "^C8, order interleaved: PE_i T_com+wait/T_comp" "$T/bench.out"
 grep -q "^ T_p " "$T/bench.out"
 grep -qE "^  ratio: +[0-9.]+ of the bare ORB's rate" "$T/bench.out"

@@ -21,3 +21,7 @@ assert all(p["state"] == "done" for p in run["pes"] if p["name"] != "slave.3")
 PY
 	echo "ok kill -9 with collect $collect"
 done
+# the other side: a live slave is never declared lost because its ORB closed
+# an idle connection as the ping went out (a ping is asked once more)
+"$DLS_TEST_BIN_DIR/ping_retry" >"$T/ping_retry.log" 2>&1 || { cat "$T/ping_retry.log" >&2; exit 1; }
+cat "$T/ping_retry.log"
