@@ -15,6 +15,8 @@
 #include "run_trust.hh"
 #include "tree_migrate.h"
 
+static void refind_parent(slave_client *c);
+
 static int reg(void *ctx, const char *name, double speed, int *id, double *vpower,
 	       struct dls_job *job, char *why, size_t len)
 {
@@ -36,7 +38,11 @@ static int reg(void *ctx, const char *name, double speed, int *id, double *vpowe
 		c->servant->set_key(r->key);
 		return proto_job_in(r->job, job, why, len);
 	} catch (const CORBA::Exception &e) {
-		return dls_corba_error(e, why, len);
+		int rc = dls_corba_error(e, why, len);
+
+		if (rc == DLS_EREMOTE)
+			refind_parent(c);
+		return rc;
 	}
 }
 
@@ -136,7 +142,11 @@ static int register_tree(void *ctx, const char *name, double speed, struct tree_
 					  r->right_key);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
-		return dls_corba_error(e, why, len);
+		int rc = dls_corba_error(e, why, len);
+
+		if (rc == DLS_EREMOTE)
+			refind_parent(c);
+		return rc;
 	}
 }
 
@@ -277,6 +287,29 @@ static void set_parent_refs(slave_client *c, CORBA::Object_ptr obj)
 	} else {
 		c->master = DLS::Master::_unchecked_narrow(obj);
 		c->master_register = DLS::Master::_unchecked_narrow(obj2);
+	}
+}
+
+// After a registration found the parent unreachable: its name is looked up
+// again, so that the next attempt reaches a parent resumed under the same
+// name (one killed while its slaves register; they are not yet theirs to
+// rejoin).  Nothing when the name is not bound (yet) or the parent was
+// given as an IOR.  The new parent must still prove the run's secret.
+static void refind_parent(slave_client *c)
+{
+	const struct slave_orb_opts *o = c->opts;
+	char path[192], why[256];
+	int err;
+
+	if (o->master_ior)
+		return;
+	dls_name_path(path, o->run_name, o->coordinator_leaf ? o->coordinator_leaf : o->master_leaf);
+	try {
+		CORBA::Object_var obj = dls_name_resolve(path, &err, why, sizeof(why));
+
+		if (!CORBA::is_nil(obj))
+			set_parent_refs(c, obj);
+	} catch (const CORBA::Exception &) {
 	}
 }
 
