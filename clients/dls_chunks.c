@@ -23,14 +23,15 @@ static void help(void)
 {
 	puts("usage: dls chunks --scheme NAME --iterations I --pes P [--function]\n"
 	     "                  [--profile table|text] [--k K] [--alpha A] [--fac --mu M --sd S]\n"
-	     "                  [--sigma S] [--X X] [--F F] [--L L]\n"
+	     "                  [--sigma S] [--X X] [--F F] [--L L] [--h H --sd S]\n"
 	     "       dls chunks --scheme dtss|dfss|dfiss|dtfss|wf --iterations I --acp 1,1,2,2\n"
 	     "                  [--order sorted|rr|3,2,1,0] [--requests PE:A,PE:A,...]\n"
 	     "       dls chunks --tree --tau 1,2,3,4 [--iterations I --alloc equal|proportional|"
 	     "round-robin]\n\n"
 	     "Prints one line of chunk sizes (simple schemes) or of (pe,chunk) pairs in\n"
 	     "service order, PEs numbered from 0 (distributed schemes and WF).\n"
-	     "Schemes: ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss (any case).\n\n"
+	     "Schemes: ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss static fsc mfsc\n"
+	     "awf-b awf-c awf-d awf-e af (any case).\n\n"
 	     "  --function        the untruncated chunk function (seed 001 Table 1 view)\n"
 	     SCHED_CLI_HELP
 	     "  --acp LIST        A_i of each PE (distributed) or the weights (WF)\n"
@@ -302,8 +303,10 @@ int dls_cmd_chunks(int argc, char **argv)
 		int64_t *vals;
 		size_t n;
 
-		if (sched_kind_is_distributed(p.kind) || p.kind == SCHED_WF)
-			cli_usage_error(PROG, "--function", NULL, "applies to the simple schemes only");
+		if (sched_kind_is_distributed(p.kind) || p.kind == SCHED_WF ||
+		    sched_kind_is_adaptive(p.kind))
+			cli_usage_error(PROG, "--function", NULL,
+					"applies to the simple, non-adaptive schemes only");
 		vals = malloc((size_t)max_chunks * sizeof(*vals) > (1u << 30)
 				      ? (1u << 30)
 				      : (size_t)max_chunks * sizeof(*vals));
@@ -327,6 +330,10 @@ int dls_cmd_chunks(int argc, char **argv)
 		struct emit_state e = {sched_kind_is_distributed(p.kind) || p.kind == SCHED_WF, 1,
 				       stdout};
 
+		if (sched_kind_is_adaptive(p.kind))
+			fprintf(stderr, PROG ": %s learns from measured chunk times; with none, as "
+					     "here, every PE weighs 1 (factoring)\n",
+				sched_kind_name(p.kind));
 		if (!e.pairs && (d.nprefix || d.nlist || d.order != SCHED_ORDER_SORTED))
 			d.order = SCHED_ORDER_RR; /* request order does not matter for these */
 		rc = sched_drive(&p, &d, emit, &e, max_chunks);

@@ -5,6 +5,7 @@
  */
 #include <getopt.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,30 @@ static void help(void)
 
 enum { O_GAMMA = 110, O_ALLOC, O_BIDI, O_TAU, O_TASKS, O_HMODE = 100, O_PERREQ = 1, O_HMASTERS, O_HMOVH, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
        O_TITER, O_OVERHEAD, O_LATENCY, O_POLL, O_PERPE, O_JSON, O_WORKLOAD = 120, O_PARAM, O_OVERLAP };
+
+/* FSC's inputs when --h and --sd are not given: a chunk's scheduling
+ * overhead is the modelled round trip, the iteration time's sd that of
+ * the costs at power 1 (both 0, the library's h = sd, if the costs are
+ * all equal). */
+static void fsc_from_model(struct sim_config *sim)
+{
+	double mean = 0, var = 0;
+
+	for (int64_t i = 0; i < sim->iterations; i++)
+		mean += (double)sim->cost[i];
+	mean /= (double)sim->iterations;
+	for (int64_t i = 0; i < sim->iterations; i++)
+		var += ((double)sim->cost[i] - mean) * ((double)sim->cost[i] - mean);
+	var /= (double)sim->iterations;
+	if (!(var > 0) || !(sim_round_trip(sim) > 0) || !(sim->t_iter_s > 0)) {
+		printf("fsc: h = sd (the model has no overhead or no spread of costs)\n");
+		return;
+	}
+	sim->sched.fsc_h = sim_round_trip(sim);
+	sim->sched.fsc_sigma = sqrt(var) * sim->t_iter_s;
+	printf("fsc: h %.1f us (the modelled round trip), iteration sd %.1f us\n",
+	       sim->sched.fsc_h * 1e6, sim->sched.fsc_sigma * 1e6);
+}
 
 /* Opens the workload whose costs are simulated; a bad workload or parameter exits 2. */
 static void open_workload(const char *name, const struct dls_param *p, int n, struct work *wk)
@@ -341,6 +366,8 @@ int dls_cmd_simulate(int argc, char **argv)
 	sim.latency_s = latency * 1e-6;
 	sim.poll_s = poll * 1e-3;
 	sim.overlap = overlap;
+	if (sim.sched.kind == SCHED_FSC && !sim.sched.fsc_h)
+		fsc_from_model(&sim);
 	rc = sim_run(&sim, &res);
 	if (rc) {
 		fprintf(stderr, PROG ": cannot simulate: %s\n", dls_strerror(rc));

@@ -1,8 +1,10 @@
 /*
  * sched.h - the self-scheduling schemes of SCHEMES.md behind one interface.
  *
- * Simple schemes (SS, CSS, GSS, TSS, FSS, FISS, TFSS, WF) treat every PE as
- * equal (WF: static weights); the distributed ones (DTSS, DFSS, DFISS, DTFSS)
+ * Simple schemes (SS, CSS, GSS, TSS, FSS, FISS, TFSS, WF, STATIC, FSC, mFSC)
+ * treat every PE as equal (WF: static weights); the adaptive ones (AWF-B,
+ * AWF-C, AWF-D, AWF-E, AF) weigh each PE by what it measured
+ * (sched_measure); the distributed ones (DTSS, DFSS, DFISS, DTFSS)
  * weigh each request by the slave's available computing power A_k and apply
  * the ACPSA recomputation rule (SCHEMES.md 4.4).  Every distributed scheme is
  * the "virtual slot" model of SCHEMES.md 4.2: a request reporting A_k takes
@@ -29,6 +31,7 @@ extern "C" {
 #define SCHED_MAX_ITERATIONS ((int64_t)1 << 62)
 #define SCHED_MAX_PES (1 << 20)
 #define SCHED_MAX_ACP ((int64_t)1 << 30)
+#define SCHED_MAX_SECONDS 1e7 /* a measured chunk time above this is nonsense */
 
 enum sched_kind {
 	SCHED_SS,
@@ -43,6 +46,14 @@ enum sched_kind {
 	SCHED_DFSS,
 	SCHED_DFISS,
 	SCHED_DTFSS,
+	SCHED_STATIC, /* fixed-size and adaptive techniques: sched_adapt.c */
+	SCHED_FSC,
+	SCHED_MFSC,
+	SCHED_AWF_B,
+	SCHED_AWF_C,
+	SCHED_AWF_D,
+	SCHED_AWF_E,
+	SCHED_AF,
 	SCHED_KIND_COUNT
 };
 
@@ -71,6 +82,9 @@ struct sched_params {
 	double fac_sigma;     /* its standard deviation (FAC), >= 0 */
 	int fiss_sigma;	      /* FISS stages sigma >= 2; 0 = 3 */
 	int64_t fiss_x;	      /* FISS X > sigma; 0 = sigma + 2 */
+	double fsc_h;	      /* FSC: scheduling overhead of a chunk, > 0 */
+	double fsc_sigma;     /* FSC: iteration time's sd, > 0 (the same unit);
+				 both 0: h = sigma */
 };
 
 struct sched;
@@ -124,6 +138,22 @@ int sched_report(struct sched *s, int pe, int64_t acp);
 int sched_acpsa_before(int64_t acp_a, double arrival_a, int64_t acp_b, double arrival_b);
 int sched_serve(struct sched *s, int pe, int64_t acp, struct dls_range *out);
 
+/*
+ * A finished chunk of PE pe as it measured it: count iterations computed in
+ * compute_s seconds, elapsed_s the compute time plus the wait for the chunk
+ * (its scheduling overhead).  The adaptive techniques learn from it (AWF-B,
+ * AWF-C: compute; AWF-D, AWF-E: elapsed; AF: the mean and sd of an
+ * iteration's compute time); the others ignore it.  DLS_OK, or DLS_EINVAL
+ * for a bad pe or a nonsense measurement (count outside 1..I, a time not
+ * finite, compute <= 0, elapsed < compute, either above
+ * SCHED_MAX_SECONDS), which changes nothing.
+ */
+int sched_measure(struct sched *s, int pe, int64_t count, double compute_s, double elapsed_s);
+
+/* PE pe's weight as an adaptive technique sees it now (the PEs' weights
+ * sum to npes); 1 for the other techniques. */
+double sched_weight(const struct sched *s, int pe);
+
 /* Iterations not yet assigned. */
 int64_t sched_remaining(const struct sched *s);
 /* How many times the ACPSA rule recomputed the parameters. */
@@ -138,7 +168,7 @@ int64_t sched_units(const struct sched *s);
  * and their sum covers I, stage schemes to the end of a stage.  Writes at
  * most max values to vals and the count to *n.  Returns DLS_OK,
  * DLS_EOVERFLOW when more than max values would be needed, DLS_EINVAL for a
- * distributed scheme or bad parameters.
+ * distributed, weighted (WF) or adaptive scheme or bad parameters.
  */
 int sched_function(const struct sched_params *p, int64_t *vals, size_t max, size_t *n);
 
@@ -148,6 +178,8 @@ const char *sched_kind_name(enum sched_kind k);
 int sched_kind_parse(const char *name, enum sched_kind *out);
 /* 1 for DTSS, DFSS, DFISS, DTFSS; 0 otherwise. */
 int sched_kind_is_distributed(enum sched_kind k);
+/* 1 for AWF-B, AWF-C, AWF-D, AWF-E, AF (they learn from sched_measure). */
+int sched_kind_is_adaptive(enum sched_kind k);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,9 @@ static const char *const kind_names[SCHED_KIND_COUNT] = {
 	[SCHED_TSS] = "tss",   [SCHED_FSS] = "fss",	[SCHED_FISS] = "fiss",
 	[SCHED_TFSS] = "tfss", [SCHED_WF] = "wf",	[SCHED_DTSS] = "dtss",
 	[SCHED_DFSS] = "dfss", [SCHED_DFISS] = "dfiss", [SCHED_DTFSS] = "dtfss",
+	[SCHED_STATIC] = "static", [SCHED_FSC] = "fsc",	[SCHED_MFSC] = "mfsc",
+	[SCHED_AWF_B] = "awf-b", [SCHED_AWF_C] = "awf-c", [SCHED_AWF_D] = "awf-d",
+	[SCHED_AWF_E] = "awf-e", [SCHED_AF] = "af",
 };
 
 const char *sched_kind_name(enum sched_kind k)
@@ -88,6 +91,9 @@ static int check_params(const struct sched_params *p)
 	if (p->fac && (!isfinite(p->fac_mu) || !isfinite(p->fac_sigma) || p->fac_mu <= 0 ||
 		       p->fac_sigma < 0))
 		return DLS_EINVAL;
+	if (p->kind == SCHED_FSC && (p->fsc_h || p->fsc_sigma) &&
+	    (!isfinite(p->fsc_h) || !isfinite(p->fsc_sigma) || p->fsc_h <= 0 || p->fsc_sigma <= 0))
+		return DLS_EINVAL;
 	if (p->fiss_sigma && (p->fiss_sigma < 2 || p->fiss_sigma > (1 << 20)))
 		return DLS_EINVAL;
 	if (p->fiss_x && (p->fiss_x <= (p->fiss_sigma ? p->fiss_sigma : 3) ||
@@ -127,6 +133,7 @@ void sched_destroy(struct sched *s)
 	free(s->cur);
 	free(s->stage_val);
 	free(s->stage_rem);
+	free(s->est);
 	free(s);
 }
 
@@ -155,6 +162,8 @@ int sched_create(const struct sched_params *p, struct sched **out)
 		s->p.fiss_x = s->p.fiss_sigma + 2;
 	if (!s->p.gss_k)
 		s->p.gss_k = 1;
+	if (!s->p.fsc_h && !s->p.fsc_sigma)
+		s->p.fsc_h = s->p.fsc_sigma = 1;
 	s->distributed = sched_kind_is_distributed(p->kind);
 	s->acpsa = calloc((size_t)p->npes, sizeof(*s->acpsa));
 	s->cur = calloc((size_t)p->npes, sizeof(*s->cur));
@@ -174,6 +183,8 @@ int sched_create(const struct sched_params *p, struct sched **out)
 	s->total = s->remaining = s->i0 = p->iterations;
 	s->units = s->distributed ? sum : p->npes;
 	rc = setup(s);
+	if (!rc)
+		rc = sched_adapt_setup(s);
 	if (rc) {
 		sched_destroy(s);
 		return rc;
@@ -255,7 +266,7 @@ static dls_i128 chunk_function(struct sched *s, int pe, int64_t first, int64_t n
 	case SCHED_WF:
 		return sched_wf_chunk(s, pe);
 	default:
-		return 0;
+		return sched_adapt_chunk(s, pe);
 	}
 }
 
@@ -359,7 +370,8 @@ int sched_function(const struct sched_params *p, int64_t *vals, size_t max, size
 	int rc;
 
 	*n = 0;
-	if (sched_kind_is_distributed(p->kind) || p->kind == SCHED_WF)
+	if (sched_kind_is_distributed(p->kind) || p->kind == SCHED_WF ||
+	    sched_kind_is_adaptive(p->kind))
 		return DLS_EINVAL;
 	rc = sched_create(p, &s);
 	if (rc)

@@ -1,13 +1,20 @@
 /*
  * sched_internal.h - the scheduler's state, shared by sched.c and the
  * per-technique modules (sched_tss.c, sched_fss.c, sched_fiss.c,
- * sched_tfss.c, sched_wf.c).  Not a public header.
+ * sched_tfss.c, sched_wf.c, sched_adapt.c).  Not a public header.
  */
 #ifndef DLS_SCHED_INTERNAL_H
 #define DLS_SCHED_INTERNAL_H
 
 #include "dls_math.h"
 #include "dls_sched.h"
+
+/* What an adaptive technique learnt of one PE (sched_adapt.c). */
+struct sched_pe_est {
+	int64_t chunks;		       /* measured so far */
+	double wt_comp, wt_elapsed, wn; /* AWF: sum k t_k (compute, elapsed), sum k n_k */
+	double sum_t, sum_n, sum_t2n;  /* AF: sum t_k, sum n_k, sum t_k^2 / n_k */
+};
 
 struct sched {
 	struct sched_params p; /* copy; p.acp is not used after create */
@@ -38,6 +45,10 @@ struct sched {
 	/* WF: the remaining count at the start of the current batch */
 	int64_t batch_rem;
 	int64_t weight_sum;
+
+	/* STATIC, FSC, mFSC: the chunk; adaptive: per-PE estimates (npes) */
+	int64_t fixed_chunk;
+	struct sched_pe_est *est;
 };
 
 /* Computes the parameters of s's technique for I := s->i0, p := s->units. */
@@ -53,5 +64,10 @@ int64_t sched_fiss_stage(const struct sched *s, int64_t j);
 int64_t sched_tfss_stage(const struct sched *s, int64_t j);
 /* WF's chunk for a request of PE pe (untruncated). */
 int64_t sched_wf_chunk(struct sched *s, int pe);
+/* STATIC, FSC, mFSC: the fixed chunk; adaptive: the estimates.  DLS_OK or
+ * DLS_ENOMEM. */
+int sched_adapt_setup(struct sched *s);
+/* The chunk of a fixed-size or adaptive technique for PE pe, >= 1. */
+int64_t sched_adapt_chunk(struct sched *s, int pe);
 
 #endif

@@ -22,6 +22,23 @@ void sim_result_free(struct sim_result *r)
 	r->pe = NULL;
 }
 
+/* The request slave s sent at s->asked tells the master the times of its
+ * chunks that had ended by then (the adaptive techniques learn from them). */
+static void report_measured(struct sched *sched, struct sim_slave *s, int i)
+{
+	int kept = 0;
+
+	for (int k = 0; k < s->nunreported; k++) {
+		struct sim_measured *m = &s->unreported[k];
+
+		if (m->end <= s->asked)
+			sched_measure(sched, i, m->count, m->compute, m->elapsed);
+		else
+			s->unreported[kept++] = *m;
+	}
+	s->nunreported = kept;
+}
+
 /* Serves one request of slave i at the master, its reply reaching the slave
  * at `reply` (`reported`: its ACPSA report is already recorded, as for a
  * merged message).  The chunk starts once the reply is in and the slave's
@@ -37,6 +54,7 @@ static double serve(const struct sim_config *c, struct sched *sched, struct sim_
 	double cost = 0, begin = reply > sl[i].busy ? reply : sl[i].busy, end;
 
 	out->pe[i].t_comwait += begin - sl[i].busy;
+	report_measured(sched, &sl[i], i);
 	*rc = reported ? sched_serve(sched, i, acp, &ch) : sched_next(sched, i, acp, &ch);
 	if (*rc == DLS_EDONE) {
 		*rc = DLS_OK;
@@ -51,6 +69,9 @@ static double serve(const struct sim_config *c, struct sched *sched, struct sim_
 	out->pe[i].chunks++;
 	out->pe[i].iterations += ch.count;
 	out->chunks++;
+	if (sl[i].nunreported < 2)
+		sl[i].unreported[sl[i].nunreported++] =
+			(struct sim_measured){ch.count, end - begin, end - sl[i].busy, end};
 	sl[i].busy = end;
 	sl[i].asked = end - sim_slave_lead(c) > begin ? end - sim_slave_lead(c) : begin;
 	if (end > *last_end)

@@ -14,6 +14,13 @@ struct sim_slave {
 	int active;	/* still requesting */
 	double asked;	/* when it sent the pending request */
 	double busy;	/* when its current chunk ends (flat and relay models) */
+	/* its chunks not yet reported to the master (at most two: one in
+	 * flight), for the adaptive techniques (sched_measure) */
+	struct sim_measured {
+		int64_t count;
+		double compute, elapsed, end;
+	} unreported[2];
+	int nunreported;
 };
 
 /* How long before a chunk's end a slave's next request leaves (sim.h

@@ -54,6 +54,9 @@ int sched_cli_option(const char *prog, struct sched_cli *sc, int opt, const char
 	case SCHED_OPT_F:
 		p->tss_first = cli_i64_or_die(prog, "--F", arg, 1, SCHED_MAX_ITERATIONS);
 		break;
+	case SCHED_OPT_H:
+		sc->h = cli_double_or_die(prog, "--h", arg, 1e-300, 1e300);
+		break;
 	case SCHED_OPT_L:
 		p->tss_last = cli_i64_or_die(prog, "--L", arg, 1, SCHED_MAX_ITERATIONS);
 		break;
@@ -74,13 +77,23 @@ void sched_cli_finish(const char *prog, struct sched_cli *sc, const char *defaul
 	if (sched_kind_parse(name, &p->kind))
 		cli_usage_error(prog, "--scheme", name,
 				"unknown scheme (ss css gss tss fss fiss tfss wf dtss dfss dfiss "
-				"dtfss)");
+				"dtfss static fsc mfsc awf-b awf-c awf-d awf-e af)");
 	if (p->kind == SCHED_CSS)
 		p->css_k = sc->k ? sc->k : (iterations + npes - 1) / (npes > 0 ? npes : 1);
 	else if (p->kind == SCHED_GSS)
 		p->gss_k = sc->k;
 	else if (sc->k)
 		cli_usage_error(prog, "--k", NULL, "applies to css and gss only");
+	if (p->kind == SCHED_FSC) {
+		if (!sc->h != !p->fac_sigma)
+			cli_usage_error(prog, sc->h ? "--h" : "--sd", NULL,
+					"fsc needs both --h and --sd, or neither (then h = sd)");
+		p->fsc_h = sc->h;
+		p->fsc_sigma = p->fac_sigma;
+		p->fac_sigma = 0;
+	} else if (sc->h) {
+		cli_usage_error(prog, "--h", NULL, "applies to fsc only");
+	}
 	if (p->fac && p->fac_mu <= 0)
 		cli_usage_error(prog, "--fac", NULL, "needs --mu (mean iteration time) > 0");
 	if (p->fiss_x && p->fiss_x <= (p->fiss_sigma ? p->fiss_sigma : 3))

@@ -1,7 +1,7 @@
 /*
  * sched_cli.h - the scheme options every program takes alike (`dls chunks`,
  * `dls-master`, `dls run`): --scheme --profile --k --alpha --fac --mu --sd
- * --sigma --X --F --L.  For main() only: bad values exit 2 with one line.
+ * --sigma --X --F --L --h.  For main() only: bad values exit 2 with one line.
  */
 #ifndef DLS_SCHED_CLI_H
 #define DLS_SCHED_CLI_H
@@ -25,7 +25,8 @@ enum {
 	SCHED_OPT_SIGMA,
 	SCHED_OPT_X,
 	SCHED_OPT_F,
-	SCHED_OPT_L
+	SCHED_OPT_L,
+	SCHED_OPT_H
 };
 
 #define SCHED_CLI_LONG_OPTIONS                                                                     \
@@ -37,23 +38,28 @@ enum {
 		{"sd", required_argument, 0, SCHED_OPT_SD},                                        \
 		{"sigma", required_argument, 0, SCHED_OPT_SIGMA},                                  \
 		{"X", required_argument, 0, SCHED_OPT_X}, {"x", required_argument, 0, SCHED_OPT_X}, \
-		{"F", required_argument, 0, SCHED_OPT_F}, {                                        \
+		{"F", required_argument, 0, SCHED_OPT_F}, {"h", required_argument, 0, SCHED_OPT_H}, \
+	{                                                                                          \
 		"L", required_argument, 0, SCHED_OPT_L                                             \
 	}
 
 #define SCHED_CLI_HELP                                                                             \
-	"  --scheme NAME     ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss (any case)\n"   \
+	"  --scheme NAME     ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss static fsc\n"  \
+	"                    mfsc awf-b awf-c awf-d awf-e af (any case)\n"                      \
 	"  --profile P       table (default: reproduces seed 001 Table 1) or text\n"              \
 	"  --k K             CSS chunk (default ceil(I/P)) or GSS minimum chunk (default 1)\n"    \
 	"  --alpha A         FSS/DFSS/WF alpha, e.g. 2, 1.5 or 3/2 (default 2)\n"                  \
 	"  --fac             FSS/DFSS: Hummel's FAC rule, iteration mean --mu and sd --sd\n"       \
 	"  --sigma S, --X X  FISS/DFISS stages (default 3) and X (default sigma+2)\n"              \
-	"  --F F, --L L      TSS first and last chunk (default floor(I/2P), 1)\n"
+	"  --F F, --L L      TSS first and last chunk (default floor(I/2P), 1)\n"                 \
+	"  --h H --sd S      FSC: a chunk's scheduling overhead and the iteration time's sd\n"     \
+	"                    (the same unit; default: equal)\n"
 
 struct sched_cli {
 	struct sched_params p;
 	const char *scheme; /* NULL until --scheme */
 	int64_t k;	    /* --k, 0 when absent */
+	double h;	    /* --h, 0 when absent */
 };
 
 /* Defaults; kind stays unset until sched_cli_finish. */

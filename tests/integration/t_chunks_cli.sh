@@ -65,6 +65,19 @@ expect_usage_error "^dls chunks: --profile 'fast': must be table or text" c --sc
 expect_usage_error "^dls chunks: --tau '1,0': must be a number" c --tree --tau 1,0
 expect_usage_error "^dls mandel: --width '-3': must be an integer" dls mandel --width -3 --height 2
 expect_usage_error "^dls: unknown command 'frobnicate'" dls frobnicate
+# the fixed-size techniques (tests/unit/test_sched_adapt.c works them out):
+# STATIC ceil(I/p); mFSC ceil(I / FAC's 32 chunks); FSC from h and sd
+expect_eq "static" "$(c --scheme static --iterations 1000 --pes 4)" "250 250 250 250"
+expect_eq "mfsc" "$(c --scheme mfsc --iterations 1000 --pes 4 | tr ' ' '\n' | sort -u | tr '\n' ' ')" "32 8 "
+expect_eq "fsc" "$(c --scheme fsc --iterations 1000 --pes 4 --h 2 --sd 0.5)" "113 113 113 113 113 113 113 113 96"
+expect_eq "fsc h = sd" "$(c --scheme fsc --iterations 100 --pes 4)" "$(c --scheme fsc --iterations 100 --pes 4 --h 3 --sd 3)"
+# an adaptive one with nothing measured is factoring, and says so
+expect_eq "af unmeasured" "$(c --scheme af --iterations 100 --pes 4 2>"$T/af.err")" \
+	"13 11 10 9 8 7 6 5 4 4 3 3 3 2 2 2 1 1 1 1 1 1 1 1"
+grep -q "^dls chunks: af learns from measured chunk times" "$T/af.err"
+expect_usage_error "^dls chunks: --h: fsc needs both --h and --sd" c --scheme fsc --iterations 10 --pes 2 --h 1
+expect_usage_error "^dls chunks: --h: applies to fsc only" c --scheme gss --iterations 10 --pes 2 --h 1
+expect_usage_error "^dls chunks: --function: applies to the simple, non-adaptive" c --scheme awf-b --iterations 10 --pes 2 --function
 # every A_i = 0 is a runtime refusal, not a hang
 out=$(c --scheme dtss --iterations 10 --acp 0,0 2>&1) && exit 1 || true
 echo "$out" | grep -q "every A_i is 0"

@@ -1,0 +1,256 @@
+/*
+ * sched_adapt.c - the fixed-size and the adaptive techniques (issue 14):
+ *
+ *   STATIC  one chunk of ceil(I/p) per request (block scheduling).
+ *   FSC     fixed-size chunking, Kruskal & Weiss, "Allocating independent
+ *           subtasks on parallel processors", IEEE TSE 11(10), 1985:
+ *           K = ceil((sqrt(2) I h / (sigma p sqrt(ln p)))^(2/3)), h the
+ *           scheduling overhead of a chunk, sigma the iteration time's
+ *           standard deviation (the same time unit); K = I when p = 1.
+ *   mFSC    FSC's fixed size with factoring's number of chunks (Banicescu
+ *           et al.; DLS4LB): K = ceil(I / n_FAC), n_FAC the number of chunks
+ *           FAC (alpha = 2) hands out for I and p, counted exactly here.
+ *   AWF-B/C/D/E  adaptive weighted factoring, Carino & Banicescu,
+ *           "Dynamic load balancing with adaptive factoring methods in
+ *           scientific applications", J. Supercomputing 44(1), 2008: WF
+ *           whose weights come from each PE's measured performance.  The
+ *           weighted performance of PE i is pi_i = sum_k k t_k / sum_k k n_k
+ *           over its chunks k = 1, 2, ... (later chunks weigh more), t_k the
+ *           compute time (B, C) or the compute time plus the wait for the
+ *           chunk (D, E: the scheduling overhead counted); its weight is
+ *           w_i = p (1/pi_i) / sum_j (1/pi_j).  B and D share a batch
+ *           (p requests, as WF) of R_j: chunk ceil(w_i R_j / (alpha p)); C
+ *           and E recompute from the current R at every chunk.
+ *   AF      adaptive factoring, Banicescu & Liu, "Analyzing the
+ *           scalability of dynamic loop scheduling techniques on
+ *           heterogeneous systems", HPC 2000 (and Banicescu, Velusamy &
+ *           Devaprasad, Cluster Computing 6, 2003): with mu_j, sigma_j the
+ *           mean and standard deviation of an iteration's time on PE j,
+ *           D = sum_j sigma_j^2 / mu_j and T = 1 / sum_j (1/mu_j),
+ *           K_i = (D + 2 T R - sqrt(D^2 + 4 D T R)) / (2 mu_i), at most
+ *           ceil(I / (alpha p)) (DLS4LB's bound).  mu_i and sigma_i are
+ *           estimated from whole chunks: mu = sum t / sum n and, for iid
+ *           iterations (Var t_k = n_k sigma^2), sigma^2 =
+ *           sum_k (t_k - n_k mu)^2 / n_k / (K - 1).
+ *
+ * Before a PE has measured anything it counts as the mean of those that
+ * have (as 1 when none has): the adaptive techniques start as plain
+ * factoring, never with a chunk of one.  Every chunk is at least 1.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "dls/err.h"
+#include "sched_internal.h"
+
+int sched_kind_is_adaptive(enum sched_kind k)
+{
+	return k == SCHED_AWF_B || k == SCHED_AWF_C || k == SCHED_AWF_D || k == SCHED_AWF_E ||
+	       k == SCHED_AF;
+}
+
+/* FAC's (alpha = 2) number of chunks for I iterations on p PEs. */
+static int64_t fac_chunks(int64_t iterations, int64_t p)
+{
+	int64_t rem = iterations, n = 0;
+
+	while (rem > 0) {
+		int64_t c = (int64_t)dls_ceil_div(rem, 2 * p);
+
+		for (int64_t k = 0; k < p && rem > 0; k++, n++)
+			rem -= c < rem ? c : rem;
+	}
+	return n;
+}
+
+/* ceil(k) within [1, hi]; a k within rounding error of an integer is that
+ * integer (4/3 * 1200 / 4 is 400, not 401). */
+static int64_t clamp_chunk(double k, int64_t hi)
+{
+	double r = nearbyint(k);
+
+	k = fabs(k - r) <= 1e-9 * fabs(k) ? r : ceil(k);
+	if (!(k >= 1)) /* NaN too */
+		return 1;
+	return k >= (double)hi ? hi : (int64_t)k;
+}
+
+int sched_adapt_setup(struct sched *s)
+{
+	int64_t I = s->total, p = s->p.npes;
+
+	switch (s->p.kind) {
+	case SCHED_STATIC:
+		s->fixed_chunk = (int64_t)dls_ceil_div(I, p);
+		break;
+	case SCHED_FSC:
+		if (p == 1) {
+			s->fixed_chunk = I;
+		} else {
+			double k = M_SQRT2 * (double)I * s->p.fsc_h /
+				   (s->p.fsc_sigma * (double)p * sqrt(log((double)p)));
+
+			s->fixed_chunk = clamp_chunk(pow(k, 2.0 / 3.0), I);
+		}
+		break;
+	case SCHED_MFSC:
+		s->fixed_chunk = (int64_t)dls_ceil_div(I, fac_chunks(I, p));
+		break;
+	default:
+		break;
+	}
+	if (sched_kind_is_adaptive(s->p.kind)) {
+		s->est = calloc((size_t)p, sizeof(*s->est));
+		if (!s->est)
+			return DLS_ENOMEM;
+	}
+	return DLS_OK;
+}
+
+int sched_measure(struct sched *s, int pe, int64_t count, double compute_s, double elapsed_s)
+{
+	struct sched_pe_est *e;
+	double k;
+
+	if (pe < 0 || pe >= s->p.npes || count < 1 || count > s->total ||
+	    !isfinite(compute_s) || !isfinite(elapsed_s) || compute_s <= 0 ||
+	    compute_s > SCHED_MAX_SECONDS || elapsed_s < compute_s ||
+	    elapsed_s > SCHED_MAX_SECONDS)
+		return DLS_EINVAL;
+	if (!s->est)
+		return DLS_OK; /* a technique that does not learn */
+	e = &s->est[pe];
+	e->chunks++;
+	k = (double)e->chunks;
+	e->wt_comp += k * compute_s;
+	e->wt_elapsed += k * elapsed_s;
+	e->wn += k * (double)count;
+	e->sum_t += compute_s;
+	e->sum_n += (double)count;
+	e->sum_t2n += compute_s * compute_s / (double)count;
+	return DLS_OK;
+}
+
+/* Time per iteration of PE i as the technique weighs it; 0 if unmeasured. */
+static double time_per_iteration(const struct sched *s, int i)
+{
+	const struct sched_pe_est *e = &s->est[i];
+
+	if (!e->chunks)
+		return 0;
+	switch (s->p.kind) {
+	case SCHED_AWF_D:
+	case SCHED_AWF_E:
+		return e->wt_elapsed / e->wn;
+	case SCHED_AF:
+		return e->sum_t / e->sum_n;
+	default:
+		return e->wt_comp / e->wn;
+	}
+}
+
+/* PE pe's rate (iterations per second, up to a common factor) and the sum
+ * over every PE; the unmeasured count as the measured ones' mean. */
+static void rates(const struct sched *s, int pe, double *mine, double *sum)
+{
+	double measured = 0;
+	int n = 0;
+
+	for (int i = 0; i < s->p.npes; i++) {
+		double t = time_per_iteration(s, i);
+
+		if (t > 0) {
+			measured += 1 / t;
+			n++;
+		}
+	}
+	if (!n) {
+		*mine = 1;
+		*sum = s->p.npes;
+		return;
+	}
+	*sum = measured + (s->p.npes - n) * (measured / n);
+	*mine = time_per_iteration(s, pe) > 0 ? 1 / time_per_iteration(s, pe) : measured / n;
+}
+
+/* AWF-B/C/D/E: ceil(w_i R / (alpha p)), w_i = p rate_i / sum of rates. */
+static int64_t awf_chunk(struct sched *s, int pe, int batched)
+{
+	double mine, sum, r;
+
+	if (batched) {
+		if (s->requests % s->p.npes == 0)
+			s->batch_rem = s->remaining;
+		r = (double)s->batch_rem;
+	} else {
+		r = (double)s->remaining;
+	}
+	rates(s, pe, &mine, &sum);
+	return clamp_chunk(mine / sum * r * (double)s->p.alpha_den / (double)s->p.alpha_num,
+			   s->remaining);
+}
+
+/* AF's chunk for PE pe (the formula in the header). */
+static int64_t af_chunk(struct sched *s, int pe)
+{
+	double mu_sum = 0, inv = 0, D = 0, T, R = (double)s->remaining, mu_pe = 0, k;
+	int64_t cap = (int64_t)dls_ceil_div((dls_i128)s->total * s->p.alpha_den,
+					    (dls_i128)s->p.alpha_num * s->p.npes);
+	int n = 0;
+
+	for (int i = 0; i < s->p.npes; i++)
+		if (s->est[i].chunks) {
+			mu_sum += s->est[i].sum_t / s->est[i].sum_n;
+			n++;
+		}
+	if (!n) /* nothing measured yet: factoring's first batch */
+		return clamp_chunk(R * (double)s->p.alpha_den / ((double)s->p.alpha_num * s->p.npes),
+				   cap);
+	for (int i = 0; i < s->p.npes; i++) {
+		const struct sched_pe_est *e = &s->est[i];
+		double mu = e->chunks ? e->sum_t / e->sum_n : mu_sum / n, var = 0;
+
+		if (e->chunks > 1) {
+			var = (e->sum_t2n - mu * e->sum_t) / (double)(e->chunks - 1);
+			if (!(var > 0))
+				var = 0;
+		}
+		D += var / mu;
+		inv += 1 / mu;
+		if (i == pe)
+			mu_pe = mu;
+	}
+	T = 1 / inv;
+	k = (D + 2 * T * R - sqrt(D * D + 4 * D * T * R)) / (2 * mu_pe);
+	return clamp_chunk(k, cap);
+}
+
+int64_t sched_adapt_chunk(struct sched *s, int pe)
+{
+	switch (s->p.kind) {
+	case SCHED_STATIC:
+	case SCHED_FSC:
+	case SCHED_MFSC:
+		return s->fixed_chunk;
+	case SCHED_AWF_B:
+	case SCHED_AWF_D:
+		return awf_chunk(s, pe, 1);
+	case SCHED_AWF_C:
+	case SCHED_AWF_E:
+		return awf_chunk(s, pe, 0);
+	case SCHED_AF:
+		return af_chunk(s, pe);
+	default:
+		return 0;
+	}
+}
+
+double sched_weight(const struct sched *s, int pe)
+{
+	double mine, sum;
+
+	if (!s->est || pe < 0 || pe >= s->p.npes)
+		return 1;
+	rates(s, pe, &mine, &sum);
+	return mine / sum * s->p.npes;
+}
