@@ -474,10 +474,6 @@ void run_opts_validate(struct run_opts *o)
 					 : i % o->levels[o->nlevels - 1];
 	if (!o->trees) /* the scheme and its options, as the master will see them */
 		sched_cli_finish(PROG, &o->sc, "dtss", iterations, o->cl.n);
-	if (!o->trees && sched_kind_is_adaptive(o->sc.p.kind))
-		cli_usage_error(PROG, "--scheme", sched_kind_name(o->sc.p.kind),
-				"learns from measured chunk times, which the protocol does not "
-				"carry yet: run it in dls simulate");
 	if (o->kill_slave >= o->cl.n)
 		cli_usage_error(PROG, "--kill", NULL, "names a slave beyond the cluster");
 	if (o->trees && o->nlevels)

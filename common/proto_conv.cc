@@ -58,26 +58,32 @@ void proto_results_in(const DLS::ResultSeq &in, std::vector<struct dls_result> &
 	}
 }
 
-void proto_request_in(const DLS::ChunkRequest &in, std::vector<struct dls_result> &res,
+void proto_request_in(const DLS::ChunkRequest &in, proto_request_mem &mem,
 		      struct dls_request *out)
 {
-	proto_results_in(in.results, res);
+	proto_results_in(in.results, mem.results);
 	out->slave_id = in.slave_id;
 	out->key = in.key;
 	out->seq = in.seq;
 	out->acp = in.acp;
-	out->results = res.data();
-	out->nresults = res.size();
+	out->results = mem.results.data();
+	out->nresults = mem.results.size();
 	times_in(in.times, &out->times);
+	mem.measured.resize(in.measured.length());
+	for (CORBA::ULong i = 0; i < in.measured.length(); i++)
+		mem.measured[i] = {in.measured[i].start, in.measured[i].count,
+				   in.measured[i].compute, in.measured[i].elapsed};
+	out->measured = mem.measured.data();
+	out->nmeasured = mem.measured.size();
 }
 
-void proto_requests_in(const DLS::RequestSeq &in, std::vector<std::vector<struct dls_result>> &res,
+void proto_requests_in(const DLS::RequestSeq &in, std::vector<proto_request_mem> &mem,
 		       std::vector<struct dls_request> &reqs)
 {
-	res.resize(in.length());
+	mem.resize(in.length());
 	reqs.resize(in.length());
 	for (CORBA::ULong i = 0; i < in.length(); i++)
-		proto_request_in(in[i], res[i], &reqs[i]);
+		proto_request_in(in[i], mem[i], &reqs[i]);
 }
 
 void proto_require_version(CORBA::ULong version, const char *op)
@@ -216,6 +222,15 @@ void proto_request_out(const struct dls_request &in, DLS::ChunkRequest &out)
 	out.acp = (CORBA::Long)in.acp;
 	proto_results_out(in.results, in.nresults, out.results);
 	times_out(in.times, out.times);
+	out.measured.length((CORBA::ULong)in.nmeasured);
+	for (size_t i = 0; i < in.nmeasured; i++) {
+		DLS::ChunkTime &t = out.measured[(CORBA::ULong)i];
+
+		t.start = in.measured[i].start;
+		t.count = in.measured[i].count;
+		t.compute = in.measured[i].compute_s;
+		t.elapsed = in.measured[i].elapsed_s;
+	}
 }
 
 DLS::Reply proto_reply_out(int slave_id, const struct dls_reply &in)

@@ -9,13 +9,20 @@
 #include "dls.hh"
 #include "dls/proto.h"
 
+// What a request converted to C points to: its result descriptors (which
+// borrow the IDL buffers) and its measured chunks.
+struct proto_request_mem {
+	std::vector<struct dls_result> results;
+	std::vector<struct dls_chunk_time> measured;
+};
+
 // IDL -> C.  `res` owns the result descriptors the request points to.
 void proto_results_in(const DLS::ResultSeq &in, std::vector<struct dls_result> &res);
-void proto_request_in(const DLS::ChunkRequest &in, std::vector<struct dls_result> &res,
+void proto_request_in(const DLS::ChunkRequest &in, proto_request_mem &mem,
 		      struct dls_request *out);
 void proto_reply_in(const DLS::Reply &in, struct dls_reply *out);
-// A merged message: `res[i]` owns the result descriptors of `reqs[i]`.
-void proto_requests_in(const DLS::RequestSeq &in, std::vector<std::vector<struct dls_result>> &res,
+// A merged message: `mem[i]` holds what `reqs[i]` points to.
+void proto_requests_in(const DLS::RequestSeq &in, std::vector<proto_request_mem> &mem,
 		       std::vector<struct dls_request> &reqs);
 // DLS_OK, or DLS_EINVAL with why when the job cannot be taken (another
 // protocol version, a name or parameter too long for the C form).

@@ -129,13 +129,13 @@ DLS::Registration *HMaster_i::register_cluster(CORBA::ULong version, const DLS::
 DLS::ReplySeq *HMaster_i::request_group(const DLS::RequestSeq &requests)
 {
 	size_t n = requests.length();
-	std::vector<std::vector<struct dls_result>> res;
+	std::vector<proto_request_mem> mem;
 	std::vector<struct dls_request> reqs;
 	std::vector<struct dls_reply> replies(n);
 	char why[256] = "";
 	int rc;
 
-	proto_requests_in(requests, res, reqs);
+	proto_requests_in(requests, mem, reqs);
 	rc = hmaster_request(h_, reqs.data(), n, replies.data(), why);
 	if (rc)
 		dls_refuse(rc, why);

@@ -48,13 +48,6 @@ static int check_scheme(struct master *m, char *why)
 	struct sched *probe;
 	int rc;
 
-	if (sched_kind_is_adaptive(m->cfg.sched.kind)) {
-		/* it would run as plain factoring, learning nothing */
-		master_why(why, "scheme %s learns from measured chunk times, which protocol "
-				"version %u does not carry yet: it runs in `dls simulate` only",
-			   sched_kind_name(m->cfg.sched.kind), DLS_PROTOCOL_VERSION);
-		return DLS_EINVAL;
-	}
 	m->cfg.sched.iterations = m->results.work.loop.iterations;
 	m->cfg.sched.npes = m->cfg.nslaves;
 	m->cfg.sched.acp = NULL;

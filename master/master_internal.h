@@ -19,6 +19,10 @@ struct master_child {
 	struct serve_child serve;
 	int first_request_pending; /* its first request waits at the start gate */
 	int rejoined;		   /* after a resume: it joined the new master */
+	/* the chunk times its last request reported, learnt when that request
+	 * is served (so a replayed journal learns them in the same order) */
+	struct dls_chunk_time measured[DLS_MAX_MEASURED];
+	int nmeasured;
 };
 
 struct master {

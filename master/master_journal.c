@@ -238,8 +238,34 @@ static int replay_gate(struct master *m, json_t *o, char *why, size_t len)
 }
 
 /* One journaled request, as the master received it. */
+/* The chunk times a journaled request reported, into measured (at most
+ * DLS_MAX_MEASURED; none when the event has no "measured"). */
+static int measured_of(json_t *e, struct dls_chunk_time *measured, struct dls_request *r)
+{
+	json_t *a = json_object_get(e, "measured"), *t;
+	size_t k;
+
+	if (!a)
+		return DLS_OK;
+	if (!json_is_array(a) || json_array_size(a) > DLS_MAX_MEASURED)
+		return DLS_EINVAL;
+	json_array_foreach(a, k, t) {
+		json_int_t start, count;
+
+		if (json_unpack(t, "[I, I, F, F]", &start, &count, &measured[k].compute_s,
+				&measured[k].elapsed_s))
+			return DLS_EINVAL;
+		measured[k].start = start;
+		measured[k].count = count;
+	}
+	r->measured = measured;
+	r->nmeasured = json_array_size(a);
+	return DLS_OK;
+}
+
 static int request_of(struct master *m, json_t *e, const struct dls_result *blocks, size_t nb,
-		      size_t *used, struct dls_request *r, json_t **reply)
+		      size_t *used, struct dls_request *r, json_t **reply,
+		      struct dls_chunk_time *measured)
 {
 	json_int_t seq, acp, nres;
 	json_t *t;
@@ -250,7 +276,7 @@ static int request_of(struct master *m, json_t *e, const struct dls_result *bloc
 			&acp, "times", &t, "nresults", &nres) ||
 	    r->slave_id < 0 || r->slave_id >= m->roster.n || nres < 0 ||
 	    (size_t)nres > nb - *used ||
-	    journal_times_from_json(t, &r->times))
+	    journal_times_from_json(t, &r->times) || measured_of(e, measured, r))
 		return DLS_EINVAL;
 	r->key = m->roster.v[r->slave_id].key;
 	r->seq = (uint32_t)seq;
@@ -299,13 +325,17 @@ static int replay_requests(struct master *m, json_t *reqs, int reported, struct 
 			   size_t len)
 {
 	size_t n = json_array_size(reqs), used = 0;
+	struct dls_chunk_time measured[DLS_MAX_MEASURED];
 
 	for (size_t k = 0; k < n; k++) {
-		if (request_of(m, json_array_get(reqs, k), blocks, nb, &used, &r[k], &replies[k]))
+		if (request_of(m, json_array_get(reqs, k), blocks, nb, &used, &r[k], &replies[k],
+			       measured))
 			return bad_event(why, len, "message", "a request is malformed");
 		if (master_check_results(m, r[k].slave_id, r[k].results, r[k].nresults, why))
 			return DLS_EINVAL;
-		master_record_request(m, &r[k]);
+		master_record_request(m, &r[k]); /* copies the measured chunks */
+		r[k].measured = NULL;
+		r[k].nmeasured = 0;
 	}
 	if (used != nb)
 		return bad_event(why, len, "message", "blocks that no request carries");

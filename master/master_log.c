@@ -5,6 +5,7 @@
  * master's lock held, except master_journal_wait.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,22 @@ uint64_t master_log_message(struct master *m, const struct dls_request *reqs, co
 		e = json_pack("{s:i, s:I, s:I, s:o, s:I}", "id", r->slave_id, "seq",
 			      (json_int_t)r->seq, "acp", (json_int_t)r->acp, "times",
 			      journal_times_json(&r->times), "nresults", (json_int_t)r->nresults);
+		if (r->nmeasured) {
+			json_t *ms = json_array();
+
+			/* a time that is not finite teaches nothing (and JSON
+			 * cannot hold it): not journaled */
+			for (size_t j = 0; j < r->nmeasured && j < DLS_MAX_MEASURED; j++) {
+				const struct dls_chunk_time *c = &r->measured[j];
+
+				if (isfinite(c->compute_s) && isfinite(c->elapsed_s))
+					json_array_append_new(
+						ms, json_pack("[I, I, f, f]", (json_int_t)c->start,
+							      (json_int_t)c->count, c->compute_s,
+							      c->elapsed_s));
+			}
+			json_object_set_new(e, "measured", ms);
+		}
 		if (k < served)
 			json_object_set_new(e, "reply",
 					    json_pack("[i, I, I, i]", (int)replies[k].kind,

@@ -77,13 +77,13 @@ DLS::Registration *Master_i::register_cluster(CORBA::ULong version, const DLS::C
 
 DLS::Reply Master_i::request(const DLS::ChunkRequest &req)
 {
-	std::vector<struct dls_result> res;
+	proto_request_mem mem;
 	struct dls_request r;
 	struct dls_reply reply;
 	char why[MASTER_WHY_LEN] = "";
 	int rc;
 
-	proto_request_in(req, res, &r);
+	proto_request_in(req, mem, &r);
 	rc = master_request(m_, &r, &reply, why);
 	if (rc) {
 		log_warn("refused a request of slave %d: %s", (int)req.slave_id, why);
@@ -153,13 +153,13 @@ DLS::GroupRegistration *Master_i::register_group(CORBA::ULong version,
 DLS::ReplySeq *Master_i::request_group(const DLS::RequestSeq &requests)
 {
 	size_t n = requests.length();
-	std::vector<std::vector<struct dls_result>> res;
+	std::vector<proto_request_mem> mem;
 	std::vector<struct dls_request> reqs;
 	std::vector<struct dls_reply> replies(n);
 	char why[256] = "";
 	int rc;
 
-	proto_requests_in(requests, res, reqs);
+	proto_requests_in(requests, mem, reqs);
 	rc = master_request_group(m_, reqs.data(), n, replies.data(), why);
 	if (rc)
 		dls_refuse(rc, why);

@@ -170,6 +170,29 @@ static int wait_turn(struct master *m, int64_t acp, struct serve_waiter *w)
  * the scheme's next chunk, else WAIT while others hold work, DONE at the end.
  * `reported`: the ACPSA report of this request was already recorded.
  */
+/* The chunk times slave id's request reported go to the scheme (the
+ * adaptive ones learn from them, the others ignore them); one that makes
+ * no sense (a range outside the loop, a time not finite or negative, less
+ * elapsed than computed) is skipped with a line. */
+static void learn(struct master *m, int id)
+{
+	struct master_child *ch = &m->children[id];
+	int64_t I = m->results.work.loop.iterations;
+
+	for (int k = 0; m->sched && k < ch->nmeasured; k++) {
+		const struct dls_chunk_time *t = &ch->measured[k];
+
+		if ((t->start < 0 || t->count < 1 || t->start > I - t->count ||
+		     sched_measure(m->sched, id, t->count, t->compute_s, t->elapsed_s)) &&
+		    !m->replaying)
+			log_warn("slave %d reported chunk [%lld, +%lld) computed in %g s, %g s "
+				 "with its wait: not a measurement, ignored",
+				 id, (long long)t->start, (long long)t->count, t->compute_s,
+				 t->elapsed_s);
+	}
+	ch->nmeasured = 0;
+}
+
 int master_serve_one(struct master *m, int id, int64_t acp, int reported, struct dls_reply *out,
 		     char *why)
 {
@@ -182,6 +205,7 @@ int master_serve_one(struct master *m, int id, int64_t acp, int reported, struct
 		master_why(why, "slave %d was declared lost; its work went to others", id);
 		return DLS_ESTATE;
 	}
+	learn(m, id);
 	if (serve_ranges_pop(&m->requeue, &c)) {
 		info->requeued_chunks++;
 		rc = DLS_OK;
@@ -243,8 +267,15 @@ static int take_request(struct master *m, const struct dls_request *r, struct dl
 void master_record_request(struct master *m, const struct dls_request *r)
 {
 	struct dls_slave_status *info = &m->roster.v[r->slave_id].info;
+	struct master_child *ch = &m->children[r->slave_id];
 
 	master_apply_results(m, r->slave_id, r->results, r->nresults);
+	if (r->nmeasured > DLS_MAX_MEASURED && !m->replaying)
+		log_warn("slave %d reported %zu measured chunks in one request: the first %d "
+			 "are kept", r->slave_id, r->nmeasured, DLS_MAX_MEASURED);
+	ch->nmeasured = r->nmeasured < DLS_MAX_MEASURED ? (int)r->nmeasured : DLS_MAX_MEASURED;
+	if (ch->nmeasured)
+		memcpy(ch->measured, r->measured, (size_t)ch->nmeasured * sizeof(*ch->measured));
 	info->times = r->times;
 	info->acp = r->acp;
 	if (info->state == DLS_SLAVE_REGISTERED)

@@ -173,6 +173,10 @@ void ahead_post(struct ahead *a, const struct dls_request *req, struct store *re
 {
 	pthread_mutex_lock(&a->lock);
 	a->req = *req;
+	a->req.nmeasured = req->nmeasured < DLS_MAX_MEASURED ? req->nmeasured : DLS_MAX_MEASURED;
+	if (a->req.nmeasured)
+		memcpy(a->measured, req->measured, a->req.nmeasured * sizeof(*a->measured));
+	a->req.measured = a->measured;
 	slave_store_free(&a->out);
 	a->out = *results;
 	*results = (struct store){0};

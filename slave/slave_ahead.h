@@ -35,6 +35,7 @@ struct ahead {
 	int hurry;	 /* send now, whatever send_at says */
 	double send_at;	 /* dls_now() time at which it leaves */
 	struct dls_request req;
+	struct dls_chunk_time measured[DLS_MAX_MEASURED]; /* req's, copied */
 	struct store out; /* the results it delivers (owned until ahead_wait) */
 	struct dls_reply reply;
 	int rc, sent;	 /* sent = 0: A_i was 0 when it was due, nothing went */

@@ -33,7 +33,36 @@ struct loop {
 	struct dls_reply reply;
 	int64_t asked_ahead; /* requests that left while a chunk computed */
 	double waited_ahead; /* seconds the chunks' ends waited for their answers */
+	/* the chunks finished and not yet reported, as measured (the next
+	 * request carries them: the adaptive schemes learn from them) */
+	struct dls_chunk_time measured[DLS_MAX_MEASURED];
+	int nmeasured;
+	double prev_end; /* when the chunk before ended (or the loop began) */
 };
+
+/* Notes a chunk that began at t0 and computed for compute_s: elapsed adds
+ * its wait since the chunk before ended.  The oldest goes if none could be
+ * reported for long (A_i = 0). */
+static void note_measured(struct loop *L, int64_t start, int64_t count, double t0, double compute_s)
+{
+	double wait = t0 > L->prev_end ? t0 - L->prev_end : 0;
+
+	if (L->nmeasured == DLS_MAX_MEASURED) {
+		memmove(L->measured, L->measured + 1, (DLS_MAX_MEASURED - 1) * sizeof(*L->measured));
+		L->nmeasured--;
+	}
+	L->measured[L->nmeasured++] = (struct dls_chunk_time){start, count, compute_s,
+							      compute_s + wait};
+	L->prev_end = t0 + compute_s;
+}
+
+/* Hands the measured chunks to req (copied by the caller before the next
+ * note_measured) and forgets them. */
+static void attach_measured(struct loop *L, struct dls_request *req)
+{
+	req->measured = L->measured;
+	req->nmeasured = (size_t)L->nmeasured;
+}
 
 /* Posts the next request, leaving at `at`, with the finished results
  * (real mode: the sending thread sends while the chunk computes). */
@@ -46,7 +75,9 @@ static void post_next(struct loop *L, double at)
 	req.slave_id = r->st->id;
 	req.seq = ++r->seq;
 	req.times = r->st->times;
-	ahead_post(&L->ahead, &req, L->piggy ? &L->done : &L->none, at);
+	attach_measured(L, &req);
+	ahead_post(&L->ahead, &req, L->piggy ? &L->done : &L->none, at); /* copies them */
+	L->nmeasured = 0;
 	L->posted = 1;
 }
 
@@ -66,7 +97,9 @@ static int exchange_now(struct loop *L, int64_t acp)
 	req.seq = ++r->seq;
 	req.acp = acp;
 	req.times = r->st->times;
+	attach_measured(L, &req);
 	rc = slave_exchange(r, L->piggy ? &L->done : NULL, &req, &L->reply);
+	L->nmeasured = 0;
 	if (!rc && L->ahead_on && r->unreached == unreached)
 		ahead_note_rtt(&L->ahead, dls_now() - t0, bytes);
 	slave_store_clear(&L->done);
@@ -136,7 +169,7 @@ static int answered_ahead(struct loop *L)
 static int work_chunk(struct loop *L, int64_t start, int64_t count)
 {
 	struct run *r = L->r;
-	double lead, t0 = dls_now(), w0;
+	double lead, t0 = dls_now(), w0, comp0 = r->st->times.t_comp;
 	int rc, wrc, sent;
 
 	L->posted = L->asked = 0;
@@ -163,6 +196,7 @@ static int work_chunk(struct loop *L, int64_t start, int64_t count)
 		double spi = (dls_now() - t0) / (double)count;
 
 		L->spi = L->spi > 0 ? (L->spi + spi) / 2 : spi;
+		note_measured(L, start, count, t0, r->st->times.t_comp - comp0);
 	}
 	if (L->asked)
 		return rc ? rc : L->tail_rc ? L->tail_rc : answered_ahead(L);
@@ -271,6 +305,7 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 		 st->vpower, r.job.workload, (long long)r.job.iterations);
 	L.r = &r;
 	L.piggy = r.job.collect == DLS_COLLECT_PIGGYBACK;
+	L.prev_end = dls_now();
 	if (cfg->overlap) {
 		rc = ahead_start(&L.ahead, &r);
 		if (rc) {

@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* Mirrors DLS::PROTOCOL_VERSION: a peer of another version is refused. */
-#define DLS_PROTOCOL_VERSION 4u
+#define DLS_PROTOCOL_VERSION 5u
 /* Mirrors DLS::MAX_RESULT_BYTES: no message carries more result octets than this. */
 #define DLS_MAX_RESULT_BYTES (1 << 20)
 
@@ -61,6 +61,17 @@ struct dls_reply {
 	int wait_ms;
 };
 
+/* A chunk a slave finished, as it measured it (IDL ChunkTime): compute_s
+ * seconds computing, elapsed_s those plus its wait for the chunk. */
+struct dls_chunk_time {
+	int64_t start, count;
+	double compute_s, elapsed_s;
+};
+
+/* At most this many measured chunks ride on one request (one in flight:
+ * usually one). */
+#define DLS_MAX_MEASURED 4
+
 /* One request of a slave (alone, or merged by an hmaster). */
 struct dls_request {
 	int slave_id;
@@ -70,6 +81,8 @@ struct dls_request {
 	const struct dls_result *results;
 	size_t nresults;
 	struct dls_times times;
+	const struct dls_chunk_time *measured; /* the chunks finished since the last request */
+	size_t nmeasured;
 };
 
 enum dls_collect { DLS_COLLECT_PIGGYBACK, DLS_COLLECT_END };

@@ -153,8 +153,26 @@ void fz_run_replied(struct fz_run *r, int id, uint32_t seq, const struct dls_rep
 	r->s[id].done = rep->kind == DLS_REPLY_DONE;
 }
 
+/* Chunk times as a slave reports them: sane, junk (NaN, negative, a range
+ * outside the loop) or too many. */
+static void fuzz_measured(struct fz *f, struct dls_chunk_time *mt, size_t cap,
+			  struct dls_request *q)
+{
+	q->nmeasured = fz_pick(f, (uint32_t)cap + 1);
+	for (size_t k = 0; k < q->nmeasured; k++) {
+		int sane = fz_u8(f) < 160;
+
+		mt[k].start = sane ? (int64_t)fz_pick(f, 64) : fz_i64(f);
+		mt[k].count = sane ? 1 + (int64_t)fz_pick(f, 16) : fz_i64(f);
+		mt[k].compute_s = sane ? 1e-3 * (1 + fz_pick(f, 1000)) : fz_double(f);
+		mt[k].elapsed_s = sane ? mt[k].compute_s * (1 + fz_pick(f, 3)) : fz_double(f);
+	}
+	q->measured = mt;
+}
+
 static void op_request(struct fz_run *r, struct fz *f)
 {
+	struct dls_chunk_time mt[DLS_MAX_MEASURED + 2];
 	struct dls_request q;
 	struct dls_reply rep;
 	struct fz_blocks bl;
@@ -174,6 +192,8 @@ static void op_request(struct fz_run *r, struct fz *f)
 		q.times.emul_error = fz_double(f);
 		q.times.late_chunks = fz_i64(f);
 	}
+	if (fz_u8(f) < 64)
+		fuzz_measured(f, mt, sizeof(mt) / sizeof(mt[0]), &q);
 	fz_blocks_make(r, f, id, &bl);
 	q.results = bl.b;
 	q.nresults = bl.n;

@@ -13,7 +13,7 @@ set -eu
 REF=$(reference 800 400)
 
 # --- under dls run: it resumes the master itself --------------------------
-for scheme in dtss ss; do
+for scheme in dtss ss af; do # af: the journal replays what it learnt
 	dls run --cluster C8 --scheme $scheme --width 800 --height 400 --t-iter 600 \
 		--kill master@0.5 --raw "$T/run.pgm" --json "$T/run.json" --dir "$T/run-$scheme" \
 		--no-progress >"$T/run-$scheme.log" 2>&1

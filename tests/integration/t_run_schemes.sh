@@ -7,7 +7,8 @@ set -eu
 
 W=240 H=120
 REF=$(reference $W $H)
-for scheme in ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss static fsc mfsc; do
+for scheme in ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss static fsc mfsc \
+	awf-b awf-c awf-d awf-e af; do
 	for mode in dedicated nondedicated; do
 		if [ $mode = dedicated ]; then
 			set -- --speeds 1,2,1,2 --t-iter 300

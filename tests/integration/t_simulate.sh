@@ -33,11 +33,9 @@ dls simulate --scheme trees --cluster C8-nd --order interleaved --bidirectional 
 expect_usage_error "^dls simulate: --gamma 'third': must be half, proportional or ratio" \
 	dls simulate --scheme trees --cluster C8 --gamma third
 expect_usage_error "^dls simulate: --tau: needs --scheme trees" dls simulate --tau 1,2 --tasks 3
-# the adaptive techniques learn in the model; the runtime refuses them until
-# the protocol carries measured chunk times
+# the adaptive techniques learn in the model (t_run_schemes runs them)
 for s in af awf-b awf-c awf-d awf-e mfsc static; do
 	dls simulate --scheme $s --cluster C8 --order interleaved | grep -q "^T_p .* E 0\.[0-9]*"
 done
 dls simulate --scheme fsc --cluster C8 --overhead-us 100 | grep -q "^fsc: h 100.0 us (the modelled round trip), iteration sd"
 dls simulate --scheme fsc --cluster C8 | grep -q "^fsc: h = sd (the model has no overhead"
-expect_usage_error "^dls run: --scheme 'af': learns from measured chunk times" dls run --cluster C8 --scheme af

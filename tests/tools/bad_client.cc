@@ -258,7 +258,7 @@ int main(int argc, char **argv)
 	trust_credentials(NULL, cred); // an open run
 	EXPECT_REFUSED("register speaking protocol version 1",
 		       m->register_slave(1, cred, "bad", 1.0, self));
-	EXPECT_REFUSED("register speaking protocol version 4",
+	EXPECT_REFUSED("register speaking the next protocol version",
 		       m->register_slave(V + 1, cred, "bad", 1.0, self));
 	EXPECT_REFUSED("register without a Slave reference",
 		       m->register_slave(V, cred, "bad", 1.0, DLS::Slave::_nil()));

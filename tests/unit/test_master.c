@@ -4,6 +4,7 @@
  * requeueing the work of a lost slave, WAIT and DONE, end-of-run collection.
  */
 #include <CUnit/CUnit.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -350,6 +351,57 @@ static void test_collect_end(void)
 	master_destroy(m);
 }
 
+/* An adaptive scheme learns from the chunk times requests report, when each
+ * request is served; nonsense is skipped.  AWF-C on 40 columns, 2 slaves:
+ * nothing measured, 10 then ceil(30/4) = 8; slave 0 measured 10 columns in
+ * 1 s (slave 1 counts as its mean): ceil(22/4) = 6; slave 1 measured 8 in
+ * 1.6 s, half as fast: w_1 = 2/3, ceil(2/3 * 16/4) = 3; junk from slave 0
+ * changes nothing: w_0 = 4/3, ceil(4/3 * 13/4) = 5. */
+static void test_adaptive_learns(void)
+{
+	struct master *m = make(2, SCHED_AWF_C, DLS_COLLECT_PIGGYBACK);
+	const double speeds[] = {1, 1};
+	static const struct dls_chunk_time t0 = {0, 10, 1.0, 1.0}, t1 = {10, 8, 1.6, 1.6};
+	static const struct dls_chunk_time junk[] = {{18, 6, NAN, 1}, {-1, 5, 1, 1}, {18, 6, 2, 1}};
+	struct dls_reply rep;
+	struct dls_request r;
+	struct dls_result res;
+	uint16_t *c0 = counts_for(0, 10), *c1 = counts_for(10, 8), *c2 = counts_for(18, 6);
+	double v[2];
+	int ids[2];
+	char why[MASTER_WHY_LEN];
+
+	register_all(m, 2, speeds, ids, v);
+	r = tu_request(m, 0, 1, 1, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+	CU_ASSERT(rep.start == 0 && rep.count == 10);
+	r = tu_request(m, 1, 1, 1, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+	CU_ASSERT(rep.start == 10 && rep.count == 8);
+	res = tu_counts(0, 10, c0, 10 * H);
+	r = tu_request(m, 0, 2, 1, &res, 1);
+	r.measured = &t0;
+	r.nmeasured = 1;
+	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+	CU_ASSERT(rep.start == 18 && rep.count == 6);
+	res = tu_counts(10, 8, c1, 8 * H);
+	r = tu_request(m, 1, 2, 1, &res, 1);
+	r.measured = &t1;
+	r.nmeasured = 1;
+	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+	CU_ASSERT(rep.start == 24 && rep.count == 3);
+	res = tu_counts(18, 6, c2, 6 * H);
+	r = tu_request(m, 0, 3, 1, &res, 1);
+	r.measured = junk;
+	r.nmeasured = 3;
+	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+	CU_ASSERT(rep.start == 27 && rep.count == 5);
+	free(c0);
+	free(c1);
+	free(c2);
+	master_destroy(m);
+}
+
 int master_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("master core", NULL, NULL);
@@ -361,5 +413,7 @@ int master_suite_add(void)
 	       !CU_add_test(s, "refusals leave the state unharmed", test_refusals_leave_state) ||
 	       !CU_add_test(s, "lost slave's work requeued", test_lost_slave_requeued) ||
 	       !CU_add_test(s, "WAIT then DONE", test_wait_then_done) ||
-	       !CU_add_test(s, "end-of-run collection", test_collect_end);
+	       !CU_add_test(s, "end-of-run collection", test_collect_end) ||
+	       !CU_add_test(s, "an adaptive scheme learns from measured chunks",
+			    test_adaptive_learns);
 }

@@ -33,6 +33,8 @@ struct fake {
 	int delay_us;	       /* each request takes this long */
 	int64_t last_count;    /* the last chunk given */
 	int ahead, too_many;   /* requests that left a chunk in flight; that left more */
+	int64_t measured;      /* iterations of the chunk times reported */
+	int bad_measured;      /* reported times that make no sense, or a chunk not given */
 };
 
 static void see(struct fake *f, const struct dls_result *res, size_t n)
@@ -79,6 +81,13 @@ static int f_request(void *ctx, const struct dls_request *req, struct dls_reply 
 		return DLS_ESTATE;
 	}
 	see(f, req->results, req->nresults);
+	for (size_t i = 0; i < req->nmeasured; i++) {
+		const struct dls_chunk_time *t = &req->measured[i];
+
+		f->measured += t->count;
+		f->bad_measured += !(t->compute_s > 0 && t->elapsed_s >= t->compute_s &&
+				     t->start >= 0 && t->start + t->count <= f->next);
+	}
 	if (f->nacp < 64)
 		f->acp_seen[f->nacp++] = req->acp;
 	if (f->delay_us)
@@ -255,7 +264,8 @@ static void test_acp_zero_delivers_then_waits(void)
  * Asking ahead, emulated (the request leaves in the chunk's sleep) and real
  * (from the sending thread): with requests that take 1 ms and chunks of
  * 10-20 ms, requests leave while a chunk is in flight, never two, every
- * iteration arrives once; without it, none leaves early.
+ * iteration arrives once, and so does every chunk's measured time; without
+ * it, none leaves early.
  */
 static void test_asks_ahead(void)
 {
@@ -280,6 +290,9 @@ static void test_asks_ahead(void)
 		CU_ASSERT_EQUAL(f.delivered, 60);
 		CU_ASSERT_EQUAL(st.iterations, 60);
 		CU_ASSERT_EQUAL(f.too_many, 0);
+		/* every chunk's times ride on a later request (protocol 5) */
+		CU_ASSERT_EQUAL(f.measured, 60);
+		CU_ASSERT_EQUAL(f.bad_measured, 0);
 		if (mode == 2) {
 			CU_ASSERT_EQUAL(f.ahead, 0);
 		} else {
