@@ -17,6 +17,7 @@ int cluster_halves(int n, int nd, struct cluster *c)
 		int fast = i >= n / 2;
 
 		c->speed[i] = fast ? 2 : 1;
+		c->declared[i] = 0;
 		emul_steps_const(&c->load[i], fast && nd ? 2 : 1);
 	}
 	return 0;
@@ -33,6 +34,15 @@ int cluster_reference(const char *name, struct cluster *c)
 			c->speed[i] = 2;
 			emul_steps_parse("0:1,1:2", &c->load[i]);
 		}
+		return 0;
+	}
+	/* C8-mis: C8's true speeds, every slave declaring V = 1 (a calibration
+	 * on a busy moment): what the declared weights get wrong, the adaptive
+	 * techniques measure */
+	if (!strcasecmp(name, "C8-mis")) {
+		cluster_halves(8, 0, c);
+		for (int i = 0; i < 8; i++)
+			c->declared[i] = 1;
 		return 0;
 	}
 	static const int sizes[] = {8, 24, 64, 128, 256};
@@ -63,6 +73,7 @@ const char *cluster_parse_speeds(const char *s, struct cluster *c)
 	c->n = (int)n;
 	for (size_t i = 0; i < n; i++) {
 		c->speed[i] = v[i];
+		c->declared[i] = 0;
 		emul_steps_const(&c->load[i], 1);
 	}
 	free(v);

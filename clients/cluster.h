@@ -12,14 +12,16 @@
 struct cluster {
 	int n;
 	double speed[CLUSTER_MAX];
+	double declared[CLUSTER_MAX]; /* the Speed each declares (0: its speed) */
 	struct emul_steps load[CLUSTER_MAX];
 };
 
 /*
  * Fills *c with a reference cluster: C8, C8-nd, C24, C24-nd, C64, C64-nd,
  * C128, C128-nd, C256, C256-nd (half V = 1, half V = 2; "-nd": the fast half
- * carries one extra process, Q = 2), or C8-var (a load that changes during
- * the run).  0, or -1 for an unknown name.
+ * carries one extra process, Q = 2), C8-var (a load that changes during
+ * the run) or C8-mis (C8 whose slaves all declare V = 1: wrong declared
+ * speeds).  0, or -1 for an unknown name.
  */
 int cluster_reference(const char *name, struct cluster *c);
 
@@ -30,7 +32,7 @@ int cluster_reference(const char *name, struct cluster *c);
 int cluster_halves(int n, int nd, struct cluster *c);
 
 /* Names of the reference clusters, for help texts. */
-#define CLUSTER_NAMES "C8 C8-nd C8-var C24 C24-nd C64 C64-nd C128 C128-nd C256 C256-nd"
+#define CLUSTER_NAMES "C8 C8-nd C8-var C8-mis C24 C24-nd C64 C64-nd C128 C128-nd C256 C256-nd"
 
 /*
  * Parses --speeds "1,1,2,2" into c (n := the count).  NULL or the cause.

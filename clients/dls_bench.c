@@ -265,6 +265,7 @@ static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const 
 		cost[i] = colcost[iter_order_column(&ord, i)];
 	for (int i = 0; i < cl->n; i++) {
 		pes[i].speed = cl->speed[i];
+		pes[i].declared = cl->declared[i];
 		pes[i].load = cl->load[i];
 	}
 	if (!strcmp(c->kind, "trees")) { /* dls run's defaults: half, equal */

@@ -410,6 +410,8 @@ static int start_slaves(const struct run_opts *o, const struct run_env *e, struc
 			add_arg(sargv, &sn, "--real");
 		} else {
 			add_arg(sargv, &sn, "--speed=%.17g", o->cl.speed[i]);
+			if (o->cl.declared[i] > 0)
+				add_arg(sargv, &sn, "--declare=%.17g", o->cl.declared[i]);
 			add_arg(sargv, &sn, "--load=%s",
 				emul_steps_format(&o->cl.load[i], sched, sizeof(sched)));
 			add_arg(sargv, &sn, "--t-iter=%.17g", o->t_iter);

@@ -337,6 +337,7 @@ int dls_cmd_simulate(int argc, char **argv)
 		cost[i] = colcost[iter_order_column(&order, i)];
 	for (int i = 0; i < cl.n; i++) {
 		pes[i].speed = cl.speed[i];
+		pes[i].declared = cl.declared[i];
 		pes[i].load = cl.load[i];
 	}
 	if (trees) {

@@ -82,6 +82,12 @@ static double serve(const struct sim_config *c, struct sched *sched, struct sim_
 static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_slave *sl,
 		    struct sim_result *out);
 
+/* The Speed a PE declares (V_i's numerator); its true speed emulates it. */
+static double declared_of(const struct sim_pe *pe)
+{
+	return pe->declared > 0 ? pe->declared : pe->speed;
+}
+
 int sim_run(const struct sim_config *c, struct sim_result *out)
 {
 	struct sim_slave *sl;
@@ -104,17 +110,17 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 		goto done;
 	}
 	for (int i = 0; i < c->npes; i++) {
-		if (!(c->pes[i].speed > 0)) {
+		if (!(c->pes[i].speed > 0) || !(c->pes[i].declared >= 0)) {
 			rc = DLS_EINVAL;
 			goto done;
 		}
-		if (c->pes[i].speed < min_speed)
-			min_speed = c->pes[i].speed;
+		if (declared_of(&c->pes[i]) < min_speed)
+			min_speed = declared_of(&c->pes[i]);
 	}
 	for (int i = 0; i < c->npes; i++) {
 		const struct sim_pe *pe = &c->pes[i];
 
-		sl[i].vpower = pe->speed / min_speed;
+		sl[i].vpower = declared_of(pe) / min_speed; /* what the master believes */
 		sl[i].power = pe->load;
 		for (size_t k = 0; k < pe->load.n; k++)
 			sl[i].power.value[k] = pe->speed / pe->load.value[k];

@@ -37,6 +37,7 @@ extern "C" {
 
 struct sim_pe {
 	double speed;		/* V_i before normalisation (the master divides by the min) */
+	double declared;	/* the Speed it declares, if not speed (0: it is) */
 	struct emul_steps load; /* Q_i(t), t from the start of scheduling */
 };
 

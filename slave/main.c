@@ -29,6 +29,8 @@ static void help(void)
 	       "  --run NAME               the run (default dls)\n"
 	       "  --name NAME              how the master lists this slave (default slave)\n"
 	       "  --speed V                emulated virtual power (default 1)\n"
+	       "  --declare V              the Speed registered, if not V: a wrong declaration\n"
+	       "                           (the emulation still computes at --speed)\n"
 	       "  --load Q | t:Q,t:Q       emulated run-queue length, or a schedule of it in\n"
 	       "                           seconds from registration (default 1: dedicated)\n"
 	       "  --t-iter NS              emulated ns per unit iteration at V = 1 (default 100)\n"
@@ -71,13 +73,14 @@ static void help(void)
 #define EMULATED_NICE 15
 
 enum { O_COORD = 101, O_LATENCY = 100, O_MASTER = 1, O_RUN, O_NAME, O_SPEED, O_LOAD, O_TITER, O_REAL, O_Q, O_IOR, O_CONNTO, O_REGTO,
-       O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL, O_SECRET, O_REJOIN, O_TIMEOUT, O_OVERLAP, O_IDLE };
+       O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL, O_SECRET, O_REJOIN, O_TIMEOUT, O_OVERLAP, O_IDLE, O_DECLARE };
 
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {{"run", required_argument, 0, O_RUN},
 					     {"name", required_argument, 0, O_NAME},
 					     {"speed", required_argument, 0, O_SPEED},
+					     {"declare", required_argument, 0, O_DECLARE},
 					     {"load", required_argument, 0, O_LOAD},
 					     {"t-iter", required_argument, 0, O_TITER},
 					     {"real", no_argument, 0, O_REAL},
@@ -129,6 +132,9 @@ int main(int argc, char **argv)
 		case O_SPEED:
 			cfg.speed = cli_double_or_die(PROG, "--speed", optarg, 1e-6, 1e9);
 			speed_given = 1;
+			break;
+		case O_DECLARE:
+			cfg.declared_speed = cli_double_or_die(PROG, "--declare", optarg, 1e-6, 1e9);
 			break;
 		case O_LOAD:
 			cause = emul_steps_parse(optarg, &cfg.load);

@@ -72,6 +72,13 @@ struct slave_config {
 	 * slave's own thread.
 	 */
 	int low_priority;
+	/*
+	 * The Speed registered when it is not `speed` (0, the default: it is):
+	 * a wrong declaration, as a calibration on a busy moment gives, for
+	 * the reference case of declared speeds that are wrong (C8-mis).  The
+	 * emulation keeps computing at `speed`.
+	 */
+	double declared_speed;
 };
 
 /*

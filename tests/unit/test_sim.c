@@ -29,6 +29,7 @@ static void setup(struct sim_config *c, struct sim_pe *pes, int npes, enum sched
 	c->poll_s = 0.5;
 	for (int i = 0; i < npes; i++) {
 		pes[i].speed = 1;
+		pes[i].declared = 0;
 		emul_steps_const(&pes[i].load, 1);
 	}
 }
