@@ -351,6 +351,21 @@ static void test_collect_end(void)
 	master_destroy(m);
 }
 
+/* A request of slave id with its results and the chunk times it reports. */
+static struct dls_reply ask_measured(struct master *m, int id, uint32_t seq,
+				     const struct dls_result *res, const struct dls_chunk_time *t,
+				     size_t nt)
+{
+	struct dls_request r = tu_request(m, id, seq, 1, res, res ? 1 : 0);
+	struct dls_reply rep = {0};
+	char why[MASTER_WHY_LEN];
+
+	r.measured = t;
+	r.nmeasured = nt;
+	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
+	return rep;
+}
+
 /* An adaptive scheme learns from the chunk times requests report, when each
  * request is served; nonsense is skipped.  AWF-C on 40 columns, 2 slaves:
  * nothing measured, 10 then ceil(30/4) = 8; slave 0 measured 10 columns in
@@ -364,37 +379,24 @@ static void test_adaptive_learns(void)
 	static const struct dls_chunk_time t0 = {0, 10, 1.0, 1.0}, t1 = {10, 8, 1.6, 1.6};
 	static const struct dls_chunk_time junk[] = {{18, 6, NAN, 1}, {-1, 5, 1, 1}, {18, 6, 2, 1}};
 	struct dls_reply rep;
-	struct dls_request r;
 	struct dls_result res;
 	uint16_t *c0 = counts_for(0, 10), *c1 = counts_for(10, 8), *c2 = counts_for(18, 6);
 	double v[2];
 	int ids[2];
-	char why[MASTER_WHY_LEN];
 
 	register_all(m, 2, speeds, ids, v);
-	r = tu_request(m, 0, 1, 1, NULL, 0);
-	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+	rep = ask_measured(m, 0, 1, NULL, NULL, 0);
 	CU_ASSERT(rep.start == 0 && rep.count == 10);
-	r = tu_request(m, 1, 1, 1, NULL, 0);
-	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+	rep = ask_measured(m, 1, 1, NULL, NULL, 0);
 	CU_ASSERT(rep.start == 10 && rep.count == 8);
 	res = tu_counts(0, 10, c0, 10 * H);
-	r = tu_request(m, 0, 2, 1, &res, 1);
-	r.measured = &t0;
-	r.nmeasured = 1;
-	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+	rep = ask_measured(m, 0, 2, &res, &t0, 1);
 	CU_ASSERT(rep.start == 18 && rep.count == 6);
 	res = tu_counts(10, 8, c1, 8 * H);
-	r = tu_request(m, 1, 2, 1, &res, 1);
-	r.measured = &t1;
-	r.nmeasured = 1;
-	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+	rep = ask_measured(m, 1, 2, &res, &t1, 1);
 	CU_ASSERT(rep.start == 24 && rep.count == 3);
 	res = tu_counts(18, 6, c2, 6 * H);
-	r = tu_request(m, 0, 3, 1, &res, 1);
-	r.measured = junk;
-	r.nmeasured = 3;
-	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+	rep = ask_measured(m, 0, 3, &res, junk, 3);
 	CU_ASSERT(rep.start == 27 && rep.count == 5);
 	free(c0);
 	free(c1);
