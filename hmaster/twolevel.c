@@ -20,6 +20,7 @@
 #include "dls_sched.h"
 #include "roster.h"
 #include "run_auth.h"
+#include "times_bound.h"
 
 /* A child: its row (name, V_i = the sum of its slaves', A_i, chunks, times,
  * state) and what the serving core keeps of it. */
@@ -611,6 +612,7 @@ int twolevel_request(struct twolevel *t, const struct dls_request *req, struct d
 		goto done;
 	ch->info.acp = req->acp;
 	ch->info.times = req->times;
+	times_bound(&ch->info.times);
 	if (ch->info.state == DLS_SLAVE_REGISTERED) {
 		ch->info.state = DLS_SLAVE_ACTIVE;
 		if (t->first_requests++ == 0)

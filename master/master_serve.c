@@ -12,6 +12,7 @@
 #include "dls/log.h"
 #include "dls_time.h"
 #include "master_internal.h"
+#include "times_bound.h"
 
 static int check_caller(struct master *m, int id, uint64_t key, char *why)
 {
@@ -277,6 +278,7 @@ void master_record_request(struct master *m, const struct dls_request *r)
 	if (ch->nmeasured)
 		memcpy(ch->measured, r->measured, (size_t)ch->nmeasured * sizeof(*ch->measured));
 	info->times = r->times;
+	times_bound(&info->times);
 	info->acp = r->acp;
 	if (info->state == DLS_SLAVE_REGISTERED)
 		m->children[r->slave_id].first_request_pending = 1;

@@ -13,6 +13,7 @@
 #include "dls/log.h"
 #include "dls_time.h"
 #include "run_auth.h"
+#include "times_bound.h"
 
 void why_f(char *why, const char *fmt, ...)
 {
@@ -356,6 +357,7 @@ int coordinator_report(struct coordinator *c, int id, uint64_t key, const struct
 		}
 	if (!rc) {
 		c->roster.v[id].info.times = *times;
+		times_bound(&c->roster.v[id].info.times);
 		ticket = coordinator_log_report(c, id, res, n, times);
 		if (result_store_complete(&c->results)) {
 			coordinator_log_done(c);

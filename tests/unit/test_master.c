@@ -404,6 +404,34 @@ static void test_adaptive_learns(void)
 	master_destroy(m);
 }
 
+/* A slave's running totals are statistics: hostile ones are bounded as they
+ * come in (no sum of them overflows: found by fuzz_twolevel), never refused. */
+static void test_hostile_times_bounded(void)
+{
+	struct master *m = make(1, SCHED_SS, DLS_COLLECT_PIGGYBACK);
+	const double speeds[] = {1};
+	struct dls_request r;
+	struct dls_reply rep;
+	struct dls_status st;
+	double v[1];
+	int ids[1];
+	char why[MASTER_WHY_LEN];
+
+	register_all(m, 1, speeds, ids, v);
+	r = tu_request(m, 0, 1, 1, NULL, 0);
+	r.times.t_comp = NAN;
+	r.times.t_comwait = -5;
+	r.times.emul_bias = INFINITY;
+	r.times.late_chunks = INT64_MAX;
+	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(master_snapshot(m, &st), DLS_OK);
+	CU_ASSERT(st.slaves[0].times.t_comp == 0 && st.slaves[0].times.t_comwait == 0);
+	CU_ASSERT(st.slaves[0].times.emul_bias == 0);
+	CU_ASSERT_EQUAL(st.slaves[0].times.late_chunks, (int64_t)1 << 40);
+	dls_status_free(&st);
+	master_destroy(m);
+}
+
 int master_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("master core", NULL, NULL);
@@ -417,5 +445,6 @@ int master_suite_add(void)
 	       !CU_add_test(s, "WAIT then DONE", test_wait_then_done) ||
 	       !CU_add_test(s, "end-of-run collection", test_collect_end) ||
 	       !CU_add_test(s, "an adaptive scheme learns from measured chunks",
-			    test_adaptive_learns);
+			    test_adaptive_learns) ||
+	       !CU_add_test(s, "hostile running totals bounded", test_hostile_times_bounded);
 }
