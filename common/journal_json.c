@@ -4,12 +4,12 @@
 #include "journal_json.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dls/err.h"
+#include "times_bound.h"
 
 json_t *journal_key_json(uint64_t key)
 {
@@ -30,17 +30,15 @@ int journal_key_from_json(const json_t *v, uint64_t *key)
 	return *end ? DLS_EINVAL : DLS_OK;
 }
 
-/* JSON has no NaN or infinity: a figure a slave sent as one is written 0. */
-static double finite_or_0(double v)
-{
-	return isfinite(v) ? v : 0;
-}
-
+/* Written bounded as the cores keep them (times_bound.h): JSON has no NaN
+ * or infinity, and the replay bounds them again to the same values. */
 json_t *journal_times_json(const struct dls_times *t)
 {
-	return json_pack("[f, f, f, f, I, f]", finite_or_0(t->t_comp), finite_or_0(t->t_comwait),
-			 finite_or_0(t->emul_error), finite_or_0(t->emul_bias),
-			 (json_int_t)t->late_chunks, finite_or_0(t->t_collect));
+	struct dls_times b = *t;
+
+	times_bound(&b);
+	return json_pack("[f, f, f, f, I, f]", b.t_comp, b.t_comwait, b.emul_error, b.emul_bias,
+			 (json_int_t)b.late_chunks, b.t_collect);
 }
 
 int journal_times_from_json(json_t *v, struct dls_times *t)

@@ -1,30 +1,26 @@
 // proto_conv.cc - IDL <-> C message conversions.
 #include "proto_conv.hh"
 
-#include <cmath>
-
 #include "dls/err.h"
 #include "dls_sched.h"
 #include "dls/workload.h"
+#include "times_bound.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-// A figure a slave sent as NaN or infinity is taken as 0: times only report.
-static double finite_or_0(double v)
-{
-	return std::isfinite(v) ? v : 0;
-}
-
+// Times only report: a figure a slave sent as NaN or infinity (or out of
+// range) is bounded as the cores bound what they keep (times_bound.h).
 static void times_in(const DLS::SlaveTimes &in, struct dls_times *out)
 {
-	out->t_comp = finite_or_0(in.t_comp);
-	out->t_comwait = finite_or_0(in.t_comwait);
-	out->emul_error = finite_or_0(in.emul_error);
-	out->emul_bias = finite_or_0(in.emul_bias);
+	out->t_comp = in.t_comp;
+	out->t_comwait = in.t_comwait;
+	out->emul_error = in.emul_error;
+	out->emul_bias = in.emul_bias;
 	out->late_chunks = in.late_chunks;
-	out->t_collect = finite_or_0(in.t_collect);
+	out->t_collect = in.t_collect;
+	times_bound(out);
 }
 
 void proto_times_in(const DLS::SlaveTimes &in, struct dls_times *out)

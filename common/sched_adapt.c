@@ -153,7 +153,7 @@ static double time_per_iteration(const struct sched *s, int i)
  * over every PE; the unmeasured count as the measured ones' mean. */
 static void rates(const struct sched *s, int pe, double *mine, double *sum)
 {
-	double measured = 0;
+	double measured = 0, mine_t;
 	int n = 0;
 
 	for (int i = 0; i < s->p.npes; i++) {
@@ -170,7 +170,8 @@ static void rates(const struct sched *s, int pe, double *mine, double *sum)
 		return;
 	}
 	*sum = measured + (s->p.npes - n) * (measured / n);
-	*mine = time_per_iteration(s, pe) > 0 ? 1 / time_per_iteration(s, pe) : measured / n;
+	mine_t = time_per_iteration(s, pe);
+	*mine = mine_t > 0 ? 1 / mine_t : measured / n;
 }
 
 /* AWF-B/C/D/E: ceil(w_i R / (alpha p)), w_i = p rate_i / sum of rates. */

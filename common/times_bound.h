@@ -1,11 +1,16 @@
 /*
  * times_bound.h - a child's reported running totals (struct dls_times) as
- * far as its parent trusts them.
+ * far as its parent trusts them: the one rule, at the IDL boundary
+ * (proto_conv.cc), in the cores that keep them, and in the journals.
  */
 #ifndef DLS_TIMES_BOUND_H
 #define DLS_TIMES_BOUND_H
 
 #include "dls/proto.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* The most late chunks a child may claim (sums of many stay in int64_t). */
 #define TIMES_MAX_LATE ((int64_t)1 << 40)
@@ -18,4 +23,7 @@
  */
 void times_bound(struct dls_times *t);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

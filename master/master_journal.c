@@ -237,7 +237,6 @@ static int replay_gate(struct master *m, json_t *o, char *why, size_t len)
 	return DLS_OK;
 }
 
-/* One journaled request, as the master received it. */
 /* The chunk times a journaled request reported, into measured (at most
  * DLS_MAX_MEASURED; none when the event has no "measured"). */
 static int measured_of(json_t *e, struct dls_chunk_time *measured, struct dls_request *r)
@@ -263,6 +262,8 @@ static int measured_of(json_t *e, struct dls_chunk_time *measured, struct dls_re
 	return DLS_OK;
 }
 
+/* One journaled request, as the master received it (its chunk times into
+ * measured, which must outlive the request's use). */
 static int request_of(struct master *m, json_t *e, const struct dls_result *blocks, size_t nb,
 		      size_t *used, struct dls_request *r, json_t **reply,
 		      struct dls_chunk_time *measured)

@@ -166,11 +166,6 @@ static int wait_turn(struct master *m, int64_t acp, struct serve_waiter *w)
 	return rc;
 }
 
-/*
- * Chooses the reply to one slave: requeued work of a lost slave first, then
- * the scheme's next chunk, else WAIT while others hold work, DONE at the end.
- * `reported`: the ACPSA report of this request was already recorded.
- */
 /* The chunk times slave id's request reported go to the scheme (the
  * adaptive ones learn from them, the others ignore them); one that makes
  * no sense (a range outside the loop, a time not finite or negative, less
@@ -194,6 +189,11 @@ static void learn(struct master *m, int id)
 	ch->nmeasured = 0;
 }
 
+/*
+ * Chooses the reply to one slave: requeued work of a lost slave first, then
+ * the scheme's next chunk, else WAIT while others hold work, DONE at the end.
+ * `reported`: the ACPSA report of this request was already recorded.
+ */
 int master_serve_one(struct master *m, int id, int64_t acp, int reported, struct dls_reply *out,
 		     char *why)
 {

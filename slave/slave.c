@@ -35,6 +35,11 @@ void slave_config_init(struct slave_config *c)
 	c->low_priority = 1;
 }
 
+double slave_declared_speed(const struct slave_config *cfg)
+{
+	return cfg->declared_speed > 0 ? cfg->declared_speed : cfg->speed;
+}
+
 void slave_store_clear(struct store *s)
 {
 	for (size_t i = 0; i < s->n; i++)

@@ -136,6 +136,9 @@ int slave_may_rejoin(const struct run *r);
 		rc_;                                                                               \
 	})
 
+/* The Speed a slave registers: cfg->declared_speed when set, else its speed. */
+double slave_declared_speed(const struct slave_config *cfg);
+
 /* An emulated link: waits two one-way latencies (a call and its reply). */
 void slave_link_delay(double one_way_us);
 

@@ -289,9 +289,7 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 	r.len = len;
 	why[0] = '\0';
 	/* step 1: Speed up, V_i down (blocks until every slave registered) */
-	rc = WITH_RETRIES(&r, ops->register_slave(ops->ctx, cfg->name,
-						  cfg->declared_speed > 0 ? cfg->declared_speed
-									  : cfg->speed,
+	rc = WITH_RETRIES(&r, ops->register_slave(ops->ctx, cfg->name, slave_declared_speed(cfg),
 						  &st->id, &st->vpower, &r.job, why, len));
 	if (rc)
 		return rc;

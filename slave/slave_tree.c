@@ -280,7 +280,7 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 	struct slave_ops rejoin_ops = {0}; /* the retries rejoin a resumed coordinator */
 	struct tree_assignment a;
 	struct stretch stretch = {0, 0};
-	double q, last_report, declared;
+	double q, last_report;
 	int rc;
 
 	memset(st, 0, sizeof(*st));
@@ -296,8 +296,8 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 	q = cfg->emulated ? emul_steps_at(&cfg->load, 0)
 	    : cfg->q_override ? cfg->q_override
 			      : slave_read_runqueue();
-	declared = cfg->declared_speed > 0 ? cfg->declared_speed : cfg->speed;
-	rc = WITH_RETRIES(&r, ops->register_tree(ops->ctx, cfg->name, declared / q, &a, why, len));
+	rc = WITH_RETRIES(&r, ops->register_tree(ops->ctx, cfg->name, slave_declared_speed(cfg) / q,
+						 &a, why, len));
 	if (rc)
 		return rc;
 	st->id = a.id;
