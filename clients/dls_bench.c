@@ -291,6 +291,7 @@ static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const 
 		sched_kind_parse(c->kind, &sc.sched.kind);
 	}
 	sc.overlap = c->overlap;
+	sc.sched.correlated = !strcmp(c->order, "natural");
 	if (sc.sched.kind == SCHED_CSS) /* dls run's default K */
 		sc.sched.css_k = (o->width + cl->n - 1) / cl->n;
 	sc.cost = cost;

@@ -31,7 +31,7 @@ static void help(void)
 	     "Prints one line of chunk sizes (simple schemes) or of (pe,chunk) pairs in\n"
 	     "service order, PEs numbered from 0 (distributed schemes and WF).\n"
 	     "Schemes: ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss static fsc mfsc\n"
-	     "awf-b awf-c awf-d awf-e af (any case).\n\n"
+	     "awf-b awf-c awf-d awf-e af auto (any case).\n\n"
 	     "  --function        the untruncated chunk function (seed 001 Table 1 view)\n"
 	     SCHED_CLI_HELP
 	     "  --acp LIST        A_i of each PE (distributed) or the weights (WF)\n"
@@ -304,7 +304,7 @@ int dls_cmd_chunks(int argc, char **argv)
 		size_t n;
 
 		if (sched_kind_is_distributed(p.kind) || p.kind == SCHED_WF ||
-		    sched_kind_is_adaptive(p.kind))
+		    sched_kind_is_adaptive(p.kind) || p.kind == SCHED_AUTO)
 			cli_usage_error(PROG, "--function", NULL,
 					"applies to the simple, non-adaptive schemes only");
 		vals = malloc((size_t)max_chunks * sizeof(*vals) > (1u << 30)
@@ -334,6 +334,9 @@ int dls_cmd_chunks(int argc, char **argv)
 			fprintf(stderr, PROG ": %s learns from measured chunk times; with none, as "
 					     "here, every PE weighs 1 (factoring)\n",
 				sched_kind_name(p.kind));
+		if (p.kind == SCHED_AUTO)
+			fprintf(stderr, PROG ": auto decides from measured chunk times; with none, "
+					     "as here, it keeps its probe (SS)\n");
 		if (!e.pairs && (d.nprefix || d.nlist || d.order != SCHED_ORDER_SORTED))
 			d.order = SCHED_ORDER_RR; /* request order does not matter for these */
 		rc = sched_drive(&p, &d, emit, &e, max_chunks);

@@ -354,6 +354,7 @@ int dls_cmd_simulate(int argc, char **argv)
 	}
 	memset(&sim, 0, sizeof(sim));
 	sim.sched = sc.p;
+	sim.sched.correlated = mode == ITER_ORDER_NATURAL;
 	sim.cost = cost;
 	sim.iterations = n;
 	sim.pes = pes;
@@ -386,6 +387,11 @@ int dls_cmd_simulate(int argc, char **argv)
 			       (long long)res.pe[i].iterations, res.pe[i].t_comwait, res.pe[i].t_comp);
 	printf("T_p %.3f s   T_ideal %.3f s   E %.3f   chunks %lld   recomputations %d\n", res.t_p,
 	       res.t_ideal, res.efficiency, (long long)res.chunks, res.recomputations);
+	for (int k = 0; k < res.ndecisions && k < SIM_MAX_DECISIONS; k++)
+		printf("scheme auto: %s -> %s at %lld left (predicted %.3f s -> %.3f s)\n",
+		       sched_kind_name(res.decisions[k].from), sched_kind_name(res.decisions[k].to),
+		       (long long)res.decisions[k].remaining, res.decisions[k].t_from,
+		       res.decisions[k].t_to);
 	if (json) {
 		json_t *o = json_pack("{sssisisssssfsfsbsfsfsfsIsi}", "scheme",
 				      sched_kind_name(sc.p.kind), "slaves", cl.n, "hmasters",

@@ -276,7 +276,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 			o->trees = 1; /* Tree Scheduling: dls-treesched instead of a master */
 			continue;
 		}
-		if (c >= SCHED_OPT_SCHEME && c <= SCHED_OPT_H) {
+		if (c >= SCHED_OPT_SCHEME && c <= SCHED_OPT_LAST) {
 			keep_sched_option(o, opts, c);
 			continue;
 		}

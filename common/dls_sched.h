@@ -6,7 +6,10 @@
  * AWF-C, AWF-D, AWF-E, AF) weigh each PE by what it measured
  * (sched_measure); the distributed ones (DTSS, DFSS, DFISS, DTFSS)
  * weigh each request by the slave's available computing power A_k and apply
- * the ACPSA recomputation rule (SCHEMES.md 4.4).  Every distributed scheme is
+ * the ACPSA recomputation rule (SCHEMES.md 4.4), or, with measured_rates,
+ * by what it measured.  AUTO picks among the others and switches during the
+ * run by simulating the rest of the loop on what it measured
+ * (sched_auto.c).  Every distributed scheme is
  * the "virtual slot" model of SCHEMES.md 4.2: a request reporting A_k takes
  * the next A_k unit slots of the unit scheme run for p := A = sum(A_i); a
  * simple scheme is the same model with one slot per request and p := npes.
@@ -54,6 +57,7 @@ enum sched_kind {
 	SCHED_AWF_D,
 	SCHED_AWF_E,
 	SCHED_AF,
+	SCHED_AUTO, /* picks and switches among the others by simulation: sched_auto.c */
 	SCHED_KIND_COUNT
 };
 
@@ -85,6 +89,13 @@ struct sched_params {
 	double fsc_h;	      /* FSC: scheduling overhead of a chunk, > 0 */
 	double fsc_sigma;     /* FSC: iteration time's sd, > 0 (the same unit);
 				 both 0: h = sigma */
+	int measured_rates;   /* distributed: A_k from the PE's measured rate once
+				 it has measured a chunk (sched_measure), not
+				 the reported one: round(slowest PE's time per
+				 iteration / its own); a reported 0 stays 0 */
+	int correlated;	      /* auto: the costs of neighbouring iterations may
+				 sit together (the natural order); 0 when the
+				 order mixes them (interleaved) */
 };
 
 struct sched;
@@ -139,16 +150,33 @@ int sched_acpsa_before(int64_t acp_a, double arrival_a, int64_t acp_b, double ar
 int sched_serve(struct sched *s, int pe, int64_t acp, struct dls_range *out);
 
 /*
- * A finished chunk of PE pe as it measured it: count iterations computed in
- * compute_s seconds, elapsed_s the compute time plus the wait for the chunk
- * (its scheduling overhead).  The adaptive techniques learn from it (AWF-B,
- * AWF-C: compute; AWF-D, AWF-E: elapsed; AF: the mean and sd of an
- * iteration's compute time); the others ignore it.  DLS_OK, or DLS_EINVAL
- * for a bad pe or a nonsense measurement (count outside 1..I, a time not
- * finite, compute <= 0, elapsed < compute, either above
- * SCHED_MAX_SECONDS), which changes nothing.
+ * A finished chunk of PE pe as it measured it: iterations [start, start +
+ * count) computed in compute_s seconds, elapsed_s the compute time plus the
+ * wait for the chunk (its scheduling overhead).  The adaptive techniques
+ * learn from it (AWF-B, AWF-C: compute; AWF-D, AWF-E: elapsed; AF: the mean
+ * and sd of an iteration's compute time), auto also learns where the costs
+ * lie; the others ignore it.  DLS_OK, or DLS_EINVAL for a bad pe or a
+ * nonsense measurement (a range outside the loop, a time not finite,
+ * compute <= 0, elapsed < compute, either above SCHED_MAX_SECONDS), which
+ * changes nothing.
  */
-int sched_measure(struct sched *s, int pe, int64_t count, double compute_s, double elapsed_s);
+int sched_measure(struct sched *s, int pe, int64_t start, int64_t count, double compute_s,
+		  double elapsed_s);
+
+/* One decision of --scheme auto: with `remaining` iterations left it ran
+ * `to` in place of `from` (the first decision may keep the technique), the
+ * model predicting t_from and t_to seconds for the rest. */
+struct sched_switch {
+	int64_t remaining;
+	enum sched_kind from, to;
+	double t_from, t_to;
+};
+
+/* Writes auto's first max decisions to out and returns how many it made
+ * (0 for another scheme, or before it has decided anything). */
+int sched_auto_decisions(const struct sched *s, struct sched_switch *out, int max);
+/* The technique running now (auto: the one it chose; else the kind). */
+enum sched_kind sched_current_kind(const struct sched *s);
 
 /* PE pe's weight as an adaptive technique sees it now (the PEs' weights
  * sum to npes); 1 for the other techniques. */

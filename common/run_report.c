@@ -113,6 +113,8 @@ void run_report_table(const struct run_report *r, FILE *out)
 		fprintf(out, "   T_ideal %.3f s   E %.3f", r->t_ideal, r->efficiency);
 	fprintf(out, "\nwork %llu unit iterations; recomputations %d; requeued %lld iterations\n",
 		(unsigned long long)r->work, s->recomputations, (long long)s->requeued);
+	if (s->scheme_choices[0])
+		fprintf(out, "scheme auto: %s\n", s->scheme_choices);
 	if (chunks > 0 && (error > 0 || late > 0))
 		fprintf(out,
 			"emulation: chunks ended %.1f us off their emulated time on average "
@@ -239,6 +241,8 @@ int run_report_json(const struct run_report *r, const char *path)
 	if (!o)
 		return DLS_ENOMEM;
 	tree_json(r->tree, o);
+	if (s->scheme_choices[0])
+		json_object_set_new(o, "scheme_choices", json_string(s->scheme_choices));
 	if (json_dump_file(o, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9))) {
 		log_err("cannot write '%s': %s", path, strerror(errno));
 		rc = DLS_EIO;

@@ -1,433 +1,88 @@
 /*
- * sched.c - the scheduler core: parameter checks, the virtual-slot model
- * (SCHEMES.md 4.2), the ACPSA recomputation rule (4.4), and the dispatch to
- * the per-technique modules.  The generic master of seed 001 Eq. (1): only
- * the last chunk is ever cut, iterations go out in increasing order.
+ * sched.c - the scheduler's public operations (dls_sched.h): the core
+ * (sched_core.c) with, for --scheme auto, the selector (sched_auto.c) in
+ * front of it, and the checks a measured chunk time must pass before any
+ * technique learns from it.
  */
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
-#include <strings.h>
 
 #include "dls/err.h"
 #include "sched_internal.h"
 
-static const char *const kind_names[SCHED_KIND_COUNT] = {
-	[SCHED_SS] = "ss",     [SCHED_CSS] = "css",	[SCHED_GSS] = "gss",
-	[SCHED_TSS] = "tss",   [SCHED_FSS] = "fss",	[SCHED_FISS] = "fiss",
-	[SCHED_TFSS] = "tfss", [SCHED_WF] = "wf",	[SCHED_DTSS] = "dtss",
-	[SCHED_DFSS] = "dfss", [SCHED_DFISS] = "dfiss", [SCHED_DTFSS] = "dtfss",
-	[SCHED_STATIC] = "static", [SCHED_FSC] = "fsc",	[SCHED_MFSC] = "mfsc",
-	[SCHED_AWF_B] = "awf-b", [SCHED_AWF_C] = "awf-c", [SCHED_AWF_D] = "awf-d",
-	[SCHED_AWF_E] = "awf-e", [SCHED_AF] = "af",
-};
-
-const char *sched_kind_name(enum sched_kind k)
+int sched_create(const struct sched_params *p, struct sched **out)
 {
-	return (unsigned)k < SCHED_KIND_COUNT ? kind_names[k] : "?";
-}
+	int rc = sched_core_create(p, out);
 
-int sched_kind_parse(const char *name, enum sched_kind *out)
-{
-	for (int k = 0; k < SCHED_KIND_COUNT; k++) {
-		if (!strcasecmp(name, kind_names[k])) {
-			*out = (enum sched_kind)k;
-			return DLS_OK;
-		}
+	if (rc || p->kind != SCHED_AUTO)
+		return rc;
+	rc = sched_auto_attach(*out);
+	if (rc) {
+		sched_core_destroy(*out);
+		*out = NULL;
 	}
-	return DLS_ENOENT;
-}
-
-int sched_kind_is_distributed(enum sched_kind k)
-{
-	return k == SCHED_DTSS || k == SCHED_DFSS || k == SCHED_DFISS || k == SCHED_DTFSS;
-}
-
-void sched_params_init(struct sched_params *p)
-{
-	memset(p, 0, sizeof(*p));
-	p->profile = SCHED_PROFILE_TABLE;
-}
-
-/* The unit technique behind a kind: DTSS runs TSS over slots, and so on. */
-static enum sched_kind unit_kind(enum sched_kind k)
-{
-	switch (k) {
-	case SCHED_DTSS:
-		return SCHED_TSS;
-	case SCHED_DFSS:
-		return SCHED_FSS;
-	case SCHED_DFISS:
-		return SCHED_FISS;
-	case SCHED_DTFSS:
-		return SCHED_TFSS;
-	default:
-		return k;
-	}
-}
-
-static int check_params(const struct sched_params *p)
-{
-	if ((unsigned)p->kind >= SCHED_KIND_COUNT)
-		return DLS_EINVAL;
-	if (p->profile != SCHED_PROFILE_TABLE && p->profile != SCHED_PROFILE_TEXT)
-		return DLS_EINVAL;
-	if (p->iterations < 1 || p->iterations > SCHED_MAX_ITERATIONS)
-		return DLS_EINVAL;
-	if (p->npes < 1 || p->npes > SCHED_MAX_PES)
-		return DLS_EINVAL;
-	if (p->kind == SCHED_CSS && (p->css_k < 1 || p->css_k > SCHED_MAX_ITERATIONS))
-		return DLS_EINVAL;
-	if (p->gss_k < 0 || p->gss_k > SCHED_MAX_ITERATIONS)
-		return DLS_EINVAL;
-	if (p->tss_first < 0 || p->tss_last < 0 || p->tss_first > SCHED_MAX_ITERATIONS ||
-	    p->tss_last > SCHED_MAX_ITERATIONS)
-		return DLS_EINVAL;
-	if (p->alpha_num || p->alpha_den) {
-		if (p->alpha_num < 1 || p->alpha_den < 1 || p->alpha_num > SCHED_MAX_ACP ||
-		    p->alpha_den > SCHED_MAX_ACP)
-			return DLS_EINVAL;
-	}
-	if (p->fac && (!isfinite(p->fac_mu) || !isfinite(p->fac_sigma) || p->fac_mu <= 0 ||
-		       p->fac_sigma < 0))
-		return DLS_EINVAL;
-	if (p->kind == SCHED_FSC && (p->fsc_h || p->fsc_sigma) &&
-	    (!isfinite(p->fsc_h) || !isfinite(p->fsc_sigma) || p->fsc_h <= 0 || p->fsc_sigma <= 0))
-		return DLS_EINVAL;
-	if (p->fiss_sigma && (p->fiss_sigma < 2 || p->fiss_sigma > (1 << 20)))
-		return DLS_EINVAL;
-	if (p->fiss_x && (p->fiss_x <= (p->fiss_sigma ? p->fiss_sigma : 3) ||
-			  p->fiss_x > SCHED_MAX_ACP))
-		return DLS_EINVAL;
-	if (p->acp) {
-		for (int i = 0; i < p->npes; i++)
-			if (p->acp[i] < 0 || p->acp[i] > SCHED_MAX_ACP)
-				return DLS_EINVAL;
-	}
-	return DLS_OK;
-}
-
-/* (Re)computes the technique's parameters for I := s->i0, p := s->units. */
-static int setup(struct sched *s)
-{
-	switch (unit_kind(s->p.kind)) {
-	case SCHED_TSS:
-	case SCHED_TFSS:
-		sched_tss_setup(s);
-		return DLS_OK;
-	case SCHED_FSS:
-		return sched_fss_setup(s);
-	case SCHED_FISS:
-		sched_fiss_setup(s);
-		return DLS_OK;
-	default:
-		return DLS_OK;
-	}
+	return rc;
 }
 
 void sched_destroy(struct sched *s)
 {
 	if (!s)
 		return;
-	free(s->acpsa);
-	free(s->cur);
-	free(s->stage_val);
-	free(s->stage_rem);
-	free(s->est);
-	free(s);
+	sched_auto_free(s->sel);
+	sched_core_destroy(s);
 }
 
-int sched_create(const struct sched_params *p, struct sched **out)
+/* --rates measured: the A_k a distributed scheme weighs a request by. */
+static int measured(const struct sched *s, int pe, int64_t acp)
 {
-	struct sched *s;
-	int64_t sum = 0;
-	int rc;
-
-	*out = NULL;
-	rc = check_params(p);
-	if (rc)
-		return rc;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return DLS_ENOMEM;
-	s->p = *p;
-	s->p.acp = NULL;
-	if (!s->p.alpha_num) {
-		s->p.alpha_num = 2;
-		s->p.alpha_den = 1;
-	}
-	if (!s->p.fiss_sigma)
-		s->p.fiss_sigma = 3;
-	if (!s->p.fiss_x)
-		s->p.fiss_x = s->p.fiss_sigma + 2;
-	if (!s->p.gss_k)
-		s->p.gss_k = 1;
-	if (!s->p.fsc_h && !s->p.fsc_sigma)
-		s->p.fsc_h = s->p.fsc_sigma = 1;
-	s->distributed = sched_kind_is_distributed(p->kind);
-	s->acpsa = calloc((size_t)p->npes, sizeof(*s->acpsa));
-	s->cur = calloc((size_t)p->npes, sizeof(*s->cur));
-	if (!s->acpsa || !s->cur) {
-		sched_destroy(s);
-		return DLS_ENOMEM;
-	}
-	for (int i = 0; i < p->npes; i++) {
-		s->acpsa[i] = s->cur[i] = p->acp ? p->acp[i] : 1;
-		sum += s->acpsa[i];
-	}
-	if (sum == 0 && (s->distributed || p->kind == SCHED_WF)) {
-		sched_destroy(s);
-		return DLS_ENOPOWER;
-	}
-	s->weight_sum = sum;
-	s->total = s->remaining = s->i0 = p->iterations;
-	s->units = s->distributed ? sum : p->npes;
-	rc = setup(s);
-	if (!rc)
-		rc = sched_adapt_setup(s);
-	if (rc) {
-		sched_destroy(s);
-		return rc;
-	}
-	*out = s;
-	return DLS_OK;
-}
-
-int64_t sched_remaining(const struct sched *s)
-{
-	return s->remaining;
-}
-
-int sched_recomputations(const struct sched *s)
-{
-	return s->recomputations;
-}
-
-int64_t sched_units(const struct sched *s)
-{
-	return s->units;
-}
-
-typedef int64_t (*stage_fn)(struct sched *s, int64_t j);
-
-static int64_t fiss_stage(struct sched *s, int64_t j)
-{
-	return sched_fiss_stage(s, j);
-}
-
-static int64_t tfss_stage(struct sched *s, int64_t j)
-{
-	return sched_tfss_stage(s, j);
-}
-
-/*
- * Sum of the stage values over slots [first, first + n): a stage is U
- * consecutive slots (SCHEMES.md ambiguity 13), and a request may straddle
- * two.  Stops once the sum covers what remains, since only that much can be
- * handed out.  Returns 0 when memory ran out.
- */
-static dls_i128 stage_slots(struct sched *s, stage_fn value, int64_t first, int64_t n)
-{
-	dls_i128 sum = 0;
-	int64_t at = first, end = first + n;
-
-	while (at < end && sum < s->remaining) {
-		int64_t j = at / s->units;
-		int64_t stop = dls_min64(end, (int64_t)dls_min64(INT64_MAX / 2, j + 1) * s->units);
-		int64_t v = value(s, j);
-
-		if (v < 1)
-			return 0;
-		sum += (dls_i128)(stop - at) * v;
-		at = stop;
-	}
-	return sum;
-}
-
-/* The untruncated chunk for a request taking n slots from slot `first`. */
-static dls_i128 chunk_function(struct sched *s, int pe, int64_t first, int64_t n,
-			       int64_t remaining)
-{
-	switch (unit_kind(s->p.kind)) {
-	case SCHED_SS:
-		return n;
-	case SCHED_CSS:
-		return (dls_i128)n * s->p.css_k;
-	case SCHED_GSS: /* Polychronopoulos & Kuck: max(k, ceil(R/p)) */
-		return dls_max64(s->p.gss_k, (int64_t)dls_ceil_div(remaining, s->units));
-	case SCHED_TSS:
-		return sched_tss_slots(s, first, n);
-	case SCHED_FSS:
-		return stage_slots(s, sched_fss_stage, first, n);
-	case SCHED_FISS:
-		return stage_slots(s, fiss_stage, first, n);
-	case SCHED_TFSS:
-		return stage_slots(s, tfss_stage, first, n);
-	case SCHED_WF:
-		return sched_wf_chunk(s, pe);
-	default:
-		return sched_adapt_chunk(s, pe);
-	}
-}
-
-static int check_request(const struct sched *s, int pe, int64_t acp, int serving)
-{
-	if (pe < 0 || pe >= s->p.npes)
-		return DLS_EINVAL;
-	if (s->distributed && (acp < (serving ? 1 : 0) || acp > SCHED_MAX_ACP))
-		return DLS_EINVAL;
-	if (s->p.kind == SCHED_WF && s->cur[pe] == 0)
-		return DLS_EINVAL;
-	return DLS_OK;
+	return s->p.measured_rates && s->distributed && pe >= 0 && pe < s->p.npes && acp >= 1 &&
+	       acp <= SCHED_MAX_ACP;
 }
 
 int sched_report(struct sched *s, int pe, int64_t acp)
 {
-	int64_t changed = 0, sum = 0;
-	int rc = check_request(s, pe, acp, 0);
-
-	if (rc || !s->distributed)
-		return rc;
-	s->cur[pe] = acp;
-	for (int j = 0; j < s->p.npes; j++)
-		changed += s->cur[j] != s->acpsa[j];
-	/* "More than 1/2 of A_i changed" (seed 001 step 2(b)), strictly. */
-	if (2 * changed <= s->p.npes || s->remaining == 0)
-		return DLS_OK;
-	for (int j = 0; j < s->p.npes; j++)
-		sum += s->cur[j];
-	if (sum == 0)
-		return DLS_OK; /* nothing to weigh by; keep the old parameters */
-	memcpy(s->acpsa, s->cur, (size_t)s->p.npes * sizeof(*s->cur));
-	s->units = sum;
-	s->i0 = s->remaining;
-	s->slot = 0;
-	s->requests = 0;
-	s->recomputations++;
-	return setup(s);
+	if (measured(s, pe, acp))
+		acp = sched_adapt_rate_acp(s, pe, acp);
+	return sched_core_report(s, pe, acp);
 }
 
 int sched_serve(struct sched *s, int pe, int64_t acp, struct dls_range *out)
 {
-	int64_t nslots;
-	dls_i128 f;
-	int rc = check_request(s, pe, acp, 1);
+	if (measured(s, pe, acp) && s->cur[pe] >= 1)
+		acp = s->cur[pe]; /* what its report was weighed by */
+	if (s->sel && pe >= 0 && pe < s->p.npes) {
+		int rc = sched_auto_checkpoint(s);
 
-	out->start = s->next_start;
-	out->count = 0;
-	if (rc)
-		return rc;
-	if (s->remaining == 0)
-		return DLS_EDONE;
-	nslots = s->distributed ? acp : 1;
-	f = chunk_function(s, pe, s->slot, nslots, s->remaining);
-	if (f < 1)
-		return DLS_ENOMEM;
-	out->count = f < s->remaining ? (int64_t)f : s->remaining;
-	s->slot += nslots;
-	s->requests++;
-	s->remaining -= out->count;
-	s->next_start += out->count;
-	return DLS_OK;
+		if (rc) {
+			out->start = s->next_start;
+			out->count = 0;
+			return rc;
+		}
+	}
+	return sched_core_serve(s, pe, acp, out);
 }
 
 int sched_next(struct sched *s, int pe, int64_t acp, struct dls_range *out)
 {
-	int rc = check_request(s, pe, acp, 1);
+	int rc = sched_report(s, pe, acp);
 
 	if (rc) {
 		out->start = s->next_start;
 		out->count = 0;
 		return rc;
 	}
-	rc = sched_report(s, pe, acp);
-	if (rc)
-		return rc;
 	return sched_serve(s, pe, acp, out);
 }
 
-/* Designed number of steps of the chunk function (seed 001 Table 1 rows). */
-static int64_t designed_steps(const struct sched *s)
+int sched_measure(struct sched *s, int pe, int64_t start, int64_t count, double compute_s,
+		  double elapsed_s)
 {
-	switch (s->p.kind) {
-	case SCHED_TSS:
-		return s->N;
-	case SCHED_TFSS:
-		return (s->N + s->units - 1) / s->units * s->units;
-	case SCHED_FISS:
-		return (int64_t)s->p.fiss_sigma * s->units;
-	default:
-		return 0;
-	}
-}
-
-int sched_function(const struct sched_params *p, int64_t *vals, size_t max, size_t *n)
-{
-	struct sched *s;
-	dls_i128 covered = 0;
-	int64_t designed, virt_rem;
-	int staged = p->kind == SCHED_FSS || p->kind == SCHED_FISS || p->kind == SCHED_TFSS;
-	int rc;
-
-	*n = 0;
-	if (sched_kind_is_distributed(p->kind) || p->kind == SCHED_WF ||
-	    sched_kind_is_adaptive(p->kind))
+	if (pe < 0 || pe >= s->p.npes || count < 1 || count > s->total || start < 0 ||
+	    start > s->total - count || !isfinite(compute_s) || !isfinite(elapsed_s) ||
+	    compute_s <= 0 || compute_s > SCHED_MAX_SECONDS || elapsed_s < compute_s ||
+	    elapsed_s > SCHED_MAX_SECONDS)
 		return DLS_EINVAL;
-	rc = sched_create(p, &s);
-	if (rc)
-		return rc;
-	designed = designed_steps(s);
-	virt_rem = s->total;
-	for (int64_t k = 0;; k++) {
-		dls_i128 f;
-
-		if (k >= designed && covered >= s->total && (!staged || k % s->units == 0))
-			break;
-		if (*n == max) {
-			rc = DLS_EOVERFLOW;
-			break;
-		}
-		/* Only GSS reads R; the function view lets it run past I. */
-		f = chunk_function(s, 0, k, 1, virt_rem > 0 ? virt_rem : 1);
-		if (f < 1) {
-			rc = DLS_ENOMEM;
-			break;
-		}
-		vals[(*n)++] = (int64_t)f;
-		covered += f;
-		virt_rem -= (int64_t)f;
-	}
-	sched_destroy(s);
-	return rc;
-}
-
-int sched_acpsa_before(int64_t acp_a, double arrival_a, int64_t acp_b, double arrival_b)
-{
-	return acp_a > acp_b || (acp_a == acp_b && arrival_a < arrival_b);
-}
-
-void sched_params_to_scheme(const struct sched_params *p, struct dls_scheme *out)
-{
-	out->kind = p->kind;
-	out->profile = p->profile;
-	out->alpha_num = p->alpha_num;
-	out->alpha_den = p->alpha_den;
-	out->fac = p->fac;
-	out->fac_mu = p->fac_mu;
-	out->fac_sigma = p->fac_sigma;
-	out->fiss_sigma = p->fiss_sigma;
-	out->fiss_x = p->fiss_x;
-}
-
-void sched_params_from_scheme(const struct dls_scheme *in, struct sched_params *p)
-{
-	p->kind = (enum sched_kind)in->kind;
-	p->profile = (enum sched_profile)in->profile;
-	p->alpha_num = in->alpha_num;
-	p->alpha_den = in->alpha_den;
-	p->fac = in->fac;
-	p->fac_mu = in->fac_mu;
-	p->fac_sigma = in->fac_sigma;
-	p->fiss_sigma = in->fiss_sigma;
-	p->fiss_x = in->fiss_x;
+	sched_adapt_measure(s, pe, count, compute_s, elapsed_s);
+	if (s->sel)
+		sched_auto_observe(s, pe, start, count, compute_s, elapsed_s);
+	return DLS_OK;
 }

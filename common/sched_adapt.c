@@ -43,12 +43,6 @@
 #include "dls/err.h"
 #include "sched_internal.h"
 
-int sched_kind_is_adaptive(enum sched_kind k)
-{
-	return k == SCHED_AWF_B || k == SCHED_AWF_C || k == SCHED_AWF_D || k == SCHED_AWF_E ||
-	       k == SCHED_AF;
-}
-
 /* FAC's (alpha = 2) number of chunks for I iterations on p PEs. */
 static int64_t fac_chunks(int64_t iterations, int64_t p)
 {
@@ -77,7 +71,7 @@ static int64_t clamp_chunk(double k, int64_t hi)
 
 int sched_adapt_setup(struct sched *s)
 {
-	int64_t I = s->total, p = s->p.npes;
+	int64_t I = s->i0, p = s->p.npes; /* the loop, or what remained at a switch */
 
 	switch (s->p.kind) {
 	case SCHED_STATIC:
@@ -99,7 +93,7 @@ int sched_adapt_setup(struct sched *s)
 	default:
 		break;
 	}
-	if (sched_kind_is_adaptive(s->p.kind)) {
+	if ((sched_kind_is_adaptive(s->p.kind) || s->learns) && !s->est) {
 		s->est = calloc((size_t)p, sizeof(*s->est));
 		if (!s->est)
 			return DLS_ENOMEM;
@@ -107,18 +101,14 @@ int sched_adapt_setup(struct sched *s)
 	return DLS_OK;
 }
 
-int sched_measure(struct sched *s, int pe, int64_t count, double compute_s, double elapsed_s)
+void sched_adapt_measure(struct sched *s, int pe, int64_t count, double compute_s,
+			 double elapsed_s)
 {
 	struct sched_pe_est *e;
 	double k;
 
-	if (pe < 0 || pe >= s->p.npes || count < 1 || count > s->total ||
-	    !isfinite(compute_s) || !isfinite(elapsed_s) || compute_s <= 0 ||
-	    compute_s > SCHED_MAX_SECONDS || elapsed_s < compute_s ||
-	    elapsed_s > SCHED_MAX_SECONDS)
-		return DLS_EINVAL;
 	if (!s->est)
-		return DLS_OK; /* a technique that does not learn */
+		return; /* a technique that does not learn */
 	e = &s->est[pe];
 	e->chunks++;
 	k = (double)e->chunks;
@@ -128,7 +118,6 @@ int sched_measure(struct sched *s, int pe, int64_t count, double compute_s, doub
 	e->sum_t += compute_s;
 	e->sum_n += (double)count;
 	e->sum_t2n += compute_s * compute_s / (double)count;
-	return DLS_OK;
 }
 
 /* Time per iteration of PE i as the technique weighs it; 0 if unmeasured. */
@@ -195,7 +184,7 @@ static int64_t awf_chunk(struct sched *s, int pe, int batched)
 static int64_t af_chunk(struct sched *s, int pe)
 {
 	double mu_sum = 0, inv = 0, D = 0, T, R = (double)s->remaining, mu_pe = 0, k;
-	int64_t cap = (int64_t)dls_ceil_div((dls_i128)s->total * s->p.alpha_den,
+	int64_t cap = (int64_t)dls_ceil_div((dls_i128)s->i0 * s->p.alpha_den,
 					    (dls_i128)s->p.alpha_num * s->p.npes);
 	int n = 0;
 
@@ -254,4 +243,25 @@ double sched_weight(const struct sched *s, int pe)
 		return 1;
 	rates(s, pe, &mine, &sum);
 	return mine / sum * s->p.npes;
+}
+
+int64_t sched_adapt_rate_acp(const struct sched *s, int pe, int64_t reported)
+{
+	double slowest = 0, mine, ratio;
+
+	if (!s->est || !s->est[pe].chunks)
+		return reported;
+	for (int i = 0; i < s->p.npes; i++) {
+		double t = time_per_iteration(s, i);
+
+		if (t > slowest)
+			slowest = t;
+	}
+	mine = time_per_iteration(s, pe);
+	if (!(mine > 0))
+		return reported;
+	ratio = nearbyint(slowest / mine);
+	if (!(ratio < (double)SCHED_MAX_ACP))
+		return SCHED_MAX_ACP;
+	return ratio < 1 ? 1 : (int64_t)ratio;
 }

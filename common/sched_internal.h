@@ -49,7 +49,41 @@ struct sched {
 	/* STATIC, FSC, mFSC: the chunk; adaptive: per-PE estimates (npes) */
 	int64_t fixed_chunk;
 	struct sched_pe_est *est;
+	int learns; /* keeps the estimates whatever the technique (auto) */
+
+	struct sched_auto *sel; /* --scheme auto: the selector, else NULL */
 };
+
+/* The core (sched_core.c) as sched.c's public functions wrap it: create,
+ * destroy, report and serve are sched_create, ... without the selector;
+ * auto's kind starts as SS and keeps every estimate. */
+int sched_core_create(const struct sched_params *p, struct sched **out);
+void sched_core_destroy(struct sched *s);
+int sched_core_report(struct sched *s, int pe, int64_t acp);
+int sched_core_serve(struct sched *s, int pe, int64_t acp, struct dls_range *out);
+/* Runs kind (simple or adaptive; FSC with h and sigma) over what remains,
+ * as if the loop began now, keeping what was learnt.  DLS_OK, DLS_EINVAL
+ * for a kind that cannot take over (distributed, WF, auto) or bad FSC
+ * parameters, DLS_ENOMEM. */
+int sched_core_switch(struct sched *s, enum sched_kind kind, double fsc_h, double fsc_sigma);
+
+/* What the adaptive techniques learn from one checked measurement. */
+void sched_adapt_measure(struct sched *s, int pe, int64_t count, double compute_s,
+			 double elapsed_s);
+
+/* --rates measured: PE pe's A_k from the measured rates,
+ * round(slowest measured time per iteration / pe's), in 1..SCHED_MAX_ACP;
+ * `reported` until pe has measured a chunk. */
+int64_t sched_adapt_rate_acp(const struct sched *s, int pe, int64_t reported);
+
+/* --scheme auto (sched_auto.c): attaches a selector to s (created as
+ * SCHED_AUTO); takes one checked measurement; decides, before a chunk is
+ * served, whether to switch technique; frees the selector. */
+int sched_auto_attach(struct sched *s);
+void sched_auto_observe(struct sched *s, int pe, int64_t start, int64_t count, double compute_s,
+			double elapsed_s);
+int sched_auto_checkpoint(struct sched *s);
+void sched_auto_free(struct sched_auto *a);
 
 /* Computes the parameters of s's technique for I := s->i0, p := s->units. */
 void sched_tss_setup(struct sched *s);

@@ -51,6 +51,8 @@ static int check_scheme(struct master *m, char *why)
 	m->cfg.sched.iterations = m->results.work.loop.iterations;
 	m->cfg.sched.npes = m->cfg.nslaves;
 	m->cfg.sched.acp = NULL;
+	/* auto: the loop's own order may keep expensive iterations together */
+	m->cfg.sched.correlated = m->results.work.order.mode == ITER_ORDER_NATURAL;
 	rc = sched_create(&m->cfg.sched, &probe);
 	sched_destroy(probe);
 	if (rc)
@@ -279,6 +281,8 @@ int master_snapshot(struct master *m, struct dls_status *out)
 	out->delivered = m->results.ledger.ndelivered;
 	out->requeued = m->requeued_total;
 	out->recomputations = m->sched ? sched_recomputations(m->sched) : 0;
+	if (m->sched)
+		master_auto_describe(m->sched, out->scheme_choices, sizeof(out->scheme_choices));
 	out->started = m->gate_open;
 	out->done = m->results.done;
 	out->elapsed = result_store_elapsed(&m->results);

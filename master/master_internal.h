@@ -40,11 +40,18 @@ struct master {
 
 	struct result_store results;	/* the workload, results, ledger, T_p */
 	int64_t assigned, requeued_total;
+	int auto_logged; /* --scheme auto: decisions already logged */
 
 	struct journal *journal; /* NULL: no journal (master_journal.c) */
 	int replaying;		 /* the journal is being replayed: log nothing */
 	double resumed_at;	 /* 0, or when this master resumed a journal */
 };
+
+/* --scheme auto's decisions, "ss -> fsc at 3992 left (predicted 5.10 s ->
+ * 4.20 s); ...", in out (always terminated; "" for another scheme). */
+void master_auto_describe(const struct sched *s, char *out, size_t len);
+/* Logs the decisions auto made since the last call (not while replaying). */
+void master_auto_log(struct master *m);
 
 /* Sets why (may be NULL) like snprintf. */
 void master_why(char *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

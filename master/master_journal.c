@@ -36,14 +36,16 @@
 
 static json_t *scheme_json(const struct sched_params *p)
 {
-	return json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:f, s:f, s:i, s:I, s:f, s:f}",
+	return json_pack("{s:s, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:f, s:f, s:i, s:I, s:f, s:f, "
+			 "s:i}",
 			 "kind", sched_kind_name(p->kind), "profile", (int)p->profile, "css_k",
 			 (json_int_t)p->css_k, "gss_k", (json_int_t)p->gss_k, "tss_first",
 			 (json_int_t)p->tss_first, "tss_last", (json_int_t)p->tss_last,
 			 "alpha_num", (json_int_t)p->alpha_num, "alpha_den",
 			 (json_int_t)p->alpha_den, "fac", p->fac, "fac_mu", p->fac_mu,
 			 "fac_sigma", p->fac_sigma, "fiss_sigma", p->fiss_sigma, "fiss_x",
-			 (json_int_t)p->fiss_x, "fsc_h", p->fsc_h, "fsc_sigma", p->fsc_sigma);
+			 (json_int_t)p->fiss_x, "fsc_h", p->fsc_h, "fsc_sigma", p->fsc_sigma,
+			 "measured_rates", p->measured_rates);
 }
 
 /* The journaled part of a configuration, as canonical JSON text (malloc'd). */
@@ -76,12 +78,14 @@ static int scheme_from_json(json_t *o, struct sched_params *p, char *why)
 	json_error_t e;
 
 	if (json_unpack_ex(o, &e, 0,
-			   "{s:s, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:F, s:F, s:i, s:I, s?F, s?F}",
+			   "{s:s, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:i, s:F, s:F, s:i, s:I, s?F, s?F, "
+			   "s?i}",
 			   "kind", &kind, "profile", &profile, "css_k", &css_k, "gss_k", &gss_k,
 			   "tss_first", &tss_first, "tss_last", &tss_last, "alpha_num",
 			   &alpha_num, "alpha_den", &alpha_den, "fac", &p->fac, "fac_mu",
 			   &p->fac_mu, "fac_sigma", &p->fac_sigma, "fiss_sigma", &p->fiss_sigma,
-			   "fiss_x", &fiss_x, "fsc_h", &p->fsc_h, "fsc_sigma", &p->fsc_sigma)) {
+			   "fiss_x", &fiss_x, "fsc_h", &p->fsc_h, "fsc_sigma", &p->fsc_sigma,
+			   "measured_rates", &p->measured_rates)) {
 		master_why(why, "the journal's scheme: %s", e.text);
 		return DLS_EINVAL;
 	}

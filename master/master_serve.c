@@ -179,7 +179,7 @@ static void learn(struct master *m, int id)
 		const struct dls_chunk_time *t = &ch->measured[k];
 
 		if ((t->start < 0 || t->count < 1 || t->start > I - t->count ||
-		     sched_measure(m->sched, id, t->count, t->compute_s, t->elapsed_s)) &&
+		     sched_measure(m->sched, id, t->start, t->count, t->compute_s, t->elapsed_s)) &&
 		    !m->replaying)
 			log_warn("slave %d reported chunk [%lld, +%lld) computed in %g s, %g s "
 				 "with its wait: not a measurement, ignored",
@@ -212,6 +212,7 @@ int master_serve_one(struct master *m, int id, int64_t acp, int reported, struct
 		rc = DLS_OK;
 	} else if (m->sched && sched_remaining(m->sched) > 0) {
 		rc = reported ? sched_serve(m->sched, id, acp, &c) : sched_next(m->sched, id, acp, &c);
+		master_auto_log(m);
 		if (rc) {
 			master_why(why, "the scheme refused the request of slave %d (A_i = %lld): %s",
 				   id, (long long)acp, dls_strerror(rc));

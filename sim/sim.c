@@ -32,7 +32,7 @@ static void report_measured(struct sched *sched, struct sim_slave *s, int i)
 		struct sim_measured *m = &s->unreported[k];
 
 		if (m->end <= s->asked)
-			sched_measure(sched, i, m->count, m->compute, m->elapsed);
+			sched_measure(sched, i, m->start, m->count, m->compute, m->elapsed);
 		else
 			s->unreported[kept++] = *m;
 	}
@@ -71,7 +71,7 @@ static double serve(const struct sim_config *c, struct sched *sched, struct sim_
 	out->chunks++;
 	if (sl[i].nunreported < 2)
 		sl[i].unreported[sl[i].nunreported++] =
-			(struct sim_measured){ch.count, end - begin, end - sl[i].busy, end};
+			(struct sim_measured){ch.start, ch.count, end - begin, end - sl[i].busy, end};
 	sl[i].busy = end;
 	sl[i].asked = end - sim_slave_lead(c) > begin ? end - sim_slave_lead(c) : begin;
 	if (end > *last_end)
@@ -207,6 +207,7 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 	}
 
 	out->recomputations = sched_recomputations(sched);
+	out->ndecisions = sched_auto_decisions(sched, out->decisions, SIM_MAX_DECISIONS);
 	/* from the first request at the master (latency_s) to the last result
 	 * there (last_end + latency_s) */
 	out->t_p = last_end;

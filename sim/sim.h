@@ -65,12 +65,16 @@ struct sim_pe_result {
 	double t_comp, t_comwait;
 };
 
+#define SIM_MAX_DECISIONS 16
+
 struct sim_result {
 	double t_p;	 /* first request at the master to the last result there */
 	double t_ideal;	 /* total cost x t_iter / sum V_i/Q_i(t) */
 	double efficiency;
 	int64_t chunks;
 	int recomputations;
+	struct sched_switch decisions[SIM_MAX_DECISIONS]; /* --scheme auto's first ones */
+	int ndecisions;					  /* how many it made in all */
 	struct sim_pe_result *pe; /* npes entries; free with sim_result_free */
 };
 

@@ -17,7 +17,7 @@ struct sim_slave {
 	/* its chunks not yet reported to the master (at most two: one in
 	 * flight), for the adaptive techniques (sched_measure) */
 	struct sim_measured {
-		int64_t count;
+		int64_t start, count;
 		double compute, elapsed, end;
 	} unreported[2];
 	int nunreported;

@@ -54,6 +54,12 @@ int sched_cli_option(const char *prog, struct sched_cli *sc, int opt, const char
 	case SCHED_OPT_F:
 		p->tss_first = cli_i64_or_die(prog, "--F", arg, 1, SCHED_MAX_ITERATIONS);
 		break;
+	case SCHED_OPT_RATES:
+		if (!strcmp(arg, "measured") || !strcmp(arg, "declared"))
+			p->measured_rates = !strcmp(arg, "measured");
+		else
+			cli_usage_error(prog, "--rates", arg, "must be declared or measured");
+		break;
 	case SCHED_OPT_H:
 		sc->h = cli_double_or_die(prog, "--h", arg, 1e-300, 1e300);
 		break;
@@ -77,7 +83,7 @@ void sched_cli_finish(const char *prog, struct sched_cli *sc, const char *defaul
 	if (sched_kind_parse(name, &p->kind))
 		cli_usage_error(prog, "--scheme", name,
 				"unknown scheme (ss css gss tss fss fiss tfss wf dtss dfss dfiss "
-				"dtfss static fsc mfsc awf-b awf-c awf-d awf-e af)");
+				"dtfss static fsc mfsc awf-b awf-c awf-d awf-e af auto)");
 	if (p->kind == SCHED_CSS)
 		p->css_k = sc->k ? sc->k : (iterations + npes - 1) / (npes > 0 ? npes : 1);
 	else if (p->kind == SCHED_GSS)
@@ -94,6 +100,8 @@ void sched_cli_finish(const char *prog, struct sched_cli *sc, const char *defaul
 	} else if (sc->h) {
 		cli_usage_error(prog, "--h", NULL, "applies to fsc only");
 	}
+	if (p->measured_rates && !sched_kind_is_distributed(p->kind))
+		cli_usage_error(prog, "--rates", "measured", "applies to dtss dfss dfiss dtfss only");
 	if (p->fac && p->fac_mu <= 0)
 		cli_usage_error(prog, "--fac", NULL, "needs --mu (mean iteration time) > 0");
 	if (p->fiss_x && p->fiss_x <= (p->fiss_sigma ? p->fiss_sigma : 3))

@@ -1,7 +1,7 @@
 /*
  * sched_cli.h - the scheme options every program takes alike (`dls chunks`,
  * `dls-master`, `dls run`): --scheme --profile --k --alpha --fac --mu --sd
- * --sigma --X --F --L --h.  For main() only: bad values exit 2 with one line.
+ * --sigma --X --F --L --h --rates.  For main() only: bad values exit 2 with one line.
  */
 #ifndef DLS_SCHED_CLI_H
 #define DLS_SCHED_CLI_H
@@ -26,7 +26,9 @@ enum {
 	SCHED_OPT_X,
 	SCHED_OPT_F,
 	SCHED_OPT_L,
-	SCHED_OPT_H
+	SCHED_OPT_H,
+	SCHED_OPT_RATES,
+	SCHED_OPT_LAST = SCHED_OPT_RATES
 };
 
 #define SCHED_CLI_LONG_OPTIONS                                                                     \
@@ -39,13 +41,14 @@ enum {
 		{"sigma", required_argument, 0, SCHED_OPT_SIGMA},                                  \
 		{"X", required_argument, 0, SCHED_OPT_X}, {"x", required_argument, 0, SCHED_OPT_X}, \
 		{"F", required_argument, 0, SCHED_OPT_F}, {"h", required_argument, 0, SCHED_OPT_H}, \
+		{"rates", required_argument, 0, SCHED_OPT_RATES},                                  \
 	{                                                                                          \
 		"L", required_argument, 0, SCHED_OPT_L                                             \
 	}
 
 #define SCHED_CLI_HELP                                                                             \
 	"  --scheme NAME     ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss static fsc\n"  \
-	"                    mfsc awf-b awf-c awf-d awf-e af (any case)\n"                      \
+	"                    mfsc awf-b awf-c awf-d awf-e af auto (any case)\n"                 \
 	"  --profile P       table (default: reproduces seed 001 Table 1) or text\n"              \
 	"  --k K             CSS chunk (default ceil(I/P)) or GSS minimum chunk (default 1)\n"    \
 	"  --alpha A         FSS/DFSS/WF alpha, e.g. 2, 1.5 or 3/2 (default 2)\n"                  \
@@ -53,7 +56,9 @@ enum {
 	"  --sigma S, --X X  FISS/DFISS stages (default 3) and X (default sigma+2)\n"              \
 	"  --F F, --L L      TSS first and last chunk (default floor(I/2P), 1)\n"                 \
 	"  --h H --sd S      FSC: a chunk's scheduling overhead and the iteration time's sd\n"     \
-	"                    (the same unit; default: equal)\n"
+	"                    (the same unit; default: equal)\n"                                 \
+	"  --rates R         DTSS/DFSS/DFISS/DTFSS: weigh each slave by its declared A_i\n"     \
+	"                    (declared, default) or by its measured rate (measured)\n"
 
 struct sched_cli {
 	struct sched_params p;

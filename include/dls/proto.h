@@ -139,6 +139,7 @@ struct dls_slave_status {
 
 struct dls_status {
 	const char *scheme;
+	char scheme_choices[512]; /* --scheme auto: its decisions, "" for another scheme */
 	int64_t iterations, assigned, delivered, requeued;
 	int recomputations;
 	int started, done;

@@ -13,7 +13,7 @@ set -eu
 REF=$(reference 800 400)
 
 # --- under dls run: it resumes the master itself --------------------------
-for scheme in dtss ss af; do # af: the journal replays what it learnt
+for scheme in dtss ss af auto; do # af, auto: the journal replays what they learnt
 	dls run --cluster C8 --scheme $scheme --width 800 --height 400 --t-iter 600 \
 		--kill master@0.5 --raw "$T/run.pgm" --json "$T/run.json" --dir "$T/run-$scheme" \
 		--no-progress >"$T/run-$scheme.log" 2>&1
@@ -26,6 +26,8 @@ import json, sys
 run = json.load(open(sys.argv[1]))
 assert all(p["state"] == "done" for p in run["pes"]), [p["state"] for p in run["pes"]]
 assert run["iterations"] == 800 and sum(p["iterations"] for p in run["pes"]) == 800
+# auto's decisions, those before the crash replayed, are in the report
+assert (run["scheme"] == "auto") == run.get("scheme_choices", "").startswith("ss -> "), run
 PY
 	# the time to resume: the slowest slave's wait from losing the master to rejoining
 	resume_s=$(grep -ho "rejoined the master as slave [0-9]* after [0-9.]* s" "$T/run-$scheme"/slave.*.log |
@@ -48,6 +50,8 @@ import json, sys
 run = json.load(open(sys.argv[1]))
 assert all(p["state"] == "done" for p in run["pes"]), [p["state"] for p in run["pes"]]
 assert run["iterations"] == 800 and sum(p["iterations"] for p in run["pes"]) == 800
+# auto's decisions, those before the crash replayed, are in the report
+assert (run["scheme"] == "auto") == run.get("scheme_choices", "").startswith("ss -> "), run
 PY
 	echo "ok dls run, dtss under 2 $hmode hmasters: master killed, resumed, both hmasters rejoined, image exact, T_p $(json_get "$T/hm.json" t_p) s"
 	rm -rf "$T/hm"
@@ -70,6 +74,8 @@ states = [p["state"] for p in run["pes"]]
 lost = 1 if sys.argv[2].startswith("3@") else 0
 assert states.count("lost") == lost and states.count("done") == 8 - lost, states
 assert run["iterations"] == 800 and sum(p["iterations"] for p in run["pes"]) == 800
+# auto's decisions, those before the crash replayed, are in the report
+assert (run["scheme"] == "auto") == run.get("scheme_choices", "").startswith("ss -> "), run
 PY
 	resume_s=$(grep -ho "rejoined the coordinator as slave [0-9]* after [0-9.]* s" "$T/tree"/slave.*.log |
 		awk '{ if ($8 > m) m = $8 } END { print m + 0 }')

@@ -8,7 +8,7 @@ set -eu
 W=240 H=120
 REF=$(reference $W $H)
 for scheme in ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss static fsc mfsc \
-	awf-b awf-c awf-d awf-e af; do
+	awf-b awf-c awf-d awf-e af auto; do
 	for mode in dedicated nondedicated; do
 		if [ $mode = dedicated ]; then
 			set -- --speeds 1,2,1,2 --t-iter 300
@@ -24,6 +24,10 @@ for scheme in ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss static fsc m
 		expect_eq "$scheme $mode work" "$(json_get "$T/$scheme-$mode.json" work)" \
 			"$(dls mandel --width $W --height $H --sums | head -1 | cut -d' ' -f2)"
 		grep -q "^T_p" "$T/$scheme-$mode.log"
+		if [ $scheme = auto ]; then # its choice is in the report, text and JSON
+			grep -q "^scheme auto: ss -> " "$T/$scheme-$mode.log"
+			json_get "$T/$scheme-$mode.json" scheme_choices | grep -q "^ss -> "
+		fi
 		echo "ok $scheme $mode ($order)"
 	done
 done
@@ -58,3 +62,19 @@ slow = sum(p["iterations"] for p in run["pes"] if int(p["name"].split(".")[1]) <
 assert fast > 1.4 * slow, (fast, slow)
 PY
 echo "ok C8-mis: the adaptive technique learnt the true speeds"
+
+# A distributed scheme told to weigh the slaves by their measured rates
+# (--rates measured) instead of the declared V_i = 1: the image stays exact
+# (the chunks it gives are checked in the unit tests); on a scheme that
+# weighs nobody the option is refused
+dls run --cluster C8-mis --scheme dtss --rates measured --order interleaved --width $W \
+	--height $H --t-iter 3000 --raw "$T/mis-dtss.pgm" --dir "$T/logs-mis-dtss" \
+	>"$T/mis-dtss.log" 2>&1
+same_image "$T/mis-dtss.pgm" "$REF"
+if dls run --speeds 1,2 --scheme ss --rates measured --width $W --height $H \
+	>"$T/rates-ss.log" 2>&1; then
+	echo "--rates measured accepted with ss" >&2
+	exit 1
+fi
+grep -q "dls run: --rates 'measured': applies to dtss dfss dfiss dtfss only" "$T/rates-ss.log"
+echo "ok --rates measured: exact image; refused where nothing is weighed"

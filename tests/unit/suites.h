@@ -5,6 +5,7 @@
 int sched_suite_add(void);
 int sched_random_suite_add(void);
 int sched_adapt_suite_add(void);
+int sched_auto_suite_add(void);
 int tree_plan_suite_add(void);
 int mandel_suite_add(void);
 int cli_opt_suite_add(void);

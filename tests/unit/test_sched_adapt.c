@@ -60,10 +60,10 @@ static void test_awf_weights(void)
 	tu_params(&p, SCHED_AWF_C, 1200, 2, NULL);
 	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
 	CU_ASSERT_DOUBLE_EQUAL(sched_weight(s, 0), 1.0, 1e-12); /* nothing measured */
-	CU_ASSERT_EQUAL(sched_measure(s, 0, 100, 1.0, 3.0), DLS_OK);
+	CU_ASSERT_EQUAL(sched_measure(s, 0, 0, 100, 1.0, 3.0), DLS_OK);
 	/* PE 1 unmeasured counts as the mean of the measured */
 	CU_ASSERT_DOUBLE_EQUAL(sched_weight(s, 1), 1.0, 1e-12);
-	CU_ASSERT_EQUAL(sched_measure(s, 1, 100, 2.0, 2.0), DLS_OK);
+	CU_ASSERT_EQUAL(sched_measure(s, 1, 0, 100, 2.0, 2.0), DLS_OK);
 	CU_ASSERT_DOUBLE_EQUAL(sched_weight(s, 0), 4.0 / 3, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(sched_weight(s, 1), 2.0 / 3, 1e-12);
 	/* w_0 R / (2 p) = 4/3 * 1200 / 4 = 400 exactly */
@@ -74,14 +74,14 @@ static void test_awf_weights(void)
 	CU_ASSERT_EQUAL(c.count, 134);
 	/* a second chunk of PE 0 weighs twice: pi_0 = (1 + 2*3) / 300 = 7/300,
 	 * pi_1 = 1/50, w_0 = 2 (300/7) / (300/7 + 50) = 12/13 */
-	CU_ASSERT_EQUAL(sched_measure(s, 0, 100, 3.0, 3.0), DLS_OK);
+	CU_ASSERT_EQUAL(sched_measure(s, 0, 0, 100, 3.0, 3.0), DLS_OK);
 	CU_ASSERT_DOUBLE_EQUAL(sched_weight(s, 0), 12.0 / 13, 1e-12);
 	sched_destroy(s);
 
 	tu_params(&p, SCHED_AWF_E, 1200, 2, NULL); /* elapsed: PE 1 is the faster */
 	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
-	sched_measure(s, 0, 100, 1.0, 3.0);
-	sched_measure(s, 1, 100, 2.0, 2.0);
+	sched_measure(s, 0, 0, 100, 1.0, 3.0);
+	sched_measure(s, 1, 0, 100, 2.0, 2.0);
 	CU_ASSERT_DOUBLE_EQUAL(sched_weight(s, 0), 0.8, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(sched_weight(s, 1), 1.2, 1e-12);
 	sched_destroy(s);
@@ -89,8 +89,8 @@ static void test_awf_weights(void)
 	/* AWF-B keeps one batch of R_j for p requests, as WF */
 	tu_params(&p, SCHED_AWF_B, 1200, 2, NULL);
 	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
-	sched_measure(s, 0, 100, 1.0, 1.0);
-	sched_measure(s, 1, 100, 2.0, 2.0);
+	sched_measure(s, 0, 0, 100, 1.0, 1.0);
+	sched_measure(s, 1, 0, 100, 2.0, 2.0);
 	CU_ASSERT_EQUAL(sched_next(s, 0, 1, &c), DLS_OK);
 	CU_ASSERT_EQUAL(c.count, 400);
 	CU_ASSERT_EQUAL(sched_next(s, 1, 1, &c), DLS_OK);
@@ -114,10 +114,10 @@ static void test_af(void)
 
 	tu_params(&p, SCHED_AF, 10000, 2, NULL);
 	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
-	sched_measure(s, 0, 10, 10.0, 10.0);
-	sched_measure(s, 0, 10, 12.0, 12.0);
-	sched_measure(s, 1, 10, 20.0, 20.0);
-	sched_measure(s, 1, 10, 20.0, 20.0);
+	sched_measure(s, 0, 0, 10, 10.0, 10.0);
+	sched_measure(s, 0, 0, 10, 12.0, 12.0);
+	sched_measure(s, 1, 0, 10, 20.0, 20.0);
+	sched_measure(s, 1, 0, 10, 20.0, 20.0);
 	for (int k = 0; k < 5; k++) {
 		CU_ASSERT_EQUAL(sched_next(s, 0, 1, &c), DLS_OK);
 		CU_ASSERT_EQUAL(c.count, want[k]);
@@ -140,20 +140,20 @@ static void test_bad_measurements(void)
 
 	tu_params(&p, SCHED_AWF_C, 1000, 2, NULL);
 	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
-	sched_measure(s, 0, 100, 1.0, 1.0);
-	sched_measure(s, 1, 100, 1.0, 1.0);
-	CU_ASSERT_EQUAL(sched_measure(s, 2, 100, 1.0, 1.0), DLS_EINVAL);
-	CU_ASSERT_EQUAL(sched_measure(s, -1, 100, 1.0, 1.0), DLS_EINVAL);
-	CU_ASSERT_EQUAL(sched_measure(s, 0, 0, 1.0, 1.0), DLS_EINVAL);
-	CU_ASSERT_EQUAL(sched_measure(s, 0, -5, 1.0, 1.0), DLS_EINVAL);
-	CU_ASSERT_EQUAL(sched_measure(s, 0, 1001, 1.0, 1.0), DLS_EINVAL);
-	CU_ASSERT_EQUAL(sched_measure(s, 0, 10, 0.0, 1.0), DLS_EINVAL);
-	CU_ASSERT_EQUAL(sched_measure(s, 0, 10, -1.0, 1.0), DLS_EINVAL);
-	CU_ASSERT_EQUAL(sched_measure(s, 0, 10, NAN, 1.0), DLS_EINVAL);
-	CU_ASSERT_EQUAL(sched_measure(s, 0, 10, 1.0, NAN), DLS_EINVAL);
-	CU_ASSERT_EQUAL(sched_measure(s, 0, 10, INFINITY, INFINITY), DLS_EINVAL);
-	CU_ASSERT_EQUAL(sched_measure(s, 0, 10, 2.0, 1.0), DLS_EINVAL); /* elapsed < compute */
-	CU_ASSERT_EQUAL(sched_measure(s, 0, 10, 1e8, 1e8), DLS_EINVAL);
+	sched_measure(s, 0, 0, 100, 1.0, 1.0);
+	sched_measure(s, 1, 0, 100, 1.0, 1.0);
+	CU_ASSERT_EQUAL(sched_measure(s, 2, 0, 100, 1.0, 1.0), DLS_EINVAL);
+	CU_ASSERT_EQUAL(sched_measure(s, -1, 0, 100, 1.0, 1.0), DLS_EINVAL);
+	CU_ASSERT_EQUAL(sched_measure(s, 0, 0, 0, 1.0, 1.0), DLS_EINVAL);
+	CU_ASSERT_EQUAL(sched_measure(s, 0, 0, -5, 1.0, 1.0), DLS_EINVAL);
+	CU_ASSERT_EQUAL(sched_measure(s, 0, 0, 1001, 1.0, 1.0), DLS_EINVAL);
+	CU_ASSERT_EQUAL(sched_measure(s, 0, 0, 10, 0.0, 1.0), DLS_EINVAL);
+	CU_ASSERT_EQUAL(sched_measure(s, 0, 0, 10, -1.0, 1.0), DLS_EINVAL);
+	CU_ASSERT_EQUAL(sched_measure(s, 0, 0, 10, NAN, 1.0), DLS_EINVAL);
+	CU_ASSERT_EQUAL(sched_measure(s, 0, 0, 10, 1.0, NAN), DLS_EINVAL);
+	CU_ASSERT_EQUAL(sched_measure(s, 0, 0, 10, INFINITY, INFINITY), DLS_EINVAL);
+	CU_ASSERT_EQUAL(sched_measure(s, 0, 0, 10, 2.0, 1.0), DLS_EINVAL); /* elapsed < compute */
+	CU_ASSERT_EQUAL(sched_measure(s, 0, 0, 10, 1e8, 1e8), DLS_EINVAL);
 	CU_ASSERT_DOUBLE_EQUAL(sched_weight(s, 0), 1.0, 1e-12);
 	sched_destroy(s);
 
@@ -167,13 +167,14 @@ static void test_bad_measurements(void)
 	CU_ASSERT_EQUAL(sched_create(&p, &s), DLS_EINVAL);
 }
 
-/* Whatever they are told (junk, liars, nothing), the new techniques hand
+/* Whatever they are told (junk, liars, nothing), the new techniques (and
+ * auto, switching among them) hand
  * every iteration out exactly once, in order, chunks >= 1, and end. */
 static void test_random_measurements(void)
 {
 	static const enum sched_kind kinds[] = {SCHED_STATIC, SCHED_FSC,   SCHED_MFSC,
 						SCHED_AWF_B,  SCHED_AWF_C, SCHED_AWF_D,
-						SCHED_AWF_E,  SCHED_AF};
+						SCHED_AWF_E,  SCHED_AF,	   SCHED_AUTO};
 	unsigned seed = 14;
 	int ok = 1;
 
@@ -184,7 +185,7 @@ static void test_random_measurements(void)
 		int npes = 1 + rand_r(&seed) % 40;
 		int64_t I = 1 + rand_r(&seed) % 20000, next = 0, n = 0;
 
-		tu_params(&p, kinds[trial % 8], I, npes, NULL);
+		tu_params(&p, kinds[trial % 9], I, npes, NULL);
 		if (sched_create(&p, &s) != DLS_OK) {
 			ok = 0;
 			continue;
@@ -197,13 +198,13 @@ static void test_random_measurements(void)
 			next += c.count;
 			switch (rand_r(&seed) % 5) {
 			case 0: /* a liar: absurdly fast */
-				sched_measure(s, pe, c.count, 1e-300, 1e-300);
+				sched_measure(s, pe, c.start, c.count, 1e-300, 1e-300);
 				break;
 			case 1: /* junk */
-				sched_measure(s, pe, -c.count, NAN, -t);
+				sched_measure(s, pe, c.start, -c.count, NAN, -t);
 				break;
 			default:
-				sched_measure(s, pe, c.count, t + 1e-6, t * 1.5 + 1e-6);
+				sched_measure(s, pe, c.start, c.count, t + 1e-6, t * 1.5 + 1e-6);
 			}
 			if (++n > I)
 				break;
@@ -214,6 +215,35 @@ static void test_random_measurements(void)
 	CU_ASSERT(ok);
 }
 
+/* --rates measured: once a PE has measured, a distributed scheme weighs
+ * its request by round(slowest time per iteration / its own), whatever it
+ * reports; before that, and for a reported 0, by what it reports. */
+static void test_measured_rates(void)
+{
+	struct sched_params p;
+	struct sched *s, *twice;
+	struct dls_range c, d;
+
+	tu_params(&p, SCHED_DTSS, 1000, 2, NULL);
+	p.measured_rates = 1;
+	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
+	CU_ASSERT_EQUAL(sched_next(s, 0, 1, &c), DLS_OK); /* nothing measured: A = 1 */
+	CU_ASSERT_EQUAL(c.count, 250);			   /* TSS F = floor(1000 / 4) */
+	/* PE 1 computes an iteration in 1 ms, PE 0 in 3 ms: PE 1 weighs 3 */
+	CU_ASSERT_EQUAL(sched_measure(s, 0, 0, 100, 0.3, 0.3), DLS_OK);
+	CU_ASSERT_EQUAL(sched_measure(s, 1, 250, 100, 0.1, 0.1), DLS_OK);
+	CU_ASSERT_EQUAL(sched_next(s, 1, 1, &c), DLS_OK);
+	/* the same request reporting A = 3 on a declared-rates DTSS */
+	p.measured_rates = 0;
+	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &twice), DLS_OK);
+	CU_ASSERT_EQUAL(sched_next(twice, 0, 1, &d), DLS_OK);
+	CU_ASSERT_EQUAL(sched_next(twice, 1, 3, &d), DLS_OK);
+	CU_ASSERT(c.start == d.start && c.count == d.count);
+	CU_ASSERT_EQUAL(sched_next(s, 1, 0, &c), DLS_EINVAL); /* A = 0 is never served */
+	sched_destroy(twice);
+	sched_destroy(s);
+}
+
 int sched_adapt_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("fixed-size and adaptive techniques", NULL, NULL);
@@ -222,6 +252,8 @@ int sched_adapt_suite_add(void)
 	       !CU_add_test(s, "AWF-B/C/D/E weights from measured rates", test_awf_weights) ||
 	       !CU_add_test(s, "AF's chunks from mean and sd", test_af) ||
 	       !CU_add_test(s, "nonsense measurements refused", test_bad_measurements) ||
+	       !CU_add_test(s, "--rates measured weighs DTSS by the measured rates",
+			    test_measured_rates) ||
 	       !CU_add_test(s, "every iteration once, whatever is measured",
 			    test_random_measurements);
 }

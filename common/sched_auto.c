@@ -1,0 +1,439 @@
+/*
+ * sched_auto.c - --scheme auto: picks the technique, and switches it during
+ * the run, by simulating the rest of the loop under each candidate on what
+ * the run has measured (the approach of SimAS: A. Mohammed and F. M.
+ * Ciorba, "SimAS: A simulation-assisted approach for the scheduling
+ * algorithm selection under perturbations", Concurrency and Computation 32,
+ * 2020, which DLS4LB implements with SimGrid).
+ *
+ * What it learns, from every measured chunk (sched_measure): each PE's time
+ * per iteration tau_j (its compute time over its iterations), the wait per
+ * chunk h (elapsed - compute: the scheduling overhead a slave could not
+ * hide), and the relative cost of the iterations each chunk covered,
+ * c_k = compute_k / (count_k tau_j) (1 = an average iteration).
+ *
+ * When it decides: the first time once every PE has measured a chunk (or
+ * after 4p chunks), running SS until then (the probe: one iteration a
+ * request); again each time what remains has halved, while at least 2p
+ * iterations remain.
+ *
+ * How it decides: it simulates every candidate (SS, FSC with the learnt h
+ * and sigma, mFSC, GSS, TSS, FSS, AWF-C, AWF-E, AF; the adaptive ones start
+ * from what the run learnt) over the iterations that remain, PE j taking
+ * h + tau_j x (the chunk's cost) per chunk, on several futures:
+ *   - bootstrap futures: the remaining iterations take the relative costs
+ *     of measured chunks drawn at random, a chunk's cost over a block as
+ *     long as that chunk (costs as they were met, neighbours together);
+ *   - when neighbouring iterations' costs may sit together (the natural
+ *     order: params.correlated), band futures as well: a quarter of what
+ *     remains costs four times the rest, at each of four places.  Nothing
+ *     measured so far can say where the expensive part of a loop still to
+ *     come lies, so a technique is judged by its worst band (the stress
+ *     test the Mandelbrot's natural order is: its expensive columns sit in
+ *     the middle, unseen until reached).
+ * A candidate's score is its mean over the bootstrap futures or its worst
+ * band, whichever is larger.  The best candidate replaces the running
+ * technique when it is predicted at least 2% faster.  Every decision is
+ * recorded (sched_auto_decisions).
+ *
+ * The model is coarse on purpose: at most max(2048, 8p) model iterations
+ * (a model iteration is a run of ceil(R / that) iterations), the PEs all
+ * free at once, no master queue.  Deterministic: the same measurements in
+ * the same order give the same decisions (a resumed master replays them).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls/err.h"
+#include "sched_internal.h"
+
+#define AUTO_MAX_OBS 4096	   /* measured chunks kept (the latest) */
+#define AUTO_MODEL_ITERATIONS 2048 /* at least; 8 per PE when more */
+#define AUTO_MAX_DECISIONS 64
+#define AUTO_GAIN 0.98		   /* switch when predicted <= 98% of the running one */
+#define AUTO_BOOTSTRAPS 2
+#define AUTO_BANDS 4		   /* a band is 1/AUTO_BANDS of what remains ... */
+#define AUTO_BAND_WEIGHT 100.0  /* ... and costs this many times the rest */
+#define AUTO_PROBE 16		   /* the probe measures 1/16 of the loop */
+
+static const enum sched_kind candidates[] = {
+	SCHED_SS,  SCHED_FSC, SCHED_MFSC,  SCHED_GSS,  SCHED_TSS,
+	SCHED_FSS, SCHED_AWF_C, SCHED_AWF_E, SCHED_AF,
+};
+#define NCAND (sizeof(candidates) / sizeof(candidates[0]))
+
+struct auto_obs {
+	int pe;
+	int64_t start, count;
+	double compute;
+};
+
+struct sched_auto {
+	struct auto_obs *obs; /* ring of the latest AUTO_MAX_OBS */
+	size_t nobs, head;
+	double *pe_time, *pe_count; /* every measurement, per PE */
+	double wait_sum;
+	int64_t wait_n;
+	int64_t served, check_at; /* decide again when remaining <= check_at */
+	int decided;
+	struct sched_switch dec[AUTO_MAX_DECISIONS];
+	int ndec;
+
+	/* scratch of a decision */
+	double *tau;		 /* npes: time per average iteration */
+	double *cost;		 /* model iterations + 1: prefix sums of cost */
+	double *heap_t;		 /* npes: free time of heap_pe[k] */
+	int *heap_pe;
+	struct sched_pe_est *est; /* npes: the learnt estimates, rescaled */
+	uint64_t rng;
+};
+
+void sched_auto_free(struct sched_auto *a)
+{
+	if (!a)
+		return;
+	free(a->obs);
+	free(a->pe_time);
+	free(a->pe_count);
+	free(a->tau);
+	free(a->cost);
+	free(a->heap_t);
+	free(a->heap_pe);
+	free(a->est);
+	free(a);
+}
+
+static size_t model_iterations_max(int npes)
+{
+	size_t m = (size_t)npes * 8;
+
+	return m > AUTO_MODEL_ITERATIONS ? m : AUTO_MODEL_ITERATIONS;
+}
+
+int sched_auto_attach(struct sched *s)
+{
+	struct sched_auto *a = calloc(1, sizeof(*a));
+	size_t p = (size_t)s->p.npes;
+
+	if (!a)
+		return DLS_ENOMEM;
+	a->obs = calloc(AUTO_MAX_OBS, sizeof(*a->obs));
+	a->pe_time = calloc(p, sizeof(double));
+	a->pe_count = calloc(p, sizeof(double));
+	a->tau = calloc(p, sizeof(double));
+	a->cost = calloc(model_iterations_max(s->p.npes) + 1, sizeof(double));
+	a->heap_t = calloc(p, sizeof(double));
+	a->heap_pe = calloc(p, sizeof(int));
+	a->est = calloc(p, sizeof(*a->est));
+	if (!a->obs || !a->pe_time || !a->pe_count || !a->tau || !a->cost || !a->heap_t ||
+	    !a->heap_pe || !a->est) {
+		sched_auto_free(a);
+		return DLS_ENOMEM;
+	}
+	s->sel = a;
+	return DLS_OK;
+}
+
+void sched_auto_observe(struct sched *s, int pe, int64_t start, int64_t count, double compute_s,
+			double elapsed_s)
+{
+	struct sched_auto *a = s->sel;
+
+	a->obs[a->head] = (struct auto_obs){pe, start, count, compute_s};
+	a->head = (a->head + 1) % AUTO_MAX_OBS;
+	if (a->nobs < AUTO_MAX_OBS)
+		a->nobs++;
+	a->pe_time[pe] += compute_s;
+	a->pe_count[pe] += (double)count;
+	a->wait_sum += elapsed_s - compute_s;
+	a->wait_n++;
+}
+
+/* splitmix64: the decisions' own random stream, seeded per decision. */
+static uint64_t next_random(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* tau_j of every PE (the unmeasured: the measured ones' mean); their mean. */
+static double learn_tau(const struct sched *s)
+{
+	struct sched_auto *a = s->sel;
+	double sum = 0;
+	int n = 0;
+
+	for (int j = 0; j < s->p.npes; j++)
+		if (a->pe_count[j] > 0) {
+			a->tau[j] = a->pe_time[j] / a->pe_count[j];
+			sum += a->tau[j];
+			n++;
+		}
+	for (int j = 0; j < s->p.npes; j++)
+		if (!(a->pe_count[j] > 0))
+			a->tau[j] = n ? sum / n : 1;
+	return n ? sum / n : 1;
+}
+
+static double relative_cost(const struct sched_auto *a, const struct auto_obs *o)
+{
+	return o->compute / ((double)o->count * a->tau[o->pe]);
+}
+
+/* The standard deviation of one iteration's time on an average PE, as far
+ * as whole chunks show it (Var of a chunk's mean is sigma^2 / count). */
+static double learn_sigma(const struct sched_auto *a, double tau_mean)
+{
+	double sum = 0;
+
+	for (size_t k = 0; k < a->nobs; k++) {
+		double d = relative_cost(a, &a->obs[k]) - 1;
+
+		sum += (double)a->obs[k].count * d * d;
+	}
+	sum = a->nobs ? sqrt(sum / (double)a->nobs) : 1;
+	return tau_mean * (sum > 1e-3 ? sum : 1e-3);
+}
+
+/* The model's loop: n model iterations of `unit` real ones (the last may be
+ * short) over `real` remaining iterations; a->cost[u + 1] - a->cost[u] is
+ * model iteration u's cost. */
+struct future {
+	int64_t n, unit, real;
+};
+
+static double unit_share(const struct future *f, int64_t u)
+{
+	int64_t first = u * f->unit, left = f->real - first;
+
+	return (double)(left < f->unit ? left : f->unit);
+}
+
+static void prefix(struct sched_auto *a, const struct future *f, const double *density)
+{
+	a->cost[0] = 0;
+	for (int64_t u = 0; u < f->n; u++)
+		a->cost[u + 1] = a->cost[u] + density[u] * unit_share(f, u);
+}
+
+/* A bootstrap future: measured chunks' relative costs drawn at random, each
+ * over a block as long as its chunk. */
+static void bootstrap_future(struct sched_auto *a, const struct future *f, double *density)
+{
+	int64_t u = 0;
+
+	while (u < f->n) {
+		const struct auto_obs *o = &a->obs[next_random(&a->rng) % a->nobs];
+		int64_t len = (o->count + f->unit - 1) / f->unit;
+		double c = relative_cost(a, o);
+
+		for (int64_t k = 0; k < len && u < f->n; k++)
+			density[u++] = c;
+	}
+	prefix(a, f, density);
+}
+
+/* Band future b: what remains costs what was measured (1), but for a
+ * quarter of it, from b quarters in, that costs AUTO_BAND_WEIGHT times as
+ * much. */
+static void band_future(struct sched_auto *a, const struct future *f, int b, double *density)
+{
+	int64_t lo = f->n * b / AUTO_BANDS, hi = f->n * (b + 1) / AUTO_BANDS;
+
+	for (int64_t u = 0; u < f->n; u++)
+		density[u] = u >= lo && u < hi ? AUTO_BAND_WEIGHT : 1;
+	prefix(a, f, density);
+}
+
+/* Binary min-heap of the PEs by the time they are free. */
+static void heap_down(struct sched_auto *a, int n, int k)
+{
+	for (;;) {
+		int l = 2 * k + 1, m = k;
+
+		if (l < n && a->heap_t[l] < a->heap_t[m])
+			m = l;
+		if (l + 1 < n && a->heap_t[l + 1] < a->heap_t[m])
+			m = l + 1;
+		if (m == k)
+			return;
+		double t = a->heap_t[k];
+		int pe = a->heap_pe[k];
+
+		a->heap_t[k] = a->heap_t[m];
+		a->heap_pe[k] = a->heap_pe[m];
+		a->heap_t[m] = t;
+		a->heap_pe[m] = pe;
+		k = m;
+	}
+}
+
+/* Seeds a model scheduler with the run's estimates, rescaled to model
+ * iterations of `unit` real ones. */
+static void seed_estimates(const struct sched *s, struct sched *m, int64_t unit)
+{
+	if (!m->est || !s->est)
+		return;
+	for (int j = 0; j < s->p.npes; j++) {
+		struct sched_pe_est e = s->est[j];
+
+		e.wn /= (double)unit;
+		e.sum_n /= (double)unit;
+		e.sum_t2n *= (double)unit;
+		m->est[j] = e;
+	}
+}
+
+/* The predicted time of candidate kind over the future in a->cost; a
+ * negative value when the model cannot run it. */
+static double simulate(const struct sched *s, enum sched_kind kind, const struct future *f,
+		       double h, double sigma)
+{
+	struct sched_auto *a = s->sel;
+	struct sched_params q = s->p;
+	struct sched *m;
+	struct dls_range c;
+	double t_end = 0;
+	int p = s->p.npes;
+
+	q.kind = kind;
+	q.iterations = f->n;
+	q.acp = NULL;
+	q.fsc_h = h;
+	q.fsc_sigma = sigma * sqrt((double)f->unit);
+	if (sched_core_create(&q, &m))
+		return -1;
+	seed_estimates(s, m, f->unit);
+	for (int j = 0; j < p; j++) {
+		a->heap_t[j] = 0;
+		a->heap_pe[j] = j;
+	}
+	while (sched_core_serve(m, a->heap_pe[0], 1, &c) == DLS_OK) {
+		int pe = a->heap_pe[0];
+		double work = a->tau[pe] * (a->cost[c.start + c.count] - a->cost[c.start]);
+
+		sched_adapt_measure(m, pe, c.count, work > 0 ? work : 1e-12,
+				    (work > 0 ? work : 1e-12) + h);
+		a->heap_t[0] += h + work;
+		if (a->heap_t[0] > t_end)
+			t_end = a->heap_t[0];
+		heap_down(a, p, 0);
+	}
+	sched_core_destroy(m);
+	return t_end;
+}
+
+/* A candidate's score: the mean of its bootstrap futures or its worst band
+ * (correlated costs), whichever is larger. */
+static void score_all(struct sched *s, const struct future *f, double h, double sigma,
+		      double *density, double *score)
+{
+	struct sched_auto *a = s->sel;
+
+	for (size_t k = 0; k < NCAND; k++)
+		score[k] = 0;
+	a->rng = 0x5eed0000u + (uint64_t)a->ndec * 7919u + (uint64_t)a->served;
+	for (int b = 0; b < AUTO_BOOTSTRAPS; b++) {
+		bootstrap_future(a, f, density);
+		for (size_t k = 0; k < NCAND; k++)
+			score[k] += simulate(s, candidates[k], f, h, sigma) / AUTO_BOOTSTRAPS;
+	}
+	for (int b = 0; s->p.correlated && b < AUTO_BANDS; b++) {
+		band_future(a, f, b, density);
+		for (size_t k = 0; k < NCAND; k++) {
+			double t = simulate(s, candidates[k], f, h, sigma);
+
+			if (t > score[k])
+				score[k] = t;
+		}
+	}
+}
+
+static size_t candidate_index(enum sched_kind kind)
+{
+	for (size_t k = 0; k < NCAND; k++)
+		if (candidates[k] == kind)
+			return k;
+	return 0;
+}
+
+static int decide(struct sched *s)
+{
+	struct sched_auto *a = s->sel;
+	double tau_mean = learn_tau(s), score[NCAND], *density;
+	double h = a->wait_n ? a->wait_sum / (double)a->wait_n : 0;
+	double sigma = learn_sigma(a, tau_mean);
+	size_t maxn = model_iterations_max(s->p.npes), best = 0,
+	       cur = candidate_index(s->p.kind);
+	struct future f;
+	int rc = DLS_OK;
+
+	f.real = s->remaining;
+	f.unit = (s->remaining + (int64_t)maxn - 1) / (int64_t)maxn;
+	f.n = (s->remaining + f.unit - 1) / f.unit;
+	if (!(h > 1e-6))
+		h = 1e-6; /* FSC needs h > 0; a microsecond is below any real request */
+	density = malloc((size_t)f.n * sizeof(*density));
+	if (!density)
+		return DLS_ENOMEM;
+	score_all(s, &f, h, sigma, density, score);
+	free(density);
+	for (size_t k = 1; k < NCAND; k++)
+		if (score[k] >= 0 && (score[best] < 0 || score[k] < score[best]))
+			best = k;
+	if (best != cur && score[best] >= 0 && score[best] <= AUTO_GAIN * score[cur])
+		rc = sched_core_switch(s, candidates[best], h, sigma);
+	else
+		best = cur;
+	if ((best != cur || !a->decided) && a->ndec < AUTO_MAX_DECISIONS)
+		a->dec[a->ndec++] = (struct sched_switch){s->remaining, candidates[cur],
+							  candidates[best], score[cur], score[best]};
+	a->decided = 1;
+	return rc;
+}
+
+int sched_auto_checkpoint(struct sched *s)
+{
+	struct sched_auto *a = s->sel;
+	int64_t p = s->p.npes;
+	int all = 1, rc = DLS_OK;
+
+	a->served++;
+	if (s->remaining < 2 * p || !a->nobs)
+		return DLS_OK;
+	if (!a->decided) { /* the probe: enough measured to tell the PEs apart */
+		double seen = 0;
+
+		for (int j = 0; j < p; j++) {
+			all = all && a->pe_count[j] > 0;
+			seen += a->pe_count[j];
+		}
+		if ((!all || seen * AUTO_PROBE < (double)s->total) && a->served <= 4 * p + s->total / AUTO_PROBE)
+			return DLS_OK;
+	} else if (s->remaining > a->check_at) {
+		return DLS_OK;
+	}
+	rc = decide(s);
+	a->check_at = s->remaining / 2;
+	return rc;
+}
+
+int sched_auto_decisions(const struct sched *s, struct sched_switch *out, int max)
+{
+	const struct sched_auto *a = s->sel;
+
+	if (!a)
+		return 0;
+	for (int k = 0; k < a->ndec && k < max; k++)
+		out[k] = a->dec[k];
+	return a->ndec;
+}
+
+enum sched_kind sched_current_kind(const struct sched *s)
+{
+	return s->p.kind;
+}
