@@ -23,7 +23,28 @@ struct master_child {
 	 * is served (so a replayed journal learns them in the same order) */
 	struct dls_chunk_time measured[DLS_MAX_MEASURED];
 	int nmeasured;
+	/* what the scheme learnt from its last served request, as journaled:
+	 * the times above, slowed to what the master saw it deliver */
+	struct dls_chunk_time applied[DLS_MAX_MEASURED];
+	int napplied;
+	/* what the master saw: iterations delivered, and when and how many
+	 * with its first delivery; what it claimed: compute seconds and
+	 * iterations over every chunk it measured; whether it was slowed
+	 * (logged once) */
+	int64_t delivered, first_delivered;
+	double first_delivery_at;
+	double claimed_s, claimed_n;
+	int slowed;
 };
+
+/* A child's claimed compute time per iteration, over all it measured, may
+ * be at most this many times shorter than the time per iteration the
+ * master saw it deliver at since its first delivery; faster claims are
+ * slowed to it.  Loose on purpose: honest emulated slaves computing tiny
+ * chunks on two shared cores deliver up to 12x slower than they compute
+ * (their waits for the CPU and the master count in what is seen), so only
+ * absurd claims are caught (BENCHMARKS.md 17.5). */
+#define MASTER_RATE_TRUST 32.0
 
 struct master {
 	pthread_mutex_t lock;

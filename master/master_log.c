@@ -101,13 +101,15 @@ uint64_t master_log_message(struct master *m, const struct dls_request *reqs, co
 		e = json_pack("{s:i, s:I, s:I, s:o, s:I}", "id", r->slave_id, "seq",
 			      (json_int_t)r->seq, "acp", (json_int_t)r->acp, "times",
 			      journal_times_json(&r->times), "nresults", (json_int_t)r->nresults);
-		if (r->nmeasured) {
+		if (k < served && m->children[r->slave_id].napplied) {
+			const struct master_child *ch = &m->children[r->slave_id];
 			json_t *ms = json_array();
 
-			/* a time that is not finite teaches nothing (and JSON
-			 * cannot hold it): not journaled */
-			for (size_t j = 0; j < r->nmeasured && j < DLS_MAX_MEASURED; j++) {
-				const struct dls_chunk_time *c = &r->measured[j];
+			/* what the scheme learnt (slow_to_seen applied); a time
+			 * that is not finite teaches nothing (and JSON cannot
+			 * hold it): not journaled */
+			for (int j = 0; j < ch->napplied; j++) {
+				const struct dls_chunk_time *c = &ch->applied[j];
 
 				if (isfinite(c->compute_s) && isfinite(c->elapsed_s))
 					json_array_append_new(

@@ -5,6 +5,7 @@
  * request; results checked whole before any is applied; the work of lost
  * slaves requeued.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,14 @@ uint64_t master_child_key(struct master *m, int slave_id)
 
 void master_apply_results(struct master *m, int id, const struct dls_result *res, size_t n)
 {
+	struct master_child *ch = &m->children[id];
+
+	for (size_t k = 0; k < n; k++)
+		ch->delivered += res[k].count;
+	if (n && !(ch->first_delivery_at > 0)) {
+		ch->first_delivery_at = dls_now();
+		ch->first_delivered = ch->delivered;
+	}
 	result_store_accept(&m->results, res, n); /* stored by check_values */
 	ledger_commit(&m->results.ledger, &m->children[id].serve.held, res, n);
 	if (n && result_store_complete(&m->results)) {
@@ -166,18 +175,57 @@ static int wait_turn(struct master *m, int64_t acp, struct serve_waiter *w)
 	return rc;
 }
 
+/* Trust what is seen: a child whose chunk times, over all it measured,
+ * claim a rate more than MASTER_RATE_TRUST times what it was seen to
+ * deliver (iterations delivered or held since its first delivery, over
+ * the time since) has this chunk's times slowed by the excess, with a line the
+ * first time.  Not while replaying: the journal holds the times as they
+ * were learnt. */
+static void slow_to_seen(struct master *m, int id, struct dls_chunk_time *t)
+{
+	struct master_child *ch = &m->children[id];
+	double seen, claimed, f;
+
+	if (m->replaying || t->count < 1 || !(t->compute_s > 0) || !isfinite(t->compute_s) ||
+	    !isfinite(t->elapsed_s))
+		return;
+	ch->claimed_s += t->compute_s;
+	ch->claimed_n += (double)t->count;
+	if (!(ch->first_delivery_at > 0) || ch->delivered == ch->first_delivered)
+		return;
+	/* what it holds may be computed already: counted as done */
+	seen = (dls_now() - ch->first_delivery_at) /
+	       (double)(ch->delivered - ch->first_delivered +
+			ledger_held_undelivered(&ch->serve.held));
+	claimed = ch->claimed_s / ch->claimed_n;
+	if (!(claimed * MASTER_RATE_TRUST < seen))
+		return;
+	f = seen / (MASTER_RATE_TRUST * claimed);
+	if (!ch->slowed++)
+		log_warn("slave %d claims to compute an iteration in %g s on average: %.3g times "
+			 "faster than it delivers (%g s an iteration since its first delivery); its "
+			 "chunk times count as %.3g times longer",
+			 id, claimed, f * MASTER_RATE_TRUST, seen, f);
+	t->compute_s *= f;
+	t->elapsed_s *= f;
+}
+
 /* The chunk times slave id's request reported go to the scheme (the
- * adaptive ones learn from them, the others ignore them); one that makes
- * no sense (a range outside the loop, a time not finite or negative, less
- * elapsed than computed) is skipped with a line. */
+ * adaptive ones learn from them, the others ignore them), slowed to what
+ * the master saw (slow_to_seen), and are kept as applied for the journal;
+ * one that makes no sense (a range outside the loop, a time not finite or
+ * negative, less elapsed than computed) is skipped with a line. */
 static void learn(struct master *m, int id)
 {
 	struct master_child *ch = &m->children[id];
 	int64_t I = m->results.work.loop.iterations;
 
+	ch->napplied = 0;
 	for (int k = 0; m->sched && k < ch->nmeasured; k++) {
-		const struct dls_chunk_time *t = &ch->measured[k];
+		struct dls_chunk_time *t = &ch->applied[ch->napplied++];
 
+		*t = ch->measured[k];
+		slow_to_seen(m, id, t);
 		if ((t->start < 0 || t->count < 1 || t->start > I - t->count ||
 		     sched_measure(m->sched, id, t->start, t->count, t->compute_s, t->elapsed_s)) &&
 		    !m->replaying)

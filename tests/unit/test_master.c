@@ -10,7 +10,9 @@
 
 #include "dls/err.h"
 #include "mandel.h"
+#include "dls_time.h"
 #include "master.h"
+#include "master_internal.h"
 #include "master_testutil.h"
 #include "suites.h"
 
@@ -404,6 +406,49 @@ static void test_adaptive_learns(void)
 	master_destroy(m);
 }
 
+/* A slave that claims to compute far faster than it delivers is slowed:
+ * slave 1 claims a microsecond a chunk, delivering every 30 ms; slave 0,
+ * honest, 3 ms a column.  From slave 1's second delivery on its claims
+ * count as at most MASTER_RATE_TRUST times what it delivered: believed it
+ * would weigh ~2 (all of AWF-C's weight), slowed clearly less. */
+static void test_liar_slowed_to_seen(void)
+{
+	struct master *m = make(2, SCHED_AWF_C, DLS_COLLECT_PIGGYBACK);
+	const double speeds[] = {1, 1};
+	static const struct dls_chunk_time lies[] = {{10, 4, 1e-6, 1e-6}, {14, 4, 1e-6, 1e-6}};
+	static const struct dls_chunk_time honest = {0, 10, 0.03, 0.03};
+	struct dls_chunk_time lie;
+	struct dls_reply rep, next;
+	struct dls_result res;
+	uint16_t *c0 = counts_for(0, 10), *c1 = counts_for(10, 8), *c2;
+	double v[2];
+	int ids[2];
+
+	register_all(m, 2, speeds, ids, v);
+	rep = ask_measured(m, 0, 1, NULL, NULL, 0);
+	rep = ask_measured(m, 1, 1, NULL, NULL, 0);
+	CU_ASSERT(rep.start == 10 && rep.count == 8);
+	dls_sleep_ms(30);
+	res = tu_counts(10, 8, c1, 8 * H);
+	next = ask_measured(m, 1, 2, &res, lies, 2);
+	res = tu_counts(0, 10, c0, 10 * H);
+	ask_measured(m, 0, 2, &res, &honest, 1);
+	CU_ASSERT_EQUAL(m->children[1].slowed, 0); /* one delivery: nothing seen yet */
+	dls_sleep_ms(30);
+	c2 = counts_for(next.start, next.count);
+	res = tu_counts(next.start, next.count, c2, (size_t)next.count * H);
+	lie = (struct dls_chunk_time){next.start, next.count, 1e-6, 1e-6};
+	ask_measured(m, 1, 3, &res, &lie, 1);
+	CU_ASSERT_EQUAL(m->children[1].slowed, 1);
+	/* as journaled: a hundred times longer than claimed, at least */
+	CU_ASSERT(m->children[1].applied[0].compute_s > 1e-4);
+	CU_ASSERT(sched_weight(m->sched, 1) < 1.99);
+	free(c0);
+	free(c1);
+	free(c2);
+	master_destroy(m);
+}
+
 /* A slave's running totals are statistics: hostile ones are bounded as they
  * come in (no sum of them overflows: found by fuzz_twolevel), never refused. */
 static void test_hostile_times_bounded(void)
@@ -444,6 +489,8 @@ int master_suite_add(void)
 	       !CU_add_test(s, "lost slave's work requeued", test_lost_slave_requeued) ||
 	       !CU_add_test(s, "WAIT then DONE", test_wait_then_done) ||
 	       !CU_add_test(s, "end-of-run collection", test_collect_end) ||
+	       !CU_add_test(s, "a slave faster than it delivers is slowed to it",
+			    test_liar_slowed_to_seen) ||
 	       !CU_add_test(s, "an adaptive scheme learns from measured chunks",
 			    test_adaptive_learns) ||
 	       !CU_add_test(s, "hostile running totals bounded", test_hostile_times_bounded);
