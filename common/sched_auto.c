@@ -36,9 +36,9 @@
  * technique when it is predicted at least 2% faster.  Every decision is
  * recorded (sched_auto_decisions).
  *
- * The model is coarse on purpose: at most max(2048, 8p) model iterations
- * (a model iteration is a run of ceil(R / that) iterations), the PEs all
- * free at once, no master queue.  Deterministic: the same measurements in
+ * The model is coarse on purpose: at most max(2048, min(8p, 65536)) model
+ * iterations (a model iteration is a run of ceil(R / that) iterations),
+ * the PEs all free at once, no master queue.  Deterministic: the same measurements in
  * the same order give the same decisions (a resumed master replays them).
  */
 #include <math.h>
@@ -49,7 +49,8 @@
 #include "sched_internal.h"
 
 #define AUTO_MAX_OBS 4096	   /* measured chunks kept (the latest) */
-#define AUTO_MODEL_ITERATIONS 2048 /* at least; 8 per PE when more */
+#define AUTO_MODEL_ITERATIONS 2048 /* at least; 8 per PE when more ... */
+#define AUTO_MODEL_MAX 65536	   /* ... up to this (a decision's cost) */
 #define AUTO_MAX_DECISIONS 64
 #define AUTO_GAIN 0.98		   /* switch when predicted <= 98% of the running one */
 #define AUTO_BOOTSTRAPS 2
@@ -108,6 +109,7 @@ static size_t model_iterations_max(int npes)
 {
 	size_t m = (size_t)npes * 8;
 
+	m = m < AUTO_MODEL_MAX ? m : AUTO_MODEL_MAX;
 	return m > AUTO_MODEL_ITERATIONS ? m : AUTO_MODEL_ITERATIONS;
 }
 
