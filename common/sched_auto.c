@@ -86,7 +86,6 @@ struct sched_auto {
 	double *cost;		 /* model iterations + 1: prefix sums of cost */
 	double *heap_t;		 /* npes: free time of heap_pe[k] */
 	int *heap_pe;
-	struct sched_pe_est *est; /* npes: the learnt estimates, rescaled */
 	uint64_t rng;
 };
 
@@ -101,7 +100,6 @@ void sched_auto_free(struct sched_auto *a)
 	free(a->cost);
 	free(a->heap_t);
 	free(a->heap_pe);
-	free(a->est);
 	free(a);
 }
 
@@ -127,9 +125,8 @@ int sched_auto_attach(struct sched *s)
 	a->cost = calloc(model_iterations_max(s->p.npes) + 1, sizeof(double));
 	a->heap_t = calloc(p, sizeof(double));
 	a->heap_pe = calloc(p, sizeof(int));
-	a->est = calloc(p, sizeof(*a->est));
 	if (!a->obs || !a->pe_time || !a->pe_count || !a->tau || !a->cost || !a->heap_t ||
-	    !a->heap_pe || !a->est) {
+	    !a->heap_pe) {
 		sched_auto_free(a);
 		return DLS_ENOMEM;
 	}
@@ -330,11 +327,13 @@ static double simulate(const struct sched *s, enum sched_kind kind, const struct
 }
 
 /* A candidate's score: the mean of its bootstrap futures or its worst band
- * (correlated costs), whichever is larger. */
+ * (correlated costs), whichever is larger; -1 when the model could not run
+ * it in some future. */
 static void score_all(struct sched *s, const struct future *f, double h, double sigma,
 		      double *density, double *score)
 {
 	struct sched_auto *a = s->sel;
+	double t;
 
 	for (size_t k = 0; k < NCAND; k++)
 		score[k] = 0;
@@ -342,16 +341,17 @@ static void score_all(struct sched *s, const struct future *f, double h, double 
 	for (int b = 0; b < AUTO_BOOTSTRAPS; b++) {
 		bootstrap_future(a, f, density);
 		for (size_t k = 0; k < NCAND; k++)
-			score[k] += simulate(s, candidates[k], f, h, sigma) / AUTO_BOOTSTRAPS;
+			if (score[k] >= 0)
+				score[k] = (t = simulate(s, candidates[k], f, h, sigma)) < 0
+						   ? -1
+						   : score[k] + t / AUTO_BOOTSTRAPS;
 	}
 	for (int b = 0; s->p.correlated && b < AUTO_BANDS; b++) {
 		band_future(a, f, b, density);
-		for (size_t k = 0; k < NCAND; k++) {
-			double t = simulate(s, candidates[k], f, h, sigma);
-
-			if (t > score[k])
-				score[k] = t;
-		}
+		for (size_t k = 0; k < NCAND; k++)
+			if (score[k] >= 0 && ((t = simulate(s, candidates[k], f, h, sigma)) < 0 ||
+					      t > score[k]))
+				score[k] = t < 0 ? -1 : t;
 	}
 }
 
@@ -387,7 +387,8 @@ static int decide(struct sched *s)
 	for (size_t k = 1; k < NCAND; k++)
 		if (score[k] >= 0 && (score[best] < 0 || score[k] < score[best]))
 			best = k;
-	if (best != cur && score[best] >= 0 && score[best] <= AUTO_GAIN * score[cur])
+	if (best != cur && score[best] >= 0 &&
+	    (score[cur] < 0 || score[best] <= AUTO_GAIN * score[cur]))
 		rc = sched_core_switch(s, candidates[best], h, sigma);
 	else
 		best = cur;
