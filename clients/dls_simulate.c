@@ -387,11 +387,16 @@ int dls_cmd_simulate(int argc, char **argv)
 			       (long long)res.pe[i].iterations, res.pe[i].t_comwait, res.pe[i].t_comp);
 	printf("T_p %.3f s   T_ideal %.3f s   E %.3f   chunks %lld   recomputations %d\n", res.t_p,
 	       res.t_ideal, res.efficiency, (long long)res.chunks, res.recomputations);
-	for (int k = 0; k < res.ndecisions && k < SIM_MAX_DECISIONS; k++)
-		printf("scheme auto: %s -> %s at %lld left (predicted %.3f s -> %.3f s)\n",
-		       sched_kind_name(res.decisions[k].from), sched_kind_name(res.decisions[k].to),
-		       (long long)res.decisions[k].remaining, res.decisions[k].t_from,
-		       res.decisions[k].t_to);
+	for (int k = 0; k < res.ndecisions && k < SIM_MAX_DECISIONS; k++) {
+		const struct sched_switch *d = &res.decisions[k];
+
+		printf("scheme auto: %s -> %s at %lld left", sched_kind_name(d->from),
+		       sched_kind_name(d->to), (long long)d->remaining);
+		if (d->t_from > 0)
+			printf(" (predicted %.3f s -> %.3f s)\n", d->t_from, d->t_to);
+		else
+			printf(" (nothing measured)\n");
+	}
 	if (json) {
 		json_t *o = json_pack("{sssisisssssfsfsbsfsfsfsIsi}", "scheme",
 				      sched_kind_name(sc.p.kind), "slaves", cl.n, "hmasters",

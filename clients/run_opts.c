@@ -478,6 +478,11 @@ void run_opts_validate(struct run_opts *o)
 		cli_usage_error(PROG, "--kill", NULL, "names a slave beyond the cluster");
 	if (o->trees && o->nlevels)
 		cli_usage_error(PROG, "--hmasters", NULL, "Tree Scheduling has no masters to stack");
+	if (!o->trees && o->nlevels && !strcmp(o->hmode, "twolevel") &&
+	    !sched_kind_is_distributed(o->sc.p.kind))
+		cli_usage_error(PROG, "--scheme", sched_kind_name(o->sc.p.kind),
+				"two-level hmasters run a distributed scheme (dtss dfss dfiss "
+				"dtfss); --hmode relay runs any");
 	if (o->trees && o->collect_given)
 		cli_usage_error(PROG, "--collect", o->collect,
 				"Tree Scheduling collects by --report-interval (0: when idle)");

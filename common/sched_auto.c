@@ -12,10 +12,12 @@
  * hide), and the relative cost of the iterations each chunk covered,
  * c_k = compute_k / (count_k tau_j) (1 = an average iteration).
  *
- * When it decides: the first time once every PE has measured a chunk (or
- * after 4p chunks), running SS until then (the probe: one iteration a
- * request); again each time what remains has halved, while at least 2p
- * iterations remain.
+ * When it decides: the first time once a sixteenth of the loop is measured
+ * and every PE has measured a chunk (or after 4p + I/16 chunks), running SS
+ * until then (the probe: one iteration a request); again each time what
+ * remains has halved, while at least 2p iterations remain.  A probe that
+ * measured nothing (slaves that do not measure: PROTOCOL.md 6 allows it)
+ * hands over to factoring (FSS).
  *
  * How it decides: it simulates every candidate (SS, FSC with the learnt h
  * and sigma, mFSC, GSS, TSS, FSS, AWF-C, AWF-E, AF; the adaptive ones start
@@ -399,15 +401,33 @@ static int decide(struct sched *s)
 	return rc;
 }
 
+/* The probe ended with nothing measured (children that report no chunk
+ * times): factoring, which needs no measurement, takes over; recorded
+ * with no prediction. */
+static int unmeasured(struct sched *s)
+{
+	struct sched_auto *a = s->sel;
+	int rc = sched_core_switch(s, SCHED_FSS, 0, 0);
+
+	if (a->ndec < AUTO_MAX_DECISIONS)
+		a->dec[a->ndec++] = (struct sched_switch){s->remaining, SCHED_SS, SCHED_FSS, 0, 0};
+	a->decided = 1;
+	a->check_at = s->remaining / 2;
+	return rc;
+}
+
 int sched_auto_checkpoint(struct sched *s)
 {
 	struct sched_auto *a = s->sel;
 	int64_t p = s->p.npes;
-	int all = 1, rc = DLS_OK;
+	int all = 1, rc = DLS_OK, probe_over;
 
 	a->served++;
-	if (s->remaining < 2 * p || !a->nobs)
+	probe_over = a->served > 4 * p + s->total / AUTO_PROBE;
+	if (s->remaining < 2 * p)
 		return DLS_OK;
+	if (!a->nobs)
+		return !a->decided && probe_over ? unmeasured(s) : DLS_OK;
 	if (!a->decided) { /* the probe: enough measured to tell the PEs apart */
 		double seen = 0;
 
@@ -415,7 +435,7 @@ int sched_auto_checkpoint(struct sched *s)
 			all = all && a->pe_count[j] > 0;
 			seen += a->pe_count[j];
 		}
-		if ((!all || seen * AUTO_PROBE < (double)s->total) && a->served <= 4 * p + s->total / AUTO_PROBE)
+		if ((!all || seen * AUTO_PROBE < (double)s->total) && !probe_over)
 			return DLS_OK;
 	} else if (s->remaining > a->check_at) {
 		return DLS_OK;

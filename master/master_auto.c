@@ -8,6 +8,10 @@
 
 static int describe_one(const struct sched_switch *d, char *out, size_t len)
 {
+	if (!(d->t_from > 0))
+		return snprintf(out, len, "%s -> %s at %lld left (nothing measured)",
+				sched_kind_name(d->from), sched_kind_name(d->to),
+				(long long)d->remaining);
 	return snprintf(out, len, "%s -> %s at %lld left (predicted %.2f s -> %.2f s)",
 			sched_kind_name(d->from), sched_kind_name(d->to), (long long)d->remaining,
 			d->t_from, d->t_to);

@@ -343,6 +343,7 @@ int sim_twolevel(const struct sim_config *c, struct sim_slave *sl, struct sim_re
 	if (!rc) {
 		out->t_p = s.last_end;
 		out->recomputations = sched_recomputations(s.msched);
+		out->ndecisions = sched_auto_decisions(s.msched, out->decisions, SIM_MAX_DECISIONS);
 		out->efficiency = out->t_p > 0 ? out->t_ideal / out->t_p : 0;
 	}
 out:

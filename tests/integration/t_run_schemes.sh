@@ -78,3 +78,18 @@ if dls run --speeds 1,2 --scheme ss --rates measured --width $W --height $H \
 fi
 grep -q "dls run: --rates 'measured': applies to dtss dfss dfiss dtfss only" "$T/rates-ss.log"
 echo "ok --rates measured: exact image; refused where nothing is weighed"
+
+# auto under relay hmasters learns from the slaves' times they pass on;
+# two-level hmasters run a distributed scheme, so dls run refuses auto there
+dls run --speeds 1,2,1,2 --scheme auto --hmasters 2 --hmode relay --width $W --height $H \
+	--t-iter 300 --raw "$T/auto-relay.pgm" --json "$T/auto-relay.json" \
+	--dir "$T/logs-auto-relay" >"$T/auto-relay.log" 2>&1
+same_image "$T/auto-relay.pgm" "$REF"
+json_get "$T/auto-relay.json" scheme_choices | grep -q "^ss -> "
+if dls run --speeds 1,2,1,2 --scheme auto --hmasters 2 --width $W --height $H \
+	>"$T/auto-twolevel.log" 2>&1; then
+	echo "auto accepted with two-level hmasters" >&2
+	exit 1
+fi
+grep -q "two-level hmasters run a distributed scheme" "$T/auto-twolevel.log"
+echo "ok auto under relay hmasters; refused under two-level ones"

@@ -170,6 +170,33 @@ static void test_same_measurements_same_decisions(void)
 	free(cost);
 }
 
+/* Slaves that report no chunk times (PROTOCOL.md 6 allows it): after the
+ * probe's 4p + I/16 requests auto hands over to factoring, says so with no
+ * prediction, and still hands every iteration out once. */
+static void test_nothing_measured(void)
+{
+	struct sched_params p;
+	struct sched *s;
+	struct dls_range c;
+	struct sched_switch d[4];
+	int64_t next = 0, n = 0;
+	int ok = 1;
+
+	tu_params(&p, SCHED_AUTO, 1600, 2, NULL);
+	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
+	while (sched_next(s, (int)(n % 2), 1, &c) == DLS_OK) {
+		ok &= c.start == next && c.count == (n < 4 * 2 + 1600 / 16 ? 1 : c.count);
+		next += c.count;
+		n++;
+	}
+	CU_ASSERT(ok && next == 1600);
+	CU_ASSERT(n < 4 * 2 + 1600 / 16 + 40); /* factoring after the probe */
+	CU_ASSERT_EQUAL_FATAL(sched_auto_decisions(s, d, 4), 1);
+	CU_ASSERT(d[0].from == SCHED_SS && d[0].to == SCHED_FSS && d[0].t_from == 0);
+	CU_ASSERT_EQUAL(d[0].remaining, 1600 - (4 * 2 + 1600 / 16));
+	sched_destroy(s);
+}
+
 /* Only a simple or adaptive technique can take over what remains. */
 static void test_switch_refused(void)
 {
@@ -208,6 +235,8 @@ int sched_auto_suite_add(void)
 			    test_correlated_costs_keep_chunks_small) ||
 	       !CU_add_test(s, "same measurements, same decisions",
 			    test_same_measurements_same_decisions) ||
+	       !CU_add_test(s, "nothing measured: factoring after the probe",
+			    test_nothing_measured) ||
 	       !CU_add_test(s, "no switch to a technique that cannot take over",
 			    test_switch_refused);
 }
