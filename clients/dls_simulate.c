@@ -388,14 +388,10 @@ int dls_cmd_simulate(int argc, char **argv)
 	printf("T_p %.3f s   T_ideal %.3f s   E %.3f   chunks %lld   recomputations %d\n", res.t_p,
 	       res.t_ideal, res.efficiency, (long long)res.chunks, res.recomputations);
 	for (int k = 0; k < res.ndecisions && k < SIM_MAX_DECISIONS; k++) {
-		const struct sched_switch *d = &res.decisions[k];
+		char line[160];
 
-		printf("scheme auto: %s -> %s at %lld left", sched_kind_name(d->from),
-		       sched_kind_name(d->to), (long long)d->remaining);
-		if (d->t_from > 0)
-			printf(" (predicted %.3f s -> %.3f s)\n", d->t_from, d->t_to);
-		else
-			printf(" (nothing measured)\n");
+		sched_switch_describe(&res.decisions[k], line, sizeof(line));
+		printf("scheme auto: %s\n", line);
 	}
 	if (json) {
 		json_t *o = json_pack("{sssisisssssfsfsbsfsfsfsIsi}", "scheme",

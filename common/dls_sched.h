@@ -154,8 +154,9 @@ int sched_serve(struct sched *s, int pe, int64_t acp, struct dls_range *out);
  * count) computed in compute_s seconds, elapsed_s the compute time plus the
  * wait for the chunk (its scheduling overhead).  The adaptive techniques
  * learn from it (AWF-B, AWF-C: compute; AWF-D, AWF-E: elapsed; AF: the mean
- * and sd of an iteration's compute time), auto also learns where the costs
- * lie; the others ignore it.  DLS_OK, or DLS_EINVAL for a bad pe or a
+ * and sd of an iteration's compute time), auto also the relative cost of
+ * the chunk's iterations; the others ignore it.  DLS_OK, or DLS_EINVAL for
+ * a bad pe or a
  * nonsense measurement (a range outside the loop, a time not finite,
  * compute <= 0, elapsed < compute, either above SCHED_MAX_SECONDS), which
  * changes nothing.
@@ -172,9 +173,15 @@ struct sched_switch {
 	double t_from, t_to;
 };
 
+/* Auto keeps its first SCHED_AUTO_MAX_DECISIONS decisions. */
+#define SCHED_AUTO_MAX_DECISIONS 64
+
 /* Writes auto's first max decisions to out and returns how many it made
  * (0 for another scheme, or before it has decided anything). */
 int sched_auto_decisions(const struct sched *s, struct sched_switch *out, int max);
+/* One decision in words, as snprintf: "ss -> fsc at 3992 left (predicted
+ * 5.10 s -> 4.20 s)", or "(nothing measured)" when it predicted nothing. */
+int sched_switch_describe(const struct sched_switch *d, char *out, size_t len);
 /* The technique running now (auto: the one it chose; else the kind). */
 enum sched_kind sched_current_kind(const struct sched *s);
 

@@ -76,13 +76,12 @@ int sched_next(struct sched *s, int pe, int64_t acp, struct dls_range *out)
 int sched_measure(struct sched *s, int pe, int64_t start, int64_t count, double compute_s,
 		  double elapsed_s)
 {
-	if (pe < 0 || pe >= s->p.npes || count < 1 || count > s->total || start < 0 ||
-	    start > s->total - count || !isfinite(compute_s) || !isfinite(elapsed_s) ||
+	if (pe < 0 || pe >= s->p.npes || count < 1 || start < 0 || start > s->total - count || !isfinite(compute_s) || !isfinite(elapsed_s) ||
 	    compute_s <= 0 || compute_s > SCHED_MAX_SECONDS || elapsed_s < compute_s ||
 	    elapsed_s > SCHED_MAX_SECONDS)
 		return DLS_EINVAL;
 	sched_adapt_measure(s, pe, count, compute_s, elapsed_s);
 	if (s->sel)
-		sched_auto_observe(s, pe, start, count, compute_s, elapsed_s);
+		sched_auto_observe(s, pe, count, compute_s, elapsed_s);
 	return DLS_OK;
 }

@@ -28,7 +28,8 @@
  *     long as that chunk (costs as they were met, neighbours together);
  *   - when neighbouring iterations' costs may sit together (the natural
  *     order: params.correlated), band futures as well: a quarter of what
- *     remains costs four times the rest, at each of four places.  Nothing
+ *     remains costs AUTO_BAND_WEIGHT (100) times what was measured, at
+ *     each of four places.  Nothing
  *     measured so far can say where the expensive part of a loop still to
  *     come lies, so a technique is judged by its worst band (the stress
  *     test the Mandelbrot's natural order is: its expensive columns sit in
@@ -40,12 +41,14 @@
  *
  * The model is coarse on purpose: at most max(2048, min(8p, 65536)) model
  * iterations (a model iteration is a run of ceil(R / that) iterations),
- * the PEs all free at once, no master queue.  Deterministic: the same measurements in
- * the same order give the same decisions (a resumed master replays them).
+ * the PEs all free at once, no master queue.  Deterministic: the same
+ * measurements in the same order give the same decisions (a resumed master
+ * replays them).  Each PE's sums of compute time and iterations are the
+ * scheduler's own estimates (s->est: auto keeps them whatever runs).
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "dls/err.h"
 #include "sched_internal.h"
@@ -53,7 +56,6 @@
 #define AUTO_MAX_OBS 4096	   /* measured chunks kept (the latest) */
 #define AUTO_MODEL_ITERATIONS 2048 /* at least; 8 per PE when more ... */
 #define AUTO_MODEL_MAX 65536	   /* ... up to this (a decision's cost) */
-#define AUTO_MAX_DECISIONS 64
 #define AUTO_GAIN 0.98		   /* switch when predicted <= 98% of the running one */
 #define AUTO_BOOTSTRAPS 2
 #define AUTO_BANDS 4		   /* a band is 1/AUTO_BANDS of what remains ... */
@@ -68,23 +70,23 @@ static const enum sched_kind candidates[] = {
 
 struct auto_obs {
 	int pe;
-	int64_t start, count;
+	int64_t count;
 	double compute;
 };
 
 struct sched_auto {
 	struct auto_obs *obs; /* ring of the latest AUTO_MAX_OBS */
 	size_t nobs, head;
-	double *pe_time, *pe_count; /* every measurement, per PE */
 	double wait_sum;
 	int64_t wait_n;
 	int64_t served, check_at; /* decide again when remaining <= check_at */
 	int decided;
-	struct sched_switch dec[AUTO_MAX_DECISIONS];
+	struct sched_switch dec[SCHED_AUTO_MAX_DECISIONS];
 	int ndec;
 
 	/* scratch of a decision */
 	double *tau;		 /* npes: time per average iteration */
+	double *density;	 /* model iterations: a future's relative costs */
 	double *cost;		 /* model iterations + 1: prefix sums of cost */
 	double *heap_t;		 /* npes: free time of heap_pe[k] */
 	int *heap_pe;
@@ -96,9 +98,8 @@ void sched_auto_free(struct sched_auto *a)
 	if (!a)
 		return;
 	free(a->obs);
-	free(a->pe_time);
-	free(a->pe_count);
 	free(a->tau);
+	free(a->density);
 	free(a->cost);
 	free(a->heap_t);
 	free(a->heap_pe);
@@ -121,14 +122,12 @@ int sched_auto_attach(struct sched *s)
 	if (!a)
 		return DLS_ENOMEM;
 	a->obs = calloc(AUTO_MAX_OBS, sizeof(*a->obs));
-	a->pe_time = calloc(p, sizeof(double));
-	a->pe_count = calloc(p, sizeof(double));
 	a->tau = calloc(p, sizeof(double));
+	a->density = calloc(model_iterations_max(s->p.npes), sizeof(double));
 	a->cost = calloc(model_iterations_max(s->p.npes) + 1, sizeof(double));
 	a->heap_t = calloc(p, sizeof(double));
 	a->heap_pe = calloc(p, sizeof(int));
-	if (!a->obs || !a->pe_time || !a->pe_count || !a->tau || !a->cost || !a->heap_t ||
-	    !a->heap_pe) {
+	if (!a->obs || !a->tau || !a->density || !a->cost || !a->heap_t || !a->heap_pe) {
 		sched_auto_free(a);
 		return DLS_ENOMEM;
 	}
@@ -136,17 +135,15 @@ int sched_auto_attach(struct sched *s)
 	return DLS_OK;
 }
 
-void sched_auto_observe(struct sched *s, int pe, int64_t start, int64_t count, double compute_s,
+void sched_auto_observe(struct sched *s, int pe, int64_t count, double compute_s,
 			double elapsed_s)
 {
 	struct sched_auto *a = s->sel;
 
-	a->obs[a->head] = (struct auto_obs){pe, start, count, compute_s};
+	a->obs[a->head] = (struct auto_obs){pe, count, compute_s};
 	a->head = (a->head + 1) % AUTO_MAX_OBS;
 	if (a->nobs < AUTO_MAX_OBS)
 		a->nobs++;
-	a->pe_time[pe] += compute_s;
-	a->pe_count[pe] += (double)count;
 	a->wait_sum += elapsed_s - compute_s;
 	a->wait_n++;
 }
@@ -169,13 +166,13 @@ static double learn_tau(const struct sched *s)
 	int n = 0;
 
 	for (int j = 0; j < s->p.npes; j++)
-		if (a->pe_count[j] > 0) {
-			a->tau[j] = a->pe_time[j] / a->pe_count[j];
+		if (s->est[j].sum_n > 0) {
+			a->tau[j] = s->est[j].sum_t / s->est[j].sum_n;
 			sum += a->tau[j];
 			n++;
 		}
 	for (int j = 0; j < s->p.npes; j++)
-		if (!(a->pe_count[j] > 0))
+		if (!(s->est[j].sum_n > 0))
 			a->tau[j] = n ? sum / n : 1;
 	return n ? sum / n : 1;
 }
@@ -214,17 +211,19 @@ static double unit_share(const struct future *f, int64_t u)
 	return (double)(left < f->unit ? left : f->unit);
 }
 
-static void prefix(struct sched_auto *a, const struct future *f, const double *density)
+/* a->cost from a->density. */
+static void prefix(struct sched_auto *a, const struct future *f)
 {
 	a->cost[0] = 0;
 	for (int64_t u = 0; u < f->n; u++)
-		a->cost[u + 1] = a->cost[u] + density[u] * unit_share(f, u);
+		a->cost[u + 1] = a->cost[u] + a->density[u] * unit_share(f, u);
 }
 
 /* A bootstrap future: measured chunks' relative costs drawn at random, each
  * over a block as long as its chunk. */
-static void bootstrap_future(struct sched_auto *a, const struct future *f, double *density)
+static void bootstrap_future(struct sched_auto *a, const struct future *f)
 {
+	double *density = a->density;
 	int64_t u = 0;
 
 	while (u < f->n) {
@@ -235,19 +234,20 @@ static void bootstrap_future(struct sched_auto *a, const struct future *f, doubl
 		for (int64_t k = 0; k < len && u < f->n; k++)
 			density[u++] = c;
 	}
-	prefix(a, f, density);
+	prefix(a, f);
 }
 
 /* Band future b: what remains costs what was measured (1), but for a
  * quarter of it, from b quarters in, that costs AUTO_BAND_WEIGHT times as
  * much. */
-static void band_future(struct sched_auto *a, const struct future *f, int b, double *density)
+static void band_future(struct sched_auto *a, const struct future *f, int b)
 {
+	double *density = a->density;
 	int64_t lo = f->n * b / AUTO_BANDS, hi = f->n * (b + 1) / AUTO_BANDS;
 
 	for (int64_t u = 0; u < f->n; u++)
 		density[u] = u >= lo && u < hi ? AUTO_BAND_WEIGHT : 1;
-	prefix(a, f, density);
+	prefix(a, f);
 }
 
 /* Binary min-heap of the PEs by the time they are free. */
@@ -332,7 +332,7 @@ static double simulate(const struct sched *s, enum sched_kind kind, const struct
  * (correlated costs), whichever is larger; -1 when the model could not run
  * it in some future. */
 static void score_all(struct sched *s, const struct future *f, double h, double sigma,
-		      double *density, double *score)
+		      double *score)
 {
 	struct sched_auto *a = s->sel;
 	double t;
@@ -341,7 +341,7 @@ static void score_all(struct sched *s, const struct future *f, double h, double 
 		score[k] = 0;
 	a->rng = 0x5eed0000u + (uint64_t)a->ndec * 7919u + (uint64_t)a->served;
 	for (int b = 0; b < AUTO_BOOTSTRAPS; b++) {
-		bootstrap_future(a, f, density);
+		bootstrap_future(a, f);
 		for (size_t k = 0; k < NCAND; k++)
 			if (score[k] >= 0)
 				score[k] = (t = simulate(s, candidates[k], f, h, sigma)) < 0
@@ -349,7 +349,7 @@ static void score_all(struct sched *s, const struct future *f, double h, double 
 						   : score[k] + t / AUTO_BOOTSTRAPS;
 	}
 	for (int b = 0; s->p.correlated && b < AUTO_BANDS; b++) {
-		band_future(a, f, b, density);
+		band_future(a, f, b);
 		for (size_t k = 0; k < NCAND; k++)
 			if (score[k] >= 0 && ((t = simulate(s, candidates[k], f, h, sigma)) < 0 ||
 					      t > score[k]))
@@ -365,10 +365,20 @@ static size_t candidate_index(enum sched_kind kind)
 	return 0;
 }
 
+/* Keeps one decision (the first SCHED_AUTO_MAX_DECISIONS) and marks the
+ * probe over. */
+static void record(struct sched_auto *a, int64_t remaining, enum sched_kind from,
+		   enum sched_kind to, double t_from, double t_to)
+{
+	if (a->ndec < SCHED_AUTO_MAX_DECISIONS)
+		a->dec[a->ndec++] = (struct sched_switch){remaining, from, to, t_from, t_to};
+	a->decided = 1;
+}
+
 static int decide(struct sched *s)
 {
 	struct sched_auto *a = s->sel;
-	double tau_mean = learn_tau(s), score[NCAND], *density;
+	double tau_mean = learn_tau(s), score[NCAND];
 	double h = a->wait_n ? a->wait_sum / (double)a->wait_n : 0;
 	double sigma = learn_sigma(a, tau_mean);
 	size_t maxn = model_iterations_max(s->p.npes), best = 0,
@@ -381,11 +391,7 @@ static int decide(struct sched *s)
 	f.n = (s->remaining + f.unit - 1) / f.unit;
 	if (!(h > 1e-6))
 		h = 1e-6; /* FSC needs h > 0; a microsecond is below any real request */
-	density = malloc((size_t)f.n * sizeof(*density));
-	if (!density)
-		return DLS_ENOMEM;
-	score_all(s, &f, h, sigma, density, score);
-	free(density);
+	score_all(s, &f, h, sigma, score);
 	for (size_t k = 1; k < NCAND; k++)
 		if (score[k] >= 0 && (score[best] < 0 || score[k] < score[best]))
 			best = k;
@@ -394,10 +400,8 @@ static int decide(struct sched *s)
 		rc = sched_core_switch(s, candidates[best], h, sigma);
 	else
 		best = cur;
-	if ((best != cur || !a->decided) && a->ndec < AUTO_MAX_DECISIONS)
-		a->dec[a->ndec++] = (struct sched_switch){s->remaining, candidates[cur],
-							  candidates[best], score[cur], score[best]};
-	a->decided = 1;
+	if (best != cur || !a->decided)
+		record(a, s->remaining, candidates[cur], candidates[best], score[cur], score[best]);
 	return rc;
 }
 
@@ -406,14 +410,8 @@ static int decide(struct sched *s)
  * with no prediction. */
 static int unmeasured(struct sched *s)
 {
-	struct sched_auto *a = s->sel;
-	int rc = sched_core_switch(s, SCHED_FSS, 0, 0);
-
-	if (a->ndec < AUTO_MAX_DECISIONS)
-		a->dec[a->ndec++] = (struct sched_switch){s->remaining, SCHED_SS, SCHED_FSS, 0, 0};
-	a->decided = 1;
-	a->check_at = s->remaining / 2;
-	return rc;
+	record(s->sel, s->remaining, SCHED_SS, SCHED_FSS, 0, 0);
+	return sched_core_switch(s, SCHED_FSS, 0, 0);
 }
 
 int sched_auto_checkpoint(struct sched *s)
@@ -426,23 +424,32 @@ int sched_auto_checkpoint(struct sched *s)
 	probe_over = a->served > 4 * p + s->total / AUTO_PROBE;
 	if (s->remaining < 2 * p)
 		return DLS_OK;
-	if (!a->nobs)
-		return !a->decided && probe_over ? unmeasured(s) : DLS_OK;
 	if (!a->decided) { /* the probe: enough measured to tell the PEs apart */
 		double seen = 0;
 
 		for (int j = 0; j < p; j++) {
-			all = all && a->pe_count[j] > 0;
-			seen += a->pe_count[j];
+			all = all && s->est[j].sum_n > 0;
+			seen += s->est[j].sum_n;
 		}
 		if ((!all || seen * AUTO_PROBE < (double)s->total) && !probe_over)
 			return DLS_OK;
-	} else if (s->remaining > a->check_at) {
+	} else if (!a->nobs || s->remaining > a->check_at) {
 		return DLS_OK;
 	}
-	rc = decide(s);
+	rc = a->nobs ? decide(s) : unmeasured(s);
 	a->check_at = s->remaining / 2;
 	return rc;
+}
+
+int sched_switch_describe(const struct sched_switch *d, char *out, size_t len)
+{
+	if (!(d->t_from > 0))
+		return snprintf(out, len, "%s -> %s at %lld left (nothing measured)",
+				sched_kind_name(d->from), sched_kind_name(d->to),
+				(long long)d->remaining);
+	return snprintf(out, len, "%s -> %s at %lld left (predicted %.2f s -> %.2f s)",
+			sched_kind_name(d->from), sched_kind_name(d->to), (long long)d->remaining,
+			d->t_from, d->t_to);
 }
 
 int sched_auto_decisions(const struct sched *s, struct sched_switch *out, int max)

@@ -80,7 +80,7 @@ int64_t sched_adapt_rate_acp(const struct sched *s, int pe, int64_t reported);
  * SCHED_AUTO); takes one checked measurement; decides, before a chunk is
  * served, whether to switch technique; frees the selector. */
 int sched_auto_attach(struct sched *s);
-void sched_auto_observe(struct sched *s, int pe, int64_t start, int64_t count, double compute_s,
+void sched_auto_observe(struct sched *s, int pe, int64_t count, double compute_s,
 			double elapsed_s);
 int sched_auto_checkpoint(struct sched *s);
 void sched_auto_free(struct sched_auto *a);

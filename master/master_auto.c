@@ -6,17 +6,6 @@
 #include "dls/log.h"
 #include "master_internal.h"
 
-static int describe_one(const struct sched_switch *d, char *out, size_t len)
-{
-	if (!(d->t_from > 0))
-		return snprintf(out, len, "%s -> %s at %lld left (nothing measured)",
-				sched_kind_name(d->from), sched_kind_name(d->to),
-				(long long)d->remaining);
-	return snprintf(out, len, "%s -> %s at %lld left (predicted %.2f s -> %.2f s)",
-			sched_kind_name(d->from), sched_kind_name(d->to), (long long)d->remaining,
-			d->t_from, d->t_to);
-}
-
 void master_auto_describe(const struct sched *s, char *out, size_t len)
 {
 	struct sched_switch d[16];
@@ -29,7 +18,7 @@ void master_auto_describe(const struct sched *s, char *out, size_t len)
 
 		at += w > 0 ? (size_t)w : 0;
 		if (at < len) {
-			w = describe_one(&d[k], out + at, len - at);
+			w = sched_switch_describe(&d[k], out + at, len - at);
 			at += w > 0 ? (size_t)w : 0;
 		}
 	}
@@ -39,14 +28,14 @@ void master_auto_describe(const struct sched *s, char *out, size_t len)
 
 void master_auto_log(struct master *m)
 {
-	struct sched_switch d[64];
-	int n = sched_auto_decisions(m->sched, d, 64);
+	struct sched_switch d[SCHED_AUTO_MAX_DECISIONS];
+	int n = sched_auto_decisions(m->sched, d, SCHED_AUTO_MAX_DECISIONS);
 	char line[160];
 
-	for (; m->auto_logged < n && m->auto_logged < 64; m->auto_logged++) {
+	for (; m->auto_logged < n && m->auto_logged < SCHED_AUTO_MAX_DECISIONS; m->auto_logged++) {
 		if (m->replaying)
 			continue;
-		describe_one(&d[m->auto_logged], line, sizeof(line));
+		sched_switch_describe(&d[m->auto_logged], line, sizeof(line));
 		log_info("scheme auto: %s", line);
 	}
 }

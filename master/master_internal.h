@@ -27,11 +27,10 @@ struct master_child {
 	 * the times above, slowed to what the master saw it deliver */
 	struct dls_chunk_time applied[DLS_MAX_MEASURED];
 	int napplied;
-	/* what the master saw: iterations delivered, and when and how many
-	 * with its first delivery; what it claimed: compute seconds and
-	 * iterations over every chunk it measured; whether it was slowed
-	 * (logged once) */
-	int64_t delivered, first_delivered;
+	/* what the master saw: when it first delivered, and how many it had
+	 * delivered then; what it claimed: compute seconds and iterations over
+	 * every chunk it measured; whether it was slowed (logged once) */
+	int64_t first_delivered;
 	double first_delivery_at;
 	double claimed_s, claimed_n;
 	int slowed;

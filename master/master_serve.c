@@ -40,18 +40,23 @@ uint64_t master_child_key(struct master *m, int slave_id)
 	return key;
 }
 
+/* Iterations slave id delivered: those handed to it, less those it holds. */
+static int64_t delivered(const struct master *m, int id)
+{
+	return m->roster.v[id].info.iterations -
+	       ledger_held_undelivered(&m->children[id].serve.held);
+}
+
 void master_apply_results(struct master *m, int id, const struct dls_result *res, size_t n)
 {
 	struct master_child *ch = &m->children[id];
 
-	for (size_t k = 0; k < n; k++)
-		ch->delivered += res[k].count;
+	result_store_accept(&m->results, res, n); /* stored by check_values */
+	ledger_commit(&m->results.ledger, &ch->serve.held, res, n);
 	if (n && !(ch->first_delivery_at > 0)) {
 		ch->first_delivery_at = dls_now();
-		ch->first_delivered = ch->delivered;
+		ch->first_delivered = delivered(m, id);
 	}
-	result_store_accept(&m->results, res, n); /* stored by check_values */
-	ledger_commit(&m->results.ledger, &m->children[id].serve.held, res, n);
 	if (n && result_store_complete(&m->results)) {
 		master_log_done(m);
 		pthread_cond_broadcast(&m->cond);
@@ -191,12 +196,12 @@ static void slow_to_seen(struct master *m, int id, struct dls_chunk_time *t)
 		return;
 	ch->claimed_s += t->compute_s;
 	ch->claimed_n += (double)t->count;
-	if (!(ch->first_delivery_at > 0) || ch->delivered == ch->first_delivered)
+	if (!(ch->first_delivery_at > 0) || delivered(m, id) == ch->first_delivered)
 		return;
-	/* what it holds may be computed already: counted as done */
+	/* delivered since, and what it holds (computed already, may be): all
+	 * it was handed since */
 	seen = (dls_now() - ch->first_delivery_at) /
-	       (double)(ch->delivered - ch->first_delivered +
-			ledger_held_undelivered(&ch->serve.held));
+	       (double)(m->roster.v[id].info.iterations - ch->first_delivered);
 	claimed = ch->claimed_s / ch->claimed_n;
 	if (!(claimed * MASTER_RATE_TRUST < seen))
 		return;
@@ -218,7 +223,6 @@ static void slow_to_seen(struct master *m, int id, struct dls_chunk_time *t)
 static void learn(struct master *m, int id)
 {
 	struct master_child *ch = &m->children[id];
-	int64_t I = m->results.work.loop.iterations;
 
 	ch->napplied = 0;
 	for (int k = 0; m->sched && k < ch->nmeasured; k++) {
@@ -226,8 +230,7 @@ static void learn(struct master *m, int id)
 
 		*t = ch->measured[k];
 		slow_to_seen(m, id, t);
-		if ((t->start < 0 || t->count < 1 || t->start > I - t->count ||
-		     sched_measure(m->sched, id, t->start, t->count, t->compute_s, t->elapsed_s)) &&
+		if (sched_measure(m->sched, id, t->start, t->count, t->compute_s, t->elapsed_s) &&
 		    !m->replaying)
 			log_warn("slave %d reported chunk [%lld, +%lld) computed in %g s, %g s "
 				 "with its wait: not a measurement, ignored",
