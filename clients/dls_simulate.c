@@ -21,6 +21,7 @@
 #include "work.h"
 #include "sched_cli.h"
 #include "sim.h"
+#include "simulate_piles.h"
 #include "simulate_trees.h"
 
 #define PROG "dls simulate"
@@ -58,7 +59,7 @@ static void help(void)
 	       "                       --alloc equal|proportional|round-robin (default equal),\n"
 	       "                       --bidirectional; tau_i = V_i/Q_i at the start.\n"
 	       "                       --tau LIST --tasks N: seed 000's task-level model\n"
-	       "                       instead (N unit tasks a PE, time unit 1/tau)\n");
+	       "                       instead (N unit tasks a PE, time unit 1/tau)\n" PILES_CLI_HELP);
 }
 
 enum { O_GAMMA = 110, O_ALLOC, O_BIDI, O_TAU, O_TASKS, O_HMODE = 100, O_PERREQ = 1, O_HMASTERS, O_HMOVH, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
@@ -139,6 +140,7 @@ int dls_cmd_simulate(int argc, char **argv)
 {
 	static const struct option opts[] = {SCHED_CLI_LONG_OPTIONS,
 					     CLUSTER_CLI_LONG_OPTIONS,
+					     PILES_CLI_LONG_OPTIONS,
 					     {"pes", required_argument, 0, O_PES},
 					     {"nd", no_argument, 0, O_ND},
 					     {"width", required_argument, 0, O_WIDTH},
@@ -178,7 +180,10 @@ int dls_cmd_simulate(int argc, char **argv)
 	double t_iter = 100, overhead = 0, latency = 0, poll = 100, per_request = 0, hm_overhead = 0;
 	int hmasters = 0, twolevel = 1, trees = 0, overlap = 1;
 	struct trees_opts to = {TREE_GAMMA_HALF, TREE_ALLOC_EQUAL, 0, 0, NULL};
-	const char *tau_list = NULL;
+	const char *tau_list = NULL, *alloc = NULL;
+	struct piles_opts po;
+	enum pile_policy policy;
+	int piles = 0, piles_set = 0;
 	int64_t tasks = 0, n;
 	const char *workload = NULL; /* NULL: the Mandelbrot image of --width x --height */
 	struct work wk = {0};
@@ -189,11 +194,20 @@ int dls_cmd_simulate(int argc, char **argv)
 	uint16_t *col;
 
 	sched_cli_init(&sc);
+	piles_opts_init(&po, PILE_NONE);
 	cl.n = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == SCHED_OPT_SCHEME && !strcasecmp(optarg, "trees")) {
 			trees = 1;
+			continue;
+		}
+		if (c == SCHED_OPT_SCHEME && !pile_policy_parse(optarg, &policy)) {
+			piles = 1;
+			continue;
+		}
+		if (piles_cli_option(PROG, &po, c, optarg)) {
+			piles_set = 1;
 			continue;
 		}
 		if (sched_cli_option(PROG, &sc, c, optarg))
@@ -258,9 +272,7 @@ int dls_cmd_simulate(int argc, char **argv)
 						"must be half, proportional or ratio");
 			break;
 		case O_ALLOC:
-			if (tree_plan_alloc_parse(optarg, &to.alloc))
-				cli_usage_error(PROG, "--alloc", optarg,
-						"must be equal, proportional or round-robin");
+			alloc = optarg; /* its values depend on the scheme */
 			break;
 		case O_BIDI:
 			to.bidirectional = 1;
@@ -292,6 +304,16 @@ int dls_cmd_simulate(int argc, char **argv)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
 	to.per_pe = per_pe;
 	to.json = json;
+	if (piles_set && !piles)
+		cli_usage_error(PROG, "--seed/--threshold/--ht/...", NULL,
+				"needs --scheme workpile, roc, ripple or none");
+	if (alloc && piles && pile_alloc_parse(alloc, &po.alloc))
+		cli_usage_error(PROG, "--alloc", alloc, "must be equal or proportional");
+	if (alloc && !piles && tree_plan_alloc_parse(alloc, &to.alloc))
+		cli_usage_error(PROG, "--alloc", alloc, "must be equal, proportional or round-robin");
+	if (piles && (trees || hmasters))
+		cli_usage_error(PROG, "--scheme", pile_policy_name(policy),
+				trees ? "one scheme at a time" : "has no hmasters");
 	if ((tau_list || tasks) && !trees)
 		cli_usage_error(PROG, tau_list ? "--tau" : "--tasks", NULL, "needs --scheme trees");
 	if (trees && (tau_list || tasks))
@@ -339,6 +361,20 @@ int dls_cmd_simulate(int argc, char **argv)
 		pes[i].speed = cl.speed[i];
 		pes[i].declared = cl.declared[i];
 		pes[i].load = cl.load[i];
+	}
+	if (piles) {
+		char where[200];
+
+		po.policy = policy;
+		po.per_pe = per_pe;
+		po.json = json;
+		snprintf(where, sizeof(where), "%s, order %s", what, iter_order_name(mode));
+		rc = simulate_piles_cluster(&po, &cl, cost, n, t_iter * 1e-9, latency * 1e-6, where);
+		free(colcost);
+		free(cost);
+		free(col);
+		free(pes);
+		return rc;
 	}
 	if (trees) {
 		char where[200];

@@ -18,7 +18,8 @@
  * Deterministic; not thread-safe.
  *
  * The one header of sim/ that its users include: it also brings Tree
- * Scheduling's model (tree_sim.h: tree_sim_run).  The event heap and the
+ * Scheduling's model (tree_sim.h: tree_sim_run) and the decentralized
+ * policies of seeds 002-004 (pile_sim.h: pile_sim_run).  The event heap and the
  * slaves' and hierarchy's models are private to sim/.
  */
 #ifndef DLS_SIM_H
@@ -29,6 +30,7 @@
 
 #include "dls/emul.h"
 #include "dls_sched.h"
+#include "pile_sim.h"
 #include "tree_sim.h"
 
 #ifdef __cplusplus

@@ -39,3 +39,30 @@ for s in af awf-b awf-c awf-d awf-e mfsc static; do
 done
 dls simulate --scheme fsc --cluster C8 --overhead-us 100 | grep -q "^fsc: h 100.0 us (the modelled round trip), iteration sd"
 dls simulate --scheme fsc --cluster C8 | grep -q "^fsc: h = sd (the model has no overhead"
+
+# the decentralized policies of seeds 002-004 (issue 15): each balances
+# C8 far above the placement alone (NP against it), and bad options are
+# refused with the reason
+for s in workpile roc ripple; do
+	out=$(dls simulate --scheme $s --cluster C8 --width 800 --height 400 --json "$T/$s.json")
+	echo "$out" | grep -q "^simulated: scheme $s (allocation equal)"
+	python3 - "$T/$s.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["t_nolb"] > r["t_p"] >= r["t_ideal"] * 0.999, r
+assert sum(r["pe_iterations"]) == 800 and r["moved"] > 0, r
+PY
+done
+dls simulate --scheme ripple --topology cube --cluster C8 --width 800 --height 400 \
+	| grep -q "^ripple: Tortoise on a cube"
+dls simulate --scheme none --cluster C8 --width 800 --height 400 | grep -q "^migrations 0,"
+expect_usage_error "^dls simulate: --scheme 'ripple': the cube topology needs a power-of-two" \
+	dls simulate --scheme ripple --topology cube --speeds 1,2,3
+expect_usage_error "^dls simulate: --scheme 'roc': the RoC thresholds must satisfy" \
+	dls simulate --scheme roc --cluster C8 --ct 30
+expect_usage_error "^dls simulate: --alloc 'round-robin': must be equal or proportional" \
+	dls simulate --scheme workpile --cluster C8 --alloc round-robin
+expect_usage_error "^dls simulate: --topology 'ring': must be line or cube" \
+	dls simulate --scheme ripple --cluster C8 --topology ring
+expect_usage_error "^dls simulate: --seed/--threshold/--ht/...: needs --scheme workpile" \
+	dls simulate --scheme ss --cluster C8 --ht 3

@@ -14,6 +14,7 @@ int slave_suite_add(void);
 int sim_suite_add(void);
 int hmaster_suite_add(void);
 int tree_sim_suite_add(void);
+int pile_sim_suite_add(void);
 int coordinator_suite_add(void);
 int coordinator_journal_suite_add(void);
 int serve_suite_add(void);

@@ -1,0 +1,205 @@
+/*
+ * simulate_piles.c - `dls simulate --scheme workpile|roc|ripple|none`: the
+ * decentralized policies in the simulator (sim/pile_sim.c), printed with
+ * their migrations, E and seed 002's NP.
+ */
+#include "simulate_piles.h"
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_util.h"
+#include "dls/err.h"
+
+void piles_opts_init(struct piles_opts *o, enum pile_policy policy)
+{
+	memset(o, 0, sizeof(*o));
+	o->policy = policy;
+	o->alloc = PILE_ALLOC_EQUAL;
+	o->seed = 1;
+	pile_params_init(&o->params);
+}
+
+int piles_cli_option(const char *prog, struct piles_opts *o, int c, const char *arg)
+{
+	struct pile_params *p = &o->params;
+
+	switch (c) {
+	case PILES_OPT_SEED:
+		o->seed = (uint64_t)cli_i64_or_die(prog, "--seed", arg, 0, INT64_MAX);
+		return 1;
+	case PILES_OPT_THRESHOLD:
+		p->threshold = cli_i64_or_die(prog, "--threshold", arg, 0, (int64_t)1 << 40);
+		return 1;
+	case PILES_OPT_BACKOFF:
+		p->backoff_s = cli_double_or_die(prog, "--backoff-us", arg, 0.001, 1e9) * 1e-6;
+		return 1;
+	case PILES_OPT_BACKOFF_MAX:
+		p->backoff_max_s = cli_double_or_die(prog, "--backoff-max-us", arg, 0.001, 1e9) * 1e-6;
+		return 1;
+	case PILES_OPT_HT:
+		p->ht = cli_i64_or_die(prog, "--ht", arg, 0, (int64_t)1 << 40);
+		return 1;
+	case PILES_OPT_LT:
+		p->lt = cli_i64_or_die(prog, "--lt", arg, 0, (int64_t)1 << 40);
+		return 1;
+	case PILES_OPT_CT:
+		p->ct = cli_i64_or_die(prog, "--ct", arg, 0, (int64_t)1 << 40);
+		return 1;
+	case PILES_OPT_TABLE:
+		p->table_size = (int)cli_i64_or_die(prog, "--table-size", arg, 1, 64);
+		return 1;
+	case PILES_OPT_NFMAX:
+		p->nf_max = (int)cli_i64_or_die(prog, "--nf-max", arg, 1, 1 << 20);
+		return 1;
+	case PILES_OPT_INTERVAL:
+		p->interval_s = cli_double_or_die(prog, "--interval-us", arg, 0.001, 1e9) * 1e-6;
+		return 1;
+	case PILES_OPT_ND:
+		p->nd_s = cli_double_or_die(prog, "--nd-us", arg, 0, 1e9) * 1e-6;
+		return 1;
+	case PILES_OPT_TOPOLOGY:
+		if (ripple_topology_parse(arg, &p->topology))
+			cli_usage_error(prog, "--topology", arg, "must be line or cube");
+		return 1;
+	case PILES_OPT_STEP:
+		p->step_s = cli_double_or_die(prog, "--step-us", arg, 0.001, 1e9) * 1e-6;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void print_params(const struct piles_opts *o)
+{
+	const struct pile_params *p = &o->params;
+
+	switch (o->policy) {
+	case PILE_WORKPILE:
+		printf("workpile: threshold %lld, backoff %g..%g us, seed %llu\n",
+		       (long long)p->threshold, p->backoff_s * 1e6, p->backoff_max_s * 1e6,
+		       (unsigned long long)o->seed);
+		break;
+	case PILE_ROC:
+		printf("roc: HT %lld LT %lld CT %lld, tables %d, NF_max %d, interval %g us, "
+		       "first ND %s, seed %llu\n",
+		       (long long)p->ht, (long long)p->lt, (long long)p->ct, p->table_size, p->nf_max,
+		       p->interval_s * 1e6, p->nd_s > 0 ? "given" : "1 MB at 1 Gb/s + RTT",
+		       (unsigned long long)o->seed);
+		break;
+	case PILE_RIPPLE:
+		printf("ripple: Tortoise on a %s, step %g us\n", ripple_topology_name(p->topology),
+		       p->step_s * 1e6);
+		break;
+	default:
+		break;
+	}
+}
+
+static int write_json(const char *path, const struct piles_opts *o, const struct pile_sim_result *r,
+		      int npes, double t_ideal, double t_nolb)
+{
+	json_t *units = json_array(), *iters = json_array(), *top;
+	int rc;
+
+	for (size_t k = 0; units && k < r->nunits; k++)
+		json_array_append_new(units, json_pack("[II]", (json_int_t)r->units[k].size,
+						       (json_int_t)r->units[k].count));
+	for (int i = 0; iters && i < npes; i++)
+		json_array_append_new(iters, json_integer(r->pe_iterations[i]));
+	top = json_pack("{sssisssfsfsfsfsIsIsIsIsoso}", "scheme", pile_policy_name(o->policy),
+			"slaves", npes, "alloc", pile_alloc_name(o->alloc), "t_p", r->t_p, "t_ideal",
+			t_ideal, "t_nolb", t_nolb, "efficiency", r->t_p > 0 ? t_ideal / r->t_p : 0,
+			"migrations", (json_int_t)r->migrations, "moved", (json_int_t)r->moved,
+			"messages", (json_int_t)r->messages, "dropped", (json_int_t)r->dropped,
+			"units", units, "pe_iterations", iters);
+	rc = !top || json_dump_file(top, path, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+	json_decref(top);
+	return rc ? -1 : 0;
+}
+
+/* Prints r; NP = (T_noLB - T_p) / (T_noLB - T_ideal), seed 002 section 3.3. */
+static void print_result(const struct piles_opts *o, const struct pile_sim_config *c,
+			 const struct pile_sim_result *r, double t_ideal, double t_nolb)
+{
+	printf("migrations %lld, iterations moved %lld, messages %lld", (long long)r->migrations,
+	       (long long)r->moved, (long long)r->messages);
+	if (o->policy == PILE_ROC)
+		printf(", requests dropped %lld", (long long)r->dropped);
+	printf("\nmigration units (size x times):");
+	for (size_t k = 0; k < r->nunits; k++)
+		printf(" %lldx%lld", (long long)r->units[k].size, (long long)r->units[k].count);
+	printf("\n");
+	if (o->per_pe)
+		for (int i = 0; i < c->npes; i++)
+			printf("%5d tau %.3f iterations %lld busy %.6f in %lld out %lld\n", i,
+			       c->tau[i], (long long)r->pe_iterations[i], r->pe_busy[i],
+			       (long long)r->pe_moved_in[i], (long long)r->pe_moved_out[i]);
+	printf("T_p %.6f   T_ideal %.6f   E %.3f   T_noLB %.6f", r->t_p, t_ideal,
+	       r->t_p > 0 ? t_ideal / r->t_p : 0, t_nolb);
+	if (t_nolb > t_ideal)
+		printf("   NP %.3f", (t_nolb - r->t_p) / (t_nolb - t_ideal));
+	printf("\n");
+}
+
+int simulate_piles_cluster(const struct piles_opts *o, const struct cluster *cl,
+			   const uint64_t *cost, int64_t iterations, double t_unit, double latency,
+			   const char *what)
+{
+	struct tree_sim_config tc; /* the cluster's tau and power, as Tree Scheduling's */
+	struct pile_sim_config c;
+	struct pile_sim_result r, none;
+	double t_ideal;
+	const char *why;
+	int rc = tree_sim_config_cluster(cl->speed, cl->load, cl->n, cost, iterations, t_unit, &tc,
+					 &t_ideal);
+
+	if (rc) {
+		fprintf(stderr, "dls simulate: out of memory\n");
+		return 1;
+	}
+	memset(&c, 0, sizeof(c));
+	c.tau = tc.tau;
+	c.power = tc.power;
+	c.npes = tc.npes;
+	c.iterations = iterations;
+	c.cost = cost;
+	c.t_unit = t_unit;
+	c.latency = latency;
+	c.policy = PILE_NONE;
+	c.alloc = o->alloc;
+	c.params = o->params;
+	c.seed = o->seed;
+	if (o->policy != PILE_NONE) {
+		c.policy = o->policy;
+		if ((why = pile_sim_check(&c))) {
+			tree_sim_config_free(&tc);
+			cli_usage_error("dls simulate", "--scheme", pile_policy_name(o->policy), why);
+		}
+		c.policy = PILE_NONE;
+	}
+	rc = pile_sim_run(&c, &none);
+	c.policy = o->policy;
+	if (!rc && (rc = pile_sim_run(&c, &r)))
+		pile_sim_result_free(&none);
+	if (rc) {
+		fprintf(stderr, "dls simulate: cannot simulate %s: %s\n", pile_policy_name(o->policy),
+			dls_strerror(rc));
+		tree_sim_config_free(&tc);
+		return 1;
+	}
+	printf("simulated: scheme %s (allocation %s), %s, %d slaves, latency %g\n",
+	       pile_policy_name(o->policy), pile_alloc_name(o->alloc), what, c.npes, latency);
+	print_params(o);
+	print_result(o, &c, &r, t_ideal, none.t_p);
+	if (o->json && write_json(o->json, o, &r, c.npes, t_ideal, none.t_p)) {
+		fprintf(stderr, "dls simulate: cannot write '%s'\n", o->json);
+		rc = 1;
+	}
+	pile_sim_result_free(&r);
+	pile_sim_result_free(&none);
+	tree_sim_config_free(&tc);
+	return rc ? 1 : 0;
+}

@@ -1,0 +1,446 @@
+/*
+ * pile_sim.c - the engine of the decentralized policies (see pile_sim.h
+ * and pile_internal.h): piles, the clock, computing, transfers, messages
+ * and timers.  Events at the same time are handled in this order: ends of
+ * iterations, arrivals of work, messages, timers; then by the order they
+ * were pushed.  The run stops when the last iteration ends.
+ */
+#include "pile_sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "dls/err.h"
+#include "pile_internal.h"
+
+enum { EV_END, EV_ARRIVE, EV_MSG, EV_TIMER };
+
+struct event {
+	double t;
+	int kind;
+	uint64_t seq;
+	int pe;		    /* EV_END, EV_TIMER: the PE; EV_ARRIVE: the receiver */
+	int from, timer;    /* EV_ARRIVE: the giver; EV_TIMER: the policy's kind */
+	int64_t n;	    /* EV_ARRIVE: how many */
+	int64_t *its;	    /* EV_ARRIVE: the iterations (owned by the event) */
+	struct pile_msg msg; /* EV_MSG */
+};
+
+static int before(const void *x, const void *y)
+{
+	const struct event *a = x, *b = y;
+
+	if (a->t != b->t)
+		return a->t < b->t;
+	if (a->kind != b->kind)
+		return a->kind < b->kind;
+	return a->seq < b->seq;
+}
+
+static int push(struct pile *s, struct event *e)
+{
+	e->t = nearbyint(e->t * 1e9) / 1e9; /* ties stay ties */
+	e->seq = s->seq++;
+	return event_heap_push(&s->ev, e);
+}
+
+int64_t pile_len(const struct pile *s, int pe)
+{
+	return s->pe[pe].len;
+}
+
+int pile_busy(const struct pile *s, int pe)
+{
+	return s->pe[pe].busy;
+}
+
+static int64_t *ring_at(struct pile_pe *p, int64_t k)
+{
+	return &p->ring[(p->head + k) % p->cap];
+}
+
+static int ring_append(struct pile_pe *p, const int64_t *its, int64_t n)
+{
+	if (p->len + n > p->cap) {
+		int64_t cap = p->cap ? p->cap : 16;
+		int64_t *v;
+
+		while (cap < p->len + n)
+			cap *= 2;
+		v = malloc((size_t)cap * sizeof(*v));
+		if (!v)
+			return DLS_ENOMEM;
+		for (int64_t k = 0; k < p->len; k++)
+			v[k] = *ring_at(p, k);
+		free(p->ring);
+		p->ring = v;
+		p->head = 0;
+		p->cap = cap;
+	}
+	for (int64_t k = 0; k < n; k++) {
+		p->len++;
+		*ring_at(p, p->len - 1) = its[k];
+	}
+	return DLS_OK;
+}
+
+uint64_t pile_rand(struct pile *s, int pe)
+{
+	uint64_t z = (s->pe[pe].rng += 0x9e3779b97f4a7c15ULL); /* splitmix64 */
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+int pile_rand_other(struct pile *s, int pe)
+{
+	int r = (int)(pile_rand(s, pe) % (uint64_t)(s->c->npes - 1));
+
+	return r >= pe ? r + 1 : r;
+}
+
+int pile_give(struct pile *s, int from, int to, int64_t n, double t, int64_t *moved)
+{
+	struct pile_pe *p = &s->pe[from];
+	struct event e = {0};
+	int rc;
+
+	if (moved)
+		*moved = 0;
+	if (n > p->len)
+		n = p->len;
+	if (n <= 0 || from == to)
+		return DLS_OK;
+	e.its = malloc((size_t)n * sizeof(*e.its));
+	if (!e.its)
+		return DLS_ENOMEM;
+	for (int64_t k = 0; k < n; k++)
+		e.its[k] = *ring_at(p, p->len - n + k);
+	p->len -= n;
+	e.t = t + s->c->latency;
+	e.kind = EV_ARRIVE;
+	e.pe = to;
+	e.from = from;
+	e.n = n;
+	if ((rc = push(s, &e))) {
+		free(e.its);
+		return rc;
+	}
+	s->out->migrations++;
+	s->out->moved += n;
+	s->out->pe_moved_out[from] += n;
+	if (moved)
+		*moved = n;
+	return tree_migrate_units_count(&s->out->units, &s->out->nunits, n);
+}
+
+int pile_send(struct pile *s, const struct pile_msg *m, double t)
+{
+	struct event e = {0};
+
+	e.t = t + s->c->latency;
+	e.kind = EV_MSG;
+	e.pe = m->to;
+	e.msg = *m;
+	s->out->messages++;
+	return push(s, &e);
+}
+
+int pile_timer(struct pile *s, int pe, int kind, double at)
+{
+	struct event e = {0};
+
+	e.t = at;
+	e.kind = EV_TIMER;
+	e.pe = pe;
+	e.timer = kind;
+	return push(s, &e);
+}
+
+/* PE pe takes the head of its pile at t. */
+static int start_next(struct pile *s, int pe, double t)
+{
+	const struct pile_sim_config *c = s->c;
+	struct pile_pe *p = &s->pe[pe];
+	int64_t it = *ring_at(p, 0);
+	double work = (c->cost ? (double)c->cost[it] : 1.0) * c->t_unit;
+	struct event e = {0};
+
+	p->head = (p->head + 1) % p->cap;
+	p->len--;
+	p->started++;
+	p->busy = 1;
+	e.t = c->power ? emul_finish(&c->power[pe], t, work) : t + work / c->tau[pe];
+	e.kind = EV_END;
+	e.pe = pe;
+	s->out->pe_busy[pe] += e.t - t;
+	return push(s, &e);
+}
+
+/* A boundary of pe at t: the policy looks first, then the next iteration. */
+static int boundary(struct pile *s, int pe, double t)
+{
+	int rc = DLS_OK;
+
+	if (s->pe[pe].len > 0 && s->ops && s->ops->before_next)
+		rc = s->ops->before_next(s, pe, t);
+	if (rc)
+		return rc;
+	if (s->pe[pe].len > 0)
+		return start_next(s, pe, t);
+	return s->ops && s->ops->on_idle ? s->ops->on_idle(s, pe, t) : DLS_OK;
+}
+
+static int handle(struct pile *s, struct event *e)
+{
+	struct pile_pe *p = &s->pe[e->pe];
+	int rc;
+
+	switch (e->kind) {
+	case EV_END:
+		p->busy = 0;
+		s->computed++;
+		s->out->pe_iterations[e->pe]++;
+		if (e->t > s->out->t_p)
+			s->out->t_p = e->t;
+		return s->computed == s->c->iterations ? DLS_OK : boundary(s, e->pe, e->t);
+	case EV_ARRIVE:
+		rc = ring_append(p, e->its, e->n);
+		free(e->its);
+		e->its = NULL;
+		if (rc)
+			return rc;
+		s->out->pe_moved_in[e->pe] += e->n;
+		if (s->ops && s->ops->on_arrival &&
+		    (rc = s->ops->on_arrival(s, e->pe, e->from, e->n, e->t)))
+			return rc;
+		return p->busy || p->len == 0 ? DLS_OK : start_next(s, e->pe, e->t);
+	case EV_MSG:
+		return s->ops && s->ops->on_message ? s->ops->on_message(s, &e->msg, e->t) : DLS_OK;
+	default:
+		return s->ops && s->ops->on_timer ? s->ops->on_timer(s, e->pe, e->timer, e->t)
+						  : DLS_OK;
+	}
+}
+
+/* Blocks of the order, equal or proportional to tau (leftovers to the first PEs). */
+static void place(const struct pile_sim_config *c, int64_t *count)
+{
+	int64_t given = 0;
+	double sum = 0;
+
+	for (int i = 0; i < c->npes; i++)
+		sum += c->tau[i];
+	for (int i = 0; i < c->npes; i++) {
+		count[i] = c->alloc == PILE_ALLOC_PROPORTIONAL
+				   ? (int64_t)floor(c->tau[i] / sum * (double)c->iterations)
+				   : c->iterations / c->npes;
+		if (count[i] < 0)
+			count[i] = 0;
+		given += count[i];
+	}
+	for (int i = 0; given > c->iterations; i = (i + 1) % c->npes)
+		if (count[i] > 0) {
+			count[i]--;
+			given--;
+		}
+	for (int i = 0; given < c->iterations; i = (i + 1) % c->npes, given++)
+		count[i]++;
+}
+
+static const struct pile_policy_ops *ops_of(enum pile_policy p)
+{
+	switch (p) {
+	case PILE_WORKPILE:
+		return &pile_workpile_ops;
+	case PILE_ROC:
+		return &pile_roc_ops;
+	case PILE_RIPPLE:
+		return &pile_ripple_ops;
+	default:
+		return NULL;
+	}
+}
+
+static int setup(struct pile *s, const struct pile_sim_config *c, struct pile_sim_result *out)
+{
+	int n = c->npes;
+	int64_t *count = calloc((size_t)n, sizeof(*count)), at = 0, *its;
+	int rc = DLS_OK;
+
+	out->pe_iterations = calloc((size_t)n, sizeof(int64_t));
+	out->pe_busy = calloc((size_t)n, sizeof(double));
+	out->pe_moved_in = calloc((size_t)n, sizeof(int64_t));
+	out->pe_moved_out = calloc((size_t)n, sizeof(int64_t));
+	s->pe = calloc((size_t)n, sizeof(*s->pe));
+	its = malloc((size_t)c->iterations * sizeof(*its));
+	if (!count || !out->pe_iterations || !out->pe_busy || !out->pe_moved_in ||
+	    !out->pe_moved_out || !s->pe || !its) {
+		rc = DLS_ENOMEM;
+		goto done;
+	}
+	for (int64_t k = 0; k < c->iterations; k++)
+		its[k] = k;
+	place(c, count);
+	for (int i = 0; i < n && !rc; i++) {
+		s->pe[i].rng = c->seed * 0x2545f4914f6cdd1dULL + (uint64_t)i * 0x9e3779b97f4a7c15ULL;
+		rc = ring_append(&s->pe[i], its + at, count[i]);
+		at += count[i];
+	}
+done:
+	free(count);
+	free(its);
+	return rc;
+}
+
+int pile_sim_run(const struct pile_sim_config *c, struct pile_sim_result *out)
+{
+	struct pile s;
+	struct event e;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (pile_sim_check(c))
+		return DLS_EINVAL;
+	memset(&s, 0, sizeof(s));
+	s.c = c;
+	s.out = out;
+	s.ops = ops_of(c->policy);
+	event_heap_init(&s.ev, sizeof(struct event), before);
+	rc = setup(&s, c, out);
+	if (!rc && s.ops && s.ops->init)
+		rc = s.ops->init(&s);
+	for (int i = 0; !rc && i < c->npes; i++) /* everyone starts at 0 */
+		rc = boundary(&s, i, 0);
+	while (!rc && s.ev.n && s.computed < c->iterations) {
+		event_heap_pop(&s.ev, &e);
+		rc = handle(&s, &e);
+		free(e.its);
+	}
+	if (!rc && s.computed != c->iterations)
+		rc = DLS_ESTATE; /* an iteration went missing: cannot happen */
+	while (s.ev.n) { /* what the end left in flight */
+		event_heap_pop(&s.ev, &e);
+		free(e.its);
+	}
+	if (s.ops && s.ops->fini)
+		s.ops->fini(&s);
+	for (int i = 0; s.pe && i < c->npes; i++)
+		free(s.pe[i].ring);
+	free(s.pe);
+	event_heap_free(&s.ev);
+	if (rc)
+		pile_sim_result_free(out);
+	return rc;
+}
+
+void pile_sim_result_free(struct pile_sim_result *r)
+{
+	free(r->units);
+	free(r->pe_iterations);
+	free(r->pe_busy);
+	free(r->pe_moved_in);
+	free(r->pe_moved_out);
+	memset(r, 0, sizeof(*r));
+}
+
+const char *pile_sim_check(const struct pile_sim_config *c)
+{
+	const struct pile_params *p = &c->params;
+
+	if (c->npes < 1 || c->iterations < 1 || !c->tau)
+		return "needs at least one PE and one iteration";
+	for (int i = 0; i < c->npes; i++)
+		if (!(c->tau[i] > 0) || !isfinite(c->tau[i]))
+			return "every throughput must be positive and finite";
+	if (!(c->t_unit >= 0) || !isfinite(c->t_unit) || !(c->latency >= 0) ||
+	    !isfinite(c->latency))
+		return "the time unit and the latency must be finite and >= 0";
+	if (c->alloc != PILE_ALLOC_EQUAL && c->alloc != PILE_ALLOC_PROPORTIONAL)
+		return "unknown allocation";
+	switch (c->policy) {
+	case PILE_NONE:
+		return NULL;
+	case PILE_WORKPILE:
+		if (p->threshold < 0)
+			return "the workpile threshold must be >= 0";
+		if (!(p->backoff_s > 0) || !(p->backoff_max_s >= p->backoff_s) ||
+		    !isfinite(p->backoff_max_s))
+			return "the backoff must be > 0 and its maximum at least the first";
+		return NULL;
+	case PILE_ROC:
+		if (p->ct < 0 || p->lt < p->ct || p->ht < p->lt)
+			return "the RoC thresholds must satisfy 0 <= CT <= LT <= HT";
+		if (p->table_size < 1 || p->table_size > 64 || p->nf_max < 1)
+			return "the RoC table size must be 1..64 and NF_max >= 1";
+		if (!(p->interval_s > 0) || !isfinite(p->interval_s) || !(p->nd_s >= 0) ||
+		    !isfinite(p->nd_s))
+			return "the RoC sample interval must be > 0 and ND >= 0";
+		return NULL;
+	case PILE_RIPPLE:
+		if (!(p->step_s > 0) || !isfinite(p->step_s))
+			return "the Ripple step must be > 0";
+		if (p->topology == RIPPLE_CUBE && (c->npes & (c->npes - 1)))
+			return "the cube topology needs a power-of-two number of PEs";
+		if (p->topology != RIPPLE_LINE && p->topology != RIPPLE_CUBE)
+			return "unknown Ripple topology";
+		if (p->topology == RIPPLE_LINE && c->npes > PILE_RIPPLE_LINE_MAX)
+			return "a line of more than 4096 PEs (its tables grow as n^2): use the cube";
+		return NULL;
+	default:
+		return "unknown policy";
+	}
+}
+
+void pile_params_init(struct pile_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->threshold = 1;
+	p->backoff_s = 100e-6;
+	p->backoff_max_s = 10e-3;
+	p->ht = 25;
+	p->lt = 10;
+	p->ct = 4;
+	p->table_size = 5;
+	p->nf_max = 8;
+	p->interval_s = 1e-3;
+	p->nd_s = 0;
+	p->topology = RIPPLE_LINE;
+	p->step_s = 1e-3;
+}
+
+static const char *const policy_names[] = {"none", "workpile", "roc", "ripple"};
+static const char *const alloc_names[] = {"equal", "proportional"};
+
+const char *pile_policy_name(enum pile_policy p)
+{
+	return (unsigned)p < 4 ? policy_names[p] : "?";
+}
+
+int pile_policy_parse(const char *name, enum pile_policy *out)
+{
+	for (int k = 0; k < 4; k++)
+		if (!strcasecmp(name, policy_names[k])) {
+			*out = (enum pile_policy)k;
+			return DLS_OK;
+		}
+	return DLS_ENOENT;
+}
+
+const char *pile_alloc_name(enum pile_alloc a)
+{
+	return (unsigned)a < 2 ? alloc_names[a] : "?";
+}
+
+int pile_alloc_parse(const char *name, enum pile_alloc *out)
+{
+	for (int k = 0; k < 2; k++)
+		if (!strcasecmp(name, alloc_names[k])) {
+			*out = (enum pile_alloc)k;
+			return DLS_OK;
+		}
+	return DLS_ENOENT;
+}

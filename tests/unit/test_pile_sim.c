@@ -1,0 +1,287 @@
+/*
+ * The decentralized policies of seeds 002-004 (sim/pile_sim.c, ripple_net.c):
+ * seed 004's Tortoise and hypercube Ripple on continuous load against the
+ * seed's own claims (levelling, the load and migration per step); every
+ * policy conserving work on random clusters; a balanced start staying put
+ * (seeds 002 and 003); determinism; RoC's forward-and-drop; refusals.
+ */
+#include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls/err.h"
+#include "sim.h"
+#include "suites.h"
+
+/* Tortoise on a line: n units appear at P_1 (seed 004, section 3). */
+static void test_tortoise_line(void)
+{
+	enum { N = 9 };
+	struct ripple_net *net;
+	double flow[N];
+	const double *load;
+	const int *a, *b;
+
+	CU_ASSERT_EQUAL_FATAL(ripple_net_create(RIPPLE_LINE, N, &net), DLS_OK);
+	CU_ASSERT_EQUAL(ripple_net_links(net, &a, &b), N - 1);
+	ripple_net_add(net, 0, N);
+	load = ripple_net_loads(net);
+	for (int t = 0; t < 2 * N; t++) {
+		double total = 0;
+
+		ripple_net_step(net, flow);
+		/* the seed: P_i's load at step t is n - t; each link carries <= 1 a step */
+		CU_ASSERT_DOUBLE_EQUAL(load[0], t + 1 < N ? N - (t + 1) : 1, 1e-12);
+		for (int l = 0; l < N - 1; l++)
+			CU_ASSERT(flow[l] >= -1e-12 && flow[l] <= 1 + 1e-12);
+		for (int j = 0; j < N; j++)
+			total += load[j];
+		CU_ASSERT_DOUBLE_EQUAL(total, N, 1e-9);
+		if (t == N - 3) /* the far end is not level yet */
+			CU_ASSERT(load[N - 1] < 1 - 1e-6);
+	}
+	for (int j = 0; j < N; j++) /* level: each keeps its fair share */
+		CU_ASSERT_DOUBLE_EQUAL(load[j], 1, 1e-12);
+	ripple_net_destroy(net);
+}
+
+/* Binomial spanning trees of a 4-cube: level in d steps, max load n/2^t. */
+static void test_ripple_cube(void)
+{
+	enum { D = 4, N = 1 << D };
+	struct ripple_net *net;
+	const double *load;
+	const int *a, *b;
+
+	CU_ASSERT_EQUAL(ripple_net_create(RIPPLE_CUBE, 12, &net), DLS_EINVAL);
+	CU_ASSERT_EQUAL_FATAL(ripple_net_create(RIPPLE_CUBE, N, &net), DLS_OK);
+	CU_ASSERT_EQUAL(ripple_net_links(net, &a, &b), N * D / 2);
+	ripple_net_add(net, 5, N);
+	load = ripple_net_loads(net);
+	for (int t = 1; t <= D; t++) {
+		double max = 0;
+
+		ripple_net_step(net, NULL);
+		for (int j = 0; j < N; j++)
+			max = load[j] > max ? load[j] : max;
+		CU_ASSERT(max <= (double)N / (1 << t));
+	}
+	for (int j = 0; j < N; j++) /* powers of two: exact */
+		CU_ASSERT_EQUAL(load[j], 1.0);
+	ripple_net_destroy(net);
+}
+
+/* A negative change (consumed work) is spread as well: the others give. */
+static void test_ripple_negative(void)
+{
+	struct ripple_net *net;
+	const double *load;
+
+	CU_ASSERT_EQUAL_FATAL(ripple_net_create(RIPPLE_LINE, 4, &net), DLS_OK);
+	for (int j = 0; j < 4; j++)
+		ripple_net_add(net, j, 10);
+	for (int t = 0; t < 8; t++)
+		ripple_net_step(net, NULL);
+	ripple_net_add(net, 3, -4);
+	for (int t = 0; t < 8; t++)
+		ripple_net_step(net, NULL);
+	load = ripple_net_loads(net);
+	for (int j = 0; j < 4; j++)
+		CU_ASSERT_DOUBLE_EQUAL(load[j], 9, 1e-12);
+	ripple_net_destroy(net);
+}
+
+static void config(struct pile_sim_config *c, const double *tau, int n, int64_t iterations,
+		   const uint64_t *cost, enum pile_policy policy)
+{
+	memset(c, 0, sizeof(*c));
+	c->tau = tau;
+	c->npes = n;
+	c->iterations = iterations;
+	c->cost = cost;
+	c->t_unit = 1e-3;
+	c->policy = policy;
+	c->alloc = PILE_ALLOC_EQUAL;
+	c->seed = 1;
+	pile_params_init(&c->params);
+}
+
+static void check_conserved(const struct pile_sim_config *c, const struct pile_sim_result *r)
+{
+	int64_t sum = 0, in = 0, out = 0;
+
+	for (int i = 0; i < c->npes; i++) {
+		sum += r->pe_iterations[i];
+		in += r->pe_moved_in[i];
+		out += r->pe_moved_out[i];
+	}
+	CU_ASSERT_EQUAL(sum, c->iterations);
+	CU_ASSERT_EQUAL(in, r->moved);
+	CU_ASSERT_EQUAL(out, r->moved);
+}
+
+/* Every policy, random clusters, costs, latencies, allocations, topologies. */
+static void test_conservation(void)
+{
+	uint64_t x = 88172645463325252ULL;
+
+	for (int trial = 0; trial < 60; trial++) {
+		int n = 1 + (int)((x = x * 6364136223846793005ULL + 1442695040888963407ULL) >> 33) % 16;
+		int64_t iters = 1 + (int64_t)((x = x * 6364136223846793005ULL + 1) >> 40) % 900;
+		double *tau = malloc((size_t)n * sizeof(*tau));
+		uint64_t *cost = malloc((size_t)iters * sizeof(*cost));
+		struct pile_sim_config c;
+		struct pile_sim_result r;
+
+		for (int i = 0; i < n; i++)
+			tau[i] = 1 + (double)((x = x * 6364136223846793005ULL + 7) >> 60);
+		for (int64_t k = 0; k < iters; k++)
+			cost[k] = 1 + ((x = x * 6364136223846793005ULL + 3) >> 58);
+		config(&c, tau, n, iters, cost, (enum pile_policy)(trial % 4));
+		c.alloc = trial % 3 ? PILE_ALLOC_EQUAL : PILE_ALLOC_PROPORTIONAL;
+		c.latency = (trial % 5) * 0.4e-3;
+		c.seed = (uint64_t)trial;
+		c.params.topology = (n & (n - 1)) == 0 && trial % 2 ? RIPPLE_CUBE : RIPPLE_LINE;
+		c.params.threshold = trial % 3;
+		CU_ASSERT_EQUAL_FATAL(pile_sim_run(&c, &r), DLS_OK);
+		check_conserved(&c, &r);
+		CU_ASSERT(r.t_p > 0);
+		pile_sim_result_free(&r);
+		free(tau);
+		free(cost);
+	}
+}
+
+/* Seeds 002 and 003: a balanced system stays so, with nothing moved. */
+static void test_balanced_stays(void)
+{
+	const double tau[] = {2, 2, 2, 2, 2, 2};
+	struct pile_sim_config c;
+	struct pile_sim_result r;
+
+	for (int p = PILE_WORKPILE; p <= PILE_RIPPLE; p++) {
+		config(&c, tau, 6, 600, NULL, (enum pile_policy)p);
+		CU_ASSERT_EQUAL_FATAL(pile_sim_run(&c, &r), DLS_OK);
+		if (p != PILE_RIPPLE) {
+			CU_ASSERT_DOUBLE_EQUAL(r.t_p, 100 * 1e-3 / 2, 1e-9);
+			CU_ASSERT_EQUAL(r.moved, 0);
+		} else { /* Tortoise's passes cancel only in the long run: the
+			  * ends hear of the others' work later than the middle,
+			  * so a few iterations move and one PE ends one later */
+			CU_ASSERT(r.moved <= 6);
+			CU_ASSERT(r.t_p <= (100 + 1) * 1e-3 / 2 + 1e-9);
+		}
+		pile_sim_result_free(&r);
+	}
+}
+
+/* Unequal PEs, equal placement: balancing brings T_p near the ideal. */
+static void test_heterogeneous(void)
+{
+	const double tau[] = {1, 1, 1, 1, 2, 2, 2, 2};
+	double ideal = 2400 * 1e-3 / 12;
+	struct pile_sim_config c;
+	struct pile_sim_result r;
+
+	config(&c, tau, 8, 2400, NULL, PILE_NONE);
+	CU_ASSERT_EQUAL_FATAL(pile_sim_run(&c, &r), DLS_OK);
+	CU_ASSERT_DOUBLE_EQUAL(r.t_p, 0.3, 1e-9); /* 300 iterations at tau 1 */
+	pile_sim_result_free(&r);
+	for (int p = PILE_WORKPILE; p <= PILE_RIPPLE; p++) {
+		config(&c, tau, 8, 2400, NULL, (enum pile_policy)p);
+		CU_ASSERT_EQUAL_FATAL(pile_sim_run(&c, &r), DLS_OK);
+		CU_ASSERT(r.moved > 0);
+		CU_ASSERT(ideal / r.t_p > 0.85);
+		check_conserved(&c, &r);
+		pile_sim_result_free(&r);
+	}
+}
+
+static void test_deterministic(void)
+{
+	const double tau[] = {1, 3, 2, 5, 1};
+	struct pile_sim_config c;
+	struct pile_sim_result r1, r2;
+
+	for (int p = PILE_WORKPILE; p <= PILE_RIPPLE; p++) {
+		config(&c, tau, 5, 1000, NULL, (enum pile_policy)p);
+		c.latency = 1e-4;
+		c.seed = 42;
+		CU_ASSERT_EQUAL_FATAL(pile_sim_run(&c, &r1), DLS_OK);
+		CU_ASSERT_EQUAL_FATAL(pile_sim_run(&c, &r2), DLS_OK);
+		CU_ASSERT_EQUAL(r1.t_p, r2.t_p);
+		CU_ASSERT_EQUAL(r1.moved, r2.moved);
+		CU_ASSERT_EQUAL(r1.messages, r2.messages);
+		pile_sim_result_free(&r1);
+		pile_sim_result_free(&r2);
+	}
+}
+
+/* RoC: with no source anywhere (HT above every load) a request is forwarded
+ * NF_max times, then dropped; nothing moves and T_p is the placement's. */
+static void test_roc_drops(void)
+{
+	const double tau[] = {1, 4, 1, 1};
+	struct pile_sim_config c;
+	struct pile_sim_result r, none;
+
+	config(&c, tau, 4, 400, NULL, PILE_NONE);
+	CU_ASSERT_EQUAL_FATAL(pile_sim_run(&c, &none), DLS_OK);
+	config(&c, tau, 4, 400, NULL, PILE_ROC);
+	c.params.ht = c.params.lt = 1000;
+	c.params.nf_max = 3;
+	CU_ASSERT_EQUAL_FATAL(pile_sim_run(&c, &r), DLS_OK);
+	CU_ASSERT_EQUAL(r.moved, 0);
+	CU_ASSERT(r.dropped > 0);
+	CU_ASSERT(r.messages >= 3 * r.dropped); /* 1 request + 2 forwards + drop each */
+	CU_ASSERT_EQUAL(r.t_p, none.t_p);
+	pile_sim_result_free(&r);
+	pile_sim_result_free(&none);
+	/* the seed's thresholds: the fast PE is fed, the rest stays above HT */
+	config(&c, tau, 4, 400, NULL, PILE_ROC);
+	CU_ASSERT_EQUAL_FATAL(pile_sim_run(&c, &r), DLS_OK);
+	CU_ASSERT(r.moved > 0);
+	CU_ASSERT(r.pe_moved_in[1] > 0);
+	CU_ASSERT(r.t_p < 0.1);
+	pile_sim_result_free(&r);
+}
+
+static void test_refusals(void)
+{
+	const double tau[] = {1, 1, 1}, bad[] = {1, 0, 1};
+	struct pile_sim_config c;
+	struct pile_sim_result r;
+
+	config(&c, tau, 3, 10, NULL, PILE_RIPPLE);
+	c.params.topology = RIPPLE_CUBE;
+	CU_ASSERT_PTR_NOT_NULL(pile_sim_check(&c));
+	CU_ASSERT_EQUAL(pile_sim_run(&c, &r), DLS_EINVAL);
+	config(&c, tau, 3, 10, NULL, PILE_ROC);
+	c.params.lt = 30; /* above HT */
+	CU_ASSERT_PTR_NOT_NULL(pile_sim_check(&c));
+	config(&c, tau, 3, 10, NULL, PILE_WORKPILE);
+	c.params.backoff_s = 0;
+	CU_ASSERT_PTR_NOT_NULL(pile_sim_check(&c));
+	config(&c, bad, 3, 10, NULL, PILE_NONE);
+	CU_ASSERT_PTR_NOT_NULL(pile_sim_check(&c));
+	config(&c, tau, 3, 10, NULL, PILE_WORKPILE);
+	CU_ASSERT_PTR_NULL(pile_sim_check(&c));
+}
+
+int pile_sim_suite_add(void)
+{
+	CU_pSuite s = CU_add_suite("pile_sim", NULL, NULL);
+
+	if (!s || !CU_add_test(s, "Tortoise on a line (seed 004)", test_tortoise_line) ||
+	    !CU_add_test(s, "Ripple on a hypercube (seed 004)", test_ripple_cube) ||
+	    !CU_add_test(s, "Ripple spreads a loss", test_ripple_negative) ||
+	    !CU_add_test(s, "every policy conserves work", test_conservation) ||
+	    !CU_add_test(s, "a balanced start stays put", test_balanced_stays) ||
+	    !CU_add_test(s, "unequal PEs are balanced", test_heterogeneous) ||
+	    !CU_add_test(s, "deterministic for a seed", test_deterministic) ||
+	    !CU_add_test(s, "RoC forwards and drops", test_roc_drops) ||
+	    !CU_add_test(s, "bad configurations refused", test_refusals))
+		return -1;
+	return 0;
+}
