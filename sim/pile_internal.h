@@ -1,6 +1,8 @@
 /*
- * pile_internal.h - between the pile engine (pile_sim.c) and its policies
- * (pile_workpile.c, pile_roc.c, pile_ripple.c); private to sim/.
+ * pile_internal.h - between the pile engine (pile_sim.c) and the policies
+ * that see the whole net (pile_ripple.c); private to sim/.  The per-PE
+ * rules of workpile and roc (common/pile_policy.h) run through the adapter
+ * pile_local.c, which gives each PE its struct pile_host.
  *
  * The engine owns the piles, the clock and the events: a PE computes the
  * iterations of its pile from the head, one at a time; at each boundary it
@@ -17,16 +19,10 @@
 #include "event_heap.h"
 #include "pile_sim.h"
 
-/* A policy's message: its kind and up to four values. */
-struct pile_msg {
-	int kind;
-	int from, to;
-	int64_t a, b, c, d;
-};
-
 struct pile;
 
-struct pile_policy_ops {
+/* A policy of the engine (all hooks optional). */
+struct pile_engine_ops {
 	int (*init)(struct pile *s);
 	/* PE pe is at a boundary with work, about to take its next iteration */
 	int (*before_next)(struct pile *s, int pe, double t);
@@ -51,7 +47,7 @@ struct pile_pe {
 struct pile {
 	const struct pile_sim_config *c;
 	struct pile_sim_result *out;
-	const struct pile_policy_ops *ops;
+	const struct pile_engine_ops *ops;
 	void *policy; /* the policy's own state */
 	struct pile_pe *pe;
 	struct event_heap ev;
@@ -81,9 +77,7 @@ int pile_timer(struct pile *s, int pe, int kind, double at);
 /* The next 64 random bits of pe's own generator (seeded from c->seed and pe). */
 uint64_t pile_rand(struct pile *s, int pe);
 
-/* A uniformly drawn PE other than pe (npes >= 2). */
-int pile_rand_other(struct pile *s, int pe);
-
-extern const struct pile_policy_ops pile_workpile_ops, pile_roc_ops, pile_ripple_ops;
+/* Ripple over the whole net; per-PE rules (workpile, roc) through pile_host. */
+extern const struct pile_engine_ops pile_ripple_ops, pile_local_ops;
 
 #endif

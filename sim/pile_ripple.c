@@ -102,6 +102,6 @@ static int rp_on_timer(struct pile *s, int pe, int kind, double t)
 	return pile_timer(s, 0, TIMER_STEP, t + s->c->params.step_s);
 }
 
-const struct pile_policy_ops pile_ripple_ops = {
+const struct pile_engine_ops pile_ripple_ops = {
 	rp_init, NULL, NULL, NULL, rp_on_timer, NULL, rp_fini,
 };

@@ -10,7 +10,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "dls/err.h"
 #include "pile_internal.h"
@@ -93,13 +92,6 @@ uint64_t pile_rand(struct pile *s, int pe)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
-}
-
-int pile_rand_other(struct pile *s, int pe)
-{
-	int r = (int)(pile_rand(s, pe) % (uint64_t)(s->c->npes - 1));
-
-	return r >= pe ? r + 1 : r;
 }
 
 int pile_give(struct pile *s, int from, int to, int64_t n, double t, int64_t *moved)
@@ -251,18 +243,11 @@ static void place(const struct pile_sim_config *c, int64_t *count)
 		count[i]++;
 }
 
-static const struct pile_policy_ops *ops_of(enum pile_policy p)
+static const struct pile_engine_ops *ops_of(enum pile_policy p)
 {
-	switch (p) {
-	case PILE_WORKPILE:
-		return &pile_workpile_ops;
-	case PILE_ROC:
-		return &pile_roc_ops;
-	case PILE_RIPPLE:
+	if (p == PILE_RIPPLE)
 		return &pile_ripple_ops;
-	default:
-		return NULL;
-	}
+	return pile_policy_ops(p) ? &pile_local_ops : NULL;
 }
 
 static int setup(struct pile *s, const struct pile_sim_config *c, struct pile_sim_result *out)
@@ -349,8 +334,6 @@ void pile_sim_result_free(struct pile_sim_result *r)
 
 const char *pile_sim_check(const struct pile_sim_config *c)
 {
-	const struct pile_params *p = &c->params;
-
 	if (c->npes < 1 || c->iterations < 1 || !c->tau)
 		return "needs at least one PE and one iteration";
 	for (int i = 0; i < c->npes; i++)
@@ -361,86 +344,5 @@ const char *pile_sim_check(const struct pile_sim_config *c)
 		return "the time unit and the latency must be finite and >= 0";
 	if (c->alloc != PILE_ALLOC_EQUAL && c->alloc != PILE_ALLOC_PROPORTIONAL)
 		return "unknown allocation";
-	switch (c->policy) {
-	case PILE_NONE:
-		return NULL;
-	case PILE_WORKPILE:
-		if (p->threshold < 0)
-			return "the workpile threshold must be >= 0";
-		if (!(p->backoff_s > 0) || !(p->backoff_max_s >= p->backoff_s) ||
-		    !isfinite(p->backoff_max_s))
-			return "the backoff must be > 0 and its maximum at least the first";
-		return NULL;
-	case PILE_ROC:
-		if (p->ct < 0 || p->lt < p->ct || p->ht < p->lt)
-			return "the RoC thresholds must satisfy 0 <= CT <= LT <= HT";
-		if (p->table_size < 1 || p->table_size > 64 || p->nf_max < 1)
-			return "the RoC table size must be 1..64 and NF_max >= 1";
-		if (!(p->interval_s > 0) || !isfinite(p->interval_s) || !(p->nd_s >= 0) ||
-		    !isfinite(p->nd_s))
-			return "the RoC sample interval must be > 0 and ND >= 0";
-		return NULL;
-	case PILE_RIPPLE:
-		if (!(p->step_s > 0) || !isfinite(p->step_s))
-			return "the Ripple step must be > 0";
-		if (p->topology == RIPPLE_CUBE && (c->npes & (c->npes - 1)))
-			return "the cube topology needs a power-of-two number of PEs";
-		if (p->topology != RIPPLE_LINE && p->topology != RIPPLE_CUBE)
-			return "unknown Ripple topology";
-		if (p->topology == RIPPLE_LINE && c->npes > PILE_RIPPLE_LINE_MAX)
-			return "a line of more than 4096 PEs (its tables grow as n^2): use the cube";
-		return NULL;
-	default:
-		return "unknown policy";
-	}
-}
-
-void pile_params_init(struct pile_params *p)
-{
-	memset(p, 0, sizeof(*p));
-	p->threshold = 1;
-	p->backoff_s = 100e-6;
-	p->backoff_max_s = 10e-3;
-	p->ht = 25;
-	p->lt = 10;
-	p->ct = 4;
-	p->table_size = 5;
-	p->nf_max = 8;
-	p->interval_s = 1e-3;
-	p->nd_s = 0;
-	p->topology = RIPPLE_LINE;
-	p->step_s = 1e-3;
-}
-
-static const char *const policy_names[] = {"none", "workpile", "roc", "ripple"};
-static const char *const alloc_names[] = {"equal", "proportional"};
-
-const char *pile_policy_name(enum pile_policy p)
-{
-	return (unsigned)p < 4 ? policy_names[p] : "?";
-}
-
-int pile_policy_parse(const char *name, enum pile_policy *out)
-{
-	for (int k = 0; k < 4; k++)
-		if (!strcasecmp(name, policy_names[k])) {
-			*out = (enum pile_policy)k;
-			return DLS_OK;
-		}
-	return DLS_ENOENT;
-}
-
-const char *pile_alloc_name(enum pile_alloc a)
-{
-	return (unsigned)a < 2 ? alloc_names[a] : "?";
-}
-
-int pile_alloc_parse(const char *name, enum pile_alloc *out)
-{
-	for (int k = 0; k < 2; k++)
-		if (!strcasecmp(name, alloc_names[k])) {
-			*out = (enum pile_alloc)k;
-			return DLS_OK;
-		}
-	return DLS_ENOENT;
+	return pile_params_check(c->policy, &c->params, c->npes);
 }

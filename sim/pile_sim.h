@@ -12,6 +12,7 @@
  *             probability 1/l_i (l_i: its pile); if the two piles differ by
  *             more than the threshold, the longer gives the shorter half the
  *             difference.  An empty PE retries with exponential backoff.
+ *             (common/pile_workpile.c: the same rules the slaves run)
  *   roc       seed 002 (Campos & Scherson, RoC-LB): in sample intervals each
  *             PE computes its load change DL and predicted load
  *             PL = load + DL * ND / interval; below CT, or with PL < 0 and
@@ -19,6 +20,7 @@
  *             random PE not in its sink table); a PE above HT gives what it
  *             holds above HT, up to the amount asked, and forwards the rest
  *             (NF up to 8; then the requester is told it was dropped).
+ *             (common/pile_roc.c)
  *   ripple    seed 004 (Melhem, Pruhs & Znati): every balance step each PE
  *             spreads its own load change (the iterations it started) evenly
  *             over all PEs, Tortoise on a line of PEs or on the binomial
@@ -37,37 +39,13 @@
 #include <stdint.h>
 
 #include "dls/emul.h"
+#include "pile_policy.h"
 #include "ripple_net.h"
 #include "tree_migrate.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* The longest line Ripple runs on: Tortoise's tables hold n steps a PE. */
-#define PILE_RIPPLE_LINE_MAX 4096
-
-enum pile_policy { PILE_NONE, PILE_WORKPILE, PILE_ROC, PILE_RIPPLE };
-
-enum pile_alloc { PILE_ALLOC_EQUAL, PILE_ALLOC_PROPORTIONAL };
-
-/* The policies' parameters, with the seeds' values as defaults (pile_params_init). */
-struct pile_params {
-	/* workpile */
-	int64_t threshold;	   /* pair only when the piles differ by more (seed: tau; default 1) */
-	double backoff_s;	   /* first retry of an empty PE (default 100 us) */
-	double backoff_max_s;	   /* doubling up to this (default 10 ms) */
-	/* roc */
-	int64_t ht, lt, ct;	   /* thresholds (25, 10, 4) */
-	int table_size;		   /* source and sink tables (5) */
-	int nf_max;		   /* forwards before a request is dropped (8) */
-	double interval_s;	   /* sample interval (default 1 ms) */
-	double nd_s;		   /* network delay before any is measured: 0 gives the
-				      time to move 1 MB at 1 Gb/s plus a round trip */
-	/* ripple */
-	enum ripple_topology topology; /* line (default) or cube (2^d PEs) */
-	double step_s;		       /* balance step (default 1 ms) */
-};
 
 struct pile_sim_config {
 	const double *tau;		/* each PE's throughput at the start (placement, RoC) */
@@ -94,16 +72,6 @@ struct pile_sim_result {
 	double *pe_busy;	/* by PE: time spent computing */
 	int64_t *pe_moved_in, *pe_moved_out;
 };
-
-/* The seeds' defaults. */
-void pile_params_init(struct pile_params *p);
-
-/* "none", "workpile", "roc", "ripple"; "?" otherwise. */
-const char *pile_policy_name(enum pile_policy p);
-/* DLS_OK or DLS_ENOENT (case-insensitive). */
-int pile_policy_parse(const char *name, enum pile_policy *out);
-const char *pile_alloc_name(enum pile_alloc a);
-int pile_alloc_parse(const char *name, enum pile_alloc *out);
 
 /*
  * Checks c: NULL, or why it cannot run (a parameter out of range, a cube

@@ -8,7 +8,6 @@
 
 #include <stdint.h>
 #include <stdlib.h>
-#include <strings.h>
 
 #include "dls/err.h"
 
@@ -197,20 +196,4 @@ void ripple_net_step(struct ripple_net *net, double *flow)
 		}
 	}
 	net->step_no++;
-}
-
-const char *ripple_topology_name(enum ripple_topology t)
-{
-	return t == RIPPLE_LINE ? "line" : t == RIPPLE_CUBE ? "cube" : "?";
-}
-
-int ripple_topology_parse(const char *name, enum ripple_topology *out)
-{
-	if (!strcasecmp(name, "line"))
-		*out = RIPPLE_LINE;
-	else if (!strcasecmp(name, "cube"))
-		*out = RIPPLE_CUBE;
-	else
-		return DLS_ENOENT;
-	return DLS_OK;
 }

@@ -25,11 +25,11 @@
 #ifndef DLS_RIPPLE_NET_H
 #define DLS_RIPPLE_NET_H
 
+#include "pile_policy.h" /* enum ripple_topology */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-enum ripple_topology { RIPPLE_LINE, RIPPLE_CUBE };
 
 struct ripple_net;
 
@@ -55,11 +55,6 @@ void ripple_net_step(struct ripple_net *net, double *flow);
 
 /* Every PE's continuous load (n entries), S1's changes and the flows applied. */
 const double *ripple_net_loads(const struct ripple_net *net);
-
-/* "line", "cube"; "?" otherwise. */
-const char *ripple_topology_name(enum ripple_topology t);
-/* DLS_OK or DLS_ENOENT. */
-int ripple_topology_parse(const char *name, enum ripple_topology *out);
 
 #ifdef __cplusplus
 }
