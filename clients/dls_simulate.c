@@ -59,7 +59,10 @@ static void help(void)
 	       "                       --alloc equal|proportional|round-robin (default equal),\n"
 	       "                       --bidirectional; tau_i = V_i/Q_i at the start.\n"
 	       "                       --tau LIST --tasks N: seed 000's task-level model\n"
-	       "                       instead (N unit tasks a PE, time unit 1/tau)\n" PILES_CLI_HELP);
+	       "                       instead (N unit tasks a PE, time unit 1/tau)\n"
+	       "  --scheme workpile|roc|ripple   the decentralized policies of seeds 003, 002,\n"
+	       "                       004 (none: the placement alone); --alloc equal|proportional\n"
+	       "                       (default equal), --seed N (default 1);\n" PILES_CLI_HELP);
 }
 
 enum { O_GAMMA = 110, O_ALLOC, O_BIDI, O_TAU, O_TASKS, O_HMODE = 100, O_PERREQ = 1, O_HMASTERS, O_HMOVH, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
@@ -206,7 +209,7 @@ int dls_cmd_simulate(int argc, char **argv)
 			piles = 1;
 			continue;
 		}
-		if (piles_cli_option(PROG, &po, c, optarg)) {
+		if (pile_cli_option(PROG, &po.params, &po.seed, c, optarg)) {
 			piles_set = 1;
 			continue;
 		}

@@ -94,6 +94,10 @@ static void help(void)
 	       "                       work to their neighbours; --gamma half|proportional|ratio,\n"
 	       "                       --alloc equal|proportional|round-robin, --bidirectional,\n"
 	       "                       --report-interval S (0: results when a slave is idle)\n"
+	       "  --scheme workpile|roc  the balancing of seed 003 or 002 instead: the\n"
+	       "                       coordinator places the slaves (--alloc equal|\n"
+	       "                       proportional) and collects; slaves move work among\n"
+	       "                       themselves, with these parameters:\n" PILES_CLI_HELP
 	       "  --hmode M            twolevel (default: each hmaster schedules its slaves on\n"
 	       "                       the chunks it gets, and prefetches) or relay (the\n"
 	       "                       master computes every chunk; hmasters merge messages)\n"
@@ -125,6 +129,7 @@ void run_opts_init(struct run_opts *o)
 	o->overlap = 1;
 	o->low_priority = 1;
 	sched_cli_init(&o->sc);
+	pile_params_init(&o->pile);
 	o->t_iter = 100;
 	o->timeout = 3600;
 	o->kill_at = -1;
@@ -172,7 +177,7 @@ static void keep_tree_option(struct run_opts *o, int c)
 				"must be equal, proportional or round-robin");
 	if (c == O_REPORT)
 		cli_double_or_die(PROG, "--report-interval", optarg, 0, 3600);
-	if (o->tree_argc >= 6)
+	if (o->tree_argc >= 8)
 		return;
 	if (c == O_BIDI) {
 		o->tree_argv[o->tree_argc++] = strdup("--bidirectional");
@@ -266,6 +271,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 					     {"no-progress", no_argument, 0, O_NOPROGRESS},
 					     {"no-journal", no_argument, 0, O_NOJOURNAL},
 					     {"journal-sync", required_argument, 0, O_JSYNC},
+					     PILES_CLI_LONG_OPTIONS,
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	int c;
@@ -274,6 +280,15 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		if (c == SCHED_OPT_SCHEME && !strcasecmp(optarg, "trees")) {
 			o->trees = 1; /* Tree Scheduling: dls-treesched instead of a master */
+			continue;
+		}
+		if (c == SCHED_OPT_SCHEME && !pile_policy_parse(optarg, &o->policy) &&
+		    (o->policy == PILE_WORKPILE || o->policy == PILE_ROC)) {
+			o->trees = o->piles = 1; /* dls-treesched --policy: no master either */
+			continue;
+		}
+		if (pile_cli_option(PROG, &o->pile, NULL, c, optarg)) {
+			o->pile_given = 1;
 			continue;
 		}
 		if (c >= SCHED_OPT_SCHEME && c <= SCHED_OPT_LAST) {
@@ -491,6 +506,26 @@ void run_opts_validate(struct run_opts *o)
 				"runs master-slave schemes without --tls only");
 	if (!o->trees && o->tree_argc)
 		cli_usage_error(PROG, o->tree_argv[0], NULL, "applies to --scheme trees only");
+	if (o->pile_given && !o->piles)
+		cli_usage_error(PROG, "--threshold/--ht/--interval-us/...", NULL,
+				"applies to --scheme workpile or roc only");
+	if (o->piles) {
+		const char *cause = pile_params_check(o->policy, &o->pile, o->cl.n);
+
+		for (int i = 0; i < o->tree_argc; i++)
+			if (!strncmp(o->tree_argv[i], "--gamma", 7) ||
+			    !strcmp(o->tree_argv[i], "--bidirectional") ||
+			    !strcmp(o->tree_argv[i], "--alloc=round-robin"))
+				cli_usage_error(PROG, o->tree_argv[i], NULL,
+						"applies to --scheme trees only");
+		if (cause)
+			cli_usage_error(PROG, "--scheme", pile_policy_name(o->policy), cause);
+		if (asprintf(&o->tree_argv[o->tree_argc], "--policy=%s",
+			     pile_policy_name(o->policy)) > 0)
+			o->tree_argc++;
+		if (pile_cli_args(&o->pile, o->tree_argv, &o->tree_argc, 32))
+			cli_usage_error(PROG, "--scheme", NULL, "out of memory");
+	}
 	o->first[0] = 0;
 	for (int l = 0; l < o->nlevels; l++) {
 		if (l > 0 && o->levels[l] < o->levels[l - 1])

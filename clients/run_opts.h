@@ -8,6 +8,7 @@
 #include "cluster.h"
 #include "dls/emul.h"
 #include "dls/workload.h"
+#include "pile_cli.h"
 #include "run_hosts.h"
 #include "run_report.h"
 #include "sched_cli.h"
@@ -46,8 +47,11 @@ struct run_opts {
 	int journal; /* the master journals to the run's folder and is resumed if it dies */
 	const char *journal_sync; /* disk or os (dls-master --journal-sync) */
 	int tls, trees, progress;
+	int piles, pile_given;	 /* --scheme workpile|roc (trees is set too); its options */
+	enum pile_policy policy; /* which */
+	struct pile_params pile;
 	int collect_given;
-	char *tree_argv[8], *sched_argv[48]; /* passed through to the master */
+	char *tree_argv[32], *sched_argv[48]; /* passed through to the master */
 	struct sched_cli sc;		      /* the same, checked before anything starts */
 	int tree_argc, sched_argc;
 };

@@ -22,56 +22,6 @@ void piles_opts_init(struct piles_opts *o, enum pile_policy policy)
 	pile_params_init(&o->params);
 }
 
-int piles_cli_option(const char *prog, struct piles_opts *o, int c, const char *arg)
-{
-	struct pile_params *p = &o->params;
-
-	switch (c) {
-	case PILES_OPT_SEED:
-		o->seed = (uint64_t)cli_i64_or_die(prog, "--seed", arg, 0, INT64_MAX);
-		return 1;
-	case PILES_OPT_THRESHOLD:
-		p->threshold = cli_i64_or_die(prog, "--threshold", arg, 0, (int64_t)1 << 40);
-		return 1;
-	case PILES_OPT_BACKOFF:
-		p->backoff_s = cli_double_or_die(prog, "--backoff-us", arg, 0.001, 1e9) * 1e-6;
-		return 1;
-	case PILES_OPT_BACKOFF_MAX:
-		p->backoff_max_s = cli_double_or_die(prog, "--backoff-max-us", arg, 0.001, 1e9) * 1e-6;
-		return 1;
-	case PILES_OPT_HT:
-		p->ht = cli_i64_or_die(prog, "--ht", arg, 0, (int64_t)1 << 40);
-		return 1;
-	case PILES_OPT_LT:
-		p->lt = cli_i64_or_die(prog, "--lt", arg, 0, (int64_t)1 << 40);
-		return 1;
-	case PILES_OPT_CT:
-		p->ct = cli_i64_or_die(prog, "--ct", arg, 0, (int64_t)1 << 40);
-		return 1;
-	case PILES_OPT_TABLE:
-		p->table_size = (int)cli_i64_or_die(prog, "--table-size", arg, 1, 64);
-		return 1;
-	case PILES_OPT_NFMAX:
-		p->nf_max = (int)cli_i64_or_die(prog, "--nf-max", arg, 1, 1 << 20);
-		return 1;
-	case PILES_OPT_INTERVAL:
-		p->interval_s = cli_double_or_die(prog, "--interval-us", arg, 0.001, 1e9) * 1e-6;
-		return 1;
-	case PILES_OPT_ND:
-		p->nd_s = cli_double_or_die(prog, "--nd-us", arg, 0, 1e9) * 1e-6;
-		return 1;
-	case PILES_OPT_TOPOLOGY:
-		if (ripple_topology_parse(arg, &p->topology))
-			cli_usage_error(prog, "--topology", arg, "must be line or cube");
-		return 1;
-	case PILES_OPT_STEP:
-		p->step_s = cli_double_or_die(prog, "--step-us", arg, 0.001, 1e9) * 1e-6;
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 static void print_params(const struct piles_opts *o)
 {
 	const struct pile_params *p = &o->params;

@@ -14,14 +14,14 @@ void pile_params_init(struct pile_params *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->threshold = 1;
-	p->backoff_s = 100e-6;
-	p->backoff_max_s = 10e-3;
+	p->backoff_s = 1e-3;
+	p->backoff_max_s = 100e-3;
 	p->ht = 25;
 	p->lt = 10;
 	p->ct = 4;
 	p->table_size = 5;
 	p->nf_max = 8;
-	p->interval_s = 1e-3;
+	p->interval_s = 10e-3;
 	p->nd_s = 0;
 	p->topology = RIPPLE_LINE;
 	p->step_s = 1e-3;

@@ -34,13 +34,14 @@ enum ripple_topology { RIPPLE_LINE, RIPPLE_CUBE };
 struct pile_params {
 	/* workpile */
 	int64_t threshold;    /* pair only when the piles differ by more (seed: tau; default 1) */
-	double backoff_s;     /* first retry of an empty PE (default 100 us) */
-	double backoff_max_s; /* doubling up to this (default 10 ms) */
+	double backoff_s;     /* first retry of an empty PE (default 1 ms) */
+	double backoff_max_s; /* doubling up to this (default 100 ms) */
 	/* roc */
 	int64_t ht, lt, ct; /* thresholds (25, 10, 4) */
 	int table_size;	    /* source and sink tables (5, at most PILE_TABLE_MAX) */
 	int nf_max;	    /* forwards before a request is dropped (8) */
-	double interval_s;  /* sample interval (default 1 ms) */
+	double interval_s;  /* sample interval (default 10 ms: the seed's "multiple of
+			       the time slice") */
 	double nd_s;	    /* network delay before any is measured: 0 gives the
 			       time to move 1 MB at 1 Gb/s plus a round trip */
 	/* ripple */

@@ -25,6 +25,11 @@ public:
 	{
 		throw DLS::Refused("not a slave in tree mode");
 	}
+	void balance(CORBA::Long, DLS::Capability, CORBA::Long, CORBA::LongLong, CORBA::LongLong,
+		     CORBA::LongLong, CORBA::LongLong) override
+	{
+		throw DLS::Refused("not a slave of a workpile or roc run");
+	}
 	void neighbours(DLS::Capability, CORBA::Long, DLS::Slave_ptr, CORBA::Double, DLS::Capability, CORBA::Long,
 			DLS::Slave_ptr, CORBA::Double, DLS::Capability) override
 	{

@@ -43,6 +43,35 @@ void proto_times_out(const struct dls_times &in, DLS::SlaveTimes &out)
 	times_out(in, out);
 }
 
+void proto_pile_params_out(const struct pile_params *in, DLS::PileParams &out)
+{
+	out.threshold = in->threshold;
+	out.backoff = in->backoff_s;
+	out.backoff_max = in->backoff_max_s;
+	out.ht = in->ht;
+	out.lt = in->lt;
+	out.ct = in->ct;
+	out.table_size = in->table_size;
+	out.nf_max = in->nf_max;
+	out.interval = in->interval_s;
+	out.nd = in->nd_s;
+}
+
+void proto_pile_params_in(const DLS::PileParams &in, struct pile_params *out)
+{
+	pile_params_init(out);
+	out->threshold = in.threshold;
+	out->backoff_s = in.backoff;
+	out->backoff_max_s = in.backoff_max;
+	out->ht = in.ht;
+	out->lt = in.lt;
+	out->ct = in.ct;
+	out->table_size = in.table_size;
+	out->nf_max = in.nf_max;
+	out->interval_s = in.interval;
+	out->nd_s = in.nd;
+}
+
 void proto_results_in(const DLS::ResultSeq &in, std::vector<struct dls_result> &res)
 {
 	res.resize(in.length());

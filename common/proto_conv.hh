@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "dls.hh"
+#include "pile_policy.h"
 #include "dls/proto.h"
 
 // What a request converted to C points to: its result descriptors (which
@@ -55,6 +56,10 @@ DLS::ReplySeq *proto_replies_out(const std::vector<struct dls_request> &reqs,
 // A slave's running totals.
 void proto_times_in(const DLS::SlaveTimes &in, struct dls_times *out);
 void proto_times_out(const struct dls_times &in, DLS::SlaveTimes &out);
+
+// The workpile/roc parameters of a TreeAssignment, both ways.
+void proto_pile_params_out(const struct pile_params *in, DLS::PileParams &out);
+void proto_pile_params_in(const DLS::PileParams &in, struct pile_params *out);
 
 // A status snapshot (the master's, or a two-level hmaster's local one) as
 // the IDL RunStatus, and back (scheme: storage for the scheme's name).

@@ -43,6 +43,9 @@ void run_report_tree_free(struct run_report_tree *t)
 	free(t->chain);
 	free(t->link_level);
 	free(t->link_migrations);
+	free(t->pair_from);
+	free(t->pair_to);
+	free(t->pair_count);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -55,7 +58,7 @@ static void tree_table(const struct run_report_tree *t, const struct dls_status 
 		return;
 	for (int i = 0; i < s->nslaves; i++)
 		collect += s->slaves[i].times.t_collect;
-	fprintf(out, "chain (work flows right):");
+	fprintf(out, t->piles ? "placement order:" : "chain (work flows right):");
 	for (int k = 0; k < t->npes; k++)
 		fprintf(out, " %d", t->chain[k]);
 	fprintf(out, "\nmigrations %lld, iterations moved %lld; after failures %lld reassigned, "
@@ -65,10 +68,17 @@ static void tree_table(const struct run_report_tree *t, const struct dls_status 
 	fprintf(out, "migration units (size x times):");
 	for (size_t k = 0; k < t->nunits; k++)
 		fprintf(out, " %lldx%lld", (long long)t->unit_size[k], (long long)t->unit_count[k]);
-	fprintf(out, "\nper link (left-right:level migrations):");
-	for (int k = 0; k + 1 < t->npes; k++)
-		fprintf(out, " %d-%d:%d %lld", t->chain[k], t->chain[k + 1], t->link_level[k],
-			(long long)t->link_migrations[k]);
+	if (t->piles) {
+		fprintf(out, "\nper pair (giver>receiver migrations):");
+		for (size_t k = 0; k < t->npairs; k++)
+			fprintf(out, " %d>%d %lld", t->pair_from[k], t->pair_to[k],
+				(long long)t->pair_count[k]);
+	} else {
+		fprintf(out, "\nper link (left-right:level migrations):");
+		for (int k = 0; k + 1 < t->npes; k++)
+			fprintf(out, " %d-%d:%d %lld", t->chain[k], t->chain[k + 1],
+				t->link_level[k], (long long)t->link_migrations[k]);
+	}
 	fprintf(out, "\nresult collection: %.3f s in reports, %.3f s a slave on average\n",
 		collect, s->nslaves ? collect / s->nslaves : 0);
 }
@@ -207,6 +217,14 @@ static void tree_json(const struct run_report_tree *t, json_t *o)
 	json_object_set_new(o, "chain", chain);
 	json_object_set_new(o, "link_migrations",
 			    int_array(t->link_migrations, t->npes > 1 ? (size_t)t->npes - 1 : 0));
+	if (t->piles) {
+		json_t *pairs = json_array();
+
+		for (size_t k = 0; pairs && k < t->npairs; k++)
+			json_array_append_new(pairs, json_pack("[iiI]", t->pair_from[k], t->pair_to[k],
+							       (json_int_t)t->pair_count[k]));
+		json_object_set_new(o, "pairs", pairs);
+	}
 }
 
 /* One PE's row. */

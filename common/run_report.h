@@ -29,6 +29,12 @@ struct run_report_tree {
 	int *chain;		  /* slave ids, left to right */
 	int *link_level;	  /* npes - 1 */
 	int64_t *link_migrations; /* npes - 1 */
+	/* workpile and roc (piles != 0): work moves between any two slaves, so
+	 * per pair instead of per link: npairs (giver, receiver, migrations) */
+	int piles;
+	size_t npairs;
+	int *pair_from, *pair_to;
+	int64_t *pair_count;
 };
 
 /* Frees the arrays of t. */

@@ -41,6 +41,11 @@ public:
 	{
 		throw DLS::Refused("not in tree mode");
 	}
+	void balance(CORBA::Long, DLS::Capability, CORBA::Long, CORBA::LongLong, CORBA::LongLong,
+		     CORBA::LongLong, CORBA::LongLong) override
+	{
+		throw DLS::Refused("not in a workpile or roc run");
+	}
 	void neighbours(DLS::Capability, CORBA::Long, DLS::Slave_ptr, CORBA::Double, DLS::Capability,
 			CORBA::Long, DLS::Slave_ptr, CORBA::Double, DLS::Capability) override
 	{

@@ -389,3 +389,28 @@ double slave_calibrate(int ms)
 	} while (t < ms / 1000.0);
 	return (double)work / t;
 }
+
+int slave_report_all(struct run *r,
+		     int (*report)(void *ctx, int id, const struct dls_result *res, size_t n,
+				   const struct dls_times *times, char *why, size_t len),
+		     void *ctx, int id)
+{
+	double c0 = dls_now();
+	size_t i = 0;
+	int rc = DLS_OK;
+
+	while (i < r->store.n && !rc) {
+		size_t n = 0, bytes = 0;
+
+		while (i + n < r->store.n &&
+		       (n == 0 || bytes + r->store.blocks[i + n].nbytes <= DLS_MAX_RESULT_BYTES))
+			bytes += r->store.blocks[i + n++].nbytes;
+		rc = WITH_RETRIES(r, report(ctx, id, &r->store.blocks[i], n, &r->st->times, r->why,
+					    r->len));
+		i += n;
+	}
+	if (!rc)
+		slave_store_clear(&r->store);
+	r->st->times.t_collect += dls_now() - c0;
+	return rc;
+}

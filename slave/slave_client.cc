@@ -137,6 +137,26 @@ static int register_tree(void *ctx, const char *name, double speed, struct tree_
 		}
 		a->gamma = g;
 		a->bidirectional = r->bidirectional;
+		if (strcmp(r->policy, "trees")) { // version 6: workpile or roc
+			if (pile_policy_parse(r->policy, &a->policy) || a->policy == PILE_RIPPLE) {
+				snprintf(why, len, "unknown policy '%s'", (const char *)r->policy);
+				return DLS_EINVAL;
+			}
+			proto_pile_params_in(r->pile, &a->pile);
+			const char *bad = pile_params_check(a->policy, &a->pile, (int)r->peers.length());
+
+			if (bad || r->peers.length() != r->peer_keys.length() ||
+			    a->id >= (int)r->peers.length()) {
+				snprintf(why, len, "policy '%s': %s", (const char *)r->policy,
+					 bad ? bad : "the peers and their keys do not match");
+				return DLS_EINVAL;
+			}
+			a->piles = 1;
+			a->npes = (int)r->peers.length();
+			// before its keys: a balance message that comes once its
+			// peer key is known finds the peers too
+			c->servant->set_peers(r->peers, r->peer_keys);
+		}
 		c->key = r->reg.key;
 		c->servant->set_tree_keys(r->reg.key, r->peer_key, r->left, r->left_key, r->right,
 					  r->right_key);
@@ -217,6 +237,44 @@ static int transfer(void *ctx, enum tree_side side, int from, int64_t start, int
 	}
 }
 
+// Workpile and roc: a call on any slave of the run, with the key it wants.
+static int balance(void *ctx, int to, int from, const struct pile_msg *m, char *why, size_t len)
+{
+	slave_client *c = (slave_client *)ctx;
+	uint64_t key;
+	DLS::Slave_var s = c->servant->peer(to, &key);
+
+	if (CORBA::is_nil(s)) {
+		snprintf(why, len, "no slave %d in this run", to);
+		return DLS_EINVAL;
+	}
+	try {
+		s->balance(from, key, m->kind, m->a, m->b, m->c, m->d);
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_corba_error(e, why, len);
+	}
+}
+
+static int give(void *ctx, int to, int from, int64_t start, int64_t count, int64_t stride,
+		char *why, size_t len)
+{
+	slave_client *c = (slave_client *)ctx;
+	uint64_t key;
+	DLS::Slave_var s = c->servant->peer(to, &key);
+
+	if (CORBA::is_nil(s)) {
+		snprintf(why, len, "no slave %d in this run", to);
+		return DLS_EINVAL;
+	}
+	try {
+		s->transfer(from, key, start, count, stride);
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_corba_error(e, why, len);
+	}
+}
+
 struct slave_tree_ops slave_client_tree_ops(slave_client *c,
 					    void (*registered)(void *, int, const struct dls_job *))
 {
@@ -230,6 +288,8 @@ struct slave_tree_ops slave_client_tree_ops(slave_client *c,
 	ops.transfer = transfer;
 	ops.registered = registered;
 	ops.rejoin = rejoin;
+	ops.balance = balance;
+	ops.give = give;
 	return ops;
 }
 

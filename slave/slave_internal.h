@@ -136,6 +136,17 @@ int slave_may_rejoin(const struct run *r);
 		rc_;                                                                               \
 	})
 
+/*
+ * Tree Scheduling and the policies of seeds 002-003: sends every stored
+ * result with report() (the coordinator's), 1 MiB a message at most, with
+ * retries; the time counts as collection.  DLS_OK, or the failure with
+ * r->why.
+ */
+int slave_report_all(struct run *r,
+		     int (*report)(void *ctx, int id, const struct dls_result *res, size_t n,
+				   const struct dls_times *times, char *why, size_t len),
+		     void *ctx, int id);
+
 /* The Speed a slave registers: cfg->declared_speed when set, else its speed. */
 double slave_declared_speed(const struct slave_config *cfg);
 

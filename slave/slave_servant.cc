@@ -81,7 +81,8 @@ void Slave_i::transfer(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Lo
 			log_warn("transfer from slave %d refused: not a neighbour's key",
 				 (int)from_slave_id);
 			throw DLS::Refused("transfer: the caller does not show this slave's peer "
-					   "key: only its neighbours may hand it work");
+					   "key: only its neighbours (its peers under workpile or "
+					   "roc) may hand it work");
 		}
 	}
 	char why[256] = "";
@@ -90,6 +91,88 @@ void Slave_i::transfer(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Lo
 
 	if (rc)
 		dls_refuse(rc, why);
+}
+
+void Slave_i::balance(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Long kind,
+		      CORBA::LongLong a, CORBA::LongLong b, CORBA::LongLong c, CORBA::LongLong d)
+{
+	struct pile_msg m = {(int)kind, (int)from_slave_id, -1, a, b, c, d};
+
+	if (!tree_)
+		throw DLS::Refused("this slave does not run a workpile or roc policy");
+	{
+		omni_mutex_lock l(lock_);
+
+		if (peer_key_ == 0) { // placed, but its own assignment is on its way
+			if (early_balance_.size() >= EARLY_DEMANDS_MAX)
+				throw DLS::Refused("balance: this slave is not placed yet");
+			early_balance_.push_back({(int)from_slave_id, key, m});
+			return;
+		}
+		if (peer_keys_.empty()) // its peers come before its keys: Tree Scheduling
+			throw DLS::Refused("balance: this slave does not run a workpile or roc "
+					   "policy");
+		if (key != peer_key_ || from_slave_id < 0 ||
+		    (size_t)from_slave_id >= peer_keys_.size()) {
+			log_warn("balance message from slave %d refused: not a peer's key",
+				 (int)from_slave_id);
+			throw DLS::Refused("balance: the caller does not show this slave's peer key, "
+					   "or is not a slave of the run");
+		}
+	}
+	if (slave_tree_on_balance(tree_, from_slave_id, &m))
+		throw DLS::Refused("balance: this slave does not run a workpile or roc policy");
+}
+
+void Slave_i::set_peers(const DLS::SlaveSeq &peers, const DLS::CapabilitySeq &keys)
+{
+	{
+		omni_mutex_lock l(lock_);
+
+		peers_.clear();
+		peer_keys_.clear();
+		for (CORBA::ULong k = 0; k < peers.length() && k < keys.length(); k++) {
+			peers_.push_back(DLS::Slave::_duplicate(peers[k]));
+			peer_keys_.push_back(keys[k]);
+		}
+	}
+	flush_early_balance();
+}
+
+void Slave_i::flush_early_balance()
+{
+	std::vector<early_balance> early;
+	uint64_t own;
+	size_t n;
+
+	{
+		omni_mutex_lock l(lock_);
+
+		if (peer_key_ == 0)
+			return;
+		early.swap(early_balance_);
+		own = peer_key_;
+		n = peer_keys_.size();
+	}
+	for (const early_balance &e : early) {
+		if (e.key == own && e.from >= 0 && (size_t)e.from < n && tree_)
+			slave_tree_on_balance(tree_, e.from, &e.m);
+		else
+			log_warn("an early balance message from slave %d did not show the peer key: "
+				 "dropped",
+				 e.from);
+	}
+}
+
+DLS::Slave_ptr Slave_i::peer(int id, uint64_t *key)
+{
+	omni_mutex_lock l(lock_);
+
+	*key = 0;
+	if (id < 0 || (size_t)id >= peers_.size())
+		return DLS::Slave::_nil();
+	*key = peer_keys_[id];
+	return DLS::Slave::_duplicate(peers_[id].in());
 }
 
 void Slave_i::neighbours(DLS::Capability key, CORBA::Long left_id, DLS::Slave_ptr left,
@@ -147,4 +230,5 @@ void Slave_i::set_tree_keys(uint64_t key, uint64_t peer_key, DLS::Slave_ptr left
 			log_warn("an early demand from slave %d did not show the peer key: dropped",
 				 d.from);
 	}
+	flush_early_balance();
 }

@@ -2,7 +2,9 @@
 // master's liveness pings and its parent's stop; in Tree Scheduling it
 // passes its neighbours' demands and transfers, and the coordinator's
 // changes of neighbours, to the tree core (slave_tree.h), and keeps the
-// neighbours' references for the core's own calls.  Every call but ping
+// neighbours' references for the core's own calls; under workpile or roc
+// it passes other slaves' balance messages and transfers on, and keeps
+// every slave's reference.  Every call but ping
 // must show a key (PROTOCOL.md 14): the capability its parent issued
 // (stop, neighbours, the coordinator's transfer) or its peer key (a
 // neighbour's demand and transfer); anyone else is refused.
@@ -35,6 +37,9 @@ public:
 	void demand(CORBA::Long from_slave_id, DLS::Capability key) override;
 	void transfer(CORBA::Long from_slave_id, DLS::Capability key, CORBA::LongLong start,
 		      CORBA::LongLong count, CORBA::LongLong stride) override;
+	void balance(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Long kind,
+		     CORBA::LongLong a, CORBA::LongLong b, CORBA::LongLong c,
+		     CORBA::LongLong d) override;
 	void neighbours(DLS::Capability key, CORBA::Long left_id, DLS::Slave_ptr left,
 			CORBA::Double left_tau, DLS::Capability left_key, CORBA::Long right_id,
 			DLS::Slave_ptr right, CORBA::Double right_tau, DLS::Capability right_key) override;
@@ -59,10 +64,18 @@ public:
 			   uint64_t left_key, DLS::Slave_ptr right, uint64_t right_key);
 	// The neighbour on one side (nil if none) and the key it wants.
 	DLS::Slave_ptr neighbour(enum tree_side side, uint64_t *key);
+	// Workpile and roc, once placed: every slave's reference and peer key
+	// by id.  Balance messages that came before are checked now.
+	void set_peers(const DLS::SlaveSeq &peers, const DLS::CapabilitySeq &keys);
+	// Slave id of the run (nil if unknown) and the key it wants.
+	DLS::Slave_ptr peer(int id, uint64_t *key);
 
 private:
 	// Throws DLS::Refused unless key is the capability; lock_ is held.
 	void require_key(uint64_t key, const char *op);
+	// Balance messages that came before its peer key and peers, checked
+	// once both are known (without lock_).
+	void flush_early_balance();
 
 	volatile int stop_; // set by stop(), read by the slave loop
 	struct slave_tree *volatile tree_;
@@ -74,6 +87,14 @@ private:
 		uint64_t key;
 	};
 	std::vector<early_demand> early_; // demands before it knew its peer key
+	std::vector<DLS::Slave_var> peers_; // workpile, roc: every slave, by id
+	std::vector<uint64_t> peer_keys_;
+	struct early_balance {
+		int from;
+		uint64_t key;
+		struct pile_msg m;
+	};
+	std::vector<early_balance> early_balance_; // before it knew its peer key
 };
 
 #endif

@@ -13,6 +13,7 @@
 #include "dls/log.h"
 #include "dls_time.h"
 #include "slave_internal.h"
+#include "slave_pile.h"
 #include "tree_migrate.h"
 
 #define EARLY_MAX 8
@@ -34,6 +35,7 @@ struct slave_tree {
 	int early[EARLY_MAX], nearly; /* demands from slaves not (yet) known as neighbours */
 	int asked;			/* demands outstanding */
 	struct slave_tree_stats ts;
+	struct slave_pile *pile; /* workpile, roc: the placed slave's pile */
 };
 
 struct slave_tree *slave_tree_create(void)
@@ -56,8 +58,27 @@ void slave_tree_destroy(struct slave_tree *t)
 		return;
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->cond);
+	slave_pile_destroy(t->pile);
 	free(t->ranges);
 	free(t);
+}
+
+/* The pile of a placed workpile or roc slave, or NULL. */
+static struct slave_pile *pile_of(struct slave_tree *t)
+{
+	struct slave_pile *p;
+
+	pthread_mutex_lock(&t->lock);
+	p = t->pile;
+	pthread_mutex_unlock(&t->lock);
+	return p;
+}
+
+int slave_tree_on_balance(struct slave_tree *t, int from, const struct pile_msg *m)
+{
+	struct slave_pile *p = pile_of(t);
+
+	return p ? slave_pile_on_message(p, from, m) : DLS_ESTATE;
 }
 
 static int add_range(struct slave_tree *t, int64_t start, int64_t count, int64_t stride)
@@ -119,8 +140,11 @@ int slave_tree_on_demand(struct slave_tree *t, int from)
 int slave_tree_on_transfer(struct slave_tree *t, int from, int64_t start, int64_t count,
 			   int64_t stride, char *why, size_t len)
 {
+	struct slave_pile *p = pile_of(t);
 	int rc;
 
+	if (p)
+		return slave_pile_on_transfer(p, from, start, count, stride, why, len);
 	pthread_mutex_lock(&t->lock);
 	/* a transfer comes after a demand, so after placement */
 	if (!t->placed || !tree_migrate_range_ok(start, count, stride, t->iterations)) {
@@ -164,33 +188,15 @@ void slave_tree_on_neighbours(struct slave_tree *t, int left, double left_tau, i
 
 void slave_tree_on_stop(struct slave_tree *t)
 {
+	struct slave_pile *p;
+
 	pthread_mutex_lock(&t->lock);
 	t->stop = 1;
+	p = t->pile;
 	pthread_cond_broadcast(&t->cond);
 	pthread_mutex_unlock(&t->lock);
-}
-
-/* Sends every stored result to the coordinator, 1 MiB a message at most. */
-static int send_reports(struct run *r, struct slave_tree *t, const struct slave_tree_ops *ops)
-{
-	double c0 = dls_now();
-	size_t i = 0;
-	int rc = DLS_OK;
-
-	while (i < r->store.n && !rc) {
-		size_t n = 0, bytes = 0;
-
-		while (i + n < r->store.n &&
-		       (n == 0 || bytes + r->store.blocks[i + n].nbytes <= DLS_MAX_RESULT_BYTES))
-			bytes += r->store.blocks[i + n++].nbytes;
-		rc = WITH_RETRIES(r, ops->report(ops->ctx, t->id, &r->store.blocks[i], n,
-						 &r->st->times, r->why, r->len));
-		i += n;
-	}
-	if (!rc)
-		slave_store_clear(&r->store);
-	r->st->times.t_collect += dls_now() - c0;
-	return rc;
+	if (p)
+		slave_pile_stop(p);
 }
 
 /* Serves the demands waiting here, between iterations; the lock is held. */
@@ -309,6 +315,31 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 	rc = slave_setup(&r);
 	if (rc)
 		return rc;
+	if (a.piles) { /* workpile or roc: the pile's own loop */
+		struct slave_pile *p = slave_pile_create(&a);
+
+		if (!p) {
+			slave_teardown(&r);
+			snprintf(why, len, "out of memory");
+			return DLS_ENOMEM;
+		}
+		pthread_mutex_lock(&t->lock);
+		t->id = a.id;
+		t->iterations = a.job.iterations;
+		t->placed = 1;
+		t->pile = p;
+		if (t->stop)
+			slave_pile_stop(p);
+		pthread_mutex_unlock(&t->lock);
+		if (ops->registered)
+			ops->registered(ops->ctx, a.id, &a.job);
+		log_info("placed as slave %d of %d (%s): %lld iterations from %lld (stride %lld)",
+			 a.id, a.npes, pile_policy_name(a.policy), (long long)a.count,
+			 (long long)a.start, (long long)a.stride);
+		rc = slave_pile_run(p, &r, ops, &a, ts);
+		slave_teardown(&r);
+		return rc;
+	}
 	pthread_mutex_lock(&t->lock);
 	t->id = a.id;
 	t->iterations = a.job.iterations;
@@ -350,7 +381,7 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 			rc = slave_compute_stretch(&r, it, 1, &stretch);
 			if (!rc && a.report_interval > 0 &&
 			    dls_now() - last_report >= a.report_interval) {
-				rc = send_reports(&r, t, ops);
+				rc = slave_report_all(&r, ops->report, ops->ctx, t->id);
 				last_report = dls_now();
 				stretch.t0 = 0;
 			}
@@ -361,7 +392,7 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 		stretch.t0 = 0;
 		if (r.store.n) {
 			pthread_mutex_unlock(&t->lock);
-			rc = send_reports(&r, t, ops);
+			rc = slave_report_all(&r, ops->report, ops->ctx, t->id);
 			last_report = dls_now();
 			pthread_mutex_lock(&t->lock);
 			continue;

@@ -17,6 +17,7 @@
 #define DLS_SLAVE_TREE_H
 
 #include "dls/slave.h"
+#include "pile_policy.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +34,12 @@ struct tree_assignment {
 	double report_interval;
 	int gamma; /* enum tree_gamma */
 	int bidirectional;
+	/* version 6: a policy of seeds 002-003 instead of Tree Scheduling
+	 * (slave_pile.h), its parameters, and how many slaves it may call */
+	int piles;
+	enum pile_policy policy;
+	struct pile_params pile;
+	int npes;
 };
 
 enum tree_side { TREE_LEFT, TREE_RIGHT };
@@ -53,6 +60,11 @@ struct slave_tree_ops {
 	/* joins a coordinator that resumed from its journal (as struct
 	 * slave_ops' rejoin); NULL: a lost coordinator ends the run */
 	int (*rejoin)(void *ctx, int id, char *why, size_t len);
+	/* workpile and roc: calls on slave `to` (any slave of the run) */
+	int (*balance)(void *ctx, int to, int from, const struct pile_msg *m, char *why,
+		       size_t len);
+	int (*give)(void *ctx, int to, int from, int64_t start, int64_t count, int64_t stride,
+		    char *why, size_t len);
 };
 
 /* Extra figures of a tree run (with struct slave_stats). */
@@ -67,8 +79,9 @@ void slave_tree_destroy(struct slave_tree *t);
 
 /*
  * Registers with the coordinator and runs until it says stop.  The speed
- * registered is tau = Speed / Q (emulated: V / Q(0)).  DLS_OK, or as
- * slave_run.
+ * registered is tau = Speed / Q (emulated: V / Q(0)).  A placement under
+ * workpile or roc runs slave_pile_run instead of the tree loop.  DLS_OK,
+ * or as slave_run.
  */
 int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 		   const struct slave_tree_ops *ops, struct slave_stats *st,
@@ -83,6 +96,12 @@ int slave_tree_on_demand(struct slave_tree *t, int from);
  */
 int slave_tree_on_transfer(struct slave_tree *t, int from, int64_t start, int64_t count,
 			   int64_t stride, char *why, size_t len);
+/*
+ * Incoming: a balance message of slave `from` (workpile, roc); DLS_OK, or
+ * DLS_ESTATE when this slave does not run such a policy (or is not placed).
+ */
+int slave_tree_on_balance(struct slave_tree *t, int from, const struct pile_msg *m);
+
 /* Incoming: the coordinator closed the chain around a dead slave. */
 void slave_tree_on_neighbours(struct slave_tree *t, int left, double left_tau, int right,
 			      double right_tau);

@@ -43,7 +43,11 @@ static void free_chain(struct coordinator *c)
 	free(c->count);
 	free(c->stride);
 	free(c->peer_key);
+	free(c->gave);
+	free(c->pair);
 	free(c->units);
+	c->gave = NULL;
+	c->pair = NULL;
 	c->plan = NULL;
 	c->pos = NULL;
 	c->owner = NULL;
@@ -55,6 +59,8 @@ static void free_chain(struct coordinator *c)
 
 static int check_config(const struct coordinator_config *c, char *why)
 {
+	const char *cause;
+
 	if (c->nslaves < 1 || c->nslaves > COORDINATOR_MAX_SLAVES) {
 		why_f(why, "%d slaves: a coordinator places 1..%d", c->nslaves,
 		      COORDINATOR_MAX_SLAVES);
@@ -66,7 +72,50 @@ static int check_config(const struct coordinator_config *c, char *why)
 			   "of range");
 		return DLS_EINVAL;
 	}
+	if ((cause = coordinator_policy_check(c))) {
+		why_f(why, "policy '%s': %s", c->policy, cause);
+		return DLS_EINVAL;
+	}
 	return DLS_OK;
+}
+
+int coordinator_placed(struct coordinator *c)
+{
+	int n;
+
+	pthread_mutex_lock(&c->lock);
+	n = c->plan ? c->plan->npes : 0;
+	pthread_mutex_unlock(&c->lock);
+	return n;
+}
+
+uint64_t coordinator_peer_key(struct coordinator *c, int id)
+{
+	uint64_t k = 0;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->plan && id >= 0 && id < c->plan->npes)
+		k = c->peer_key[id];
+	pthread_mutex_unlock(&c->lock);
+	return k;
+}
+
+int coordinator_piles(const struct coordinator_config *cfg)
+{
+	return cfg->policy[0] && strcmp(cfg->policy, "trees");
+}
+
+const char *coordinator_policy_check(const struct coordinator_config *cfg)
+{
+	enum pile_policy p;
+
+	if (!coordinator_piles(cfg))
+		return NULL;
+	if (pile_policy_parse(cfg->policy, &p))
+		return "unknown: trees, workpile, roc or none";
+	if (p == PILE_RIPPLE)
+		return "runs in the simulator only (dls simulate --scheme ripple)";
+	return pile_params_check(p, &cfg->pile, cfg->nslaves);
 }
 
 struct coordinator *coordinator_create(const struct coordinator_config *cfg, int *err, char *why)
@@ -145,8 +194,14 @@ int coordinator_build_chain(struct coordinator *c, const uint64_t *peer_keys)
 	c->count = calloc((size_t)n, sizeof(*c->count));
 	c->stride = calloc((size_t)n, sizeof(*c->stride));
 	c->peer_key = calloc((size_t)n, sizeof(*c->peer_key));
+	if (coordinator_piles(&c->cfg)) {
+		c->gave = calloc(((size_t)n * n + 7) / 8, 1);
+		if (n <= COORDINATOR_PAIRS_MAX)
+			c->pair = calloc((size_t)n * n, sizeof(*c->pair));
+	}
 	rc = !tau || !c->pos || !c->owner || !c->owned || !c->computed || !c->mig_in || !c->link ||
-			     !c->start || !c->count || !c->stride || !c->peer_key
+			     !c->start || !c->count || !c->stride || !c->peer_key ||
+			     (coordinator_piles(&c->cfg) && !c->gave)
 		     ? DLS_ENOMEM
 		     : DLS_OK;
 	for (int i = 0; !rc && i < n; i++)
@@ -307,6 +362,13 @@ static int check_slave(struct coordinator *c, int id, uint64_t key, char *why)
  * the loop?  Its own, a living neighbour's (a transfer whose notice is on
  * its way) or delivered ones.  The lock is held.
  */
+static int gave_to(const struct coordinator *c, int from, int to)
+{
+	size_t bit = (size_t)from * (size_t)c->plan->npes + (size_t)to;
+
+	return c->gave && to >= 0 && (c->gave[bit / 8] >> (bit % 8) & 1);
+}
+
 static int check_holds(struct coordinator *c, int id, int64_t start, int64_t count,
 		       int64_t stride, char *why)
 {
@@ -317,7 +379,7 @@ static int check_holds(struct coordinator *c, int id, int64_t start, int64_t cou
 		int o = c->owner[i];
 
 		if (c->results.ledger.state[i] == 1 || o == id || (o == left && o >= 0) ||
-		    (o == right && o >= 0))
+		    (o == right && o >= 0) || gave_to(c, id, o))
 			continue;
 		why_f(why, "slave %d does not hold iteration %lld (slave %d does): refused", id,
 		      (long long)i, o);
@@ -447,6 +509,13 @@ int coordinator_migrated(struct coordinator *c, int from, uint64_t key, int to, 
 		c->moved += count;
 		c->mig_in[to]++;
 		c->link[lo]++;
+		if (c->gave) {
+			size_t bit = (size_t)from * (size_t)c->plan->npes + (size_t)to;
+
+			c->gave[bit / 8] |= (uint8_t)(1u << (bit % 8));
+			if (c->pair)
+				c->pair[bit]++;
+		}
 		ticket = coordinator_log_migrated(c, from, to, start, count, stride);
 		rc = tree_migrate_units_count(&c->units, &c->nunits, count);
 		if (!rc && !alive(c, to)) /* it died meanwhile: the work goes on */
@@ -542,7 +611,7 @@ int coordinator_snapshot(struct coordinator *c, struct dls_status *out)
 		pthread_mutex_unlock(&c->lock);
 		return DLS_ENOMEM;
 	}
-	out->scheme = "trees";
+	out->scheme = coordinator_piles(&c->cfg) ? c->cfg.policy : "trees";
 	out->iterations = iterations(c);
 	out->delivered = c->results.ledger.ndelivered;
 	out->requeued = c->reassigned;
@@ -604,6 +673,24 @@ int coordinator_tree_stats(struct coordinator *c, struct run_report_tree *out)
 			out->link_migrations[k] = c->link[k];
 		}
 	}
+	out->piles = coordinator_piles(&c->cfg);
+	for (size_t k = 0; c->pair && k < (size_t)n * n; k++)
+		out->npairs += c->pair[k] != 0;
+	out->pair_from = calloc(out->npairs + 1, sizeof(int));
+	out->pair_to = calloc(out->npairs + 1, sizeof(int));
+	out->pair_count = calloc(out->npairs + 1, sizeof(int64_t));
+	if (!out->pair_from || !out->pair_to || !out->pair_count) {
+		pthread_mutex_unlock(&c->lock);
+		run_report_tree_free(out);
+		return DLS_ENOMEM;
+	}
+	out->npairs = 0;
+	for (size_t k = 0; c->pair && k < (size_t)n * n; k++)
+		if (c->pair[k]) {
+			out->pair_from[out->npairs] = (int)(k / (size_t)n);
+			out->pair_to[out->npairs] = (int)(k % (size_t)n);
+			out->pair_count[out->npairs++] = c->pair[k];
+		}
 	pthread_mutex_unlock(&c->lock);
 	return DLS_OK;
 }

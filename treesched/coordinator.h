@@ -24,6 +24,7 @@
 
 #include "dls/proto.h"
 #include "iter_order.h"
+#include "pile_policy.h"
 #include "result_store.h"
 #include "run_report.h"
 #include "tree_migrate.h"
@@ -36,6 +37,8 @@ extern "C" {
 #define COORDINATOR_WHY_LEN 256
 /* The most slaves one coordinator places (its --slaves limit). */
 #define COORDINATOR_MAX_SLAVES 4096
+/* Workpile and roc count migrations per pair of slaves up to this many slaves. */
+#define COORDINATOR_PAIRS_MAX 256
 
 struct coordinator_config {
 	char run_name[64];
@@ -49,6 +52,12 @@ struct coordinator_config {
 	enum tree_gamma gamma;
 	int bidirectional;	/* idle slaves ask both neighbours */
 	double report_interval; /* seconds; 0: slaves report when idle */
+	/* "trees" (Tree Scheduling, the default; "" reads as it), or a policy
+	 * of seeds 002-003 the slaves run instead (pile_policy.h: "workpile",
+	 * "roc", "none"), with its parameters; the chain then only places the
+	 * slaves and says where a dead one's work goes */
+	char policy[16];
+	struct pile_params pile;
 	char journal_dir[1024]; /* "": no journal; else journal to DIR/journal.db */
 	int resume;		/* continue the journal in journal_dir (coordinator_open) */
 	int journal_os;		/* 0: every commit synced to the disk; 1: to the OS */
@@ -155,8 +164,10 @@ int coordinator_rejoin(struct coordinator *c, int id, uint64_t key, double *vpow
 /*
  * Results of slave id, showing its capability key.  Each iteration must be
  * one it may hold: its own, or one of a living neighbour's (a transfer whose
- * migrated() notice is still on its way), or one delivered already
- * (recomputed after a failure: skipped).  Checked whole first: DLS_EINVAL
+ * migrated() notice is still on its way), under workpile or roc one of a
+ * slave it handed work to (a transfer that failed after its notice: the
+ * giver kept it), or one delivered already (recomputed after a failure:
+ * skipped).  Checked whole first: DLS_EINVAL
  * with why for a stranger's range, a wrong key or a bad value.
  */
 int coordinator_report(struct coordinator *c, int id, uint64_t key, const struct dls_result *res,
@@ -211,6 +222,21 @@ void coordinator_job(const struct coordinator *c, struct dls_job *out);
 const struct result_store *coordinator_results(const struct coordinator *c);
 
 const struct coordinator_config *coordinator_config_of(const struct coordinator *c);
+
+/* How many slaves the chain places (0 before it is built). */
+int coordinator_placed(struct coordinator *c);
+
+/* The peer key of slave id (what others show when they call it; 0: none). */
+uint64_t coordinator_peer_key(struct coordinator *c, int id);
+
+/* Non-zero when the slaves run a policy of seeds 002-003, not Tree Scheduling. */
+int coordinator_piles(const struct coordinator_config *cfg);
+
+/*
+ * NULL, or why cfg's policy cannot run: unknown, ripple (the simulator
+ * only), or parameters out of range.
+ */
+const char *coordinator_policy_check(const struct coordinator_config *cfg);
 
 #ifdef __cplusplus
 }

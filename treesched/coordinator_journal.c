@@ -31,15 +31,44 @@
 
 /* --- the run's configuration as JSON ------------------------------------ */
 
+static json_t *pile_json(const struct pile_params *p)
+{
+	return json_pack("{s:I, s:f, s:f, s:I, s:I, s:I, s:i, s:i, s:f, s:f}", "threshold",
+			 (json_int_t)p->threshold, "backoff", p->backoff_s, "backoff_max",
+			 p->backoff_max_s, "ht", (json_int_t)p->ht, "lt", (json_int_t)p->lt, "ct",
+			 (json_int_t)p->ct, "table_size", p->table_size, "nf_max", p->nf_max,
+			 "interval", p->interval_s, "nd", p->nd_s);
+}
+
+static int pile_from_json(json_t *o, struct pile_params *p)
+{
+	json_int_t th, ht, lt, ct;
+
+	pile_params_init(p);
+	if (!o) /* a journal of before version 6: Tree Scheduling */
+		return DLS_OK;
+	if (json_unpack(o, "{s:I, s:F, s:F, s:I, s:I, s:I, s:i, s:i, s:F, s:F}", "threshold", &th,
+			"backoff", &p->backoff_s, "backoff_max", &p->backoff_max_s, "ht", &ht, "lt",
+			&lt, "ct", &ct, "table_size", &p->table_size, "nf_max", &p->nf_max,
+			"interval", &p->interval_s, "nd", &p->nd_s))
+		return DLS_EINVAL;
+	p->threshold = th;
+	p->ht = ht;
+	p->lt = lt;
+	p->ct = ct;
+	return DLS_OK;
+}
+
 static char *config_json(const struct coordinator_config *c)
 {
 	json_t *o = json_pack(
-		"{s:s, s:s, s:s, s:o, s:i, s:i, s:i, s:s, s:s, s:b, s:f}", "role", ROLE, "run",
-		c->run_name, "workload", c->workload, "params",
+		"{s:s, s:s, s:s, s:o, s:i, s:i, s:i, s:s, s:s, s:b, s:f, s:s, s:o}", "role", ROLE,
+		"run", c->run_name, "workload", c->workload, "params",
 		journal_params_json(c->params, c->nparams), "slaves", c->nslaves, "order",
 		(int)c->order, "register_timeout_ms", c->register_timeout_ms, "alloc",
 		tree_plan_alloc_name(c->alloc), "gamma", tree_migrate_gamma_name(c->gamma),
-		"bidirectional", c->bidirectional, "report_interval", c->report_interval);
+		"bidirectional", c->bidirectional, "report_interval", c->report_interval, "policy",
+		c->policy[0] ? c->policy : "trees", "pile", pile_json(&c->pile));
 	char *text = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 
 	json_decref(o);
@@ -48,8 +77,8 @@ static char *config_json(const struct coordinator_config *c)
 
 static int config_from_json(const char *text, struct coordinator_config *c, char *why)
 {
-	const char *role = NULL, *run, *workload, *alloc, *gamma;
-	json_t *o = json_loads(text, 0, NULL), *params;
+	const char *role = NULL, *run, *workload, *alloc, *gamma, *policy = "trees";
+	json_t *o = json_loads(text, 0, NULL), *params, *pile = NULL;
 	int order, rc = DLS_EINVAL;
 	json_error_t e;
 
@@ -77,6 +106,14 @@ static int config_from_json(const char *text, struct coordinator_config *c, char
 		goto out;
 	if (tree_plan_alloc_parse(alloc, &c->alloc) || tree_migrate_gamma_parse(gamma, &c->gamma)) {
 		why_f(why, "the journal's allocation '%s' or gamma '%s' is unknown", alloc, gamma);
+		goto out;
+	}
+	json_unpack(o, "{s?s, s?o}", "policy", &policy, "pile", &pile);
+	if (journal_copy_str(c->policy, sizeof(c->policy), policy, "policy", why,
+			     COORDINATOR_WHY_LEN))
+		goto out;
+	if (pile_from_json(pile, &c->pile)) {
+		why_f(why, "the journal's policy parameters are unreadable");
 		goto out;
 	}
 	c->order = order == ITER_ORDER_INTERLEAVED ? ITER_ORDER_INTERLEAVED : ITER_ORDER_NATURAL;

@@ -65,6 +65,18 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version,
 	// placed in the chain has registered its contact
 	a->left = reach(p.left_id);
 	a->right = reach(p.right_id);
+	a->policy = c->policy[0] ? c->policy : "trees";
+	proto_pile_params_out(&c->pile, a->pile);
+	if (coordinator_piles(c)) { // every slave may call every other
+		int n = coordinator_placed(c_);
+
+		a->peers.length(n);
+		a->peer_keys.length(n);
+		for (int k = 0; k < n; k++) {
+			a->peers[k] = reach(k);
+			a->peer_keys[k] = coordinator_peer_key(c_, k);
+		}
+	}
 	return a;
 }
 

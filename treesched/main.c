@@ -14,6 +14,7 @@
 #include "dls/err.h"
 #include "dls/log.h"
 #include "orb_util.h"
+#include "pile_cli.h"
 #include "run_cli.h"
 
 #define PROG "dls-treesched"
@@ -37,6 +38,10 @@ static void help(void)
 	       "  --bidirectional         idle slaves ask both neighbours (seed 000 4.3)\n"
 	       "  --report-interval S     slaves send results every S seconds (default 0.5);\n"
 	       "                          0: only when they run out of work (end collection)\n"
+	       "  --policy P              how the slaves balance: trees (Tree Scheduling, the\n"
+	       "                          default), workpile (seed 003), roc (seed 002), or\n"
+	       "                          none (the placement alone); with --alloc (not\n"
+	       "                          round-robin) and their parameters:\n" PILES_CLI_HELP
 	       RUN_CLI_OUT_HELP
 	       "  --ior FILE              also write the coordinator's IOR\n"
 	       "  --register-timeout-ms T the chain is built over the slaves registered\n"
@@ -55,7 +60,7 @@ static void help(void)
 	       "  -v, -q                  more or less logging (DLS_LOG_LEVEL)\n");
 }
 
-enum { O_GAMMA = 1, O_ALLOC, O_BIDI, O_REPORT };
+enum { O_GAMMA = 1, O_ALLOC, O_BIDI, O_REPORT, O_POLICY };
 
 /* --resume DIR: the run's configuration from its journal, into the options. */
 static void resume_config(const char *dir, struct coordinator_config *cfg, struct run_cli *ro)
@@ -93,6 +98,8 @@ int main(int argc, char **argv)
 		{"alloc", required_argument, 0, O_ALLOC},
 		{"bidirectional", no_argument, 0, O_BIDI},
 		{"report-interval", required_argument, 0, O_REPORT},
+		{"policy", required_argument, 0, O_POLICY},
+		PILES_CLI_LONG_OPTIONS,
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0}};
 	static struct run_cli ro; /* its out.power points into it */
@@ -108,6 +115,8 @@ int main(int argc, char **argv)
 	cfg.alloc = TREE_ALLOC_EQUAL;
 	cfg.gamma = TREE_GAMMA_HALF;
 	cfg.report_interval = 0.5;
+	snprintf(cfg.policy, sizeof(cfg.policy), "trees");
+	pile_params_init(&cfg.pile);
 	run_cli_init(&ro, COORDINATOR_MAX_SLAVES);
 	/* first the ORB, which removes the -ORB... options from argv */
 	cli_keep_message_buffers();
@@ -117,11 +126,14 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "vq", opts, NULL)) != -1) {
 		if (run_cli_option(PROG, &ro, c, optarg))
 			continue;
-		if (!ro.config_given && c >= O_GAMMA && c <= O_REPORT)
-			ro.config_given = c == O_GAMMA	 ? "--gamma"
-					  : c == O_ALLOC ? "--alloc"
-					  : c == O_BIDI	 ? "--bidirectional"
-							 : "--report-interval";
+		if (!ro.config_given && ((c >= O_GAMMA && c <= O_POLICY) || c >= PILES_OPT_SEED))
+			ro.config_given = c == O_GAMMA	  ? "--gamma"
+					  : c == O_ALLOC  ? "--alloc"
+					  : c == O_BIDI	  ? "--bidirectional"
+					  : c == O_REPORT ? "--report-interval"
+							  : "--policy or its parameters";
+		if (pile_cli_option(PROG, &cfg.pile, NULL, c, optarg))
+			continue;
 		switch (c) {
 		case O_GAMMA:
 			if (tree_migrate_gamma_parse(optarg, &cfg.gamma))
@@ -140,6 +152,16 @@ int main(int argc, char **argv)
 			cfg.report_interval =
 				cli_double_or_die(PROG, "--report-interval", optarg, 0, 3600);
 			break;
+		case O_POLICY: {
+			const char *cause;
+
+			snprintf(cfg.policy, sizeof(cfg.policy), "%s", optarg);
+			if (strlen(optarg) >= sizeof(cfg.policy))
+				cli_usage_error(PROG, "--policy", optarg, "unknown");
+			if ((cause = coordinator_policy_check(&cfg)))
+				cli_usage_error(PROG, "--policy", optarg, cause);
+			break;
+		}
 		default:
 			fprintf(stderr, "try '" PROG " --help'\n");
 			return 2;
@@ -147,6 +169,8 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
+	if (coordinator_piles(&cfg) && cfg.alloc == TREE_ALLOC_ROUND_ROBIN)
+		cli_usage_error(PROG, "--alloc", "round-robin", "applies to --policy trees only");
 	if (ro.resume_dir && !ro.config_given && !ro.journal_dir)
 		resume_config(ro.resume_dir, &cfg, &ro);
 	run_cli_finish(PROG, &ro);

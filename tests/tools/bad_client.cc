@@ -190,6 +190,7 @@ static void intrude_trees(DLS::Coordinator_ptr co, const char *run, int nslaves,
 			       sl->neighbours(1, -1, DLS::Slave::_nil(), 0, 0, -1,
 					      DLS::Slave::_nil(), 0, 0));
 		EXPECT_REFUSED("stop a tree slave", sl->stop(0, "intruder"));
+		EXPECT_REFUSED("balance from a stranger", sl->balance(0, 1, 0, 5, 5, 0, 0));
 	}
 }
 

@@ -105,6 +105,10 @@ static void config(struct pile_sim_config *c, const double *tau, int n, int64_t 
 	c->alloc = PILE_ALLOC_EQUAL;
 	c->seed = 1;
 	pile_params_init(&c->params);
+	/* these loops last a fraction of a second: sample and back off at their scale */
+	c->params.interval_s = 1e-3;
+	c->params.backoff_s = 1e-4;
+	c->params.backoff_max_s = 1e-2;
 }
 
 static void check_conserved(const struct pile_sim_config *c, const struct pile_sim_result *r)

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The balancing policies of seeds 003 and 002 end to end (issue 15):
+# dls-treesched --policy workpile|roc places the slaves, which move work
+# among themselves with the rules the simulator runs; the image is exact in
+# both orders and both collection modes, equal and proportional placement,
+# dedicated or not; kill -9 a slave in the middle: exact still; the report
+# counts the migrations per pair; a stranger's balance message or transfer
+# is refused; bad options are refused with the reason.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+REF=$(reference 800 400)
+run() { # NAME ARGS...: a run that must reproduce the image
+	local name=$1
+	shift
+	dls run --width 800 --height 400 --raw "$T/$name.pgm" --json "$T/$name.json" \
+		--dir "$T/logs-$name" "$@" >"$T/$name.log" 2>&1 || { cat "$T/$name.log"; exit 1; }
+	same_image "$T/$name.pgm" "$REF"
+	echo "ok $name"
+}
+run wp-nat --scheme workpile --cluster C8 --t-iter 300
+run wp-int-end --scheme workpile --cluster C8-nd --t-iter 300 --order interleaved \
+	--report-interval 0 --alloc proportional
+run roc-nat --scheme roc --cluster C8 --t-iter 300 --ht 10 --lt 5 --ct 2
+run roc-var-end --scheme roc --cluster C8-var --t-iter 300 --order interleaved --report-interval 0
+# the figures add up: sizes (seed 000's Table 2) and pairs
+python3 - "$T/wp-nat.json" "$T/roc-nat.json" <<'PY'
+import json, sys
+for path, scheme in zip(sys.argv[1:], ["workpile", "roc"]):
+    r = json.load(open(path))
+    assert r["scheme"] == scheme, r["scheme"]
+    assert r["migrations"] >= 1, r
+    assert sum(c for _, c in r["units"]) == r["migrations"], r["units"]
+    assert sum(s * c for s, c in r["units"]) == r["moved"], r["units"]
+    assert sum(c for _, _, c in r["pairs"]) == r["migrations"], r["pairs"]
+    assert sum(p["iterations"] for p in r["pes"]) == 800, r["pes"]
+PY
+grep -q "^per pair (giver>receiver migrations): [0-9]>[0-9]" "$T/wp-nat.log"
+
+# kill -9 a slave holding work: its iterations go to another, exact
+run wp-kill --scheme workpile --cluster C8 --t-iter 2000 --order interleaved --kill 3@0.8
+run roc-kill --scheme roc --cluster C8 --t-iter 2000 --kill 5@0.8
+python3 - "$T/wp-kill.json" "$T/roc-kill.json" <<'PY'
+import json, sys
+for path, name in zip(sys.argv[1:], ["slave.3", "slave.5"]):
+    r = json.load(open(path))
+    lost = [p["name"] for p in r["pes"] if p["state"] == "lost"]
+    assert lost == [name], lost
+    assert r["reassigned"] > 0, r["reassigned"]
+PY
+
+# strangers: joins without the secret, reports, notices, demands, transfers,
+# balance messages and stops without the keys: every one refused, exact
+SECRET="$T/run.secret"
+head -c 32 /dev/urandom >"$SECRET"
+chmod 600 "$SECRET"
+start_names
+spawn pile dls-treesched --run hp --slaves 3 --width 400 --height 200 --policy workpile \
+	--secret-file "$SECRET" --raw "$T/hp.pgm" $NS $EP
+PILE=$LAST_PID
+for i in 0 1 2; do
+	spawn pslave$i dls-slave --run hp --name s$i --t-iter 3000 --coordinator treesched \
+		--secret-file "$SECRET" $NS $EP
+done
+wait_for sh -c "nameclt $NS list DLS/hp | grep -c '^slave\.' | grep -qx 3"
+"$DLS_TEST_BIN_DIR/bad_client" --intruder-trees hp 3 $NS $EP >"$T/pintruder.log" 2>&1
+wait "$PILE"
+same_image "$T/hp.pgm" "$(reference 400 200)"
+expect_eq "workpile attacks refused" "$(grep -c '^refused:' "$T/pintruder.log")" 26
+! grep -q '^ACCEPTED\|^FAILED' "$T/pintruder.log"
+grep -q "refused: balance from a stranger: balance: the caller does not show this slave's peer key" \
+	"$T/pintruder.log"
+
+expect_usage_error "^dls-treesched: --policy 'ripple': runs in the simulator only" \
+	dls-treesched --slaves 2 --policy ripple
+expect_usage_error "^dls-treesched: --policy 'heap': unknown" dls-treesched --slaves 2 --policy heap
+expect_usage_error "^dls run: --gamma=half: applies to --scheme trees only" \
+	dls run --scheme workpile --cluster C8 --gamma half
+expect_usage_error "^dls run: --threshold/--ht/--interval-us/...: applies to --scheme workpile" \
+	dls run --scheme dtss --cluster C8 --ht 3
+expect_usage_error "^dls run: --scheme 'roc': the RoC thresholds must satisfy" \
+	dls run --scheme roc --cluster C8 --ct 30 --dir "$T/never"
+[ ! -e "$T/never" ]
