@@ -25,6 +25,7 @@
 #include "mandel.h"
 #include "proc.h"
 #include "sim.h"
+#include "simulate_piles.h"
 #include "simulate_trees.h"
 
 #define PROG "dls bench"
@@ -49,6 +50,7 @@ static void help(void)
 	       "                    (static fsc mfsc awf-b ... af auto); also hdtss (DTSS through about\n"
 	       "                    sqrt(p)/2 hmasters, two-level mode), hdtss-relay, and\n"
 	       "                    trees (Tree Scheduling, gamma half, equal allocation)\n"
+	       "                    workpile, roc (seeds 003, 002 with their defaults)\n"
 	       "  --orders LIST     natural,interleaved (default both)\n"
 	       "  --reps N          runs per cell (default 3)\n"
 	       "  --width, --height image (default 4000x2000); --t-iter NS (default 100)\n"
@@ -122,6 +124,12 @@ static int is_hdtss(const char *scheme)
 	return !strcmp(scheme, "hdtss") || !strcmp(scheme, "hdtss-relay");
 }
 
+/* No master: Tree Scheduling, or a policy of seeds 002-003 (dls-treesched). */
+static int is_decentralized(const char *scheme)
+{
+	return !strcmp(scheme, "trees") || !strcmp(scheme, "workpile") || !strcmp(scheme, "roc");
+}
+
 /* "hdtss" is DTSS through hmasters: about sqrt(p)/2 of them (2 for C24, as
  * in seed 001, 4 for C64), at least 2. */
 static int hmasters_for(int nslaves)
@@ -187,7 +195,7 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 	} else {
 		args[n++] = c->kind;
 	}
-	if (!c->overlap && strcmp(c->kind, "trees")) {
+	if (!c->overlap && !is_decentralized(c->kind)) {
 		args[n++] = "--overlap";
 		args[n++] = "off";
 	}
@@ -268,6 +276,19 @@ static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const 
 		pes[i].speed = cl->speed[i];
 		pes[i].declared = cl->declared[i];
 		pes[i].load = cl->load[i];
+	}
+	if (is_decentralized(c->kind) && strcmp(c->kind, "trees")) { /* dls run's defaults */
+		struct piles_opts po;
+		double t_p, t_ideal;
+
+		piles_opts_init(&po, PILE_NONE);
+		pile_policy_parse(c->kind, &po.policy);
+		if (pile_sim_on_cluster(&po, cl, cost, o->width, o->t_iter * 1e-9,
+					o->latency_us * 1e-6, &t_p, &t_ideal) == DLS_OK) {
+			c->sim_tp = t_p;
+			c->sim_e = t_p > 0 ? t_ideal / t_p : 0;
+		}
+		goto out;
 	}
 	if (!strcmp(c->kind, "trees")) { /* dls run's defaults: half, equal */
 		struct trees_opts to = {TREE_GAMMA_HALF, TREE_ALLOC_EQUAL, 0, 0, NULL};
@@ -542,7 +563,7 @@ int dls_cmd_bench(int argc, char **argv)
 	for (int i = 0; i < nsc; i++) {
 		enum sched_kind k;
 
-		if (!is_hdtss(schemes[i]) && strcmp(schemes[i], "trees") &&
+		if (!is_hdtss(schemes[i]) && !is_decentralized(schemes[i]) &&
 		    sched_kind_parse(schemes[i], &k))
 			cli_usage_error(PROG, "--schemes", schemes[i], "unknown scheme");
 	}

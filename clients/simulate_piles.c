@@ -94,42 +94,67 @@ static void print_result(const struct piles_opts *o, const struct pile_sim_confi
 	printf("\n");
 }
 
+/* The configuration of a cluster run (tc: the cluster's tau and power, as
+ * Tree Scheduling's; free with tree_sim_config_free). */
+static int cluster_config(const struct piles_opts *o, const struct cluster *cl,
+			  const uint64_t *cost, int64_t iterations, double t_unit, double latency,
+			  struct tree_sim_config *tc, struct pile_sim_config *c, double *t_ideal)
+{
+	int rc = tree_sim_config_cluster(cl->speed, cl->load, cl->n, cost, iterations, t_unit, tc,
+					 t_ideal);
+
+	memset(c, 0, sizeof(*c));
+	c->tau = tc->tau;
+	c->power = tc->power;
+	c->npes = tc->npes;
+	c->iterations = iterations;
+	c->cost = cost;
+	c->t_unit = t_unit;
+	c->latency = latency;
+	c->policy = o->policy;
+	c->alloc = o->alloc;
+	c->params = o->params;
+	c->seed = o->seed;
+	return rc;
+}
+
+int pile_sim_on_cluster(const struct piles_opts *o, const struct cluster *cl, const uint64_t *cost,
+			int64_t iterations, double t_unit, double latency, double *t_p,
+			double *t_ideal)
+{
+	struct tree_sim_config tc;
+	struct pile_sim_config c;
+	struct pile_sim_result r;
+	int rc = cluster_config(o, cl, cost, iterations, t_unit, latency, &tc, &c, t_ideal);
+
+	if (!rc && !(rc = pile_sim_run(&c, &r))) {
+		*t_p = r.t_p;
+		pile_sim_result_free(&r);
+	}
+	tree_sim_config_free(&tc);
+	return rc;
+}
+
 int simulate_piles_cluster(const struct piles_opts *o, const struct cluster *cl,
 			   const uint64_t *cost, int64_t iterations, double t_unit, double latency,
 			   const char *what)
 {
-	struct tree_sim_config tc; /* the cluster's tau and power, as Tree Scheduling's */
+	struct tree_sim_config tc;
 	struct pile_sim_config c;
 	struct pile_sim_result r, none;
 	double t_ideal;
 	const char *why;
-	int rc = tree_sim_config_cluster(cl->speed, cl->load, cl->n, cost, iterations, t_unit, &tc,
-					 &t_ideal);
+	int rc = cluster_config(o, cl, cost, iterations, t_unit, latency, &tc, &c, &t_ideal);
 
 	if (rc) {
 		fprintf(stderr, "dls simulate: out of memory\n");
 		return 1;
 	}
-	memset(&c, 0, sizeof(c));
-	c.tau = tc.tau;
-	c.power = tc.power;
-	c.npes = tc.npes;
-	c.iterations = iterations;
-	c.cost = cost;
-	c.t_unit = t_unit;
-	c.latency = latency;
-	c.policy = PILE_NONE;
-	c.alloc = o->alloc;
-	c.params = o->params;
-	c.seed = o->seed;
-	if (o->policy != PILE_NONE) {
-		c.policy = o->policy;
-		if ((why = pile_sim_check(&c))) {
-			tree_sim_config_free(&tc);
-			cli_usage_error("dls simulate", "--scheme", pile_policy_name(o->policy), why);
-		}
-		c.policy = PILE_NONE;
+	if ((why = pile_sim_check(&c))) {
+		tree_sim_config_free(&tc);
+		cli_usage_error("dls simulate", "--scheme", pile_policy_name(o->policy), why);
 	}
+	c.policy = PILE_NONE; /* the placement alone, for NP */
 	rc = pile_sim_run(&c, &none);
 	c.policy = o->policy;
 	if (!rc && (rc = pile_sim_run(&c, &r)))

@@ -35,4 +35,12 @@ int simulate_piles_cluster(const struct piles_opts *o, const struct cluster *cl,
 			   const uint64_t *cost, int64_t iterations, double t_unit, double latency,
 			   const char *what);
 
+/*
+ * The same, quietly, for dls bench: *t_p and *t_ideal, DLS_OK, or an error
+ * (a configuration pile_sim_check refuses: DLS_EINVAL).
+ */
+int pile_sim_on_cluster(const struct piles_opts *o, const struct cluster *cl, const uint64_t *cost,
+			int64_t iterations, double t_unit, double latency, double *t_p,
+			double *t_ideal);
+
 #endif
