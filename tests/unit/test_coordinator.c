@@ -176,11 +176,98 @@ static void test_coordinator(void)
 	coordinator_destroy(m);
 }
 
+/* Workpile and roc: work moves between any two slaves; a giver may deliver
+ * what it handed over (a failed transfer: it kept it), nobody else may. */
+static void test_piles(void)
+{
+	struct coordinator_config c;
+	struct coordinator *m;
+	struct reg regs[4];
+	pthread_t tid[4];
+	struct dls_times t = {0};
+	struct coordinator_repair rep;
+	struct run_report_tree tree;
+	struct dls_status snap;
+	uint16_t buf[W];
+	struct dls_result res;
+	char why[COORDINATOR_WHY_LEN];
+	int err;
+
+	for (int i = 0; i < W; i++)
+		buf[i] = 1;
+	memset(&c, 0, sizeof(c));
+	strcpy(c.run_name, "t");
+	strcpy(c.workload, "mandelbrot");
+	c.nslaves = 4;
+	tu_mandel_params(c.params, &c.nparams, W, 1, 16);
+	c.register_timeout_ms = 5000;
+	pile_params_init(&c.pile);
+	strcpy(c.policy, "ripple"); /* the simulator's only */
+	CU_ASSERT_PTR_NULL(coordinator_create(&c, &err, why));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "simulator only"));
+	strcpy(c.policy, "workpile");
+	c.pile.threshold = -1;
+	CU_ASSERT_PTR_NULL(coordinator_create(&c, &err, why));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "threshold"));
+	c.pile.threshold = 1;
+	m = coordinator_create(&c, &err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	for (int i = 0; i < 4; i++) {
+		memset(&regs[i], 0, sizeof(regs[i]));
+		regs[i].m = m;
+		regs[i].speed = i + 1.0;
+		pthread_create(&tid[i], NULL, register_one, &regs[i]);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(tid[i], NULL);
+		CU_ASSERT_EQUAL_FATAL(regs[i].rc, DLS_OK);
+	}
+	CU_ASSERT_EQUAL(coordinator_placed(m), 4);
+	for (int i = 0; i < 4; i++)
+		CU_ASSERT_EQUAL(coordinator_peer_key(m, regs[i].id), regs[regs[i].id].place.peer_key);
+	/* the slave holding [0, 25) hands 5 to one that is not its neighbour */
+	int a = -1, b = -1, other = -1;
+
+	for (int i = 0; i < 4; i++)
+		if (regs[i].place.start == 0)
+			a = i;
+	for (int i = 0; i < 4; i++)
+		if (i != a && regs[a].place.left_id != i && regs[a].place.right_id != i)
+			b = i;
+	for (int i = 0; i < 4; i++) /* nor its neighbour, nor b */
+		if (i != a && i != b && regs[a].place.left_id != i && regs[a].place.right_id != i)
+			other = i;
+	CU_ASSERT_FATAL(a >= 0 && b >= 0 && other >= 0);
+	CU_ASSERT_EQUAL(coordinator_migrated(m, a, regs[a].place.key, b, 0, 5, 1, &rep, why),
+			DLS_OK);
+	coordinator_repair_free(&rep);
+	/* the transfer failed: the giver computes them itself */
+	res = block(0, 5, buf);
+	CU_ASSERT_EQUAL(coordinator_report(m, a, regs[a].place.key, &res, 1, &t, why), DLS_OK);
+	/* a slave that handed nothing to the holder may not deliver its work */
+	res = block(5, 5, buf);
+	CU_ASSERT_EQUAL(coordinator_report(m, other, regs[other].place.key, &res, 1, &t, why),
+			DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "does not hold iteration 5"));
+	CU_ASSERT_EQUAL_FATAL(coordinator_snapshot(m, &snap), DLS_OK);
+	CU_ASSERT_STRING_EQUAL(snap.scheme, "workpile");
+	dls_status_free(&snap);
+	CU_ASSERT_EQUAL_FATAL(coordinator_tree_stats(m, &tree), DLS_OK);
+	CU_ASSERT(tree.piles);
+	CU_ASSERT_EQUAL_FATAL(tree.npairs, 1);
+	CU_ASSERT_EQUAL(tree.pair_from[0], a);
+	CU_ASSERT_EQUAL(tree.pair_to[0], b);
+	CU_ASSERT_EQUAL(tree.pair_count[0], 1);
+	run_report_tree_free(&tree);
+	coordinator_destroy(m);
+}
+
 int coordinator_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("tree scheduling coordinator", NULL, NULL);
 
 	if (!s)
 		return 1;
-	return !CU_add_test(s, "chain, reports, migrations, a lost slave", test_coordinator);
+	return !CU_add_test(s, "chain, reports, migrations, a lost slave", test_coordinator) ||
+	       !CU_add_test(s, "workpile: any pair, a giver's kept work", test_piles);
 }

@@ -273,6 +273,104 @@ static void test_refusals(void)
 	CU_ASSERT_PTR_NULL(pile_sim_check(&c));
 }
 
+/* A PE for the rules alone: a pile of `len`, gives taken from it. */
+struct fake {
+	int64_t len, given;
+	int sent, timers;
+	uint64_t rng;
+};
+
+static int64_t f_len(void *ctx)
+{
+	return ((struct fake *)ctx)->len;
+}
+
+static int f_busy(void *ctx)
+{
+	(void)ctx;
+	return 0;
+}
+
+static int f_give(void *ctx, int to, int64_t n, double t, int64_t *moved)
+{
+	struct fake *f = ctx;
+
+	(void)t;
+	CU_ASSERT(to >= 0 && to < 4 && to != 1); /* a real other PE */
+	if (n > f->len)
+		n = f->len;
+	if (n < 0)
+		n = 0;
+	f->len -= n;
+	f->given += n;
+	if (moved)
+		*moved = n;
+	return DLS_OK;
+}
+
+static int f_send(void *ctx, const struct pile_msg *m, double t)
+{
+	(void)t;
+	CU_ASSERT(m->to >= 0 && m->to < 4 && m->to != 1);
+	((struct fake *)ctx)->sent++;
+	return DLS_OK;
+}
+
+static int f_timer(void *ctx, int kind, double at)
+{
+	(void)kind;
+	CU_ASSERT(at >= 0 && at < 1e9);
+	((struct fake *)ctx)->timers++;
+	return DLS_OK;
+}
+
+static uint64_t f_rand(void *ctx)
+{
+	return ((struct fake *)ctx)->rng = ((struct fake *)ctx)->rng * 6364136223846793005ULL + 1;
+}
+
+/* Nonsense from peers (any kind, negative or huge values): the rules never
+ * give more than the pile holds, never address a PE that does not exist,
+ * never fail. */
+static void test_rules_nonsense(void)
+{
+	static const int64_t v[] = {0, 1, -1, 7, 1000, INT64_MAX, INT64_MIN, 3, -1000000};
+	struct pile_params p;
+
+	pile_params_init(&p);
+	for (int pol = PILE_WORKPILE; pol <= PILE_ROC; pol++) {
+		const struct pile_policy_ops *r = pile_policy_ops((enum pile_policy)pol);
+		struct fake f = {500, 0, 0, 0, 42};
+		struct pile_host h = {&f, 1, 4, &p, 0, f_len, f_busy, f_give, f_send,
+				      f_timer, f_rand, NULL};
+		char state[4096] = {0};
+
+		CU_ASSERT_FATAL(r && r->size <= sizeof(state));
+		CU_ASSERT_EQUAL(r->init ? r->init(state, &h, 0) : DLS_OK, DLS_OK);
+		for (int k = 0; k < 4000; k++) {
+			struct pile_msg m = {(int)(f_rand(&f) % 5) - 1, (int)(f_rand(&f) % 6) - 1, 1,
+					     v[f_rand(&f) % 9], v[f_rand(&f) % 9], v[f_rand(&f) % 9],
+					     v[f_rand(&f) % 9]};
+			int64_t before = f.len + f.given;
+
+			/* the host says who sent it: a real PE, never itself */
+			if (m.from == 1 || m.from > 3)
+				m.from = 0;
+			if (m.from < 0)
+				m.from = 3;
+			CU_ASSERT_EQUAL(r->on_message(state, &h, &m, k * 1e-3), DLS_OK);
+			if (r->on_timer)
+				CU_ASSERT_EQUAL(r->on_timer(state, &h, k % 3, k * 1e-3), DLS_OK);
+			if (r->before_next && f.len > 0)
+				CU_ASSERT_EQUAL(r->before_next(state, &h, k * 1e-3), DLS_OK);
+			CU_ASSERT_EQUAL(f.len + f.given, before);
+			CU_ASSERT(f.len >= 0);
+			if (k % 500 == 0)
+				f.len += 100; /* work arrives */
+		}
+	}
+}
+
 int pile_sim_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("pile_sim", NULL, NULL);
@@ -285,6 +383,7 @@ int pile_sim_suite_add(void)
 	    !CU_add_test(s, "unequal PEs are balanced", test_heterogeneous) ||
 	    !CU_add_test(s, "deterministic for a seed", test_deterministic) ||
 	    !CU_add_test(s, "RoC forwards and drops", test_roc_drops) ||
+	    !CU_add_test(s, "the rules take nonsense from peers", test_rules_nonsense) ||
 	    !CU_add_test(s, "bad configurations refused", test_refusals))
 		return -1;
 	return 0;
