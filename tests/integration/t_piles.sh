@@ -3,7 +3,8 @@
 # dls-treesched --policy workpile|roc places the slaves, which move work
 # among themselves with the rules the simulator runs; the image is exact in
 # both orders and both collection modes, equal and proportional placement,
-# dedicated or not; kill -9 a slave in the middle: exact still; the report
+# dedicated or not; kill -9 a slave in the middle, or the coordinator (it
+# resumes from its journal): exact still; the report
 # counts the migrations per pair; a stranger's balance message or transfer
 # is refused; bad options are refused with the reason.
 set -eu
@@ -48,6 +49,10 @@ for path, name in zip(sys.argv[1:], ["slave.3", "slave.5"]):
     assert lost == [name], lost
     assert r["reassigned"] > 0, r["reassigned"]
 PY
+
+# kill -9 the coordinator: resumed from its journal, the slaves rejoin, exact
+run roc-resume --scheme roc --cluster C8 --t-iter 2000 --kill coordinator@1
+grep -q "resuming it from its journal" "$T/roc-resume.log"
 
 # strangers: joins without the secret, reports, notices, demands, transfers,
 # balance messages and stops without the keys: every one refused, exact
