@@ -218,6 +218,22 @@ static int demand(void *ctx, enum tree_side side, int from, char *why, size_t le
 	}
 }
 
+// Hands start, start + stride, ... (count) to slave s, showing its key.
+static int transfer_to(DLS::Slave_ptr s, uint64_t key, int from, int64_t start, int64_t count,
+		       int64_t stride, const char *none, char *why, size_t len)
+{
+	if (CORBA::is_nil(s)) {
+		snprintf(why, len, "%s", none);
+		return DLS_EINVAL;
+	}
+	try {
+		s->transfer(from, key, start, count, stride);
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_corba_error(e, why, len);
+	}
+}
+
 static int transfer(void *ctx, enum tree_side side, int from, int64_t start, int64_t count,
 		    int64_t stride, char *why, size_t len)
 {
@@ -225,16 +241,8 @@ static int transfer(void *ctx, enum tree_side side, int from, int64_t start, int
 	uint64_t key;
 	DLS::Slave_var n = c->servant->neighbour(side, &key);
 
-	if (CORBA::is_nil(n)) {
-		snprintf(why, len, "no neighbour on that side");
-		return DLS_EINVAL;
-	}
-	try {
-		n->transfer(from, key, start, count, stride);
-		return DLS_OK;
-	} catch (const CORBA::Exception &e) {
-		return dls_corba_error(e, why, len);
-	}
+	return transfer_to(n, key, from, start, count, stride, "no neighbour on that side", why,
+			   len);
 }
 
 // Workpile and roc: a call on any slave of the run, with the key it wants.
@@ -263,16 +271,8 @@ static int give(void *ctx, int to, int from, int64_t start, int64_t count, int64
 	uint64_t key;
 	DLS::Slave_var s = c->servant->peer(to, &key);
 
-	if (CORBA::is_nil(s)) {
-		snprintf(why, len, "no slave %d in this run", to);
-		return DLS_EINVAL;
-	}
-	try {
-		s->transfer(from, key, start, count, stride);
-		return DLS_OK;
-	} catch (const CORBA::Exception &e) {
-		return dls_corba_error(e, why, len);
-	}
+	return transfer_to(s, key, from, start, count, stride, "no such slave in this run", why,
+			   len);
 }
 
 struct slave_tree_ops slave_client_tree_ops(slave_client *c,

@@ -97,6 +97,18 @@ same_image() {
 	fi
 }
 
+# exact_run NAME ARGS...: dls run of an 800x400 image with ARGS that must
+# reproduce $REF (set it with reference 800 400); its report in $T/NAME.log,
+# JSON in $T/NAME.json, logs in $T/logs-NAME.
+exact_run() {
+	local name=$1
+	shift
+	dls run --width 800 --height 400 --raw "$T/$name.pgm" --json "$T/$name.json" \
+		--dir "$T/logs-$name" "$@" >"$T/$name.log" 2>&1 || { cat "$T/$name.log"; exit 1; }
+	same_image "$T/$name.pgm" "$REF"
+	echo "ok $name"
+}
+
 # json_get FILE KEY: a top-level number or string of the run's JSON summary.
 json_get() {
 	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[sys.argv[2]])' "$1" "$2"

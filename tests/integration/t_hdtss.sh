@@ -10,14 +10,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 REF=$(reference 800 400)
-run() { # NAME ARGS...: a run that must reproduce the image
-	local name=$1
-	shift
-	dls run --width 800 --height 400 --raw "$T/$name.pgm" --json "$T/$name.json" \
-		--dir "$T/logs-$name" "$@" >"$T/$name.log" 2>&1
-	same_image "$T/$name.pgm" "$REF"
-	echo "ok $name"
-}
+run() { exact_run "$@"; }
 for mode in relay twolevel; do
 	run $mode-one-level --hmode $mode --cluster C8 --hmasters 2 --scheme dtss --order interleaved --t-iter 300
 	run $mode-one-level-nd --hmode $mode --cluster C8-nd --hmasters 2 --scheme dtss --t-iter 300

@@ -11,14 +11,7 @@ set -eu
 . "$(dirname "$0")/lib.sh"
 
 REF=$(reference 800 400)
-run() { # NAME ARGS...: a run that must reproduce the image
-	local name=$1
-	shift
-	dls run --width 800 --height 400 --raw "$T/$name.pgm" --json "$T/$name.json" \
-		--dir "$T/logs-$name" "$@" >"$T/$name.log" 2>&1 || { cat "$T/$name.log"; exit 1; }
-	same_image "$T/$name.pgm" "$REF"
-	echo "ok $name"
-}
+run() { exact_run "$@"; }
 run wp-nat --scheme workpile --cluster C8 --t-iter 300
 run wp-int-end --scheme workpile --cluster C8-nd --t-iter 300 --order interleaved \
 	--report-interval 0 --alloc proportional
