@@ -261,6 +261,8 @@ int slave_pile_on_message(struct slave_pile *p, int from, const struct pile_msg 
 	it.m.from = from; /* the caller, as its key showed it */
 	it.m.to = p->id;
 	pthread_mutex_lock(&p->lock);
+	if (from >= 0 && from < p->npes)
+		p->dead[from] = 0; /* it calls: it lives */
 	if (!p->stop && p->rules)
 		rc = push_in(p, &it);
 	pthread_mutex_unlock(&p->lock);

@@ -132,7 +132,13 @@ void Slave_i::set_peers(const DLS::SlaveSeq &peers, const DLS::CapabilitySeq &ke
 		peers_.clear();
 		peer_keys_.clear();
 		for (CORBA::ULong k = 0; k < peers.length() && k < keys.length(); k++) {
-			peers_.push_back(DLS::Slave::_duplicate(peers[k]));
+			DLS::Slave_ptr p = DLS::Slave::_duplicate(peers[k]);
+
+			// a hung peer holds up this slave's balancing for this long
+			// at most, then it is taken as dead (slave_pile.c)
+			if (!CORBA::is_nil(p))
+				omniORB::setClientCallTimeout(p, SLAVE_PEER_TIMEOUT_MS);
+			peers_.push_back(p);
 			peer_keys_.push_back(keys[k]);
 		}
 	}

@@ -19,6 +19,9 @@
 #include "dls.hh"
 #include "slave_tree.h"
 
+// Workpile and roc: a call on another slave times out after this long.
+#define SLAVE_PEER_TIMEOUT_MS 3000
+
 class Slave_i : public POA_DLS::Slave {
 public:
 	Slave_i() : stop_(0), tree_(NULL), key_(0), peer_key_(0), left_key_(0), right_key_(0)

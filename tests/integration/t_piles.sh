@@ -4,7 +4,7 @@
 # among themselves with the rules the simulator runs; the image is exact in
 # both orders and both collection modes, equal and proportional placement,
 # dedicated or not; kill -9 a slave in the middle, or the coordinator (it
-# resumes from its journal): exact still; the report
+# resumes from its journal), or hang a slave: exact still; the report
 # counts the migrations per pair; a stranger's balance message or transfer
 # is refused; bad options are refused with the reason.
 set -eu
@@ -47,12 +47,33 @@ PY
 run roc-resume --scheme roc --cluster C8 --t-iter 2000 --kill coordinator@1
 grep -q "resuming it from its journal" "$T/roc-resume.log"
 
+# a slave that hangs (SIGSTOP) while holding work: lost when it stops
+# answering pings, its work goes on elsewhere; the others' calls to it time
+# out and they draw other peers; exact
+start_names
+spawn hcoord dls-treesched --run hg --slaves 4 --width 800 --height 400 --policy workpile \
+	--ping-ms 100 --ping-timeout-ms 500 --raw "$T/hg.pgm" $NS $EP
+HCOORD=$LAST_PID
+for i in 0 1 2 3; do
+	spawn hslave$i dls-slave --run hg --name h$i --speed $((i % 2 + 1)) --t-iter 1500 \
+		--coordinator treesched $NS $EP
+	eval HSLAVE$i=\$LAST_PID
+done
+wait_for sh -c "nameclt $NS list DLS/hg | grep -c '^slave\.' | grep -qx 4"
+sleep 0.3
+pkill -STOP -P "$HSLAVE3"
+wait_for grep -q "lost" "$T/hcoord.log"
+wait "$HCOORD"
+same_image "$T/hg.pgm" "$REF"
+pkill -KILL -P "$HSLAVE3" || true
+for i in 0 1 2; do eval wait \$HSLAVE$i; done
+echo "ok hung slave"
+
 # strangers: joins without the secret, reports, notices, demands, transfers,
 # balance messages and stops without the keys: every one refused, exact
 SECRET="$T/run.secret"
 head -c 32 /dev/urandom >"$SECRET"
 chmod 600 "$SECRET"
-start_names
 spawn pile dls-treesched --run hp --slaves 3 --width 400 --height 200 --policy workpile \
 	--secret-file "$SECRET" --raw "$T/hp.pgm" $NS $EP
 PILE=$LAST_PID
