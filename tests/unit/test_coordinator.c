@@ -212,19 +212,23 @@ static void test_piles(void)
 	c.pile.threshold = 1;
 	m = coordinator_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < 4; i++) { /* registration order = ids 0..3 */
+		struct timespec ts = {0, 30000000};
+
 		memset(&regs[i], 0, sizeof(regs[i]));
 		regs[i].m = m;
 		regs[i].speed = i + 1.0;
 		pthread_create(&tid[i], NULL, register_one, &regs[i]);
+		nanosleep(&ts, NULL);
 	}
 	for (int i = 0; i < 4; i++) {
 		pthread_join(tid[i], NULL);
 		CU_ASSERT_EQUAL_FATAL(regs[i].rc, DLS_OK);
+		CU_ASSERT_EQUAL_FATAL(regs[i].id, i);
 	}
 	CU_ASSERT_EQUAL(coordinator_placed(m), 4);
 	for (int i = 0; i < 4; i++)
-		CU_ASSERT_EQUAL(coordinator_peer_key(m, regs[i].id), regs[regs[i].id].place.peer_key);
+		CU_ASSERT_EQUAL(coordinator_peer_key(m, i), regs[i].place.peer_key);
 	/* the slave holding [0, 25) hands 5 to one that is not its neighbour */
 	int a = -1, b = -1, other = -1;
 
