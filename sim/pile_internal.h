@@ -21,6 +21,20 @@
 
 struct pile;
 
+/* Events, in the order they are handled at equal times. */
+enum { EV_END, EV_ARRIVE, EV_MSG, EV_TIMER };
+
+struct pile_event {
+	double t;
+	int kind;
+	uint64_t seq;
+	int pe;		     /* EV_END, EV_TIMER: the PE; EV_ARRIVE: the receiver */
+	int from, timer;     /* EV_ARRIVE: the giver; EV_TIMER: the policy's kind */
+	int64_t n;	     /* EV_ARRIVE: how many */
+	int64_t *its;	     /* EV_ARRIVE: the iterations (owned by the event) */
+	struct pile_msg msg; /* EV_MSG */
+};
+
 /* A policy of the engine (all hooks optional). */
 struct pile_engine_ops {
 	int (*init)(struct pile *s);
@@ -54,6 +68,18 @@ struct pile {
 	uint64_t seq;
 	int64_t computed;
 };
+
+/* The heap's order: time, then kind, then the order pushed. */
+int pile_event_before(const void *x, const void *y);
+
+/* Queues e (its time on a 1e-9 grid, so that ties stay ties): DLS_OK or DLS_ENOMEM. */
+int pile_push(struct pile *s, struct pile_event *e);
+
+/* The k-th unstarted iteration of p (0: its head). */
+int64_t *pile_ring_at(struct pile_pe *p, int64_t k);
+
+/* Appends n iterations to the tail of p: DLS_OK or DLS_ENOMEM. */
+int pile_ring_append(struct pile_pe *p, const int64_t *its, int64_t n);
 
 /* Unstarted iterations in pe's pile. */
 int64_t pile_len(const struct pile *s, int pe);

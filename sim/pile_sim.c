@@ -14,152 +14,14 @@
 #include "dls/err.h"
 #include "pile_internal.h"
 
-enum { EV_END, EV_ARRIVE, EV_MSG, EV_TIMER };
-
-struct event {
-	double t;
-	int kind;
-	uint64_t seq;
-	int pe;		    /* EV_END, EV_TIMER: the PE; EV_ARRIVE: the receiver */
-	int from, timer;    /* EV_ARRIVE: the giver; EV_TIMER: the policy's kind */
-	int64_t n;	    /* EV_ARRIVE: how many */
-	int64_t *its;	    /* EV_ARRIVE: the iterations (owned by the event) */
-	struct pile_msg msg; /* EV_MSG */
-};
-
-static int before(const void *x, const void *y)
-{
-	const struct event *a = x, *b = y;
-
-	if (a->t != b->t)
-		return a->t < b->t;
-	if (a->kind != b->kind)
-		return a->kind < b->kind;
-	return a->seq < b->seq;
-}
-
-static int push(struct pile *s, struct event *e)
-{
-	e->t = nearbyint(e->t * 1e9) / 1e9; /* ties stay ties */
-	e->seq = s->seq++;
-	return event_heap_push(&s->ev, e);
-}
-
-int64_t pile_len(const struct pile *s, int pe)
-{
-	return s->pe[pe].len;
-}
-
-int pile_busy(const struct pile *s, int pe)
-{
-	return s->pe[pe].busy;
-}
-
-static int64_t *ring_at(struct pile_pe *p, int64_t k)
-{
-	return &p->ring[(p->head + k) % p->cap];
-}
-
-static int ring_append(struct pile_pe *p, const int64_t *its, int64_t n)
-{
-	if (p->len + n > p->cap) {
-		int64_t cap = p->cap ? p->cap : 16;
-		int64_t *v;
-
-		while (cap < p->len + n)
-			cap *= 2;
-		v = malloc((size_t)cap * sizeof(*v));
-		if (!v)
-			return DLS_ENOMEM;
-		for (int64_t k = 0; k < p->len; k++)
-			v[k] = *ring_at(p, k);
-		free(p->ring);
-		p->ring = v;
-		p->head = 0;
-		p->cap = cap;
-	}
-	for (int64_t k = 0; k < n; k++) {
-		p->len++;
-		*ring_at(p, p->len - 1) = its[k];
-	}
-	return DLS_OK;
-}
-
-uint64_t pile_rand(struct pile *s, int pe)
-{
-	uint64_t z = (s->pe[pe].rng += 0x9e3779b97f4a7c15ULL); /* splitmix64 */
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-int pile_give(struct pile *s, int from, int to, int64_t n, double t, int64_t *moved)
-{
-	struct pile_pe *p = &s->pe[from];
-	struct event e = {0};
-	int rc;
-
-	if (moved)
-		*moved = 0;
-	if (n > p->len)
-		n = p->len;
-	if (n <= 0 || from == to)
-		return DLS_OK;
-	e.its = malloc((size_t)n * sizeof(*e.its));
-	if (!e.its)
-		return DLS_ENOMEM;
-	for (int64_t k = 0; k < n; k++)
-		e.its[k] = *ring_at(p, p->len - n + k);
-	p->len -= n;
-	e.t = t + s->c->latency;
-	e.kind = EV_ARRIVE;
-	e.pe = to;
-	e.from = from;
-	e.n = n;
-	if ((rc = push(s, &e))) {
-		free(e.its);
-		return rc;
-	}
-	s->out->migrations++;
-	s->out->moved += n;
-	s->out->pe_moved_out[from] += n;
-	if (moved)
-		*moved = n;
-	return tree_migrate_units_count(&s->out->units, &s->out->nunits, n);
-}
-
-int pile_send(struct pile *s, const struct pile_msg *m, double t)
-{
-	struct event e = {0};
-
-	e.t = t + s->c->latency;
-	e.kind = EV_MSG;
-	e.pe = m->to;
-	e.msg = *m;
-	s->out->messages++;
-	return push(s, &e);
-}
-
-int pile_timer(struct pile *s, int pe, int kind, double at)
-{
-	struct event e = {0};
-
-	e.t = at;
-	e.kind = EV_TIMER;
-	e.pe = pe;
-	e.timer = kind;
-	return push(s, &e);
-}
-
 /* PE pe takes the head of its pile at t. */
 static int start_next(struct pile *s, int pe, double t)
 {
 	const struct pile_sim_config *c = s->c;
 	struct pile_pe *p = &s->pe[pe];
-	int64_t it = *ring_at(p, 0);
+	int64_t it = *pile_ring_at(p, 0);
 	double work = (c->cost ? (double)c->cost[it] : 1.0) * c->t_unit;
-	struct event e = {0};
+	struct pile_event e = {0};
 
 	p->head = (p->head + 1) % p->cap;
 	p->len--;
@@ -169,7 +31,7 @@ static int start_next(struct pile *s, int pe, double t)
 	e.kind = EV_END;
 	e.pe = pe;
 	s->out->pe_busy[pe] += e.t - t;
-	return push(s, &e);
+	return pile_push(s, &e);
 }
 
 /* A boundary of pe at t: the policy looks first, then the next iteration. */
@@ -186,7 +48,7 @@ static int boundary(struct pile *s, int pe, double t)
 	return s->ops && s->ops->on_idle ? s->ops->on_idle(s, pe, t) : DLS_OK;
 }
 
-static int handle(struct pile *s, struct event *e)
+static int handle(struct pile *s, struct pile_event *e)
 {
 	struct pile_pe *p = &s->pe[e->pe];
 	int rc;
@@ -200,7 +62,7 @@ static int handle(struct pile *s, struct event *e)
 			s->out->t_p = e->t;
 		return s->computed == s->c->iterations ? DLS_OK : boundary(s, e->pe, e->t);
 	case EV_ARRIVE:
-		rc = ring_append(p, e->its, e->n);
+		rc = pile_ring_append(p, e->its, e->n);
 		free(e->its);
 		e->its = NULL;
 		if (rc)
@@ -272,7 +134,7 @@ static int setup(struct pile *s, const struct pile_sim_config *c, struct pile_si
 	place(c, count);
 	for (int i = 0; i < n && !rc; i++) {
 		s->pe[i].rng = c->seed * 0x2545f4914f6cdd1dULL + (uint64_t)i * 0x9e3779b97f4a7c15ULL;
-		rc = ring_append(&s->pe[i], its + at, count[i]);
+		rc = pile_ring_append(&s->pe[i], its + at, count[i]);
 		at += count[i];
 	}
 done:
@@ -284,7 +146,7 @@ done:
 int pile_sim_run(const struct pile_sim_config *c, struct pile_sim_result *out)
 {
 	struct pile s;
-	struct event e;
+	struct pile_event e;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -294,7 +156,7 @@ int pile_sim_run(const struct pile_sim_config *c, struct pile_sim_result *out)
 	s.c = c;
 	s.out = out;
 	s.ops = ops_of(c->policy);
-	event_heap_init(&s.ev, sizeof(struct event), before);
+	event_heap_init(&s.ev, sizeof(struct pile_event), pile_event_before);
 	rc = setup(&s, c, out);
 	if (!rc && s.ops && s.ops->init)
 		rc = s.ops->init(&s);
