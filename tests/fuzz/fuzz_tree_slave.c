@@ -1,9 +1,10 @@
 /*
  * fuzz_tree_slave.c - a Tree Scheduling slave (slave_tree.h) under hostile
  * neighbours, without CORBA: the fuzzer's bytes place it (its range, stride,
- * neighbours, gamma) and then, while it computes in its own thread, send it
- * transfers of any range, demands and neighbour changes from anyone; then
- * stop.  Its coordinator and neighbours are this file.
+ * neighbours, gamma; or a workpile or roc placement) and then, while it
+ * computes in its own thread, send it transfers of any range, demands,
+ * neighbour changes and policy messages from anyone; then stop.  Its
+ * coordinator and neighbours are this file.
  *
  * Invariants: no crash, hang or sanitizer report; every result it reports
  * is the kernel's, for an iteration it was given, in the loop, with exactly
@@ -105,11 +106,34 @@ static int op_transfer(void *ctx, enum tree_side side, int from, int64_t start, 
 	return DLS_OK;
 }
 
+/* workpile and roc: a message to another slave of the run */
+static int op_balance(void *ctx, int to, int from, const struct pile_msg *m, char *why,
+		      size_t len)
+{
+	struct world *w = ctx;
+
+	(void)m, (void)why, (void)len;
+	FZ_ASSERT(from == w->a.id && to != from && to >= 0 && to < w->a.npes);
+	return DLS_OK;
+}
+
+/* ... and work handed to one: announced first (op_migrated), its own */
+static int op_give(void *ctx, int to, int from, int64_t start, int64_t count, int64_t stride,
+		   char *why, size_t len)
+{
+	struct world *w = ctx;
+
+	(void)why, (void)len;
+	FZ_ASSERT(from == w->a.id && to != from && to >= 0 && to < w->a.npes);
+	check_given(w, start, count, stride);
+	return DLS_OK;
+}
+
 static void *run_slave(void *arg)
 {
 	struct world *w = arg;
 	struct slave_tree_ops ops = {w,		op_register, op_report, op_migrated,
-				     op_demand, op_transfer, NULL, NULL};
+				     op_demand, op_transfer, NULL, NULL, op_balance, op_give};
 	struct slave_stats st;
 	struct slave_tree_stats ts;
 	char why[256];
@@ -140,6 +164,25 @@ static void place(struct world *w, struct fz *f)
 	a->gamma = (int)fz_pick(f, 3);
 	a->bidirectional = fz_pick(f, 2);
 	a->report_interval = fz_pick(f, 2) ? 0 : 1e-4;
+	/* version 6: under workpile or roc half the time, with fast timers */
+	pile_params_init(&a->pile);
+	a->pile.interval_s = 1e-4;
+	a->pile.backoff_s = 1e-5;
+	a->pile.ht = (int64_t)fz_pick(f, 8);
+	a->pile.lt = a->pile.ct = 0;
+	a->npes = a->id + 1 + (int)fz_pick(f, 4);
+	switch (fz_pick(f, 4)) {
+	case 0:
+		a->piles = 1;
+		a->policy = PILE_WORKPILE;
+		break;
+	case 1:
+		a->piles = 1;
+		a->policy = PILE_ROC;
+		break;
+	default:
+		break;
+	}
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -166,7 +209,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int k = 0; k < 64 && fz_left(&f); k++) {
 		int from = (int)fz_i64_near(&f, 0);
 
-		switch (fz_pick(&f, 4)) {
+		switch (fz_pick(&f, 5)) {
+		case 4: { /* a policy message from anyone, any values */
+			struct pile_msg m = {(int)fz_i64_near(&f, 0), from, w.a.id,
+					     fz_i64_near(&f, 3), fz_i64_near(&f, 3),
+					     fz_i64_near(&f, 0), fz_i64_near(&f, 1)};
+
+			slave_tree_on_balance(w.t, from, &m);
+			break;
+		}
 		case 0:
 		case 1: {
 			int64_t start = fz_i64_near(&f, (int64_t)fz_pick(&f, 100));
