@@ -184,7 +184,8 @@ static int on_request(struct roc_state *r, const struct pile_host *h, const stru
 	int64_t give = load(h) - p->ht, moved = 0;
 	int rc;
 
-	if (spi < 0 || spi >= h->npes || spi == h->self || m->b <= 0 || m->c < 0)
+	if (m->a < 0 || m->a >= h->npes || spi == h->self || m->b <= 0 || m->c < 0 ||
+	    m->c >= p->nf_max)
 		return DLS_OK; /* nonsense from a peer: nothing moves */
 	table_put(r->sink, &r->nsink, p->table_size, spi);
 	table_remove(r->source, &r->nsource, spi);
