@@ -50,7 +50,7 @@ static void help(void)
 	       "                    (static fsc mfsc awf-b ... af auto); also hdtss (DTSS through about\n"
 	       "                    sqrt(p)/2 hmasters, two-level mode), hdtss-relay, and\n"
 	       "                    trees (Tree Scheduling, gamma half, equal allocation)\n"
-	       "                    workpile, roc (seeds 003, 002 with their defaults)\n"
+	       "                    workpile, roc, ripple (seeds 003, 002, 004, their defaults)\n"
 	       "  --orders LIST     natural,interleaved (default both)\n"
 	       "  --reps N          runs per cell (default 3)\n"
 	       "  --width, --height image (default 4000x2000); --t-iter NS (default 100)\n"
@@ -127,7 +127,8 @@ static int is_hdtss(const char *scheme)
 /* No master: Tree Scheduling, or a policy of seeds 002-003 (dls-treesched). */
 static int is_decentralized(const char *scheme)
 {
-	return !strcmp(scheme, "trees") || !strcmp(scheme, "workpile") || !strcmp(scheme, "roc");
+	return !strcmp(scheme, "trees") || !strcmp(scheme, "workpile") || !strcmp(scheme, "roc") ||
+	       !strcmp(scheme, "ripple");
 }
 
 /* "hdtss" is DTSS through hmasters: about sqrt(p)/2 of them (2 for C24, as

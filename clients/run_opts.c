@@ -94,10 +94,10 @@ static void help(void)
 	       "                       work to their neighbours; --gamma half|proportional|ratio,\n"
 	       "                       --alloc equal|proportional|round-robin, --bidirectional,\n"
 	       "                       --report-interval S (0: results when a slave is idle)\n"
-	       "  --scheme workpile|roc  the balancing of seed 003 or 002 instead: the\n"
-	       "                       coordinator places the slaves (--alloc equal|\n"
-	       "                       proportional) and collects; slaves move work among\n"
-	       "                       themselves, with these parameters:\n" PILES_CLI_HELP
+	       "  --scheme workpile|roc|ripple  the balancing of seed 003, 002 or 004\n"
+	       "                       instead: the coordinator places the slaves (--alloc\n"
+	       "                       equal|proportional) and collects; slaves move work\n"
+	       "                       among themselves, with these parameters:\n" PILES_CLI_HELP
 	       "  --hmode M            twolevel (default: each hmaster schedules its slaves on\n"
 	       "                       the chunks it gets, and prefetches) or relay (the\n"
 	       "                       master computes every chunk; hmasters merge messages)\n"
@@ -283,7 +283,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 			continue;
 		}
 		if (c == SCHED_OPT_SCHEME && !pile_policy_parse(optarg, &o->policy) &&
-		    (o->policy == PILE_WORKPILE || o->policy == PILE_ROC)) {
+		    o->policy != PILE_NONE) {
 			o->trees = o->piles = 1; /* dls-treesched --policy: no master either */
 			continue;
 		}
@@ -508,7 +508,7 @@ void run_opts_validate(struct run_opts *o)
 		cli_usage_error(PROG, o->tree_argv[0], NULL, "applies to --scheme trees only");
 	if (o->pile_given && !o->piles)
 		cli_usage_error(PROG, "--threshold/--ht/--interval-us/...", NULL,
-				"applies to --scheme workpile or roc only");
+				"applies to --scheme workpile, roc or ripple only");
 	if (o->piles) {
 		const char *cause = pile_params_check(o->policy, &o->pile, o->cl.n);
 

@@ -7,5 +7,14 @@
 
 const struct pile_policy_ops *pile_policy_ops(enum pile_policy p)
 {
-	return p == PILE_WORKPILE ? &pile_workpile_ops : p == PILE_ROC ? &pile_roc_ops : NULL;
+	switch (p) {
+	case PILE_WORKPILE:
+		return &pile_workpile_ops;
+	case PILE_ROC:
+		return &pile_roc_ops;
+	case PILE_RIPPLE:
+		return &pile_ripple_ops;
+	default:
+		return NULL;
+	}
 }

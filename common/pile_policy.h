@@ -9,9 +9,10 @@
  *
  *   workpile  seed 003 (pile_workpile.c)
  *   roc       seed 002, RoC-LB (pile_roc.c)
- *   ripple    seed 004: spreads every change evenly in synchronous steps;
- *             the simulator runs it over the whole net (sim/ripple_net.c),
- *             it has no per-PE rules here
+ *   ripple    seed 004, Tortoise on a line or the hypercube's binomial
+ *             trees, each PE stepping on its own clock (pile_ripple.c;
+ *             sim/ripple_net.c is the seed's synchronous model it is
+ *             checked against)
  *   none      no balancing: the placement alone
  */
 #ifndef DLS_PILE_POLICY_H
@@ -75,6 +76,7 @@ struct pile_host {
 	int (*timer)(void *ctx, int kind, double at);
 	uint64_t (*rand)(void *ctx); /* 64 random bits, the PE's own stream */
 	int (*alive)(void *ctx, int pe); /* NULL: every PE is */
+	int64_t (*started)(void *ctx);	 /* iterations taken from the pile so far */
 };
 
 /* One PE's rules.  The host allocates `size` bytes of state, zeroed. */
@@ -91,13 +93,16 @@ struct pile_policy_ops {
 	int (*on_arrival)(void *st, const struct pile_host *h, int from, int64_t n, double t);
 	/* requests this PE dropped (roc), for the report */
 	int64_t (*dropped)(const void *st);
+	/* frees what init allocated in the state (NULL: nothing) */
+	void (*fini)(void *st);
 };
 
-/* The per-PE rules of workpile and roc; NULL for none and ripple. */
+/* The per-PE rules of workpile, roc and ripple; NULL for none. */
 const struct pile_policy_ops *pile_policy_ops(enum pile_policy p);
 
-/* The rules themselves (pile_workpile.c, pile_roc.c): use pile_policy_ops. */
-extern const struct pile_policy_ops pile_workpile_ops, pile_roc_ops;
+/* The rules themselves (pile_workpile.c, pile_roc.c, pile_ripple.c): use
+ * pile_policy_ops. */
+extern const struct pile_policy_ops pile_workpile_ops, pile_roc_ops, pile_ripple_ops;
 
 /* The seeds' defaults. */
 void pile_params_init(struct pile_params *p);

@@ -251,5 +251,5 @@ static int64_t roc_dropped(const void *st)
 
 const struct pile_policy_ops pile_roc_ops = {
 	sizeof(struct roc_state), roc_init, NULL, NULL, roc_on_message, roc_on_timer,
-	roc_on_arrival, roc_dropped,
+	roc_on_arrival, roc_dropped, NULL,
 };

@@ -150,5 +150,5 @@ static int wp_on_arrival(void *st, const struct pile_host *h, int from, int64_t 
 
 const struct pile_policy_ops pile_workpile_ops = {
 	sizeof(struct wp_state), wp_init, wp_before_next, wp_on_idle, wp_on_message,
-	wp_on_timer, wp_on_arrival, NULL,
+	wp_on_timer, wp_on_arrival, NULL, NULL,
 };

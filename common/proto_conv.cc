@@ -55,6 +55,8 @@ void proto_pile_params_out(const struct pile_params *in, DLS::PileParams &out)
 	out.nf_max = in->nf_max;
 	out.interval = in->interval_s;
 	out.nd = in->nd_s;
+	out.topology = ripple_topology_name(in->topology);
+	out.step = in->step_s;
 }
 
 void proto_pile_params_in(const DLS::PileParams &in, struct pile_params *out)
@@ -70,6 +72,9 @@ void proto_pile_params_in(const DLS::PileParams &in, struct pile_params *out)
 	out->nf_max = in.nf_max;
 	out->interval_s = in.interval;
 	out->nd_s = in.nd;
+	out->step_s = in.step;
+	if (ripple_topology_parse(in.topology, &out->topology))
+		out->topology = (enum ripple_topology)-1; /* refused by pile_params_check */
 }
 
 void proto_results_in(const DLS::ResultSeq &in, std::vector<struct dls_result> &res)

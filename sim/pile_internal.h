@@ -1,8 +1,8 @@
 /*
- * pile_internal.h - between the pile engine (pile_sim.c) and the policies
- * that see the whole net (pile_ripple.c); private to sim/.  The per-PE
- * rules of workpile and roc (common/pile_policy.h) run through the adapter
- * pile_local.c, which gives each PE its struct pile_host.
+ * pile_internal.h - between the pile engine (pile_sim.c, pile_engine.c) and
+ * its policy; private to sim/.  The per-PE rules of workpile, roc and
+ * ripple (common/pile_policy.h) run through the adapter pile_local.c, which
+ * gives each PE its struct pile_host.
  *
  * The engine owns the piles, the clock and the events: a PE computes the
  * iterations of its pile from the head, one at a time; at each boundary it
@@ -103,7 +103,7 @@ int pile_timer(struct pile *s, int pe, int kind, double at);
 /* The next 64 random bits of pe's own generator (seeded from c->seed and pe). */
 uint64_t pile_rand(struct pile *s, int pe);
 
-/* Ripple over the whole net; per-PE rules (workpile, roc) through pile_host. */
-extern const struct pile_engine_ops pile_ripple_ops, pile_local_ops;
+/* The per-PE rules (workpile, roc, ripple), each PE through its pile_host. */
+extern const struct pile_engine_ops pile_local_ops;
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * pile_local.c - the per-PE rules of common/pile_policy.h (workpile, roc)
+ * pile_local.c - the per-PE rules of common/pile_policy.h (workpile, roc, ripple)
  * in the engine: each PE gets a struct pile_host over its own pile and a
  * zeroed state of the rules' size; the engine's hooks dispatch to the PE
  * they concern.  A message goes to the PE it names; nothing else is shared.
@@ -75,6 +75,13 @@ static int h_timer(void *ctx, int kind, double at)
 	return pile_timer(c->s, c->pe, kind, at);
 }
 
+static int64_t h_started(void *ctx)
+{
+	struct local_pe *c = ctx;
+
+	return c->s->pe[c->pe].started;
+}
+
 static uint64_t h_rand(void *ctx)
 {
 	struct local_pe *c = ctx;
@@ -111,6 +118,7 @@ static int l_init(struct pile *s)
 		h->send = h_send;
 		h->timer = h_timer;
 		h->rand = h_rand;
+		h->started = h_started;
 	}
 	for (int i = 0; i < n && !rc; i++)
 		if (l->rules->init)
@@ -126,6 +134,8 @@ static void l_fini(struct pile *s)
 		return;
 	for (int i = 0; l->state && l->rules->dropped && i < s->c->npes; i++)
 		s->out->dropped += l->rules->dropped(state_of(s, i));
+	for (int i = 0; l->state && l->rules->fini && i < s->c->npes; i++)
+		l->rules->fini(state_of(s, i));
 	free(l->ctx);
 	free(l->host);
 	free(l->state);

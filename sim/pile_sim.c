@@ -107,8 +107,6 @@ static void place(const struct pile_sim_config *c, int64_t *count)
 
 static const struct pile_engine_ops *ops_of(enum pile_policy p)
 {
-	if (p == PILE_RIPPLE)
-		return &pile_ripple_ops;
 	return pile_policy_ops(p) ? &pile_local_ops : NULL;
 }
 

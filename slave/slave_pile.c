@@ -1,5 +1,5 @@
 /*
- * slave_pile.c - a slave's loop under workpile or roc (see slave_pile.h).
+ * slave_pile.c - a slave's loop under workpile, roc or ripple (see slave_pile.h).
  */
 #include "slave_pile.h"
 
@@ -59,6 +59,7 @@ struct slave_pile {
 	uint64_t rng;
 	double t0;
 	int err; /* a rule ran out of memory: the run ends */
+	int64_t started; /* iterations taken from the pile */
 	struct slave_tree_stats ts;
 	struct run *r;
 	const struct slave_tree_ops *ops;
@@ -180,6 +181,11 @@ static int h_timer(void *ctx, int kind, double at)
 	return DLS_OK;
 }
 
+static int64_t h_started(void *ctx)
+{
+	return ((struct slave_pile *)ctx)->started;
+}
+
 static uint64_t h_rand(void *ctx)
 {
 	struct slave_pile *p = ctx;
@@ -224,8 +230,9 @@ struct slave_pile *slave_pile_create(const struct tree_assignment *a)
 		free(p);
 		return NULL;
 	}
-	p->host = (struct pile_host){p,	    p->id,  p->npes, &p->params, 0,	 h_len,
-				     h_busy, h_give, h_send,  h_timer,	  h_rand, h_alive};
+	p->host = (struct pile_host){p,	     p->id,  p->npes, &p->params, 0,	  h_len,
+				     h_busy, h_give, h_send,  h_timer,	  h_rand, h_alive,
+				     h_started};
 	return p;
 }
 
@@ -233,6 +240,8 @@ void slave_pile_destroy(struct slave_pile *p)
 {
 	if (!p)
 		return;
+	if (p->rules && p->rules->fini)
+		p->rules->fini(p->state);
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->cond);
 	free(p->ranges);
@@ -443,6 +452,7 @@ static int64_t take_head(struct slave_pile *p)
 	if (--f->count == 0)
 		memmove(p->ranges, p->ranges + 1, --p->n * sizeof(*p->ranges));
 	p->len--;
+	p->started++;
 	return it;
 }
 

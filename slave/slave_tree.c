@@ -63,7 +63,7 @@ void slave_tree_destroy(struct slave_tree *t)
 	free(t);
 }
 
-/* The pile of a placed workpile or roc slave, or NULL. */
+/* The pile of a placed workpile, roc or ripple slave, or NULL. */
 static struct slave_pile *pile_of(struct slave_tree *t)
 {
 	struct slave_pile *p;
@@ -315,7 +315,7 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 	rc = slave_setup(&r);
 	if (rc)
 		return rc;
-	if (a.piles) { /* workpile or roc: the pile's own loop */
+	if (a.piles) { /* workpile, roc or ripple: the pile's own loop */
 		struct slave_pile *p = slave_pile_create(&a);
 
 		if (!p) {

@@ -80,7 +80,7 @@ void slave_tree_destroy(struct slave_tree *t);
 /*
  * Registers with the coordinator and runs until it says stop.  The speed
  * registered is tau = Speed / Q (emulated: V / Q(0)).  A placement under
- * workpile or roc runs slave_pile_run instead of the tree loop.  DLS_OK,
+ * workpile, roc or ripple runs slave_pile_run instead of the tree loop.  DLS_OK,
  * or as slave_run.
  */
 int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,

@@ -112,9 +112,7 @@ const char *coordinator_policy_check(const struct coordinator_config *cfg)
 	if (!coordinator_piles(cfg))
 		return NULL;
 	if (pile_policy_parse(cfg->policy, &p))
-		return "unknown: trees, workpile, roc or none";
-	if (p == PILE_RIPPLE)
-		return "runs in the simulator only (dls simulate --scheme ripple)";
+		return "unknown: trees, workpile, roc, ripple or none";
 	return pile_params_check(p, &cfg->pile, cfg->nslaves);
 }
 

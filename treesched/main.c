@@ -39,9 +39,10 @@ static void help(void)
 	       "  --report-interval S     slaves send results every S seconds (default 0.5);\n"
 	       "                          0: only when they run out of work (end collection)\n"
 	       "  --policy P              how the slaves balance: trees (Tree Scheduling, the\n"
-	       "                          default), workpile (seed 003), roc (seed 002), or\n"
-	       "                          none (the placement alone); with --alloc (not\n"
-	       "                          round-robin) and their parameters:\n" PILES_CLI_HELP
+	       "                          default), workpile (seed 003), roc (seed 002),\n"
+	       "                          ripple (seed 004) or none (the placement alone);\n"
+	       "                          with --alloc (not round-robin) and their parameters:\n"
+	       PILES_CLI_HELP
 	       RUN_CLI_OUT_HELP
 	       "  --ior FILE              also write the coordinator's IOR\n"
 	       "  --register-timeout-ms T the chain is built over the slaves registered\n"

@@ -102,5 +102,12 @@ int pile_cli_args(const struct pile_params *p, char **argv, int *argc, int max)
 		rc = add(argv, argc, max, "--interval-us", p->interval_s * 1e6);
 	if (!rc && p->nd_s != d.nd_s)
 		rc = add(argv, argc, max, "--nd-us", p->nd_s * 1e6);
+	if (!rc && p->step_s != d.step_s)
+		rc = add(argv, argc, max, "--step-us", p->step_s * 1e6);
+	if (!rc && p->topology != d.topology) {
+		if (*argc + 1 > max || !(argv[*argc] = strdup("--topology=cube")))
+			return DLS_ENOMEM;
+		(*argc)++;
+	}
 	return rc;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The balancing policies of seeds 003 and 002 end to end (issue 15):
-# dls-treesched --policy workpile|roc places the slaves, which move work
+# The balancing policies of seeds 003, 002 and 004 end to end (issue 15):
+# dls-treesched --policy workpile|roc|ripple places the slaves, which move work
 # among themselves with the rules the simulator runs; the image is exact in
 # both orders and both collection modes, equal and proportional placement,
 # dedicated or not; kill -9 a slave in the middle, or the coordinator (it
@@ -17,6 +17,9 @@ run wp-int-end --scheme workpile --cluster C8-nd --t-iter 300 --order interleave
 	--report-interval 0 --alloc proportional
 run roc-nat --scheme roc --cluster C8 --t-iter 300 --ht 10 --lt 5 --ct 2
 run roc-var-end --scheme roc --cluster C8-var --t-iter 300 --order interleaved --report-interval 0
+run ripple-nat --scheme ripple --cluster C8 --t-iter 300
+run ripple-cube-end --scheme ripple --topology cube --cluster C8-nd --t-iter 300 \
+	--order interleaved --report-interval 0
 # the figures add up: sizes (seed 000's Table 2) and pairs
 python3 - "$T/wp-nat.json" "$T/roc-nat.json" <<'PY'
 import json, sys
@@ -90,8 +93,8 @@ expect_eq "workpile attacks refused" "$(grep -c '^refused:' "$T/pintruder.log")"
 grep -q "refused: balance from a stranger: balance: the caller does not show this slave's peer key" \
 	"$T/pintruder.log"
 
-expect_usage_error "^dls-treesched: --policy 'ripple': runs in the simulator only" \
-	dls-treesched --slaves 2 --policy ripple
+expect_usage_error "^dls-treesched: cannot set up the run: policy 'ripple': the cube topology needs a power-of-two" \
+	dls-treesched --slaves 3 --topology cube --policy ripple
 expect_usage_error "^dls-treesched: --policy 'heap': unknown" dls-treesched --slaves 2 --policy heap
 expect_usage_error "^dls run: --gamma=half: applies to --scheme trees only" \
 	dls run --scheme workpile --cluster C8 --gamma half

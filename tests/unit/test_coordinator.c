@@ -202,9 +202,9 @@ static void test_piles(void)
 	tu_mandel_params(c.params, &c.nparams, W, 1, 16);
 	c.register_timeout_ms = 5000;
 	pile_params_init(&c.pile);
-	strcpy(c.policy, "ripple"); /* the simulator's only */
+	strcpy(c.policy, "heap"); /* no such policy */
 	CU_ASSERT_PTR_NULL(coordinator_create(&c, &err, why));
-	CU_ASSERT_PTR_NOT_NULL(strstr(why, "simulator only"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "unknown"));
 	strcpy(c.policy, "workpile");
 	c.pile.threshold = -1;
 	CU_ASSERT_PTR_NULL(coordinator_create(&c, &err, why));
