@@ -36,6 +36,33 @@ static void *register_one(void *arg)
 	return NULL;
 }
 
+/* Four slaves of throughputs 1..4 register, 30 ms apart so that their ids
+ * are 0..3: DLS_OK, or the first registration's failure. */
+static int register_four(struct coordinator *m, struct reg *regs)
+{
+	pthread_t tid[4];
+	int rc = DLS_OK;
+
+	for (int i = 0; i < 4; i++) {
+		struct timespec ts = {0, 30000000};
+
+		memset(&regs[i], 0, sizeof(regs[i]));
+		regs[i].m = m;
+		regs[i].speed = i + 1.0;
+		regs[i].id = regs[i].rc = -1;
+		pthread_create(&tid[i], NULL, register_one, &regs[i]);
+		nanosleep(&ts, NULL);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(tid[i], NULL);
+		if (!rc && regs[i].rc)
+			rc = regs[i].rc;
+		if (!rc && regs[i].id != i)
+			rc = DLS_ESTATE;
+	}
+	return rc;
+}
+
 static struct dls_result block(int64_t start, int64_t count, uint16_t *buf)
 {
 	return tu_counts(start, count, buf, (size_t)count);
@@ -49,7 +76,6 @@ static void test_coordinator(void)
 	struct coordinator_config c;
 	struct coordinator *m;
 	struct reg regs[4];
-	pthread_t tid[4];
 	struct dls_times t = {0};
 	struct coordinator_repair rep;
 	struct dls_status snap;
@@ -71,21 +97,7 @@ static void test_coordinator(void)
 	m = coordinator_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	/* registration order = ids 0..3, throughputs 1, 2, 3, 4 */
-	for (int i = 0; i < 4; i++) {
-		struct timespec ts = {0, 30000000};
-
-		memset(&regs[i], 0, sizeof(regs[i]));
-		regs[i].m = m;
-		regs[i].speed = i + 1.0;
-		regs[i].id = regs[i].rc = -1;
-		pthread_create(&tid[i], NULL, register_one, &regs[i]);
-		nanosleep(&ts, NULL);
-	}
-	for (int i = 0; i < 4; i++) {
-		pthread_join(tid[i], NULL);
-		CU_ASSERT_EQUAL_FATAL(regs[i].rc, DLS_OK);
-		CU_ASSERT_EQUAL_FATAL(regs[i].id, i);
-	}
+	CU_ASSERT_EQUAL_FATAL(register_four(m, regs), DLS_OK);
 	/* chain 0 3 1 2, equal allocation: 25 each in chain order */
 	CU_ASSERT_EQUAL(regs[0].place.start, 0);
 	CU_ASSERT_EQUAL(regs[3].place.start, 25);
@@ -183,7 +195,6 @@ static void test_piles(void)
 	struct coordinator_config c;
 	struct coordinator *m;
 	struct reg regs[4];
-	pthread_t tid[4];
 	struct dls_times t = {0};
 	struct coordinator_repair rep;
 	struct run_report_tree tree;
@@ -212,20 +223,7 @@ static void test_piles(void)
 	c.pile.threshold = 1;
 	m = coordinator_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	for (int i = 0; i < 4; i++) { /* registration order = ids 0..3 */
-		struct timespec ts = {0, 30000000};
-
-		memset(&regs[i], 0, sizeof(regs[i]));
-		regs[i].m = m;
-		regs[i].speed = i + 1.0;
-		pthread_create(&tid[i], NULL, register_one, &regs[i]);
-		nanosleep(&ts, NULL);
-	}
-	for (int i = 0; i < 4; i++) {
-		pthread_join(tid[i], NULL);
-		CU_ASSERT_EQUAL_FATAL(regs[i].rc, DLS_OK);
-		CU_ASSERT_EQUAL_FATAL(regs[i].id, i);
-	}
+	CU_ASSERT_EQUAL_FATAL(register_four(m, regs), DLS_OK);
 	CU_ASSERT_EQUAL(coordinator_placed(m), 4);
 	for (int i = 0; i < 4; i++)
 		CU_ASSERT_EQUAL(coordinator_peer_key(m, i), regs[i].place.peer_key);
