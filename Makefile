@@ -304,8 +304,12 @@ check-cluster: all
 	$(Q)scripts/install-deps.sh $(CLUSTER_PKGS)
 	DLS_BIN_DIR=$(abspath $(BUILD)/bin) tests/integration/run.sh $(abspath tests/cluster)/t_*.sh
 
+# ASan reports go to build/san/asan.PID, not stderr: a server that dls run stops while
+# ASan writes its report (symbolizing takes seconds) leaves it whole there.
 sanitize:
+	mkdir -p build/san
 	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	ASAN_OPTIONS=log_exe_name=0:log_path=$(CURDIR)/build/san/asan \
 	$(MAKE) BUILD=build/san WERROR= OPT='-O1 -g' \
 	  SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all' check
 
