@@ -49,6 +49,16 @@ static inline int64_t dls_min64(int64_t a, int64_t b)
 	return a < b ? a : b;
 }
 
+/* splitmix64: the next 64 random bits of the stream whose state is *x. */
+static inline uint64_t dls_splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -148,16 +148,6 @@ void sched_auto_observe(struct sched *s, int pe, int64_t count, double compute_s
 	a->wait_n++;
 }
 
-/* splitmix64: the decisions' own random stream, seeded per decision. */
-static uint64_t next_random(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* tau_j of every PE (the unmeasured: the measured ones' mean); their mean. */
 static double learn_tau(const struct sched *s)
 {
@@ -227,7 +217,7 @@ static void bootstrap_future(struct sched_auto *a, const struct future *f)
 	int64_t u = 0;
 
 	while (u < f->n) {
-		const struct auto_obs *o = &a->obs[next_random(&a->rng) % a->nobs];
+		const struct auto_obs *o = &a->obs[dls_splitmix64(&a->rng) /* seeded per decision */ % a->nobs];
 		int64_t len = (o->count + f->unit - 1) / f->unit;
 		double c = relative_cost(a, o);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dls/err.h"
+#include "dls_math.h"
 #include "pile_internal.h"
 
 int pile_event_before(const void *x, const void *y)
@@ -70,11 +71,7 @@ int pile_ring_append(struct pile_pe *p, const int64_t *its, int64_t n)
 
 uint64_t pile_rand(struct pile *s, int pe)
 {
-	uint64_t z = (s->pe[pe].rng += 0x9e3779b97f4a7c15ULL); /* splitmix64 */
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return dls_splitmix64(&s->pe[pe].rng);
 }
 
 int pile_give(struct pile *s, int from, int to, int64_t n, double t, int64_t *moved)

@@ -10,6 +10,7 @@
 
 #include "dls/err.h"
 #include "dls/log.h"
+#include "dls_math.h"
 #include "dls_time.h"
 #include "tree_migrate.h"
 
@@ -188,12 +189,7 @@ static int64_t h_started(void *ctx)
 
 static uint64_t h_rand(void *ctx)
 {
-	struct slave_pile *p = ctx;
-	uint64_t z = (p->rng += 0x9e3779b97f4a7c15ULL); /* splitmix64 */
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return dls_splitmix64(&((struct slave_pile *)ctx)->rng);
 }
 
 /* Notes a rule's error: only running out of memory can be one. */

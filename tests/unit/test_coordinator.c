@@ -36,6 +36,20 @@ static void *register_one(void *arg)
 	return NULL;
 }
 
+/* A coordinator of 4 slaves over a W x 1 image (maxit 16), counts of 1 in buf. */
+static void setup(struct coordinator_config *c, uint16_t *buf)
+{
+	for (int i = 0; i < W; i++)
+		buf[i] = 1; /* a count the kernel can return */
+	memset(c, 0, sizeof(*c));
+	strcpy(c->run_name, "t");
+	strcpy(c->workload, "mandelbrot");
+	c->nslaves = 4;
+	tu_mandel_params(c->params, &c->nparams, W, 1, 16);
+	c->register_timeout_ms = 5000;
+	pile_params_init(&c->pile);
+}
+
 /* Four slaves of throughputs 1..4 register, 30 ms apart so that their ids
  * are 0..3: DLS_OK, or the first registration's failure. */
 static int register_four(struct coordinator *m, struct reg *regs)
@@ -85,14 +99,7 @@ static void test_coordinator(void)
 	struct coordinator_side left, right;
 	int err;
 
-	for (int i = 0; i < W; i++)
-		buf[i] = 1; /* a count the kernel can return */
-	memset(&c, 0, sizeof(c));
-	strcpy(c.run_name, "t");
-	strcpy(c.workload, "mandelbrot");
-	c.nslaves = 4;
-	tu_mandel_params(c.params, &c.nparams, W, 1, 16);
-	c.register_timeout_ms = 5000;
+	setup(&c, buf);
 	c.report_interval = 0.5;
 	m = coordinator_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -204,15 +211,7 @@ static void test_piles(void)
 	char why[COORDINATOR_WHY_LEN];
 	int err;
 
-	for (int i = 0; i < W; i++)
-		buf[i] = 1;
-	memset(&c, 0, sizeof(c));
-	strcpy(c.run_name, "t");
-	strcpy(c.workload, "mandelbrot");
-	c.nslaves = 4;
-	tu_mandel_params(c.params, &c.nparams, W, 1, 16);
-	c.register_timeout_ms = 5000;
-	pile_params_init(&c.pile);
+	setup(&c, buf);
 	strcpy(c.policy, "heap"); /* no such policy */
 	CU_ASSERT_PTR_NULL(coordinator_create(&c, &err, why));
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "unknown"));
