@@ -21,9 +21,21 @@
  * lockstep, with every PASS in before the next step, the loads follow the
  * seed's synchronous model exactly (sim/ripple_net.c; test_pile_sim.c).
  *
- * Message: PASS (kind 0), a = rho's IEEE-754 bits.  A dead neighbour is
- * not bridged: the line (or cube) keeps its shape and that link carries
- * nothing more.
+ * Message: PASS (kind 0), a = rho's IEEE-754 bits; on the line also b and
+ * c, the sender's count of living PEs to its left and to its right.
+ *
+ * A dead PE (h->alive) is bridged on the line: a PE's neighbour on each
+ * side is the nearest living one, and its position j and the line's length
+ * n come from how many living PEs lie to its left and right.  A PE knows
+ * the deaths it saw itself (a call that failed); the counts travel along
+ * the line with every PASS (left count from the left neighbour plus one,
+ * right count from the right neighbour plus one), so every PE's j and n
+ * follow within as many steps as it lies away from the gap.  A link that
+ * changes ends starts its accounts afresh.  Iterations that arrive from no
+ * neighbour (the coordinator gives a dead PE's work to a living one) are a
+ * load change there, spread as S1 spreads any.  On the cube, a dead PE's
+ * links carry nothing more (the binomial trees through it are not
+ * rebuilt); what it held is spread from where it arrives.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -40,6 +52,8 @@ enum { TIMER_STEP };
 
 struct rp_state {
 	int n, sides, slots;
+	int nb[2];	     /* line: the living neighbour on each side, or -1 */
+	int count[2];	     /* line: living PEs to the left and to the right */
 	int64_t steps, seen; /* steps done; iterations started at the last one */
 	double *table;	     /* sides x slots */
 	double *sent, *recv; /* by side: fluid, cumulative */
@@ -52,24 +66,22 @@ static int line(const struct pile_host *h)
 }
 
 /* The PE across side `side` (line: 0 left, 1 right; cube: dimension side+1), or -1. */
-static int across(const struct pile_host *h, int side)
+static int across(const struct rp_state *r, const struct pile_host *h, int side)
 {
 	if (!line(h))
 		return h->self ^ (1 << side);
-	if (side == 0)
-		return h->self > 0 ? h->self - 1 : -1;
-	return h->self + 1 < h->npes ? h->self + 1 : -1;
+	return r->nb[side];
 }
 
 /* The side PE pe is on, or -1 when it is no neighbour. */
-static int side_of(const struct pile_host *h, int pe)
+static int side_of(const struct rp_state *r, const struct pile_host *h, int pe)
 {
 	int x;
 
 	if (pe < 0 || pe >= h->npes || pe == h->self)
 		return -1;
 	if (line(h))
-		return pe == h->self - 1 ? 0 : pe == h->self + 1 ? 1 : -1;
+		return pe == r->nb[0] ? 0 : pe == r->nb[1] ? 1 : -1;
 	x = pe ^ h->self;
 	if (x & (x - 1))
 		return -1;
@@ -81,6 +93,55 @@ static int side_of(const struct pile_host *h, int pe)
 static double *slot(struct rp_state *r, int side, int64_t step)
 {
 	return &r->table[(size_t)side * (size_t)r->slots + (size_t)(step % r->slots)];
+}
+
+/* Line: P_j and n as this PE counts them now. */
+static int position(const struct rp_state *r)
+{
+	return r->count[0] + 1;
+}
+
+static int length(const struct rp_state *r)
+{
+	return r->count[0] + r->count[1] + 1;
+}
+
+/* The link on `side` now ends at PE `to`: its accounts start afresh. */
+static void relink(struct rp_state *r, int side, int to)
+{
+	if (r->nb[side] == to)
+		return;
+	r->nb[side] = to;
+	r->sent[side] = r->recv[side] = 0;
+	r->given[side] = r->got[side] = 0;
+}
+
+/*
+ * Line: the nearest living PE on each side, and the living counts where
+ * this PE's own view changed (a death or a return it saw); otherwise the
+ * counts its neighbours passed on stand.
+ */
+static void look(struct rp_state *r, const struct pile_host *h)
+{
+	int nb[2] = {-1, -1}, count[2] = {0, 0};
+
+	for (int pe = 0; pe < h->npes; pe++) {
+		if (pe == h->self || (h->alive && !h->alive(h->ctx, pe)))
+			continue;
+		if (pe < h->self) {
+			nb[0] = pe;
+			count[0]++;
+		} else {
+			if (nb[1] < 0)
+				nb[1] = pe;
+			count[1]++;
+		}
+	}
+	for (int side = 0; side < 2; side++) {
+		if (nb[side] != r->nb[side] || nb[side] < 0)
+			r->count[side] = count[side];
+		relink(r, side, nb[side]);
+	}
 }
 
 static void rp_fini(void *st)
@@ -115,17 +176,20 @@ static int rp_init(void *st, const struct pile_host *h, double t)
 		rp_fini(r);
 		return DLS_ENOMEM;
 	}
+	r->nb[0] = r->nb[1] = -2; /* look() sets them */
+	if (line(h))
+		look(r, h);
 	return h->timer(h->ctx, TIMER_STEP, t + h->params->step_s);
 }
 
 /* S1: a change f here, now (step r->steps). */
 static void spread(struct rp_state *r, const struct pile_host *h, double f)
 {
-	int n = r->n, i = h->self + 1;
-
 	if (f == 0)
 		return;
 	if (line(h)) {
+		int n = length(r), i = position(r);
+
 		for (int a = 0; a <= i - 2; a++)
 			*slot(r, 0, r->steps + a) += f / n;
 		for (int a = 0; a <= n - i - 1; a++)
@@ -133,7 +197,7 @@ static void spread(struct rp_state *r, const struct pile_host *h, double f)
 		return;
 	}
 	for (int u = 1; u <= r->sides; u++)
-		*slot(r, u - 1, r->steps) += f * (double)(1 << (u - 1)) / n;
+		*slot(r, u - 1, r->steps) += f * (double)(1 << (u - 1)) / r->n;
 }
 
 /* Whole iterations for what this PE owes on each link. */
@@ -142,7 +206,7 @@ static int settle(struct rp_state *r, const struct pile_host *h, double t)
 	for (int side = 0; side < r->sides; side++) {
 		double owed = r->sent[side] - r->recv[side] - (double)(r->given[side] - r->got[side]);
 		int64_t moved = 0;
-		int to = across(h, side), rc;
+		int to = across(r, h, side), rc;
 
 		if (to < 0 || owed < 1)
 			continue;
@@ -160,16 +224,22 @@ static int rp_on_timer(void *st, const struct pile_host *h, int kind, double t)
 	int rc;
 
 	(void)kind;
+	if (line(h))
+		look(r, h);
 	spread(r, h, -(double)(started - r->seen));
 	r->seen = started;
 	for (int side = 0; side < r->sides; side++) { /* S2 */
 		double *v = slot(r, side, r->steps), rho = *v;
-		struct pile_msg m = {MSG_PASS, h->self, across(h, side), 0, 0, 0, 0};
+		struct pile_msg m = {MSG_PASS, h->self, across(r, h, side), 0, 0, 0, 0};
 
 		*v = 0;
 		if (rho == 0 || m.to < 0)
 			continue;
 		memcpy(&m.a, &rho, sizeof(rho));
+		if (line(h)) {
+			m.b = r->count[0];
+			m.c = r->count[1];
+		}
 		r->sent[side] += rho;
 		if ((rc = h->send(h->ctx, &m, t)))
 			return rc;
@@ -180,11 +250,24 @@ static int rp_on_timer(void *st, const struct pile_host *h, int kind, double t)
 	return h->timer(h->ctx, TIMER_STEP, t + h->params->step_s);
 }
 
+/* Line: the counts a neighbour passed on, when they make sense. */
+static void hear_counts(struct rp_state *r, const struct pile_host *h, int side,
+			const struct pile_msg *m)
+{
+	int64_t left = side == 0 ? m->b + 1 : r->count[0];
+	int64_t right = side == 1 ? m->c + 1 : r->count[1];
+
+	if (m->b < 0 || m->c < 0 || left > h->self || right > h->npes - 1 - h->self)
+		return; /* more PEs than there are on that side: nonsense */
+	r->count[0] = (int)left;
+	r->count[1] = (int)right;
+}
+
 /* S3: rho came over `side`; passed on at this PE's next step. */
 static int rp_on_message(void *st, const struct pile_host *h, const struct pile_msg *m, double t)
 {
 	struct rp_state *r = st;
-	int side = side_of(h, m->from), j = h->self + 1, n = r->n;
+	int side = side_of(r, h, m->from);
 	double rho;
 
 	(void)t;
@@ -193,6 +276,11 @@ static int rp_on_message(void *st, const struct pile_host *h, const struct pile_
 		return DLS_OK; /* nonsense from a peer: nothing changes */
 	r->recv[side] += rho;
 	if (line(h)) {
+		int j, n;
+
+		hear_counts(r, h, side, m);
+		j = position(r);
+		n = length(r);
 		if (side == 1) /* from the right: on to the left */
 			*slot(r, 0, r->steps) += rho * (j - 1) / j;
 		else
@@ -207,11 +295,13 @@ static int rp_on_message(void *st, const struct pile_host *h, const struct pile_
 static int rp_on_arrival(void *st, const struct pile_host *h, int from, int64_t n, double t)
 {
 	struct rp_state *r = st;
-	int side = side_of(h, from);
+	int side = side_of(r, h, from);
 
 	(void)t;
 	if (side >= 0)
 		r->got[side] += n;
+	else /* from no neighbour (a dead PE's work): a load change here */
+		spread(r, h, (double)n);
 	return DLS_OK;
 }
 

@@ -37,13 +37,19 @@ grep -q "^per pair (giver>receiver migrations): [0-9]>[0-9]" "$T/wp-nat.log"
 # kill -9 a slave holding work: its iterations go to another, exact
 run wp-kill --scheme workpile --cluster C8 --t-iter 2000 --order interleaved --kill 3@0.8
 run roc-kill --scheme roc --cluster C8 --t-iter 2000 --kill 5@0.8
-python3 - "$T/wp-kill.json" "$T/roc-kill.json" <<'PY'
+run ripple-kill --scheme ripple --cluster C8 --t-iter 2000 --kill 4@0.8
+python3 - "$T/wp-kill.json" "$T/roc-kill.json" "$T/ripple-kill.json" <<'PY'
 import json, sys
-for path, name in zip(sys.argv[1:], ["slave.3", "slave.5"]):
+for path, name in zip(sys.argv[1:], ["slave.3", "slave.5", "slave.4"]):
     r = json.load(open(path))
-    lost = [p["name"] for p in r["pes"] if p["state"] == "lost"]
-    assert lost == [name], lost
+    lost = [p for p in r["pes"] if p["state"] == "lost"]
+    assert [p["name"] for p in lost] == [name], lost
     assert r["reassigned"] > 0, r["reassigned"]
+# Ripple bridges the dead one: its two neighbours on the line of ids trade work
+r, k = json.load(open(sys.argv[3])), lost[0]["pe"]
+if 0 < k < r["slaves"] - 1:
+    across = [c for g, t, c in r["pairs"] if {g, t} == {k - 1, k + 1}]
+    assert across, ("nothing moved across the dead slave", k, r["pairs"])
 PY
 
 # kill -9 the coordinator: resumed from its journal, the slaves rejoin, exact

@@ -380,6 +380,7 @@ struct lock_net {
 	struct pile_params p;
 	struct lock_pe {
 		int64_t started, len, given;
+		int gone, gave_to, blind[LN]; /* dead; bit i: gave to PE i; the PEs it sees dead */
 		struct pile_host h;
 		char state[256];
 	} pe[LN];
@@ -401,9 +402,10 @@ static int l_give(void *ctx, int to, int64_t n, double t, int64_t *moved)
 {
 	struct lock_pe *e = ctx;
 
-	(void)to, (void)t;
+	(void)t;
 	e->len -= n;
 	e->given += n;
+	e->gave_to |= 1 << to;
 	*moved = n;
 	return DLS_OK;
 }
@@ -422,6 +424,98 @@ static int l_timer(void *ctx, int kind, double at)
 {
 	(void)ctx, (void)kind, (void)at;
 	return DLS_OK;
+}
+
+static int l_alive(void *ctx, int pe)
+{
+	return !((struct lock_pe *)ctx)->blind[pe];
+}
+
+/* One lockstep tick of the living PEs of net: each timer, then every
+ * PASS delivered; fluid follows what crossed. */
+static void lock_tick(struct lock_net *net, const struct pile_policy_ops *r, int t,
+		      double *fluid)
+{
+	net->nq = 0;
+	for (int i = 0; i < LN; i++)
+		if (!net->pe[i].gone)
+			CU_ASSERT_EQUAL(r->on_timer(net->pe[i].state, &net->pe[i].h, 0, t), DLS_OK);
+	for (int k = 0; k < net->nq; k++) {
+		struct pile_msg m = net->q[k];
+		double rho;
+
+		CU_ASSERT_FALSE_FATAL(net->pe[m.to].gone); /* nothing for the dead */
+		memcpy(&rho, &m.a, sizeof(rho));
+		CU_ASSERT_EQUAL(r->on_message(net->pe[m.to].state, &net->pe[m.to].h, &m, t), DLS_OK);
+		fluid[m.from] -= rho;
+		fluid[m.to] += rho;
+	}
+}
+
+/* Tortoise bridges a dead PE: with PE 3 of 7 dead from the start, the six
+ * living follow the seed's model on a line of six step by step; when PE 5
+ * dies mid-run (seen by its neighbours only) and its pile arrives at PE 4
+ * from the coordinator, PEs 4 and 6 become neighbours, the counts travel
+ * down the line, and nothing more goes to PE 5. */
+static void test_ripple_bridges_the_dead(void)
+{
+	static struct lock_net net;
+	const struct pile_policy_ops *r = pile_policy_ops(PILE_RIPPLE);
+	struct ripple_net *ref;
+	const double *load;
+	double fluid[LN] = {0};
+	int link46 = 0;
+
+	the_net = &net;
+	memset(&net, 0, sizeof(net));
+	pile_params_init(&net.p);
+	CU_ASSERT_EQUAL_FATAL(ripple_net_create(RIPPLE_LINE, LN - 1, &ref), DLS_OK);
+	load = ripple_net_loads(ref);
+	for (int i = 0; i < LN; i++) {
+		struct lock_pe *e = &net.pe[i];
+
+		e->len = i == 3 ? 0 : 1000;
+		e->gave_to = 0;
+		e->blind[3] = 1;
+		e->gone = i == 3;
+		e->h = (struct pile_host){e,	  i,	    LN,	    &net.p, 0, l_len, f_busy,
+					  l_give, l_send, l_timer, f_rand, l_alive, l_started};
+		if (i != 3)
+			CU_ASSERT_EQUAL_FATAL(r->init(e->state, &e->h, 0), DLS_OK);
+	}
+	for (int t = 0; t < 3 * LN; t++) {
+		for (int i = 0; i < LN; i++) {
+			int64_t c = t < LN && i != 3 ? (i * 3 + t) % 5 : 0;
+
+			net.pe[i].started += c;
+			fluid[i] -= (double)c;
+			if (i != 3)
+				ripple_net_add(ref, i < 3 ? i : i - 1, -(double)c);
+		}
+		lock_tick(&net, r, t, fluid);
+		ripple_net_step(ref, NULL);
+		for (int i = 0; i < LN; i++)
+			if (i != 3)
+				CU_ASSERT_DOUBLE_EQUAL(fluid[i], load[i < 3 ? i : i - 1], 1e-9);
+	}
+	ripple_net_destroy(ref);
+	/* PE 5 dies: its neighbours see it, its pile goes to PE 4 */
+	net.pe[5].gone = net.pe[4].blind[5] = net.pe[6].blind[5] = 1;
+	CU_ASSERT_EQUAL(r->on_arrival(net.pe[4].state, &net.pe[4].h, -1, net.pe[5].len, 3 * LN),
+			DLS_OK);
+	net.pe[4].len += net.pe[5].len;
+	net.pe[4].gave_to = net.pe[6].gave_to = 0;
+	for (int t = 3 * LN; t < 8 * LN; t++) {
+		lock_tick(&net, r, t, fluid);
+		for (int k = 0; k < net.nq; k++)
+			link46 += net.q[k].from == 4 && net.q[k].to == 6;
+		CU_ASSERT_FALSE((net.pe[4].gave_to | net.pe[6].gave_to) & 1 << 5);
+	}
+	CU_ASSERT(link46 > 0);		/* the arrival spreads across the gap */
+	CU_ASSERT(net.pe[4].gave_to & 1 << 6); /* in whole iterations too */
+	for (int i = 0; i < LN; i++)
+		if (i != 3)
+			r->fini(net.pe[i].state);
 }
 
 /* The per-PE rules in lockstep are the seed's synchronous model: every PE
@@ -445,6 +539,7 @@ static void test_ripple_rules_lockstep(void)
 		struct lock_pe *e = &net.pe[i];
 
 		e->len = 1000;
+		e->gave_to = 0;
 		e->h = (struct pile_host){e,	  i,	    LN,	    &net.p, 0, l_len, f_busy,
 					  l_give, l_send, l_timer, f_rand, NULL, l_started};
 		CU_ASSERT_EQUAL_FATAL(r->init(e->state, &e->h, 0), DLS_OK);
@@ -457,20 +552,8 @@ static void test_ripple_rules_lockstep(void)
 			fluid[i] -= (double)c;
 			ripple_net_add(ref, i, -(double)c);
 		}
-		net.nq = 0;
-		for (int i = 0; i < LN; i++)
-			CU_ASSERT_EQUAL(r->on_timer(net.pe[i].state, &net.pe[i].h, 0, t), DLS_OK);
+		lock_tick(&net, r, t, fluid);
 		ripple_net_step(ref, NULL);
-		for (int k = 0; k < net.nq; k++) { /* every PASS in before the next tick */
-			struct pile_msg m = net.q[k];
-			double rho;
-
-			memcpy(&rho, &m.a, sizeof(rho));
-			CU_ASSERT_EQUAL(r->on_message(net.pe[m.to].state, &net.pe[m.to].h, &m, t),
-					DLS_OK);
-			fluid[m.from] -= rho;
-			fluid[m.to] += rho;
-		}
 		for (int i = 0; i < LN; i++)
 			CU_ASSERT_DOUBLE_EQUAL(fluid[i], load[i], 1e-9);
 	}
@@ -496,6 +579,7 @@ int pile_sim_suite_add(void)
 	    !CU_add_test(s, "the rules take nonsense from peers", test_rules_nonsense) ||
 	    !CU_add_test(s, "Ripple's rules in lockstep are the seed's model",
 			 test_ripple_rules_lockstep) ||
+	    !CU_add_test(s, "Ripple bridges a dead PE", test_ripple_bridges_the_dead) ||
 	    !CU_add_test(s, "bad configurations refused", test_refusals))
 		return -1;
 	return 0;
