@@ -43,11 +43,8 @@ static void free_chain(struct coordinator *c)
 	free(c->count);
 	free(c->stride);
 	free(c->peer_key);
-	free(c->gave);
-	free(c->pair);
+	pair_counts_free(&c->pairs);
 	free(c->units);
-	c->gave = NULL;
-	c->pair = NULL;
 	c->plan = NULL;
 	c->pos = NULL;
 	c->owner = NULL;
@@ -192,14 +189,8 @@ int coordinator_build_chain(struct coordinator *c, const uint64_t *peer_keys)
 	c->count = calloc((size_t)n, sizeof(*c->count));
 	c->stride = calloc((size_t)n, sizeof(*c->stride));
 	c->peer_key = calloc((size_t)n, sizeof(*c->peer_key));
-	if (coordinator_piles(&c->cfg)) {
-		c->gave = calloc(((size_t)n * n + 7) / 8, 1);
-		if (n <= COORDINATOR_PAIRS_MAX)
-			c->pair = calloc((size_t)n * n, sizeof(*c->pair));
-	}
 	rc = !tau || !c->pos || !c->owner || !c->owned || !c->computed || !c->mig_in || !c->link ||
-			     !c->start || !c->count || !c->stride || !c->peer_key ||
-			     (coordinator_piles(&c->cfg) && !c->gave)
+			     !c->start || !c->count || !c->stride || !c->peer_key
 		     ? DLS_ENOMEM
 		     : DLS_OK;
 	for (int i = 0; !rc && i < n; i++)
@@ -362,9 +353,7 @@ static int check_slave(struct coordinator *c, int id, uint64_t key, char *why)
  */
 static int gave_to(const struct coordinator *c, int from, int to)
 {
-	size_t bit = (size_t)from * (size_t)c->plan->npes + (size_t)to;
-
-	return c->gave && to >= 0 && (c->gave[bit / 8] >> (bit % 8) & 1);
+	return to >= 0 && pair_counts_get(&c->pairs, from, to) > 0;
 }
 
 static int check_holds(struct coordinator *c, int id, int64_t start, int64_t count,
@@ -507,15 +496,11 @@ int coordinator_migrated(struct coordinator *c, int from, uint64_t key, int to, 
 		c->moved += count;
 		c->mig_in[to]++;
 		c->link[lo]++;
-		if (c->gave) {
-			size_t bit = (size_t)from * (size_t)c->plan->npes + (size_t)to;
-
-			c->gave[bit / 8] |= (uint8_t)(1u << (bit % 8));
-			if (c->pair)
-				c->pair[bit]++;
-		}
+		if (coordinator_piles(&c->cfg))
+			rc = pair_counts_add(&c->pairs, from, to);
 		ticket = coordinator_log_migrated(c, from, to, start, count, stride);
-		rc = tree_migrate_units_count(&c->units, &c->nunits, count);
+		if (!rc)
+			rc = tree_migrate_units_count(&c->units, &c->nunits, count);
 		if (!rc && !alive(c, to)) /* it died meanwhile: the work goes on */
 			rc = reassign(c, to, rep);
 	}
@@ -672,8 +657,8 @@ int coordinator_tree_stats(struct coordinator *c, struct run_report_tree *out)
 		}
 	}
 	out->piles = coordinator_piles(&c->cfg);
-	for (size_t k = 0; c->pair && k < (size_t)n * n; k++)
-		out->npairs += c->pair[k] != 0;
+	pair_counts_sort(&c->pairs);
+	out->npairs = c->pairs.n;
 	out->pair_from = calloc(out->npairs + 1, sizeof(int));
 	out->pair_to = calloc(out->npairs + 1, sizeof(int));
 	out->pair_count = calloc(out->npairs + 1, sizeof(int64_t));
@@ -682,13 +667,11 @@ int coordinator_tree_stats(struct coordinator *c, struct run_report_tree *out)
 		run_report_tree_free(out);
 		return DLS_ENOMEM;
 	}
-	out->npairs = 0;
-	for (size_t k = 0; c->pair && k < (size_t)n * n; k++)
-		if (c->pair[k]) {
-			out->pair_from[out->npairs] = (int)(k / (size_t)n);
-			out->pair_to[out->npairs] = (int)(k % (size_t)n);
-			out->pair_count[out->npairs++] = c->pair[k];
-		}
+	for (size_t k = 0; k < c->pairs.n; k++) {
+		out->pair_from[k] = c->pairs.v[k]->from;
+		out->pair_to[k] = c->pairs.v[k]->to;
+		out->pair_count[k] = c->pairs.v[k]->n;
+	}
 	pthread_mutex_unlock(&c->lock);
 	return DLS_OK;
 }

@@ -37,8 +37,6 @@ extern "C" {
 #define COORDINATOR_WHY_LEN 256
 /* The most slaves one coordinator places (its --slaves limit). */
 #define COORDINATOR_MAX_SLAVES 4096
-/* Workpile and roc count migrations per pair of slaves up to this many slaves. */
-#define COORDINATOR_PAIRS_MAX 256
 
 struct coordinator_config {
 	char run_name[64];

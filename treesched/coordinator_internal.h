@@ -10,6 +10,7 @@
 
 #include "coordinator.h"
 #include "journal.h"
+#include "pair_counts.h"
 #include "result_store.h"
 #include "roster.h"
 
@@ -31,8 +32,7 @@ struct coordinator {
 	int64_t *link;		/* by chain link k (positions k, k+1): migrations */
 	int64_t *start, *count, *stride; /* its initial iterations */
 	uint64_t *peer_key;	/* what its neighbours show it */
-	uint8_t *gave;		/* workpile, roc: bit from * n + to: from handed to to */
-	int64_t *pair;		/* workpile, roc, n <= 256: [from * n + to] migrations */
+	struct pair_counts pairs; /* workpile, roc, ripple: migrations per (giver, receiver) */
 	struct tree_unit *units; /* seed 000 Table 2 */
 	size_t nunits;
 	int64_t migrations, moved, duplicates, reassigned;

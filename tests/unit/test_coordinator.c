@@ -14,6 +14,7 @@
 
 #include "dls/err.h"
 #include "coordinator.h"
+#include "pair_counts.h"
 #include "master_testutil.h"
 #include "suites.h"
 
@@ -263,6 +264,28 @@ static void test_piles(void)
 	coordinator_destroy(m);
 }
 
+/* Pairs are counted at any size (ids past 256 and far apart), sorted by
+ * giver then receiver for the report. */
+static void test_pair_counts(void)
+{
+	struct pair_counts p = {NULL, NULL, 0, 0};
+	const int from[] = {4095, 3, 4095, 3, 0, 3}, to[] = {0, 4000, 0, 2, 4095, 4000};
+
+	for (size_t k = 0; k < sizeof(from) / sizeof(*from); k++)
+		CU_ASSERT_EQUAL_FATAL(pair_counts_add(&p, from[k], to[k]), DLS_OK);
+	CU_ASSERT_EQUAL(p.n, 4);
+	CU_ASSERT_EQUAL(pair_counts_get(&p, 4095, 0), 2);
+	CU_ASSERT_EQUAL(pair_counts_get(&p, 3, 4000), 2);
+	CU_ASSERT_EQUAL(pair_counts_get(&p, 0, 4095), 1);
+	CU_ASSERT_EQUAL(pair_counts_get(&p, 4000, 3), 0); /* a pair has a direction */
+	pair_counts_sort(&p);
+	CU_ASSERT(p.v[0]->from == 0 && p.v[1]->from == 3 && p.v[1]->to == 2 &&
+		  p.v[2]->to == 4000 && p.v[3]->from == 4095);
+	CU_ASSERT_EQUAL(pair_counts_get(&p, 3, 2), 1); /* still found after the sort */
+	pair_counts_free(&p);
+	CU_ASSERT(p.n == 0 && p.root == NULL);
+}
+
 int coordinator_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("tree scheduling coordinator", NULL, NULL);
@@ -270,5 +293,6 @@ int coordinator_suite_add(void)
 	if (!s)
 		return 1;
 	return !CU_add_test(s, "chain, reports, migrations, a lost slave", test_coordinator) ||
-	       !CU_add_test(s, "workpile: any pair, a giver's kept work", test_piles);
+	       !CU_add_test(s, "workpile: any pair, a giver's kept work", test_piles) ||
+	       !CU_add_test(s, "migrations per pair at any size", test_pair_counts);
 }
