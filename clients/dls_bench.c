@@ -284,6 +284,7 @@ static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const 
 
 		piles_opts_init(&po, PILE_NONE);
 		pile_policy_parse(c->kind, &po.policy);
+		po.seeds = PILE_BENCH_SEEDS;
 		if (pile_sim_on_cluster(&po, cl, cost, o->width, o->t_iter * 1e-9,
 					o->latency_us * 1e-6, &t_p, &t_ideal) == DLS_OK) {
 			c->sim_tp = t_p;

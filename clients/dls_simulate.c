@@ -62,11 +62,13 @@ static void help(void)
 	       "                       instead (N unit tasks a PE, time unit 1/tau)\n"
 	       "  --scheme workpile|roc|ripple   the decentralized policies of seeds 003, 002,\n"
 	       "                       004 (none: the placement alone); --alloc equal|proportional\n"
-	       "                       (default equal), --seed N (default 1);\n" PILES_CLI_HELP);
+	       "                       (default equal), --seed N (default 1), --seeds N (also\n"
+	       "                       the median E over seeds N from --seed: workpile's and\n"
+	       "                       roc's end games differ from seed to seed);\n" PILES_CLI_HELP);
 }
 
 enum { O_GAMMA = 110, O_ALLOC, O_BIDI, O_TAU, O_TASKS, O_HMODE = 100, O_PERREQ = 1, O_HMASTERS, O_HMOVH, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
-       O_TITER, O_OVERHEAD, O_LATENCY, O_POLL, O_PERPE, O_JSON, O_WORKLOAD = 120, O_PARAM, O_OVERLAP };
+       O_TITER, O_OVERHEAD, O_LATENCY, O_POLL, O_PERPE, O_JSON, O_WORKLOAD = 120, O_PARAM, O_OVERLAP, O_SEEDS };
 
 /* FSC's inputs when --h and --sd are not given: a chunk's scheduling
  * overhead is the modelled round trip, the iteration time's sd that of
@@ -145,6 +147,7 @@ int dls_cmd_simulate(int argc, char **argv)
 					     CLUSTER_CLI_LONG_OPTIONS,
 					     PILES_CLI_LONG_OPTIONS,
 					     {"pes", required_argument, 0, O_PES},
+					     {"seeds", required_argument, 0, O_SEEDS},
 					     {"nd", no_argument, 0, O_ND},
 					     {"width", required_argument, 0, O_WIDTH},
 					     {"height", required_argument, 0, O_HEIGHT},
@@ -268,6 +271,10 @@ int dls_cmd_simulate(int argc, char **argv)
 			break;
 		case O_PERPE:
 			per_pe = 1;
+			break;
+		case O_SEEDS:
+			po.seeds = (int)cli_i64_or_die(PROG, "--seeds", optarg, 1, 1000);
+			piles_set = 1;
 			break;
 		case O_GAMMA:
 			if (tree_migrate_gamma_parse(optarg, &to.gamma))

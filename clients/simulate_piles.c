@@ -19,6 +19,7 @@ void piles_opts_init(struct piles_opts *o, enum pile_policy policy)
 	o->policy = policy;
 	o->alloc = PILE_ALLOC_EQUAL;
 	o->seed = 1;
+	o->seeds = 1;
 	pile_params_init(&o->params);
 }
 
@@ -48,8 +49,9 @@ static void print_params(const struct piles_opts *o)
 	}
 }
 
+/* The result for scripts; t_median (the median over o->seeds) when seeds > 1. */
 static int write_json(const char *path, const struct piles_opts *o, const struct pile_sim_result *r,
-		      int npes, double t_ideal, double t_nolb)
+		      int npes, double t_ideal, double t_nolb, double t_median)
 {
 	json_t *units = json_array(), *iters = json_array(), *top;
 	int rc;
@@ -65,7 +67,13 @@ static int write_json(const char *path, const struct piles_opts *o, const struct
 			"migrations", (json_int_t)r->migrations, "moved", (json_int_t)r->moved,
 			"messages", (json_int_t)r->messages, "dropped", (json_int_t)r->dropped,
 			"units", units, "pe_iterations", iters);
-	rc = !top || json_dump_file(top, path, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+	if (top && o->seeds > 1)
+		rc = json_object_set_new(top, "seeds", json_integer(o->seeds)) ||
+		     json_object_set_new(top, "t_p_median", json_real(t_median)) ||
+		     json_object_set_new(top, "efficiency_median", json_real(t_ideal / t_median));
+	else
+		rc = 0;
+	rc = rc || !top || json_dump_file(top, path, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
 	json_decref(top);
 	return rc ? -1 : 0;
 }
@@ -118,19 +126,52 @@ static int cluster_config(const struct piles_opts *o, const struct cluster *cl,
 	return rc;
 }
 
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* T_p over `seeds` seeds from c->seed: the median, the least and the most. */
+static int over_seeds(struct pile_sim_config *c, int seeds, double *median, double *lo,
+		      double *hi)
+{
+	double *t = calloc((size_t)seeds, sizeof(*t));
+	uint64_t first = c->seed;
+	int rc = t ? DLS_OK : DLS_ENOMEM;
+
+	for (int k = 0; k < seeds && !rc; k++) {
+		struct pile_sim_result r;
+
+		c->seed = first + (uint64_t)k;
+		if (!(rc = pile_sim_run(c, &r))) {
+			t[k] = r.t_p;
+			pile_sim_result_free(&r);
+		}
+	}
+	c->seed = first;
+	if (!rc) {
+		qsort(t, (size_t)seeds, sizeof(*t), by_value);
+		*median = seeds % 2 ? t[seeds / 2] : (t[seeds / 2 - 1] + t[seeds / 2]) / 2;
+		*lo = t[0];
+		*hi = t[seeds - 1];
+	}
+	free(t);
+	return rc;
+}
+
 int pile_sim_on_cluster(const struct piles_opts *o, const struct cluster *cl, const uint64_t *cost,
 			int64_t iterations, double t_unit, double latency, double *t_p,
 			double *t_ideal)
 {
 	struct tree_sim_config tc;
 	struct pile_sim_config c;
-	struct pile_sim_result r;
+	double lo, hi;
 	int rc = cluster_config(o, cl, cost, iterations, t_unit, latency, &tc, &c, t_ideal);
 
-	if (!rc && !(rc = pile_sim_run(&c, &r))) {
-		*t_p = r.t_p;
-		pile_sim_result_free(&r);
-	}
+	if (!rc)
+		rc = over_seeds(&c, o->seeds > 1 ? o->seeds : 1, t_p, &lo, &hi);
 	tree_sim_config_free(&tc);
 	return rc;
 }
@@ -142,7 +183,7 @@ int simulate_piles_cluster(const struct piles_opts *o, const struct cluster *cl,
 	struct tree_sim_config tc;
 	struct pile_sim_config c;
 	struct pile_sim_result r, none;
-	double t_ideal;
+	double t_ideal, median = 0, lo, hi;
 	const char *why;
 	int rc = cluster_config(o, cl, cost, iterations, t_unit, latency, &tc, &c, &t_ideal);
 
@@ -169,7 +210,16 @@ int simulate_piles_cluster(const struct piles_opts *o, const struct cluster *cl,
 	       pile_policy_name(o->policy), pile_alloc_name(o->alloc), what, c.npes, latency);
 	print_params(o);
 	print_result(o, &c, &r, t_ideal, none.t_p);
-	if (o->json && write_json(o->json, o, &r, c.npes, t_ideal, none.t_p)) {
+	if (o->seeds > 1 && (rc = over_seeds(&c, o->seeds, &median, &lo, &hi)))
+		fprintf(stderr, "dls simulate: cannot simulate %s: %s\n", pile_policy_name(o->policy),
+			dls_strerror(rc));
+	else if (o->seeds > 1)
+		printf("over %d seeds (%llu-%llu): T_p median %.6f (%.6f-%.6f), E median %.3f "
+		       "(%.3f-%.3f)\n",
+		       o->seeds, (unsigned long long)o->seed,
+		       (unsigned long long)(o->seed + (uint64_t)o->seeds - 1), median, lo, hi,
+		       t_ideal / median, t_ideal / hi, t_ideal / lo);
+	if (!rc && o->json && write_json(o->json, o, &r, c.npes, t_ideal, none.t_p, median)) {
 		fprintf(stderr, "dls simulate: cannot write '%s'\n", o->json);
 		rc = 1;
 	}

@@ -19,11 +19,16 @@ struct piles_opts {
 	enum pile_alloc alloc;
 	struct pile_params params;
 	uint64_t seed;
+	int seeds; /* > 1: also the median over seeds seed .. seed + seeds - 1 */
 	int per_pe;
 	const char *json; /* NULL: no JSON file */
 };
 
-/* Defaults: the seeds' parameters, equal placement, seed 1. */
+/* What dls bench compares a run with: the median of this many seeds (the
+ * random policies' end games differ from seed to seed). */
+#define PILE_BENCH_SEEDS 9
+
+/* Defaults: the seeds' parameters, equal placement, seed 1, one seed. */
 void piles_opts_init(struct piles_opts *o, enum pile_policy policy);
 
 /*
@@ -36,8 +41,9 @@ int simulate_piles_cluster(const struct piles_opts *o, const struct cluster *cl,
 			   const char *what);
 
 /*
- * The same, quietly, for dls bench: *t_p and *t_ideal, DLS_OK, or an error
- * (a configuration pile_sim_check refuses: DLS_EINVAL).
+ * The same, quietly, for dls bench: *t_p (the median over o->seeds seeds)
+ * and *t_ideal, DLS_OK, or an error (a configuration pile_sim_check
+ * refuses: DLS_EINVAL).
  */
 int pile_sim_on_cluster(const struct piles_opts *o, const struct cluster *cl, const uint64_t *cost,
 			int64_t iterations, double t_unit, double latency, double *t_p,

@@ -13,6 +13,7 @@
 
 #include "dls/err.h"
 #include "pile_internal.h"
+#include "tree_plan.h"
 
 /* PE pe takes the head of its pile at t. */
 static int start_next(struct pile *s, int pe, double t)
@@ -80,29 +81,25 @@ static int handle(struct pile *s, struct pile_event *e)
 	}
 }
 
-/* Blocks of the order, equal or proportional to tau (leftovers to the first PEs). */
-static void place(const struct pile_sim_config *c, int64_t *count)
+/*
+ * The coordinator's placement (treesched/coordinator.c): blocks of the
+ * order, equal or proportional to tau, in the order of Tree Scheduling's
+ * chain (tree_plan_allocate), so a simulation puts the same columns on the
+ * same speeds as `dls run` does.
+ */
+static int place(const struct pile_sim_config *c, int64_t *start, int64_t *count)
 {
-	int64_t given = 0;
-	double sum = 0;
+	struct tree_plan *plan;
+	int rc = tree_plan_build(c->tau, c->npes, &plan);
 
-	for (int i = 0; i < c->npes; i++)
-		sum += c->tau[i];
-	for (int i = 0; i < c->npes; i++) {
-		count[i] = c->alloc == PILE_ALLOC_PROPORTIONAL
-				   ? (int64_t)floor(c->tau[i] / sum * (double)c->iterations)
-				   : c->iterations / c->npes;
-		if (count[i] < 0)
-			count[i] = 0;
-		given += count[i];
-	}
-	for (int i = 0; given > c->iterations; i = (i + 1) % c->npes)
-		if (count[i] > 0) {
-			count[i]--;
-			given--;
-		}
-	for (int i = 0; given < c->iterations; i = (i + 1) % c->npes, given++)
-		count[i]++;
+	if (rc)
+		return rc;
+	rc = tree_plan_allocate(plan, c->tau, c->iterations,
+				c->alloc == PILE_ALLOC_PROPORTIONAL ? TREE_ALLOC_PROPORTIONAL
+								    : TREE_ALLOC_EQUAL,
+				start, count);
+	tree_plan_destroy(plan);
+	return rc;
 }
 
 static const struct pile_engine_ops *ops_of(enum pile_policy p)
@@ -113,7 +110,8 @@ static const struct pile_engine_ops *ops_of(enum pile_policy p)
 static int setup(struct pile *s, const struct pile_sim_config *c, struct pile_sim_result *out)
 {
 	int n = c->npes;
-	int64_t *count = calloc((size_t)n, sizeof(*count)), at = 0, *its;
+	int64_t *count = calloc((size_t)n, sizeof(*count)), *its;
+	int64_t *start = calloc((size_t)n, sizeof(*start));
 	int rc = DLS_OK;
 
 	out->pe_iterations = calloc((size_t)n, sizeof(int64_t));
@@ -122,21 +120,21 @@ static int setup(struct pile *s, const struct pile_sim_config *c, struct pile_si
 	out->pe_moved_out = calloc((size_t)n, sizeof(int64_t));
 	s->pe = calloc((size_t)n, sizeof(*s->pe));
 	its = malloc((size_t)c->iterations * sizeof(*its));
-	if (!count || !out->pe_iterations || !out->pe_busy || !out->pe_moved_in ||
+	if (!count || !start || !out->pe_iterations || !out->pe_busy || !out->pe_moved_in ||
 	    !out->pe_moved_out || !s->pe || !its) {
 		rc = DLS_ENOMEM;
 		goto done;
 	}
 	for (int64_t k = 0; k < c->iterations; k++)
 		its[k] = k;
-	place(c, count);
+	rc = place(c, start, count);
 	for (int i = 0; i < n && !rc; i++) {
 		s->pe[i].rng = c->seed * 0x2545f4914f6cdd1dULL + (uint64_t)i * 0x9e3779b97f4a7c15ULL;
-		rc = pile_ring_append(&s->pe[i], its + at, count[i]);
-		at += count[i];
+		rc = pile_ring_append(&s->pe[i], its + start[i], count[i]);
 	}
 done:
 	free(count);
+	free(start);
 	free(its);
 	return rc;
 }

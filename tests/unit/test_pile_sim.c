@@ -13,6 +13,7 @@
 #include "dls/err.h"
 #include "sim.h"
 #include "suites.h"
+#include "tree_plan.h"
 
 /* Tortoise on a line: n units appear at P_1 (seed 004, section 3). */
 static void test_tortoise_line(void)
@@ -123,6 +124,45 @@ static void check_conserved(const struct pile_sim_config *c, const struct pile_s
 	CU_ASSERT_EQUAL(sum, c->iterations);
 	CU_ASSERT_EQUAL(in, r->moved);
 	CU_ASSERT_EQUAL(out, r->moved);
+}
+
+/* The simulator places the iterations as the coordinator of `dls run`
+ * does (tree_plan_allocate: blocks in the chain's order): with policy none
+ * and iteration i costing i + 1, each PE's busy time names its block. */
+static void test_placed_as_the_coordinator(void)
+{
+	const double tau[] = {1, 3, 2, 3, 1, 2};
+	enum { N = 6, I = 97 };
+	uint64_t cost[I];
+	int64_t start[N], count[N];
+	struct tree_plan *plan;
+
+	for (int i = 0; i < I; i++)
+		cost[i] = (uint64_t)i + 1;
+	CU_ASSERT_EQUAL_FATAL(tree_plan_build(tau, N, &plan), DLS_OK);
+	for (int alloc = 0; alloc < 2; alloc++) {
+		struct pile_sim_config c;
+		struct pile_sim_result r;
+
+		CU_ASSERT_EQUAL_FATAL(tree_plan_allocate(plan, tau, I,
+							 alloc ? TREE_ALLOC_PROPORTIONAL
+							       : TREE_ALLOC_EQUAL,
+							 start, count),
+				      DLS_OK);
+		config(&c, tau, N, I, cost, PILE_NONE);
+		c.alloc = alloc ? PILE_ALLOC_PROPORTIONAL : PILE_ALLOC_EQUAL;
+		CU_ASSERT_EQUAL_FATAL(pile_sim_run(&c, &r), DLS_OK);
+		for (int pe = 0; pe < N; pe++) {
+			double units = 0;
+
+			for (int64_t k = start[pe]; k < start[pe] + count[pe]; k++)
+				units += (double)cost[k];
+			CU_ASSERT_EQUAL(r.pe_iterations[pe], count[pe]);
+			CU_ASSERT_DOUBLE_EQUAL(r.pe_busy[pe], units * c.t_unit / tau[pe], 1e-9);
+		}
+		pile_sim_result_free(&r);
+	}
+	tree_plan_destroy(plan);
 }
 
 /* Every policy, random clusters, costs, latencies, allocations, topologies. */
@@ -571,6 +611,7 @@ int pile_sim_suite_add(void)
 	if (!s || !CU_add_test(s, "Tortoise on a line (seed 004)", test_tortoise_line) ||
 	    !CU_add_test(s, "Ripple on a hypercube (seed 004)", test_ripple_cube) ||
 	    !CU_add_test(s, "Ripple spreads a loss", test_ripple_negative) ||
+	    !CU_add_test(s, "placed as the coordinator places", test_placed_as_the_coordinator) ||
 	    !CU_add_test(s, "every policy conserves work", test_conservation) ||
 	    !CU_add_test(s, "a balanced start stays put", test_balanced_stays) ||
 	    !CU_add_test(s, "unequal PEs are balanced", test_heterogeneous) ||
