@@ -25,6 +25,7 @@ void pile_params_init(struct pile_params *p)
 	p->nd_s = 0;
 	p->topology = RIPPLE_LINE;
 	p->step_s = 1e-3;
+	p->pass_min = 1;
 }
 
 const char *pile_params_check(enum pile_policy policy, const struct pile_params *p, int npes)
@@ -51,6 +52,8 @@ const char *pile_params_check(enum pile_policy policy, const struct pile_params 
 	case PILE_RIPPLE:
 		if (!(p->step_s > 0) || !isfinite(p->step_s))
 			return "the Ripple step must be > 0";
+		if (!(p->pass_min >= 0) || !isfinite(p->pass_min))
+			return "the Ripple least flow a step sends must be >= 0";
 		if (p->topology != RIPPLE_LINE && p->topology != RIPPLE_CUBE)
 			return "unknown Ripple topology";
 		if (p->topology == RIPPLE_CUBE && (npes & (npes - 1)))

@@ -48,6 +48,8 @@ struct pile_params {
 	/* ripple */
 	enum ripple_topology topology; /* line (default) or cube (2^d PEs) */
 	double step_s;		       /* balance step (default 1 ms) */
+	double pass_min; /* a flow smaller than this (iterations) waits for the next step,
+			    added to what that step sends (default 1; 0: the seed's every step) */
 };
 
 #define PILE_TABLE_MAX 64

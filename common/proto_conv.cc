@@ -57,6 +57,7 @@ void proto_pile_params_out(const struct pile_params *in, DLS::PileParams &out)
 	out.nd = in->nd_s;
 	out.topology = ripple_topology_name(in->topology);
 	out.step = in->step_s;
+	out.pass_min = in->pass_min;
 }
 
 void proto_pile_params_in(const DLS::PileParams &in, struct pile_params *out)
@@ -73,6 +74,7 @@ void proto_pile_params_in(const DLS::PileParams &in, struct pile_params *out)
 	out->interval_s = in.interval;
 	out->nd_s = in.nd;
 	out->step_s = in.step;
+	out->pass_min = in.pass_min;
 	if (ripple_topology_parse(in.topology, &out->topology))
 		out->topology = (enum ripple_topology)-1; /* refused by pile_params_check */
 }

@@ -33,12 +33,13 @@
 
 static json_t *pile_json(const struct pile_params *p)
 {
-	return json_pack("{s:I, s:f, s:f, s:I, s:I, s:I, s:i, s:i, s:f, s:f, s:s, s:f}",
+	return json_pack("{s:I, s:f, s:f, s:I, s:I, s:I, s:i, s:i, s:f, s:f, s:s, s:f, s:f}",
 			 "threshold", (json_int_t)p->threshold, "backoff", p->backoff_s,
 			 "backoff_max", p->backoff_max_s, "ht", (json_int_t)p->ht, "lt",
 			 (json_int_t)p->lt, "ct", (json_int_t)p->ct, "table_size", p->table_size,
 			 "nf_max", p->nf_max, "interval", p->interval_s, "nd", p->nd_s, "topology",
-			 ripple_topology_name(p->topology), "step", p->step_s);
+			 ripple_topology_name(p->topology), "step", p->step_s, "pass_min",
+			 p->pass_min);
 }
 
 static int pile_from_json(json_t *o, struct pile_params *p)
@@ -54,7 +55,8 @@ static int pile_from_json(json_t *o, struct pile_params *p)
 			&lt, "ct", &ct, "table_size", &p->table_size, "nf_max", &p->nf_max,
 			"interval", &p->interval_s, "nd", &p->nd_s))
 		return DLS_EINVAL;
-	json_unpack(o, "{s?s, s?F}", "topology", &topology, "step", &p->step_s);
+	json_unpack(o, "{s?s, s?F, s?F}", "topology", &topology, "step", &p->step_s, "pass_min",
+		    &p->pass_min);
 	if (ripple_topology_parse(topology, &p->topology))
 		return DLS_EINVAL;
 	p->threshold = th;

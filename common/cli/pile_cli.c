@@ -57,6 +57,9 @@ int pile_cli_option(const char *prog, struct pile_params *p, uint64_t *seed, int
 	case PILES_OPT_STEP:
 		p->step_s = cli_double_or_die(prog, "--step-us", arg, 0.001, 1e9) * 1e-6;
 		return 1;
+	case PILES_OPT_PASS_MIN:
+		p->pass_min = cli_double_or_die(prog, "--pass-min", arg, 0, 1e6);
+		return 1;
 	default:
 		return 0;
 	}
@@ -104,6 +107,8 @@ int pile_cli_args(const struct pile_params *p, char **argv, int *argc, int max)
 		rc = add(argv, argc, max, "--nd-us", p->nd_s * 1e6);
 	if (!rc && p->step_s != d.step_s)
 		rc = add(argv, argc, max, "--step-us", p->step_s * 1e6);
+	if (!rc && p->pass_min != d.pass_min)
+		rc = add(argv, argc, max, "--pass-min", p->pass_min);
 	if (!rc && p->topology != d.topology) {
 		if (*argc + 1 > max || !(argv[*argc] = strdup("--topology=cube")))
 			return DLS_ENOMEM;

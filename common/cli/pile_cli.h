@@ -25,6 +25,7 @@ enum {
 	PILES_OPT_ND,
 	PILES_OPT_TOPOLOGY,
 	PILES_OPT_STEP,
+	PILES_OPT_PASS_MIN,
 };
 
 #define PILES_CLI_LONG_OPTIONS                                                                   \
@@ -40,7 +41,8 @@ enum {
 	    {"interval-us", required_argument, 0, PILES_OPT_INTERVAL},                           \
 	    {"nd-us", required_argument, 0, PILES_OPT_ND},                                       \
 	    {"topology", required_argument, 0, PILES_OPT_TOPOLOGY},                              \
-	    {"step-us", required_argument, 0, PILES_OPT_STEP}
+	    {"step-us", required_argument, 0, PILES_OPT_STEP},                                   \
+	    {"pass-min", required_argument, 0, PILES_OPT_PASS_MIN}
 
 /* The parameters' help, as every program that takes them prints it. */
 #define PILES_CLI_HELP                                                                           \
@@ -48,7 +50,9 @@ enum {
 	"              (100000)\n"                                                              \
 	"    roc:      --ht N (25) --lt N (10) --ct N (4), --table-size N (5), --nf-max N\n"     \
 	"              (8), --interval-us US (10000), --nd-us US (0: 1 MB at 1 Gb/s + RTT)\n"   \
-	"    ripple:   --topology line|cube (line; cube: 2^d PEs), --step-us US (1000)\n"
+	"    ripple:   --topology line|cube (line; cube: 2^d PEs), --step-us US (1000),\n"     \
+	"              --pass-min X (1: a flow of fewer iterations waits for the next step;\n"  \
+	"              0: the seed's, every step)\n"
 
 /*
  * Takes option c (one of PILES_OPT_*) with its argument into *p (--seed into
