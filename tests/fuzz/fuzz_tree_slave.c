@@ -164,10 +164,13 @@ static void place(struct world *w, struct fz *f)
 	a->gamma = (int)fz_pick(f, 3);
 	a->bidirectional = fz_pick(f, 2);
 	a->report_interval = fz_pick(f, 2) ? 0 : 1e-4;
-	/* version 6: under workpile or roc half the time, with fast timers */
+	/* versions 6-7: under workpile, roc or ripple three times in four, with
+	 * fast timers */
 	pile_params_init(&a->pile);
 	a->pile.interval_s = 1e-4;
 	a->pile.backoff_s = 1e-5;
+	a->pile.step_s = 1e-4;
+	a->pile.pass_min = (double)fz_pick(f, 3) / 2;
 	a->pile.ht = (int64_t)fz_pick(f, 8);
 	a->pile.lt = a->pile.ct = 0;
 	a->npes = a->id + 1 + (int)fz_pick(f, 4);
@@ -179,6 +182,10 @@ static void place(struct world *w, struct fz *f)
 	case 1:
 		a->piles = 1;
 		a->policy = PILE_ROC;
+		break;
+	case 2:
+		a->piles = 1;
+		a->policy = PILE_RIPPLE;
 		break;
 	default:
 		break;
