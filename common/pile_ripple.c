@@ -264,10 +264,13 @@ static int rp_on_timer(void *st, const struct pile_host *h, int kind, double t)
 static void hear_counts(struct rp_state *r, const struct pile_host *h, int side,
 			const struct pile_msg *m)
 {
-	int64_t left = side == 0 ? m->b + 1 : r->count[0];
-	int64_t right = side == 1 ? m->c + 1 : r->count[1];
+	int64_t left, right;
 
-	if (m->b < 0 || m->c < 0 || left > h->self || right > h->npes - 1 - h->self)
+	if (m->b < 0 || m->c < 0 || m->b >= h->npes || m->c >= h->npes)
+		return; /* more PEs than the run has: nonsense */
+	left = side == 0 ? m->b + 1 : r->count[0];
+	right = side == 1 ? m->c + 1 : r->count[1];
+	if (left > h->self || right > h->npes - 1 - h->self)
 		return; /* more PEs than there are on that side: nonsense */
 	r->count[0] = (int)left;
 	r->count[1] = (int)right;
