@@ -57,7 +57,7 @@ enum { TIMER_STEP };
 #define RIPPLE_RHO_MAX 1e15
 
 struct rp_state {
-	int n, sides, slots;
+	int sides, slots;
 	int nb[2];	     /* line: the living neighbour on each side, or -1 */
 	int count[2];	     /* line: living PEs to the left and to the right */
 	int64_t steps, seen; /* steps done; iterations started at the last one */
@@ -169,7 +169,6 @@ static int rp_init(void *st, const struct pile_host *h, double t)
 
 	while ((1 << d) < h->npes)
 		d++;
-	r->n = h->npes;
 	r->sides = line(h) ? 2 : d;
 	r->slots = line(h) ? h->npes : 2;
 	r->seen = h->started ? h->started(h->ctx) : 0;
@@ -203,7 +202,7 @@ static void spread(struct rp_state *r, const struct pile_host *h, double f)
 		return;
 	}
 	for (int u = 1; u <= r->sides; u++)
-		*slot(r, u - 1, r->steps) += f * (double)(1 << (u - 1)) / r->n;
+		*slot(r, u - 1, r->steps) += f * (double)(1 << (u - 1)) / h->npes;
 }
 
 /* Whole iterations for what this PE owes on each link. */
@@ -230,7 +229,7 @@ static int rp_on_timer(void *st, const struct pile_host *h, int kind, double t)
 	int rc;
 
 	(void)kind;
-	if (line(h))
+	if (line(h) && h->alive) /* without deaths, rp_init's look stands */
 		look(r, h);
 	spread(r, h, -(double)(started - r->seen));
 	r->seen = started;

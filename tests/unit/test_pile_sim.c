@@ -420,7 +420,8 @@ struct lock_net {
 	struct pile_params p;
 	struct lock_pe {
 		int64_t started, len, given;
-		int gone, gave_to, blind[LN]; /* dead; bit i: gave to PE i; the PEs it sees dead */
+		int gone, inited, gave_to, blind[LN]; /* dead; started; bit i: gave to PE i;
+							 the PEs it sees dead */
 		struct pile_host h;
 		char state[256];
 	} pe[LN];
@@ -492,6 +493,44 @@ static void lock_tick(struct lock_net *net, const struct pile_policy_ops *r, int
 	}
 }
 
+/* net's PEs started under Ripple with a least flow of pass_min, each
+ * holding 1000 iterations; PE `dead` (-1: none) is gone from the start,
+ * holds nothing, and every PE sees it dead. */
+static void lock_start(struct lock_net *net, const struct pile_policy_ops *r, double pass_min,
+		       int dead)
+{
+	the_net = net;
+	memset(net, 0, sizeof(*net));
+	pile_params_init(&net->p);
+	net->p.pass_min = pass_min;
+	CU_ASSERT_FATAL(r && r->size <= sizeof(net->pe[0].state));
+	for (int i = 0; i < LN; i++) {
+		struct lock_pe *e = &net->pe[i];
+
+		e->len = i == dead ? 0 : 1000;
+		e->gone = i == dead;
+		if (dead >= 0)
+			e->blind[dead] = 1;
+		e->h = (struct pile_host){e,	  i,	    LN,
+					  &net->p, 0, l_len,
+					  f_busy, l_give, l_send,
+					  l_timer, f_rand, dead >= 0 ? l_alive : NULL,
+					  l_started};
+		if (!e->gone) {
+			CU_ASSERT_EQUAL_FATAL(r->init(e->state, &e->h, 0), DLS_OK);
+			e->inited = 1;
+		}
+	}
+}
+
+/* fini of every PE lock_start started. */
+static void lock_stop(struct lock_net *net, const struct pile_policy_ops *r)
+{
+	for (int i = 0; i < LN; i++)
+		if (net->pe[i].inited)
+			r->fini(net->pe[i].state);
+}
+
 /* Tortoise bridges a dead PE: with PE 3 of 7 dead from the start, the six
  * living follow the seed's model on a line of six step by step; when PE 5
  * dies mid-run (seen by its neighbours only) and its pile arrives at PE 4
@@ -506,24 +545,9 @@ static void test_ripple_bridges_the_dead(void)
 	double fluid[LN] = {0};
 	int link46 = 0;
 
-	the_net = &net;
-	memset(&net, 0, sizeof(net));
-	pile_params_init(&net.p);
-	net.p.pass_min = 0; /* the seed's: every flow at once */
+	lock_start(&net, r, 0, 3); /* pass_min 0: the seed's, every flow at once */
 	CU_ASSERT_EQUAL_FATAL(ripple_net_create(RIPPLE_LINE, LN - 1, &ref), DLS_OK);
 	load = ripple_net_loads(ref);
-	for (int i = 0; i < LN; i++) {
-		struct lock_pe *e = &net.pe[i];
-
-		e->len = i == 3 ? 0 : 1000;
-		e->gave_to = 0;
-		e->blind[3] = 1;
-		e->gone = i == 3;
-		e->h = (struct pile_host){e,	  i,	    LN,	    &net.p, 0, l_len, f_busy,
-					  l_give, l_send, l_timer, f_rand, l_alive, l_started};
-		if (i != 3)
-			CU_ASSERT_EQUAL_FATAL(r->init(e->state, &e->h, 0), DLS_OK);
-	}
 	for (int t = 0; t < 3 * LN; t++) {
 		for (int i = 0; i < LN; i++) {
 			int64_t c = t < LN && i != 3 ? (i * 3 + t) % 5 : 0;
@@ -554,9 +578,7 @@ static void test_ripple_bridges_the_dead(void)
 	}
 	CU_ASSERT(link46 > 0);		/* the arrival spreads across the gap */
 	CU_ASSERT(net.pe[4].gave_to & 1 << 6); /* in whole iterations too */
-	for (int i = 0; i < LN; i++)
-		if (i != 3)
-			r->fini(net.pe[i].state);
+	lock_stop(&net, r);
 }
 
 /* The per-PE rules in lockstep are the seed's synchronous model: every PE
@@ -570,22 +592,9 @@ static void test_ripple_rules_lockstep(void)
 	const double *load;
 	double fluid[LN] = {0};
 
-	the_net = &net;
-	memset(&net, 0, sizeof(net));
-	pile_params_init(&net.p);
-	net.p.pass_min = 0; /* the seed's: every flow at once */
-	CU_ASSERT_FATAL(r && r->size <= sizeof(net.pe[0].state));
+	lock_start(&net, r, 0, -1); /* pass_min 0: the seed's, every flow at once */
 	CU_ASSERT_EQUAL_FATAL(ripple_net_create(RIPPLE_LINE, LN, &ref), DLS_OK);
 	load = ripple_net_loads(ref);
-	for (int i = 0; i < LN; i++) {
-		struct lock_pe *e = &net.pe[i];
-
-		e->len = 1000;
-		e->gave_to = 0;
-		e->h = (struct pile_host){e,	  i,	    LN,	    &net.p, 0, l_len, f_busy,
-					  l_give, l_send, l_timer, f_rand, NULL, l_started};
-		CU_ASSERT_EQUAL_FATAL(r->init(e->state, &e->h, 0), DLS_OK);
-	}
 	for (int t = 0; t < 3 * LN; t++) {
 		for (int i = 0; i < LN; i++) { /* each consumes at its own rate for a while */
 			int64_t c = t < LN ? (i * 3 + t) % 5 : 0;
@@ -602,8 +611,7 @@ static void test_ripple_rules_lockstep(void)
 	for (int i = 1; i < LN; i++) /* level: each has its fair share of the loss */
 		CU_ASSERT_DOUBLE_EQUAL(fluid[i], fluid[0], 1e-9);
 	ripple_net_destroy(ref);
-	for (int i = 0; i < LN; i++)
-		r->fini(net.pe[i].state);
+	lock_stop(&net, r);
 }
 
 /* With pass_min = 1 a flow under one iteration waits for the next step:
@@ -616,22 +624,14 @@ static void test_ripple_defers_small_flows(void)
 	const struct pile_policy_ops *r = pile_policy_ops(PILE_RIPPLE);
 	int sent[2] = {0, 0};
 
-	the_net = &net;
+	struct pile_params defaults;
+
+	pile_params_init(&defaults);
+	CU_ASSERT_DOUBLE_EQUAL(defaults.pass_min, 1, 0); /* the default */
 	for (int pass = 0; pass < 2; pass++) {
 		double fluid[LN] = {0}, mean = 0;
 
-		memset(&net, 0, sizeof(net));
-		pile_params_init(&net.p);
-		CU_ASSERT_DOUBLE_EQUAL(net.p.pass_min, 1, 0); /* the default */
-		net.p.pass_min = pass ? 1 : 0;
-		for (int i = 0; i < LN; i++) {
-			struct lock_pe *e = &net.pe[i];
-
-			e->len = 1000;
-			e->h = (struct pile_host){e,	  i,	    LN,	    &net.p, 0, l_len, f_busy,
-						  l_give, l_send, l_timer, f_rand, NULL, l_started};
-			CU_ASSERT_EQUAL_FATAL(r->init(e->state, &e->h, 0), DLS_OK);
-		}
+		lock_start(&net, r, pass ? 1 : 0, -1);
 		for (int t = 0; t < 6 * LN; t++) {
 			for (int i = 0; i < LN; i++) {
 				int64_t c = t < LN ? (i * 3 + t) % 5 : 0;
@@ -646,8 +646,7 @@ static void test_ripple_defers_small_flows(void)
 			mean += fluid[i] / LN;
 		for (int i = 0; i < LN; i++)
 			CU_ASSERT(fabs(fluid[i] - mean) < 2 * net.p.pass_min + 1e-9);
-		for (int i = 0; i < LN; i++)
-			r->fini(net.pe[i].state);
+		lock_stop(&net, r);
 	}
 	CU_ASSERT(sent[1] * 4 < sent[0] * 3); /* 107 against 171 */
 }
