@@ -39,6 +39,18 @@ double dls_sleep_until(double deadline)
 	return late > 0 ? late : 0;
 }
 
+void dls_sleep_emulated(double seconds)
+{
+	static __thread double wake_lag;
+	double target;
+
+	if (!(seconds > 0))
+		return;
+	target = dls_now() + seconds - wake_lag;
+	if (dls_now() < target)
+		wake_lag += (dls_sleep_until(target) - wake_lag) / 8;
+}
+
 void dls_sleep_ms(int ms)
 {
 	dls_sleep_until(dls_now() + ms / 1000.0);

@@ -28,6 +28,15 @@ double dls_sleep_until(double deadline);
  */
 int dls_precise_timers(void);
 
+/*
+ * Sleeps for `seconds` as an emulated delay (a link's latency): aimed
+ * earlier by the wake-up latency this thread's earlier calls measured (a
+ * running mean), so that the delays last what they say on average instead
+ * of each ending late by the machine's wake-up latency (about 70 us here).
+ * Nothing for seconds <= 0.
+ */
+void dls_sleep_emulated(double seconds);
+
 /* Sleeps for ms milliseconds. */
 void dls_sleep_ms(int ms);
 

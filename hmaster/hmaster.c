@@ -176,8 +176,7 @@ static void forward_requests(struct hmaster *h)
 		reqs[j] = r;
 	}
 	pthread_mutex_unlock(&h->lock);
-	if (h->link_latency_s > 0) /* the message and its reply travel */
-		dls_sleep_until(dls_now() + 2 * h->link_latency_s);
+	dls_sleep_emulated(2 * h->link_latency_s); /* the message and its reply travel */
 	rc = !reqs || !out ? DLS_ENOMEM
 			   : h->parent.request_group(h->parent.ctx, reqs, n, out, why, sizeof(why));
 	pthread_mutex_lock(&h->lock);

@@ -78,8 +78,7 @@ int slave_store_add(struct store *s, int64_t start, int64_t count, void *buf, si
 /* An emulated link: a call waits for its request and its reply to travel. */
 void slave_link_delay(double one_way_us)
 {
-	if (one_way_us > 0)
-		dls_sleep_until(dls_now() + 2 * one_way_us * 1e-6);
+	dls_sleep_emulated(2 * one_way_us * 1e-6);
 }
 
 int64_t slave_acp(const struct run *r, double at)
