@@ -47,8 +47,9 @@ void dls_sleep_emulated(double seconds)
 	if (!(seconds > 0))
 		return;
 	target = dls_now() + seconds - wake_lag;
-	if (dls_now() < target)
-		wake_lag += (dls_sleep_until(target) - wake_lag) / 8;
+	/* a delay the lag swallowed whole counts as on time, so that one long
+	 * stall (a lag above every delay) cannot switch the delays off */
+	wake_lag += (dls_sleep_until(target) - wake_lag) / 8;
 }
 
 void dls_sleep_ms(int ms)

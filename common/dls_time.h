@@ -33,6 +33,7 @@ int dls_precise_timers(void);
  * earlier by the wake-up latency this thread's earlier calls measured (a
  * running mean), so that the delays last what they say on average instead
  * of each ending late by the machine's wake-up latency (about 70 us here).
+ * A delay the learnt lag covers whole is not slept and counts as on time.
  * Nothing for seconds <= 0.
  */
 void dls_sleep_emulated(double seconds);

@@ -271,14 +271,15 @@ int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct st
 		}
 		if (dls_now() > deadline) {
 			r->st->times.late_chunks++;
-		} else if (dls_now() < target) {
+		} else {
 			/* A sleep ends late by a systematic wake-up latency (about
 			 * 70 us on this VM, more when the cores are busy): aim that
 			 * much earlier, so that chunks end on their emulated time
-			 * on average; the error left is what the report shows. */
-			double lag = dls_sleep_until(target);
-
-			r->wake_lag += (lag - r->wake_lag) / 8;
+			 * on average; the error left is what the report shows.  A
+			 * target already past counts as on time, so that a lag
+			 * learnt in a stall decays instead of cutting every later
+			 * short chunk short. */
+			r->wake_lag += (dls_sleep_until(target) - r->wake_lag) / 8;
 		}
 		end = dls_now();
 		r->st->times.emul_error += fabs(end - deadline);
