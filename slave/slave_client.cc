@@ -143,19 +143,18 @@ static int register_tree(void *ctx, const char *name, double speed, struct tree_
 				return DLS_EINVAL;
 			}
 			proto_pile_params_in(r->pile, &a->pile);
-			const char *bad = pile_params_check(a->policy, &a->pile, (int)r->peers.length());
+			const char *bad = pile_params_check(a->policy, &a->pile, (int)r->npes);
 
-			if (bad || r->peers.length() != r->peer_keys.length() ||
-			    a->id >= (int)r->peers.length()) {
+			if (bad || a->id < 0 || a->id >= (int)r->npes) {
 				snprintf(why, len, "policy '%s': %s", (const char *)r->policy,
-					 bad ? bad : "the peers and their keys do not match");
+					 bad ? bad : "this slave's id is not among the run's");
 				return DLS_EINVAL;
 			}
 			a->piles = 1;
-			a->npes = (int)r->peers.length();
+			a->npes = (int)r->npes;
 			// before its keys: a balance message that comes once its
-			// peer key is known finds the peers too
-			c->servant->set_peers(r->peers, r->peer_keys);
+			// peer key is known finds the run's size too
+			c->servant->set_npes(a->npes);
 		}
 		c->key = r->reg.key;
 		c->servant->set_tree_keys(r->reg.key, r->peer_key, r->left, r->left_key, r->right,
@@ -245,17 +244,55 @@ static int transfer(void *ctx, enum tree_side side, int from, int64_t start, int
 			   len);
 }
 
-// Workpile and roc: a call on any slave of the run, with the key it wants.
+// Workpile, roc and ripple: slave `to`'s reference and the key it wants,
+// asked of the coordinator the first time (Coordinator::peer) and kept.
+// Nil with why and *rc: DLS_EREMOTE when the coordinator says `to` is lost
+// (a nil reference: the caller takes it as dead), DLS_EINVAL when it
+// cannot say (a refusal, or the coordinator not reached).
+static DLS::Slave_ptr peer_of(slave_client *c, int from, int to, uint64_t *key, int *rc,
+			      char *why, size_t len)
+{
+	DLS::Slave_ptr s = c->servant->peer(to, key);
+
+	*rc = DLS_OK;
+	if (!CORBA::is_nil(s))
+		return s;
+	try {
+		DLS::Capability k = 0;
+		DLS::Slave_var ref = c->coordinator->peer(from, c->key, to, k);
+
+		if (CORBA::is_nil(ref)) {
+			snprintf(why, len, "the coordinator has slave %d as lost", to);
+			*rc = DLS_EREMOTE;
+			return DLS::Slave::_nil();
+		}
+		c->servant->learn_peer(to, ref, k);
+	} catch (const CORBA::Exception &e) {
+		char cause[256];
+
+		dls_corba_error(e, cause, sizeof(cause));
+		snprintf(why, len, "cannot ask the coordinator for slave %d: %s", to, cause);
+		*rc = DLS_EINVAL; // not the peer's fault: not taken as dead
+		return DLS::Slave::_nil();
+	}
+	s = c->servant->peer(to, key);
+	if (CORBA::is_nil(s)) {
+		snprintf(why, len, "no slave %d in this run", to);
+		*rc = DLS_EINVAL;
+	}
+	return s;
+}
+
+// Workpile, roc and ripple: a call on any slave of the run, with the key it wants.
 static int balance(void *ctx, int to, int from, const struct pile_msg *m, char *why, size_t len)
 {
 	slave_client *c = (slave_client *)ctx;
 	uint64_t key;
-	DLS::Slave_var s = c->servant->peer(to, &key);
+	int rc;
+	DLS::Slave_var s = peer_of(c, from, to, &key, &rc, why, len);
 
-	if (CORBA::is_nil(s)) {
-		snprintf(why, len, "no slave %d in this run", to);
-		return DLS_EINVAL;
-	}
+	if (CORBA::is_nil(s))
+		return rc;
 	try {
 		s->balance(from, key, m->kind, m->a, m->b, m->c, m->d);
 		return DLS_OK;
@@ -269,8 +306,11 @@ static int give(void *ctx, int to, int from, int64_t start, int64_t count, int64
 {
 	slave_client *c = (slave_client *)ctx;
 	uint64_t key;
-	DLS::Slave_var s = c->servant->peer(to, &key);
+	int rc;
+	DLS::Slave_var s = peer_of(c, from, to, &key, &rc, why, len);
 
+	if (CORBA::is_nil(s))
+		return rc;
 	return transfer_to(s, key, from, start, count, stride, "no such slave in this run", why,
 			   len);
 }

@@ -124,25 +124,33 @@ void Slave_i::balance(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Lon
 		throw DLS::Refused("balance: this slave does not run a workpile or roc policy");
 }
 
-void Slave_i::set_peers(const DLS::SlaveSeq &peers, const DLS::CapabilitySeq &keys)
+void Slave_i::set_npes(int npes)
 {
 	{
 		omni_mutex_lock l(lock_);
 
 		peers_.clear();
-		peer_keys_.clear();
-		for (CORBA::ULong k = 0; k < peers.length() && k < keys.length(); k++) {
-			DLS::Slave_ptr p = DLS::Slave::_duplicate(peers[k]);
-
-			// a hung peer holds up this slave's balancing for this long
-			// at most, then it is taken as dead (slave_pile.c)
-			if (!CORBA::is_nil(p))
-				omniORB::setClientCallTimeout(p, SLAVE_PEER_TIMEOUT_MS);
-			peers_.push_back(p);
-			peer_keys_.push_back(keys[k]);
-		}
+		peers_.resize(npes > 0 ? (size_t)npes : 0);
+		peer_keys_.assign(peers_.size(), 0);
 	}
 	flush_early_balance();
+}
+
+void Slave_i::learn_peer(int id, DLS::Slave_ptr ref, uint64_t key)
+{
+	DLS::Slave_ptr p = DLS::Slave::_duplicate(ref);
+
+	// a hung peer holds up this slave's balancing for this long at most,
+	// then it is taken as dead (slave_pile.c)
+	if (!CORBA::is_nil(p))
+		omniORB::setClientCallTimeout(p, SLAVE_PEER_TIMEOUT_MS);
+	omni_mutex_lock l(lock_);
+	if (id < 0 || (size_t)id >= peers_.size()) {
+		CORBA::release(p);
+		return;
+	}
+	peers_[id] = p;
+	peer_keys_[id] = key;
 }
 
 void Slave_i::flush_early_balance()
@@ -175,7 +183,7 @@ DLS::Slave_ptr Slave_i::peer(int id, uint64_t *key)
 	omni_mutex_lock l(lock_);
 
 	*key = 0;
-	if (id < 0 || (size_t)id >= peers_.size())
+	if (id < 0 || (size_t)id >= peers_.size() || CORBA::is_nil(peers_[id].in()))
 		return DLS::Slave::_nil();
 	*key = peer_keys_[id];
 	return DLS::Slave::_duplicate(peers_[id].in());

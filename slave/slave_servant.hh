@@ -67,11 +67,16 @@ public:
 			   uint64_t left_key, DLS::Slave_ptr right, uint64_t right_key);
 	// The neighbour on one side (nil if none) and the key it wants.
 	DLS::Slave_ptr neighbour(enum tree_side side, uint64_t *key);
-	// Workpile and roc, once placed: every slave's reference and peer key
-	// by id.  Balance messages that came before are checked now.
-	void set_peers(const DLS::SlaveSeq &peers, const DLS::CapabilitySeq &keys);
-	// Slave id of the run (nil if unknown) and the key it wants.
+	// Workpile, roc and ripple, once placed: the run's npes slaves, whose
+	// references and keys come as peer() learns them (Coordinator::peer).
+	// Balance messages that came before are checked now.
+	void set_npes(int npes);
+	// Slave id of the run as learnt (nil if not yet, or out of range) and
+	// the key it wants.
 	DLS::Slave_ptr peer(int id, uint64_t *key);
+	// Keeps what the coordinator said of slave id: its reference (its
+	// calls time out after SLAVE_PEER_TIMEOUT_MS) and its key.
+	void learn_peer(int id, DLS::Slave_ptr ref, uint64_t key);
 
 private:
 	// Throws DLS::Refused unless key is the capability; lock_ is held.
@@ -90,8 +95,8 @@ private:
 		uint64_t key;
 	};
 	std::vector<early_demand> early_; // demands before it knew its peer key
-	std::vector<DLS::Slave_var> peers_; // workpile, roc: every slave, by id
-	std::vector<uint64_t> peer_keys_;
+	std::vector<DLS::Slave_var> peers_; // workpile, roc, ripple: by id, as learnt
+	std::vector<uint64_t> peer_keys_;   // 0: not learnt yet
 	struct early_balance {
 		int from;
 		uint64_t key;

@@ -346,6 +346,30 @@ static int check_slave(struct coordinator *c, int id, uint64_t key, char *why)
 	return roster_check_caller(&c->roster, id, key, why, COORDINATOR_WHY_LEN);
 }
 
+int coordinator_peer(struct coordinator *c, int id, uint64_t key, int peer, uint64_t *peer_key,
+		     int *lost, char *why)
+{
+	int rc;
+
+	*peer_key = 0;
+	*lost = 0;
+	pthread_mutex_lock(&c->lock);
+	rc = check_slave(c, id, key, why);
+	if (!rc && !coordinator_piles(&c->cfg)) {
+		why_f(why, "peer: the run balances by Tree Scheduling, not a policy of seeds 002-004");
+		rc = DLS_EINVAL;
+	} else if (!rc && (peer < 0 || peer >= c->plan->npes)) {
+		why_f(why, "peer: no slave %d in this run of %d", peer, c->plan->npes);
+		rc = DLS_EINVAL;
+	} else if (!rc && peer < c->roster.n && c->roster.v[peer].info.state == DLS_SLAVE_LOST) {
+		*lost = 1;
+	} else if (!rc) {
+		*peer_key = c->peer_key[peer];
+	}
+	pthread_mutex_unlock(&c->lock);
+	return rc;
+}
+
 /*
  * May slave id hold every iteration start + j * stride (j < count), inside
  * the loop?  Its own, a living neighbour's (a transfer whose notice is on

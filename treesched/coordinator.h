@@ -227,6 +227,17 @@ int coordinator_placed(struct coordinator *c);
 /* The peer key of slave id (what others show when they call it; 0: none). */
 uint64_t coordinator_peer_key(struct coordinator *c, int id);
 
+/*
+ * Slave id (showing its capability key) asks for slave peer's peer key, to
+ * call it under a policy of seeds 002-004 (Coordinator::peer).  DLS_OK with
+ * *peer_key, or with *lost = 1 (and no key) for a peer declared lost;
+ * DLS_ENOENT, DLS_EINVAL or DLS_ESTATE for a caller roster_check_caller
+ * refuses; DLS_EINVAL under Tree Scheduling or for a peer id out of the
+ * chain.  why filled on refusal.
+ */
+int coordinator_peer(struct coordinator *c, int id, uint64_t key, int peer, uint64_t *peer_key,
+		     int *lost, char *why);
+
 /* Non-zero when the slaves run a policy of seeds 002-003, not Tree Scheduling. */
 int coordinator_piles(const struct coordinator_config *cfg);
 

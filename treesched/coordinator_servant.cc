@@ -67,17 +67,31 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version,
 	a->right = reach(p.right_id);
 	a->policy = c->policy[0] ? c->policy : "trees";
 	proto_pile_params_out(&c->pile, a->pile);
-	if (coordinator_piles(c)) { // every slave may call every other
-		int n = coordinator_placed(c_);
-
-		a->peers.length(n);
-		a->peer_keys.length(n);
-		for (int k = 0; k < n; k++) {
-			a->peers[k] = reach(k);
-			a->peer_keys[k] = coordinator_peer_key(c_, k);
-		}
-	}
+	// every slave may call every other: each asks peer() for those it calls
+	a->npes = coordinator_piles(c) ? coordinator_placed(c_) : 0;
 	return a;
+}
+
+DLS::Slave_ptr Coordinator_i::peer(CORBA::Long slave_id, DLS::Capability key, CORBA::Long peer_id,
+				   DLS::Capability_out peer_key)
+{
+	char why[COORDINATOR_WHY_LEN] = "";
+	uint64_t k;
+	int lost, rc = coordinator_peer(c_, slave_id, key, peer_id, &k, &lost, why);
+
+	if (rc) {
+		log_warn("refused slave %d the reference of slave %d: %s", (int)slave_id,
+			 (int)peer_id, why);
+		dls_refuse(rc, why);
+	}
+	peer_key = 0;
+	if (lost) // nil: take it as dead
+		return DLS::Slave::_nil();
+	DLS::Slave_ptr ref = reach(peer_id);
+	if (CORBA::is_nil(ref))
+		dls_refuse(DLS_ESTATE, "peer: no reference to that slave (not registered yet)");
+	peer_key = k;
+	return ref;
 }
 
 void Coordinator_i::report(CORBA::Long slave_id, DLS::Capability key, const DLS::ResultSeq &results,

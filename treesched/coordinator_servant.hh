@@ -24,6 +24,8 @@ public:
 		      CORBA::LongLong start, CORBA::LongLong count,
 		      CORBA::LongLong stride) override;
 	DLS::RunStatus *status() override;
+	DLS::Slave_ptr peer(CORBA::Long slave_id, DLS::Capability key, CORBA::Long peer_id,
+			    DLS::Capability_out peer_key) override;
 	DLS::Registration *rejoin(CORBA::ULong version, const DLS::Credentials &cred,
 				  CORBA::Long slave_id, DLS::Capability key,
 				  DLS::Slave_ptr self) override;

@@ -71,7 +71,7 @@ static void script(struct fz_run *r, struct coordinator *c, struct fz *f)
 		struct fz_blocks bl;
 		struct dls_status st;
 
-		switch (fz_pick(f, 6)) {
+		switch (fz_pick(f, 7)) {
 		case 0:
 		case 1:
 		case 2:
@@ -103,6 +103,20 @@ static void script(struct fz_run *r, struct coordinator *c, struct fz *f)
 			}
 			coordinator_repair_free(&rep);
 			break;
+		case 5: { /* Coordinator::peer: only a slave of a pile run, only ids placed */
+			int peer = fz_id(f, r->n), lost;
+			uint64_t pk;
+
+			if (coordinator_peer(c, id, key, peer, &pk, &lost, why) == DLS_OK) {
+				FZ_ASSERT(coordinator_piles(coordinator_config_of(c)));
+				FZ_ASSERT(id >= 0 && id < r->n && !r->s[id].lost);
+				FZ_ASSERT(key == coordinator_child_key(c, id));
+				FZ_ASSERT(peer >= 0 && peer < r->n);
+				FZ_ASSERT(lost == r->s[peer].lost);
+				FZ_ASSERT(lost ? pk == 0 : pk == coordinator_peer_key(c, peer));
+			}
+			break;
+		}
 		default:
 			memset(&st, 0, sizeof(st));
 			FZ_ASSERT(coordinator_snapshot(c, &st) == DLS_OK);
@@ -163,6 +177,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.alloc = (enum tree_alloc)fz_pick(&f, 3);
 	cfg.gamma = (enum tree_gamma)fz_pick(&f, 3);
 	cfg.bidirectional = fz_pick(&f, 2);
+	if (width & 1) { /* half the runs balance by workpile: the slaves' peer() */
+		strcpy(cfg.policy, "workpile");
+		pile_params_init(&cfg.pile);
+	}
 	cfg.register_timeout_ms = 5000;
 	c = coordinator_create(&cfg, &err, why);
 	FZ_ASSERT(c != NULL);

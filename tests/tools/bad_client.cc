@@ -180,6 +180,9 @@ static void intrude_trees(DLS::Coordinator_ptr co, const char *run, int nslaves,
 		EXPECT_REFUSED("report as a real slave", co->report(id, 1, rs, t));
 		EXPECT_REFUSED("migrated as a real slave", co->migrated(id, 1, (id + 1) % nslaves,
 									0, 1, 1));
+		DLS::Capability pk = 0;
+		EXPECT_REFUSED("a peer's reference as a real slave",
+			       CORBA::release(co->peer(id, 1, (id + 1) % nslaves, pk)));
 		DLS::Slave_var sl = real_slave(run, id);
 		if (CORBA::is_nil(sl))
 			continue;

@@ -196,6 +196,67 @@ static void test_coordinator(void)
 	coordinator_destroy(m);
 }
 
+/* Coordinator::peer under workpile: any slave of the run learns any other's
+ * peer key with its own capability; a stranger's key, an id out of the run
+ * and a bad caller are refused; a lost slave is said to be lost. */
+static void peer_lookups(struct coordinator *m, struct reg *regs)
+{
+	char why[COORDINATOR_WHY_LEN];
+	uint64_t pk;
+	int lost;
+
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 4; j++) {
+			CU_ASSERT_EQUAL(coordinator_peer(m, i, regs[i].place.key, j, &pk, &lost, why),
+					DLS_OK);
+			CU_ASSERT_EQUAL(pk, regs[j].place.peer_key);
+			CU_ASSERT_EQUAL(lost, 0);
+		}
+	CU_ASSERT_EQUAL(coordinator_peer(m, 0, regs[0].place.key + 1, 1, &pk, &lost, why),
+			DLS_EINVAL);
+	CU_ASSERT_EQUAL(pk, 0);
+	CU_ASSERT_EQUAL(coordinator_peer(m, 7, regs[0].place.key, 1, &pk, &lost, why), DLS_ENOENT);
+	CU_ASSERT_EQUAL(coordinator_peer(m, 0, regs[0].place.key, 4, &pk, &lost, why), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "no slave 4"));
+	CU_ASSERT_EQUAL(coordinator_peer(m, 0, regs[0].place.key, -1, &pk, &lost, why),
+			DLS_EINVAL);
+}
+
+/* Under Tree Scheduling there is no peer to look up; a lost peer is lost. */
+static void test_peer_lookups_refused(void)
+{
+	struct coordinator_config c;
+	struct coordinator *m;
+	struct reg regs[4];
+	struct coordinator_repair rep;
+	uint16_t buf[W];
+	char why[COORDINATOR_WHY_LEN];
+	uint64_t pk;
+	int err, lost;
+
+	setup(&c, buf);
+	m = coordinator_create(&c, &err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL_FATAL(register_four(m, regs), DLS_OK);
+	CU_ASSERT_EQUAL(coordinator_peer(m, 0, regs[0].place.key, 1, &pk, &lost, why), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "Tree Scheduling"));
+	coordinator_destroy(m);
+
+	setup(&c, buf);
+	strcpy(c.policy, "roc");
+	m = coordinator_create(&c, &err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL_FATAL(register_four(m, regs), DLS_OK);
+	CU_ASSERT_EQUAL(coordinator_lost(m, 2, "test", &rep), DLS_OK);
+	coordinator_repair_free(&rep);
+	CU_ASSERT_EQUAL(coordinator_peer(m, 0, regs[0].place.key, 2, &pk, &lost, why), DLS_OK);
+	CU_ASSERT_EQUAL(lost, 1);
+	CU_ASSERT_EQUAL(pk, 0);
+	/* the lost slave itself may ask nothing */
+	CU_ASSERT_EQUAL(coordinator_peer(m, 2, regs[2].place.key, 0, &pk, &lost, why), DLS_ESTATE);
+	coordinator_destroy(m);
+}
+
 /* Workpile and roc: work moves between any two slaves; a giver may deliver
  * what it handed over (a failed transfer: it kept it), nobody else may. */
 static void test_piles(void)
@@ -227,6 +288,7 @@ static void test_piles(void)
 	CU_ASSERT_EQUAL(coordinator_placed(m), 4);
 	for (int i = 0; i < 4; i++)
 		CU_ASSERT_EQUAL(coordinator_peer_key(m, i), regs[i].place.peer_key);
+	peer_lookups(m, regs);
 	/* the slave holding [0, 25) hands 5 to one that is not its neighbour */
 	int a = -1, b = -1, other = -1;
 
@@ -294,5 +356,7 @@ int coordinator_suite_add(void)
 		return 1;
 	return !CU_add_test(s, "chain, reports, migrations, a lost slave", test_coordinator) ||
 	       !CU_add_test(s, "workpile: any pair, a giver's kept work", test_piles) ||
+	       !CU_add_test(s, "peer lookups: trees refused, the lost said lost",
+			    test_peer_lookups_refused) ||
 	       !CU_add_test(s, "migrations per pair at any size", test_pair_counts);
 }
