@@ -92,7 +92,10 @@ struct sched_params {
 	int measured_rates;   /* distributed: A_k from the PE's measured rate once
 				 it has measured a chunk (sched_measure), not
 				 the reported one: round(slowest PE's time per
-				 iteration / its own); a reported 0 stays 0 */
+				 iteration now / its own), each PE's measured
+				 times taken at the A_k it reported then and
+				 scaled to the one it reports now (a load
+				 change counts at once); a reported 0 stays 0 */
 	int correlated;	      /* auto: the costs of neighbouring iterations may
 				 sit together (the natural order); 0 when the
 				 order mixes them (interleaved) */

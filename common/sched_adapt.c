@@ -118,6 +118,7 @@ void sched_adapt_measure(struct sched *s, int pe, int64_t count, double compute_
 	e->sum_t += compute_s;
 	e->sum_n += (double)count;
 	e->sum_t2n += compute_s * compute_s / (double)count;
+	e->wt_load += k * compute_s * (double)(e->acp >= 1 ? e->acp : 1);
 }
 
 /* Time per iteration of PE i as the technique weighs it; 0 if unmeasured. */
@@ -245,19 +246,43 @@ double sched_weight(const struct sched *s, int pe)
 	return mine / sum * s->p.npes;
 }
 
-int64_t sched_adapt_rate_acp(const struct sched *s, int pe, int64_t reported)
+/*
+ * --rates measured.  A chunk's time per iteration is t = c Q / V (c the
+ * iterations' cost, Q the PE's load, V its true speed), and the A_k the PE
+ * reports is V_declared / Q: so t A_k does not move with the load, and
+ * t A_k / A_now is what an iteration takes the PE now.  Declared speeds
+ * that are wrong show in t A_k (C8-mis: every A_k 1, the fast PEs' t half
+ * the others'); a load that changes shows in A_now at once (C8-var), where
+ * the measured times alone lag behind it by the chunks measured before.
+ * Each chunk's t weighs with the A_k its PE reported last before the
+ * measurement came (the request that asked during or after that chunk),
+ * AWF's later-chunks-weigh-more sums.  0 while PE i has measured nothing.
+ */
+static double time_now(const struct sched *s, int i, int64_t acp_now)
+{
+	const struct sched_pe_est *e = &s->est[i];
+
+	if (!e->chunks || !(e->wn > 0))
+		return 0;
+	return e->wt_load / e->wn / (double)(acp_now >= 1 ? acp_now : 1);
+}
+
+int64_t sched_adapt_rate_acp(struct sched *s, int pe, int64_t reported)
 {
 	double slowest = 0, mine, ratio;
 
-	if (!s->est || !s->est[pe].chunks)
+	if (!s->est)
+		return reported;
+	s->est[pe].acp = reported;
+	if (!s->est[pe].chunks)
 		return reported;
 	for (int i = 0; i < s->p.npes; i++) {
-		double t = time_per_iteration(s, i);
+		double t = time_now(s, i, s->est[i].acp);
 
 		if (t > slowest)
 			slowest = t;
 	}
-	mine = time_per_iteration(s, pe);
+	mine = time_now(s, pe, reported);
 	if (!(mine > 0))
 		return reported;
 	ratio = nearbyint(slowest / mine);

@@ -14,6 +14,8 @@ struct sched_pe_est {
 	int64_t chunks;		       /* measured so far */
 	double wt_comp, wt_elapsed, wn; /* AWF: sum k t_k (compute, elapsed), sum k n_k */
 	double sum_t, sum_n, sum_t2n;  /* AF: sum t_k, sum n_k, sum t_k^2 / n_k */
+	int64_t acp;		       /* --rates measured: the A_k it last reported */
+	double wt_load;		       /* sum k t_k A_k: t_k at the A_k it reported */
 };
 
 struct sched {
@@ -71,10 +73,11 @@ int sched_core_switch(struct sched *s, enum sched_kind kind, double fsc_h, doubl
 void sched_adapt_measure(struct sched *s, int pe, int64_t count, double compute_s,
 			 double elapsed_s);
 
-/* --rates measured: PE pe's A_k from the measured rates,
- * round(slowest measured time per iteration / pe's), in 1..SCHED_MAX_ACP;
- * `reported` until pe has measured a chunk. */
-int64_t sched_adapt_rate_acp(const struct sched *s, int pe, int64_t reported);
+/* --rates measured: PE pe's A_k from the measured rates and the loads
+ * reported, round(slowest time per iteration now / pe's), in
+ * 1..SCHED_MAX_ACP; `reported` until pe has measured a chunk.  Keeps
+ * `reported` as pe's current A_k (sched_adapt.c says how it is used). */
+int64_t sched_adapt_rate_acp(struct sched *s, int pe, int64_t reported);
 
 /* --scheme auto (sched_auto.c): attaches a selector to s (created as
  * SCHED_AUTO); takes one checked measurement; decides, before a chunk is

@@ -244,6 +244,40 @@ static void test_measured_rates(void)
 	sched_destroy(s);
 }
 
+/* --rates measured follows a load the PEs report: a chunk's time counts
+ * at the A_k its PE reported then, so a PE whose load doubles (its A_k
+ * halves) weighs at once what its declared twin would, where its measured
+ * times alone would still say it is twice as fast as the other. */
+static void test_measured_rates_follow_the_load(void)
+{
+	struct sched_params p;
+	struct sched *s, *twin;
+	struct dls_range c, d;
+
+	tu_params(&p, SCHED_DTSS, 10000, 2, NULL);
+	p.measured_rates = 1;
+	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
+	p.measured_rates = 0;
+	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &twin), DLS_OK);
+	CU_ASSERT_EQUAL(sched_next(s, 0, 2, &c), DLS_OK); /* V 2, unloaded */
+	CU_ASSERT_EQUAL(sched_next(s, 1, 1, &c), DLS_OK); /* V 1 */
+	CU_ASSERT_EQUAL(sched_next(twin, 0, 2, &d), DLS_OK);
+	CU_ASSERT_EQUAL(sched_next(twin, 1, 1, &d), DLS_OK);
+	/* PE 0 computed at 1 ms an iteration, PE 1 at 2 ms: as declared */
+	CU_ASSERT_EQUAL(sched_measure(s, 0, 0, 100, 0.1, 0.1), DLS_OK);
+	CU_ASSERT_EQUAL(sched_measure(s, 1, 5000, 100, 0.2, 0.2), DLS_OK);
+	/* PE 0's load doubles: it reports A = 1 and weighs 1, not 2 */
+	CU_ASSERT_EQUAL(sched_next(s, 0, 1, &c), DLS_OK);
+	CU_ASSERT_EQUAL(sched_next(twin, 0, 1, &d), DLS_OK);
+	CU_ASSERT(c.start == d.start && c.count == d.count);
+	/* PE 1, whose load did not change, weighs 1, as its twin */
+	CU_ASSERT_EQUAL(sched_next(s, 1, 1, &c), DLS_OK);
+	CU_ASSERT_EQUAL(sched_next(twin, 1, 1, &d), DLS_OK);
+	CU_ASSERT(c.start == d.start && c.count == d.count);
+	sched_destroy(twin);
+	sched_destroy(s);
+}
+
 int sched_adapt_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("fixed-size and adaptive techniques", NULL, NULL);
@@ -254,6 +288,8 @@ int sched_adapt_suite_add(void)
 	       !CU_add_test(s, "nonsense measurements refused", test_bad_measurements) ||
 	       !CU_add_test(s, "--rates measured weighs DTSS by the measured rates",
 			    test_measured_rates) ||
+	       !CU_add_test(s, "--rates measured follows a reported load change",
+			    test_measured_rates_follow_the_load) ||
 	       !CU_add_test(s, "every iteration once, whatever is measured",
 			    test_random_measurements);
 }
