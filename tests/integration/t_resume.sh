@@ -72,7 +72,13 @@ import json, sys
 run = json.load(open(sys.argv[1]))
 states = [p["state"] for p in run["pes"]]
 lost = 1 if sys.argv[2].startswith("3@") else 0
-assert states.count("lost") == lost and states.count("done") == 8 - lost, states
+if lost and len(states) == 7:
+    # slave 3 died before it registered (a slow start: make sanitize), so
+    # the coordinator placed the seven that had when its registration
+    # window closed
+    assert states.count("done") == 7, states
+else:
+    assert states.count("lost") == lost and states.count("done") == 8 - lost, states
 assert run["iterations"] == 800 and sum(p["iterations"] for p in run["pes"]) == 800
 # auto's decisions, those before the crash replayed, are in the report
 assert (run["scheme"] == "auto") == run.get("scheme_choices", "").startswith("ss -> "), run
