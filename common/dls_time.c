@@ -39,17 +39,17 @@ double dls_sleep_until(double deadline)
 	return late > 0 ? late : 0;
 }
 
+void dls_sleep_aimed(double end, double *lag)
+{
+	*lag += (dls_sleep_until(end - *lag) - *lag) / 8;
+}
+
 void dls_sleep_emulated(double seconds)
 {
 	static __thread double wake_lag;
-	double target;
 
-	if (!(seconds > 0))
-		return;
-	target = dls_now() + seconds - wake_lag;
-	/* a delay the lag swallowed whole counts as on time, so that one long
-	 * stall (a lag above every delay) cannot switch the delays off */
-	wake_lag += (dls_sleep_until(target) - wake_lag) / 8;
+	if (seconds > 0)
+		dls_sleep_aimed(dls_now() + seconds, &wake_lag);
 }
 
 void dls_sleep_ms(int ms)

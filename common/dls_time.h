@@ -29,12 +29,22 @@ double dls_sleep_until(double deadline);
 int dls_precise_timers(void);
 
 /*
+ * Sleeps until `end`, aimed *lag earlier, and learns *lag (a running mean
+ * of how late such sleeps wake, the machine's wake-up latency) from this
+ * one, so that sleeps aimed this way end at their `end` on average.  A
+ * target already past is not slept and counts as on time, so that a lag
+ * learnt in a stall decays instead of cutting every later sleep short.
+ * The emulation's one mechanism: link delays, chunks' emulated ends.
+ */
+void dls_sleep_aimed(double end, double *lag);
+
+/*
  * Sleeps for `seconds` as an emulated delay (a link's latency): aimed
  * earlier by the wake-up latency this thread's earlier calls measured (a
  * running mean), so that the delays last what they say on average instead
- * of each ending late by the machine's wake-up latency (about 70 us here).
- * A delay the learnt lag covers whole is not slept and counts as on time.
- * Nothing for seconds <= 0.
+ * of each ending late by the machine's wake-up latency (about 70 us here):
+ * dls_sleep_aimed with a lag of the calling thread's own.  Nothing for
+ * seconds <= 0.
  */
 void dls_sleep_emulated(double seconds);
 

@@ -256,7 +256,7 @@ int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct st
 	if (r->cfg->emulated) {
 		double deadline = r->t0 + emul_finish(&r->power, c0 - r->t0,
 						      work * r->cfg->t_iter_ns * 1e-9);
-		double target = deadline - r->wake_lag, end, overrun = 0;
+		double end, overrun = 0;
 
 		if (r->tail) /* asking ahead: the next request's time is known */
 			overrun = r->tail(r, deadline);
@@ -273,13 +273,10 @@ int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct st
 			r->st->times.late_chunks++;
 		} else {
 			/* A sleep ends late by a systematic wake-up latency (about
-			 * 70 us on this VM, more when the cores are busy): aim that
-			 * much earlier, so that chunks end on their emulated time
-			 * on average; the error left is what the report shows.  A
-			 * target already past counts as on time, so that a lag
-			 * learnt in a stall decays instead of cutting every later
-			 * short chunk short. */
-			r->wake_lag += (dls_sleep_until(target) - r->wake_lag) / 8;
+			 * 70 us on this VM, more when the cores are busy): aimed
+			 * that much earlier, chunks end on their emulated time on
+			 * average; the error left is what the report shows. */
+			dls_sleep_aimed(deadline, &r->wake_lag);
 		}
 		end = dls_now();
 		r->st->times.emul_error += fabs(end - deadline);

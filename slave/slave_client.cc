@@ -266,7 +266,8 @@ static DLS::Slave_ptr peer_of(slave_client *c, int from, int to, uint64_t *key, 
 			*rc = DLS_EREMOTE;
 			return DLS::Slave::_nil();
 		}
-		c->servant->learn_peer(to, ref, k);
+		s = c->servant->learn_peer(to, ref, k);
+		*key = k;
 	} catch (const CORBA::Exception &e) {
 		char cause[256];
 
@@ -275,7 +276,6 @@ static DLS::Slave_ptr peer_of(slave_client *c, int from, int to, uint64_t *key, 
 		*rc = DLS_EINVAL; // not the peer's fault: not taken as dead
 		return DLS::Slave::_nil();
 	}
-	s = c->servant->peer(to, key);
 	if (CORBA::is_nil(s)) {
 		snprintf(why, len, "no slave %d in this run", to);
 		*rc = DLS_EINVAL;

@@ -136,7 +136,7 @@ void Slave_i::set_npes(int npes)
 	flush_early_balance();
 }
 
-void Slave_i::learn_peer(int id, DLS::Slave_ptr ref, uint64_t key)
+DLS::Slave_ptr Slave_i::learn_peer(int id, DLS::Slave_ptr ref, uint64_t key)
 {
 	DLS::Slave_ptr p = DLS::Slave::_duplicate(ref);
 
@@ -147,10 +147,11 @@ void Slave_i::learn_peer(int id, DLS::Slave_ptr ref, uint64_t key)
 	omni_mutex_lock l(lock_);
 	if (id < 0 || (size_t)id >= peers_.size()) {
 		CORBA::release(p);
-		return;
+		return DLS::Slave::_nil();
 	}
 	peers_[id] = p;
 	peer_keys_[id] = key;
+	return DLS::Slave::_duplicate(p);
 }
 
 void Slave_i::flush_early_balance()

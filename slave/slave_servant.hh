@@ -75,8 +75,10 @@ public:
 	// the key it wants.
 	DLS::Slave_ptr peer(int id, uint64_t *key);
 	// Keeps what the coordinator said of slave id: its reference (its
-	// calls time out after SLAVE_PEER_TIMEOUT_MS) and its key.
-	void learn_peer(int id, DLS::Slave_ptr ref, uint64_t key);
+	// calls time out after SLAVE_PEER_TIMEOUT_MS) and its key.  Returns
+	// the reference kept (the caller releases it), nil for an id out of
+	// the run.
+	DLS::Slave_ptr learn_peer(int id, DLS::Slave_ptr ref, uint64_t key);
 
 private:
 	// Throws DLS::Refused unless key is the capability; lock_ is held.
