@@ -146,6 +146,7 @@ extern "C" int ingest_master(const char *run)
 		r.key = reg->key;
 		r.seq = 1;
 		r.acp = 1;
+		r.second = 0;
 		memset(&r.times, 0, sizeof(r.times));
 		DLS::Reply rep = m->request(r);
 		if (rep.kind != DLS::REPLY_WORK || rep.start != 0 || rep.count != job.iterations) {

@@ -10,6 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+static_assert(DLS_PROTOCOL_VERSION == DLS::PROTOCOL_VERSION,
+	      "include/dls/proto.h mirrors the IDL's PROTOCOL_VERSION");
+
 // Times only report: a figure a slave sent as NaN or infinity (or out of
 // range) is bounded as the cores bound what they keep (times_bound.h).
 static void times_in(const DLS::SlaveTimes &in, struct dls_times *out)
@@ -98,6 +101,7 @@ void proto_request_in(const DLS::ChunkRequest &in, proto_request_mem &mem,
 	out->key = in.key;
 	out->seq = in.seq;
 	out->acp = in.acp;
+	out->second = in.second ? 1 : 0;
 	out->results = mem.results.data();
 	out->nresults = mem.results.size();
 	times_in(in.times, &out->times);
@@ -186,6 +190,7 @@ void proto_reply_in(const DLS::Reply &in, struct dls_reply *out)
 	out->start = in.start;
 	out->count = in.count;
 	out->wait_ms = in.wait_ms;
+	out->depth = in.depth == 2 ? 2 : 1; /* anything else: one at a time */
 }
 
 static const char *job_in(const DLS::JobSpec &in, struct dls_job *out)
@@ -252,6 +257,7 @@ void proto_request_out(const struct dls_request &in, DLS::ChunkRequest &out)
 	out.key = in.key;
 	out.seq = in.seq;
 	out.acp = (CORBA::Long)in.acp;
+	out.second = in.second ? 1 : 0;
 	proto_results_out(in.results, in.nresults, out.results);
 	times_out(in.times, out.times);
 	out.measured.length((CORBA::ULong)in.nmeasured);
@@ -276,6 +282,7 @@ DLS::Reply proto_reply_out(int slave_id, const struct dls_reply &in)
 	out.start = in.start;
 	out.count = in.count;
 	out.wait_ms = in.wait_ms;
+	out.depth = in.depth == 2 ? 2 : 1;
 	return out;
 }
 

@@ -24,9 +24,24 @@ int serve_take(struct ledger *l, struct serve_child *c, const struct dls_request
 		*retry = 1;
 		return DLS_OK;
 	}
+	if (c->has_prev && r->seq == c->prev_seq) {
+		*out = c->prev_reply;
+		*retry = 1;
+		return DLS_OK;
+	}
 	if (c->has_reply && r->seq < c->last_seq) {
 		snprintf(why, len, "request %u of slave %d is older than its request %u", r->seq,
 			 r->slave_id, c->last_seq);
+		return DLS_ESTATE;
+	}
+	if (r->second && !(c->has_reply && r->seq == c->last_seq + 1 && c->has_prev &&
+			   c->prev_reply.kind == DLS_REPLY_WORK && c->prev_reply.depth == 2)) {
+		snprintf(why, len,
+			 "request %u of slave %d says it is the second on its way, but %s",
+			 r->seq, r->slave_id,
+			 !c->has_reply || r->seq != c->last_seq + 1
+				 ? "its predecessor was not served before it"
+				 : "the reply it held did not allow two (depth 1)");
 		return DLS_ESTATE;
 	}
 	if (r->acp < 1 || r->acp > SCHED_MAX_ACP) {
@@ -50,9 +65,22 @@ int serve_take(struct ledger *l, struct serve_child *c, const struct dls_request
 	return DLS_OK;
 }
 
+int serve_early(const struct serve_child *c, const struct dls_request *r)
+{
+	return r->second && c->has_reply && r->seq > c->last_seq + 1;
+}
+
+int serve_depth(int64_t count, int64_t left, int npes)
+{
+	return count > 0 && npes > 0 && left / npes / SERVE_DEPTH_SHARE >= count ? 2 : 1;
+}
+
 void serve_remember(struct serve_child *c, const struct dls_request *r,
 		    const struct dls_reply *out)
 {
+	c->has_prev = c->has_reply;
+	c->prev_seq = c->last_seq;
+	c->prev_reply = c->last_reply;
 	c->has_reply = 1;
 	c->last_seq = r->seq;
 	c->last_reply = *out;

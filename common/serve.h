@@ -2,8 +2,11 @@
  * serve.h - the serving core that the master and a two-level hmaster both
  * run over their children (seed 001 DTSS master steps 2-3):
  *
- *  - a child's request is taken only after the checks: a retry (same seq)
- *    gets the same reply again, an older seq is refused, 1 <= A_i <=
+ *  - a child's request is taken only after the checks: a retry (the seq of
+ *    either of its last two replies) gets the same reply again, an older
+ *    seq is refused, a second request on its way (dls_request.second) only
+ *    right after its predecessor and with the leave of the reply before
+ *    (depth 2; the owner waits for the predecessor: serve_early), 1 <= A_i <=
  *    SCHED_MAX_ACP, its piggy-backed results are checked whole against the
  *    ledger, and (piggy-back collection) they complete every chunk the child
  *    holds but the last one it was given (one chunk in flight: a slave asks
@@ -38,6 +41,9 @@ struct serve_child {
 	int has_reply;		 /* last_reply answers a retry of seq last_seq */
 	uint32_t last_seq;
 	struct dls_reply last_reply;
+	int has_prev;		 /* and the reply before it (two on their way) */
+	uint32_t prev_seq;
+	struct dls_reply prev_reply;
 };
 
 /*
@@ -51,7 +57,24 @@ struct serve_child {
 int serve_take(struct ledger *l, struct serve_child *c, const struct dls_request *r, int piggyback,
 	       struct dls_reply *out, int *retry, char *why, size_t len);
 
-/* Remembers the reply to r, for a retry. */
+/*
+ * Whether r is a second request on its way (r->second) that arrived before
+ * its predecessor (seq - 1) was served: the owner waits for that (bounded)
+ * before serve_take, which refuses it if it is still early.
+ */
+int serve_early(const struct serve_child *c, const struct dls_request *r);
+
+/*
+ * The depth to grant with a WORK reply of `count` iterations when `left`
+ * iterations remain to be handed out among `npes` children: 2 (a second
+ * request may leave before this reply's chunk is computed) while the chunk
+ * is a small share of what is left (left >= SERVE_DEPTH_SHARE * npes *
+ * count), so that no child holds two chunks near the end; else 1.
+ */
+int serve_depth(int64_t count, int64_t left, int npes);
+#define SERVE_DEPTH_SHARE 4
+
+/* Remembers the reply to r, for a retry (the last two are kept). */
 void serve_remember(struct serve_child *c, const struct dls_request *r,
 		    const struct dls_reply *out);
 

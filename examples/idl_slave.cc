@@ -207,6 +207,7 @@ int main(int argc, char **argv)
 			req.key = reg->key; // section 14: every call shows the capability
 			req.seq = ++seq; // section 6: 1, 2, 3, ...
 			req.acp = 1;
+			req.second = 0; // section 5: one request on its way at a time
 			memset(&req.times, 0, sizeof(req.times));
 			if (!at_end && held.length()) {
 				for (CORBA::ULong k = 0; k + 1 < held.length(); k++) {

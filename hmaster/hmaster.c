@@ -193,6 +193,9 @@ static void forward_requests(struct hmaster *h)
 			while (m + 1 < n && reqs[m].slave_id != p->reqs[i].slave_id)
 				m++; /* its place in the sorted message */
 			p->out[i] = out[m];
+			/* one request of a slave on its way at a time: a merged
+			 * message carries each slave once */
+			p->out[i].depth = 1;
 			if (at >= 0)
 				h->state[at] = out[m].kind == DLS_REPLY_WORK   ? S_HOLDING
 					       : out[m].kind == DLS_REPLY_DONE ? S_FINISHED

@@ -108,6 +108,7 @@ int main(int argc, char **argv)
 	dls_log_set_level(-1);
 	cfg.start_timeout_ms = 3000;
 	cfg.wait_ms = 20;
+	cfg.early_wait_ms = MASTER_EARLY_WAIT_MS;
 	o.dismiss_timeout_ms = 5000;
 	run_cli_init(&rc_opts, MASTER_MAX_SLAVES);
 	sched_cli_init(&sc);

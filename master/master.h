@@ -28,6 +28,11 @@ extern "C" {
 /* The most slaves one master serves (its --slaves limit). */
 #define MASTER_MAX_SLAVES 4096
 
+/* How long a second request on its way waits for its predecessor (ms): the
+ * two leave a few microseconds apart on two connections, so only a lost
+ * predecessor makes it wait this long. */
+#define MASTER_EARLY_WAIT_MS 10000
+
 struct master_config {
 	char run_name[64];
 	char workload[32];
@@ -44,6 +49,8 @@ struct master_config {
 	int register_timeout_ms; /* registration closes after this even if slaves are missing */
 	int start_timeout_ms;	 /* the first requests are collected this long at most */
 	int wait_ms;		 /* how long a WAIT reply tells a slave to wait */
+	int early_wait_ms;	 /* a second request on its way that arrives before its
+				    predecessor waits this long for it (0: refused at once) */
 
 	/* Survival (PROTOCOL.md 15); not part of the journaled configuration. */
 	char journal_dir[1024]; /* "" : no journal; else journal to DIR/journal.db */

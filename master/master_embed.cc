@@ -71,6 +71,7 @@ static int new_run_config(const struct dls_embed_master_options *o, struct maste
 	c->register_timeout_ms = o->register_timeout_ms;
 	c->start_timeout_ms = 3000;
 	c->wait_ms = 20;
+	c->early_wait_ms = MASTER_EARLY_WAIT_MS;
 	if (o->journal_dir)
 		snprintf(c->journal_dir, sizeof(c->journal_dir), "%s", o->journal_dir);
 	return DLS_OK;

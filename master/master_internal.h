@@ -47,7 +47,9 @@ struct master_child {
 
 struct master {
 	pthread_mutex_t lock;
-	pthread_cond_t cond; /* registration closed, run done, a slave dismissed or lost */
+	pthread_cond_t cond; /* registration closed, run done, a slave dismissed or lost,
+				a request served while a second one waits for it */
+	int early_waiters;   /* second requests waiting for their predecessors */
 	struct master_config cfg;
 	struct sched *sched; /* created when the start gate opens */
 

@@ -279,6 +279,8 @@ int master_serve_one(struct master *m, int id, int64_t acp, int reported, struct
 		out->kind = DLS_REPLY_WORK;
 		out->start = c.start;
 		out->count = c.count;
+		out->depth = serve_depth(c.count, m->sched ? sched_remaining(m->sched) : 0,
+					 m->cfg.nslaves);
 		info->chunks++;
 		info->iterations += c.count;
 		info->state = DLS_SLAVE_ACTIVE;
@@ -342,8 +344,28 @@ void master_remember(struct master *m, const struct dls_request *r, const struct
 
 	serve_remember(&m->children[r->slave_id].serve, r, out);
 	m->children[r->slave_id].first_request_pending = 0;
+	if (m->early_waiters)
+		pthread_cond_broadcast(&m->cond);
 	if (info->state == DLS_SLAVE_REGISTERED)
 		info->state = DLS_SLAVE_ACTIVE;
+}
+
+/* A second request on its way that overtook its predecessor (they travel
+ * on two connections) waits for it to be served, at most early_wait_ms;
+ * take_request refuses it if it is still early then.  Only for a caller
+ * that may call: a stranger's waits nothing.  The lock is held. */
+static void wait_predecessor(struct master *m, const struct dls_request *r)
+{
+	double until = dls_now() + m->cfg.early_wait_ms / 1000.0;
+	char why[MASTER_WHY_LEN];
+
+	if (!r->second || check_caller(m, r->slave_id, r->key, why))
+		return;
+	m->early_waiters++;
+	while (serve_early(&m->children[r->slave_id].serve, r) && dls_now() < until &&
+	       m->roster.v[r->slave_id].info.state != DLS_SLAVE_LOST)
+		dls_cond_wait_until(&m->cond, &m->lock, until);
+	m->early_waiters--;
 }
 
 int master_request(struct master *m, const struct dls_request *req, struct dls_reply *out,
@@ -355,6 +377,7 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 	int rc, retry;
 
 	pthread_mutex_lock(&m->lock);
+	wait_predecessor(m, req);
 	rc = take_request(m, req, out, &retry, why);
 	if (rc || retry) {
 		pthread_mutex_unlock(&m->lock);

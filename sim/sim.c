@@ -4,7 +4,12 @@
  * ACPSA order (larger A_i first, then arrival, then id), one at a time,
  * overhead_s each; a reply takes latency_s to arrive, the chunk takes its
  * emulated cost (emul_finish over the slave's power schedule), and the next
- * request, carrying the results, takes latency_s to come back.
+ * request, carrying the results, takes latency_s to come back.  Asking
+ * ahead (overlap), a slave's request leaves a lead before its chunk ends;
+ * and where the master allowed depth 2 (serve_depth) and that chunk took
+ * less than a round trip, the request after it leaves when the chunk ends
+ * if the first one's reply is not in by then (the flat model only: an
+ * hmaster allows one request at a time).
  */
 #include "sim.h"
 
@@ -13,6 +18,7 @@
 #include <string.h>
 
 #include "dls/err.h"
+#include "serve.h"
 #include "sim_slave.h"
 #include "sim_twolevel.h"
 
@@ -43,15 +49,22 @@ static void report_measured(struct sched *sched, struct sim_slave *s, int i)
  * at `reply` (`reported`: its ACPSA report is already recorded, as for a
  * merged message).  The chunk starts once the reply is in and the slave's
  * current chunk is done; the slave's next request leaves lead_s before the
- * chunk's end (not before its start) and reaches its hop at the returned
- * time, or -1 when the loop is exhausted for it.  *last_end tracks the
- * latest chunk end. */
+ * chunk's end (not before its start), or when the chunk before ends if that
+ * one is a second request on its way (flat: the master grants depth 2), and
+ * reaches its hop at the returned time, or -1 when the loop is exhausted
+ * for it.  *last_end tracks the latest chunk end. */
 static double serve(const struct sim_config *c, struct sched *sched, struct sim_slave *sl, int i,
-		    int64_t acp, int reported, double reply, struct sim_result *out,
+		    int64_t acp, int reported, int flat, double reply, struct sim_result *out,
 		    double *last_end, int *rc)
 {
 	struct dls_range ch;
-	double cost = 0, begin = reply > sl[i].busy ? reply : sl[i].busy, end;
+	double cost = 0, begin = reply > sl[i].busy ? reply : sl[i].busy, end, prev = sl[i].busy;
+	/* the chunk before ended at prev: was this request still on its way,
+	 * its predecessor's reply allowing a second and that chunk shorter
+	 * than a round trip?  (The model's round trips do not vary, so the
+	 * slave's bound of DLS_SLAVE_SECOND_SHARE fastest ones never bites.) */
+	int second = c->overlap && sl[i].depth == 2 && sl[i].len < sim_round_trip(c) &&
+		     sl[i].asked <= prev && prev < reply;
 
 	out->pe[i].t_comwait += begin - sl[i].busy;
 	report_measured(sched, &sl[i], i);
@@ -73,7 +86,10 @@ static double serve(const struct sim_config *c, struct sched *sched, struct sim_
 		sl[i].unreported[sl[i].nunreported++] =
 			(struct sim_measured){ch.start, ch.count, end - begin, end - sl[i].busy, end};
 	sl[i].busy = end;
-	sl[i].asked = end - sim_slave_lead(c) > begin ? end - sim_slave_lead(c) : begin;
+	sl[i].asked = second ? prev
+		      : end - sim_slave_lead(c) > begin ? end - sim_slave_lead(c) : begin;
+	sl[i].depth = flat ? serve_depth(ch.count, sched_remaining(sched), c->npes) : 1;
+	sl[i].len = end - begin;
 	if (end > *last_end)
 		*last_end = end;
 	return sl[i].asked + c->latency_s;
@@ -196,7 +212,7 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 		if (best < 0)
 			continue;
 		master_free = now + c->overhead_s + c->per_request_s;
-		sl[best].ready = serve(c, sched, sl, best, best_acp, 0, master_free + c->latency_s,
+		sl[best].ready = serve(c, sched, sl, best, best_acp, 0, 1, master_free + c->latency_s,
 				       out, &last_end, &rc);
 		if (rc)
 			goto done;
@@ -318,7 +334,7 @@ static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_
 			int i = batch[j];
 			double back = master_free + hop + c->hm_overhead_s + hop;
 
-			sl[i].ready = serve(c, sched, sl, i, acp[i], 1, back, out, &last_end, &rc);
+			sl[i].ready = serve(c, sched, sl, i, acp[i], 1, 0, back, out, &last_end, &rc);
 			if (rc)
 				goto out;
 			if (sl[i].ready < 0) {

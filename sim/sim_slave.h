@@ -14,6 +14,8 @@ struct sim_slave {
 	int active;	/* still requesting */
 	double asked;	/* when it sent the pending request */
 	double busy;	/* when its current chunk ends (flat and relay models) */
+	double len;	/* ... and how long it takes */
+	int depth;	/* requests it may have on their way (the reply's depth) */
 	/* its chunks not yet reported to the master (at most two: one in
 	 * flight), for the adaptive techniques (sched_measure) */
 	struct sim_measured {

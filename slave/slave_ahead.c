@@ -25,12 +25,18 @@ static void send_one(struct ahead *a)
 	view.unreached = 0;
 	a->sent = acp >= 1;
 	a->rc = DLS_OK;
+	pthread_mutex_lock(&a->lock);
+	a->on_way = a->sent;
+	pthread_cond_broadcast(&a->cond);
+	pthread_mutex_unlock(&a->lock);
 	if (a->sent) {
 		a->req.acp = acp;
 		a->rc = slave_exchange(&view, &a->out, &a->req, &a->reply);
 	}
-	if (a->sent && !a->rc && !view.unreached)
-		ahead_note_rtt(a, dls_now() - t0, ahead_bytes(&a->out));
+	/* a second request may wait at the master for its predecessor: not
+	 * a round trip */
+	if (a->sent && !a->rc && !view.unreached && !a->req.second)
+		ahead_note_rtt(a->model, dls_now() - t0, ahead_bytes(&a->out));
 	pthread_mutex_lock(&a->lock);
 	a->unreached += view.unreached;
 	a->finished = 1;
@@ -64,6 +70,7 @@ int ahead_start(struct ahead *a, struct run *r)
 {
 	memset(a, 0, sizeof(*a));
 	a->r = r;
+	a->model = a;
 	if (pthread_mutex_init(&a->lock, NULL))
 		return DLS_ENOMEM;
 	if (dls_cond_init(&a->cond)) {
@@ -150,12 +157,27 @@ double ahead_lead(struct ahead *a, size_t bytes)
 	return t;
 }
 
-double ahead_round_trip(struct ahead *a)
+double ahead_expected(struct ahead *a, size_t bytes)
 {
 	double t;
 
 	pthread_mutex_lock(&a->lock);
-	t = a->samples ? expected(a, 0) : 0;
+	t = a->samples ? expected(a, (double)bytes) : 0;
+	pthread_mutex_unlock(&a->lock);
+	return t;
+}
+
+double ahead_round_trip(struct ahead *a)
+{
+	return ahead_expected(a, 0);
+}
+
+double ahead_fastest(struct ahead *a)
+{
+	double t;
+
+	pthread_mutex_lock(&a->lock);
+	t = a->samples ? a->fastest : 0;
 	pthread_mutex_unlock(&a->lock);
 	return t;
 }
@@ -183,6 +205,7 @@ void ahead_post(struct ahead *a, const struct dls_request *req, struct store *re
 	a->send_at = at;
 	a->hurry = 0;
 	a->finished = 0;
+	a->on_way = 0;
 	a->posted = 1;
 	pthread_cond_broadcast(&a->cond);
 	pthread_mutex_unlock(&a->lock);
@@ -194,6 +217,20 @@ void ahead_retime(struct ahead *a, double at)
 	a->send_at = at;
 	pthread_cond_broadcast(&a->cond);
 	pthread_mutex_unlock(&a->lock);
+}
+
+int ahead_leave(struct ahead *a)
+{
+	int on;
+
+	pthread_mutex_lock(&a->lock);
+	a->hurry = 1;
+	pthread_cond_broadcast(&a->cond);
+	while (a->posted && !a->on_way && !a->finished)
+		pthread_cond_wait(&a->cond, &a->lock);
+	on = a->posted && a->on_way && !a->finished;
+	pthread_mutex_unlock(&a->lock);
+	return on;
 }
 
 void ahead_hurry(struct ahead *a)

@@ -13,8 +13,12 @@
  * DLS_SLAVE_LEAD_RTTS expected exchanges; so it adapts to the link, to the
  * results' size, and to the master's load and its jitter.
  *
- * One request in flight at a time.  The slave's thread posts and waits;
- * the thread of this module sends.  Not for Tree Scheduling.
+ * One request on its way per instance; a slave runs two, for the second
+ * request a master may allow on its way (PROTOCOL.md 5, depth 2: when the
+ * chunks take less than a round trip, the next request leaves as soon as
+ * the last chunk given is computed, before its successor's reply is in).
+ * The slave's thread posts and waits; the thread of each instance sends.
+ * Not for Tree Scheduling.
  */
 #ifndef DLS_SLAVE_AHEAD_H
 #define DLS_SLAVE_AHEAD_H
@@ -30,7 +34,9 @@ struct ahead {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	int started, quit;
+	struct ahead *model; /* the instance whose exchange model learns (itself) */
 	int posted;	 /* a request waits to be sent or is on its way */
+	int on_way;	 /* ... it left (A_i >= 1) */
 	int finished;	 /* ... and its answer is in rc, reply, sent */
 	int hurry;	 /* send now, whatever send_at says */
 	double send_at;	 /* dls_now() time at which it leaves */
@@ -50,7 +56,8 @@ struct ahead {
 	char why[SLAVE_WHY_LEN];
 };
 
-/* Starts the sending thread for run r: DLS_OK or DLS_ENOMEM. */
+/* Starts the sending thread for run r: DLS_OK or DLS_ENOMEM.  Its
+ * exchanges teach its own model; set a->model to share another's. */
 int ahead_start(struct ahead *a, struct run *r);
 
 /* Stops the thread (waiting for a request on its way) and frees what it holds. */
@@ -80,6 +87,12 @@ double ahead_lead(struct ahead *a, size_t bytes);
 /* The round trip the model expects without results (0: none measured). */
 double ahead_round_trip(struct ahead *a);
 
+/* The exchange the model expects with `bytes` of results (0: none measured). */
+double ahead_expected(struct ahead *a, size_t bytes);
+
+/* The fastest exchange measured (0: none). */
+double ahead_fastest(struct ahead *a);
+
 /* The octets of results in *s (0 for NULL). */
 size_t ahead_bytes(const struct store *s);
 
@@ -93,6 +106,11 @@ void ahead_post(struct ahead *a, const struct dls_request *req, struct store *re
 
 /* The posted request, if it has not left, leaves at `at` instead. */
 void ahead_retime(struct ahead *a, double at);
+
+/* Sends the posted request now if it has not left, and waits until it has
+ * (or was not sent: A_i = 0): whether it is on its way, its answer not in
+ * yet. */
+int ahead_leave(struct ahead *a);
 
 /* The chunk is done: send the posted request now if it has not left. */
 void ahead_hurry(struct ahead *a);

@@ -4,6 +4,10 @@
  * SCHEMES.md ambiguity 10), asking ahead (slave_ahead.h): the request for
  * the next chunk leaves while the current one computes, and carries the
  * results of the chunk before it (PROTOCOL.md 5, one chunk in flight).
+ * Where the master allows it (depth 2) and the chunks take less than a
+ * round trip, a second request leaves as soon as a chunk is computed,
+ * before the answer to the first is in: the slave then waits a round trip
+ * per two chunks instead of per chunk.
  */
 #include "dls/slave.h"
 #include "slave_ahead.h"
@@ -20,8 +24,12 @@
 struct loop {
 	struct run *r;
 	int piggy;	     /* results ride on requests */
-	int ahead_on;	     /* cfg->overlap, and the sending thread runs */
-	struct ahead ahead;
+	int ahead_on;	     /* cfg->overlap, and the sending threads run */
+	struct ahead snd[2]; /* the senders; snd[0]'s model learns the exchanges */
+	int cur;	     /* the sender of this chunk's successor's request */
+	int next_out;	     /* ... and the request after it left too (depth 2) */
+	int64_t seconds;     /* second requests sent */
+	double t0;	     /* when this chunk began */
 	struct idle_worker worker; /* emulated: the real computation, at SCHED_IDLE */
 	struct store done;   /* piggy-back: finished chunks' results, undelivered */
 	struct store none;   /* what an end-collection request delivers: nothing */
@@ -64,9 +72,10 @@ static void attach_measured(struct loop *L, struct dls_request *req)
 	req->nmeasured = (size_t)L->nmeasured;
 }
 
-/* Posts the next request, leaving at `at`, with the finished results
- * (real mode: the sending thread sends while the chunk computes). */
-static void post_next(struct loop *L, double at)
+/* Posts a request on sender k, leaving at `at`, with the finished results
+ * (the sending thread sends while the chunk computes); second: it leaves
+ * while the request before it is on its way. */
+static void post_on(struct loop *L, int k, double at, int second)
 {
 	struct run *r = L->r;
 	struct dls_request req;
@@ -75,10 +84,52 @@ static void post_next(struct loop *L, double at)
 	req.slave_id = r->st->id;
 	req.seq = ++r->seq;
 	req.times = r->st->times;
+	req.second = second;
 	attach_measured(L, &req);
-	ahead_post(&L->ahead, &req, L->piggy ? &L->done : &L->none, at); /* copies them */
+	ahead_post(&L->snd[k], &req, L->piggy ? &L->done : &L->none, at); /* copies them */
 	L->nmeasured = 0;
+}
+
+/* Posts this chunk's successor's request, leaving at `at`. */
+static void post_next(struct loop *L, double at)
+{
+	post_on(L, L->cur, at, 0);
 	L->posted = 1;
+}
+
+/* Whether a second request may leave when this chunk ends: the reply that
+ * gave it allows depth 2, and the chunk takes less than the exchange that
+ * request would make (with this chunk's results) and less than
+ * DLS_SLAVE_SECOND_SHARE times the link's own round trip, the fastest
+ * exchange seen: a second request hides the link's latency, while the
+ * queue at the master and the waits for a core, which lengthen the mean
+ * exchange, it only adds to. */
+static int may_pipeline(struct loop *L, double chunk_s)
+{
+	size_t bytes = L->piggy ? ahead_bytes(&L->done) + ahead_bytes(&L->r->store) : 0;
+	double rtt = ahead_expected(&L->snd[0], bytes), link = ahead_fastest(&L->snd[0]);
+
+	return L->ahead_on && L->reply.kind == DLS_REPLY_WORK && L->reply.depth == 2 && rtt > 0 &&
+	       chunk_s < rtt && chunk_s < DLS_SLAVE_SECOND_SHARE * link;
+}
+
+/* The chunk is computed and its successor's request has not been
+ * answered: where allowed, the request after it leaves now, with this
+ * chunk's results, from the other sender. */
+static int maybe_second(struct loop *L)
+{
+	struct run *r = L->r;
+
+	if (L->next_out || !may_pipeline(L, dls_now() - L->t0) || !ahead_leave(&L->snd[L->cur]))
+		return DLS_OK;
+	if (L->piggy && slave_store_take(&L->done, &r->store)) {
+		snprintf(r->why, r->len, "out of memory");
+		return DLS_ENOMEM;
+	}
+	post_on(L, 1 - L->cur, dls_now(), 1);
+	L->next_out = 1;
+	L->seconds++;
+	return DLS_OK;
 }
 
 /* The request of steps 2-3 with A_i = acp and the finished results, sent
@@ -101,7 +152,7 @@ static int exchange_now(struct loop *L, int64_t acp)
 	rc = slave_exchange(r, L->piggy ? &L->done : NULL, &req, &L->reply);
 	L->nmeasured = 0;
 	if (!rc && L->ahead_on && r->unreached == unreached)
-		ahead_note_rtt(&L->ahead, dls_now() - t0, bytes);
+		ahead_note_rtt(&L->snd[0], dls_now() - t0, bytes);
 	slave_store_clear(&L->done);
 	return rc;
 }
@@ -116,11 +167,17 @@ static int exchange_now(struct loop *L, int64_t acp)
 static double ask_in_sleep(struct run *r, double deadline)
 {
 	struct loop *L = r->tail_ctx;
-	double lead = ahead_lead(&L->ahead, L->piggy ? ahead_bytes(&L->done) : 0);
+	double lead = ahead_lead(&L->snd[0], L->piggy ? ahead_bytes(&L->done) : 0);
 	double comwait = r->st->times.t_comwait, t0, back;
 	int64_t acp;
 
 	r->tail = NULL;
+	if (may_pipeline(L, deadline - L->t0)) {
+		/* a short chunk: its successor's request goes from the sender, so
+		 * that the one after it can leave at the deadline */
+		post_next(L, deadline - lead);
+		return 0;
+	}
 	if (deadline - lead > dls_now())
 		dls_sleep_until(deadline - lead);
 	acp = slave_acp(r, dls_now());
@@ -166,23 +223,43 @@ static int answered_ahead(struct loop *L)
 
 /* Step 4: computes [start, start + count) and, asking ahead, gets the
  * answer to the request that left meanwhile (L->have). */
+/* Waits for the answer of sender k into L->reply: its call's status;
+ * *sent = 0 when it did not leave (A_i was 0: its results are back in
+ * L->done). */
+static int wait_sender(struct loop *L, int k, int *sent)
+{
+	struct run *r = L->r;
+	double w0 = dls_now();
+	int rc = ahead_wait(&L->snd[k], &L->reply, sent, &L->done);
+
+	r->st->times.t_comwait += dls_now() - w0;
+	L->waited_ahead += dls_now() - w0;
+	return rc;
+}
+
 static int work_chunk(struct loop *L, int64_t start, int64_t count)
 {
 	struct run *r = L->r;
-	double lead, t0 = dls_now(), w0, comp0 = r->st->times.t_comp;
+	double lead, t0 = dls_now(), comp0 = r->st->times.t_comp;
 	int rc, wrc, sent;
 
 	L->posted = L->asked = 0;
 	L->tail_rc = DLS_OK;
+	L->t0 = t0;
 	if (L->piggy && slave_store_take(&L->done, &r->store)) {
 		snprintf(r->why, r->len, "out of memory");
 		return DLS_ENOMEM;
 	}
-	lead = L->ahead_on ? ahead_lead(&L->ahead, L->piggy ? ahead_bytes(&L->done) : 0) : 0;
+	lead = L->ahead_on ? ahead_lead(&L->snd[0], L->piggy ? ahead_bytes(&L->done) : 0) : 0;
 	/* the request leaves a lead before the chunk's end: emulated, asked in
 	 * the sleep once the real computation knows the end; real, sent by
-	 * the thread at the end estimated from the chunks before */
-	if (lead > 0 && r->cfg->emulated) {
+	 * the thread at the end estimated from the chunks before; with a
+	 * second request out, that one is this chunk's successor's */
+	if (L->next_out) {
+		L->next_out = 0;
+		L->cur = 1 - L->cur;
+		L->posted = 1;
+	} else if (lead > 0 && r->cfg->emulated) {
 		r->tail = ask_in_sleep;
 		r->tail_ctx = L;
 	} else if (lead > 0 && L->spi > 0) {
@@ -202,10 +279,16 @@ static int work_chunk(struct loop *L, int64_t start, int64_t count)
 		return rc ? rc : L->tail_rc ? L->tail_rc : answered_ahead(L);
 	if (!L->posted)
 		return rc;
-	w0 = dls_now();
-	wrc = ahead_wait(&L->ahead, &L->reply, &sent, &L->done);
-	r->st->times.t_comwait += dls_now() - w0;
-	L->waited_ahead += dls_now() - w0;
+	if (!rc)
+		rc = maybe_second(L);
+	wrc = wait_sender(L, L->cur, &sent);
+	if (!rc && !wrc && L->next_out && (!sent || L->reply.kind != DLS_REPLY_WORK)) {
+		/* no chunk came (WAIT, or A_i was 0): the second request, which
+		 * carries the latest results, is the one that counts */
+		L->next_out = 0;
+		L->cur = 1 - L->cur;
+		wrc = wait_sender(L, L->cur, &sent);
+	}
 	if (rc || wrc)
 		return rc ? rc : wrc;
 	return sent ? answered_ahead(L) : DLS_OK;
@@ -307,12 +390,15 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 	L.piggy = r.job.collect == DLS_COLLECT_PIGGYBACK;
 	L.prev_end = dls_now();
 	if (cfg->overlap) {
-		rc = ahead_start(&L.ahead, &r);
+		rc = ahead_start(&L.snd[0], &r);
+		if (!rc && (rc = ahead_start(&L.snd[1], &r)))
+			ahead_stop(&L.snd[0]);
 		if (rc) {
-			snprintf(why, len, "cannot start the thread that asks ahead");
+			snprintf(why, len, "cannot start the threads that ask ahead");
 			slave_teardown(&r);
 			return rc;
 		}
+		L.snd[1].model = &L.snd[0];
 		L.ahead_on = 1;
 	}
 	if (cfg->emulated && cfg->low_priority) {
@@ -325,11 +411,12 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 	r.worker = NULL;
 	idle_worker_stop(&L.worker);
 	if (L.ahead_on) {
-		log_info("asked ahead for %lld of %lld chunks; their ends waited %.1f ms in all; "
-			 "round trip %.0f us",
-			 (long long)L.asked_ahead, (long long)st->chunks, L.waited_ahead * 1e3,
-			 ahead_round_trip(&L.ahead) * 1e6);
-		ahead_stop(&L.ahead);
+		log_info("asked ahead for %lld of %lld chunks (%lld of them a second request "
+			 "on its way); their ends waited %.1f ms in all; round trip %.0f us",
+			 (long long)L.asked_ahead, (long long)st->chunks, (long long)L.seconds,
+			 L.waited_ahead * 1e3, ahead_round_trip(&L.snd[0]) * 1e6);
+		ahead_stop(&L.snd[1]);
+		ahead_stop(&L.snd[0]);
 	}
 	slave_store_free(&L.done);
 	slave_teardown(&r);

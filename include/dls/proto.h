@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* Mirrors DLS::PROTOCOL_VERSION: a peer of another version is refused. */
-#define DLS_PROTOCOL_VERSION 8u
+#define DLS_PROTOCOL_VERSION 9u
 /* Mirrors DLS::MAX_RESULT_BYTES: no message carries more result octets than this. */
 #define DLS_MAX_RESULT_BYTES (1 << 20)
 
@@ -59,6 +59,8 @@ struct dls_reply {
 	enum dls_reply_kind kind;
 	int64_t start, count;
 	int wait_ms;
+	int depth; /* WORK: requests the slave may have on their way at once
+		    * until its next reply (1 or 2; 0 reads as 1) */
 };
 
 /* A chunk a slave finished, as it measured it (IDL ChunkTime): compute_s
@@ -83,6 +85,7 @@ struct dls_request {
 	struct dls_times times;
 	const struct dls_chunk_time *measured; /* the chunks finished since the last request */
 	size_t nmeasured;
+	int second; /* sent while request seq - 1 is on its way: served after it */
 };
 
 enum dls_collect { DLS_COLLECT_PIGGYBACK, DLS_COLLECT_END };

@@ -28,6 +28,13 @@ extern "C" {
  * ahead_lead); the simulator, whose round trips do not vary, uses it. */
 #define DLS_SLAVE_LEAD_RTTS 2.0
 
+/* A second request on its way (PROTOCOL.md 5, depth 2) leaves when a chunk
+ * took less than the exchange it expects and less than this many times the
+ * link's own round trip (the fastest exchange seen): where the link is
+ * fast, the round trip it would hide does not pay for the extra request
+ * and thread hand-overs on a busy host. */
+#define DLS_SLAVE_SECOND_SHARE 2.0
+
 struct slave_config {
 	char name[64];
 	double speed;	       /* reported Speed: emulated V, or measured */

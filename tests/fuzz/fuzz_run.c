@@ -146,6 +146,10 @@ void fz_run_replied(struct fz_run *r, int id, uint32_t seq, const struct dls_rep
 	}
 	if (id < 0 || id >= r->n)
 		return;
+	if (!r->s[id].answered || seq != r->s[id].seq) {
+		r->s[id].prev_seq = r->s[id].seq;
+		r->s[id].prev_answered = r->s[id].answered;
+	}
 	r->s[id].seq = seq;
 	r->s[id].answered = 1;
 	if (rep->kind == DLS_REPLY_WORK)
@@ -180,11 +184,13 @@ static void op_request(struct fz_run *r, struct fz *f)
 	int id = fz_id(f, r->n);
 	uint32_t known = id >= 0 && id < r->n ? r->s[id].seq : 0;
 	uint8_t sel = fz_u8(f);
+	int retry;
 
 	memset(&q, 0, sizeof(q));
 	q.slave_id = id;
 	q.key = fz_key(f, r->t->key, r->ctx, id, r->n);
-	q.seq = sel < 160 ? known + 1 : sel < 200 ? known : fz_u32(f);
+	q.seq = sel < 160 ? known + 1 : sel < 200 ? known : sel < 216 ? known - 1 : fz_u32(f);
+	q.second = fz_u8(f) < 48; /* a second request on its way (PROTOCOL.md 5) */
 	q.acp = fz_u8(f) < 200 ? 1 + (int64_t)fz_pick(f, 8) : fz_i64(f);
 	if (fz_u8(f) < 32) {
 		q.times.t_comp = fz_double(f);
@@ -197,14 +203,22 @@ static void op_request(struct fz_run *r, struct fz *f)
 	fz_blocks_make(r, f, id, &bl);
 	q.results = bl.b;
 	q.nresults = bl.n;
-	fz_trace("request id %d seq %u acp %lld", id, q.seq, (long long)q.acp);
+	fz_trace("request id %d seq %u acp %lld%s", id, q.seq, (long long)q.acp,
+		 q.second ? " second" : "");
 	trace_blocks(bl.b, bl.n);
+	/* a retry (a seq of the last two answered) gets its first reply; its
+	 * results are not read */
+	retry = id >= 0 && id < r->n &&
+		((q.seq == known && r->s[id].answered) ||
+		 (q.seq == r->s[id].prev_seq && r->s[id].prev_answered));
 	if (r->t->request(r->ctx, &q, &rep, why) == DLS_OK) {
-		fz_trace(" -> %d %lld+%lld\n", (int)rep.kind, (long long)rep.start, (long long)rep.count);
-		/* a retry (the seq answered last) gets its first reply; its results are not read */
-		if (!(id >= 0 && id < r->n && q.seq == known && r->s[id].answered))
+		fz_trace(" -> %d %lld+%lld depth %d\n", (int)rep.kind, (long long)rep.start,
+			 (long long)rep.count, rep.depth);
+		FZ_ASSERT(rep.depth >= 0 && rep.depth <= 2); /* 0 reads as 1 */
+		if (!retry)
 			fz_blocks_accepted(r, &bl);
-		fz_run_replied(r, id, q.seq, &rep);
+		if (!retry || q.seq == known)
+			fz_run_replied(r, id, q.seq, &rep);
 	} else {
 		fz_trace(" -> refused: %s\n", why);
 	}
@@ -321,6 +335,10 @@ static void honest_step(struct fz_run *r, int s)
 			fz_trace("honest %d submits %lld -> %s\n", s, (long long)x, rc ? why : "ok");
 		}
 	sl->nheld = 0;
+	if (sl->seq == UINT32_MAX) { /* the script used its seqs up: the next would wrap */
+		sl->lost = 1;
+		return;
+	}
 	memset(&q, 0, sizeof(q));
 	q.slave_id = s;
 	q.key = r->t->key(r->ctx, s);

@@ -41,6 +41,8 @@ extern const struct fz_target fz_master_target;
 struct fz_slave {
 	uint32_t seq;			       /* the last seq the core accepted */
 	int answered;			       /* ... if any */
+	uint32_t prev_seq;		       /* and the one before (its reply kept too) */
+	int prev_answered;
 	int64_t start[FZ_MAX_HELD], count[FZ_MAX_HELD]; /* chunks it was given */
 	int nheld;
 	int lost, done;

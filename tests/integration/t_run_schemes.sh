@@ -45,6 +45,24 @@ for args in "--scheme ss --overlap off" "--scheme gss --real" "--scheme ss --rea
 	echo "ok $args"
 done
 
+# A second request on its way (PROTOCOL.md 5, depth 2): on a 2 ms link every
+# column computes in far less than a round trip, so a slave's next request
+# leaves as soon as its chunk is computed, before the answer to the one it
+# asked ahead is in; the master serves the two in order.  Piggy-back and
+# end collection, emulated and real: the image stays exact, and the slaves
+# did send second requests.
+for args in "--scheme ss" "--scheme ss --collect end" "--scheme css --k 2 --real"; do
+	tag=second$(echo "$args" | tr -d ' -')
+	# shellcheck disable=SC2086
+	DLS_LOG_LEVEL=info dls run --speeds 1,2,1,2 $args --link-latency-us 2000 --width $W \
+		--height $H --raw "$T/$tag.pgm" --dir "$T/logs-$tag" >"$T/$tag.log" 2>&1
+	same_image "$T/$tag.pgm" "$REF"
+	seconds=$(sed -n 's/.*chunks (\([0-9]*\) of them a second request on its way).*/\1/p' \
+		"$T/logs-$tag"/slave.*.log | awk '{ s += $1 } END { print s + 0 }')
+	[ "$seconds" -gt 0 ] || { echo "$args: no second request was sent" >&2; exit 1; }
+	echo "ok $args on a 2 ms link: $seconds second requests, exact image"
+done
+
 # Wrong declared speeds (C8-mis: every slave declares V = 1, half compute
 # at V = 2): the master sees V_i = 1 everywhere, an adaptive technique
 # learns the truth from the measured chunk times and gives the fast half

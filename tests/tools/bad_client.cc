@@ -70,6 +70,7 @@ static DLS::ChunkRequest req(int id, unsigned seq, int acp, DLS::Capability key)
 	r.key = key;
 	r.seq = seq;
 	r.acp = acp;
+	r.second = 0;
 	r.results.length(0);
 	memset(&r.times, 0, sizeof(r.times));
 	return r;

@@ -5,6 +5,7 @@
  */
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,7 +193,7 @@ static void test_refusals_leave_state(void)
 /* One slave asks, computes and piggy-backs until it hears anything but WORK. */
 static void run_to_done(struct master *m, int id, uint32_t *seq, struct dls_reply *last)
 {
-	struct dls_reply rep = {DLS_REPLY_WAIT, 0, 0, 0};
+	struct dls_reply rep = {DLS_REPLY_WAIT, 0, 0, 0, 0};
 	uint16_t *held = NULL;
 	struct dls_result res;
 	char why[MASTER_WHY_LEN];
@@ -269,6 +270,76 @@ static void test_lost_slave_requeued(void)
 	CU_ASSERT_EQUAL(s.requeued, 20);
 	CU_ASSERT_EQUAL(s.delivered, W);
 	dls_status_free(&s);
+	master_destroy(m);
+}
+
+struct late_request {
+	struct master *m;
+	struct dls_request r;
+	struct dls_reply rep;
+	int rc;
+};
+
+/* Sends its request 100 ms late, as a predecessor overtaken on another
+ * connection. */
+static void *send_late(void *arg)
+{
+	struct late_request *q = arg;
+	char why[MASTER_WHY_LEN];
+
+	dls_sleep_ms(100);
+	q->rc = master_request(q->m, &q->r, &q->rep, why);
+	return NULL;
+}
+
+/* Depth 2: a second request on its way that reaches the master before its
+ * predecessor waits for it, and each is served in its turn. */
+static void test_second_waits_for_predecessor(void)
+{
+	struct master_config c;
+	struct master *m;
+	const double speeds[] = {1};
+	struct late_request late;
+	struct dls_reply rep;
+	struct dls_request r;
+	pthread_t t;
+	double v[1], t0;
+	int ids[1], err;
+	char why[MASTER_WHY_LEN];
+	uint16_t *counts = counts_for(0, 1);
+	struct dls_result res = tu_counts(0, 1, counts, H);
+
+	tu_master_config(&c, SCHED_SS, 1, W, H, 1000);
+	tu_set_maxit(&c, 64);
+	c.start_timeout_ms = 0;
+	c.early_wait_ms = 5000;
+	m = master_create(&c, &err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	register_all(m, 1, speeds, ids, v);
+	r = tu_request(m, 0, 1, 1, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(master_request(m, &r, &rep, why), DLS_OK);
+	CU_ASSERT(rep.kind == DLS_REPLY_WORK && rep.start == 0 && rep.count == 1);
+	CU_ASSERT_EQUAL(rep.depth, 2); /* one column of 40 */
+	late.m = m;
+	late.r = tu_request(m, 0, 2, 1, NULL, 0); /* asked ahead while [0,1) computed */
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, send_late, &late), 0);
+	r = tu_request(m, 0, 3, 1, &res, 1); /* [0,1) done: the second leaves */
+	r.second = 1;
+	t0 = dls_now();
+	CU_ASSERT_EQUAL(master_request(m, &r, &rep, why), DLS_OK);
+	CU_ASSERT(dls_now() - t0 > 0.05);
+	pthread_join(t, NULL);
+	CU_ASSERT_EQUAL(late.rc, DLS_OK);
+	CU_ASSERT(late.rep.kind == DLS_REPLY_WORK && late.rep.start == 1);
+	CU_ASSERT(rep.kind == DLS_REPLY_WORK && rep.start == 2);
+	{
+		struct dls_status st;
+
+		CU_ASSERT_EQUAL_FATAL(master_snapshot(m, &st), DLS_OK);
+		CU_ASSERT_EQUAL(st.delivered, 1);
+		dls_status_free(&st);
+	}
+	free(counts);
 	master_destroy(m);
 }
 
@@ -488,6 +559,8 @@ int master_suite_add(void)
 	       !CU_add_test(s, "refusals leave the state unharmed", test_refusals_leave_state) ||
 	       !CU_add_test(s, "lost slave's work requeued", test_lost_slave_requeued) ||
 	       !CU_add_test(s, "WAIT then DONE", test_wait_then_done) ||
+	       !CU_add_test(s, "a second request waits for its predecessor",
+			    test_second_waits_for_predecessor) ||
 	       !CU_add_test(s, "end-of-run collection", test_collect_end) ||
 	       !CU_add_test(s, "a slave faster than it delivers is slowed to it",
 			    test_liar_slowed_to_seen) ||

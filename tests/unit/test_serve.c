@@ -2,7 +2,8 @@
  * The shared serving core and the registration barrier, without sockets:
  * retries answered from the cache, older requests and bad A_i refused,
  * the piggy-back completeness rule (one chunk in flight, and the exemption
- * for a child that prefetches further), the ACPSA waiting line, the requeue of a lost child's work.
+ * for a child that prefetches further), a second request on its way (depth
+ * 2), the ACPSA waiting line, the requeue of a lost child's work.
  */
 #include <CUnit/CUnit.h>
 #include <string.h>
@@ -17,7 +18,7 @@ static void test_take(void)
 {
 	struct ledger l;
 	struct serve_child c;
-	struct dls_reply out, given = {DLS_REPLY_WORK, 0, 10, 0};
+	struct dls_reply out, given = {DLS_REPLY_WORK, 0, 10, 0, 1};
 	uint8_t data[20] = {0};
 	struct dls_result half = {0, 5, data, 5}, all = {0, 10, data, 10};
 	struct dls_result second = {10, 10, data, 10};
@@ -87,6 +88,79 @@ static void test_take(void)
 	ledger_free(&l);
 }
 
+/* Depth 2: a second request on its way is taken only right after its
+ * predecessor and with the leave of the reply before; the last two
+ * replies answer retries; depth is granted while the chunk is small
+ * against what is left. */
+static void test_second(void)
+{
+	struct ledger l;
+	struct serve_child c;
+	struct dls_reply out, r1 = {DLS_REPLY_WORK, 0, 10, 0, 2}, r2 = {DLS_REPLY_WORK, 10, 10, 0, 2};
+	struct dls_reply r3 = {DLS_REPLY_WORK, 20, 10, 0, 2};
+	uint8_t data[10] = {0};
+	struct dls_result first = {0, 10, data, 10};
+	struct dls_request r;
+	char why[256];
+	int retry;
+
+	memset(&c, 0, sizeof(c));
+	CU_ASSERT_EQUAL_FATAL(ledger_init(&l, 100, 1), DLS_OK);
+	r = tu_request(NULL, 0, 1, 1, NULL, 0);
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
+	serve_remember(&c, &r, &r1);
+	ledger_hold(&c.held, 0, 10);
+	/* seq 2 asked ahead while [0,10) computes; seq 3, the second on its
+	 * way, overtakes it: early until seq 2 is served, refused if taken so */
+	r = tu_request(NULL, 0, 3, 1, &first, 1);
+	r.second = 1;
+	CU_ASSERT(serve_early(&c, &r));
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "its predecessor was not served before it"));
+	r = tu_request(NULL, 0, 2, 1, NULL, 0);
+	CU_ASSERT(!serve_early(&c, &r)); /* not a second one */
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
+	serve_remember(&c, &r, &r2);
+	ledger_hold(&c.held, 10, 10);
+	/* now seq 3 is next: it delivers [0,10), [10,20) stays in flight */
+	r = tu_request(NULL, 0, 3, 1, &first, 1);
+	r.second = 1;
+	CU_ASSERT(!serve_early(&c, &r));
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(retry, 0);
+	ledger_commit(&l, &c.held, &first, 1);
+	serve_remember(&c, &r, &r3);
+	/* a retry of either of the last two gets its own reply */
+	r = tu_request(NULL, 0, 2, 1, NULL, 0);
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
+	CU_ASSERT(retry && out.start == 10);
+	r = tu_request(NULL, 0, 3, 1, NULL, 0);
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
+	CU_ASSERT(retry && out.start == 20);
+	r = tu_request(NULL, 0, 1, 1, NULL, 0);
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "older"));
+	/* a second one without leave: the reply before it said depth 1 */
+	c.prev_reply.depth = 1;
+	r = tu_request(NULL, 0, 4, 1, NULL, 0);
+	r.second = 1;
+	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "did not allow two"));
+	for (int i = 10; i < 30; i++)
+		CU_ASSERT_EQUAL(l.state[i], 0);
+	ledger_held_free(&c.held);
+	ledger_free(&l);
+
+	/* depth 2 while the chunk is at most a quarter of an even share of what is left */
+	CU_ASSERT_EQUAL(serve_depth(1, 4000, 8), 2);
+	CU_ASSERT_EQUAL(serve_depth(125, 4000, 8), 2);
+	CU_ASSERT_EQUAL(serve_depth(126, 4000, 8), 1);
+	CU_ASSERT_EQUAL(serve_depth(1, 31, 8), 1);
+	CU_ASSERT_EQUAL(serve_depth(1, 0, 8), 1);
+	CU_ASSERT_EQUAL(serve_depth(0, 4000, 8), 1);
+	CU_ASSERT_EQUAL(serve_depth(1, 4000, 0), 1);
+}
+
 static void test_queue(void)
 {
 	struct serve_queue q = {0};
@@ -154,6 +228,7 @@ int serve_suite_add(void)
 	if (!s)
 		return 1;
 	return !CU_add_test(s, "requests: retries, refusals, completeness rule", test_take) ||
+	       !CU_add_test(s, "a second request on its way (depth 2)", test_second) ||
 	       !CU_add_test(s, "ACPSA waiting line", test_queue) ||
 	       !CU_add_test(s, "a lost child's work requeued", test_requeue);
 }
