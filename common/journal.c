@@ -171,12 +171,58 @@ static void journal_free(struct journal *j)
 	free(j);
 }
 
-int journal_create(const char *dir, const char *config, int sync_disk, struct journal **out,
-		   char *why, size_t len)
+/* Creates j->path (j locked) holding config: the tables and the run's
+ * record in one transaction, so that a journal either records its run or
+ * holds nothing (its creator died first, having acknowledged nothing).
+ * Frees j on failure. */
+static int create_locked(struct journal *j, const char *config, int sync_disk,
+			 struct journal **out, char *why, size_t len)
 {
-	struct journal *j;
 	sqlite3_stmt *st = NULL;
 	int fd, rc;
+
+	/* the results are the run's: only its owner reads them (SQLite gives
+	 * its -wal and -shm files the database file's mode) */
+	fd = open(j->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		rc = errno == EEXIST ? DLS_ESTATE : DLS_EIO;
+		snprintf(why, len, "journal '%s': %s", j->path,
+			 errno == EEXIST ? "exists already: resume it (--resume) or remove it"
+					 : strerror(errno));
+		journal_free(j);
+		return rc;
+	}
+	close(fd);
+	rc = db_open(j, sync_disk, why, len);
+	if (!rc && sqlite3_exec(j->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		rc = db_error(j, "cannot begin", why, len);
+	if (!rc && sqlite3_exec(j->db, schema, NULL, NULL, NULL) != SQLITE_OK)
+		rc = db_error(j, "cannot create its tables", why, len);
+	if (!rc && (sqlite3_prepare_v2(j->db, "INSERT INTO run(format, config) VALUES(?, ?)", -1,
+				       &st, NULL) != SQLITE_OK ||
+		    sqlite3_bind_int(st, 1, JOURNAL_FORMAT) != SQLITE_OK ||
+		    sqlite3_bind_text(st, 2, config, -1, SQLITE_STATIC) != SQLITE_OK ||
+		    sqlite3_step(st) != SQLITE_DONE))
+		rc = db_error(j, "cannot record the run", why, len);
+	sqlite3_finalize(st);
+	if (!rc && sqlite3_exec(j->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		rc = db_error(j, "cannot commit its creation", why, len);
+	if (!rc)
+		rc = prepare_inserts(j, why, len);
+	if (rc) {
+		journal_free(j);
+		return rc;
+	}
+	*out = j;
+	return DLS_OK;
+}
+
+/* A new journal struct for dir, its folder made and its lock taken:
+ * DLS_OK with *out, or an error with why. */
+static int new_locked(const char *dir, struct journal **out, char *why, size_t len)
+{
+	struct journal *j;
+	int rc;
 
 	*out = NULL;
 	if (mkdir(dir, 0700) && errno != EEXIST) {
@@ -191,36 +237,20 @@ int journal_create(const char *dir, const char *config, int sync_disk, struct jo
 		journal_free(j);
 		return rc;
 	}
-	/* the results are the run's: only its owner reads them (SQLite gives
-	 * its -wal and -shm files the database file's mode) */
-	fd = open(j->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		rc = errno == EEXIST ? DLS_ESTATE : DLS_EIO;
-		snprintf(why, len, "journal '%s': %s", j->path,
-			 errno == EEXIST ? "exists already: resume it (--resume) or remove it"
-					 : strerror(errno));
-		journal_free(j);
-		return rc;
-	}
-	close(fd);
-	rc = db_open(j, sync_disk, why, len);
-	if (!rc && sqlite3_exec(j->db, schema, NULL, NULL, NULL) != SQLITE_OK)
-		rc = db_error(j, "cannot create its tables", why, len);
-	if (!rc && (sqlite3_prepare_v2(j->db, "INSERT INTO run(format, config) VALUES(?, ?)", -1,
-				       &st, NULL) != SQLITE_OK ||
-		    sqlite3_bind_int(st, 1, JOURNAL_FORMAT) != SQLITE_OK ||
-		    sqlite3_bind_text(st, 2, config, -1, SQLITE_STATIC) != SQLITE_OK ||
-		    sqlite3_step(st) != SQLITE_DONE))
-		rc = db_error(j, "cannot record the run", why, len);
-	sqlite3_finalize(st);
-	if (!rc)
-		rc = prepare_inserts(j, why, len);
-	if (rc) {
-		journal_free(j);
-		return rc;
-	}
 	*out = j;
 	return DLS_OK;
+}
+
+int journal_create(const char *dir, const char *config, int sync_disk, struct journal **out,
+		   char *why, size_t len)
+{
+	struct journal *j;
+	int rc = new_locked(dir, &j, why, len);
+
+	*out = NULL;
+	if (rc)
+		return rc;
+	return create_locked(j, config, sync_disk, out, why, len);
 }
 
 /* Reads run.config and the last event id of an opened journal. */
@@ -231,8 +261,21 @@ static int read_run(struct journal *j, char **config, char *why, size_t len)
 
 	if (sqlite3_prepare_v2(j->db,
 			       "SELECT format, config, (SELECT ifnull(max(id), 0) FROM event) FROM run",
-			       -1, &st, NULL) != SQLITE_OK)
+			       -1, &st, NULL) != SQLITE_OK) {
+		if (sqlite3_prepare_v2(j->db, "SELECT 1 FROM sqlite_master", -1, &st, NULL) ==
+			    SQLITE_OK &&
+		    sqlite3_step(st) == SQLITE_DONE) { /* no table at all */
+			sqlite3_finalize(st);
+			snprintf(why, len,
+				 "journal '%s' holds no run: the process that created it died "
+				 "before recording it, having acknowledged nothing; start the run "
+				 "again",
+				 j->path);
+			return DLS_ENOENT;
+		}
+		sqlite3_finalize(st);
 		return db_error(j, "not a DLS journal", why, len);
+	}
 	if (sqlite3_step(st) != SQLITE_ROW) {
 		snprintf(why, len, "journal '%s': no run recorded", j->path);
 		rc = DLS_EINVAL;

@@ -46,6 +46,15 @@ static int reg(void *ctx, const char *name, double speed, int *id, double *vpowe
 	}
 }
 
+// The master's reference for one call, held by the caller: a rejoin on
+// another sender thread may replace c->master meanwhile.
+static DLS::Master_ptr master_ref(slave_client *c)
+{
+	std::lock_guard<std::mutex> g(c->refs_lock);
+
+	return DLS::Master::_duplicate(c->master);
+}
+
 static int request(void *ctx, const struct dls_request *req, struct dls_reply *out, char *why,
 		   size_t len)
 {
@@ -55,7 +64,9 @@ static int request(void *ctx, const struct dls_request *req, struct dls_reply *o
 	proto_request_out(*req, r);
 	r.key = c->key;
 	try {
-		proto_reply_in(c->master->request(r), out);
+		DLS::Master_var m = master_ref(c);
+
+		proto_reply_in(m->request(r), out);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
 		return dls_corba_error(e, why, len);
@@ -70,7 +81,9 @@ static int submit(void *ctx, int id, const struct dls_result *res, size_t n, cha
 
 	proto_results_out(res, n, seq);
 	try {
-		c->master->submit(id, c->key, seq);
+		DLS::Master_var m = master_ref(c);
+
+		m->submit(id, c->key, seq);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
 		return dls_corba_error(e, why, len);
@@ -385,6 +398,8 @@ static void set_parent_refs(slave_client *c, CORBA::Object_ptr obj)
 		c->coordinator = DLS::Coordinator::_unchecked_narrow(obj);
 		c->coordinator_register = DLS::Coordinator::_unchecked_narrow(obj2);
 	} else {
+		std::lock_guard<std::mutex> g(c->refs_lock);
+
 		c->master = DLS::Master::_unchecked_narrow(obj);
 		c->master_register = DLS::Master::_unchecked_narrow(obj2);
 	}
@@ -437,12 +452,12 @@ static int rejoin(void *ctx, int id, char *why, size_t len)
 		}
 		set_parent_refs(c, obj);
 		trust_credentials(&c->secret, cred);
+		DLS::Master_var m = master_ref(c);
 		DLS::Registration_var r =
 			o->coordinator_leaf
 				? c->coordinator->rejoin(DLS::PROTOCOL_VERSION, cred, id, c->key,
 							 c->self)
-				: c->master->rejoin(DLS::PROTOCOL_VERSION, cred, id, c->key,
-						    c->self);
+				: m->rejoin(DLS::PROTOCOL_VERSION, cred, id, c->key, c->self);
 		int rid = r->slave_id;
 		uint64_t rkey = r->key;
 

@@ -3,6 +3,8 @@
 #ifndef DLS_SLAVE_CLIENT_HH
 #define DLS_SLAVE_CLIENT_HH
 
+#include <mutex>
+
 #include "dls.hh"
 #include "dls/slave.h"
 #include "run_auth.h"
@@ -21,6 +23,9 @@ struct slave_client {
 	const struct slave_orb_opts *opts; // how the parent was found (rejoin)
 	struct run_secret secret; // the run's (set = 0: none), from the options
 	uint64_t key;		  // the capability the parent issued at registration
+	// guards master and master_register: a slave's two senders may call
+	// while one of them rejoins a resumed master and replaces them
+	std::mutex refs_lock;
 };
 
 // The callbacks for slave_run(); registered (may be NULL) runs once registered.

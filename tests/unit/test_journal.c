@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "dls/err.h"
@@ -311,6 +312,15 @@ static void test_journal_refusals(void)
 	CU_ASSERT_PTR_NULL(master_open(&c, &err, why));
 	CU_ASSERT_EQUAL(err, DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "not this program's journal"));
+	/* a journal whose creator died before it recorded its run (the file,
+	 * not a table): nothing was acknowledged, and it says so */
+	fresh_dir();
+	CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0700), 0);
+	CU_ASSERT_EQUAL_FATAL(sqlite3_open(path, &db), SQLITE_OK);
+	CU_ASSERT_EQUAL(sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	CU_ASSERT_EQUAL(master_journal_config(dir, &c, why), DLS_ENOENT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "holds no run"));
 	fresh_dir();
 }
 
