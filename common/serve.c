@@ -34,8 +34,12 @@ int serve_take(struct ledger *l, struct serve_child *c, const struct dls_request
 			 r->slave_id, c->last_seq);
 		return DLS_ESTATE;
 	}
-	if (r->second && !(c->has_reply && r->seq == c->last_seq + 1 && c->has_prev &&
-			   c->prev_reply.kind == DLS_REPLY_WORK && c->prev_reply.depth == 2)) {
+	/* a second request on its way: right after its predecessor, with the
+	 * leave of the reply before that one (unknown to a master that resumed
+	 * without it: the ledger's checks below still hold) */
+	if (r->second && (!c->has_reply || r->seq != c->last_seq + 1 ||
+			  (c->has_prev && !(c->prev_reply.kind == DLS_REPLY_WORK &&
+					    c->prev_reply.depth == 2)))) {
 		snprintf(why, len,
 			 "request %u of slave %d says it is the second on its way, but %s",
 			 r->seq, r->slave_id,
@@ -67,7 +71,7 @@ int serve_take(struct ledger *l, struct serve_child *c, const struct dls_request
 
 int serve_early(const struct serve_child *c, const struct dls_request *r)
 {
-	return r->second && c->has_reply && r->seq > c->last_seq + 1;
+	return r->second && (!c->has_reply || r->seq > c->last_seq + 1);
 }
 
 int serve_depth(int64_t count, int64_t left, int npes)

@@ -59,8 +59,9 @@ int serve_take(struct ledger *l, struct serve_child *c, const struct dls_request
 
 /*
  * Whether r is a second request on its way (r->second) that arrived before
- * its predecessor (seq - 1) was served: the owner waits for that (bounded)
- * before serve_take, which refuses it if it is still early.
+ * its predecessor (seq - 1) was served (or before any request of its child
+ * was, as after a resume): the owner waits for that (bounded) before
+ * serve_take, which refuses it if it is still early.
  */
 int serve_early(const struct serve_child *c, const struct dls_request *r);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "dls/err.h"
+#include "dls/log.h"
 #include "dls_time.h"
 
 /* Sends one posted request from this thread, on a copy of the run whose
@@ -251,6 +252,14 @@ int ahead_wait(struct ahead *a, struct dls_reply *reply, int *sent, struct store
 	while (!a->finished)
 		pthread_cond_wait(&a->cond, &a->lock);
 	a->posted = 0;
+	if (a->sent && a->rc == DLS_ESTATE && a->req.second) {
+		/* refused as a second request (a resumed master that lost its
+		 * predecessor): nothing of it was applied; it goes again as a
+		 * request of its own */
+		log_warn("%s: the loop asks again", a->why);
+		a->sent = 0;
+		a->rc = DLS_OK;
+	}
 	rc = a->rc;
 	*sent = a->sent;
 	if (a->sent && !rc)

@@ -106,6 +106,11 @@ static void test_second(void)
 
 	memset(&c, 0, sizeof(c));
 	CU_ASSERT_EQUAL_FATAL(ledger_init(&l, 100, 1), DLS_OK);
+	/* a second request before any of its child was served (a resumed
+	 * master): early, it waits for its predecessor */
+	r = tu_request(NULL, 0, 5, 1, NULL, 0);
+	r.second = 1;
+	CU_ASSERT(serve_early(&c, &r));
 	r = tu_request(NULL, 0, 1, 1, NULL, 0);
 	CU_ASSERT_EQUAL(serve_take(&l, &c, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
 	serve_remember(&c, &r, &r1);
