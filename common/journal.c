@@ -171,16 +171,26 @@ static void journal_free(struct journal *j)
 	free(j);
 }
 
-/* Creates j->path (j locked) holding config: the tables and the run's
- * record in one transaction, so that a journal either records its run or
- * holds nothing (its creator died first, having acknowledged nothing).
- * Frees j on failure. */
-static int create_locked(struct journal *j, const char *config, int sync_disk,
-			 struct journal **out, char *why, size_t len)
+int journal_create(const char *dir, const char *config, int sync_disk, struct journal **out,
+		   char *why, size_t len)
 {
+	struct journal *j;
 	sqlite3_stmt *st = NULL;
 	int fd, rc;
 
+	*out = NULL;
+	if (mkdir(dir, 0700) && errno != EEXIST) {
+		snprintf(why, len, "journal folder '%s': %s", dir, strerror(errno));
+		return DLS_EIO;
+	}
+	j = journal_new(dir, why, len);
+	if (!j)
+		return DLS_ENOMEM;
+	rc = lock_journal(j, dir, why, len);
+	if (rc) {
+		journal_free(j);
+		return rc;
+	}
 	/* the results are the run's: only its owner reads them (SQLite gives
 	 * its -wal and -shm files the database file's mode) */
 	fd = open(j->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -194,6 +204,9 @@ static int create_locked(struct journal *j, const char *config, int sync_disk,
 	}
 	close(fd);
 	rc = db_open(j, sync_disk, why, len);
+	/* the tables and the run's record in one transaction: a journal either
+	 * records its run or holds nothing (its creator died first, having
+	 * acknowledged nothing; read_run says so) */
 	if (!rc && sqlite3_exec(j->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
 		rc = db_error(j, "cannot begin", why, len);
 	if (!rc && sqlite3_exec(j->db, schema, NULL, NULL, NULL) != SQLITE_OK)
@@ -215,42 +228,6 @@ static int create_locked(struct journal *j, const char *config, int sync_disk,
 	}
 	*out = j;
 	return DLS_OK;
-}
-
-/* A new journal struct for dir, its folder made and its lock taken:
- * DLS_OK with *out, or an error with why. */
-static int new_locked(const char *dir, struct journal **out, char *why, size_t len)
-{
-	struct journal *j;
-	int rc;
-
-	*out = NULL;
-	if (mkdir(dir, 0700) && errno != EEXIST) {
-		snprintf(why, len, "journal folder '%s': %s", dir, strerror(errno));
-		return DLS_EIO;
-	}
-	j = journal_new(dir, why, len);
-	if (!j)
-		return DLS_ENOMEM;
-	rc = lock_journal(j, dir, why, len);
-	if (rc) {
-		journal_free(j);
-		return rc;
-	}
-	*out = j;
-	return DLS_OK;
-}
-
-int journal_create(const char *dir, const char *config, int sync_disk, struct journal **out,
-		   char *why, size_t len)
-{
-	struct journal *j;
-	int rc = new_locked(dir, &j, why, len);
-
-	*out = NULL;
-	if (rc)
-		return rc;
-	return create_locked(j, config, sync_disk, out, why, len);
 }
 
 /* Reads run.config and the last event id of an opened journal. */

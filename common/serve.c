@@ -37,16 +37,19 @@ int serve_take(struct ledger *l, struct serve_child *c, const struct dls_request
 	/* a second request on its way: right after its predecessor, with the
 	 * leave of the reply before that one (unknown to a master that resumed
 	 * without it: the ledger's checks below still hold) */
-	if (r->second && (!c->has_reply || r->seq != c->last_seq + 1 ||
-			  (c->has_prev && !(c->prev_reply.kind == DLS_REPLY_WORK &&
-					    c->prev_reply.depth == 2)))) {
-		snprintf(why, len,
-			 "request %u of slave %d says it is the second on its way, but %s",
-			 r->seq, r->slave_id,
-			 !c->has_reply || r->seq != c->last_seq + 1
-				 ? "its predecessor was not served before it"
-				 : "the reply it held did not allow two (depth 1)");
-		return DLS_ESTATE;
+	if (r->second) {
+		int after = c->has_reply && r->seq == c->last_seq + 1;
+		int allowed = !c->has_prev || (c->prev_reply.kind == DLS_REPLY_WORK &&
+					       c->prev_reply.depth == 2);
+
+		if (!after || !allowed) {
+			snprintf(why, len,
+				 "request %u of slave %d says it is the second on its way, but %s",
+				 r->seq, r->slave_id,
+				 !after ? "its predecessor was not served before it"
+					: "the reply it held did not allow two (depth 1)");
+			return DLS_ESTATE;
+		}
 	}
 	if (r->acp < 1 || r->acp > SCHED_MAX_ACP) {
 		snprintf(why, len, "A_i = %lld: a slave requests only with 1 <= A_i <= %lld",

@@ -223,6 +223,14 @@ static int answered_ahead(struct loop *L)
 
 /* Step 4: computes [start, start + count) and, asking ahead, gets the
  * answer to the request that left meanwhile (L->have). */
+/* The second request on its way becomes the current chunk's successor's
+ * request: its answer is the next one to wait for. */
+static void take_second(struct loop *L)
+{
+	L->next_out = 0;
+	L->cur = 1 - L->cur;
+}
+
 /* Waits for the answer of sender k into L->reply: its call's status;
  * *sent = 0 when it did not leave (A_i was 0: its results are back in
  * L->done). */
@@ -256,8 +264,7 @@ static int work_chunk(struct loop *L, int64_t start, int64_t count)
 	 * the thread at the end estimated from the chunks before; with a
 	 * second request out, that one is this chunk's successor's */
 	if (L->next_out) {
-		L->next_out = 0;
-		L->cur = 1 - L->cur;
+		take_second(L);
 		L->posted = 1;
 	} else if (lead > 0 && r->cfg->emulated) {
 		r->tail = ask_in_sleep;
@@ -285,8 +292,7 @@ static int work_chunk(struct loop *L, int64_t start, int64_t count)
 	if (!rc && !wrc && L->next_out && (!sent || L->reply.kind != DLS_REPLY_WORK)) {
 		/* no chunk came (WAIT, or A_i was 0): the second request, which
 		 * carries the latest results, is the one that counts */
-		L->next_out = 0;
-		L->cur = 1 - L->cur;
+		take_second(L);
 		wrc = wait_sender(L, L->cur, &sent);
 	}
 	if (rc || wrc)
