@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dls/err.h"
+#include "dls_simd.h"
 #include "dls/workload.h"
 
 static const char *const known[] = {"width", "height", "maxit", NULL};
@@ -61,20 +62,27 @@ static int mandel_body(void *state, int64_t first, int64_t count, void *out, uin
 	return DLS_OK;
 }
 
+/* Whether any of n counts is 0 or above top + 1, in one branch-free pass
+ * the compiler vectorizes (the master checks every count it takes): c - 1
+ * wraps 0 to 65535, so one comparison finds both. */
+static DLS_VECTOR_CLONES unsigned counts_out_of_range(const uint16_t *c, int32_t n, uint16_t top)
+{
+	unsigned bad = 0;
+
+	for (int32_t y = 0; y < n; y++)
+		bad |= (uint16_t)(c[y] - 1u) > top;
+	return bad;
+}
+
 static int mandel_result_check(void *state, int64_t index, const void *data, char *why,
 			       size_t len)
 {
 	const struct mandel_params *m = state;
 	const uint16_t *c = data;
-	const uint16_t top = (uint16_t)(m->maxit - 1);
-	unsigned bad = 0;
 
-	/* one branch-free pass the compiler vectorizes (the master checks
-	 * every count it takes): c - 1 wraps 0 to 65535, so one comparison
-	 * finds both 0 and counts above maxit; then the first culprit */
-	for (int32_t y = 0; y < m->height; y++)
-		bad |= (uint16_t)(c[y] - 1u) > top;
-	for (int32_t y = 0; bad && y < m->height; y++)
+	if (!counts_out_of_range(c, m->height, (uint16_t)(m->maxit - 1)))
+		return DLS_OK;
+	for (int32_t y = 0; y < m->height; y++) /* the first culprit */
 		if (c[y] < 1 || c[y] > m->maxit) {
 			snprintf(why, len,
 				 "column %lld row %d carries count %u: a Mandelbrot count is "

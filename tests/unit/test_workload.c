@@ -200,6 +200,21 @@ static void test_pendulum(void)
 	a[PENDULUM_HEADER] += 0.5;
 	CU_ASSERT_EQUAL(wk.w->check(wk.state, 999, a, why, sizeof(why)), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "histogram sums to"));
+	/* out of 0..1 with the sum kept at 1: in the last lane, then in the first */
+	memcpy(a, b, sizeof(a));
+	a[PENDULUM_HEADER + 31] -= 2.0;
+	a[PENDULUM_HEADER + 30] += 2.0;
+	CU_ASSERT_EQUAL(wk.w->check(wk.state, 999, a, why, sizeof(why)), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "bin 30 is"));
+	memcpy(a, b, sizeof(a));
+	a[PENDULUM_HEADER + 0] -= 0.75;
+	a[PENDULUM_HEADER + 1] += 0.75;
+	CU_ASSERT_EQUAL(wk.w->check(wk.state, 999, a, why, sizeof(why)), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "bin 0 is"));
+	memcpy(a, b, sizeof(a));
+	a[PENDULUM_HEADER + 17] = NAN;
+	CU_ASSERT_EQUAL(wk.w->check(wk.state, 999, a, why, sizeof(why)), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "histogram sums to nan"));
 	work_close(&wk);
 }
 
