@@ -20,7 +20,15 @@
  *           chunk (D, E: the scheduling overhead counted); its weight is
  *           w_i = p (1/pi_i) / sum_j (1/pi_j).  B and D share a batch
  *           (p requests, as WF) of R_j: chunk ceil(w_i R_j / (alpha p)); C
- *           and E recompute from the current R at every chunk.
+ *           and E recompute from the current R at every chunk.  B and D
+ *           start as DLS4LB does (its DLS.c): a PE that has measured
+ *           nothing gets a probe of min(p, I / (8 p)) iterations (at least
+ *           1; DLS4LB's default minimum chunk is p), outside the batches,
+ *           so that no batch is cut before any rate is known (without it,
+ *           the first batch, half the loop, is plain factoring's).  Two
+ *           probes at most (a slave that asks ahead asks again before its
+ *           first is measured); a PE that still has measured nothing then
+ *           counts as below.
  *   AF      adaptive factoring, Banicescu & Liu, "Analyzing the
  *           scalability of dynamic loop scheduling techniques on
  *           heterogeneous systems", HPC 2000 (and Banicescu, Velusamy &
@@ -34,8 +42,9 @@
  *           sum_k (t_k - n_k mu)^2 / n_k / (K - 1).
  *
  * Before a PE has measured anything it counts as the mean of those that
- * have (as 1 when none has): the adaptive techniques start as plain
- * factoring, never with a chunk of one.  Every chunk is at least 1.
+ * have (as 1 when none has): AWF-C/E and AF start as plain factoring (a
+ * probe start measured worse for them: BENCHMARKS.md 17.1).  Every chunk
+ * is at least 1.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -164,13 +173,29 @@ static void rates(const struct sched *s, int pe, double *mine, double *sum)
 	*mine = mine_t > 0 ? 1 / mine_t : measured / n;
 }
 
+/* AWF-B/D: probes a PE gets at most before it has measured a chunk. */
+#define AWF_PROBES 2
+
+/* AWF-B/D's probe for a PE that has measured nothing: min(p, I / (8 p)),
+ * at least 1 (the header). */
+static int64_t awf_probe(const struct sched *s)
+{
+	int64_t p = s->p.npes, share = s->i0 / (8 * p);
+
+	return share < 1 ? 1 : share < p ? share : p;
+}
+
 /* AWF-B/C/D/E: ceil(w_i R / (alpha p)), w_i = p rate_i / sum of rates. */
 static int64_t awf_chunk(struct sched *s, int pe, int batched)
 {
 	double mine, sum, r;
 
 	if (batched) {
-		if (s->requests % s->p.npes == 0)
+		if (!s->est[pe].chunks && s->est[pe].probes < AWF_PROBES) {
+			s->est[pe].probes++;
+			return clamp_chunk((double)awf_probe(s), s->remaining);
+		}
+		if (s->batch_served++ % s->p.npes == 0)
 			s->batch_rem = s->remaining;
 		r = (double)s->batch_rem;
 	} else {

@@ -180,6 +180,7 @@ int sched_core_switch(struct sched *s, enum sched_kind kind, double fsc_h, doubl
 	s->i0 = s->remaining;
 	s->slot = 0;
 	s->requests = 0;
+	s->batch_served = 0;
 	rc = setup(s);
 	return rc ? rc : sched_adapt_setup(s);
 }

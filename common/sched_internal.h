@@ -16,6 +16,7 @@ struct sched_pe_est {
 	double sum_t, sum_n, sum_t2n;  /* AF: sum t_k, sum n_k, sum t_k^2 / n_k */
 	int64_t acp;		       /* --rates measured: the A_k it last reported */
 	double wt_load;		       /* sum k t_k A_k: t_k at the A_k it reported */
+	int probes;		       /* AWF-B/D: probes handed out before a measurement */
 };
 
 struct sched {
@@ -47,6 +48,7 @@ struct sched {
 	/* WF: the remaining count at the start of the current batch */
 	int64_t batch_rem;
 	int64_t weight_sum;
+	int64_t batch_served; /* AWF-B/D: batch chunks served, probes not counted */
 
 	/* STATIC, FSC, mFSC: the chunk; adaptive: per-PE estimates (npes) */
 	int64_t fixed_chunk;

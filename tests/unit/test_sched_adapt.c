@@ -98,6 +98,36 @@ static void test_awf_weights(void)
 	CU_ASSERT_EQUAL(sched_next(s, 0, 1, &c), DLS_OK);
 	CU_ASSERT_EQUAL(c.count, 200); /* a new batch: 4/3 * 600 / 4 */
 	sched_destroy(s);
+
+	/* AWF-B and D probe a PE that has measured nothing, with min(p, I/(8p))
+	 * iterations outside the batches: the first batch waits for a rate */
+	tu_params(&p, SCHED_AWF_D, 1200, 2, NULL);
+	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
+	CU_ASSERT_EQUAL(sched_next(s, 0, 1, &c), DLS_OK);
+	CU_ASSERT_EQUAL(c.count, 2);
+	CU_ASSERT_EQUAL(sched_next(s, 1, 1, &c), DLS_OK);
+	CU_ASSERT_EQUAL(c.count, 2);
+	CU_ASSERT_EQUAL(sched_next(s, 0, 1, &c), DLS_OK); /* asked ahead: again */
+	CU_ASSERT_EQUAL(c.count, 2);
+	sched_measure(s, 0, 0, 2, 1.0, 1.0);
+	sched_measure(s, 1, 2, 2, 2.0, 2.0);
+	/* the first batch: R = 1194, w_0 = 4/3, 4/3 * 1194 / 4 = 398 */
+	CU_ASSERT_EQUAL(sched_next(s, 0, 1, &c), DLS_OK);
+	CU_ASSERT_EQUAL(c.count, 398);
+	CU_ASSERT_EQUAL(sched_next(s, 1, 1, &c), DLS_OK);
+	CU_ASSERT_EQUAL(c.count, 199);
+	sched_destroy(s);
+	tu_params(&p, SCHED_AWF_B, 100, 4, NULL); /* I / (8p) = 3 < p */
+	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
+	CU_ASSERT_EQUAL(sched_next(s, 3, 1, &c), DLS_OK);
+	CU_ASSERT_EQUAL(c.count, 3);
+	CU_ASSERT_EQUAL(sched_next(s, 3, 1, &c), DLS_OK);
+	CU_ASSERT_EQUAL(c.count, 3);
+	/* a PE that never measures: factoring's batch after two probes,
+	 * ceil(94 / 8) = 12 */
+	CU_ASSERT_EQUAL(sched_next(s, 3, 1, &c), DLS_OK);
+	CU_ASSERT_EQUAL(c.count, 12);
+	sched_destroy(s);
 }
 
 /* AF: PE 0 measured 10 iterations in 10 s and 10 in 12 s (mu 1.1, sigma^2
