@@ -14,8 +14,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dls/err.h"
 #include "dls_cmds.h"
 #include "dls_time.h"
+#include "journal.h"
 #include "names_proc.h"
 #include "net_addr.h"
 #include "proc.h"
@@ -506,20 +508,36 @@ static void drill(const char *who, pid_t pid, double t0)
 /*
  * The master exited.  If it died of a signal and its journal may be
  * resumed (at most MAX_RESUMES times), starts a new master on it: every
- * result it acknowledged is in the journal, and the slaves rejoin.
- * Returns 1 when the run goes on with the new master, else 0.
+ * result it acknowledged is in the journal, and the slaves rejoin.  A
+ * master that died before its journal recorded the run had told no slave
+ * its id and acknowledged nothing: a new one starts afresh there, and the
+ * slaves, still registering, find it by name.  Returns 1 when the run goes
+ * on with the new master, else 0.
  */
 static int resume_master(const struct run_opts *o, const struct run_env *e, struct run_state *r,
 			 int *resumes, double t0)
 {
+	char why[512];
+	int unborn;
+
 	if (r->master.status <= 128 || !o->journal || *resumes >= MAX_RESUMES)
 		return 0;
+	unborn = journal_discard_unborn(e->logdir, why, sizeof(why));
+	if (unborn != DLS_OK && unborn != DLS_ESTATE) {
+		fprintf(stderr, PROG ": the %s of run '%s' died of signal %d: %s\n", top_role(o),
+			o->run, r->master.status - 128, why);
+		return 0;
+	}
 	fprintf(stderr,
-		PROG ": the %s of run '%s' died of signal %d at %.2f s: resuming it from its "
-		     "journal (%d of %d)\n",
+		unborn == DLS_OK
+			? PROG ": the %s of run '%s' died of signal %d at %.2f s, before its journal "
+			       "recorded the run (it had acknowledged nothing): starting it afresh "
+			       "(%d of %d)\n"
+			: PROG ": the %s of run '%s' died of signal %d at %.2f s: resuming it from "
+			       "its journal (%d of %d)\n",
 		top_role(o), o->run, r->master.status - 128, dls_now() - t0, ++*resumes,
 		MAX_RESUMES);
-	if (start_master(o, e, r, 1)) {
+	if (start_master(o, e, r, unborn == DLS_ESTATE)) {
 		r->master.status = 1; /* said why */
 		return 0;
 	}

@@ -319,6 +319,28 @@ int journal_read_config(const char *dir, char **config, char *why, size_t len)
 	return rc;
 }
 
+int journal_discard_unborn(const char *dir, char *why, size_t len)
+{
+	static const char *const suffixes[] = {"", "-wal", "-shm"};
+	char *config = NULL, path[4200];
+	int rc = journal_read_config(dir, &config, why, len);
+
+	free(config);
+	if (rc == DLS_OK)
+		return DLS_ESTATE;
+	if (rc != DLS_ENOENT)
+		return rc;
+	for (size_t k = 0; k < sizeof(suffixes) / sizeof(suffixes[0]); k++) {
+		snprintf(path, sizeof(path), "%s/%s%s", dir, JOURNAL_FILE, suffixes[k]);
+		if (unlink(path) && errno != ENOENT) {
+			snprintf(why, len, "journal '%s': cannot remove it: %s", path,
+				 strerror(errno));
+			return DLS_EIO;
+		}
+	}
+	return DLS_OK;
+}
+
 /* journal_replay's callback, counting the events. */
 struct counted {
 	journal_event_fn fn;

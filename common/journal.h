@@ -98,6 +98,15 @@ int journal_start(const char *dir, const char *config, int sync_disk, int resume
 int journal_read_config(const char *dir, char **config, char *why, size_t len);
 
 /*
+ * Removes the journal in dir if it holds no run: its creator died before
+ * recording it, having acknowledged nothing (or before writing it at all),
+ * so that a master can start afresh there.  DLS_OK when removed or absent,
+ * DLS_ESTATE when it holds a run (resume it instead), else an error (the
+ * journal is in use, unreadable) with why.
+ */
+int journal_discard_unborn(const char *dir, char *why, size_t len);
+
+/*
  * Appends an event: kind (a short name, copied), body (JSON text, taken
  * over: freed by the journal; NULL is the empty object) and n result blocks
  * (descriptors copied, data not).  Returns its ticket; 0 when j is NULL or

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "dls/err.h"
+#include "journal.h"
 #include "mandel.h"
 #include "master.h"
 #include "master_testutil.h"
@@ -312,6 +313,8 @@ static void test_journal_refusals(void)
 	CU_ASSERT_PTR_NULL(master_open(&c, &err, why));
 	CU_ASSERT_EQUAL(err, DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "not this program's journal"));
+	CU_ASSERT_EQUAL(journal_discard_unborn(dir, why, sizeof(why)), DLS_ESTATE); /* a run */
+	CU_ASSERT_EQUAL(access(path, F_OK), 0);
 	/* a journal whose creator died before it recorded its run (the file,
 	 * not a table): nothing was acknowledged, and it says so */
 	fresh_dir();
@@ -321,6 +324,10 @@ static void test_journal_refusals(void)
 	sqlite3_close(db);
 	CU_ASSERT_EQUAL(master_journal_config(dir, &c, why), DLS_ENOENT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "holds no run"));
+	/* such a journal may be removed for a fresh start; one with a run not */
+	CU_ASSERT_EQUAL(journal_discard_unborn(dir, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+	CU_ASSERT_EQUAL(journal_discard_unborn(dir, why, sizeof(why)), DLS_OK); /* absent */
 	fresh_dir();
 }
 
