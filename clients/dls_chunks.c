@@ -188,7 +188,7 @@ int dls_cmd_chunks(int argc, char **argv)
 	struct sched_params p;
 	struct sched_drive_spec d = {SCHED_ORDER_SORTED, NULL, 0, NULL, 0};
 	const char *acp_s = NULL, *tau_s = NULL, *alloc_s = NULL;
-	int function = 0, tree = 0, c, rc;
+	int function = 0, tree = 0, c, rc, status = 0;
 	int64_t iterations = 0, pes = 0, max_chunks = DEFAULT_MAX_CHUNKS;
 	int64_t *acp = NULL;
 	int *list = NULL;
@@ -312,7 +312,8 @@ int dls_cmd_chunks(int argc, char **argv)
 				      : (size_t)max_chunks * sizeof(*vals));
 		if (!vals) {
 			fprintf(stderr, PROG ": out of memory\n");
-			return 1;
+			status = 1;
+			goto out;
 		}
 		rc = sched_function(&p, vals,
 				    (size_t)max_chunks > (1u << 27) ? (1u << 27) : (size_t)max_chunks,
@@ -320,7 +321,9 @@ int dls_cmd_chunks(int argc, char **argv)
 		if (rc) {
 			fprintf(stderr, PROG ": cannot list the chunk function: %s\n",
 				dls_strerror(rc));
-			return 1;
+			free(vals);
+			status = 1;
+			goto out;
 		}
 		for (size_t i = 0; i < n; i++)
 			printf(i ? " %lld" : "%lld", (long long)vals[i]);
@@ -345,21 +348,25 @@ int dls_cmd_chunks(int argc, char **argv)
 			fprintf(stderr,
 				PROG ": schedule longer than %lld chunks: raise --max-chunks\n",
 				(long long)max_chunks);
-			return 1;
+			status = 1;
+			goto out;
 		}
 		if (rc == DLS_EINVAL) {
 			fprintf(stderr,
 				PROG ": a request came from a PE with A_i = 0 (never served) or out "
 				     "of range\n");
-			return 1;
+			status = 1;
+			goto out;
 		}
 		if (rc) {
 			fprintf(stderr, PROG ": %s\n", dls_strerror(rc));
-			return 1;
+			status = 1;
+			goto out;
 		}
 	}
+out:
 	free(acp);
 	free(list);
 	free(reqs);
-	return 0;
+	return status;
 }
