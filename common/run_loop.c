@@ -93,5 +93,7 @@ int run_loop(const struct run_loop_ops *ops, int ping_ms, int progress)
 		fprintf(stderr, "\n");
 	if (!status)
 		status = ops->write_outputs(ops->ctx);
+	if (ops->quiesce)
+		ops->quiesce(ops->ctx);
 	return status;
 }

@@ -33,6 +33,9 @@ struct run_loop_ops {
 	/* Give up this many seconds after the start (0: never): exit status 1
 	 * with a line that says what the role was still waiting for. */
 	double timeout_s;
+	/* Last, whatever the outcome (may be NULL): the servant lets go of the
+	 * other processes' object references while the ORB is whole. */
+	void (*quiesce)(void *ctx);
 };
 
 /*

@@ -25,10 +25,13 @@ public:
 	}
 
 	// Keeps self for slave id; calls on it time out after the ping timeout.
+	// Nothing once forget_refs was called.
 	void remember_ref(int id, DLS::Slave_ptr self)
 	{
 		omni_mutex_lock l(refs_lock_);
 
+		if (closed_)
+			return;
 		if ((size_t)id >= refs_.size())
 			refs_.resize((size_t)id + 1);
 		refs_[(size_t)id] = DLS::Slave::_duplicate(self);
@@ -78,10 +81,23 @@ public:
 		return dls_ping(ref, why, len);
 	}
 
+	// Releases every reference and keeps no more: at the end of the run,
+	// while the ORB is whole.  The servant's deletion may fall to the
+	// thread of a last upcall, during the ORB's shutdown; it then has no
+	// object reference left to release.
+	void forget_refs()
+	{
+		omni_mutex_lock l(refs_lock_);
+
+		refs_.clear();
+		closed_ = true;
+	}
+
 private:
 	int ping_timeout_ms_;
-	omni_mutex refs_lock_;	  // guards refs_
+	omni_mutex refs_lock_; // guards refs_ and closed_
 	std::vector<DLS::Slave_var> refs_;
+	bool closed_ = false;
 };
 
 #endif

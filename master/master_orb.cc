@@ -98,6 +98,11 @@ static int write_outputs(void *ctx)
 	return rc;
 }
 
+static void quiesce(void *ctx)
+{
+	((served *)ctx)->servant->forget_refs();
+}
+
 extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 {
 	const struct master_config *c = master_config_of(m);
@@ -108,7 +113,7 @@ extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 	served s = {m, servant, o};
 	struct run_loop_ops ops = {&s,	     "dls-master", {&s, holding, ping, lost},
 				   wait_done, all_lost,	    snapshot,
-				   dismiss,   write_outputs,   o->timeout_s};
+				   dismiss,   write_outputs,   o->timeout_s, quiesce};
 
 	return dls_serve(servant, o->ior_file, c->run_name, "master", c->nslaves, &ops, o->ping_ms,
 			 o->progress);

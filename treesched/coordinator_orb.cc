@@ -106,6 +106,11 @@ static int write_outputs(void *ctx)
 	return rc;
 }
 
+static void quiesce(void *ctx)
+{
+	((served *)ctx)->servant->forget_refs();
+}
+
 extern "C" int coordinator_orb_run(struct coordinator *c, const struct coordinator_orb_opts *o)
 {
 	const struct coordinator_config *cfg = coordinator_config_of(c);
@@ -118,7 +123,7 @@ extern "C" int coordinator_orb_run(struct coordinator *c, const struct coordinat
 		servant->resume();
 	struct run_loop_ops ops = {&s,	     "dls-treesched", {&s, living, ping, lost},
 				   wait_done, all_lost,	       snapshot,
-				   dismiss,   write_outputs,   o->timeout_s};
+				   dismiss,   write_outputs,   o->timeout_s, quiesce};
 
 	return dls_serve(servant, o->ior_file, cfg->run_name, "treesched", cfg->nslaves, &ops,
 			 o->ping_ms, o->progress);
