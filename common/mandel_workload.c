@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls_simd.h"
 #include "dls/workload.h"
+#include "dls_simd.h"
 
 static const char *const known[] = {"width", "height", "maxit", NULL};
 

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls_simd.h"
 #include "dls/workload.h"
+#include "dls_simd.h"
 
 void pendulum_params_init(struct pendulum_params *p)
 {
@@ -160,7 +160,7 @@ static DLS_VECTOR_CLONES int hist_out_of_range(const double *hist, int bins, dou
 static int pend_check(void *state, int64_t index, const void *data, char *why, size_t len)
 {
 	const struct pendulum_params *p = state;
-	const double *v = data;
+	const double *v = data, *hist = v + PENDULUM_HEADER;
 	double sum;
 
 	if (v[0] != pendulum_theta0(p, index)) {
@@ -173,13 +173,15 @@ static int pend_check(void *state, int64_t index, const void *data, char *why, s
 			 (long long)index, v[3], (long long)pendulum_max_steps(p));
 		return DLS_EINVAL;
 	}
-	if (hist_out_of_range(v + PENDULUM_HEADER, p->bins, &sum))
-		for (int b = 0; b < p->bins; b++)
-			if (!(v[PENDULUM_HEADER + b] >= 0 && v[PENDULUM_HEADER + b] <= 1)) {
-				snprintf(why, len, "iteration %lld: histogram bin %d is %.17g, not in 0..1",
-					 (long long)index, b, v[PENDULUM_HEADER + b]);
+	if (hist_out_of_range(hist, p->bins, &sum)) {
+		for (int b = 0; b < p->bins; b++) /* the first culprit */
+			if (!(hist[b] >= 0 && hist[b] <= 1)) {
+				snprintf(why, len,
+					 "iteration %lld: histogram bin %d is %.17g, not in 0..1",
+					 (long long)index, b, hist[b]);
 				return DLS_EINVAL;
 			}
+	}
 	if (!(fabs(sum - 1.0) <= 1e-9) || !isfinite(v[1]) || !isfinite(v[2])) {
 		snprintf(why, len,
 			 "iteration %lld: histogram sums to %.17g (not 1) or a period or energy "

@@ -34,8 +34,8 @@ static int check_config(const struct master_config *c, char *why)
 		master_why(why, "collect mode %d: piggyback or end", (int)c->collect);
 		return DLS_EINVAL;
 	}
-	if (c->register_timeout_ms < 1 || c->start_timeout_ms < 0 || c->wait_ms < 1 || c->early_wait_ms < 0 ||
-	    c->nparams < 0 || c->nparams > DLS_MAX_PARAMS) {
+	if (c->register_timeout_ms < 1 || c->start_timeout_ms < 0 || c->wait_ms < 1 ||
+	    c->early_wait_ms < 0 || c->nparams < 0 || c->nparams > DLS_MAX_PARAMS) {
 		master_why(why, "a timeout, the WAIT time or the parameter count is out of range");
 		return DLS_EINVAL;
 	}
