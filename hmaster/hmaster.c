@@ -14,6 +14,7 @@
 #include "dls/log.h"
 #include "dls_time.h"
 #include "roster.h"
+#include "upcall_gate.h"
 
 /* A child's call waiting for the next merged message. */
 struct pending {
@@ -35,6 +36,10 @@ enum slave_state { S_FREE, S_HOLDING, S_FINISHED };
 
 struct hmaster {
 	struct twolevel *tl; /* two-level mode: everything happens there */
+	/* the callers inside, in either mode, under a lock of their own */
+	pthread_mutex_t gate_lock;
+	pthread_cond_t gate_cond;
+	struct upcall_gate gate;
 	pthread_mutex_t lock;
 	pthread_cond_t cond; /* work for the forwarder, answers for the children */
 	struct hmaster_parent parent;
@@ -235,6 +240,18 @@ static void *forwarder(void *arg)
 	return NULL;
 }
 
+/* The callers' gate's lock and condition; 0, or -1 (nothing to free). */
+static int gate_init(struct hmaster *h)
+{
+	if (pthread_mutex_init(&h->gate_lock, NULL))
+		return -1;
+	if (dls_cond_init(&h->gate_cond)) {
+		pthread_mutex_destroy(&h->gate_lock);
+		return -1;
+	}
+	return 0;
+}
+
 struct hmaster *hmaster_create(const char *name, enum hmaster_mode mode, int nslaves,
 			       int register_timeout_ms, double link_latency_us,
 			       const struct hmaster_parent *parent, int *err)
@@ -248,7 +265,8 @@ struct hmaster *hmaster_create(const char *name, enum hmaster_mode mode, int nsl
 		if (!tl)
 			return NULL;
 		h = calloc(1, sizeof(*h));
-		if (!h) {
+		if (!h || gate_init(h)) {
+			free(h);
 			twolevel_destroy(tl);
 			*err = DLS_ENOMEM;
 			return NULL;
@@ -266,8 +284,8 @@ struct hmaster *hmaster_create(const char *name, enum hmaster_mode mode, int nsl
 	h->ids = calloc((size_t)nslaves, sizeof(*h->ids));
 	h->state = calloc((size_t)nslaves, sizeof(*h->state));
 	h->keys = calloc((size_t)nslaves, sizeof(*h->keys));
-	if (!h->ids || !h->state || !h->keys || pthread_mutex_init(&h->lock, NULL) ||
-	    dls_cond_init(&h->cond)) {
+	if (!h->ids || !h->state || !h->keys || gate_init(h) ||
+	    pthread_mutex_init(&h->lock, NULL) || dls_cond_init(&h->cond)) {
 		free(h->ids);
 		free(h->state);
 		free(h->keys);
@@ -307,19 +325,58 @@ int hmaster_may_register(const struct hmaster *h, enum hmaster_mode mode, char *
 	return DLS_ESTATE;
 }
 
+int hmaster_enter(struct hmaster *h, char *why)
+{
+	int rc = DLS_OK;
+
+	pthread_mutex_lock(&h->gate_lock);
+	if (upcall_gate_enter(&h->gate)) {
+		snprintf(why, HMASTER_WHY_LEN, "the hmaster is stopping");
+		rc = DLS_ESTATE;
+	}
+	pthread_mutex_unlock(&h->gate_lock);
+	return rc;
+}
+
+void hmaster_leave(struct hmaster *h)
+{
+	pthread_mutex_lock(&h->gate_lock);
+	upcall_gate_leave(&h->gate, &h->gate_cond);
+	pthread_mutex_unlock(&h->gate_lock);
+}
+
+/* Nobody enters any more; every wait inside ends; returns once nobody is
+ * inside.  The forwarding thread may still be running. */
+static void close_gate(struct hmaster *h)
+{
+	pthread_mutex_lock(&h->gate_lock);
+	h->gate.closing = 1;
+	pthread_mutex_unlock(&h->gate_lock);
+	if (h->tl) {
+		twolevel_stop(h->tl);
+	} else {
+		pthread_mutex_lock(&h->lock);
+		h->stop = 1;
+		pthread_cond_broadcast(&h->cond);
+		pthread_mutex_unlock(&h->lock);
+	}
+	pthread_mutex_lock(&h->gate_lock);
+	upcall_gate_drain(&h->gate, &h->gate_cond, &h->gate_lock, "the hmaster");
+	pthread_mutex_unlock(&h->gate_lock);
+}
+
 void hmaster_destroy(struct hmaster *h)
 {
 	if (!h)
 		return;
+	close_gate(h);
+	pthread_mutex_destroy(&h->gate_lock);
+	pthread_cond_destroy(&h->gate_cond);
 	if (h->tl) {
 		twolevel_destroy(h->tl);
 		free(h);
 		return;
 	}
-	pthread_mutex_lock(&h->lock);
-	h->stop = 1;
-	pthread_cond_broadcast(&h->cond);
-	pthread_mutex_unlock(&h->lock);
 	if (h->thread)
 		pthread_join(h->thread, NULL);
 	pthread_mutex_destroy(&h->lock);

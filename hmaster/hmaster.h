@@ -74,7 +74,18 @@ enum hmaster_mode hmaster_mode_of(const struct hmaster *h);
  */
 int hmaster_may_register(const struct hmaster *h, enum hmaster_mode mode, char *why);
 
-/* Stops the forwarding thread and frees h; NULL is a no-op. */
+/*
+ * A remote caller's way in: every servant operation calls hmaster_enter
+ * before any other hmaster call and hmaster_leave after its last.  DLS_OK,
+ * or DLS_ESTATE with why (HMASTER_WHY_LEN) once hmaster_destroy began
+ * (then it must not leave).
+ */
+int hmaster_enter(struct hmaster *h, char *why);
+void hmaster_leave(struct hmaster *h);
+
+/* Refuses later callers, ends every wait inside (those callers are
+ * refused), waits until no caller is inside, stops the forwarding thread
+ * and frees h; NULL is a no-op. */
 void hmaster_destroy(struct hmaster *h);
 
 /*

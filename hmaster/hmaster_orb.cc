@@ -106,8 +106,9 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 	liveness_stop(live);
 	dls_name_unbind(mpath);
 	dls_sleep_ms(100); /* let the last replies leave */
+	servant->forget_refs(); /* while the ORB is whole */
 	dls_unpublish(servant); /* a later call finds no object, not a freed core */
-	hmaster_destroy(h);
+	hmaster_destroy(h);	/* once no operation is inside it */
 	hmaster_parent_free(&pops);
 	return status;
 }

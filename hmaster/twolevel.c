@@ -420,15 +420,20 @@ struct twolevel *twolevel_create(const char *name, int nslaves, int register_tim
 	return t;
 }
 
-void twolevel_destroy(struct twolevel *t)
+void twolevel_stop(struct twolevel *t)
 {
-	if (!t)
-		return;
 	pthread_mutex_lock(&t->lock);
 	t->stop = 1;
 	pthread_cond_broadcast(&t->cond);
 	serve_queue_wake_all(&t->waiting);
 	pthread_mutex_unlock(&t->lock);
+}
+
+void twolevel_destroy(struct twolevel *t)
+{
+	if (!t)
+		return;
+	twolevel_stop(t);
 	if (t->thread)
 		pthread_join(t->thread, NULL);
 	for (int i = 0; i < t->nchildren; i++)

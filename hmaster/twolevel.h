@@ -20,6 +20,10 @@ struct twolevel;
 struct twolevel *twolevel_create(const char *name, int nslaves, int register_timeout_ms,
 				 double link_latency_us, const struct hmaster_parent *parent,
 				 int *err);
+/* Ends every wait inside t (its callers are refused "the hmaster is
+ * stopping") and its forwarder's loop; t stays valid.  Idempotent. */
+void twolevel_stop(struct twolevel *t);
+/* twolevel_stop, then frees t; NULL is a no-op. */
 void twolevel_destroy(struct twolevel *t);
 
 /*

@@ -107,10 +107,42 @@ struct master *master_create(const struct master_config *cfg, int *err, char *wh
 	return m;
 }
 
+int master_enter(struct master *m, char *why)
+{
+	int rc = DLS_OK;
+
+	pthread_mutex_lock(&m->lock);
+	if (upcall_gate_enter(&m->gate)) {
+		master_why(why, "the run is over: the master is closing");
+		rc = DLS_ESTATE;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return rc;
+}
+
+void master_leave(struct master *m)
+{
+	pthread_mutex_lock(&m->lock);
+	upcall_gate_leave(&m->gate, &m->cond);
+	pthread_mutex_unlock(&m->lock);
+}
+
+void master_close(struct master *m)
+{
+	pthread_mutex_lock(&m->lock);
+	m->gate.closing = 1;
+	/* every wait inside looks at closing before it sleeps and when it wakes */
+	pthread_cond_broadcast(&m->cond);
+	serve_queue_wake_all(&m->queue);
+	upcall_gate_drain(&m->gate, &m->cond, &m->lock, "the master");
+	pthread_mutex_unlock(&m->lock);
+}
+
 void master_destroy(struct master *m)
 {
 	if (!m)
 		return;
+	master_close(m);
 	if (m->journal) {
 		struct journal_stats js;
 

@@ -92,7 +92,26 @@ struct master *master_create(const struct master_config *cfg, int *err, char *wh
  */
 struct master *master_open(const struct master_config *cfg, int *err, char *why);
 
-/* Frees m; NULL is a no-op.  No other call may be in progress. */
+/*
+ * A remote caller's way in: every servant operation calls master_enter
+ * before any other master call and master_leave after its last.
+ * master_enter returns DLS_OK, or DLS_ESTATE with why once master_close
+ * began (then it must not call master_leave).
+ */
+int master_enter(struct master *m, char *why);
+void master_leave(struct master *m);
+
+/*
+ * Ends the service: every later master_enter is refused, every wait inside
+ * the master (the start gate, a turn in ACPSA order, a predecessor) ends
+ * with a refusal, and it returns once no caller is inside.  Call it while
+ * the ORB still dispatches, before m is freed; master_destroy calls it too.
+ * Idempotent.
+ */
+void master_close(struct master *m);
+
+/* master_close, then frees m; NULL is a no-op.  A caller that has not
+ * entered (master_enter) by then must not call the master any more. */
 void master_destroy(struct master *m);
 
 /*

@@ -13,6 +13,7 @@
 #include "result_store.h"
 #include "roster.h"
 #include "serve.h"
+#include "upcall_gate.h"
 
 /* What the master keeps of a child beyond its roster entry. */
 struct master_child {
@@ -50,6 +51,7 @@ struct master {
 	pthread_cond_t cond; /* registration closed, run done, a slave dismissed or lost,
 				a request served while a second one waits for it */
 	int early_waiters;   /* second requests waiting for their predecessors */
+	struct upcall_gate gate; /* callers inside (master_enter .. master_leave) */
 	struct master_config cfg;
 	struct sched *sched; /* created when the start gate opens */
 

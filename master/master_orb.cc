@@ -98,9 +98,14 @@ static int write_outputs(void *ctx)
 	return rc;
 }
 
+// The end, while the ORB still dispatches: no operation is left inside
+// the core (later ones are refused), and no child's reference is kept.
 static void quiesce(void *ctx)
 {
-	((served *)ctx)->servant->forget_refs();
+	served *s = (served *)ctx;
+
+	master_close(s->m);
+	s->servant->forget_refs();
 }
 
 extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)

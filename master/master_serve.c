@@ -161,16 +161,26 @@ static double gate_wakeup(const struct master *m)
  * Waits until this request may be served: the gate is open and it heads
  * the queue (ACPSA order).  Only the head is woken: when it becomes the
  * head, when the gate opens (a request arriving or registration closing may
- * open it), or at the gate's deadline.  The lock is held; on failure w left the queue.
+ * open it), or at the gate's deadline; and every waiter by master_close.
+ * The lock is held; on failure w left the queue, with why.
  */
-static int wait_turn(struct master *m, int64_t acp, struct serve_waiter *w)
+static int wait_turn(struct master *m, int64_t acp, struct serve_waiter *w, char *why)
 {
 	int rc;
 
 	serve_queue_join(&m->queue, w, acp);
 	for (;;) { /* maybe_open_gate wakes the head when this request opens the gate */
+		if (m->gate.closing) {
+			master_why(why, "the run is over: the master is closing");
+			rc = DLS_ESTATE;
+			break;
+		}
 		rc = maybe_open_gate(m, dls_now());
-		if (rc || (m->gate_open && m->queue.head == w))
+		if (rc) {
+			master_why(why, "cannot start the scheme: %s", dls_strerror(rc));
+			break;
+		}
+		if (m->gate_open && m->queue.head == w)
 			break;
 		dls_cond_wait_until(&w->turn, &m->lock,
 				    m->queue.head == w ? gate_wakeup(m) : DLS_NEVER);
@@ -363,7 +373,7 @@ static void wait_predecessor(struct master *m, const struct dls_request *r)
 		return;
 	m->early_waiters++;
 	while (serve_early(&m->children[r->slave_id].serve, r) && dls_now() < until &&
-	       m->roster.v[r->slave_id].info.state != DLS_SLAVE_LOST)
+	       m->roster.v[r->slave_id].info.state != DLS_SLAVE_LOST && !m->gate.closing)
 		dls_cond_wait_until(&m->cond, &m->lock, until);
 	m->early_waiters--;
 }
@@ -384,7 +394,7 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 		return rc;
 	}
 	master_record_request(m, req);
-	rc = wait_turn(m, req->acp, &w);
+	rc = wait_turn(m, req->acp, &w, why);
 	if (!rc) {
 		rc = master_serve_one(m, req->slave_id, req->acp, 0, out, why);
 		serve_queue_leave(&m->queue, &w);
@@ -442,7 +452,7 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 	}
 	if (!top)
 		goto out; /* only retries */
-	rc = wait_turn(m, top, &w);
+	rc = wait_turn(m, top, &w, why);
 	w_ok = !rc;
 	served = 0;
 	if (w_ok) {

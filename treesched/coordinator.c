@@ -147,10 +147,39 @@ struct coordinator *coordinator_create(const struct coordinator_config *cfg, int
 	return c;
 }
 
+int coordinator_enter(struct coordinator *c, char *why)
+{
+	int rc = DLS_OK;
+
+	pthread_mutex_lock(&c->lock);
+	if (upcall_gate_enter(&c->gate)) {
+		snprintf(why, COORDINATOR_WHY_LEN, "the run is over: the coordinator is closing");
+		rc = DLS_ESTATE;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return rc;
+}
+
+void coordinator_leave(struct coordinator *c)
+{
+	pthread_mutex_lock(&c->lock);
+	upcall_gate_leave(&c->gate, &c->cond);
+	pthread_mutex_unlock(&c->lock);
+}
+
+void coordinator_close(struct coordinator *c)
+{
+	pthread_mutex_lock(&c->lock);
+	pthread_cond_broadcast(&c->cond);
+	upcall_gate_drain(&c->gate, &c->cond, &c->lock, "the coordinator");
+	pthread_mutex_unlock(&c->lock);
+}
+
 void coordinator_destroy(struct coordinator *c)
 {
 	if (!c)
 		return;
+	coordinator_close(c);
 	if (c->journal) {
 		struct journal_stats js;
 

@@ -99,7 +99,21 @@ struct coordinator;
  */
 struct coordinator *coordinator_create(const struct coordinator_config *cfg, int *err, char *why);
 
-/* Frees c; NULL is a no-op.  No other call may be in progress. */
+/*
+ * A remote caller's way in: every servant operation calls coordinator_enter
+ * before any other coordinator call and coordinator_leave after its last.
+ * DLS_OK, or DLS_ESTATE with why (COORDINATOR_WHY_LEN) once
+ * coordinator_close began (then it must not leave).
+ */
+int coordinator_enter(struct coordinator *c, char *why);
+void coordinator_leave(struct coordinator *c);
+
+/* Ends the service: later callers are refused; returns once no caller is
+ * inside.  Call it while the ORB still dispatches; idempotent. */
+void coordinator_close(struct coordinator *c);
+
+/* coordinator_close, then frees c; NULL is a no-op.  A caller that has not
+ * entered by then must not call the coordinator any more. */
 void coordinator_destroy(struct coordinator *c);
 
 /* --- the journal (coordinator_journal.c, PROTOCOL.md 15) ---------------- */

@@ -13,10 +13,12 @@
 #include "pair_counts.h"
 #include "result_store.h"
 #include "roster.h"
+#include "upcall_gate.h"
 
 struct coordinator {
 	pthread_mutex_t lock;
 	pthread_cond_t cond; /* registration closed, run done, a slave dismissed or lost */
+	struct upcall_gate gate; /* callers inside (coordinator_enter .. _leave) */
 	struct coordinator_config cfg;
 	struct roster roster;	      /* who registered: ids, names, V_i, states */
 	struct result_store results; /* the image, the delivered iterations, T_p */

@@ -106,9 +106,14 @@ static int write_outputs(void *ctx)
 	return rc;
 }
 
+// The end, while the ORB still dispatches: no operation is left inside
+// the core (later ones are refused), and no slave's reference is kept.
 static void quiesce(void *ctx)
 {
-	((served *)ctx)->servant->forget_refs();
+	served *s = (served *)ctx;
+
+	coordinator_close(s->c);
+	s->servant->forget_refs();
 }
 
 extern "C" int coordinator_orb_run(struct coordinator *c, const struct coordinator_orb_opts *o)

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dls/err.h"
+#include "dls_time.h"
 #include "hmaster.h"
 #include "mandel.h"
 #include "master.h"
@@ -297,6 +298,67 @@ static void test_cluster_registration(void)
 	master_destroy(m);
 }
 
+struct waiting_registration {
+	struct hmaster *h;
+	int rc, left;
+	char why[HMASTER_WHY_LEN];
+};
+
+/* Registers one slave as a servant does (entered, the call, left), taking
+ * 200 ms to make its reply before it leaves. */
+static void *register_inside(void *arg)
+{
+	struct waiting_registration *w = arg;
+	const char *names[] = {"s0"};
+	const double speeds[] = {1};
+	struct dls_job job;
+	uint64_t key;
+	double vp;
+	int id;
+
+	w->rc = hmaster_enter(w->h, w->why);
+	if (w->rc == DLS_OK) {
+		w->rc = hmaster_register(w->h, names, speeds, 1, &id, &key, &vp, &job, w->why);
+		dls_sleep_ms(200);
+		w->left = 1;
+		hmaster_leave(w->h);
+	}
+	return NULL;
+}
+
+/* hmaster_destroy while a caller waits inside (a registration waiting for
+ * the other slave): the caller is refused and has left before the core is
+ * freed, in both modes. */
+static void test_destroy_waits_for_callers(void)
+{
+	for (int mode = 0; mode < 2; mode++) {
+		struct master_config c;
+		struct master *m;
+		struct hmaster_parent ops;
+		struct waiting_registration w = {0};
+		pthread_t t;
+		int err;
+
+		tu_master_config(&c, SCHED_DTSS, 2, W, 1, 60000);
+		m = master_create(&c, &err, NULL);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+		ops = tu_master_parent(m);
+		w.h = hmaster_create("h", mode ? HMASTER_TWOLEVEL : HMASTER_RELAY, 2, 60000, 0,
+				     &ops, &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(w.h);
+		w.rc = -1;
+		CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, register_inside, &w), 0);
+		dls_sleep_ms(100); /* it waits for the second slave */
+		hmaster_destroy(w.h);
+		CU_ASSERT_EQUAL(w.left, 1); /* it was not freed under the caller */
+		pthread_join(t, NULL);
+		CU_ASSERT_NOT_EQUAL(w.rc, DLS_OK);
+		CU_ASSERT_NOT_EQUAL(w.rc, -1);
+		CU_ASSERT_PTR_NOT_NULL(strstr(w.why, "stopping"));
+		master_destroy(m);
+	}
+}
+
 int hmaster_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("hmaster core (relay, two-level)", NULL, NULL);
@@ -309,5 +371,7 @@ int hmaster_suite_add(void)
 	       !CU_add_test(s, "two-level: a lost slave's chunk goes to a sibling",
 			    test_twolevel_lost_slave) ||
 	       !CU_add_test(s, "register_cluster: V over the slowest slave; prefetch allowed",
-			    test_cluster_registration);
+			    test_cluster_registration) ||
+	       !CU_add_test(s, "destroyed with a caller inside: it is refused first",
+			    test_destroy_waits_for_callers);
 }

@@ -343,6 +343,60 @@ static void test_second_waits_for_predecessor(void)
 	master_destroy(m);
 }
 
+/* Asks as a servant does: entered, the request, left. */
+static void *ask_inside(void *arg)
+{
+	struct late_request *q = arg;
+	char why[MASTER_WHY_LEN] = "";
+
+	q->rc = master_enter(q->m, why);
+	if (q->rc == DLS_OK) {
+		q->rc = master_request(q->m, &q->r, &q->rep, why);
+		master_leave(q->m);
+	}
+	CU_ASSERT(q->rc == DLS_OK || strstr(why, "closing") != NULL);
+	return NULL;
+}
+
+/* master_close ends the waits at the start gate (the head's, with a
+ * deadline, and the one behind it, without), returns once both callers
+ * left, and refuses every later caller. */
+static void test_close_ends_waits(void)
+{
+	struct master_config c;
+	struct master *m;
+	const double speeds[] = {1, 1, 1};
+	struct late_request q[2];
+	pthread_t t[2];
+	double v[3], t0;
+	int ids[3], err;
+	char why[MASTER_WHY_LEN] = "";
+
+	tu_master_config(&c, SCHED_SS, 3, W, H, 60000); /* the gate waits for all 3 */
+	tu_set_maxit(&c, 64);
+	m = master_create(&c, &err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	register_all(m, 3, speeds, ids, v);
+	for (int k = 0; k < 2; k++) {
+		q[k].m = m;
+		q[k].r = tu_request(m, k, 1, 1, NULL, 0);
+		q[k].rc = -1;
+		CU_ASSERT_EQUAL_FATAL(pthread_create(&t[k], NULL, ask_inside, &q[k]), 0);
+	}
+	dls_sleep_ms(100); /* both wait at the gate: slave 2 never asks */
+	t0 = dls_now();
+	master_close(m);
+	CU_ASSERT(dls_now() - t0 < 2);
+	for (int k = 0; k < 2; k++) {
+		pthread_join(t[k], NULL);
+		CU_ASSERT_EQUAL(q[k].rc, DLS_ESTATE);
+	}
+	CU_ASSERT_EQUAL(master_enter(m, why), DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "the master is closing"));
+	master_close(m); /* idempotent */
+	master_destroy(m);
+}
+
 /* WAIT while another slave holds work; DONE once every result is in. */
 static void test_wait_then_done(void)
 {
@@ -566,5 +620,7 @@ int master_suite_add(void)
 			    test_liar_slowed_to_seen) ||
 	       !CU_add_test(s, "an adaptive scheme learns from measured chunks",
 			    test_adaptive_learns) ||
-	       !CU_add_test(s, "hostile running totals bounded", test_hostile_times_bounded);
+	       !CU_add_test(s, "hostile running totals bounded", test_hostile_times_bounded) ||
+	       !CU_add_test(s, "closing ends every wait and refuses later callers",
+			    test_close_ends_waits);
 }

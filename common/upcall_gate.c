@@ -1,0 +1,31 @@
+/*
+ * upcall_gate.c - remote callers inside a core, counted so that the core
+ * outlives them (upcall_gate.h).
+ */
+#include "upcall_gate.h"
+
+#include "dls/log.h"
+#include "dls_time.h"
+
+int upcall_gate_enter(struct upcall_gate *g)
+{
+	if (g->closing)
+		return -1;
+	g->inside++;
+	return 0;
+}
+
+void upcall_gate_leave(struct upcall_gate *g, pthread_cond_t *cond)
+{
+	if (--g->inside == 0 && g->closing)
+		pthread_cond_broadcast(cond);
+}
+
+void upcall_gate_drain(struct upcall_gate *g, pthread_cond_t *cond, pthread_mutex_t *lock,
+		       const char *who)
+{
+	g->closing = 1;
+	while (g->inside > 0)
+		if (dls_cond_wait_until(cond, lock, dls_now() + 5) && g->inside > 0)
+			log_warn("closing: %d callers still inside %s", g->inside, who);
+}

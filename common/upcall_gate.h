@@ -1,0 +1,42 @@
+/*
+ * upcall_gate.h - counts the remote callers inside a core (master,
+ * coordinator) so that it is freed only when none is left: a core that
+ * closes refuses later callers, wakes its own waits, and drains the rest.
+ * The gate has no lock of its own: every call holds the core's lock, and
+ * the core's condition variable carries the wake-ups.
+ */
+#ifndef DLS_UPCALL_GATE_H
+#define DLS_UPCALL_GATE_H
+
+#include <pthread.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct upcall_gate {
+	int inside;  /* callers between enter and leave */
+	int closing; /* upcall_gate_drain began: nobody enters, waits end */
+};
+
+/* A caller enters (lock held): 0, or -1 once the gate is closing (then
+ * it must not leave). */
+int upcall_gate_enter(struct upcall_gate *g);
+
+/* A caller leaves (lock held); the last one out of a closing gate
+ * broadcasts cond. */
+void upcall_gate_leave(struct upcall_gate *g, pthread_cond_t *cond);
+
+/*
+ * Closes the gate (lock held; the caller has woken its waits, which must
+ * look at g->closing) and waits on cond until nobody is inside, logging
+ * every 5 s who is still there (`who`: "the master").  Idempotent.
+ */
+void upcall_gate_drain(struct upcall_gate *g, pthread_cond_t *cond, pthread_mutex_t *lock,
+		       const char *who);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
