@@ -130,13 +130,17 @@ int roster_close_if_due(struct roster *r, double now)
 	return 1;
 }
 
-void roster_wait_closed(struct roster *r, pthread_mutex_t *lock, pthread_cond_t *cond)
+int roster_wait_closed(struct roster *r, pthread_mutex_t *lock, pthread_cond_t *cond,
+		       const int *giving_up)
 {
 	while (!r->closed) {
+		if (*giving_up)
+			return -1;
 		dls_cond_wait_until(cond, lock, roster_deadline(r));
 		if (roster_close_if_due(r, dls_now()))
 			pthread_cond_broadcast(cond);
 	}
+	return 0;
 }
 
 int roster_check_caller(const struct roster *r, int id, uint64_t key, char *why, size_t len)

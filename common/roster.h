@@ -92,8 +92,10 @@ double roster_deadline(const struct roster *r);
 /* Non-zero when the window passed at `now` and nobody registered: the run cannot start. */
 int roster_abandoned(const struct roster *r, double now);
 
-/* Blocks on cond (lock held) until the roster closed. */
-void roster_wait_closed(struct roster *r, pthread_mutex_t *lock, pthread_cond_t *cond);
+/* Blocks on cond (lock held) until the roster closed: 0; or until
+ * *giving_up (the owner is closing, and broadcast cond) is set: -1. */
+int roster_wait_closed(struct roster *r, pthread_mutex_t *lock, pthread_cond_t *cond,
+		       const int *giving_up);
 
 /*
  * May child `id`, showing capability `key`, call?  DLS_OK; DLS_ENOENT

@@ -194,6 +194,16 @@ static int add_slaves(struct master *m, const char *const *names, const double *
 	return rc;
 }
 
+/* Waits until registration closed (DLS_OK), or refuses the caller when
+ * the master closes first; the lock is held. */
+static int wait_registration(struct master *m, char *why)
+{
+	if (roster_wait_closed(&m->roster, &m->lock, &m->cond, &m->gate.closing) == 0)
+		return DLS_OK;
+	master_why(why, "the run is over: the master is closing");
+	return DLS_ESTATE;
+}
+
 int master_register_group(struct master *m, const char *const *names, const double *speeds,
 			  size_t n, int *ids, uint64_t *keys, double *vpowers, char *why)
 {
@@ -203,7 +213,7 @@ int master_register_group(struct master *m, const char *const *names, const doub
 	pthread_mutex_lock(&m->lock);
 	rc = add_slaves(m, names, speeds, n, NULL, ids, keys, &ticket, why);
 	if (!rc)
-		roster_wait_closed(&m->roster, &m->lock, &m->cond);
+		rc = wait_registration(m, why);
 	for (size_t k = 0; !rc && k < n; k++)
 		vpowers[k] = m->roster.v[ids[k]].info.vpower;
 	pthread_mutex_unlock(&m->lock);
@@ -234,8 +244,9 @@ int master_register_cluster(struct master *m, const char *name, const double *sp
 	}
 	pthread_mutex_lock(&m->lock);
 	rc = add_slaves(m, &name, &sum, 1, &min, id, key, &ticket, why);
+	if (!rc)
+		rc = wait_registration(m, why);
 	if (!rc) {
-		roster_wait_closed(&m->roster, &m->lock, &m->cond);
 		for (size_t k = 0; k < n; k++) /* as if each had registered here */
 			vpowers[k] = roster_vpower(&m->roster, speeds[k]);
 	}

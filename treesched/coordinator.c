@@ -170,7 +170,8 @@ void coordinator_leave(struct coordinator *c)
 void coordinator_close(struct coordinator *c)
 {
 	pthread_mutex_lock(&c->lock);
-	pthread_cond_broadcast(&c->cond);
+	c->gate.closing = 1;
+	pthread_cond_broadcast(&c->cond); /* a registration waiting for the others */
 	upcall_gate_drain(&c->gate, &c->cond, &c->lock, "the coordinator");
 	pthread_mutex_unlock(&c->lock);
 }
@@ -330,7 +331,11 @@ int coordinator_register(struct coordinator *c, const char *name, double speed,
 	}
 	if (roster_close_if_due(&c->roster, dls_now()))
 		pthread_cond_broadcast(&c->cond);
-	roster_wait_closed(&c->roster, &c->lock, &c->cond);
+	if (roster_wait_closed(&c->roster, &c->lock, &c->cond, &c->gate.closing)) {
+		why_f(why, "the run is over: the coordinator is closing");
+		rc = DLS_ESTATE;
+		goto out;
+	}
 	if (!c->plan) {
 		rc = coordinator_build_chain(c, NULL);
 		if (rc)

@@ -14,6 +14,7 @@
 
 #include "dls/err.h"
 #include "coordinator.h"
+#include "dls_time.h"
 #include "pair_counts.h"
 #include "master_testutil.h"
 #include "suites.h"
@@ -257,6 +258,51 @@ static void test_peer_lookups_refused(void)
 	coordinator_destroy(m);
 }
 
+/* Registers as a servant does: entered, the call (it waits for the
+ * others), left. */
+static void *register_inside(void *arg)
+{
+	struct reg *r = arg;
+	char why[COORDINATOR_WHY_LEN] = "";
+
+	r->rc = coordinator_enter(r->m, why);
+	if (r->rc == DLS_OK) {
+		r->rc = coordinator_register(r->m, "s", r->speed, NULL, &r->id, &r->place, why);
+		coordinator_leave(r->m);
+	}
+	CU_ASSERT(r->rc == DLS_OK || strstr(why, "the coordinator is closing") != NULL);
+	return NULL;
+}
+
+/* coordinator_close ends a registration's wait for the others (a window of
+ * a minute): it is refused, and later callers are too. */
+static void test_close_ends_registration(void)
+{
+	struct coordinator_config c;
+	struct reg r = {0};
+	uint16_t buf[W];
+	pthread_t t;
+	double t0;
+	char why[COORDINATOR_WHY_LEN] = "";
+	int err;
+
+	setup(&c, buf);
+	c.register_timeout_ms = 60000;
+	r.m = coordinator_create(&c, &err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r.m);
+	r.speed = 1;
+	r.rc = -1;
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, register_inside, &r), 0);
+	dls_sleep_ms(100);
+	t0 = dls_now();
+	coordinator_close(r.m);
+	CU_ASSERT(dls_now() - t0 < 2);
+	pthread_join(t, NULL);
+	CU_ASSERT_EQUAL(r.rc, DLS_ESTATE);
+	CU_ASSERT_EQUAL(coordinator_enter(r.m, why), DLS_ESTATE);
+	coordinator_destroy(r.m);
+}
+
 /* Workpile and roc: work moves between any two slaves; a giver may deliver
  * what it handed over (a failed transfer: it kept it), nobody else may. */
 static void test_piles(void)
@@ -358,5 +404,7 @@ int coordinator_suite_add(void)
 	       !CU_add_test(s, "workpile: any pair, a giver's kept work", test_piles) ||
 	       !CU_add_test(s, "peer lookups: trees refused, the lost said lost",
 			    test_peer_lookups_refused) ||
-	       !CU_add_test(s, "migrations per pair at any size", test_pair_counts);
+	       !CU_add_test(s, "migrations per pair at any size", test_pair_counts) ||
+	       !CU_add_test(s, "closing ends a registration's wait for the others",
+			    test_close_ends_registration);
 }

@@ -358,6 +358,54 @@ static void *ask_inside(void *arg)
 	return NULL;
 }
 
+struct waiting_registration {
+	struct master *m;
+	int rc;
+	char why[MASTER_WHY_LEN];
+};
+
+/* Registers one slave as a servant does: it waits for the others. */
+static void *register_inside(void *arg)
+{
+	struct waiting_registration *w = arg;
+	uint64_t key;
+	double v;
+	int id;
+
+	w->rc = master_enter(w->m, w->why);
+	if (w->rc == DLS_OK) {
+		w->rc = master_register(w->m, "a", 1, &id, &key, &v, w->why);
+		master_leave(w->m);
+	}
+	return NULL;
+}
+
+/* master_close ends a registration's wait for the others (the window is
+ * a minute): it is refused. */
+static void test_close_ends_registration(void)
+{
+	struct master_config c;
+	struct waiting_registration w = {0};
+	pthread_t t;
+	double t0;
+	int err;
+
+	tu_master_config(&c, SCHED_SS, 2, W, H, 60000);
+	tu_set_maxit(&c, 64);
+	w.m = master_create(&c, &err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(w.m);
+	w.rc = -1;
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, register_inside, &w), 0);
+	dls_sleep_ms(100);
+	t0 = dls_now();
+	master_close(w.m);
+	CU_ASSERT(dls_now() - t0 < 2);
+	pthread_join(t, NULL);
+	CU_ASSERT_EQUAL(w.rc, DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(w.why, "the master is closing"));
+	master_destroy(w.m);
+}
+
 /* master_close ends the waits at the start gate (the head's, with a
  * deadline, and the one behind it, without), returns once both callers
  * left, and refuses every later caller. */
@@ -622,5 +670,7 @@ int master_suite_add(void)
 			    test_adaptive_learns) ||
 	       !CU_add_test(s, "hostile running totals bounded", test_hostile_times_bounded) ||
 	       !CU_add_test(s, "closing ends every wait and refuses later callers",
-			    test_close_ends_waits);
+			    test_close_ends_waits) ||
+	       !CU_add_test(s, "closing ends a registration's wait for the others",
+			    test_close_ends_registration);
 }
