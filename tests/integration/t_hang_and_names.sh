@@ -3,6 +3,7 @@
 # while they run and gone after.  A slave that hangs (SIGSTOP) while holding
 # a chunk is declared lost when it stops answering pings, its chunk goes to
 # another slave, and the image is exact; resumed, it is refused and exits 1.
+# A master whose --timeout passes during registration ends at once.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -44,3 +45,26 @@ run = json.load(open(sys.argv[1]))
 names = sorted(p["name"] for p in run["pes"])
 assert names == ['s"0\\', "s1", "s2"], names
 PY
+echo "ok a hung slave is lost, its chunk recomputed, the image exact"
+
+# --- a master whose --timeout passes while a registration waits for the
+# others ends then (not when the 30 s window would close), and the waiting
+# slave is told why
+spawn tmaster dls-master --run to --slaves 2 --width 200 --height 100 --timeout 2 \
+	--register-timeout-ms 30000 $NS $EP
+TMASTER=$LAST_PID
+wait_for sh -c "nameclt $NS list DLS/to | grep -qx master"
+spawn tslave dls-slave --run to --name s0 $NS $EP
+TSLAVE=$LAST_PID
+t0=$(date +%s)
+rc=0
+wait "$TMASTER" || rc=$?
+expect_eq "master exit after its --timeout" "$rc" 1
+rc=0
+wait "$TSLAVE" || rc=$?
+took=$(( $(date +%s) - t0 ))
+[ "$took" -lt 15 ] || { echo "the master took $took s to end after its --timeout of 2 s" >&2; exit 1; }
+expect_eq "waiting slave's exit" "$rc" 1
+grep -q "passed while waiting for slaves to register (1 in): giving up" "$T/tmaster.log"
+grep -q "refused: the run is over: the master is closing" "$T/tslave.log"
+echo "ok --timeout during registration: the master ends in $took s, the waiting slave is refused with the reason"
