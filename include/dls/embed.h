@@ -168,7 +168,10 @@ int dls_embed_master_start(const struct dls_embed_master_options *o,
  * Waits until the run is over (every result in and handed to on_result,
  * the slaves dismissed).  DLS_OK, or DLS_EREMOTE when it failed (every
  * slave lost; why).  status (if not NULL) gets the final per-slave table
- * (free with dls_status_free).  Then frees m.
+ * (free with dls_status_free).  Then frees m, once no call of another
+ * process is inside it: on the program's ORB, which goes on serving, a
+ * call that arrives later is refused ("the run is over") or finds no
+ * object.
  */
 int dls_embed_master_wait(struct dls_embed_master *m, struct dls_status *status, char *why,
 			  size_t len);
