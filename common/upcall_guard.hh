@@ -1,30 +1,64 @@
-// upcall_guard.hh - one servant operation inside a core that can close
-// (common/upcall_gate.h): the core's enter call first, refused with
-// DLS::Refused once the core is closing; its leave call on every way out.
+// upcall_guard.hh - a servant's link to its core (common/upcall_gate.h):
+// every operation enters the core through it and leaves on every way out.
+// At the end of the run the servant detaches the link, so that no later
+// operation touches the core, not even one the ORB had begun to unmarshal
+// when the core closed; the core's close then drains those inside.
 #ifndef DLS_UPCALL_GUARD_HH
 #define DLS_UPCALL_GUARD_HH
 
+#include <omnithread.h>
+
+#include "dls/err.h"
 #include "orb_util.hh"
 
 template <typename Core, int (*Enter)(Core *, char *), void (*Leave)(Core *)>
-class UpcallGuard {
+class CoreLink {
 public:
-	explicit UpcallGuard(Core *core) : core_(core)
+	explicit CoreLink(Core *core) : core_(core)
 	{
-		char why[256] = "";
-		int rc = Enter(core, why);
+	}
 
-		if (rc)
-			dls_refuse(rc, why);
-	}
-	~UpcallGuard()
+	// No operation reaches the core after this returns (they are refused
+	// with "the run is over"); the core's close drains those inside.
+	void detach()
 	{
-		Leave(core_);
+		omni_mutex_lock l(lock_);
+
+		core_ = nullptr;
 	}
-	UpcallGuard(const UpcallGuard &) = delete;
-	UpcallGuard &operator=(const UpcallGuard &) = delete;
+
+	// One operation inside the core: refused with DLS::Refused once the
+	// link is detached or the core is closing.
+	class Inside {
+	public:
+		explicit Inside(CoreLink &link)
+		{
+			char why[256] = "the run is over";
+			int rc = DLS_ESTATE;
+
+			{
+				omni_mutex_lock l(link.lock_);
+
+				core_ = link.core_;
+				if (core_)
+					rc = Enter(core_, why);
+			}
+			if (rc)
+				dls_refuse(rc, why);
+		}
+		~Inside()
+		{
+			Leave(core_);
+		}
+		Inside(const Inside &) = delete;
+		Inside &operator=(const Inside &) = delete;
+
+	private:
+		Core *core_;
+	};
 
 private:
+	omni_mutex lock_;
 	Core *core_;
 };
 

@@ -107,6 +107,7 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 	dls_name_unbind(mpath);
 	dls_sleep_ms(100); /* let the last replies leave */
 	servant->forget_refs(); /* while the ORB is whole */
+	servant->detach_core(); /* no later operation reaches h */
 	dls_unpublish(servant); /* a later call finds no object, not a freed core */
 	hmaster_destroy(h);	/* once no operation is inside it */
 	hmaster_parent_free(&pops);

@@ -9,15 +9,10 @@
 #include "dls/log.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"
-#include "upcall_guard.hh"
-
-// Every operation is inside the core until it returns: the core is freed
-// only when none is (hmaster_destroy).
-typedef UpcallGuard<struct hmaster, hmaster_enter, hmaster_leave> Inside;
 
 HMaster_i::HMaster_i(struct hmaster *h, DLS::Master_ptr parent, int ping_timeout_ms,
 		     const struct run_secret *secret)
-	: SlaveRefs(ping_timeout_ms), h_(h), parent_(DLS::Master::_duplicate(parent)),
+	: SlaveRefs(ping_timeout_ms), h_(h), link_(h), parent_(DLS::Master::_duplicate(parent)),
 	  trust_(secret)
 {
 }
@@ -28,7 +23,7 @@ DLS::GroupRegistration *HMaster_i::register_group(CORBA::ULong version,
 						  const DLS::StringSeq &names,
 						  const DLS::DoubleSeq &speeds, DLS::Slave_ptr self)
 {
-	Inside inside(h_);
+	Link::Inside inside(link_);
 	size_t n = names.length();
 	std::vector<const char *> nm;
 	std::vector<double> sp, vp(n);
@@ -63,7 +58,7 @@ DLS::Registration *HMaster_i::register_slave(CORBA::ULong version, const DLS::Cr
 					     const char *name, CORBA::Double speed,
 					     DLS::Slave_ptr self)
 {
-	Inside inside(h_);
+	Link::Inside inside(link_);
 	DLS::StringSeq names;
 	DLS::DoubleSeq speeds;
 
@@ -97,7 +92,7 @@ DLS::Registration *HMaster_i::register_cluster(CORBA::ULong version, const DLS::
 						const DLS::DoubleSeq &speeds, DLS::Slave_ptr self,
 						DLS::DoubleSeq_out virtual_powers)
 {
-	Inside inside(h_);
+	Link::Inside inside(link_);
 	size_t n = speeds.length();
 	std::vector<double> sp(n), vp(n);
 	struct dls_job job;
@@ -136,7 +131,7 @@ DLS::Registration *HMaster_i::register_cluster(CORBA::ULong version, const DLS::
 
 DLS::ReplySeq *HMaster_i::request_group(const DLS::RequestSeq &requests)
 {
-	Inside inside(h_);
+	Link::Inside inside(link_);
 	size_t n = requests.length();
 	std::vector<proto_request_mem> mem;
 	std::vector<struct dls_request> reqs;
@@ -153,7 +148,7 @@ DLS::ReplySeq *HMaster_i::request_group(const DLS::RequestSeq &requests)
 
 DLS::Reply HMaster_i::request(const DLS::ChunkRequest &req)
 {
-	Inside inside(h_);
+	Link::Inside inside(link_);
 	DLS::RequestSeq one;
 
 	one.length(1);
@@ -164,7 +159,7 @@ DLS::Reply HMaster_i::request(const DLS::ChunkRequest &req)
 
 void HMaster_i::submit(CORBA::Long slave_id, DLS::Capability key, const DLS::ResultSeq &results)
 {
-	Inside inside(h_);
+	Link::Inside inside(link_);
 	std::vector<struct dls_result> res;
 	char why[HMASTER_WHY_LEN] = "";
 	int rc;
@@ -177,7 +172,7 @@ void HMaster_i::submit(CORBA::Long slave_id, DLS::Capability key, const DLS::Res
 
 DLS::RunStatus *HMaster_i::status()
 {
-	Inside inside(h_);
+	Link::Inside inside(link_);
 	struct dls_status s;
 	int rc = hmaster_snapshot(h_, &s);
 
@@ -192,7 +187,7 @@ DLS::RunStatus *HMaster_i::status()
 
 void HMaster_i::slave_lost(CORBA::Long slave_id, DLS::Capability key, const char *cause)
 {
-	Inside inside(h_);
+	Link::Inside inside(link_);
 	char why[HMASTER_WHY_LEN] = "";
 	int rc = hmaster_check_caller(h_, slave_id, key, why);
 

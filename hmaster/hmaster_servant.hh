@@ -9,6 +9,7 @@
 #include "hmaster.h"
 #include "run_trust.hh"
 #include "slave_refs.hh"
+#include "upcall_guard.hh"
 
 // Children's references are kept by the ids they use here: a relay child
 // hmaster answers for every slave id below it.
@@ -39,8 +40,18 @@ public:
 				  CORBA::Long slave_id, DLS::Capability key,
 				  DLS::Slave_ptr self) override;
 
+	// The end of the run: no later operation reaches the core
+	// (hmaster_destroy drains those inside).
+	void detach_core()
+	{
+		link_.detach();
+	}
+
 private:
+	typedef CoreLink<struct hmaster, hmaster_enter, hmaster_leave> Link;
+
 	struct hmaster *h_;
+	Link link_; // every operation is inside the core through it (Link::Inside)
 	DLS::Master_var parent_; // for status()
 	RunTrust trust_;
 };

@@ -104,6 +104,7 @@ static void quiesce(void *ctx)
 {
 	served *s = (served *)ctx;
 
+	s->servant->detach_core();
 	master_close(s->m);
 	s->servant->forget_refs();
 }

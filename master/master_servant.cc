@@ -7,15 +7,10 @@
 #include "dls/log.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"
-#include "upcall_guard.hh"
-
-// Every operation is inside the core until it returns: the core is freed
-// only when none is (master_close).
-typedef UpcallGuard<struct master, master_enter, master_leave> Inside;
 
 Master_i::Master_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms,
 		   const struct run_secret *secret)
-	: SlaveRefs(ping_timeout_ms), m_(m), job_(job), trust_(secret)
+	: SlaveRefs(ping_timeout_ms), m_(m), link_(m), job_(job), trust_(secret)
 {
 }
 
@@ -23,7 +18,7 @@ DLS::Registration *Master_i::register_slave(CORBA::ULong version, const DLS::Cre
 					    const char *name, CORBA::Double speed,
 					    DLS::Slave_ptr self)
 {
-	Inside inside(m_);
+	Link::Inside inside(link_);
 	char why[MASTER_WHY_LEN] = "";
 	int id = -1;
 	uint64_t key = 0;
@@ -49,7 +44,7 @@ DLS::Registration *Master_i::register_cluster(CORBA::ULong version, const DLS::C
 					       const DLS::DoubleSeq &speeds, DLS::Slave_ptr self,
 					       DLS::DoubleSeq_out virtual_powers)
 {
-	Inside inside(m_);
+	Link::Inside inside(link_);
 	std::vector<double> sp(speeds.length()), vp(speeds.length());
 	char why[MASTER_WHY_LEN] = "";
 	int id = -1, rc;
@@ -84,7 +79,7 @@ DLS::Registration *Master_i::register_cluster(CORBA::ULong version, const DLS::C
 
 DLS::Reply Master_i::request(const DLS::ChunkRequest &req)
 {
-	Inside inside(m_);
+	Link::Inside inside(link_);
 	proto_request_mem mem;
 	struct dls_request r;
 	struct dls_reply reply;
@@ -102,7 +97,7 @@ DLS::Reply Master_i::request(const DLS::ChunkRequest &req)
 
 void Master_i::submit(CORBA::Long slave_id, DLS::Capability key, const DLS::ResultSeq &results)
 {
-	Inside inside(m_);
+	Link::Inside inside(link_);
 	std::vector<struct dls_result> res;
 	char why[MASTER_WHY_LEN] = "";
 	int rc;
@@ -117,7 +112,7 @@ void Master_i::submit(CORBA::Long slave_id, DLS::Capability key, const DLS::Resu
 
 DLS::RunStatus *Master_i::status()
 {
-	Inside inside(m_);
+	Link::Inside inside(link_);
 	struct dls_status s;
 
 	if (master_snapshot(m_, &s))
@@ -133,7 +128,7 @@ DLS::GroupRegistration *Master_i::register_group(CORBA::ULong version,
 						 const DLS::StringSeq &names,
 						 const DLS::DoubleSeq &speeds, DLS::Slave_ptr self)
 {
-	Inside inside(m_);
+	Link::Inside inside(link_);
 	size_t n = names.length();
 	std::vector<const char *> nm;
 	std::vector<double> sp, vp(n);
@@ -163,7 +158,7 @@ DLS::GroupRegistration *Master_i::register_group(CORBA::ULong version,
 
 DLS::ReplySeq *Master_i::request_group(const DLS::RequestSeq &requests)
 {
-	Inside inside(m_);
+	Link::Inside inside(link_);
 	size_t n = requests.length();
 	std::vector<proto_request_mem> mem;
 	std::vector<struct dls_request> reqs;
@@ -180,7 +175,7 @@ DLS::ReplySeq *Master_i::request_group(const DLS::RequestSeq &requests)
 
 void Master_i::slave_lost(CORBA::Long slave_id, DLS::Capability key, const char *cause)
 {
-	Inside inside(m_);
+	Link::Inside inside(link_);
 	char why[MASTER_WHY_LEN] = "";
 	int rc = master_check_caller(m_, slave_id, key, why);
 
@@ -198,7 +193,7 @@ void Master_i::slave_lost(CORBA::Long slave_id, DLS::Capability key, const char 
 DLS::Registration *Master_i::rejoin(CORBA::ULong version, const DLS::Credentials &cred,
 				    CORBA::Long slave_id, DLS::Capability key, DLS::Slave_ptr self)
 {
-	Inside inside(m_);
+	Link::Inside inside(link_);
 	char why[MASTER_WHY_LEN] = "";
 	double vpower = 0;
 	int id = slave_id, rc;

@@ -12,6 +12,7 @@
 #include "master.h"
 #include "run_trust.hh"
 #include "slave_refs.hh"
+#include "upcall_guard.hh"
 
 class Master_i : public POA_DLS::Master, public SlaveRefs {
 public:
@@ -40,8 +41,18 @@ public:
 				  CORBA::Long slave_id, DLS::Capability key,
 				  DLS::Slave_ptr self) override;
 
+	// The end of the run: no later operation reaches the core
+	// (master_close drains those inside).
+	void detach_core()
+	{
+		link_.detach();
+	}
+
 private:
+	typedef CoreLink<struct master, master_enter, master_leave> Link;
+
 	struct master *m_;
+	Link link_; // every operation is inside the core through it (Link::Inside)
 	DLS::JobSpec job_;
 	RunTrust trust_;
 };

@@ -112,6 +112,7 @@ static void quiesce(void *ctx)
 {
 	served *s = (served *)ctx;
 
+	s->servant->detach_core();
 	coordinator_close(s->c);
 	s->servant->forget_refs();
 }

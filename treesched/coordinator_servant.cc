@@ -12,15 +12,10 @@
 #include "orb_util.hh"
 #include "proto_conv.hh"
 #include "tree_migrate.h"
-#include "upcall_guard.hh"
-
-// Every operation is inside the core until it returns: the core is freed
-// only when none is (coordinator_close).
-typedef UpcallGuard<struct coordinator, coordinator_enter, coordinator_leave> Inside;
 
 Coordinator_i::Coordinator_i(struct coordinator *c, const DLS::JobSpec &job,
 			     int ping_timeout_ms, const struct run_secret *secret)
-	: SlaveRefs(ping_timeout_ms), c_(c), job_(job), trust_(secret)
+	: SlaveRefs(ping_timeout_ms), c_(c), link_(c), job_(job), trust_(secret)
 {
 }
 
@@ -29,7 +24,7 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version,
 							const char *name, CORBA::Double speed,
 							DLS::Slave_ptr self)
 {
-	Inside inside(c_);
+	Link::Inside inside(link_);
 	const struct coordinator_config *c = coordinator_config_of(c_);
 	struct coordinator_place p;
 	char why[COORDINATOR_WHY_LEN] = "";
@@ -81,7 +76,7 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version,
 DLS::Slave_ptr Coordinator_i::peer(CORBA::Long slave_id, DLS::Capability key, CORBA::Long peer_id,
 				   DLS::Capability_out peer_key)
 {
-	Inside inside(c_);
+	Link::Inside inside(link_);
 	char why[COORDINATOR_WHY_LEN] = "";
 	uint64_t k;
 	int lost, rc = coordinator_peer(c_, slave_id, key, peer_id, &k, &lost, why);
@@ -104,7 +99,7 @@ DLS::Slave_ptr Coordinator_i::peer(CORBA::Long slave_id, DLS::Capability key, CO
 void Coordinator_i::report(CORBA::Long slave_id, DLS::Capability key, const DLS::ResultSeq &results,
 			   const DLS::SlaveTimes &times)
 {
-	Inside inside(c_);
+	Link::Inside inside(link_);
 	std::vector<struct dls_result> res;
 	struct dls_times t;
 	char why[COORDINATOR_WHY_LEN] = "";
@@ -122,7 +117,7 @@ void Coordinator_i::report(CORBA::Long slave_id, DLS::Capability key, const DLS:
 void Coordinator_i::migrated(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Long to_slave_id,
 			     CORBA::LongLong start, CORBA::LongLong count, CORBA::LongLong stride)
 {
-	Inside inside(c_);
+	Link::Inside inside(link_);
 	struct coordinator_repair rep;
 	char why[COORDINATOR_WHY_LEN] = "";
 	int rc = coordinator_migrated(c_, from_slave_id, key, to_slave_id, start, count, stride,
@@ -142,7 +137,7 @@ DLS::Registration *Coordinator_i::rejoin(CORBA::ULong version, const DLS::Creden
 					 CORBA::Long slave_id, DLS::Capability key,
 					 DLS::Slave_ptr self)
 {
-	Inside inside(c_);
+	Link::Inside inside(link_);
 	char why[COORDINATOR_WHY_LEN] = "";
 	double vpower = 0;
 	int id = slave_id, rc;
@@ -163,7 +158,7 @@ DLS::Registration *Coordinator_i::rejoin(CORBA::ULong version, const DLS::Creden
 
 DLS::RunStatus *Coordinator_i::status()
 {
-	Inside inside(c_);
+	Link::Inside inside(link_);
 	struct dls_status s;
 
 	if (coordinator_snapshot(c_, &s))

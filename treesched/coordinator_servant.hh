@@ -8,6 +8,7 @@
 #include "coordinator.h"
 #include "run_trust.hh"
 #include "slave_refs.hh"
+#include "upcall_guard.hh"
 
 class Coordinator_i : public POA_DLS::Coordinator, public SlaveRefs {
 public:
@@ -46,10 +47,20 @@ public:
 	// The liveness ping through reach(): 0 when it answered, else why.
 	int ping_slave(int id, char *why, size_t len);
 
+	// The end of the run: no later operation reaches the core
+	// (coordinator_close drains those inside).
+	void detach_core()
+	{
+		link_.detach();
+	}
+
 private:
+	typedef CoreLink<struct coordinator, coordinator_enter, coordinator_leave> Link;
+
 	void tell_neighbours(int id);
 
 	struct coordinator *c_;
+	Link link_; // every operation is inside the core through it (Link::Inside)
 	DLS::JobSpec job_;
 	RunTrust trust_;
 };
