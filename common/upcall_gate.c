@@ -7,18 +7,25 @@
 #include "dls/log.h"
 #include "dls_time.h"
 
-int upcall_gate_enter(struct upcall_gate *g)
+int upcall_gate_enter(struct upcall_gate *g, pthread_mutex_t *lock)
 {
-	if (g->closing)
-		return -1;
-	g->inside++;
-	return 0;
+	int rc = -1;
+
+	pthread_mutex_lock(lock);
+	if (!g->closing) {
+		g->inside++;
+		rc = 0;
+	}
+	pthread_mutex_unlock(lock);
+	return rc;
 }
 
-void upcall_gate_leave(struct upcall_gate *g, pthread_cond_t *cond)
+void upcall_gate_leave(struct upcall_gate *g, pthread_mutex_t *lock, pthread_cond_t *cond)
 {
+	pthread_mutex_lock(lock);
 	if (--g->inside == 0 && g->closing)
 		pthread_cond_broadcast(cond);
+	pthread_mutex_unlock(lock);
 }
 
 void upcall_gate_drain(struct upcall_gate *g, pthread_cond_t *cond, pthread_mutex_t *lock,

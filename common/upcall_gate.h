@@ -2,8 +2,8 @@
  * upcall_gate.h - counts the remote callers inside a core (master,
  * coordinator) so that it is freed only when none is left: a core that
  * closes refuses later callers, wakes its own waits, and drains the rest.
- * The gate has no lock of its own: every call holds the core's lock, and
- * the core's condition variable carries the wake-ups.
+ * The gate has no lock of its own: it uses the core's, and the core's
+ * condition variable carries the wake-ups.
  */
 #ifndef DLS_UPCALL_GATE_H
 #define DLS_UPCALL_GATE_H
@@ -19,13 +19,13 @@ struct upcall_gate {
 	int closing; /* upcall_gate_drain began: nobody enters, waits end */
 };
 
-/* A caller enters (lock held): 0, or -1 once the gate is closing (then
+/* A caller enters (takes lock): 0, or -1 once the gate is closing (then
  * it must not leave). */
-int upcall_gate_enter(struct upcall_gate *g);
+int upcall_gate_enter(struct upcall_gate *g, pthread_mutex_t *lock);
 
-/* A caller leaves (lock held); the last one out of a closing gate
+/* A caller leaves (takes lock); the last one out of a closing gate
  * broadcasts cond. */
-void upcall_gate_leave(struct upcall_gate *g, pthread_cond_t *cond);
+void upcall_gate_leave(struct upcall_gate *g, pthread_mutex_t *lock, pthread_cond_t *cond);
 
 /*
  * Closes the gate (lock held; the caller has woken its waits, which must

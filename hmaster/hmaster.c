@@ -327,22 +327,15 @@ int hmaster_may_register(const struct hmaster *h, enum hmaster_mode mode, char *
 
 int hmaster_enter(struct hmaster *h, char *why)
 {
-	int rc = DLS_OK;
-
-	pthread_mutex_lock(&h->gate_lock);
-	if (upcall_gate_enter(&h->gate)) {
-		snprintf(why, HMASTER_WHY_LEN, "the hmaster is stopping");
-		rc = DLS_ESTATE;
-	}
-	pthread_mutex_unlock(&h->gate_lock);
-	return rc;
+	if (upcall_gate_enter(&h->gate, &h->gate_lock) == 0)
+		return DLS_OK;
+	snprintf(why, HMASTER_WHY_LEN, "the hmaster is stopping");
+	return DLS_ESTATE;
 }
 
 void hmaster_leave(struct hmaster *h)
 {
-	pthread_mutex_lock(&h->gate_lock);
-	upcall_gate_leave(&h->gate, &h->gate_cond);
-	pthread_mutex_unlock(&h->gate_lock);
+	upcall_gate_leave(&h->gate, &h->gate_lock, &h->gate_cond);
 }
 
 /* Nobody enters any more; every wait inside ends; returns once nobody is

@@ -109,22 +109,15 @@ struct master *master_create(const struct master_config *cfg, int *err, char *wh
 
 int master_enter(struct master *m, char *why)
 {
-	int rc = DLS_OK;
-
-	pthread_mutex_lock(&m->lock);
-	if (upcall_gate_enter(&m->gate)) {
-		master_why(why, "the run is over: the master is closing");
-		rc = DLS_ESTATE;
-	}
-	pthread_mutex_unlock(&m->lock);
-	return rc;
+	if (upcall_gate_enter(&m->gate, &m->lock) == 0)
+		return DLS_OK;
+	master_why(why, "the run is over: the master is closing");
+	return DLS_ESTATE;
 }
 
 void master_leave(struct master *m)
 {
-	pthread_mutex_lock(&m->lock);
-	upcall_gate_leave(&m->gate, &m->cond);
-	pthread_mutex_unlock(&m->lock);
+	upcall_gate_leave(&m->gate, &m->lock, &m->cond);
 }
 
 void master_close(struct master *m)

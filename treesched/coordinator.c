@@ -149,22 +149,15 @@ struct coordinator *coordinator_create(const struct coordinator_config *cfg, int
 
 int coordinator_enter(struct coordinator *c, char *why)
 {
-	int rc = DLS_OK;
-
-	pthread_mutex_lock(&c->lock);
-	if (upcall_gate_enter(&c->gate)) {
-		snprintf(why, COORDINATOR_WHY_LEN, "the run is over: the coordinator is closing");
-		rc = DLS_ESTATE;
-	}
-	pthread_mutex_unlock(&c->lock);
-	return rc;
+	if (upcall_gate_enter(&c->gate, &c->lock) == 0)
+		return DLS_OK;
+	snprintf(why, COORDINATOR_WHY_LEN, "the run is over: the coordinator is closing");
+	return DLS_ESTATE;
 }
 
 void coordinator_leave(struct coordinator *c)
 {
-	pthread_mutex_lock(&c->lock);
-	upcall_gate_leave(&c->gate, &c->cond);
-	pthread_mutex_unlock(&c->lock);
+	upcall_gate_leave(&c->gate, &c->lock, &c->cond);
 }
 
 void coordinator_close(struct coordinator *c)
