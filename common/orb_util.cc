@@ -417,11 +417,22 @@ int dls_publish(PortableServer::ServantBase *servant, const char *ior_file, cons
 
 void dls_unpublish(PortableServer::ServantBase *servant)
 {
+	double deadline = dls_now() + 10;
+
 	try {
 		PortableServer::ObjectId_var oid = dls_root_poa()->servant_to_id(servant);
 		dls_root_poa()->deactivate_object(oid);
-	} catch (...) {
+	} catch (const CORBA::Exception &e) {
+		char why[256];
+
+		dls_corba_error(e, why, sizeof(why));
+		log_warn("cannot deactivate the servant: %s", why);
 	}
+	// the creator's reference is the last one once the POA let go
+	while (servant->_refcount_value() > 1 && dls_now() < deadline)
+		dls_sleep_ms(2);
+	if (servant->_refcount_value() > 1)
+		log_warn("a call on the servant has not returned after 10 s: the ORB deletes it");
 	servant->_remove_ref();
 }
 

@@ -49,7 +49,11 @@ int dls_write_ior(CORBA::Object_ptr obj, const char *path, const char *prog);
 int dls_serve_until_killed(PortableServer::ServantBase *servant, const char *ior_path,
 			   const char *prog);
 
-// Deactivates a servant dls_publish activated and drops its reference.
+// Deactivates a servant dls_publish activated and deletes it in this
+// thread: the POA lets go of it when the last call on it has returned, and
+// this waits for that (at most 10 s, logged), so that its deletion never
+// falls to an ORB thread, maybe while the ORB is being destroyed.  Past
+// that, it is left to the ORB, as any servant is.
 void dls_unpublish(PortableServer::ServantBase *servant);
 
 struct run_loop_ops;
