@@ -399,20 +399,21 @@ int dls_publish(PortableServer::ServantBase *servant, const char *ior_file, cons
 	try {
 		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
 		CORBA::Object_var obj = dls_root_poa()->id_to_reference(oid);
+		int failed = ior_file && dls_write_ior(obj, ior_file, prog);
 
-		if (ior_file && dls_write_ior(obj, ior_file, prog))
-			return 1;
-		if (dls_name_bind(path, obj, why, sizeof(why))) {
+		if (!failed && dls_name_bind(path, obj, why, sizeof(why))) {
 			fprintf(stderr, "%s: cannot bind '%s' in the naming service: %s\n", prog,
 				path, why);
-			return 1;
+			failed = 1;
 		}
+		if (failed) /* nobody could call it yet: the POA lets go at once */
+			dls_root_poa()->deactivate_object(oid);
+		return failed;
 	} catch (const CORBA::Exception &e) {
 		dls_corba_error(e, why, sizeof(why));
 		fprintf(stderr, "%s: cannot activate the servant: %s\n", prog, why);
 		return 1;
 	}
-	return 0;
 }
 
 void dls_unpublish(PortableServer::ServantBase *servant)
@@ -444,8 +445,10 @@ int dls_serve(PortableServer::ServantBase *servant, const char *ior_file, const 
 	int status;
 
 	dls_name_path(path, run, leaf);
-	if (dls_publish(servant, ior_file, path, ops->prog))
+	if (dls_publish(servant, ior_file, path, ops->prog)) {
+		servant->_remove_ref(); /* not active: this deletes it */
 		return 1;
+	}
 	log_info("bound as '%s', waiting for %d slaves", path, nslaves);
 	status = run_loop(ops, ping_ms, progress);
 	dls_name_unbind(path);

@@ -36,7 +36,8 @@ CORBA::Object_ptr dls_name_resolve_wait(const char *path, int timeout_ms, int *e
 
 // Makes servant reachable: activates it in the root POA, writes its IOR to
 // ior_file (unless NULL) and binds it at path.  0, or 1 with the reason on
-// stderr after "prog: ".
+// stderr after "prog: ", the servant then not active (the caller's
+// reference is the last).
 int dls_publish(PortableServer::ServantBase *servant, const char *ior_file, const char *path,
 		const char *prog);
 
