@@ -50,6 +50,12 @@ cleanup() {
 	[ -n "$NS_DIR" ] && dls names stop --dir "$NS_DIR" >/dev/null 2>&1
 	if [ "$rc" -ne 0 ]; then
 		for f in "$T"/*.log; do [ -f "$f" ] && { echo "---- $f"; cat "$f"; }; done
+		# the processes' own logs under dls run --dir: their warnings and errors
+		for f in "$T"/*/*.log; do
+			[ -f "$f" ] || continue
+			grep -E " (warn|error|err): |refused|lost" "$f" 2>/dev/null | tail -n 15 |
+				sed "s|^|$(basename "$(dirname "$f")")/$(basename "$f"): |" || true
+		done
 	fi
 	rm -rf "$T"
 	exit "$rc"
