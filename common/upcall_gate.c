@@ -31,7 +31,6 @@ void upcall_gate_leave(struct upcall_gate *g, pthread_mutex_t *lock, pthread_con
 void upcall_gate_drain(struct upcall_gate *g, pthread_cond_t *cond, pthread_mutex_t *lock,
 		       const char *who)
 {
-	g->closing = 1;
 	while (g->inside > 0)
 		if (dls_cond_wait_until(cond, lock, dls_now() + 5) && g->inside > 0)
 			log_warn("closing: %d callers still inside %s", g->inside, who);

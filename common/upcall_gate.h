@@ -16,7 +16,7 @@ extern "C" {
 
 struct upcall_gate {
 	int inside;  /* callers between enter and leave */
-	int closing; /* upcall_gate_drain began: nobody enters, waits end */
+	int closing; /* set by the owner at its close: nobody enters, waits end */
 };
 
 /* A caller enters (takes lock): 0, or -1 once the gate is closing (then
@@ -28,9 +28,9 @@ int upcall_gate_enter(struct upcall_gate *g, pthread_mutex_t *lock);
 void upcall_gate_leave(struct upcall_gate *g, pthread_mutex_t *lock, pthread_cond_t *cond);
 
 /*
- * Closes the gate (lock held; the caller has woken its waits, which must
- * look at g->closing) and waits on cond until nobody is inside, logging
- * every 5 s who is still there (`who`: "the master").  Idempotent.
+ * Waits on cond (lock held) until nobody is inside, logging every 5 s who
+ * is still there (`who`: "the master").  The caller set g->closing first
+ * and woke its waits, which look at it.  Idempotent.
  */
 void upcall_gate_drain(struct upcall_gate *g, pthread_cond_t *cond, pthread_mutex_t *lock,
 		       const char *who);

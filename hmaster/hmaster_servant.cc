@@ -148,8 +148,7 @@ DLS::ReplySeq *HMaster_i::request_group(const DLS::RequestSeq &requests)
 
 DLS::Reply HMaster_i::request(const DLS::ChunkRequest &req)
 {
-	Link::Inside inside(link_);
-	DLS::RequestSeq one;
+	DLS::RequestSeq one; // request_group enters the core
 
 	one.length(1);
 	one[0] = req;

@@ -111,7 +111,7 @@ int master_enter(struct master *m, char *why)
 {
 	if (upcall_gate_enter(&m->gate, &m->lock) == 0)
 		return DLS_OK;
-	master_why(why, "the run is over: the master is closing");
+	master_why(why, MASTER_CLOSING_WHY);
 	return DLS_ESTATE;
 }
 
@@ -193,7 +193,7 @@ static int wait_registration(struct master *m, char *why)
 {
 	if (roster_wait_closed(&m->roster, &m->lock, &m->cond, &m->gate.closing) == 0)
 		return DLS_OK;
-	master_why(why, "the run is over: the master is closing");
+	master_why(why, MASTER_CLOSING_WHY);
 	return DLS_ESTATE;
 }
 

@@ -77,6 +77,9 @@ void master_auto_describe(const struct sched *s, char *out, size_t len);
 /* Logs the decisions auto made since the last call (not while replaying). */
 void master_auto_log(struct master *m);
 
+/* Why a caller is refused once master_close began. */
+#define MASTER_CLOSING_WHY "the run is over: the master is closing"
+
 /* Sets why (may be NULL) like snprintf. */
 void master_why(char *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

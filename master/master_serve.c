@@ -171,7 +171,7 @@ static int wait_turn(struct master *m, int64_t acp, struct serve_waiter *w, char
 	serve_queue_join(&m->queue, w, acp);
 	for (;;) { /* maybe_open_gate wakes the head when this request opens the gate */
 		if (m->gate.closing) {
-			master_why(why, "the run is over: the master is closing");
+			master_why(why, MASTER_CLOSING_WHY);
 			rc = DLS_ESTATE;
 			break;
 		}

@@ -151,7 +151,7 @@ int coordinator_enter(struct coordinator *c, char *why)
 {
 	if (upcall_gate_enter(&c->gate, &c->lock) == 0)
 		return DLS_OK;
-	snprintf(why, COORDINATOR_WHY_LEN, "the run is over: the coordinator is closing");
+	snprintf(why, COORDINATOR_WHY_LEN, COORDINATOR_CLOSING_WHY);
 	return DLS_ESTATE;
 }
 
@@ -325,7 +325,7 @@ int coordinator_register(struct coordinator *c, const char *name, double speed,
 	if (roster_close_if_due(&c->roster, dls_now()))
 		pthread_cond_broadcast(&c->cond);
 	if (roster_wait_closed(&c->roster, &c->lock, &c->cond, &c->gate.closing)) {
-		why_f(why, "the run is over: the coordinator is closing");
+		why_f(why, COORDINATOR_CLOSING_WHY);
 		rc = DLS_ESTATE;
 		goto out;
 	}

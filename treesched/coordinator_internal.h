@@ -15,6 +15,9 @@
 #include "roster.h"
 #include "upcall_gate.h"
 
+/* Why a caller is refused once coordinator_close began. */
+#define COORDINATOR_CLOSING_WHY "the run is over: the coordinator is closing"
+
 struct coordinator {
 	pthread_mutex_t lock;
 	pthread_cond_t cond; /* registration closed, run done, a slave dismissed or lost */
