@@ -56,6 +56,8 @@ cleanup() {
 			grep -E " (warn|error|err): |refused|lost" "$f" 2>/dev/null | tail -n 15 |
 				sed "s|^|$(basename "$(dirname "$f")")/$(basename "$f"): |" || true
 		done
+		# DLS_TEST_KEEP=DIR: the failed test's whole folder is kept there
+		[ -n "${DLS_TEST_KEEP:-}" ] && cp -a "$T" "$DLS_TEST_KEEP/" 2>/dev/null
 	fi
 	rm -rf "$T"
 	exit "$rc"
@@ -113,6 +115,35 @@ exact_run() {
 		--dir "$T/logs-$name" "$@" >"$T/$name.log" 2>&1 || { cat "$T/$name.log"; exit 1; }
 	same_image "$T/$name.pgm" "$REF"
 	echo "ok $name"
+}
+
+# two_at_once CMD...: runs the test step CMD (a function or program whose
+# outcome depends on nothing timed, e.g. exact_run) in the background, at
+# most two at once; steps_done waits for the rest.  A step that fails fails
+# the test at the next two_at_once or steps_done, its output shown.
+STEPS=""
+two_at_once() {
+	local out
+	[ "$(echo $STEPS | wc -w)" -lt 2 ] || step_wait_first
+	out=$(mktemp "$T/step.XXXXXX")
+	("$@") >"$out" 2>&1 &
+	STEPS="$STEPS $!:$out"
+	PIDS="$PIDS $!"
+}
+step_wait_first() {
+	local first
+	STEPS=${STEPS# }
+	first=${STEPS%% *}
+	STEPS=${STEPS#"$first"}
+	if ! wait "${first%%:*}"; then
+		cat "${first#*:}"
+		echo "FAILED a step run in the background (above)" >&2
+		exit 1
+	fi
+	cat "${first#*:}"
+}
+steps_done() {
+	while [ -n "${STEPS// /}" ]; do step_wait_first; done
 }
 
 # json_get FILE KEY: a top-level number or string of the run's JSON summary.

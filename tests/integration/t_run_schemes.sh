@@ -7,43 +7,54 @@ set -eu
 
 W=240 H=120
 REF=$(reference $W $H)
-for scheme in ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss static fsc mfsc \
-	awf-b awf-c awf-d awf-e af auto; do
-	for mode in dedicated nondedicated; do
-		if [ $mode = dedicated ]; then
-			set -- --speeds 1,2,1,2 --t-iter 300
-		else
-			set -- --speeds 1,2,1,2 --loads '1;2;0:1,0.15:3;0:2,0.3:1' --t-iter 3000
-		fi
-		order=natural
-		[ $scheme = dtss ] || [ $scheme = fss ] || [ $scheme = gss ] && order=interleaved
-		dls run "$@" --scheme $scheme --width $W --height $H --order $order \
-			--raw "$T/$scheme-$mode.pgm" --json "$T/$scheme-$mode.json" \
-			--dir "$T/logs-$scheme-$mode" >"$T/$scheme-$mode.log" 2>&1
-		same_image "$T/$scheme-$mode.pgm" "$REF"
-		expect_eq "$scheme $mode work" "$(json_get "$T/$scheme-$mode.json" work)" \
-			"$(dls mandel --width $W --height $H --sums | head -1 | cut -d' ' -f2)"
-		grep -q "^T_p" "$T/$scheme-$mode.log"
-		if [ $scheme = auto ]; then # its choice is in the report, text and JSON
-			grep -q "^scheme auto: ss -> " "$T/$scheme-$mode.log"
-			json_get "$T/$scheme-$mode.json" scheme_choices | grep -q "^ss -> "
-		fi
-		echo "ok $scheme $mode ($order)"
+# one_scheme SCHEME MODE: one run, its image and report checked
+one_scheme() {
+	local scheme=$1 mode=$2 order=natural
+	if [ $mode = dedicated ]; then
+		set -- --speeds 1,2,1,2 --t-iter 300
+	else
+		set -- --speeds 1,2,1,2 --loads '1;2;0:1,0.15:3;0:2,0.3:1' --t-iter 3000
+	fi
+	[ $scheme = dtss ] || [ $scheme = fss ] || [ $scheme = gss ] && order=interleaved
+	dls run "$@" --scheme $scheme --width $W --height $H --order $order \
+		--raw "$T/$scheme-$mode.pgm" --json "$T/$scheme-$mode.json" \
+		--dir "$T/logs-$scheme-$mode" >"$T/$scheme-$mode.log" 2>&1 ||
+		{ cat "$T/$scheme-$mode.log"; exit 1; }
+	same_image "$T/$scheme-$mode.pgm" "$REF"
+	expect_eq "$scheme $mode work" "$(json_get "$T/$scheme-$mode.json" work)" "$WORK"
+	grep -q "^T_p" "$T/$scheme-$mode.log"
+	if [ $scheme = auto ]; then # its choice is in the report, text and JSON
+		grep -q "^scheme auto: ss -> " "$T/$scheme-$mode.log"
+		json_get "$T/$scheme-$mode.json" scheme_choices | grep -q "^ss -> "
+	fi
+	echo "ok $scheme $mode ($order)"
+}
+WORK=$(dls mandel --width $W --height $H --sums | head -1 | cut -d' ' -f2)
+# nothing here is timed: two runs at once, of about the same length
+for mode in dedicated nondedicated; do
+	for scheme in ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss static fsc mfsc \
+		awf-b awf-c awf-d awf-e af auto; do
+		two_at_once one_scheme $scheme $mode
 	done
 done
+steps_done
 
 # Asking ahead (PROTOCOL.md 5): off, and in real mode, where a thread sends
 # while the chunk computes and a request not sent (A_i = 0 from the real run
 # queue) hands its results back: the image stays exact.
-for args in "--scheme ss --overlap off" "--scheme gss --real" "--scheme ss --real --collect end" \
-	"--scheme fss --low-priority off"; do
-	tag=$(echo "$args" | tr -d ' -')
-	# shellcheck disable=SC2086
-	dls run --speeds 1,2,1,2 $args --width $W --height $H --raw "$T/$tag.pgm" \
-		--dir "$T/logs-$tag" >"$T/$tag.log" 2>&1
+one_mode() {
+	local tag
+	tag=$(echo "$*" | tr -d ' -')
+	dls run --speeds 1,2,1,2 "$@" --width $W --height $H --raw "$T/$tag.pgm" \
+		--dir "$T/logs-$tag" >"$T/$tag.log" 2>&1 || { cat "$T/$tag.log"; exit 1; }
 	same_image "$T/$tag.pgm" "$REF"
-	echo "ok $args"
-done
+	echo "ok $*"
+}
+two_at_once one_mode --scheme ss --overlap off
+two_at_once one_mode --scheme gss --real
+two_at_once one_mode --scheme ss --real --collect end
+two_at_once one_mode --scheme fss --low-priority off
+steps_done
 
 # A second request on its way (PROTOCOL.md 5, depth 2): on a 2 ms link every
 # column computes in far less than a round trip, so a slave's next request
