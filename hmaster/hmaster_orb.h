@@ -26,6 +26,8 @@ struct hmaster_orb_opts {
 	int rejoin_ms;		 /* a parent that cannot be reached: rejoin it (resumed
 				    from its journal) for this long; 0: give up */
 	const struct run_secret *secret; /* the run's (NULL: an open run) */
+	int patience_ms; /* a parent that takes calls but does not answer them in
+			    time is asked again this long before it counts as gone */
 };
 
 /* Needs dls_orb_init().  Returns the exit status. */

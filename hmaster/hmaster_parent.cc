@@ -22,7 +22,7 @@ struct parent_ctx {
 	DLS::Master_var parent_register; // registration only: before any rejoin
 	DLS::Slave_var self;
 	CORBA::String_var name, path;
-	int rejoin_ms;
+	int rejoin_ms, patience_ms;
 	struct run_secret secret;
 	std::vector<int> ids; // what the parent issued: rejoined with
 	std::vector<uint64_t> keys;
@@ -101,16 +101,39 @@ static int rejoin_parent(parent_ctx *p, char *why, size_t len)
 	}
 }
 
-// Makes call(parent); while the parent cannot be reached and this hmaster
-// may rejoin it, finds it again, rejoins it and makes the call again, for
-// up to rejoin_ms.  The code of the last attempt, with why.
+// The parent took a call and did not answer in time (CORBA::TIMEOUT), the
+// first of a row at *since (0: this one, now set): true while it is waited
+// out (patience_ms, logged), false once it counts as gone.
+static bool wait_out(parent_ctx *p, double *since, const char *why)
+{
+	double now = dls_now();
+
+	if (!*since) {
+		*since = now;
+		if (p->patience_ms > 0)
+			log_warn("the parent took a call but did not answer in time (%s): asking "
+				 "again for up to %d ms (it may be overloaded)",
+				 why, p->patience_ms);
+	}
+	if (now - *since < p->patience_ms / 1000.0)
+		return true;
+	log_warn("the parent has not answered for %.1f s: taken as gone", now - *since);
+	return false;
+}
+
+// Makes call(parent); while the parent takes it but does not answer in
+// time, makes it again for up to patience_ms; while the parent cannot be
+// reached and this hmaster may rejoin it, finds it again, rejoins it and
+// makes the call again, for up to rejoin_ms.  The code of the last
+// attempt, with why.
 template <class Call> static int with_rejoin(parent_ctx *p, Call call, char *why, size_t len)
 {
-	double t0 = 0;
+	double t0 = 0, since = 0;
 	int delay = 50;
 
 	for (;;) {
 		DLS::Master_var parent = current(p);
+		double began = dls_now();
 		int rc;
 
 		try {
@@ -120,6 +143,11 @@ template <class Call> static int with_rejoin(parent_ctx *p, Call call, char *why
 			return DLS_OK;
 		} catch (const CORBA::Exception &e) {
 			rc = dls_corba_error(e, why, len);
+			if (CORBA::TIMEOUT::_downcast(&e) && wait_out(p, &since, why)) {
+				if (dls_now() - began < 0.2) // a timeout that came at once
+					dls_sleep_ms(200);
+				continue;
+			}
 		}
 		if (rc != DLS_EREMOTE || !may_rejoin(p))
 			return rc;
@@ -288,6 +316,7 @@ struct hmaster_parent hmaster_parent_ops(const struct hmaster_parent_opts *o,
 		p->secret = *o->secret;
 	p->path = CORBA::string_dup(o->parent_path);
 	p->rejoin_ms = o->rejoin_ms;
+	p->patience_ms = o->patience_ms;
 	p->parent = DLS::Master::_duplicate(parent);
 	p->parent_register = DLS::Master::_duplicate(parent_register);
 	p->self = DLS::Slave::_duplicate(self);

@@ -17,6 +17,9 @@ struct hmaster_parent_opts {
 	const char *parent_path; // the parent's naming-service path, to find it again
 	int rejoin_ms;		 // how long to try to rejoin a lost parent (0: never)
 	const struct run_secret *secret; // proves this hmaster; checks the parent's proof
+	int patience_ms; // a parent that took a call and did not answer in time
+			 // (CORBA TIMEOUT) is asked again this long before it
+			 // counts as gone
 };
 
 // The parent's operations, made on `parent` (`parent_register`: the same

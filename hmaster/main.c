@@ -40,6 +40,10 @@ static void help(void)
 	       "  --rejoin-ms T            a parent that cannot be reached: keep trying to\n"
 	       "                           rejoin it (resumed from its journal) for T ms, then\n"
 	       "                           make the call that failed again (default 0: give up)\n"
+	       "  --patience-ms T          a parent that takes calls but does not answer them\n"
+	       "                           within the call timeout (overloaded, stopped) is\n"
+	       "                           asked again for T ms before it is taken as gone\n"
+	       "                           (default 300000)\n"
 	       "  --timeout S              give up S seconds after the start, exit 1\n"
 	       "                           (default: never)\n"
 	       CLI_NET_HELP
@@ -47,7 +51,7 @@ static void help(void)
 	       "  -v, -q                   more or less logging\n");
 }
 
-enum { O_MODE = 101, O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO, O_SECRET, O_REJOIN, O_TIMEOUT };
+enum { O_MODE = 101, O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO, O_SECRET, O_REJOIN, O_TIMEOUT, O_PATIENCE };
 
 static const char *leaf_or_die(const char *opt, const char *v)
 {
@@ -74,7 +78,15 @@ int main(int argc, char **argv)
 					     {"timeout", required_argument, 0, O_TIMEOUT},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
-	struct hmaster_orb_opts o = {"dls", "hmaster", "master", 0, 20000, 60000, 500, 3000, 0, 1, 0, NULL};
+	struct hmaster_orb_opts o = {.run_name = "dls",
+				     .name = "hmaster",
+				     .parent = "master",
+				     .connect_timeout_ms = 20000,
+				     .register_timeout_ms = 60000,
+				     .ping_ms = 500,
+				     .ping_timeout_ms = 3000,
+				     .twolevel = 1,
+				     .patience_ms = 300000};
 	static struct run_secret secret;
 	int c, rc, verbose = 0;
 
@@ -129,6 +141,10 @@ int main(int argc, char **argv)
 			break;
 		case O_REJOIN:
 			o.rejoin_ms = (int)cli_i64_or_die(PROG, "--rejoin-ms", optarg, 0, 86400000);
+			break;
+		case O_PATIENCE:
+			o.patience_ms =
+				(int)cli_i64_or_die(PROG, "--patience-ms", optarg, 0, 86400000);
 			break;
 		case O_MODE:
 			if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))

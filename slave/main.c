@@ -52,6 +52,11 @@ static void help(void)
 	       "  --rejoin-ms T            then keep trying to rejoin the master (one resumed\n"
 	       "                           from its journal: dls-master --resume) for T ms\n"
 	       "                           (default 0: give up)\n"
+	       "  --patience-ms T          a master that takes calls but does not answer\n"
+	       "                           them within the call timeout (overloaded, stopped,\n"
+	       "                           its host cut off) is asked again for T ms before\n"
+	       "                           it is taken as gone; a refused connection is taken\n"
+	       "                           as gone at once (default 300000)\n"
 	       "  --poll-ms T              A_i = 0: read Q_i again after T ms (default 100)\n"
 	       "  --overlap on|off         ask for the next chunk while the current one\n"
 	       "                           computes, a measured round trip before its end,\n"
@@ -75,7 +80,7 @@ static void help(void)
 #define EMULATED_NICE 15
 
 enum { O_COORD = 101, O_LATENCY = 100, O_MASTER = 1, O_RUN, O_NAME, O_SPEED, O_LOAD, O_TITER, O_REAL, O_Q, O_IOR, O_CONNTO, O_REGTO,
-       O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL, O_SECRET, O_REJOIN, O_TIMEOUT, O_OVERLAP, O_IDLE, O_DECLARE };
+       O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL, O_SECRET, O_REJOIN, O_TIMEOUT, O_OVERLAP, O_IDLE, O_DECLARE, O_PATIENCE };
 
 int main(int argc, char **argv)
 {
@@ -96,6 +101,7 @@ int main(int argc, char **argv)
 					     {"retries", required_argument, 0, O_RETRIES},
 					     {"retry-delay-ms", required_argument, 0, O_RETRYDELAY},
 					     {"rejoin-ms", required_argument, 0, O_REJOIN},
+					     {"patience-ms", required_argument, 0, O_PATIENCE},
 					     {"timeout", required_argument, 0, O_TIMEOUT},
 					     {"poll-ms", required_argument, 0, O_POLL},
 					     {"overlap", required_argument, 0, O_OVERLAP},
@@ -182,6 +188,10 @@ int main(int argc, char **argv)
 			break;
 		case O_REJOIN:
 			cfg.rejoin_ms = (int)cli_i64_or_die(PROG, "--rejoin-ms", optarg, 0, 86400000);
+			break;
+		case O_PATIENCE:
+			cfg.patience_ms =
+				(int)cli_i64_or_die(PROG, "--patience-ms", optarg, 0, 86400000);
 			break;
 		case O_TIMEOUT:
 			cli_watchdog(PROG, cli_double_or_die(PROG, "--timeout", optarg, 0.001, 1e7));

@@ -4,8 +4,8 @@
  * the emulation of WORKLOAD.md 2 and 5, the run queue and calibration.
  */
 #include "dls/slave.h"
-#include "slave_internal.h"
 #include "idle_worker.h"
+#include "slave_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,10 +14,10 @@
 
 #include "dls/err.h"
 #include "dls/log.h"
+#include "dls/workload.h"
 #include "dls_time.h"
 #include "iter_order.h"
 #include "mandel.h"
-#include "dls/workload.h"
 
 void slave_config_init(struct slave_config *c)
 {
@@ -30,6 +30,7 @@ void slave_config_init(struct slave_config *c)
 	c->poll_ms = 100;
 	c->retries = 5;
 	c->retry_delay_ms = 200;
+	c->patience_ms = 300000;
 	c->max_block_bytes = DLS_MAX_RESULT_BYTES;
 	c->overlap = 1;
 	c->low_priority = 1;
@@ -101,9 +102,31 @@ int slave_may_rejoin(const struct run *r)
 	return r->registered && r->cfg->rejoin_ms > 0 && r->ops && r->ops->rejoin;
 }
 
+int slave_wait_out(struct run *r, double *since, double began)
+{
+	double now = dls_now();
+
+	if (!*since) {
+		*since = now;
+		if (r->cfg->patience_ms > 0)
+			log_warn("the %s took a call but did not answer in time (%s): asking again "
+				 "for up to %d ms (it may be overloaded)",
+				 slave_parent(r), r->why, r->cfg->patience_ms);
+	}
+	if (now - *since < r->cfg->patience_ms / 1000.0) {
+		r->unreached++;
+		if (now - began < r->cfg->retry_delay_ms / 1000.0)
+			dls_sleep_until(began + r->cfg->retry_delay_ms / 1000.0);
+		return 1;
+	}
+	log_warn("the %s has not answered for %.1f s: taken as gone", slave_parent(r),
+		 now - *since);
+	return 0;
+}
+
 int slave_rejoin(struct run *r)
 {
-	double t0 = dls_now(), deadline = t0 + r->cfg->rejoin_ms / 1000.0;
+	double t0 = dls_now(), deadline = t0 + r->cfg->rejoin_ms / 1000.0, since = 0;
 	int delay = 50, rc = DLS_EREMOTE;
 
 	if (!slave_may_rejoin(r))
@@ -111,7 +134,16 @@ int slave_rejoin(struct run *r)
 	log_warn("the %s is gone: trying to rejoin it for up to %d ms", slave_parent(r),
 		 r->cfg->rejoin_ms);
 	while (dls_now() < deadline) {
+		double t1 = dls_now();
+
 		rc = r->ops->rejoin(r->ops->ctx, r->st->id, r->why, r->len);
+		if (rc == DLS_ETIMEDOUT) { /* a master that is there but slow: waited out */
+			if (!slave_wait_out(r, &since, t1))
+				break;
+			if (deadline < since + r->cfg->patience_ms / 1000.0)
+				deadline = since + r->cfg->patience_ms / 1000.0;
+			continue;
+		}
 		if (rc != DLS_EREMOTE && rc != DLS_ENOENT)
 			break;
 		dls_sleep_until(dls_now() + delay / 1000.0 < deadline ? dls_now() + delay / 1000.0
@@ -119,7 +151,7 @@ int slave_rejoin(struct run *r)
 		delay = delay < 250 ? 2 * delay : 500; /* a new master binds within ~1 s */
 	}
 	r->st->times.t_comwait += dls_now() - t0;
-	if (rc == DLS_ENOENT)
+	if (rc == DLS_ENOENT || rc == DLS_ETIMEDOUT)
 		rc = DLS_EREMOTE;
 	if (rc == DLS_OK) /* a warning: the run survived a failure */
 		log_warn("rejoined the %s as slave %d after %.2f s", slave_parent(r), r->st->id,
@@ -138,8 +170,8 @@ int slave_deliver(struct run *r, struct store *s, size_t keep)
 {
 	for (size_t i = keep; i < s->n; i++) {
 		uint64_t unreached = r->unreached;
-		int rc = WITH_RETRIES(r, r->ops->submit(r->ops->ctx, r->st->id, &s->blocks[i], 1,
-							r->why, r->len));
+		int rc = WITH_RETRIES(
+		    r, r->ops->submit(r->ops->ctx, r->st->id, &s->blocks[i], 1, r->why, r->len));
 
 		/* a refusal is DLS_ESTATE or DLS_EINVAL (struct slave_ops); its
 		 * reason is PROTOCOL.md 7's "already delivered" */
@@ -147,7 +179,8 @@ int slave_deliver(struct run *r, struct store *s, size_t keep)
 		    strstr(r->why, "already delivered")) {
 			log_warn("results [%lld, +%lld) refused after a retry (%s): an earlier "
 				 "attempt got through",
-				 (long long)s->blocks[i].start, (long long)s->blocks[i].count, r->why);
+				 (long long)s->blocks[i].start, (long long)s->blocks[i].count,
+				 r->why);
 			rc = DLS_OK;
 		}
 		if (rc)
@@ -238,8 +271,9 @@ int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct st
 	struct blocks k = {r, start, count, more ? s->work : 0};
 	/* a computation that would hold a core a while goes to the idle
 	 * worker; a short one is not worth the hand-over and its wait */
-	int idle = r->worker && (r->real_spi > 0 ? (double)count * r->real_spi > SLAVE_IDLE_COMPUTE_S
-						  : count > 1);
+	int idle =
+	    r->worker &&
+	    (r->real_spi > 0 ? (double)count * r->real_spi > SLAVE_IDLE_COMPUTE_S : count > 1);
 	int rc = idle ? idle_worker_call(r->worker, compute_blocks, &k) : compute_blocks(&k);
 	double real = dls_now() - now;
 
@@ -254,8 +288,8 @@ int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct st
 		s->work = work;
 	}
 	if (r->cfg->emulated) {
-		double deadline = r->t0 + emul_finish(&r->power, c0 - r->t0,
-						      work * r->cfg->t_iter_ns * 1e-9);
+		double deadline =
+		    r->t0 + emul_finish(&r->power, c0 - r->t0, work * r->cfg->t_iter_ns * 1e-9);
 		double end, overrun = 0;
 
 		if (r->tail) /* asking ahead: the next request's time is known */
@@ -306,8 +340,8 @@ static int open_work(struct run *r)
 		snprintf(v, sizeof(v), "%u", (unsigned)j->result_bytes);
 		dls_params_set(p, &n, "dls.result_bytes", v);
 	}
-	rc = work_open(&r->work, j->workload, p, (size_t)n, (enum iter_order_mode)j->order,
-		       r->why, r->len);
+	rc = work_open(&r->work, j->workload, p, (size_t)n, (enum iter_order_mode)j->order, r->why,
+		       r->len);
 	if (!rc && r->cfg->body) {
 		r->work.body = r->cfg->body;
 		r->work.body_state = r->cfg->body_ctx;
@@ -402,8 +436,8 @@ int slave_report_all(struct run *r,
 		while (i + n < r->store.n &&
 		       (n == 0 || bytes + r->store.blocks[i + n].nbytes <= DLS_MAX_RESULT_BYTES))
 			bytes += r->store.blocks[i + n++].nbytes;
-		rc = WITH_RETRIES(r, report(ctx, id, &r->store.blocks[i], n, &r->st->times, r->why,
-					    r->len));
+		rc = WITH_RETRIES(
+		    r, report(ctx, id, &r->store.blocks[i], n, &r->st->times, r->why, r->len));
 		i += n;
 	}
 	if (!rc)

@@ -111,17 +111,35 @@ int slave_may_rejoin(const struct run *r);
 		rcr_;                                                                              \
 	})
 
-/* One round of WITH_RETRIES: cfg->retries attempts, doubling back-offs. */
+/*
+ * A call to the parent that began at `began` timed out (DLS_ETIMEDOUT), the
+ * first of a row at *since (0: this one, now set): 1 while the parent is
+ * waited out (cfg->patience_ms, logged; a call that timed out sooner than
+ * cfg->retry_delay_ms is asked again only after it), 0 once it is taken as
+ * gone.
+ */
+int slave_wait_out(struct run *r, double *since, double began);
+
+/* One round of WITH_RETRIES: cfg->retries attempts, doubling back-offs; a
+ * call that timed out is asked again while slave_wait_out says so. */
 #define WITH_RETRIES_ONCE(r, call)                                                                 \
 	({                                                                                         \
 		int rc_ = DLS_EREMOTE;                                                             \
 		int delay_ = (r)->cfg->retry_delay_ms;                                             \
 		int tries_ = slave_may_rejoin(r) ? 1 : (r)->cfg->retries;                          \
+		double since_ = 0;                                                                 \
 		for (int a_ = 1; a_ <= tries_; a_++) {                                             \
 			double c0_ = dls_now();                                                    \
 			slave_link_delay((r)->cfg->link_latency_us);                                     \
 			rc_ = (call);                                                              \
 			(r)->st->times.t_comwait += dls_now() - c0_;                               \
+			if (rc_ == DLS_ETIMEDOUT) {                                                \
+				if (slave_wait_out(r, &since_, c0_)) {                            \
+					a_--;                                                      \
+					continue;                                                  \
+				}                                                                  \
+				rc_ = DLS_EREMOTE;                                                 \
+			}                                                                          \
 			if (rc_ != DLS_EREMOTE)                                                    \
 				break;                                                             \
 			(r)->unreached++;                                                          \

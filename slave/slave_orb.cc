@@ -25,9 +25,15 @@ extern "C" int slave_orb_run(const struct slave_config *cfg, const struct slave_
 	rc = slave_client_run(&c, cfg, o, &st, why, sizeof(why));
 	slave_client_unbind(&c);
 	if (rc == DLS_EREMOTE) {
-		fprintf(stderr, "dls-slave: %s: %s of run '%s' unreachable after %d attempts: %s\n",
-			cfg->name, o->coordinator_leaf ? "coordinator" : "master", o->run_name,
-			cfg->retries, why);
+		char tried[96];
+
+		if (cfg->rejoin_ms > 0)
+			snprintf(tried, sizeof(tried), "and could not be rejoined in %d ms",
+				 cfg->rejoin_ms);
+		else
+			snprintf(tried, sizeof(tried), "after %d attempts", cfg->retries);
+		fprintf(stderr, "dls-slave: %s: %s of run '%s' unreachable %s: %s\n", cfg->name,
+			o->coordinator_leaf ? "coordinator" : "master", o->run_name, tried, why);
 		return 1;
 	}
 	if (rc) {

@@ -86,12 +86,22 @@ struct slave_config {
 	 * emulation keeps computing at `speed`.
 	 */
 	double declared_speed;
+	/*
+	 * A master that takes calls but does not answer them in time (an
+	 * ops call returned DLS_ETIMEDOUT: overloaded, stopped, or its host
+	 * cut off) is asked again, the same call, for this long in ms before
+	 * it is taken as gone (retries, then rejoin_ms); a refused connection
+	 * (DLS_EREMOTE) is taken as gone at once.  Default 300000.
+	 */
+	int patience_ms;
 };
 
 /*
  * The remote side.  Each call returns DLS_OK, DLS_EREMOTE (the master could
- * not be reached: retried), DLS_ESTATE or DLS_EINVAL (refused, why filled:
- * not retried).
+ * not be reached: retried), DLS_ETIMEDOUT (it took the call but did not
+ * answer in time: the same call asked again, for up to
+ * slave_config.patience_ms), DLS_ESTATE or DLS_EINVAL (refused, why
+ * filled: not retried).
  */
 struct slave_ops {
 	void *ctx;

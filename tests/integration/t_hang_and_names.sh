@@ -68,3 +68,29 @@ expect_eq "waiting slave's exit" "$rc" 1
 grep -q "passed while waiting for slaves to register (1 in): giving up" "$T/tmaster.log"
 grep -q "refused: the run is over: the master is closing" "$T/tslave.log"
 echo "ok --timeout during registration: the master ends in $took s, the waiting slave is refused with the reason"
+
+# --- a master that stops answering (SIGSTOP) for longer than its slaves'
+# rejoin window is waited out, not given up on: a call that times out
+# (CORBA TIMEOUT: the master took it) is asked again for --patience-ms;
+# resumed, the master finishes the run with them, exact
+spawn smaster dls-master --run stall --slaves 2 --width 600 --height 300 --scheme ss \
+	--raw "$T/stall.pgm" $NS $EP
+SMASTER=$LAST_PID
+wait_for sh -c "nameclt $NS list DLS/stall | grep -qx master"
+for i in 0 1; do
+	spawn sslave$i dls-slave --run stall --name s$i --speed $((i + 1)) --t-iter 1500 \
+		--call-timeout-ms 300 --rejoin-ms 1000 $NS $EP
+	eval SSLAVE$i=\$LAST_PID
+done
+wait_for sh -c "nameclt $NS list DLS/stall | grep -c '^slave\.' | grep -qx 2"
+sleep 0.3
+pkill -STOP -P "$SMASTER" # the master under its timeout wrapper
+sleep 2.5                 # the slaves' calls time out after 0.3 s, their rejoin window is 1 s
+pkill -CONT -P "$SMASTER"
+wait "$SMASTER"
+wait "$SSLAVE0"
+wait "$SSLAVE1"
+same_image "$T/stall.pgm" "$(reference 600 300)"
+grep -q "took a call but did not answer in time" "$T/sslave0.log" "$T/sslave1.log"
+! grep -q "could not rejoin" "$T/sslave0.log" "$T/sslave1.log"
+echo "ok a master stopped for 2.5 s: its slaves waited it out (call timeout 0.3 s, rejoin window 1 s), exact"

@@ -19,6 +19,7 @@
 /* A scripted master: serves [0, width) in chunks of `chunk`, then DONE. */
 struct fake {
 	int unreachable;       /* fail this many calls with DLS_EREMOTE */
+	int timeouts;	       /* then this many requests with DLS_ETIMEDOUT */
 	int refuse;	       /* refuse every request */
 	int lost_submit_reply; /* the first submit gets through, its answer is lost */
 	int64_t next, width, chunk;
@@ -76,6 +77,10 @@ static int f_request(void *ctx, const struct dls_request *req, struct dls_reply 
 
 	f->calls++;
 	f->requests++;
+	if (f->timeouts-- > 0) {
+		snprintf(why, len, "fake: took the call, no answer in time");
+		return DLS_ETIMEDOUT;
+	}
 	if (f->refuse) {
 		snprintf(why, len, "fake: refused");
 		return DLS_ESTATE;
@@ -178,6 +183,40 @@ static void test_bounded_retries(void)
 	ops = ops_for(&f);
 	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_OK);
 	CU_ASSERT_EQUAL(f.delivered, 10);
+}
+
+/* A master that takes calls and does not answer in time is asked again for
+ * the patience, not counted against the retries; then it counts as gone. */
+static void test_patience(void)
+{
+	struct fake f = {.timeouts = 20, .width = 10, .chunk = 5, .height = 4};
+	struct slave_ops ops = ops_for(&f);
+	struct slave_config c;
+	struct slave_stats st;
+	char why[SLAVE_WHY_LEN];
+	double t0;
+
+	config(&c);
+	c.retries = 3;
+	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(f.delivered, 10);
+	CU_ASSERT_EQUAL(f.requests, 20 + 3); /* 2 chunks, then DONE */
+	/* no patience: each timeout is one of the retries */
+	f = (struct fake){.timeouts = 100, .width = 10, .chunk = 5, .height = 4};
+	ops = ops_for(&f);
+	c.patience_ms = 0;
+	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_EREMOTE);
+	CU_ASSERT_EQUAL(f.requests, 3);
+	/* a patience that runs out: then the retries, then gone; a timeout that
+	 * comes at once is asked again only after the retry delay */
+	f = (struct fake){.timeouts = 1000000, .width = 10, .chunk = 5, .height = 4};
+	ops = ops_for(&f);
+	c.patience_ms = 100;
+	c.retry_delay_ms = 10;
+	t0 = dls_now();
+	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_EREMOTE);
+	CU_ASSERT(dls_now() - t0 >= 0.1);
+	CU_ASSERT(f.requests >= 3 && f.requests <= 100 / 10 + 3 + 1);
 }
 
 static void test_refused_stops(void)
@@ -375,6 +414,7 @@ int slave_suite_add(void)
 		return 1;
 	return !CU_add_test(s, "runs to DONE", test_runs_to_done) ||
 	       !CU_add_test(s, "bounded retries", test_bounded_retries) ||
+	       !CU_add_test(s, "a slow master is waited out", test_patience) ||
 	       !CU_add_test(s, "a refusal stops the slave", test_refused_stops) ||
 	       !CU_add_test(s, "a retried submit already delivered", test_retried_submit_delivered) ||
 	       !CU_add_test(s, "results in blocks under the message limit",
