@@ -262,7 +262,7 @@ CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t
 		*err = DLS_ENOENT;
 	} catch (const CORBA::Exception &e) {
 		dls_corba_error(e, why, len);
-		*err = DLS_EREMOTE;
+		*err = CORBA::TIMEOUT::_downcast(&e) ? DLS_ETIMEDOUT : DLS_EREMOTE;
 	}
 	return CORBA::Object::_nil();
 }

@@ -26,8 +26,9 @@ int dls_name_bind(const char *path, CORBA::Object_ptr obj, char *why, size_t len
 // Unbinds path; DLS_OK, DLS_ENOENT or DLS_EREMOTE.  Never throws.
 int dls_name_unbind(const char *path);
 
-// Resolves path; nil with *err (DLS_ENOENT: not bound, DLS_EREMOTE: no naming
-// service) and why filled on failure.
+// Resolves path; nil with *err (DLS_ENOENT: not bound, DLS_ETIMEDOUT: the
+// naming service took the call but did not answer in time, DLS_EREMOTE: no
+// naming service) and why filled on failure.
 CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t len);
 // The same, asking again every 100 ms until path is bound or timeout_ms
 // passed (a peer that starts at the same time binds a little later).

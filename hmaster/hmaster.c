@@ -284,13 +284,13 @@ struct hmaster *hmaster_create(const char *name, enum hmaster_mode mode, int nsl
 	h->ids = calloc((size_t)nslaves, sizeof(*h->ids));
 	h->state = calloc((size_t)nslaves, sizeof(*h->state));
 	h->keys = calloc((size_t)nslaves, sizeof(*h->keys));
-	if (!h->ids || !h->state || !h->keys || gate_init(h) ||
-	    pthread_mutex_init(&h->lock, NULL) || dls_cond_init(&h->cond)) {
-		free(h->ids);
-		free(h->state);
-		free(h->keys);
-		free(h);
-		return NULL;
+	if (!h->ids || !h->state || !h->keys || gate_init(h))
+		goto fail;
+	if (pthread_mutex_init(&h->lock, NULL))
+		goto fail_gate;
+	if (dls_cond_init(&h->cond)) {
+		pthread_mutex_destroy(&h->lock);
+		goto fail_gate;
 	}
 	h->parent = *parent;
 	h->nslaves = nslaves;
@@ -298,11 +298,22 @@ struct hmaster *hmaster_create(const char *name, enum hmaster_mode mode, int nsl
 	h->link_latency_s = link_latency_us * 1e-6;
 	snprintf(h->name, sizeof(h->name), "%s", name);
 	if (pthread_create(&h->thread, NULL, forwarder, h)) {
+		h->thread = 0; /* not started: nothing to join */
 		hmaster_destroy(h);
 		return NULL;
 	}
 	*err = DLS_OK;
 	return h;
+
+fail_gate:
+	pthread_mutex_destroy(&h->gate_lock);
+	pthread_cond_destroy(&h->gate_cond);
+fail:
+	free(h->ids);
+	free(h->state);
+	free(h->keys);
+	free(h);
+	return NULL;
 }
 
 enum hmaster_mode hmaster_mode_of(const struct hmaster *h)

@@ -164,7 +164,8 @@ template <class Call> static int with_rejoin(parent_ctx *p, Call call, char *why
 		delay = delay < 250 ? 2 * delay : 500; // a new master binds within ~1 s
 		char jwhy[256];
 		int jrc = rejoin_parent(p, jwhy, sizeof(jwhy));
-		if (jrc != DLS_OK && jrc != DLS_EREMOTE && jrc != DLS_ENOENT) {
+		if (jrc != DLS_OK && jrc != DLS_EREMOTE && jrc != DLS_ENOENT &&
+		    jrc != DLS_ETIMEDOUT) {
 			snprintf(why, len, "cannot rejoin the parent: %s", jwhy);
 			return jrc;
 		}
