@@ -75,6 +75,7 @@ int main(int argc, char **argv)
 					     {"mode", required_argument, 0, O_MODE},
 					     {"secret-file", required_argument, 0, O_SECRET},
 					     {"rejoin-ms", required_argument, 0, O_REJOIN},
+					     {"patience-ms", required_argument, 0, O_PATIENCE},
 					     {"timeout", required_argument, 0, O_TIMEOUT},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};

@@ -79,6 +79,7 @@ struct twolevel {
 	double first_request, wait_until;
 	uint32_t seq;
 	struct outbox out;
+	size_t unsure; /* the head of out the last submit carried, its answer lost */
 
 	int64_t received; /* iterations the parent gave */
 	double t_first;	  /* the first chunk's arrival */
@@ -233,17 +234,27 @@ static void forward_registration(struct twolevel *t)
 	pthread_cond_broadcast(&t->cond);
 }
 
-/* Sends up to 1 MiB of queued results in one submit(); the lock is held. */
+/*
+ * Sends up to 1 MiB of queued results in one submit(); the lock is held.
+ * A submit whose answer was lost is sent again with exactly the blocks it
+ * carried, not with those queued since: the parent refuses a submit whole
+ * when its first block was delivered, so a refusal of the same blocks means
+ * the lost one got through, and none is dropped undelivered.
+ */
 static void forward_results(struct twolevel *t)
 {
 	size_t n = 0, bytes = 0;
 	char why[HMASTER_WHY_LEN] = "";
-	int rc;
+	int rc, retry = t->unsure > 0;
 
 	struct dls_result *batch;
 
-	while (n < t->out.n && (n == 0 || bytes + t->out.v[n].nbytes <= DLS_MAX_RESULT_BYTES))
-		bytes += t->out.v[n++].nbytes;
+	if (retry)
+		n = t->unsure;
+	else
+		while (n < t->out.n &&
+		       (n == 0 || bytes + t->out.v[n].nbytes <= DLS_MAX_RESULT_BYTES))
+			bytes += t->out.v[n++].nbytes;
 	/* a copy of the entries: children may grow the outbox meanwhile; the
 	 * counts stay put, only this thread frees them */
 	batch = malloc(n * sizeof(*batch));
@@ -257,6 +268,7 @@ static void forward_results(struct twolevel *t)
 	free(batch);
 	pthread_mutex_lock(&t->lock);
 	t->just_submitted = 1;
+	t->unsure = rc == DLS_EREMOTE ? n : 0;
 	if (rc == DLS_EREMOTE) {
 		log_warn("results not sent to the parent, retrying: %s", why);
 		pthread_mutex_unlock(&t->lock);
@@ -264,7 +276,11 @@ static void forward_results(struct twolevel *t)
 		pthread_mutex_lock(&t->lock);
 		return;
 	}
-	if (rc)
+	if (rc && (retry || strstr(why, "already delivered"))) /* an earlier try got through */
+		log_warn("the parent refused %zu result blocks sent again: %s (an earlier "
+			 "submit of them got through)",
+			 n, why);
+	else if (rc)
 		log_err("the parent refused %zu result blocks: %s", n, why);
 	for (size_t i = 0; i < n; i++)
 		free((void *)t->out.v[i].data);

@@ -3,7 +3,9 @@
 # while they run and gone after.  A slave that hangs (SIGSTOP) while holding
 # a chunk is declared lost when it stops answering pings, its chunk goes to
 # another slave, and the image is exact; resumed, it is refused and exits 1.
-# A master whose --timeout passes during registration ends at once.
+# A master whose --timeout passes during registration ends at once.  A
+# master that stops answering (SIGSTOP) is waited out by its slaves and by
+# a two-level hmaster, past their call timeout and rejoin window.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -94,3 +96,28 @@ same_image "$T/stall.pgm" "$(reference 600 300)"
 grep -q "took a call but did not answer in time" "$T/sslave0.log" "$T/sslave1.log"
 ! grep -q "could not rejoin" "$T/sslave0.log" "$T/sslave1.log"
 echo "ok a master stopped for 2.5 s: its slaves waited it out (call timeout 0.3 s, rejoin window 1 s), exact"
+
+# --- the same for a two-level hmaster whose master stops answering: it
+# waits the master out, the run ends exact
+spawn hmmaster dls-master --run stallh --slaves 1 --width 600 --height 300 --scheme dtss \
+	--raw "$T/stallh.pgm" $NS $EP
+HMMASTER=$LAST_PID
+wait_for sh -c "nameclt $NS list DLS/stallh | grep -qx master"
+spawn hm dls-hmaster --run stallh --name hmaster.0 --slaves 2 --mode twolevel \
+	--call-timeout-ms 300 --rejoin-ms 1000 $NS $EP
+HM=$LAST_PID
+for i in 0 1; do
+	spawn hmslave$i dls-slave --run stallh --master hmaster.0 --name s$i --speed $((i + 1)) \
+		--t-iter 1500 $NS $EP
+done
+wait_for sh -c "nameclt $NS list DLS/stallh | grep -c '^slave\.' | grep -qx 2"
+sleep 0.3
+pkill -STOP -P "$HMMASTER"
+sleep 2.5
+pkill -CONT -P "$HMMASTER"
+wait "$HMMASTER"
+wait "$HM"
+same_image "$T/stallh.pgm" "$(reference 600 300)"
+grep -q "took a call but did not answer in time" "$T/hm.log"
+! grep -q "could not rejoin" "$T/hm.log"
+echo "ok a master stopped for 2.5 s below a two-level hmaster: waited out, exact"

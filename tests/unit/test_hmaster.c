@@ -8,6 +8,7 @@
  */
 #include <CUnit/CUnit.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,7 @@ struct tl_slave {
 	struct hmaster *h;
 	double speed;
 	int vanish_at; /* it vanishes holding its chunk number vanish_at (0: never) */
+	double give_up_at; /* told to wait past this time (dls_now), it fails (0: never) */
 	int id, chunks, rc;
 	uint64_t key;
 	int64_t iterations;
@@ -164,6 +166,11 @@ static void *tl_slave_main(void *arg)
 		if (out.kind == DLS_REPLY_WAIT) {
 			struct timespec ts = {0, 1000000};
 
+			if (s->give_up_at && dls_now() > s->give_up_at) {
+				s->rc = DLS_ETIMEDOUT;
+				break;
+			}
+
 			nanosleep(&ts, NULL);
 			continue;
 		}
@@ -195,8 +202,8 @@ static void run_twolevel(enum sched_kind kind, int lose_one)
 	struct master *m;
 	struct hmaster *h;
 	struct hmaster_parent ops;
-	struct tl_slave sl[4] = {{NULL, 1, 0, 0, 0, 0, 0, 0}, {NULL, 1, 0, 0, 0, 0, 0, 0},
-				 {NULL, 2, 0, 0, 0, 0, 0, 0}, {NULL, 2, 0, 0, 0, 0, 0, 0}};
+	struct tl_slave sl[4] = {{NULL, 1, 0, 0, 0, 0, 0, 0, 0}, {NULL, 1, 0, 0, 0, 0, 0, 0, 0},
+				 {NULL, 2, 0, 0, 0, 0, 0, 0, 0}, {NULL, 2, 0, 0, 0, 0, 0, 0, 0}};
 	pthread_t tid[4];
 	struct mandel_params mp = {W, 1, 256};
 	struct dls_status snap;
@@ -257,6 +264,69 @@ static void test_twolevel_exact(void)
 static void test_twolevel_lost_slave(void)
 {
 	run_twolevel(SCHED_DTSS, 1);
+}
+
+/* The parent takes the next submit that carries results but its answer is
+ * lost (DLS_EREMOTE after it was delivered). */
+static int lose_next_submit;
+
+static int lossy_submit(void *ctx, int id, uint64_t key, const struct dls_result *res, size_t n,
+			char *why, size_t len)
+{
+	int rc = master_submit(ctx, id, key, res, n, why);
+
+	if (rc == DLS_OK && n > 0 && lose_next_submit) {
+		struct timespec ts = {0, 30000000}; /* more results reach the hmaster */
+
+		lose_next_submit = 0;
+		nanosleep(&ts, NULL);
+		snprintf(why, len, "the test lost the answer");
+		return DLS_EREMOTE;
+	}
+	return rc;
+}
+
+/* A submit whose answer was lost is sent again with the same blocks: the
+ * master refuses them as delivered, and the results that reached the
+ * hmaster meanwhile go in the next one (sent with them, they were refused
+ * whole and dropped, and the run never ended). */
+static void test_twolevel_lost_submit_answer(void)
+{
+	struct master_config c;
+	struct master *m;
+	struct hmaster *h;
+	struct hmaster_parent ops;
+	struct tl_slave sl[2] = {{NULL, 1, 0, 0, 0, 0, 0, 0, 0}, {NULL, 2, 0, 0, 0, 0, 0, 0, 0}};
+	pthread_t tid[2];
+	struct mandel_params mp = {W, 1, 256};
+	uint16_t ref[W];
+	int err;
+
+	tu_master_config(&c, SCHED_DTSS, 1, W, 1, 5000);
+	m = master_create(&c, &err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	ops = tu_master_parent(m);
+	ops.submit = lossy_submit;
+	lose_next_submit = 1;
+	h = hmaster_create("h", HMASTER_TWOLEVEL, 2, 5000, 0, &ops, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	for (int i = 0; i < 2; i++) {
+		sl[i].h = h;
+		sl[i].give_up_at = dls_now() + 10; /* the run takes well under a second */
+		pthread_create(&tid[i], NULL, tl_slave_main, &sl[i]);
+	}
+	for (int i = 0; i < 2; i++) {
+		pthread_join(tid[i], NULL);
+		CU_ASSERT_EQUAL(sl[i].rc, DLS_OK);
+	}
+	CU_ASSERT_EQUAL(lose_next_submit, 0); /* an answer was lost */
+	CU_ASSERT_EQUAL_FATAL(master_wait_done(m, 1000), DLS_OK);
+	for (int x = 0; x < W; x++)
+		mandel_column(&mp, x, &ref[x]);
+	CU_ASSERT_EQUAL(memcmp(tu_image(m), ref, sizeof(ref)), 0);
+	CU_ASSERT_EQUAL(hmaster_wait_finished(h, 5000), DLS_OK);
+	hmaster_destroy(h);
+	master_destroy(m);
 }
 
 /* register_cluster: V_i over the slowest slave of the run, at any depth. */
@@ -368,6 +438,8 @@ int hmaster_suite_add(void)
 	return !CU_add_test(s, "relay reproduces flat DTSS", test_relay_is_flat_dtss) ||
 	       !CU_add_test(s, "two-level: exact image, every distributed scheme",
 			    test_twolevel_exact) ||
+	       !CU_add_test(s, "two-level: a submit whose answer was lost, sent again",
+			    test_twolevel_lost_submit_answer) ||
 	       !CU_add_test(s, "two-level: a lost slave's chunk goes to a sibling",
 			    test_twolevel_lost_slave) ||
 	       !CU_add_test(s, "register_cluster: V over the slowest slave; prefetch allowed",
