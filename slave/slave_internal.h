@@ -134,7 +134,7 @@ int slave_wait_out(struct run *r, double *since, double began);
 			rc_ = (call);                                                              \
 			(r)->st->times.t_comwait += dls_now() - c0_;                               \
 			if (rc_ == DLS_ETIMEDOUT) {                                                \
-				if (slave_wait_out(r, &since_, c0_)) {                            \
+				if (slave_wait_out(r, &since_, c0_)) {                             \
 					a_--;                                                      \
 					continue;                                                  \
 				}                                                                  \
