@@ -113,6 +113,10 @@ int slave_wait_out(struct run *r, double *since, double began)
 				 "for up to %d ms (it may be overloaded)",
 				 slave_parent(r), r->why, r->cfg->patience_ms);
 	}
+	if (r->ops->stop_requested && r->ops->stop_requested(r->ops->ctx)) {
+		log_warn("asked to stop: the %s is not waited for any more", slave_parent(r));
+		return 0;
+	}
 	if (now - *since < r->cfg->patience_ms / 1000.0) {
 		r->unreached++;
 		if (now - began < r->cfg->retry_delay_ms / 1000.0)

@@ -116,7 +116,7 @@ int slave_may_rejoin(const struct run *r);
  * first of a row at *since (0: this one, now set): 1 while the parent is
  * waited out (cfg->patience_ms, logged; a call that timed out sooner than
  * cfg->retry_delay_ms is asked again only after it), 0 once it is taken as
- * gone.
+ * gone or the slave was asked to stop (ops->stop_requested).
  */
 int slave_wait_out(struct run *r, double *since, double began);
 

@@ -185,6 +185,11 @@ static void test_bounded_retries(void)
 	CU_ASSERT_EQUAL(f.delivered, 10);
 }
 
+static int stop_after_ten_requests(void *ctx)
+{
+	return ((struct fake *)ctx)->requests >= 10;
+}
+
 /* A master that takes calls and does not answer in time is asked again for
  * the patience, not counted against the retries; then it counts as gone. */
 static void test_patience(void)
@@ -217,6 +222,16 @@ static void test_patience(void)
 	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_EREMOTE);
 	CU_ASSERT(dls_now() - t0 >= 0.1);
 	CU_ASSERT(f.requests >= 3 && f.requests <= 100 / 10 + 3 + 1);
+	/* a slave asked to stop waits no longer (an embedding program's stop) */
+	f = (struct fake){.timeouts = 1000000, .width = 10, .chunk = 5, .height = 4};
+	ops = ops_for(&f);
+	ops.stop_requested = stop_after_ten_requests;
+	c.patience_ms = 60000;
+	c.retry_delay_ms = 0;
+	t0 = dls_now();
+	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_EREMOTE);
+	CU_ASSERT(dls_now() - t0 < 5);
+	CU_ASSERT_EQUAL(f.requests, 10 + 2); /* the tenth is the first of 3 attempts */
 }
 
 static void test_refused_stops(void)
