@@ -261,8 +261,7 @@ CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t
 		snprintf(why, len, "'%s' is not bound in the naming service", path);
 		*err = DLS_ENOENT;
 	} catch (const CORBA::Exception &e) {
-		dls_corba_error(e, why, len);
-		*err = CORBA::TIMEOUT::_downcast(&e) ? DLS_ETIMEDOUT : DLS_EREMOTE;
+		*err = dls_call_error(e, why, len) == DLS_ETIMEDOUT ? DLS_ETIMEDOUT : DLS_EREMOTE;
 	}
 	return CORBA::Object::_nil();
 }
@@ -355,6 +354,13 @@ int dls_corba_error(const CORBA::Exception &e, char *why, size_t len)
 	}
 	snprintf(why, len, "CORBA exception %s", e._name());
 	return DLS_EREMOTE;
+}
+
+int dls_call_error(const CORBA::Exception &e, char *why, size_t len)
+{
+	int rc = dls_corba_error(e, why, len);
+
+	return CORBA::TIMEOUT::_downcast(&e) ? DLS_ETIMEDOUT : rc;
 }
 
 int dls_write_ior(CORBA::Object_ptr obj, const char *path, const char *prog)

@@ -80,6 +80,12 @@ int dls_ref_addresses(CORBA::Object_ptr obj, char *buf, size_t len);
 // DLS::Refused, DLS_EINVAL for BAD_PARAM and the like.  why gets the text.
 int dls_corba_error(const CORBA::Exception &e, char *why, size_t len);
 
+// The same for a call to a parent, but DLS_ETIMEDOUT for TIMEOUT: the peer
+// took the call and did not answer in time (overloaded, stopped, its host
+// cut off), which the caller waits out (patience.h) rather than take the
+// peer as gone.
+int dls_call_error(const CORBA::Exception &e, char *why, size_t len);
+
 // A servant's answer to a core's refusal code: DLS_EREMOTE (a parent that
 // could not be reached) as TRANSIENT, so that the caller retries;
 // DLS_ENOMEM as NO_MEMORY; anything else as DLS::Refused with the reason.

@@ -13,6 +13,7 @@
 #include "dls/log.h"
 #include "dls_time.h"
 #include "orb_util.hh"
+#include "patience.h"
 #include "proto_conv.hh"
 #include "run_trust.hh"
 
@@ -101,26 +102,6 @@ static int rejoin_parent(parent_ctx *p, char *why, size_t len)
 	}
 }
 
-// The parent took a call and did not answer in time (CORBA::TIMEOUT), the
-// first of a row at *since (0: this one, now set): true while it is waited
-// out (patience_ms, logged), false once it counts as gone.
-static bool wait_out(parent_ctx *p, double *since, const char *why)
-{
-	double now = dls_now();
-
-	if (!*since) {
-		*since = now;
-		if (p->patience_ms > 0)
-			log_warn("the parent took a call but did not answer in time (%s): asking "
-				 "again for up to %d ms (it may be overloaded)",
-				 why, p->patience_ms);
-	}
-	if (now - *since < p->patience_ms / 1000.0)
-		return true;
-	log_warn("the parent has not answered for %.1f s: taken as gone", now - *since);
-	return false;
-}
-
 // Makes call(parent); while the parent takes it but does not answer in
 // time, makes it again for up to patience_ms; while the parent cannot be
 // reached and this hmaster may rejoin it, finds it again, rejoins it and
@@ -142,12 +123,13 @@ template <class Call> static int with_rejoin(parent_ctx *p, Call call, char *why
 				log_warn("rejoined the parent after %.2f s", dls_now() - t0);
 			return DLS_OK;
 		} catch (const CORBA::Exception &e) {
-			rc = dls_corba_error(e, why, len);
-			if (CORBA::TIMEOUT::_downcast(&e) && wait_out(p, &since, why)) {
-				if (dls_now() - began < 0.2) // a timeout that came at once
-					dls_sleep_ms(200);
+			rc = dls_call_error(e, why, len);
+		}
+		if (rc == DLS_ETIMEDOUT) {
+			// a timeout that came at once is asked again 0.2 s after its call
+			if (patience_wait_out(&since, p->patience_ms, began, 0.2, "the parent", why))
 				continue;
-			}
+			rc = DLS_EREMOTE; // taken as gone: rejoin it, if it may
 		}
 		if (rc != DLS_EREMOTE || !may_rejoin(p))
 			return rc;

@@ -18,6 +18,7 @@
 #include "dls_time.h"
 #include "iter_order.h"
 #include "mandel.h"
+#include "patience.h"
 
 void slave_config_init(struct slave_config *c)
 {
@@ -104,28 +105,19 @@ int slave_may_rejoin(const struct run *r)
 
 int slave_wait_out(struct run *r, double *since, double began)
 {
-	double now = dls_now();
+	char who[32];
 
-	if (!*since) {
-		*since = now;
-		if (r->cfg->patience_ms > 0)
-			log_warn("the %s took a call but did not answer in time (%s): asking again "
-				 "for up to %d ms (it may be overloaded)",
-				 slave_parent(r), r->why, r->cfg->patience_ms);
-	}
 	if (r->ops->stop_requested && r->ops->stop_requested(r->ops->ctx)) {
-		log_warn("asked to stop: the %s is not waited for any more", slave_parent(r));
+		log_warn("asked to stop: the %s is not waited for any more (%s)", slave_parent(r),
+			 r->why);
 		return 0;
 	}
-	if (now - *since < r->cfg->patience_ms / 1000.0) {
-		r->unreached++;
-		if (now - began < r->cfg->retry_delay_ms / 1000.0)
-			dls_sleep_until(began + r->cfg->retry_delay_ms / 1000.0);
-		return 1;
-	}
-	log_warn("the %s has not answered for %.1f s: taken as gone", slave_parent(r),
-		 now - *since);
-	return 0;
+	snprintf(who, sizeof(who), "the %s", slave_parent(r));
+	if (!patience_wait_out(since, r->cfg->patience_ms, began, r->cfg->retry_delay_ms / 1000.0,
+			       who, r->why))
+		return 0;
+	r->unreached++;
+	return 1;
 }
 
 int slave_rejoin(struct run *r)

@@ -17,18 +17,6 @@
 
 static void refind_parent(slave_client *c);
 
-// A call to the parent that failed: dls_corba_error's code, but
-// DLS_ETIMEDOUT when the parent took the call and did not answer in time
-// (CORBA::TIMEOUT: overloaded, stopped, or its host cut off), which the
-// slave core waits out (slave_config.patience_ms) rather than taking the
-// parent as gone.
-static int parent_error(const CORBA::Exception &e, char *why, size_t len)
-{
-	int rc = dls_corba_error(e, why, len);
-
-	return CORBA::TIMEOUT::_downcast(&e) ? DLS_ETIMEDOUT : rc;
-}
-
 static int reg(void *ctx, const char *name, double speed, int *id, double *vpower,
 	       struct dls_job *job, char *why, size_t len)
 {
@@ -81,7 +69,7 @@ static int request(void *ctx, const struct dls_request *req, struct dls_reply *o
 		proto_reply_in(m->request(r), out);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
-		return parent_error(e, why, len);
+		return dls_call_error(e, why, len);
 	}
 }
 
@@ -98,7 +86,7 @@ static int submit(void *ctx, int id, const struct dls_result *res, size_t n, cha
 		m->submit(id, c->key, seq);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
-		return parent_error(e, why, len);
+		return dls_call_error(e, why, len);
 	}
 }
 
@@ -207,7 +195,7 @@ static int report(void *ctx, int id, const struct dls_result *res, size_t n,
 		c->coordinator->report(id, c->key, seq, t);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
-		return parent_error(e, why, len);
+		return dls_call_error(e, why, len);
 	}
 }
 
@@ -220,7 +208,7 @@ static int migrated(void *ctx, int from, int to, int64_t start, int64_t count, i
 		c->coordinator->migrated(from, c->key, to, start, count, stride);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
-		return parent_error(e, why, len);
+		return dls_call_error(e, why, len);
 	}
 }
 
@@ -481,7 +469,7 @@ static int rejoin(void *ctx, int id, char *why, size_t len)
 		}
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
-		return parent_error(e, why, len);
+		return dls_call_error(e, why, len);
 	}
 }
 

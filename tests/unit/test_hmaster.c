@@ -195,8 +195,30 @@ static void *tl_slave_main(void *arg)
 	return NULL;
 }
 
-/* A master with one child, a two-level hmaster with four slave threads. */
-static void run_twolevel(enum sched_kind kind, int lose_one)
+/* The parent takes the next submit that carries results but its answer is
+ * lost (DLS_EREMOTE after it was delivered). */
+static int lose_next_submit;
+
+static int lossy_submit(void *ctx, int id, uint64_t key, const struct dls_result *res, size_t n,
+			char *why, size_t len)
+{
+	int rc = master_submit(ctx, id, key, res, n, why);
+
+	if (rc == DLS_OK && n > 0 && lose_next_submit) {
+		struct timespec ts = {0, 30000000}; /* more results reach the hmaster */
+
+		lose_next_submit = 0;
+		nanosleep(&ts, NULL);
+		snprintf(why, len, "the test lost the answer");
+		return DLS_EREMOTE;
+	}
+	return rc;
+}
+
+/* A master with one child, a two-level hmaster with four slave threads;
+ * lose_one: a slave vanishes holding its first chunk; lose_answer: the
+ * answer to the hmaster's first submit of results is lost. */
+static void run_twolevel(enum sched_kind kind, int lose_one, int lose_answer)
 {
 	struct master_config c;
 	struct master *m;
@@ -214,6 +236,9 @@ static void run_twolevel(enum sched_kind kind, int lose_one)
 	m = master_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	ops = tu_master_parent(m);
+	if (lose_answer)
+		ops.submit = lossy_submit;
+	lose_next_submit = lose_answer;
 	h = hmaster_create("h", HMASTER_TWOLEVEL, 4, 5000, 0, &ops, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
 	CU_ASSERT_EQUAL(hmaster_mode_of(h), HMASTER_TWOLEVEL);
@@ -221,6 +246,7 @@ static void run_twolevel(enum sched_kind kind, int lose_one)
 		sl[1].vanish_at = 1; /* every slave gets a first chunk: the start gate */
 	for (int i = 0; i < 4; i++) {
 		sl[i].h = h;
+		sl[i].give_up_at = dls_now() + 10; /* a run takes well under a second */
 		pthread_create(&tid[i], NULL, tl_slave_main, &sl[i]);
 	}
 	for (int i = 0; i < 4; i++) {
@@ -228,7 +254,8 @@ static void run_twolevel(enum sched_kind kind, int lose_one)
 		CU_ASSERT_EQUAL(sl[i].rc, DLS_OK);
 		total += sl[i].iterations;
 	}
-	CU_ASSERT_EQUAL(master_wait_done(m, 5000), DLS_OK);
+	CU_ASSERT_EQUAL(lose_next_submit, 0); /* the answer to lose was lost */
+	CU_ASSERT_EQUAL_FATAL(master_wait_done(m, 5000), DLS_OK);
 	{
 		uint16_t ref[W];
 
@@ -255,35 +282,15 @@ static void run_twolevel(enum sched_kind kind, int lose_one)
 
 static void test_twolevel_exact(void)
 {
-	run_twolevel(SCHED_DTSS, 0);
-	run_twolevel(SCHED_DFSS, 0);
-	run_twolevel(SCHED_DFISS, 0);
-	run_twolevel(SCHED_DTFSS, 0);
+	run_twolevel(SCHED_DTSS, 0, 0);
+	run_twolevel(SCHED_DFSS, 0, 0);
+	run_twolevel(SCHED_DFISS, 0, 0);
+	run_twolevel(SCHED_DTFSS, 0, 0);
 }
 
 static void test_twolevel_lost_slave(void)
 {
-	run_twolevel(SCHED_DTSS, 1);
-}
-
-/* The parent takes the next submit that carries results but its answer is
- * lost (DLS_EREMOTE after it was delivered). */
-static int lose_next_submit;
-
-static int lossy_submit(void *ctx, int id, uint64_t key, const struct dls_result *res, size_t n,
-			char *why, size_t len)
-{
-	int rc = master_submit(ctx, id, key, res, n, why);
-
-	if (rc == DLS_OK && n > 0 && lose_next_submit) {
-		struct timespec ts = {0, 30000000}; /* more results reach the hmaster */
-
-		lose_next_submit = 0;
-		nanosleep(&ts, NULL);
-		snprintf(why, len, "the test lost the answer");
-		return DLS_EREMOTE;
-	}
-	return rc;
+	run_twolevel(SCHED_DTSS, 1, 0);
 }
 
 /* A submit whose answer was lost is sent again with the same blocks: the
@@ -292,41 +299,7 @@ static int lossy_submit(void *ctx, int id, uint64_t key, const struct dls_result
  * whole and dropped, and the run never ended). */
 static void test_twolevel_lost_submit_answer(void)
 {
-	struct master_config c;
-	struct master *m;
-	struct hmaster *h;
-	struct hmaster_parent ops;
-	struct tl_slave sl[2] = {{NULL, 1, 0, 0, 0, 0, 0, 0, 0}, {NULL, 2, 0, 0, 0, 0, 0, 0, 0}};
-	pthread_t tid[2];
-	struct mandel_params mp = {W, 1, 256};
-	uint16_t ref[W];
-	int err;
-
-	tu_master_config(&c, SCHED_DTSS, 1, W, 1, 5000);
-	m = master_create(&c, &err, NULL);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	ops = tu_master_parent(m);
-	ops.submit = lossy_submit;
-	lose_next_submit = 1;
-	h = hmaster_create("h", HMASTER_TWOLEVEL, 2, 5000, 0, &ops, &err);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
-	for (int i = 0; i < 2; i++) {
-		sl[i].h = h;
-		sl[i].give_up_at = dls_now() + 10; /* the run takes well under a second */
-		pthread_create(&tid[i], NULL, tl_slave_main, &sl[i]);
-	}
-	for (int i = 0; i < 2; i++) {
-		pthread_join(tid[i], NULL);
-		CU_ASSERT_EQUAL(sl[i].rc, DLS_OK);
-	}
-	CU_ASSERT_EQUAL(lose_next_submit, 0); /* an answer was lost */
-	CU_ASSERT_EQUAL_FATAL(master_wait_done(m, 1000), DLS_OK);
-	for (int x = 0; x < W; x++)
-		mandel_column(&mp, x, &ref[x]);
-	CU_ASSERT_EQUAL(memcmp(tu_image(m), ref, sizeof(ref)), 0);
-	CU_ASSERT_EQUAL(hmaster_wait_finished(h, 5000), DLS_OK);
-	hmaster_destroy(h);
-	master_destroy(m);
+	run_twolevel(SCHED_DTSS, 0, 1);
 }
 
 /* register_cluster: V_i over the slowest slave of the run, at any depth. */
