@@ -93,6 +93,33 @@ void serve_remember(struct serve_child *c, const struct dls_request *r,
 	c->last_reply = *out;
 }
 
+size_t serve_keep_held(struct ledger *l, const struct serve_child *c, int who,
+		       const struct dls_result *res, size_t n, struct dls_result *kept,
+		       int64_t *dropped)
+{
+	char why[160];
+	size_t k = 0;
+
+	for (size_t b = 0; b < n; b++) {
+		int64_t total;
+
+		if (ledger_fits(l, &res[b], why, sizeof(why))) {
+			kept[k++] = res[b]; /* refused by serve_take, as from anyone */
+		} else if (!ledger_check(l, &c->held, who, &res[b], 1, &total, why, sizeof(why))) {
+			ledger_unmark(l, &res[b], 1);
+			kept[k++] = res[b];
+		} else {
+			*dropped += res[b].count;
+		}
+	}
+	return k;
+}
+
+void serve_forget_replies(struct serve_child *c)
+{
+	c->has_reply = c->has_prev = 0;
+}
+
 void serve_queue_join(struct serve_queue *q, struct serve_waiter *w, int64_t acp)
 {
 	struct serve_waiter **at = &q->head;

@@ -79,6 +79,23 @@ int serve_depth(int64_t count, int64_t left, int npes);
 void serve_remember(struct serve_child *c, const struct dls_request *r,
 		    const struct dls_reply *out);
 
+/*
+ * A child taken back after it was declared lost (serve_release gave its
+ * work to others) may still send results of that work.  Copies into kept
+ * (room for n) the blocks of res[0..n) that it holds now, undelivered, and
+ * those that do not fit the loop (serve_take refuses them as from anyone);
+ * the others are of work it lost and are dropped, their iterations added
+ * to *dropped.  Returns the blocks kept; nothing is marked.
+ */
+size_t serve_keep_held(struct ledger *l, const struct serve_child *c, int who,
+		       const struct dls_result *res, size_t n, struct dls_result *kept,
+		       int64_t *dropped);
+
+/* A child taken back: the replies it was given before it was lost handed
+ * out work that went to others, so its next request is served fresh
+ * whatever its seq (no retry answer, no order check against them). */
+void serve_forget_replies(struct serve_child *c);
+
 /* A request (or a merged message) waiting for its turn. */
 struct serve_waiter {
 	int64_t acp;

@@ -27,7 +27,8 @@
 struct child {
 	struct dls_slave_status info;
 	struct serve_child serve;
-	uint64_t key; /* its capability */
+	uint64_t key;	 /* its capability */
+	int readmitted; /* taken back after it was declared lost */
 };
 
 /* A child's registration waiting for the merged one to come back. */
@@ -585,6 +586,50 @@ static int check_child(struct twolevel *t, int c, uint64_t key, char *why)
 	return DLS_OK;
 }
 
+/* check_child, taking back a child declared lost that shows its capability
+ * (it was stopped or cut off; its work went to its siblings) unless this
+ * hmaster stops: served fresh from now on, its results of the work it lost
+ * dropped (admit_results).  The lock is held. */
+static int admit_child(struct twolevel *t, int c, uint64_t key, char *why)
+{
+	int rc = check_child(t, c, key, why);
+	struct child *ch;
+
+	if (rc != DLS_ESTATE || t->stop || t->failed)
+		return rc;
+	ch = &t->children[c];
+	ch->info.state = DLS_SLAVE_WAITING;
+	ch->readmitted = 1;
+	serve_forget_replies(&ch->serve);
+	log_warn("slave %d '%s' called again after it was declared lost: taken back (the work "
+		 "it held had gone to its siblings)",
+		 c, ch->info.name);
+	return DLS_OK;
+}
+
+/* Child c's results as this hmaster takes them: all, or from a child taken
+ * back those of work it still holds (*kept, to free; NULL when all are
+ * taken).  DLS_OK or DLS_ENOMEM.  The lock is held. */
+static int admit_results(struct twolevel *t, int c, const struct dls_result **res, size_t *n,
+			 struct dls_result **kept)
+{
+	int64_t dropped = 0;
+
+	*kept = NULL;
+	if (!*n || !t->children[c].readmitted)
+		return DLS_OK;
+	*kept = malloc(*n * sizeof(**kept));
+	if (!*kept)
+		return DLS_ENOMEM;
+	*n = serve_keep_held(&t->ledger, &t->children[c].serve, c, *res, *n, *kept, &dropped);
+	*res = *kept;
+	if (dropped)
+		log_warn("slave %d sent results of %lld iterations it held before it was lost: "
+			 "dropped (that work went to its siblings)",
+			 c, (long long)dropped);
+	return DLS_OK;
+}
+
 /* The next piece of the pool for child c, or 0 when the pool is empty. */
 static int serve(struct twolevel *t, int c, int64_t acp, struct dls_reply *out)
 {
@@ -614,13 +659,20 @@ int twolevel_request(struct twolevel *t, const struct dls_request *req, struct d
 {
 	struct serve_waiter w;
 	struct child *ch;
+	struct dls_request own = *req;
+	struct dls_result *kept = NULL;
 	int c = req->slave_id, rc, retry;
 
 	memset(out, 0, sizeof(*out));
 	pthread_mutex_lock(&t->lock);
-	rc = check_child(t, c, req->key, why);
+	rc = admit_child(t, c, req->key, why);
+	if (!rc && admit_results(t, c, &own.results, &own.nresults, &kept)) {
+		snprintf(why, HMASTER_WHY_LEN, "out of memory");
+		rc = DLS_ENOMEM;
+	}
 	if (rc)
 		goto done;
+	req = &own;
 	ch = &t->children[c];
 	rc = serve_take(&t->ledger, &ch->serve, req, t->job.collect == DLS_COLLECT_PIGGYBACK, out,
 			&retry, why, HMASTER_WHY_LEN);
@@ -676,6 +728,7 @@ int twolevel_request(struct twolevel *t, const struct dls_request *req, struct d
 		serve_remember(&ch->serve, req, out);
 done:
 	pthread_mutex_unlock(&t->lock);
+	free(kept);
 	return rc;
 }
 
@@ -703,11 +756,16 @@ uint64_t twolevel_child_key(struct twolevel *t, int child)
 int twolevel_submit(struct twolevel *t, int child, uint64_t key, const struct dls_result *res,
 		    size_t n, char *why)
 {
+	struct dls_result *kept = NULL;
 	int64_t total;
 	int rc;
 
 	pthread_mutex_lock(&t->lock);
-	rc = check_child(t, child, key, why);
+	rc = admit_child(t, child, key, why);
+	if (!rc && admit_results(t, child, &res, &n, &kept)) {
+		snprintf(why, HMASTER_WHY_LEN, "out of memory");
+		rc = DLS_ENOMEM;
+	}
 	if (!rc)
 		rc = ledger_check(&t->ledger, &t->children[child].serve.held, child, res, n,
 				  &total, why, HMASTER_WHY_LEN);
@@ -716,6 +774,7 @@ int twolevel_submit(struct twolevel *t, int child, uint64_t key, const struct dl
 	if (!rc)
 		rc = take_results(t, child, res, n);
 	pthread_mutex_unlock(&t->lock);
+	free(kept);
 	return rc;
 }
 

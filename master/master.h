@@ -153,8 +153,9 @@ uint64_t master_child_key(struct master *m, int slave_id);
 /*
  * A slave (or hmaster) of a resumed run joins this master again with the id
  * and capability it was issued: DLS_OK with its V_i, or a refusal as
- * master_check_caller.  Its later calls are served as before the crash (a
- * retried request gets the reply the journal holds).
+ * master_check_caller, except that a child declared lost is taken back.
+ * Its later calls are served as before the crash (a retried request gets
+ * the reply the journal holds).
  */
 int master_rejoin(struct master *m, int slave_id, uint64_t key, double *vpower, char *why);
 
@@ -172,7 +173,8 @@ int master_resumed(const struct master *m);
  * Serves one request (req->key must be the slave's capability): records its
  * results and times, then (in ACPSA order among pending requests, after the
  * start gate) replies with work, WAIT or DONE.  A retry with the same seq
- * gets the same reply.
+ * gets the same reply.  A slave declared lost is taken back
+ * (master_slave_lost).
  */
 int master_request(struct master *m, const struct dls_request *req, struct dls_reply *out,
 		   char *why);
@@ -192,8 +194,10 @@ int master_submit(struct master *m, int slave_id, uint64_t key, const struct dls
 /*
  * Declares a slave lost (dead or hung): the iterations it holds and has not
  * delivered go to the next requests of other slaves.  Trusted: the caller
- * checked a remote reporter with master_check_caller.  Later calls from it
- * are refused.  DLS_OK; DLS_ENOENT (no such slave, or lost already);
+ * checked a remote reporter with master_check_caller.  A later request,
+ * submit or rejoin from it that shows its capability takes it back (unless
+ * the run is closing): alive again, served fresh, its results of the work
+ * it lost dropped.  DLS_OK; DLS_ENOENT (no such slave, or lost already);
  * DLS_ESTATE (it heard DONE and holds nothing: it left, and stays "done").
  */
 int master_slave_lost(struct master *m, int slave_id, const char *cause);

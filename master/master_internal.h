@@ -20,6 +20,7 @@ struct master_child {
 	struct serve_child serve;
 	int first_request_pending; /* its first request waits at the start gate */
 	int rejoined;		   /* after a resume: it joined the new master */
+	int readmitted;		   /* taken back after it was declared lost */
 	/* the chunk times its last request reported, learnt when that request
 	 * is served (so a replayed journal learns them in the same order) */
 	struct dls_chunk_time measured[DLS_MAX_MEASURED];
@@ -103,6 +104,10 @@ int master_serve_one(struct master *m, int id, int64_t acp, int reported, struct
 		     char *why);
 /* Remembers the reply to r for a retry; the slave is active. */
 void master_remember(struct master *m, const struct dls_request *r, const struct dls_reply *out);
+/* Takes back slave id, declared lost, that called again with its capability:
+ * alive again, its old replies forgotten, its results of work it no longer
+ * holds dropped from now on; journaled. */
+void master_readmit(struct master *m, int id);
 /* Declares slave id lost: its undelivered work is requeued. */
 void master_release_lost(struct master *m, int id, const char *cause);
 /* Creates the scheme with these first A_i: the start gate opens. */
@@ -126,6 +131,7 @@ uint64_t master_log_message(struct master *m, const struct dls_request *reqs, co
 			    size_t served);
 uint64_t master_log_submit(struct master *m, int id, const struct dls_result *res, size_t n);
 void master_log_lost(struct master *m, int id, const char *cause);
+void master_log_readmitted(struct master *m, int id);
 void master_log_dismissed(struct master *m, int id);
 void master_log_done(struct master *m);
 /* Returns once the record of ticket is durable; call without the lock. */

@@ -10,6 +10,7 @@
  *              (blocks), A_i, times, and the reply it was served
  *   submit     results sent outside a request
  *   lost       a slave declared lost (its undelivered work requeued)
+ *   readmitted a slave declared lost called again and was taken back
  *   dismissed  a slave told the run is over
  *   done       the last result arrived (T_p's end)
  *
@@ -402,6 +403,11 @@ static int replay_event(void *ctx, const char *kind, const char *body,
 			rc = bad_event(why, len, kind, "malformed");
 		else if (roster_alive(&m->roster, id))
 			master_release_lost(m, id, cause);
+	} else if (!strcmp(kind, "readmitted")) {
+		if (event_child(m, o, &id))
+			rc = bad_event(why, len, kind, "no such slave");
+		else if (m->roster.v[id].info.state == DLS_SLAVE_LOST)
+			master_readmit(m, id);
 	} else if (!strcmp(kind, "dismissed")) {
 		if (event_child(m, o, &id))
 			rc = bad_event(why, len, kind, "no such slave");
@@ -479,6 +485,11 @@ int master_rejoin(struct master *m, int slave_id, uint64_t key, double *vpower, 
 
 	pthread_mutex_lock(&m->lock);
 	rc = roster_check_caller(&m->roster, slave_id, key, why, MASTER_WHY_LEN);
+	if (rc == DLS_ESTATE && m->roster.v[slave_id].info.state == DLS_SLAVE_LOST &&
+	    !m->gate.closing) {
+		master_readmit(m, slave_id); /* too late, or cut off: taken back */
+		rc = DLS_OK;
+	}
 	if (!rc) {
 		m->children[slave_id].rejoined = 1;
 		*vpower = m->roster.v[slave_id].info.vpower;

@@ -149,6 +149,12 @@ void master_log_lost(struct master *m, int id, const char *cause)
 		append(m, "lost", json_pack("{s:i, s:s}", "id", id, "cause", cause), NULL, 0);
 }
 
+void master_log_readmitted(struct master *m, int id)
+{
+	if (logging(m))
+		append(m, "readmitted", json_pack("{s:i}", "id", id), NULL, 0);
+}
+
 void master_log_dismissed(struct master *m, int id)
 {
 	if (logging(m))

@@ -203,12 +203,11 @@ DLS::Registration *Master_i::rejoin(CORBA::ULong version, const DLS::Credentials
 	trust_.check_join(cred, "rejoin");
 	if (CORBA::is_nil(self))
 		throw DLS::Refused("rejoin: self must be a DLS::Slave reference");
-	// the key first: a stranger's reference must never replace the child's
-	rc = master_check_caller(m_, id, k, why);
-	if (!rc) {
+	// the key first (master_rejoin checks it, and takes back a child
+	// declared lost): a stranger's reference must never replace the child's
+	rc = master_rejoin(m_, id, k, &vpower, why);
+	if (!rc)
 		remember_ref(id, self);
-		rc = master_rejoin(m_, id, k, &vpower, why);
-	}
 	if (rc) {
 		log_warn("refused rejoin(%d): %s", id, why);
 		dls_refuse(rc, why);

@@ -20,6 +20,85 @@ static int check_caller(struct master *m, int id, uint64_t key, char *why)
 	return roster_check_caller(&m->roster, id, key, why, MASTER_WHY_LEN);
 }
 
+void master_readmit(struct master *m, int id)
+{
+	struct master_child *ch = &m->children[id];
+	struct dls_slave_status *info = &m->roster.v[id].info;
+
+	info->state = m->gate_open ? DLS_SLAVE_WAITING : DLS_SLAVE_REGISTERED;
+	serve_forget_replies(&ch->serve);
+	ch->readmitted = 1;
+	/* the rate it is seen to deliver at starts again (slow_to_seen) */
+	ch->first_delivery_at = 0;
+	ch->claimed_s = ch->claimed_n = 0;
+	if (!m->replaying)
+		log_warn("slave %d '%s' called again after it was declared lost: taken back "
+			 "(the work it held had gone to others)",
+			 id, info->name);
+	master_log_readmitted(m, id);
+}
+
+/* check_caller, taking back a child declared lost that shows its
+ * capability (master_readmit), unless the run is closing. */
+static int admit_caller(struct master *m, int id, uint64_t key, char *why)
+{
+	int rc = check_caller(m, id, key, why);
+
+	if (rc == DLS_ESTATE && m->roster.v[id].info.state == DLS_SLAVE_LOST &&
+	    !m->gate.closing) {
+		master_readmit(m, id);
+		rc = DLS_OK;
+	}
+	return rc;
+}
+
+/*
+ * The results of a call of child id as the master takes them: all of them,
+ * or, from a child taken back, those of work it still holds (the others,
+ * of work that went to others when it was lost, are dropped with a line).
+ * *out and *nout; *kept is what to free (NULL when nothing was dropped or
+ * copied).  DLS_OK or DLS_ENOMEM.  The lock is held.
+ */
+static int keep_results(struct master *m, int id, const struct dls_result *res, size_t n,
+			const struct dls_result **out, size_t *nout, struct dls_result **kept)
+{
+	int64_t dropped = 0;
+
+	*out = res;
+	*nout = n;
+	*kept = NULL;
+	if (!n || id < 0 || id >= m->roster.n || !m->children[id].readmitted)
+		return DLS_OK;
+	*kept = malloc(n * sizeof(**kept));
+	if (!*kept)
+		return DLS_ENOMEM;
+	*nout = serve_keep_held(&m->results.ledger, &m->children[id].serve, id, res, n, *kept,
+				&dropped);
+	*out = *kept;
+	if (dropped)
+		log_warn("slave %d sent results of %lld iterations it held before it was lost: "
+			 "dropped (that work went to others)",
+			 id, (long long)dropped);
+	return DLS_OK;
+}
+
+/* admit_caller and keep_results for request r: *own is r as the master
+ * takes it (free *kept).  DLS_OK, or a refusal with why.  The lock is held. */
+static int admit_request(struct master *m, const struct dls_request *r, struct dls_request *own,
+			 struct dls_result **kept, char *why)
+{
+	int rc = admit_caller(m, r->slave_id, r->key, why);
+
+	*own = *r;
+	*kept = NULL;
+	if (!rc)
+		rc = keep_results(m, r->slave_id, r->results, r->nresults, &own->results,
+				  &own->nresults, kept);
+	if (rc == DLS_ENOMEM)
+		master_why(why, "out of memory");
+	return rc;
+}
+
 int master_check_caller(struct master *m, int slave_id, uint64_t key, char *why)
 {
 	int rc;
@@ -383,14 +462,21 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 {
 	static const int fresh = 1;
 	struct serve_waiter w;
+	struct dls_request own;
+	struct dls_result *kept;
 	uint64_t ticket;
 	int rc, retry;
 
 	pthread_mutex_lock(&m->lock);
-	wait_predecessor(m, req);
-	rc = take_request(m, req, out, &retry, why);
+	rc = admit_request(m, req, &own, &kept, why);
+	if (!rc) {
+		req = &own;
+		wait_predecessor(m, req);
+		rc = take_request(m, req, out, &retry, why);
+	}
 	if (rc || retry) {
 		pthread_mutex_unlock(&m->lock);
+		free(kept);
 		return rc;
 	}
 	master_record_request(m, req);
@@ -404,6 +490,7 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 	/* refused after its results were accepted (lost meanwhile): they stay */
 	ticket = master_log_message(m, req, &fresh, 1, out, 0, rc ? 0 : 1);
 	pthread_mutex_unlock(&m->lock);
+	free(kept);
 	master_journal_wait(m, ticket); /* durable before the reply */
 	return rc;
 }
@@ -417,12 +504,24 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 	int64_t top = 0;
 	int w_ok;
 	int rc = DLS_OK, *fresh = calloc(n ? n : 1, sizeof(int));
+	struct dls_request *own = calloc(n ? n : 1, sizeof(*own));
+	struct dls_result **kept = calloc(n ? n : 1, sizeof(*kept));
 	size_t k;
 
-	if (!fresh)
+	if (!fresh || !own || !kept) {
+		free(fresh);
+		free(own);
+		free(kept);
 		return DLS_ENOMEM;
+	}
 	pthread_mutex_lock(&m->lock);
-	/* check every request before applying any (marks stay until applied) */
+	/* every caller admitted first, then every request checked before any
+	 * is applied (marks stay until applied) */
+	for (k = 0; k < n && !rc; k++)
+		rc = admit_request(m, &reqs[k], &own[k], &kept[k], why);
+	if (rc)
+		goto out;
+	reqs = own;
 	for (k = 0; k < n && !rc; k++) {
 		int retry;
 
@@ -478,6 +577,10 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 out:
 	pthread_mutex_unlock(&m->lock);
 	master_journal_wait(m, ticket);
+	for (k = 0; k < n; k++)
+		free(kept[k]);
+	free(kept);
+	free(own);
 	free(fresh);
 	return rc;
 }
@@ -485,11 +588,16 @@ out:
 int master_submit(struct master *m, int slave_id, uint64_t key, const struct dls_result *res,
 		  size_t nres, char *why)
 {
+	struct dls_result *kept = NULL;
 	uint64_t ticket = 0;
 	int rc;
 
 	pthread_mutex_lock(&m->lock);
-	rc = check_caller(m, slave_id, key, why);
+	rc = admit_caller(m, slave_id, key, why);
+	if (!rc && keep_results(m, slave_id, res, nres, &res, &nres, &kept)) {
+		master_why(why, "out of memory");
+		rc = DLS_ENOMEM;
+	}
 	if (!rc)
 		rc = master_check_results(m, slave_id, res, nres, why);
 	if (!rc) {
@@ -497,6 +605,7 @@ int master_submit(struct master *m, int slave_id, uint64_t key, const struct dls
 		ticket = master_log_submit(m, slave_id, res, nres);
 	}
 	pthread_mutex_unlock(&m->lock);
+	free(kept);
 	master_journal_wait(m, ticket);
 	return rc;
 }

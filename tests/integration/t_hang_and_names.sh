@@ -2,10 +2,12 @@
 # Servants launched by hand through a private naming service: they are listed
 # while they run and gone after.  A slave that hangs (SIGSTOP) while holding
 # a chunk is declared lost when it stops answering pings, its chunk goes to
-# another slave, and the image is exact; resumed, it is refused and exits 1.
+# another slave, and the image is exact; resumed, it is taken back (the
+# results of the chunk it lost are dropped), works on and exits 0.
 # A master whose --timeout passes during registration ends at once.  A
 # master that stops answering (SIGSTOP) is waited out by its slaves and by
-# a two-level hmaster, past their call timeout and rejoin window.
+# a two-level hmaster, past their call timeout and rejoin window.  A slave
+# lost below a two-level hmaster (or a relay) and resumed is taken back.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -30,14 +32,15 @@ expect_eq "names while running" "$(tr '\n' ' ' <"$T/names-running.txt")" \
 sleep 0.3
 pkill -STOP -P "$SLAVE2" # the slave under its timeout wrapper
 wait_for grep -q "slave [0-9] 's2' lost" "$T/master.log"
-# resumed while the run goes on, it is refused: its work went to others
+# resumed while the run goes on, it is taken back: its old chunk went to
+# others, its results of it are dropped, it is served fresh
 pkill -CONT -P "$SLAVE2"
-rc=0
-wait "$SLAVE2" || rc=$?
+wait "$SLAVE2"
 wait "$MASTER"
 same_image "$T/hang.pgm" "$REF"
-expect_eq "resumed slave exit" "$rc" 1
-grep -q "declared lost" "$T/slave2.log"
+grep -q "slave [0-9] 's2' called again after it was declared lost: taken back" "$T/master.log"
+grep -q "slave [0-9] sent results of [0-9]* iterations it held before it was lost: dropped" \
+	"$T/master.log"
 wait "$SLAVE0"
 wait "$SLAVE1"
 expect_eq "names after the run" "$(nameclt $NS list DLS/hang | tr '\n' ' ')" ""
@@ -47,7 +50,7 @@ run = json.load(open(sys.argv[1]))
 names = sorted(p["name"] for p in run["pes"])
 assert names == ['s"0\\', "s1", "s2"], names
 PY
-echo "ok a hung slave is lost, its chunk recomputed, the image exact"
+echo "ok a hung slave is lost, its chunk recomputed, taken back when it resumes, the image exact"
 
 # --- a master whose --timeout passes while a registration waits for the
 # others ends then (not when the 30 s window would close), and the waiting
@@ -121,3 +124,36 @@ same_image "$T/stallh.pgm" "$(reference 600 300)"
 grep -q "took a call but did not answer in time" "$T/hm.log"
 ! grep -q "could not rejoin" "$T/hm.log"
 echo "ok a master stopped for 2.5 s below a two-level hmaster: waited out, exact"
+
+# --- a slave below an hmaster hangs and is lost, then resumes: a two-level
+# hmaster takes it back itself; a relay tells the master, which does
+for mode in twolevel relay; do
+	scheme=dtss
+	[ $mode = relay ] && scheme=tss
+	spawn bm$mode dls-master --run back$mode --slaves $([ $mode = relay ] && echo 2 || echo 1) \
+		--width 600 --height 300 --scheme $scheme --raw "$T/back$mode.pgm" $NS $EP
+	BM=$LAST_PID
+	wait_for sh -c "nameclt $NS list DLS/back$mode | grep -qx master"
+	spawn bh$mode dls-hmaster --run back$mode --name hmaster.0 --slaves 2 --mode $mode \
+		--ping-ms 100 --ping-timeout-ms 500 $NS $EP
+	BH=$LAST_PID
+	for i in 0 1; do
+		spawn bs$mode$i dls-slave --run back$mode --master hmaster.0 --name s$i \
+			--speed $((i + 1)) --t-iter 1500 $NS $EP
+		eval BS$i=\$LAST_PID
+	done
+	wait_for sh -c "nameclt $NS list DLS/back$mode | grep -c '^slave\.' | grep -qx 2"
+	sleep 0.3
+	pkill -STOP -P "$BS1"
+	wait_for grep -q "lost below this hmaster" "$T/bh$mode.log"
+	pkill -CONT -P "$BS1"
+	wait "$BM"
+	wait "$BH"
+	wait "$BS0"
+	wait "$BS1"
+	same_image "$T/back$mode.pgm" "$(reference 600 300)"
+	taker=$T/bh$mode.log
+	[ $mode = relay ] && taker=$T/bm$mode.log
+	grep -q "s1' called again after it was declared lost: taken back" "$taker"
+	echo "ok $mode hmaster: a slave lost below it and resumed is taken back, exact"
+done

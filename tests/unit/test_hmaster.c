@@ -127,6 +127,7 @@ struct tl_slave {
 	int id, chunks, rc;
 	uint64_t key;
 	int64_t iterations;
+	int comes_back; /* declared lost at vanish_at, it goes on (it was stopped) */
 };
 
 /* A slave of the two-level hmaster: SCHEMES.md 4.1 with A_i = V_i. */
@@ -177,7 +178,8 @@ static void *tl_slave_main(void *arg)
 		s->iterations += out.count; /* handed out to it */
 		if (s->vanish_at && s->chunks + 1 == s->vanish_at) {
 			hmaster_slave_lost(s->h, s->id, "the test made it vanish");
-			break;
+			if (!s->comes_back)
+				break;
 		}
 		s->chunks++;
 		start = out.start;
@@ -216,16 +218,16 @@ static int lossy_submit(void *ctx, int id, uint64_t key, const struct dls_result
 }
 
 /* A master with one child, a two-level hmaster with four slave threads;
- * lose_one: a slave vanishes holding its first chunk; lose_answer: the
- * answer to the hmaster's first submit of results is lost. */
+ * lose_one: a slave vanishes holding its first chunk (2: it is declared
+ * lost but goes on, and is taken back); lose_answer: the answer to the
+ * hmaster's first submit of results is lost. */
 static void run_twolevel(enum sched_kind kind, int lose_one, int lose_answer)
 {
 	struct master_config c;
 	struct master *m;
 	struct hmaster *h;
 	struct hmaster_parent ops;
-	struct tl_slave sl[4] = {{NULL, 1, 0, 0, 0, 0, 0, 0, 0}, {NULL, 1, 0, 0, 0, 0, 0, 0, 0},
-				 {NULL, 2, 0, 0, 0, 0, 0, 0, 0}, {NULL, 2, 0, 0, 0, 0, 0, 0, 0}};
+	struct tl_slave sl[4] = {{.speed = 1}, {.speed = 1}, {.speed = 2}, {.speed = 2}};
 	pthread_t tid[4];
 	struct mandel_params mp = {W, 1, 256};
 	struct dls_status snap;
@@ -244,6 +246,7 @@ static void run_twolevel(enum sched_kind kind, int lose_one, int lose_answer)
 	CU_ASSERT_EQUAL(hmaster_mode_of(h), HMASTER_TWOLEVEL);
 	if (lose_one)
 		sl[1].vanish_at = 1; /* every slave gets a first chunk: the start gate */
+	sl[1].comes_back = lose_one == 2;
 	for (int i = 0; i < 4; i++) {
 		sl[i].h = h;
 		sl[i].give_up_at = dls_now() + 10; /* a run takes well under a second */
@@ -272,6 +275,8 @@ static void run_twolevel(enum sched_kind kind, int lose_one, int lose_answer)
 	dls_status_free(&snap);
 	if (lose_one) {
 		CU_ASSERT(total > W); /* the lost chunk was handed out twice */
+		if (lose_one == 2)    /* taken back, it was served again */
+			CU_ASSERT(sl[1].chunks >= 2);
 	} else {
 		CU_ASSERT_EQUAL(total, W);
 	}
@@ -291,6 +296,7 @@ static void test_twolevel_exact(void)
 static void test_twolevel_lost_slave(void)
 {
 	run_twolevel(SCHED_DTSS, 1, 0);
+	run_twolevel(SCHED_DTSS, 2, 0); /* it comes back: taken back, exact */
 }
 
 /* A submit whose answer was lost is sent again with the same blocks: the
@@ -413,7 +419,7 @@ int hmaster_suite_add(void)
 			    test_twolevel_exact) ||
 	       !CU_add_test(s, "two-level: a submit whose answer was lost, sent again",
 			    test_twolevel_lost_submit_answer) ||
-	       !CU_add_test(s, "two-level: a lost slave's chunk goes to a sibling",
+	       !CU_add_test(s, "two-level: a lost slave's chunk goes to a sibling; it is taken back",
 			    test_twolevel_lost_slave) ||
 	       !CU_add_test(s, "register_cluster: V over the slowest slave; prefetch allowed",
 			    test_cluster_registration) ||

@@ -264,7 +264,18 @@ static void test_resume_lost_and_submit(void)
 	CU_ASSERT(s.requeued > 0);
 	CU_ASSERT_EQUAL(s.slaves[1].held, 0);
 	dls_status_free(&s);
-	CU_ASSERT_EQUAL(step(m, &d, 2, 0, &rep), DLS_ESTATE); /* lost stays lost */
+	/* it comes back with its lost chunk's results: taken back, they are
+	 * dropped, it is served fresh; that is journaled */
+	CU_ASSERT_EQUAL(step(m, &d, 2, 0, &rep), DLS_OK);
+	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_WORK);
+	d.done[2] = 0;
+	master_destroy(m);
+	m = master_open(&c, &err, why);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	master_snapshot(m, &s);
+	CU_ASSERT_EQUAL(s.slaves[2].state, DLS_SLAVE_ACTIVE);
+	CU_ASSERT_EQUAL(s.slaves[2].held, d.count[2]);
+	dls_status_free(&s);
 	drive(m, &d, 0);
 	check_exact(m);
 	master_destroy(m);
@@ -338,6 +349,6 @@ int journal_suite_add(void)
 	return !s || !CU_add_test(s, "crash and resume: DTSS", test_resume_dtss) ||
 	       !CU_add_test(s, "crash and resume: FSS, late", test_resume_fss_late) ||
 	       !CU_add_test(s, "crash and resume: GSS, first request", test_resume_gss_first) ||
-	       !CU_add_test(s, "lost slave and submit replayed", test_resume_lost_and_submit) ||
+	       !CU_add_test(s, "lost slave, submit and taking back replayed", test_resume_lost_and_submit) ||
 	       !CU_add_test(s, "journals refused", test_journal_refusals);
 }
