@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dls/err.h"
+#include "dls/log.h"
 #include "dls_sched.h"
 #include "dls_time.h"
 
@@ -93,26 +94,40 @@ void serve_remember(struct serve_child *c, const struct dls_request *r,
 	c->last_reply = *out;
 }
 
-size_t serve_keep_held(struct ledger *l, const struct serve_child *c, int who,
-		       const struct dls_result *res, size_t n, struct dls_result *kept,
-		       int64_t *dropped)
+int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
+			 const struct dls_result **res, size_t *n, struct dls_result **kept,
+			 const char *went_to)
 {
 	char why[160];
+	int64_t dropped = 0;
 	size_t k = 0;
 
-	for (size_t b = 0; b < n; b++) {
+	*kept = NULL;
+	if (!*n)
+		return DLS_OK;
+	*kept = malloc(*n * sizeof(**kept));
+	if (!*kept)
+		return DLS_ENOMEM;
+	for (size_t b = 0; b < *n; b++) {
+		const struct dls_result *r = &(*res)[b];
 		int64_t total;
 
-		if (ledger_fits(l, &res[b], why, sizeof(why))) {
-			kept[k++] = res[b]; /* refused by serve_take, as from anyone */
-		} else if (!ledger_check(l, &c->held, who, &res[b], 1, &total, why, sizeof(why))) {
-			ledger_unmark(l, &res[b], 1);
-			kept[k++] = res[b];
+		if (ledger_fits(l, r, why, sizeof(why))) {
+			(*kept)[k++] = *r; /* refused by serve_take, as from anyone */
+		} else if (!ledger_check(l, &c->held, who, r, 1, &total, why, sizeof(why))) {
+			ledger_unmark(l, r, 1);
+			(*kept)[k++] = *r;
 		} else {
-			*dropped += res[b].count;
+			dropped += r->count;
 		}
 	}
-	return k;
+	*res = *kept;
+	*n = k;
+	if (dropped)
+		log_warn("slave %d sent results of %lld iterations it held before it was lost: "
+			 "dropped (that work went to %s)",
+			 who, (long long)dropped, went_to);
+	return DLS_OK;
 }
 
 void serve_forget_replies(struct serve_child *c)

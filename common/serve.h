@@ -81,15 +81,16 @@ void serve_remember(struct serve_child *c, const struct dls_request *r,
 
 /*
  * A child taken back after it was declared lost (serve_release gave its
- * work to others) may still send results of that work.  Copies into kept
- * (room for n) the blocks of res[0..n) that it holds now, undelivered, and
- * those that do not fit the loop (serve_take refuses them as from anyone);
- * the others are of work it lost and are dropped, their iterations added
- * to *dropped.  Returns the blocks kept; nothing is marked.
+ * work to others) may still send results of that work.  Keeps of the
+ * blocks *res[0..*n) those it holds now, undelivered, and those that do
+ * not fit the loop (serve_take refuses them as from anyone); the others
+ * are dropped with a line naming `went_to` (where its work went).  When
+ * some blocks are dropped or copied, *res and *n are the ones kept, in
+ * *kept (to free; NULL otherwise).  DLS_OK or DLS_ENOMEM; nothing marked.
  */
-size_t serve_keep_held(struct ledger *l, const struct serve_child *c, int who,
-		       const struct dls_result *res, size_t n, struct dls_result *kept,
-		       int64_t *dropped);
+int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
+			 const struct dls_result **res, size_t *n, struct dls_result **kept,
+			 const char *went_to);
 
 /* A child taken back: the replies it was given before it was lost handed
  * out work that went to others, so its next request is served fresh

@@ -598,7 +598,7 @@ static int admit_child(struct twolevel *t, int c, uint64_t key, char *why)
 	if (rc != DLS_ESTATE || t->stop || t->failed)
 		return rc;
 	ch = &t->children[c];
-	ch->info.state = DLS_SLAVE_WAITING;
+	ch->info.state = DLS_SLAVE_ACTIVE; /* its A_i counts in the next parent request */
 	ch->readmitted = 1;
 	serve_forget_replies(&ch->serve);
 	log_warn("slave %d '%s' called again after it was declared lost: taken back (the work "
@@ -608,26 +608,16 @@ static int admit_child(struct twolevel *t, int c, uint64_t key, char *why)
 }
 
 /* Child c's results as this hmaster takes them: all, or from a child taken
- * back those of work it still holds (*kept, to free; NULL when all are
- * taken).  DLS_OK or DLS_ENOMEM.  The lock is held. */
+ * back those of work it still holds (serve_drop_lost_work; *kept to
+ * free).  The lock is held. */
 static int admit_results(struct twolevel *t, int c, const struct dls_result **res, size_t *n,
 			 struct dls_result **kept)
 {
-	int64_t dropped = 0;
-
 	*kept = NULL;
-	if (!*n || !t->children[c].readmitted)
+	if (!t->children[c].readmitted)
 		return DLS_OK;
-	*kept = malloc(*n * sizeof(**kept));
-	if (!*kept)
-		return DLS_ENOMEM;
-	*n = serve_keep_held(&t->ledger, &t->children[c].serve, c, *res, *n, *kept, &dropped);
-	*res = *kept;
-	if (dropped)
-		log_warn("slave %d sent results of %lld iterations it held before it was lost: "
-			 "dropped (that work went to its siblings)",
-			 c, (long long)dropped);
-	return DLS_OK;
+	return serve_drop_lost_work(&t->ledger, &t->children[c].serve, c, res, n, kept,
+				    "its siblings");
 }
 
 /* The next piece of the pool for child c, or 0 when the pool is empty. */

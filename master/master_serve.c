@@ -52,34 +52,17 @@ static int admit_caller(struct master *m, int id, uint64_t key, char *why)
 	return rc;
 }
 
-/*
- * The results of a call of child id as the master takes them: all of them,
- * or, from a child taken back, those of work it still holds (the others,
- * of work that went to others when it was lost, are dropped with a line).
- * *out and *nout; *kept is what to free (NULL when nothing was dropped or
- * copied).  DLS_OK or DLS_ENOMEM.  The lock is held.
- */
-static int keep_results(struct master *m, int id, const struct dls_result *res, size_t n,
-			const struct dls_result **out, size_t *nout, struct dls_result **kept)
+/* The results of a call of child id as the master takes them: all, or from
+ * a child taken back those of work it still holds (serve_drop_lost_work;
+ * *kept to free).  The lock is held. */
+static int keep_results(struct master *m, int id, const struct dls_result **res, size_t *n,
+			struct dls_result **kept)
 {
-	int64_t dropped = 0;
-
-	*out = res;
-	*nout = n;
 	*kept = NULL;
-	if (!n || id < 0 || id >= m->roster.n || !m->children[id].readmitted)
+	if (id < 0 || id >= m->roster.n || !m->children[id].readmitted)
 		return DLS_OK;
-	*kept = malloc(n * sizeof(**kept));
-	if (!*kept)
-		return DLS_ENOMEM;
-	*nout = serve_keep_held(&m->results.ledger, &m->children[id].serve, id, res, n, *kept,
-				&dropped);
-	*out = *kept;
-	if (dropped)
-		log_warn("slave %d sent results of %lld iterations it held before it was lost: "
-			 "dropped (that work went to others)",
-			 id, (long long)dropped);
-	return DLS_OK;
+	return serve_drop_lost_work(&m->results.ledger, &m->children[id].serve, id, res, n, kept,
+				    "others");
 }
 
 /* admit_caller and keep_results for request r: *own is r as the master
@@ -92,8 +75,7 @@ static int admit_request(struct master *m, const struct dls_request *r, struct d
 	*own = *r;
 	*kept = NULL;
 	if (!rc)
-		rc = keep_results(m, r->slave_id, r->results, r->nresults, &own->results,
-				  &own->nresults, kept);
+		rc = keep_results(m, r->slave_id, &own->results, &own->nresults, kept);
 	if (rc == DLS_ENOMEM)
 		master_why(why, "out of memory");
 	return rc;
@@ -594,7 +576,7 @@ int master_submit(struct master *m, int slave_id, uint64_t key, const struct dls
 
 	pthread_mutex_lock(&m->lock);
 	rc = admit_caller(m, slave_id, key, why);
-	if (!rc && keep_results(m, slave_id, res, nres, &res, &nres, &kept)) {
+	if (!rc && keep_results(m, slave_id, &res, &nres, &kept)) {
 		master_why(why, "out of memory");
 		rc = DLS_ENOMEM;
 	}

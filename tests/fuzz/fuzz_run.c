@@ -137,6 +137,14 @@ static void hold(struct fz_slave *s, int64_t start, int64_t count)
 	}
 }
 
+/* A call of real slave id was taken: one declared lost was taken back
+ * (PROTOCOL.md 8), and finishes the run with the others. */
+static void taken(struct fz_run *r, int id)
+{
+	if (id >= 0 && id < r->n)
+		r->s[id].lost = 0;
+}
+
 void fz_run_replied(struct fz_run *r, int id, uint32_t seq, const struct dls_reply *rep)
 {
 	FZ_ASSERT(rep->kind == DLS_REPLY_WORK || rep->kind == DLS_REPLY_WAIT ||
@@ -219,6 +227,7 @@ static void op_request(struct fz_run *r, struct fz *f)
 			fz_blocks_accepted(r, &bl);
 		if (!retry || q.seq == known)
 			fz_run_replied(r, id, q.seq, &rep);
+		taken(r, id);
 	} else {
 		fz_trace(" -> refused: %s\n", why);
 	}
@@ -238,6 +247,7 @@ static void op_submit(struct fz_run *r, struct fz *f)
 	if (r->t->submit(r->ctx, id, key, bl.b, bl.n, why) == DLS_OK) {
 		fz_trace(" -> ok\n");
 		fz_blocks_accepted(r, &bl);
+		taken(r, id);
 	} else {
 		fz_trace(" -> refused: %s\n", why);
 	}
@@ -260,8 +270,9 @@ static void op_rejoin(struct fz_run *r, struct fz *f)
 	char why[FZ_WHY_LEN];
 	int id = fz_id(f, r->n);
 
-	if (r->t->rejoin)
-		r->t->rejoin(r->ctx, id, fz_key(f, r->t->key, r->ctx, id, r->n), why);
+	if (r->t->rejoin && r->t->rejoin(r->ctx, id, fz_key(f, r->t->key, r->ctx, id, r->n), why) ==
+				    DLS_OK)
+		taken(r, id);
 }
 
 void fz_check_status(struct dls_status *st)

@@ -272,6 +272,8 @@ static void test_lost_slave_requeued(void)
 		res = tu_counts(rep.start, rep.count, c, (size_t)rep.count * H);
 		CU_ASSERT_EQUAL(master_submit(m, 0, master_child_key(m, 0), &res, 1, why), DLS_OK);
 		free(c);
+		/* alive again, it can be lost again */
+		CU_ASSERT_EQUAL(master_slave_lost(m, 0, "test, again"), DLS_OK);
 	}
 	/* slave 1 finishes everything: deliver [0,20) then the rest */
 	{
