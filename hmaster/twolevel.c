@@ -609,15 +609,20 @@ static int admit_child(struct twolevel *t, int c, uint64_t key, char *why)
 
 /* Child c's results as this hmaster takes them: all, or from a child taken
  * back those of work it still holds (serve_drop_lost_work; *kept to
- * free).  The lock is held. */
+ * free).  DLS_OK, or DLS_ENOMEM with why.  The lock is held. */
 static int admit_results(struct twolevel *t, int c, const struct dls_result **res, size_t *n,
-			 struct dls_result **kept)
+			 struct dls_result **kept, char *why)
 {
+	int rc;
+
 	*kept = NULL;
 	if (!t->children[c].readmitted)
 		return DLS_OK;
-	return serve_drop_lost_work(&t->ledger, &t->children[c].serve, c, res, n, kept,
-				    "its siblings");
+	rc = serve_drop_lost_work(&t->ledger, &t->children[c].serve, c, res, n, kept,
+				  "its siblings");
+	if (rc)
+		snprintf(why, HMASTER_WHY_LEN, "out of memory");
+	return rc;
 }
 
 /* The next piece of the pool for child c, or 0 when the pool is empty. */
@@ -656,10 +661,8 @@ int twolevel_request(struct twolevel *t, const struct dls_request *req, struct d
 	memset(out, 0, sizeof(*out));
 	pthread_mutex_lock(&t->lock);
 	rc = admit_child(t, c, req->key, why);
-	if (!rc && admit_results(t, c, &own.results, &own.nresults, &kept)) {
-		snprintf(why, HMASTER_WHY_LEN, "out of memory");
-		rc = DLS_ENOMEM;
-	}
+	if (!rc)
+		rc = admit_results(t, c, &own.results, &own.nresults, &kept, why);
 	if (rc)
 		goto done;
 	req = &own;
@@ -752,10 +755,8 @@ int twolevel_submit(struct twolevel *t, int child, uint64_t key, const struct dl
 
 	pthread_mutex_lock(&t->lock);
 	rc = admit_child(t, child, key, why);
-	if (!rc && admit_results(t, child, &res, &n, &kept)) {
-		snprintf(why, HMASTER_WHY_LEN, "out of memory");
-		rc = DLS_ENOMEM;
-	}
+	if (!rc)
+		rc = admit_results(t, child, &res, &n, &kept, why);
 	if (!rc)
 		rc = ledger_check(&t->ledger, &t->children[child].serve.held, child, res, n,
 				  &total, why, HMASTER_WHY_LEN);

@@ -108,6 +108,10 @@ void master_remember(struct master *m, const struct dls_request *r, const struct
  * alive again, its old replies forgotten, its results of work it no longer
  * holds dropped from now on; journaled. */
 void master_readmit(struct master *m, int id);
+/* check_caller for a request, submit or rejoin: DLS_OK, or a refusal as
+ * master_check_caller, except that a child declared lost that shows its
+ * capability is taken back (master_readmit) unless the run is closing. */
+int master_admit_caller(struct master *m, int id, uint64_t key, char *why);
 /* Declares slave id lost: its undelivered work is requeued. */
 void master_release_lost(struct master *m, int id, const char *cause);
 /* Creates the scheme with these first A_i: the start gate opens. */

@@ -484,12 +484,7 @@ int master_rejoin(struct master *m, int slave_id, uint64_t key, double *vpower, 
 	int rc;
 
 	pthread_mutex_lock(&m->lock);
-	rc = roster_check_caller(&m->roster, slave_id, key, why, MASTER_WHY_LEN);
-	if (rc == DLS_ESTATE && m->roster.v[slave_id].info.state == DLS_SLAVE_LOST &&
-	    !m->gate.closing) {
-		master_readmit(m, slave_id); /* too late, or cut off: taken back */
-		rc = DLS_OK;
-	}
+	rc = master_admit_caller(m, slave_id, key, why); /* lost: taken back */
 	if (!rc) {
 		m->children[slave_id].rejoined = 1;
 		*vpower = m->roster.v[slave_id].info.vpower;

@@ -38,9 +38,7 @@ void master_readmit(struct master *m, int id)
 	master_log_readmitted(m, id);
 }
 
-/* check_caller, taking back a child declared lost that shows its
- * capability (master_readmit), unless the run is closing. */
-static int admit_caller(struct master *m, int id, uint64_t key, char *why)
+int master_admit_caller(struct master *m, int id, uint64_t key, char *why)
 {
 	int rc = check_caller(m, id, key, why);
 
@@ -52,33 +50,36 @@ static int admit_caller(struct master *m, int id, uint64_t key, char *why)
 	return rc;
 }
 
-/* The results of a call of child id as the master takes them: all, or from
- * a child taken back those of work it still holds (serve_drop_lost_work;
- * *kept to free).  The lock is held. */
+/* The results of a call of admitted child id as the master takes them:
+ * all, or from a child taken back those of work it still holds
+ * (serve_drop_lost_work; *kept to free).  DLS_OK, or DLS_ENOMEM with why.
+ * The lock is held. */
 static int keep_results(struct master *m, int id, const struct dls_result **res, size_t *n,
-			struct dls_result **kept)
+			struct dls_result **kept, char *why)
 {
+	int rc;
+
 	*kept = NULL;
-	if (id < 0 || id >= m->roster.n || !m->children[id].readmitted)
+	if (!m->children[id].readmitted)
 		return DLS_OK;
-	return serve_drop_lost_work(&m->results.ledger, &m->children[id].serve, id, res, n, kept,
-				    "others");
+	rc = serve_drop_lost_work(&m->results.ledger, &m->children[id].serve, id, res, n, kept,
+				  "others");
+	if (rc)
+		master_why(why, "out of memory");
+	return rc;
 }
 
-/* admit_caller and keep_results for request r: *own is r as the master
- * takes it (free *kept).  DLS_OK, or a refusal with why.  The lock is held. */
+/* master_admit_caller and keep_results for request r: *own is r as the
+ * master takes it (free *kept).  DLS_OK, or a refusal with why.  The lock
+ * is held. */
 static int admit_request(struct master *m, const struct dls_request *r, struct dls_request *own,
 			 struct dls_result **kept, char *why)
 {
-	int rc = admit_caller(m, r->slave_id, r->key, why);
+	int rc = master_admit_caller(m, r->slave_id, r->key, why);
 
 	*own = *r;
 	*kept = NULL;
-	if (!rc)
-		rc = keep_results(m, r->slave_id, &own->results, &own->nresults, kept);
-	if (rc == DLS_ENOMEM)
-		master_why(why, "out of memory");
-	return rc;
+	return rc ? rc : keep_results(m, r->slave_id, &own->results, &own->nresults, kept, why);
 }
 
 int master_check_caller(struct master *m, int slave_id, uint64_t key, char *why)
@@ -575,11 +576,9 @@ int master_submit(struct master *m, int slave_id, uint64_t key, const struct dls
 	int rc;
 
 	pthread_mutex_lock(&m->lock);
-	rc = admit_caller(m, slave_id, key, why);
-	if (!rc && keep_results(m, slave_id, &res, &nres, &kept)) {
-		master_why(why, "out of memory");
-		rc = DLS_ENOMEM;
-	}
+	rc = master_admit_caller(m, slave_id, key, why);
+	if (!rc)
+		rc = keep_results(m, slave_id, &res, &nres, &kept, why);
 	if (!rc)
 		rc = master_check_results(m, slave_id, res, nres, why);
 	if (!rc) {
