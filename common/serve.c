@@ -96,9 +96,9 @@ void serve_remember(struct serve_child *c, const struct dls_request *r,
 
 int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
 			 const struct dls_result **res, size_t *n, struct dls_result **kept,
-			 const char *went_to)
+			 const char *went_to, char *why, size_t len)
 {
-	char why[160];
+	char scratch[160];
 	int64_t dropped = 0;
 	size_t k = 0;
 
@@ -106,15 +106,18 @@ int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
 	if (!*n)
 		return DLS_OK;
 	*kept = malloc(*n * sizeof(**kept));
-	if (!*kept)
+	if (!*kept) {
+		snprintf(why, len, "out of memory");
 		return DLS_ENOMEM;
+	}
 	for (size_t b = 0; b < *n; b++) {
 		const struct dls_result *r = &(*res)[b];
 		int64_t total;
 
-		if (ledger_fits(l, r, why, sizeof(why))) {
+		if (ledger_fits(l, r, scratch, sizeof(scratch))) {
 			(*kept)[k++] = *r; /* refused by serve_take, as from anyone */
-		} else if (!ledger_check(l, &c->held, who, r, 1, &total, why, sizeof(why))) {
+		} else if (!ledger_check(l, &c->held, who, r, 1, &total, scratch,
+					 sizeof(scratch))) {
 			ledger_unmark(l, r, 1);
 			(*kept)[k++] = *r;
 		} else {

@@ -86,11 +86,12 @@ void serve_remember(struct serve_child *c, const struct dls_request *r,
  * not fit the loop (serve_take refuses them as from anyone); the others
  * are dropped with a line naming `went_to` (where its work went).  When
  * some blocks are dropped or copied, *res and *n are the ones kept, in
- * *kept (to free; NULL otherwise).  DLS_OK or DLS_ENOMEM; nothing marked.
+ * *kept (to free; NULL otherwise).  DLS_OK, or DLS_ENOMEM with why;
+ * nothing marked.
  */
 int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
 			 const struct dls_result **res, size_t *n, struct dls_result **kept,
-			 const char *went_to);
+			 const char *went_to, char *why, size_t len);
 
 /* A child taken back: the replies it was given before it was lost handed
  * out work that went to others, so its next request is served fresh

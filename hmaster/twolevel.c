@@ -613,16 +613,11 @@ static int admit_child(struct twolevel *t, int c, uint64_t key, char *why)
 static int admit_results(struct twolevel *t, int c, const struct dls_result **res, size_t *n,
 			 struct dls_result **kept, char *why)
 {
-	int rc;
-
 	*kept = NULL;
 	if (!t->children[c].readmitted)
 		return DLS_OK;
-	rc = serve_drop_lost_work(&t->ledger, &t->children[c].serve, c, res, n, kept,
-				  "its siblings");
-	if (rc)
-		snprintf(why, HMASTER_WHY_LEN, "out of memory");
-	return rc;
+	return serve_drop_lost_work(&t->ledger, &t->children[c].serve, c, res, n, kept,
+				    "its siblings", why, HMASTER_WHY_LEN);
 }
 
 /* The next piece of the pool for child c, or 0 when the pool is empty. */

@@ -57,16 +57,11 @@ int master_admit_caller(struct master *m, int id, uint64_t key, char *why)
 static int keep_results(struct master *m, int id, const struct dls_result **res, size_t *n,
 			struct dls_result **kept, char *why)
 {
-	int rc;
-
 	*kept = NULL;
 	if (!m->children[id].readmitted)
 		return DLS_OK;
-	rc = serve_drop_lost_work(&m->results.ledger, &m->children[id].serve, id, res, n, kept,
-				  "others");
-	if (rc)
-		master_why(why, "out of memory");
-	return rc;
+	return serve_drop_lost_work(&m->results.ledger, &m->children[id].serve, id, res, n, kept,
+				    "others", why, MASTER_WHY_LEN);
 }
 
 /* master_admit_caller and keep_results for request r: *own is r as the
