@@ -35,6 +35,8 @@ static void free_chain(struct coordinator *c)
 	tree_plan_destroy(c->plan);
 	free(c->pos);
 	free(c->owner);
+	free(c->giver);
+	free(c->kept);
 	free(c->owned);
 	free(c->computed);
 	free(c->mig_in);
@@ -47,7 +49,7 @@ static void free_chain(struct coordinator *c)
 	free(c->units);
 	c->plan = NULL;
 	c->pos = NULL;
-	c->owner = NULL;
+	c->owner = c->giver = c->kept = NULL;
 	c->owned = c->computed = c->mig_in = c->link = c->start = c->count = c->stride = NULL;
 	c->peer_key = NULL;
 	c->units = NULL;
@@ -204,6 +206,8 @@ int coordinator_build_chain(struct coordinator *c, const uint64_t *peer_keys)
 
 	c->pos = calloc((size_t)n, sizeof(*c->pos));
 	c->owner = calloc((size_t)iterations(c), sizeof(*c->owner));
+	c->giver = malloc((size_t)iterations(c) * sizeof(*c->giver));
+	c->kept = malloc((size_t)iterations(c) * sizeof(*c->kept));
 	c->owned = calloc((size_t)n, sizeof(*c->owned));
 	c->computed = calloc((size_t)n, sizeof(*c->computed));
 	c->mig_in = calloc((size_t)n, sizeof(*c->mig_in));
@@ -212,7 +216,7 @@ int coordinator_build_chain(struct coordinator *c, const uint64_t *peer_keys)
 	c->count = calloc((size_t)n, sizeof(*c->count));
 	c->stride = calloc((size_t)n, sizeof(*c->stride));
 	c->peer_key = calloc((size_t)n, sizeof(*c->peer_key));
-	rc = !tau || !c->pos || !c->owner || !c->owned || !c->computed || !c->mig_in || !c->link ||
+	rc = !tau || !c->pos || !c->owner || !c->giver || !c->kept || !c->owned || !c->computed || !c->mig_in || !c->link ||
 			     !c->start || !c->count || !c->stride || !c->peer_key
 		     ? DLS_ENOMEM
 		     : DLS_OK;
@@ -227,6 +231,8 @@ int coordinator_build_chain(struct coordinator *c, const uint64_t *peer_keys)
 					c->count);
 	for (int k = 0; !rc && k < n; k++)
 		c->pos[c->plan->chain[k]] = k;
+	for (int64_t i = 0; !rc && i < iterations(c); i++)
+		c->giver[i] = c->kept[i] = -1;
 	for (int i = 0; !rc && i < n; i++) {
 		c->stride[i] = c->cfg.alloc == TREE_ALLOC_ROUND_ROBIN ? n : 1;
 		for (int64_t j = 0; j < c->count[i]; j++)
@@ -400,7 +406,11 @@ int coordinator_peer(struct coordinator *c, int id, uint64_t key, int peer, uint
 /*
  * May slave id hold every iteration start + j * stride (j < count), inside
  * the loop?  Its own, a living neighbour's (a transfer whose notice is on
- * its way) or delivered ones.  The lock is held.
+ * its way), delivered ones, or ones it handed on: a transfer that fails
+ * after its notice was taken leaves them with the giver while the books
+ * name the receiver, and once the receiver is lost, whoever inherits its
+ * work (so two hold them until one delivers; `kept` remembers the giver).
+ * The lock is held.
  */
 static int gave_to(const struct coordinator *c, int from, int to)
 {
@@ -417,7 +427,8 @@ static int check_holds(struct coordinator *c, int id, int64_t start, int64_t cou
 		int o = c->owner[i];
 
 		if (c->results.ledger.state[i] == 1 || o == id || (o == left && o >= 0) ||
-		    (o == right && o >= 0) || gave_to(c, id, o))
+		    (o == right && o >= 0) || gave_to(c, id, o) || c->giver[i] == id ||
+		    c->kept[i] == id || gave_to(c, id, c->kept[i]))
 			continue;
 		why_f(why, "slave %d does not hold iteration %lld (slave %d does): refused", id,
 		      (long long)i, o);
@@ -485,6 +496,10 @@ static int reassign(struct coordinator *c, int dead, struct coordinator_repair *
 
 		if (c->owner[i] != dead || c->results.ledger.state[i] == 1)
 			continue;
+		if (c->giver[i] >= 0 && c->giver[i] != to && alive(c, c->giver[i]) &&
+		    (c->kept[i] < 0 || !alive(c, c->kept[i])))
+			c->kept[i] = c->giver[i]; /* it may still hold them: see check_holds */
+		c->giver[i] = -1;
 		c->owner[i] = to;
 		c->owned[dead]--;
 		c->owned[to]++;
@@ -537,10 +552,15 @@ int coordinator_migrated(struct coordinator *c, int from, uint64_t key, int to, 
 		for (int64_t j = 0; j < count; j++) {
 			int64_t i = start + j * stride;
 
-			if (c->results.ledger.state[i] != 1 && c->owner[i] == from) {
+			if (c->results.ledger.state[i] == 1)
+				continue;
+			if (c->owner[i] == from) {
 				c->owner[i] = to;
 				c->owned[from]--;
 				c->owned[to]++;
+				c->giver[i] = from;
+			} else { /* a second holder's copy goes on; the owner keeps its own */
+				c->kept[i] = to;
 			}
 		}
 		c->migrations++;

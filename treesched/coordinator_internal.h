@@ -31,6 +31,11 @@ struct coordinator {
 	struct tree_plan *plan; /* over the registered slaves */
 	int *pos;		/* chain position of each slave */
 	int32_t *owner;		/* by iteration: who holds it while undelivered */
+	int32_t *giver;		/* by iteration: who handed it to its owner, or -1 */
+	int32_t *kept;		/* by iteration: a second holder, or -1: the giver to a
+				 * slave that was lost (its transfer may have failed, so
+				 * it kept it) while the repair gave it to another, or
+				 * the receiver of a hand-over by a holder not the owner */
 	int64_t *owned;		/* undelivered iterations it holds */
 	int64_t *computed;	/* iterations it delivered first */
 	int64_t *mig_in;	/* transfers received */

@@ -304,7 +304,9 @@ static void test_close_ends_registration(void)
 }
 
 /* Workpile and roc: work moves between any two slaves; a giver may deliver
- * what it handed over (a failed transfer: it kept it), nobody else may. */
+ * what it handed over (a failed transfer: it kept it), also once the
+ * receiver was lost and its heir holds it too, and so may whoever it handed
+ * that copy on to; nobody else may. */
 static void test_piles(void)
 {
 	struct coordinator_config c;
@@ -359,15 +361,68 @@ static void test_piles(void)
 	CU_ASSERT_EQUAL(coordinator_report(m, other, regs[other].place.key, &res, 1, &t, why),
 			DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "does not hold iteration 5"));
+	/* a hand-over whose receiver died after the notice: the giver keeps the
+	 * work while the repair gives it to the receiver's heir (here `other`,
+	 * b's left neighbour), so both may deliver it, the second a duplicate */
+	int n3 = regs[a].place.right_id;
+
+	CU_ASSERT_EQUAL(regs[b].place.left_id, other);
+	CU_ASSERT_EQUAL(coordinator_migrated(m, a, regs[a].place.key, b, 10, 5, 1, &rep, why),
+			DLS_OK);
+	coordinator_repair_free(&rep);
+	/* n3 hands 30, 31 to b, its transfer fails and it hands them on to a
+	 * (no neighbour of b's heir): a may deliver them after b is lost */
+	CU_ASSERT_EQUAL(coordinator_migrated(m, n3, regs[n3].place.key, b, 30, 2, 1, &rep, why),
+			DLS_OK);
+	coordinator_repair_free(&rep);
+	CU_ASSERT_EQUAL(coordinator_migrated(m, n3, regs[n3].place.key, a, 30, 2, 1, &rep, why),
+			DLS_OK);
+	coordinator_repair_free(&rep);
+	CU_ASSERT_EQUAL_FATAL(coordinator_lost(m, b, "test", &rep), DLS_OK);
+	CU_ASSERT_EQUAL(rep.to, other);
+	coordinator_repair_free(&rep);
+	res = block(30, 2, buf);
+	CU_ASSERT_EQUAL(coordinator_report(m, a, regs[a].place.key, &res, 1, &t, why), DLS_OK);
+	/* ... even after the heir handed them on */
+	CU_ASSERT_EQUAL(coordinator_migrated(m, other, regs[other].place.key, n3, 10, 5, 1, &rep,
+					     why),
+			DLS_OK);
+	coordinator_repair_free(&rep);
+	CU_ASSERT_EQUAL(coordinator_migrated(m, n3, regs[n3].place.key, other, 10, 5, 1, &rep,
+					     why),
+			DLS_OK); /* and back: the owner is no neighbour of a's */
+	coordinator_repair_free(&rep);
+	res = block(10, 2, buf);
+	CU_ASSERT_EQUAL(coordinator_report(m, a, regs[a].place.key, &res, 1, &t, why), DLS_OK);
+	res = block(10, 5, buf);
+	CU_ASSERT_EQUAL(coordinator_report(m, n3, regs[n3].place.key, &res, 1, &t, why), DLS_OK);
+	/* the giver's kept copy may go on, and its new holder deliver it */
+
+	CU_ASSERT_EQUAL(coordinator_migrated(m, a, regs[a].place.key, b, 15, 5, 1, &rep, why),
+			DLS_OK); /* b is lost by now: the repair gives it to `other` */
+	CU_ASSERT_EQUAL(rep.to, other);
+	coordinator_repair_free(&rep);
+	CU_ASSERT_EQUAL(coordinator_migrated(m, a, regs[a].place.key, n3, 15, 3, 1, &rep, why),
+			DLS_OK);
+	coordinator_repair_free(&rep);
+	res = block(15, 3, buf);
+	CU_ASSERT_EQUAL(coordinator_report(m, n3, regs[n3].place.key, &res, 1, &t, why), DLS_OK);
+	res = block(20, 2, buf); /* a's, never handed on: still refused to others */
+	CU_ASSERT_EQUAL(coordinator_report(m, other, regs[other].place.key, &res, 1, &t, why),
+			DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "does not hold iteration 20"));
 	CU_ASSERT_EQUAL_FATAL(coordinator_snapshot(m, &snap), DLS_OK);
 	CU_ASSERT_STRING_EQUAL(snap.scheme, "workpile");
 	dls_status_free(&snap);
 	CU_ASSERT_EQUAL_FATAL(coordinator_tree_stats(m, &tree), DLS_OK);
 	CU_ASSERT(tree.piles);
-	CU_ASSERT_EQUAL_FATAL(tree.npairs, 1);
+	CU_ASSERT_EQUAL_FATAL(tree.npairs, 6); /* a>b 3, a>n3, other>n3, n3>a, n3>other, n3>b */
+	CU_ASSERT(a < other);
 	CU_ASSERT_EQUAL(tree.pair_from[0], a);
-	CU_ASSERT_EQUAL(tree.pair_to[0], b);
-	CU_ASSERT_EQUAL(tree.pair_count[0], 1);
+	CU_ASSERT_EQUAL(tree.pair_to[0], b < n3 ? b : n3);
+	CU_ASSERT_EQUAL(tree.pair_count[0], b < n3 ? 3 : 1);
+	CU_ASSERT_EQUAL(tree.pair_from[2], other);
+	CU_ASSERT_EQUAL(tree.pair_to[2], n3);
 	run_report_tree_free(&tree);
 	coordinator_destroy(m);
 }
