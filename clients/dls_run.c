@@ -346,48 +346,97 @@ static int hmaster_host(const struct run_opts *o, int i)
 	return i % o->hosts.hf.n;
 }
 
-/* The hmasters, level by level: hmaster.L.I under hmaster.(L-1).(I mod K). */
+/* Relay hmasters: a dead one is resumed, its slaves rejoin it. */
+static int relay(const struct run_opts *o)
+{
+	return o->nlevels && !strcmp(o->hmode, "relay");
+}
+
+/* hmaster.l.i, under hmaster.(l-1).(i mod K); resume: it succeeds one
+ * that died (relay only). */
+static void start_hmaster(const struct run_opts *o, const struct run_env *e, struct run_state *r,
+			  int l, int i, int resume)
+{
+	struct child *hm = &r->hm[o->first[l] + i];
+	char *hargv[MAX_ARGS];
+	int hn = 0, below = 0;
+
+	/* the slaves below hmaster.l.i: those whose last-level hmaster
+	 * descends from it */
+	for (int k = 0; k < o->cl.n; k++) {
+		int at = o->slave_hm[k];
+
+		for (int up = o->nlevels - 1; up > l; up--)
+			at %= o->levels[up - 1];
+		below += at == i;
+	}
+	add_arg(hargv, &hn, "%s/dls-hmaster", e->bindir);
+	add_arg(hargv, &hn, "--run=%s", o->run);
+	add_arg(hargv, &hn, "--name=hmaster.%d.%d", l, i);
+	if (l == 0)
+		add_arg(hargv, &hn, "--parent=master");
+	else
+		add_arg(hargv, &hn, "--parent=hmaster.%d.%d", l - 1, i % o->levels[l - 1]);
+	add_arg(hargv, &hn, "--slaves=%d", below);
+	add_arg(hargv, &hn, "--mode=%s", o->hmode);
+	add_arg(hargv, &hn, "--link-latency-us=%.17g", o->latency_us);
+	/* its registration call blocks until its parent's window closes */
+	add_arg(hargv, &hn, "--register-timeout-ms=%d", register_window_ms(o) + 30000);
+	if (o->journal || relay(o)) /* a resumed parent: its hmasters rejoin it */
+		add_arg(hargv, &hn, "--rejoin-ms=%d", REJOIN_MS);
+	if (resume)
+		add_arg(hargv, &hn, "--resume");
+	add_arg(hargv, &hn, "--secret-file=%s", e->secret);
+	add_ping_args(hargv, &hn, o);
+	add_net_args(hargv, &hn, o, e, hmaster_host(o, i), 0);
+	snprintf(hm->log, sizeof(hm->log), "%s/hmaster.%d.%d%s.log", e->logdir, l, i,
+		 resume ? ".resumed" : "");
+	hm->status = -1;
+	hm->pid = run_hosts_spawn(&o->hosts, hmaster_host(o, i), hargv, hm->log, hm->log);
+	free_args(hargv, hn);
+}
+
+/* The hmasters, level by level. */
 static void start_hmasters(const struct run_opts *o, const struct run_env *e,
 			   struct run_state *r)
 {
 	for (int l = 0; l < o->nlevels; l++)
+		for (int i = 0; i < o->levels[l]; i++)
+			start_hmaster(o, e, r, l, i, 0);
+}
+
+/*
+ * A relay hmaster that died of a signal while the run goes on is resumed
+ * under its name (at most MAX_RESUMES times in all): its slaves rejoin it
+ * and the master vouches for them.  A two-level one is not: its parent
+ * requeued its work, and its slaves give up.
+ */
+static void resume_hmasters(const struct run_opts *o, const struct run_env *e,
+			    struct run_state *r, int *resumes, double t0)
+{
+	for (int l = 0; l < o->nlevels; l++)
 		for (int i = 0; i < o->levels[l]; i++) {
 			struct child *hm = &r->hm[o->first[l] + i];
-			char *hargv[MAX_ARGS];
-			int hn = 0, below = 0;
 
-			/* the slaves below hmaster.l.i: those whose last-level hmaster
-			 * descends from it */
-			for (int k = 0; k < o->cl.n; k++) {
-				int at = o->slave_hm[k];
-
-				for (int up = o->nlevels - 1; up > l; up--)
-					at %= o->levels[up - 1];
-				below += at == i;
+			if (hm->status <= 128 || hm->pid <= 0)
+				continue;
+			if (!relay(o) || *resumes >= MAX_RESUMES) {
+				fprintf(stderr,
+					PROG ": hmaster.%d.%d of run '%s' died of signal %d at %.2f "
+					     "s; %s\n",
+					l, i, o->run, hm->status - 128, dls_now() - t0,
+					relay(o) ? "it was resumed too often already"
+						 : "a two-level hmaster is not resumed (its parent "
+						   "requeued its work)");
+				hm->pid = 0; /* said once */
+				continue;
 			}
-			add_arg(hargv, &hn, "%s/dls-hmaster", e->bindir);
-			add_arg(hargv, &hn, "--run=%s", o->run);
-			add_arg(hargv, &hn, "--name=hmaster.%d.%d", l, i);
-			if (l == 0)
-				add_arg(hargv, &hn, "--parent=master");
-			else
-				add_arg(hargv, &hn, "--parent=hmaster.%d.%d", l - 1,
-					i % o->levels[l - 1]);
-			add_arg(hargv, &hn, "--slaves=%d", below);
-			add_arg(hargv, &hn, "--mode=%s", o->hmode);
-			add_arg(hargv, &hn, "--link-latency-us=%.17g", o->latency_us);
-			/* its registration call blocks until its parent's window closes */
-			add_arg(hargv, &hn, "--register-timeout-ms=%d", register_window_ms(o) + 30000);
-			if (o->journal) /* a resumed master: its hmasters rejoin it */
-				add_arg(hargv, &hn, "--rejoin-ms=%d", REJOIN_MS);
-			add_arg(hargv, &hn, "--secret-file=%s", e->secret);
-			add_ping_args(hargv, &hn, o);
-			add_net_args(hargv, &hn, o, e, hmaster_host(o, i), 0);
-			snprintf(hm->log, sizeof(hm->log), "%s/hmaster.%d.%d.log", e->logdir, l, i);
-			hm->status = -1;
-			hm->pid = run_hosts_spawn(&o->hosts, hmaster_host(o, i), hargv, hm->log,
-						  hm->log);
-			free_args(hargv, hn);
+			fprintf(stderr,
+				PROG ": hmaster.%d.%d of run '%s' died of signal %d at %.2f s: "
+				     "resuming it, its slaves rejoin it (%d of %d)\n",
+				l, i, o->run, hm->status - 128, dls_now() - t0, ++*resumes,
+				MAX_RESUMES);
+			start_hmaster(o, e, r, l, i, 1);
 		}
 }
 
@@ -428,7 +477,7 @@ static int start_slaves(const struct run_opts *o, const struct run_env *e, struc
 				o->slave_hm[i]);
 		if (o->trees)
 			add_arg(sargv, &sn, "--coordinator=treesched");
-		if (o->journal)
+		if (o->journal || relay(o)) /* a resumed master or relay hmaster */
 			add_arg(sargv, &sn, "--rejoin-ms=%d", REJOIN_MS);
 		/* its registration call blocks until the window closes */
 		add_arg(sargv, &sn, "--register-timeout-ms=%d", register_window_ms(o) + 30000);
@@ -547,10 +596,12 @@ static int resume_master(const struct run_opts *o, const struct run_env *e, stru
 static int monitor(struct run_opts *o, const struct run_env *e, struct run_state *r)
 {
 	double t0 = dls_now(), all_gone_at = 0;
-	int names_gone_said = 0, resumes = 0;
+	int names_gone_said = 0, resumes = 0, hm_resumes = 0;
 
 	while (r->master.status < 0 || resume_master(o, e, r, &resumes, t0)) {
 		int running = slaves_running(r);
+
+		resume_hmasters(o, e, r, &hm_resumes, t0);
 
 		if (!running && !all_gone_at)
 			all_gone_at = dls_now();

@@ -52,6 +52,7 @@ struct hmaster {
 	 * message would hold the forwarder at the gate while the rest queue
 	 * here).  Afterwards, whatever is pending goes up. */
 	int first_sent;
+	int resumed; /* the successor of a relay hmaster that died: slaves rejoin */
 	size_t pending_requests;
 	double first_request;
 	struct pending *regs, *reqs; /* FIFO lists */
@@ -321,8 +322,87 @@ enum hmaster_mode hmaster_mode_of(const struct hmaster *h)
 	return h->tl ? HMASTER_TWOLEVEL : HMASTER_RELAY;
 }
 
+int hmaster_resume(struct hmaster *h)
+{
+	if (h->tl)
+		return DLS_EINVAL;
+	pthread_mutex_lock(&h->lock);
+	h->resumed = h->registration_sent = h->first_sent = 1;
+	pthread_mutex_unlock(&h->lock);
+	return DLS_OK;
+}
+
+int hmaster_rejoin(struct hmaster *h, int slave_id, uint64_t key, double *vpower,
+		   struct dls_job *job, char *why)
+{
+	int at, rc;
+
+	if (h->tl || !h->resumed) {
+		snprintf(why, HMASTER_WHY_LEN,
+			 "rejoin: this hmaster did not resume (%s): its slaves are the ones that "
+			 "registered with it",
+			 h->tl ? "two-level mode keeps no record" : "it is the first of its name");
+		return DLS_ESTATE;
+	}
+	pthread_mutex_lock(&h->lock);
+	at = index_of(h, slave_id);
+	rc = at >= 0 ? check_key(h, at, slave_id, key, why) : DLS_OK;
+	if (!rc && at < 0 && h->registered >= h->nslaves) {
+		snprintf(why, HMASTER_WHY_LEN,
+			 "rejoin(%d): this hmaster expects %d slaves and all %d rejoined", slave_id,
+			 h->nslaves, h->registered);
+		rc = DLS_ESTATE;
+	}
+	pthread_mutex_unlock(&h->lock);
+	if (rc)
+		return rc;
+	/* the parent issued the key: it alone can say whether it is this slave's */
+	rc = h->parent.rejoin(h->parent.ctx, slave_id, key, vpower, job, why, HMASTER_WHY_LEN);
+	if (rc)
+		return rc;
+	pthread_mutex_lock(&h->lock);
+	at = index_of(h, slave_id);
+	if (at < 0 && h->registered < h->nslaves) { /* (a concurrent twin may have won) */
+		at = h->registered++;
+		h->ids[at] = slave_id;
+		h->keys[at] = key;
+	}
+	if (at >= 0)
+		h->state[at] = S_FREE;
+	else
+		rc = DLS_ESTATE;
+	if (rc)
+		snprintf(why, HMASTER_WHY_LEN, "rejoin(%d): all %d slaves rejoined", slave_id,
+			 h->nslaves);
+	pthread_cond_broadcast(&h->cond);
+	pthread_mutex_unlock(&h->lock);
+	if (!rc)
+		log_warn("slave %d rejoined this resumed hmaster (%d of %d)", slave_id,
+			 h->registered, h->nslaves);
+	return rc;
+}
+
+int hmaster_resumed_idle(struct hmaster *h)
+{
+	int idle;
+
+	if (h->tl)
+		return 0;
+	pthread_mutex_lock(&h->lock);
+	idle = h->resumed && !h->reqs;
+	for (int i = 0; idle && i < h->registered; i++)
+		idle = h->state[i] == S_FINISHED;
+	pthread_mutex_unlock(&h->lock);
+	return idle;
+}
+
 int hmaster_may_register(const struct hmaster *h, enum hmaster_mode mode, char *why)
 {
+	if (h->resumed) {
+		snprintf(why, HMASTER_WHY_LEN,
+			 "this hmaster resumed one that died: its slaves rejoin it, none registers");
+		return DLS_ESTATE;
+	}
 	if (hmaster_mode_of(h) == mode)
 		return DLS_OK;
 	if (mode == HMASTER_RELAY)
@@ -557,7 +637,8 @@ int hmaster_wait_finished(struct hmaster *h, int timeout_ms)
 		return twolevel_wait_finished(h->tl, timeout_ms);
 	pthread_mutex_lock(&h->lock);
 	for (;;) {
-		int left = h->registered < h->nslaves && !h->registration_sent;
+		/* not all registered yet, or (resumed) not all came back */
+		int left = h->registered < h->nslaves && (!h->registration_sent || h->resumed);
 
 		for (int i = 0; i < h->registered; i++)
 			left += h->state[i] != S_FINISHED;

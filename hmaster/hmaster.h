@@ -49,6 +49,11 @@ struct hmaster_parent {
 				double *vpowers, struct dls_job *job, char *why, size_t len);
 	int (*request)(void *ctx, const struct dls_request *req, struct dls_reply *out, char *why,
 		       size_t len);
+	/* a resumed relay hmaster: a child's rejoin, passed up (Master::rejoin) */
+	int (*rejoin)(void *ctx, int slave_id, uint64_t key, double *vpower, struct dls_job *job,
+		      char *why, size_t len);
+	/* non-zero while the parent is there (it answers) */
+	int (*alive)(void *ctx);
 };
 
 struct hmaster;
@@ -66,6 +71,34 @@ struct hmaster *hmaster_create(const char *name, enum hmaster_mode mode, int nsl
 			       const struct hmaster_parent *parent, int *err);
 
 enum hmaster_mode hmaster_mode_of(const struct hmaster *h);
+
+/*
+ * Makes a relay hmaster, just created, the successor of one that died
+ * under the same name: its registration is over (a register_* is refused),
+ * and its slaves come back one by one through hmaster_rejoin.  DLS_OK, or
+ * DLS_EINVAL in two-level mode (it schedules its slaves itself and keeps
+ * no record to resume from).
+ */
+int hmaster_resume(struct hmaster *h);
+
+/*
+ * A resumed relay hmaster: slave_id below, showing capability key, rejoins.
+ * The parent checks the key (it issued it) and takes the slave back if it
+ * was lost; then this hmaster relays its calls.  Fills *vpower and *job as
+ * a registration does.  DLS_OK; DLS_ESTATE (not resumed, or more slaves
+ * than expected), DLS_EINVAL (another key than the one it showed before),
+ * or the parent's refusal, with why (HMASTER_WHY_LEN).
+ */
+int hmaster_rejoin(struct hmaster *h, int slave_id, uint64_t key, double *vpower,
+		   struct dls_job *job, char *why);
+
+/*
+ * A resumed relay hmaster with nothing left to relay: every slave that
+ * rejoined heard DONE or was lost, and none of the others came back.
+ * While some slave never came back, its end is the parent's: the caller
+ * asks whether the parent is still there.  0 otherwise.
+ */
+int hmaster_resumed_idle(struct hmaster *h);
 
 /*
  * May a child register through the operation of `mode` (register_group:

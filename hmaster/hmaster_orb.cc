@@ -72,6 +72,10 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 			fprintf(stderr, "dls-hmaster: cannot start: %s\n", dls_strerror(err));
 			return 1;
 		}
+		if (o->resume && hmaster_resume(h)) { /* main.c refuses it already */
+			fprintf(stderr, "dls-hmaster: --resume: only a relay hmaster resumes\n");
+			return 1;
+		}
 		servant = new HMaster_i(h, parent, o->ping_timeout_ms, o->secret);
 		PortableServer::ObjectId_var oid2 = dls_root_poa()->activate_object(servant);
 		CORBA::Object_var me = servant->_this();
@@ -84,8 +88,9 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 		fprintf(stderr, "dls-hmaster: cannot reach the parent '%s': %s\n", ppath, why);
 		return 1;
 	}
-	log_info("bound as '%s' below '%s', %s for %d slaves", mpath, ppath,
-		 o->twolevel ? "scheduling (two-level)" : "relaying", o->nslaves);
+	log_info("bound as '%s' below '%s', %s for %d slaves%s", mpath, ppath,
+		 o->twolevel ? "scheduling (two-level)" : "relaying", o->nslaves,
+		 o->resume ? " (resumed: they rejoin)" : "");
 	watch w = {h, servant};
 	struct liveness_ops ops = {&w, holding, ping, lost};
 	live = liveness_start(&ops, o->ping_ms, &err);
@@ -95,8 +100,16 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 		hmaster_destroy(h);
 		return 1;
 	}
-	while ((err = hmaster_wait_finished(h, 1000)) == DLS_ETIMEDOUT)
-		;
+	while ((err = hmaster_wait_finished(h, 1000)) == DLS_ETIMEDOUT) {
+		/* resumed: a slave that finished before the old one died never
+		 * comes back; the run's end is then the parent's */
+		if (hmaster_resumed_idle(h) && !pops.alive(pops.ctx)) {
+			log_warn("the parent is gone and every slave that rejoined is done: "
+				 "the run is over");
+			err = DLS_OK;
+			break;
+		}
+	}
 	if (err) {
 		fprintf(stderr, "dls-hmaster: %s: the run failed above this hmaster\n", o->name);
 		status = 1;

@@ -28,6 +28,7 @@ struct hmaster_orb_opts {
 	const struct run_secret *secret; /* the run's (NULL: an open run) */
 	int patience_ms; /* a parent that takes calls but does not answer them in
 			    time is asked again this long before it counts as gone */
+	int resume;	 /* relay: succeed one of this name that died (hmaster_resume) */
 };
 
 /* Needs dls_orb_init().  Returns the exit status. */

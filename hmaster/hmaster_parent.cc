@@ -287,6 +287,56 @@ static int p_request(void *ctx, const struct dls_request *req, struct dls_reply 
 		why, len);
 }
 
+// A resumed relay hmaster passes a child's rejoin up: the parent checks the
+// capability (it issued it), takes the slave back if it was lost, and pings
+// it through this hmaster from now on.
+static int p_rejoin(void *ctx, int slave_id, uint64_t key, double *vpower, struct dls_job *job,
+		    char *why, size_t len)
+{
+	parent_ctx *p = (parent_ctx *)ctx;
+	int rc = DLS_OK, called;
+
+	called = with_rejoin(
+		p,
+		[&](DLS::Master_ptr parent) {
+			DLS::Credentials cred;
+			int rid = slave_id;
+			uint64_t rkey = key;
+
+			trust_credentials(&p->secret, cred);
+			DLS::Registration_var r =
+				parent->rejoin(DLS::PROTOCOL_VERSION, cred, slave_id, key, p->self);
+			if (trust_check_parent(&p->secret, cred, &rid, &rkey, 1, r->proof, why, len))
+				rc = DLS_EINVAL; // not this run's parent
+			else if (r->slave_id != slave_id || r->key != key)
+				rc = DLS_EREMOTE;
+			else
+				rc = proto_job_in(r->job, job, why, len);
+			*vpower = r->virtual_power;
+		},
+		why, len);
+	if (called)
+		return called;
+	if (rc == DLS_EREMOTE)
+		snprintf(why, len, "the parent answered rejoin(%d) for another slave", slave_id);
+	if (!rc)
+		issued(p, &slave_id, &key, 1);
+	return rc;
+}
+
+// Is the parent still there (it answers, and its object exists)?
+static int p_alive(void *ctx)
+{
+	parent_ctx *p = (parent_ctx *)ctx;
+
+	try {
+		DLS::Master_var parent = current(p);
+		return !parent->_non_existent();
+	} catch (const CORBA::Exception &) {
+		return 0;
+	}
+}
+
 struct hmaster_parent hmaster_parent_ops(const struct hmaster_parent_opts *o,
 					 DLS::Master_ptr parent, DLS::Master_ptr parent_register,
 					 DLS::Slave_ptr self)
@@ -311,6 +361,8 @@ struct hmaster_parent hmaster_parent_ops(const struct hmaster_parent_opts *o,
 	ops.slave_lost = p_slave_lost;
 	ops.register_cluster = p_register_cluster;
 	ops.request = p_request;
+	ops.rejoin = p_rejoin;
+	ops.alive = p_alive;
 	return ops;
 }
 

@@ -196,11 +196,28 @@ void HMaster_i::slave_lost(CORBA::Long slave_id, DLS::Capability key, const char
 		throw DLS::Refused("slave_lost: the parent refused");
 }
 
-DLS::Registration *HMaster_i::rejoin(CORBA::ULong version, const DLS::Credentials &,
-				     CORBA::Long slave_id, DLS::Capability, DLS::Slave_ptr)
+// A resumed relay hmaster: a slave (or a child hmaster, once per id it
+// holds) comes back with the id and capability the master issued it; the
+// master vouches for them.  Any other hmaster refuses.
+DLS::Registration *HMaster_i::rejoin(CORBA::ULong version, const DLS::Credentials &cred,
+				     CORBA::Long slave_id, DLS::Capability key, DLS::Slave_ptr self)
 {
+	Link::Inside inside(link_);
+	char why[HMASTER_WHY_LEN] = "";
+	struct dls_job job;
+	double vpower = 0;
+	int id = slave_id, rc;
+	uint64_t k = key;
+
 	proto_require_version(version, "rejoin");
-	log_warn("refused rejoin(%d): an hmaster keeps no journal", (int)slave_id);
-	throw DLS::Refused("rejoin: this hmaster keeps no journal and did not resume: its "
-			   "slaves register again");
+	trust_.check_join(cred, "rejoin");
+	if (CORBA::is_nil(self))
+		throw DLS::Refused("rejoin: self must be a DLS::Slave reference");
+	rc = hmaster_rejoin(h_, id, k, &vpower, &job, why);
+	if (rc) {
+		log_warn("refused rejoin(%d): %s", id, why);
+		dls_refuse(rc, why);
+	}
+	remember_ref(id, self);
+	return trust_.registration(cred, id, k, vpower, proto_job_out(job));
 }

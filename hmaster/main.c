@@ -40,6 +40,10 @@ static void help(void)
 	       "  --rejoin-ms T            a parent that cannot be reached: keep trying to\n"
 	       "                           rejoin it (resumed from its journal) for T ms, then\n"
 	       "                           make the call that failed again (default 0: give up)\n"
+	       "  --resume                 (relay) succeed a relay hmaster of this name that\n"
+	       "                           died: its slaves rejoin this one (dls-slave\n"
+	       "                           --rejoin-ms; child hmasters --rejoin-ms), the parent\n"
+	       "                           vouching for each; the run's end is the parent's\n"
 	       "  --patience-ms T          a parent that takes calls but does not answer them\n"
 	       "                           within the call timeout (overloaded, stopped) is\n"
 	       "                           asked again for T ms before it is taken as gone\n"
@@ -51,7 +55,7 @@ static void help(void)
 	       "  -v, -q                   more or less logging\n");
 }
 
-enum { O_MODE = 101, O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO, O_SECRET, O_REJOIN, O_TIMEOUT, O_PATIENCE };
+enum { O_MODE = 101, O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO, O_SECRET, O_REJOIN, O_TIMEOUT, O_PATIENCE, O_RESUME };
 
 static const char *leaf_or_die(const char *opt, const char *v)
 {
@@ -76,6 +80,7 @@ int main(int argc, char **argv)
 					     {"secret-file", required_argument, 0, O_SECRET},
 					     {"rejoin-ms", required_argument, 0, O_REJOIN},
 					     {"patience-ms", required_argument, 0, O_PATIENCE},
+					     {"resume", no_argument, 0, O_RESUME},
 					     {"timeout", required_argument, 0, O_TIMEOUT},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
@@ -147,6 +152,9 @@ int main(int argc, char **argv)
 			o.patience_ms =
 				(int)cli_i64_or_die(PROG, "--patience-ms", optarg, 0, 86400000);
 			break;
+		case O_RESUME:
+			o.resume = 1;
+			break;
 		case O_MODE:
 			if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))
 				cli_usage_error(PROG, "--mode", optarg, "must be relay or twolevel");
@@ -167,6 +175,10 @@ int main(int argc, char **argv)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
 	if (!o.nslaves)
 		cli_usage_error(PROG, "--slaves", NULL, "is required");
+	if (o.resume && o.twolevel)
+		cli_usage_error(PROG, "--resume", NULL,
+				"needs --mode relay (a two-level hmaster keeps no record to resume "
+				"from; its parent requeues its work)");
 	rc = hmaster_orb_run(&o);
 	dls_orb_destroy();
 	return rc;

@@ -3,9 +3,10 @@
 # twolevel: each hmaster schedules its slaves on the chunks it holds): one
 # and two levels of hmasters, dedicated and non-dedicated, every distributed
 # scheme, both collection modes: the image is exact.  kill -9 an hmaster in
-# the middle of a run (its parent requeues what it held) or a slave below an
-# hmaster (relay: the hmaster reports it up; twolevel: it gives the work to
-# a sibling itself): still exact.
+# the middle of a run (its parent requeues what it held; a relay hmaster is
+# resumed and its slaves rejoin it) or a slave below an hmaster (relay: the
+# hmaster reports it up; twolevel: it gives the work to a sibling itself):
+# still exact.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -62,12 +63,21 @@ for mode in relay twolevel; do
 done
 python3 - "$T/relay-kill-hmaster.json" "$T/twolevel-kill-hmaster.json" <<'PY'
 import json, sys
-for path, want in zip(sys.argv[1:], (["hmaster.0.1/slave.%d" % k for k in (1, 3, 5, 7)], ["hmaster.0.1"])):
+for path, want in zip(sys.argv[1:], ([], ["hmaster.0.1"])):
     run = json.load(open(path))
     lost = sorted(p["name"] for p in run["pes"] if p["state"] == "lost")
-    assert lost == want, (path, lost)   # relay: the 4 slaves below it; twolevel: the hmaster
+    # relay: resumed, its 4 slaves rejoined it and were taken back; twolevel: the hmaster lost
+    assert lost == want, (path, lost)
     assert run["requeued"] > 0, run["requeued"]
 PY
+grep -q "hmaster.0.1 of run .* died of signal 9 at .* resuming it" "$T/relay-kill-hmaster.log"
+[ "$(grep -c "rejoined this resumed hmaster" "$T/logs-relay-kill-hmaster/hmaster.0.1.resumed.log")" = 4 ]
+grep -q "a two-level hmaster is not resumed" "$T/twolevel-kill-hmaster.log"
+# two levels of relays: the hmasters below the resumed one rejoin it for their slaves
+run relay2-kill-hmaster --hmode relay --cluster C8 --hmasters 2,4 --scheme dtss --t-iter 2000 \
+	--kill hmaster.0.1@1.2
+[ "$(grep -c "rejoined this resumed hmaster" "$T/logs-relay2-kill-hmaster/hmaster.0.1.resumed.log")" = 4 ]
+grep -q "rejoined the parent" "$T/logs-relay2-kill-hmaster/hmaster.1.1.log"
 python3 - "$T/relay-kill-below.json" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))

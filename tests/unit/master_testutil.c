@@ -121,10 +121,27 @@ static int p_request_one(void *ctx, const struct dls_request *req, struct dls_re
 	return master_request(ctx, req, out, why);
 }
 
+static int p_rejoin(void *ctx, int slave_id, uint64_t key, double *vpower, struct dls_job *job,
+		    char *why, size_t len)
+{
+	int rc = master_rejoin(ctx, slave_id, key, vpower, why);
+
+	(void)len;
+	if (!rc)
+		master_job(ctx, job);
+	return rc;
+}
+
+static int p_alive(void *ctx)
+{
+	return ctx != NULL;
+}
+
 struct hmaster_parent tu_master_parent(struct master *m)
 {
-	struct hmaster_parent ops = {m,	     p_register,	 p_request,    p_submit,
-				     p_lost, p_register_cluster, p_request_one};
+	struct hmaster_parent ops = {m,		 p_register,	     p_request,
+				     p_submit,	 p_lost,	     p_register_cluster,
+				     p_request_one, p_rejoin, p_alive};
 
 	return ops;
 }

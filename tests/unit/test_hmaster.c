@@ -2,7 +2,8 @@
  * The hmaster core talking to an in-process master core.  Relay: merged
  * messages (a child hmaster's requests for four slaves at once) reproduce
  * flat DTSS in the same service order (SCHEMES.md 5 relay mode, 4.3's
- * example), and the image is exact.  Two-level: four slave threads behind
+ * example), also when the hmaster dies midway and a resumed one takes the
+ * slaves back, and the image is exact.  Two-level: four slave threads behind
  * one hmaster that the master sees as one child; the image is exact, every
  * scheme, with a slave lost in the middle.
  */
@@ -67,6 +68,32 @@ static void test_relay_is_flat_dtss(void)
 	CU_ASSERT_EQUAL(hmaster_request(h, reqs, 1, out, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "capability"));
 	for (uint32_t seq = 1; !done && seq < 20; seq++) {
+		if (seq == 3) { /* it dies; a resumed one takes its name, the slaves rejoin */
+			struct hmaster *h2;
+			double v;
+
+			hmaster_destroy(h);
+			h2 = hmaster_create("h", HMASTER_RELAY, 4, 1000, 0, &ops, &err);
+			CU_ASSERT_PTR_NOT_NULL_FATAL(h2);
+			CU_ASSERT_EQUAL(hmaster_rejoin(h2, ids[0], keys[0], &v, &job, why),
+					DLS_ESTATE); /* not resumed: its slaves register */
+			CU_ASSERT_EQUAL_FATAL(hmaster_resume(h2), DLS_OK);
+			CU_ASSERT_EQUAL(hmaster_may_register(h2, HMASTER_RELAY, why), DLS_ESTATE);
+			CU_ASSERT_EQUAL(hmaster_rejoin(h2, ids[0], keys[1], &v, &job, why),
+					DLS_EINVAL); /* the master vouches for no stranger */
+			CU_ASSERT_EQUAL(hmaster_resumed_idle(h2), 1); /* nobody back yet */
+			CU_ASSERT_EQUAL(hmaster_wait_finished(h2, 0), DLS_ETIMEDOUT);
+			for (int s = 3; s >= 0; s--) {
+				CU_ASSERT_EQUAL(hmaster_rejoin(h2, ids[s], keys[s], &v, &job, why),
+						DLS_OK);
+				CU_ASSERT_DOUBLE_EQUAL(v, vp[s], 1e-12);
+			}
+			CU_ASSERT_EQUAL(job.iterations, W);
+			CU_ASSERT_EQUAL(hmaster_rejoin(h2, ids[2], keys[3], &v, &job, why),
+					DLS_EINVAL); /* its key is known here now */
+			CU_ASSERT_EQUAL(hmaster_resumed_idle(h2), 0);
+			h = h2;
+		}
 		for (int k = 0; k < 4; k++) {
 			int s = order[k];
 
@@ -113,6 +140,7 @@ static void test_relay_is_flat_dtss(void)
 		CU_ASSERT_EQUAL(memcmp(tu_image(m), ref, sizeof(ref)), 0);
 	}
 	CU_ASSERT_EQUAL(hmaster_wait_finished(h, 0), DLS_OK);
+	CU_ASSERT_EQUAL(hmaster_resumed_idle(h), 1);
 	hmaster_destroy(h);
 	master_destroy(m);
 }
