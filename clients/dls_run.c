@@ -346,14 +346,14 @@ static int hmaster_host(const struct run_opts *o, int i)
 	return i % o->hosts.hf.n;
 }
 
-/* Relay hmasters: a dead one is resumed, its slaves rejoin it. */
-static int relay(const struct run_opts *o)
+/* Two-level hmasters: each keeps a record to be resumed from. */
+static int twolevel(const struct run_opts *o)
 {
-	return o->nlevels && !strcmp(o->hmode, "relay");
+	return o->nlevels && !strcmp(o->hmode, "twolevel");
 }
 
 /* hmaster.l.i, under hmaster.(l-1).(i mod K); resume: it succeeds one
- * that died (relay only). */
+ * that died (a two-level one from the record its predecessor kept). */
 static void start_hmaster(const struct run_opts *o, const struct run_env *e, struct run_state *r,
 			  int l, int i, int resume)
 {
@@ -382,8 +382,10 @@ static void start_hmaster(const struct run_opts *o, const struct run_env *e, str
 	add_arg(hargv, &hn, "--link-latency-us=%.17g", o->latency_us);
 	/* its registration call blocks until its parent's window closes */
 	add_arg(hargv, &hn, "--register-timeout-ms=%d", register_window_ms(o) + 30000);
-	if (o->journal || relay(o)) /* a resumed parent: its hmasters rejoin it */
-		add_arg(hargv, &hn, "--rejoin-ms=%d", REJOIN_MS);
+	/* a resumed parent (master or hmaster): its hmasters rejoin it */
+	add_arg(hargv, &hn, "--rejoin-ms=%d", REJOIN_MS);
+	if (twolevel(o))
+		add_arg(hargv, &hn, "--record=%s/hmaster.%d.%d.record", e->logdir, l, i);
 	if (resume)
 		add_arg(hargv, &hn, "--resume");
 	add_arg(hargv, &hn, "--secret-file=%s", e->secret);
@@ -406,10 +408,10 @@ static void start_hmasters(const struct run_opts *o, const struct run_env *e,
 }
 
 /*
- * A relay hmaster that died of a signal while the run goes on is resumed
- * under its name (at most MAX_RESUMES times in all): its slaves rejoin it
- * and the master vouches for them.  A two-level one is not: its parent
- * requeued its work, and its slaves give up.
+ * An hmaster that died of a signal while the run goes on is resumed under
+ * its name (at most MAX_RESUMES times in all): its children rejoin it (a
+ * relay one's parent vouches for them; a two-level one reads the record
+ * its predecessor kept, and its parent requeues what that one held).
  */
 static void resume_hmasters(const struct run_opts *o, const struct run_env *e,
 			    struct run_state *r, int *resumes, double t0)
@@ -420,14 +422,11 @@ static void resume_hmasters(const struct run_opts *o, const struct run_env *e,
 
 			if (hm->status <= 128 || hm->pid <= 0)
 				continue;
-			if (!relay(o) || *resumes >= MAX_RESUMES) {
+			if (*resumes >= MAX_RESUMES) {
 				fprintf(stderr,
 					PROG ": hmaster.%d.%d of run '%s' died of signal %d at %.2f "
-					     "s; %s\n",
-					l, i, o->run, hm->status - 128, dls_now() - t0,
-					relay(o) ? "it was resumed too often already"
-						 : "a two-level hmaster is not resumed (its parent "
-						   "requeued its work)");
+					     "s; it is not resumed: %d hmasters were already\n",
+					l, i, o->run, hm->status - 128, dls_now() - t0, MAX_RESUMES);
 				hm->pid = 0; /* said once */
 				continue;
 			}
@@ -477,7 +476,7 @@ static int start_slaves(const struct run_opts *o, const struct run_env *e, struc
 				o->slave_hm[i]);
 		if (o->trees)
 			add_arg(sargv, &sn, "--coordinator=treesched");
-		if (o->journal || relay(o)) /* a resumed master or relay hmaster */
+		if (o->journal || o->nlevels) /* a resumed master or hmaster */
 			add_arg(sargv, &sn, "--rejoin-ms=%d", REJOIN_MS);
 		/* its registration call blocks until the window closes */
 		add_arg(sargv, &sn, "--register-timeout-ms=%d", register_window_ms(o) + 30000);

@@ -322,10 +322,26 @@ enum hmaster_mode hmaster_mode_of(const struct hmaster *h)
 	return h->tl ? HMASTER_TWOLEVEL : HMASTER_RELAY;
 }
 
-int hmaster_resume(struct hmaster *h)
+void hmaster_keep_record(struct hmaster *h, const char *path)
 {
 	if (h->tl)
-		return DLS_EINVAL;
+		twolevel_keep_record(h->tl, path);
+}
+
+int hmaster_resume(struct hmaster *h, const char *record, char *why)
+{
+	if (h->tl) {
+		if (!record) {
+			snprintf(why, HMASTER_WHY_LEN,
+				 "a two-level hmaster resumes from the record its predecessor kept "
+				 "(--record FILE)");
+			return DLS_EINVAL;
+		}
+		int rc = twolevel_resume(h->tl, record, why);
+
+		h->resumed = !rc; /* before any caller: no lock (two-level has none here) */
+		return rc;
+	}
 	pthread_mutex_lock(&h->lock);
 	h->resumed = h->registration_sent = h->first_sent = 1;
 	pthread_mutex_unlock(&h->lock);
@@ -337,11 +353,12 @@ int hmaster_rejoin(struct hmaster *h, int slave_id, uint64_t key, double *vpower
 {
 	int at, rc;
 
-	if (h->tl || !h->resumed) {
+	if (h->tl)
+		return twolevel_rejoin(h->tl, slave_id, key, vpower, job, why);
+	if (!h->resumed) {
 		snprintf(why, HMASTER_WHY_LEN,
-			 "rejoin: this hmaster did not resume (%s): its slaves are the ones that "
-			 "registered with it",
-			 h->tl ? "two-level mode keeps no record" : "it is the first of its name");
+			 "rejoin: this relay hmaster did not resume (it is the first of its name): "
+			 "its slaves are the ones that registered with it");
 		return DLS_ESTATE;
 	}
 	pthread_mutex_lock(&h->lock);
@@ -387,7 +404,7 @@ int hmaster_resumed_idle(struct hmaster *h)
 	int idle;
 
 	if (h->tl)
-		return 0;
+		return twolevel_resumed_idle(h->tl);
 	pthread_mutex_lock(&h->lock);
 	idle = h->resumed && !h->reqs;
 	for (int i = 0; idle && i < h->registered; i++)

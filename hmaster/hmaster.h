@@ -73,30 +73,41 @@ struct hmaster *hmaster_create(const char *name, enum hmaster_mode mode, int nsl
 enum hmaster_mode hmaster_mode_of(const struct hmaster *h);
 
 /*
- * Makes a relay hmaster, just created, the successor of one that died
- * under the same name: its registration is over (a register_* is refused),
- * and its slaves come back one by one through hmaster_rejoin.  DLS_OK, or
- * DLS_EINVAL in two-level mode (it schedules its slaves itself and keeps
- * no record to resume from).
+ * Two-level mode: keeps, at path, the record a successor resumes from
+ * (twolevel_record.h: its id and capability at the parent, its children's
+ * names, V_i and capabilities), once the registration came back.  Call
+ * before any child registers.  Relay mode needs none: a no-op.
  */
-int hmaster_resume(struct hmaster *h);
+void hmaster_keep_record(struct hmaster *h, const char *path);
 
 /*
- * A resumed relay hmaster: slave_id below, showing capability key, rejoins.
- * The parent checks the key (it issued it) and takes the slave back if it
- * was lost; then this hmaster relays its calls.  Fills *vpower and *job as
- * a registration does.  DLS_OK; DLS_ESTATE (not resumed, or more slaves
- * than expected), DLS_EINVAL (another key than the one it showed before),
- * or the parent's refusal, with why (HMASTER_WHY_LEN).
+ * Makes h, just created, the successor of the hmaster of its name that
+ * died; its registration is over (a register_* is refused) and its
+ * children come back through hmaster_rejoin.  Relay: nothing to restore
+ * (record unused).  Two-level: from the record its predecessor kept; the
+ * parent is told that what it held is gone and takes it back.  DLS_OK, or
+ * an error with why (HMASTER_WHY_LEN).
+ */
+int hmaster_resume(struct hmaster *h, const char *record, char *why);
+
+/*
+ * A child of a resumed hmaster (or of any two-level one, which takes back
+ * a child it found lost), showing capability key, rejoins.  Relay: the
+ * parent checks the key (it issued it) and takes the slave back if it was
+ * lost; then this hmaster relays its calls.  Two-level: checked here, from
+ * the record.  Fills *vpower and *job as a registration does.  DLS_OK;
+ * DLS_ESTATE (a relay hmaster not resumed, or more slaves than expected),
+ * DLS_EINVAL (another key), or the parent's refusal, with why.
  */
 int hmaster_rejoin(struct hmaster *h, int slave_id, uint64_t key, double *vpower,
 		   struct dls_job *job, char *why);
 
 /*
- * A resumed relay hmaster with nothing left to relay: every slave that
- * rejoined heard DONE or was lost, and none of the others came back.
- * While some slave never came back, its end is the parent's: the caller
- * asks whether the parent is still there.  0 otherwise.
+ * A resumed hmaster with nothing left to do: every child that came back
+ * heard DONE or was lost, and nothing waits to go up.  While some child
+ * never came back (it finished before the crash), the end is the
+ * parent's: the caller asks whether the parent is still there.  0
+ * otherwise.
  */
 int hmaster_resumed_idle(struct hmaster *h);
 

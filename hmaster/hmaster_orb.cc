@@ -72,8 +72,11 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 			fprintf(stderr, "dls-hmaster: cannot start: %s\n", dls_strerror(err));
 			return 1;
 		}
-		if (o->resume && hmaster_resume(h)) { /* main.c refuses it already */
-			fprintf(stderr, "dls-hmaster: --resume: only a relay hmaster resumes\n");
+		if (o->record)
+			hmaster_keep_record(h, o->record);
+		if (o->resume && hmaster_resume(h, o->record, why)) {
+			fprintf(stderr, "dls-hmaster: %s: cannot resume: %s\n", o->name, why);
+			hmaster_destroy(h);
 			return 1;
 		}
 		servant = new HMaster_i(h, parent, o->ping_timeout_ms, o->secret);

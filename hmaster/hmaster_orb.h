@@ -28,7 +28,8 @@ struct hmaster_orb_opts {
 	const struct run_secret *secret; /* the run's (NULL: an open run) */
 	int patience_ms; /* a parent that takes calls but does not answer them in
 			    time is asked again this long before it counts as gone */
-	int resume;	 /* relay: succeed one of this name that died (hmaster_resume) */
+	int resume;	 /* succeed one of this name that died (hmaster_resume) */
+	const char *record; /* two-level: the record kept for a resume (NULL: none) */
 };
 
 /* Needs dls_orb_init().  Returns the exit status. */

@@ -40,10 +40,15 @@ static void help(void)
 	       "  --rejoin-ms T            a parent that cannot be reached: keep trying to\n"
 	       "                           rejoin it (resumed from its journal) for T ms, then\n"
 	       "                           make the call that failed again (default 0: give up)\n"
-	       "  --resume                 (relay) succeed a relay hmaster of this name that\n"
-	       "                           died: its slaves rejoin this one (dls-slave\n"
-	       "                           --rejoin-ms; child hmasters --rejoin-ms), the parent\n"
-	       "                           vouching for each; the run's end is the parent's\n"
+	       "  --record FILE            (two-level) keep there what a successor resumes\n"
+	       "                           from: its id and capability at the parent, its\n"
+	       "                           children's names, V_i and capabilities (JSON, 0600)\n"
+	       "  --resume                 succeed an hmaster of this name that died: its\n"
+	       "                           children rejoin this one (dls-slave --rejoin-ms;\n"
+	       "                           hmasters --rejoin-ms).  Relay: the parent vouches\n"
+	       "                           for each.  Two-level: from --record FILE; the parent\n"
+	       "                           requeues what the dead one held.  The run's end is\n"
+	       "                           then the parent's\n"
 	       "  --patience-ms T          a parent that takes calls but does not answer them\n"
 	       "                           within the call timeout (overloaded, stopped) is\n"
 	       "                           asked again for T ms before it is taken as gone\n"
@@ -55,7 +60,7 @@ static void help(void)
 	       "  -v, -q                   more or less logging\n");
 }
 
-enum { O_MODE = 101, O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO, O_SECRET, O_REJOIN, O_TIMEOUT, O_PATIENCE, O_RESUME };
+enum { O_MODE = 101, O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO, O_SECRET, O_REJOIN, O_TIMEOUT, O_PATIENCE, O_RESUME, O_RECORD };
 
 static const char *leaf_or_die(const char *opt, const char *v)
 {
@@ -81,6 +86,7 @@ int main(int argc, char **argv)
 					     {"rejoin-ms", required_argument, 0, O_REJOIN},
 					     {"patience-ms", required_argument, 0, O_PATIENCE},
 					     {"resume", no_argument, 0, O_RESUME},
+					     {"record", required_argument, 0, O_RECORD},
 					     {"timeout", required_argument, 0, O_TIMEOUT},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
@@ -155,6 +161,11 @@ int main(int argc, char **argv)
 		case O_RESUME:
 			o.resume = 1;
 			break;
+		case O_RECORD:
+			if (!*optarg)
+				cli_usage_error(PROG, "--record", optarg, "must name a file");
+			o.record = optarg;
+			break;
 		case O_MODE:
 			if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))
 				cli_usage_error(PROG, "--mode", optarg, "must be relay or twolevel");
@@ -175,10 +186,14 @@ int main(int argc, char **argv)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
 	if (!o.nslaves)
 		cli_usage_error(PROG, "--slaves", NULL, "is required");
-	if (o.resume && o.twolevel)
+	if (o.resume && o.twolevel && !o.record)
 		cli_usage_error(PROG, "--resume", NULL,
-				"needs --mode relay (a two-level hmaster keeps no record to resume "
-				"from; its parent requeues its work)");
+				"a two-level hmaster resumes from the record its predecessor kept: "
+				"give --record FILE");
+	if (o.record && !o.twolevel)
+		cli_usage_error(PROG, "--record", o.record,
+				"only a two-level hmaster keeps a record (a relay one resumes "
+				"without)");
 	rc = hmaster_orb_run(&o);
 	dls_orb_destroy();
 	return rc;

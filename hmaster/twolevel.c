@@ -21,6 +21,7 @@
 #include "roster.h"
 #include "run_auth.h"
 #include "times_bound.h"
+#include "twolevel_record.h"
 
 /* A child: its row (name, V_i = the sum of its slaves', A_i, chunks, times,
  * state) and what the serving core keeps of it. */
@@ -28,8 +29,13 @@ struct child {
 	struct dls_slave_status info;
 	struct serve_child serve;
 	uint64_t key;	 /* its capability */
-	int readmitted; /* taken back after it was declared lost */
+	int readmitted; /* taken back after it was declared lost, or BACK */
+	int back;	/* resumed: it rejoined this hmaster */
 };
+
+/* readmitted: it came back to a resumed hmaster (the work it held went to
+ * the parent's other children) */
+enum { BACK = 2 };
 
 /* A child's registration waiting for the merged one to come back. */
 struct pending_reg {
@@ -59,6 +65,8 @@ struct twolevel {
 
 	struct pending_reg *regs;
 	int registration_sent, my_id, failed;
+	char record[4096]; /* where to keep the record for a resume ("" none) */
+	int resumed;	   /* it succeeds one that died; its children rejoin */
 	uint64_t my_key; /* the parent's capability for this hmaster */
 	char failure[HMASTER_WHY_LEN];
 	struct dls_job job;
@@ -168,6 +176,63 @@ static void open_work(struct twolevel *t, const struct dls_job *job)
 	}
 }
 
+/* The parent's job, as two-level mode needs it (a distributed scheme, a
+ * loop of results it can hold); then this hmaster is the parent's child id
+ * with capability key.  DLS_OK, or an error with why.  The lock is held. */
+static int accept_job(struct twolevel *t, int id, uint64_t key, const struct dls_job *job,
+		      char *why)
+{
+	if (job->scheme.kind < 0 || !sched_kind_is_distributed(job->scheme.kind)) {
+		snprintf(why, HMASTER_WHY_LEN,
+			 "two-level mode runs a distributed scheme (dtss, dfss, dfiss, dtfss); "
+			 "the run's is not one");
+		return DLS_EINVAL;
+	}
+	if (job->iterations < 1 || job->result_bytes < 1 ||
+	    job->result_bytes > DLS_MAX_RESULT_BYTES) {
+		snprintf(why, HMASTER_WHY_LEN, "the parent's job of %lld iterations of %u octets",
+			 (long long)job->iterations, (unsigned)job->result_bytes);
+		return DLS_EINVAL;
+	}
+	if (ledger_init(&t->ledger, job->iterations, job->result_bytes)) {
+		snprintf(why, HMASTER_WHY_LEN, "out of memory");
+		return DLS_ENOMEM;
+	}
+	open_work(t, job);
+	t->my_id = id;
+	t->my_key = key;
+	t->job = *job;
+	return DLS_OK;
+}
+
+/* Writes the record a resumed hmaster starts from, if one is kept: who it
+ * is to its parent and whom it issued which capability.  A failure costs
+ * only the resume (logged).  The lock is held. */
+static void keep_record(struct twolevel *t)
+{
+	struct twolevel_record r = {.nslaves = t->nslaves, .leaves = t->leaves,
+				    .my_id = t->my_id, .my_key = t->my_key,
+				    .nchildren = t->nchildren};
+	char why[HMASTER_WHY_LEN];
+
+	if (!t->record[0])
+		return;
+	snprintf(r.name, sizeof(r.name), "%s", t->name);
+	r.children = calloc((size_t)t->nchildren, sizeof(*r.children));
+	for (int i = 0; r.children && i < t->nchildren; i++) {
+		snprintf(r.children[i].name, sizeof(r.children[i].name), "%s",
+			 t->children[i].info.name);
+		r.children[i].vpower = t->children[i].info.vpower;
+		r.children[i].key = t->children[i].key;
+	}
+	if (!r.children)
+		log_err("cannot keep the record '%s': out of memory; this hmaster cannot be "
+			"resumed", t->record);
+	else if (twolevel_record_write(t->record, &r, why, sizeof(why)))
+		log_err("cannot keep the record: %s; this hmaster cannot be resumed", why);
+	free(r.children);
+}
+
 /* --- the forwarding thread --------------------------------------------- */
 
 static void forward_registration(struct twolevel *t)
@@ -194,26 +259,9 @@ static void forward_registration(struct twolevel *t)
 			    : t->parent.register_cluster(t->parent.ctx, speeds, n, &id, &key, vp, &job,
 							 why, sizeof(why));
 	pthread_mutex_lock(&t->lock);
-	if (!rc && (job.scheme.kind < 0 || !sched_kind_is_distributed(job.scheme.kind))) {
-		snprintf(why, sizeof(why),
-			 "two-level mode runs a distributed scheme (dtss, dfss, dfiss, dtfss); "
-			 "the run's is not one");
-		rc = DLS_EINVAL;
-	}
-	if (!rc && (job.iterations < 1 || job.result_bytes < 1 ||
-		    job.result_bytes > DLS_MAX_RESULT_BYTES)) {
-		snprintf(why, sizeof(why), "the parent's job of %lld iterations of %u octets",
-			 (long long)job.iterations, (unsigned)job.result_bytes);
-		rc = DLS_EINVAL;
-	}
-	if (!rc && ledger_init(&t->ledger, job.iterations, job.result_bytes))
-		rc = DLS_ENOMEM;
 	if (!rc)
-		open_work(t, &job);
+		rc = accept_job(t, id, key, &job, why);
 	if (!rc) {
-		t->my_id = id;
-		t->my_key = key;
-		t->job = job;
 		log_info("registered with the parent as child %d for %zu slaves", id, n);
 	} else {
 		t->failed = 1;
@@ -224,12 +272,16 @@ static void forward_registration(struct twolevel *t)
 		p->rc = rc;
 		snprintf(p->why, sizeof(p->why), "%s", why);
 		for (size_t i = 0; i < p->n; i++, k++)
-			if (!rc)
+			if (!rc) {
 				p->vpowers[i] = vp[k];
+				t->children[p->id].info.vpower += vp[k];
+			}
 		if (!rc)
 			*p->job = job;
 		p->done = 1;
 	}
+	if (!rc)
+		keep_record(t);
 	free(speeds);
 	free(vp);
 	pthread_cond_broadcast(&t->cond);
@@ -514,8 +566,6 @@ int twolevel_register(struct twolevel *t, const char *name, const double *speeds
 	}
 	if (p.rc)
 		snprintf(why, HMASTER_WHY_LEN, "%s", p.why);
-	for (size_t i = 0; !p.rc && i < n; i++)
-		t->children[p.id].info.vpower += vpowers[i];
 	*id = p.id;
 	*key = t->children[p.id].key;
 	pthread_mutex_unlock(&t->lock);
@@ -617,7 +667,10 @@ static int admit_results(struct twolevel *t, int c, const struct dls_result **re
 	if (!t->children[c].readmitted)
 		return DLS_OK;
 	return serve_drop_lost_work(&t->ledger, &t->children[c].serve, c, res, n, kept,
-				    "its siblings", why, HMASTER_WHY_LEN);
+				    t->children[c].readmitted == BACK
+					    ? "the parent's other children (this hmaster restarted)"
+					    : "its siblings",
+				    why, HMASTER_WHY_LEN);
 }
 
 /* The next piece of the pool for child c, or 0 when the pool is empty. */
@@ -718,6 +771,115 @@ done:
 	pthread_mutex_unlock(&t->lock);
 	free(kept);
 	return rc;
+}
+
+void twolevel_keep_record(struct twolevel *t, const char *path)
+{
+	pthread_mutex_lock(&t->lock);
+	snprintf(t->record, sizeof(t->record), "%s", path);
+	pthread_mutex_unlock(&t->lock);
+}
+
+/* Its children as the record has them: registered, not back yet.  The lock is held. */
+static void restore_children(struct twolevel *t, const struct twolevel_record *r)
+{
+	for (int i = 0; i < r->nchildren; i++) {
+		struct child *ch = &t->children[i];
+
+		ch->info.id = i;
+		snprintf(ch->info.name, sizeof(ch->info.name), "%s", r->children[i].name);
+		ch->info.vpower = r->children[i].vpower;
+		ch->info.state = DLS_SLAVE_REGISTERED;
+		ch->key = r->children[i].key;
+		ch->readmitted = BACK; /* what it sends of its old work is dropped */
+		ch->serve.may_prefetch = 1;
+	}
+	t->nchildren = r->nchildren;
+	t->leaves = r->leaves;
+}
+
+int twolevel_resume(struct twolevel *t, const char *path, char *why)
+{
+	struct twolevel_record r;
+	struct dls_job job;
+	char lost_why[HMASTER_WHY_LEN];
+	double vpower = 0;
+	int rc = twolevel_record_read(path, &r, why, HMASTER_WHY_LEN);
+
+	if (!rc && (strcmp(r.name, t->name) || r.nslaves != t->nslaves ||
+		    r.nchildren > t->nslaves)) {
+		snprintf(why, HMASTER_WHY_LEN,
+			 "record '%s' is hmaster '%s''s for %d slaves, not this one's ('%s', %d)",
+			 path, r.name, r.nslaves, t->name, t->nslaves);
+		rc = DLS_EINVAL;
+	}
+	if (!rc) {
+		/* the work it held died with it: requeued now, not once the
+		 * parent's pings find out; then the parent takes it back */
+		if (t->parent.slave_lost(t->parent.ctx, r.my_id, r.my_key,
+					 "its hmaster restarted: the work it held is gone", lost_why,
+					 sizeof(lost_why)))
+			log_info("the parent had found this hmaster lost already (%s)", lost_why);
+		rc = t->parent.rejoin(t->parent.ctx, r.my_id, r.my_key, &vpower, &job, why,
+				      HMASTER_WHY_LEN);
+	}
+	pthread_mutex_lock(&t->lock);
+	if (!rc && t->registration_sent) {
+		snprintf(why, HMASTER_WHY_LEN, "resume: this hmaster registered already");
+		rc = DLS_ESTATE;
+	}
+	if (!rc)
+		rc = accept_job(t, r.my_id, r.my_key, &job, why);
+	if (!rc) {
+		restore_children(t, &r);
+		t->registration_sent = t->first_sent = t->resumed = 1;
+		snprintf(t->record, sizeof(t->record), "%s", path);
+		log_warn("resumed as child %d of the parent from '%s': %d children (%d slaves) may "
+			 "rejoin",
+			 r.my_id, path, r.nchildren, r.leaves);
+	}
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	twolevel_record_free(&r);
+	return rc;
+}
+
+int twolevel_rejoin(struct twolevel *t, int child, uint64_t key, double *vpower,
+		    struct dls_job *job, char *why)
+{
+	int rc;
+
+	pthread_mutex_lock(&t->lock);
+	rc = admit_child(t, child, key, why); /* lost: taken back */
+	if (!rc) {
+		struct child *ch = &t->children[child];
+
+		*vpower = ch->info.vpower;
+		*job = t->job;
+		if (t->resumed && !ch->back) {
+			int back = 0;
+
+			ch->back = 1;
+			for (int i = 0; i < t->nchildren; i++)
+				back += t->children[i].back;
+			log_warn("slave %d '%s' rejoined this resumed hmaster (%d of %d)", child,
+				 ch->info.name, back, t->nchildren);
+		}
+	}
+	pthread_mutex_unlock(&t->lock);
+	return rc;
+}
+
+int twolevel_resumed_idle(struct twolevel *t)
+{
+	int idle;
+
+	pthread_mutex_lock(&t->lock);
+	idle = t->resumed && !t->out.n && !t->in_flight;
+	for (int i = 0; idle && i < t->nchildren; i++)
+		idle = t->children[i].info.state != DLS_SLAVE_ACTIVE;
+	pthread_mutex_unlock(&t->lock);
+	return idle;
 }
 
 int twolevel_check_caller(struct twolevel *t, int child, uint64_t key, char *why)

@@ -42,6 +42,28 @@ int twolevel_request(struct twolevel *t, const struct dls_request *req, struct d
 int twolevel_submit(struct twolevel *t, int child, uint64_t key, const struct dls_result *res,
 		    size_t n, char *why);
 
+/* Keeps the record a resumed hmaster starts from at path (twolevel_record.h),
+ * written once the registration came back.  Before the registration. */
+void twolevel_keep_record(struct twolevel *t, const char *path);
+
+/*
+ * Makes t, just created, the successor of the hmaster of the record at
+ * path that died: the parent is told that what it held is gone (it
+ * requeues it) and takes it back with its id and capability; its children
+ * rejoin with theirs (twolevel_rejoin), and what they send of the work
+ * they held is dropped.  DLS_OK, or an error with why (no record, another
+ * hmaster's, the parent's refusal).
+ */
+int twolevel_resume(struct twolevel *t, const char *path, char *why);
+
+/* Child, showing key, rejoins: taken back if it was lost; *vpower and *job
+ * as at its registration.  DLS_OK or check_caller's errors with why. */
+int twolevel_rejoin(struct twolevel *t, int child, uint64_t key, double *vpower,
+		    struct dls_job *job, char *why);
+
+/* Resumed, with no child holding or asking for work and nothing to send up. */
+int twolevel_resumed_idle(struct twolevel *t);
+
 /* May child, showing key, act?  DLS_OK or DLS_ENOENT / DLS_EINVAL / DLS_ESTATE with why. */
 int twolevel_check_caller(struct twolevel *t, int child, uint64_t key, char *why);
 

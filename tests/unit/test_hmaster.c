@@ -13,6 +13,8 @@
 #include <time.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "dls/err.h"
 #include "dls_time.h"
@@ -77,7 +79,7 @@ static void test_relay_is_flat_dtss(void)
 			CU_ASSERT_PTR_NOT_NULL_FATAL(h2);
 			CU_ASSERT_EQUAL(hmaster_rejoin(h2, ids[0], keys[0], &v, &job, why),
 					DLS_ESTATE); /* not resumed: its slaves register */
-			CU_ASSERT_EQUAL_FATAL(hmaster_resume(h2), DLS_OK);
+			CU_ASSERT_EQUAL_FATAL(hmaster_resume(h2, NULL, why), DLS_OK);
 			CU_ASSERT_EQUAL(hmaster_may_register(h2, HMASTER_RELAY, why), DLS_ESTATE);
 			CU_ASSERT_EQUAL(hmaster_rejoin(h2, ids[0], keys[1], &v, &job, why),
 					DLS_EINVAL); /* the master vouches for no stranger */
@@ -436,6 +438,137 @@ static void test_destroy_waits_for_callers(void)
 	}
 }
 
+/* Requests of child 0 (its two slaves' A_i summed), the first with the
+ * results of `had`, each with the next *seq, until one is not WAIT: that
+ * reply, or the failure. */
+static int ask(struct hmaster *h, int id, uint64_t key, uint32_t *seq, const struct dls_reply *had,
+	       struct dls_reply *out, char *why)
+{
+	struct mandel_params mp = {W, 1, 256};
+	struct dls_request req;
+	struct dls_result res;
+	uint16_t col[W];
+	int rc;
+
+	memset(&req, 0, sizeof(req));
+	req.slave_id = id;
+	req.key = key;
+	req.acp = 3;
+	if (had && had->kind == DLS_REPLY_WORK) {
+		for (int64_t i = 0; i < had->count; i++)
+			mandel_column(&mp, (int32_t)(had->start + i), &col[i]);
+		res = tu_counts(had->start, had->count, col, (size_t)had->count);
+		req.results = &res;
+		req.nresults = 1;
+	}
+	do {
+		req.seq = (*seq)++;
+		rc = hmaster_request(h, &req, 1, out, why);
+		req.nresults = 0; /* delivered, or refused */
+	} while (!rc && out->kind == DLS_REPLY_WAIT);
+	return rc;
+}
+
+/* A two-level hmaster keeps a record (0600) once registered; it dies
+ * holding work; a successor resumes from the record: the master requeues
+ * what the dead one held and takes it back, its child rejoins with its
+ * capability (another is refused), its results of the old work are
+ * dropped, and the image is exact.  Bad records are refused with reasons. */
+static void test_twolevel_resume(void)
+{
+	struct master_config c;
+	struct master *m;
+	struct hmaster *h;
+	struct hmaster_parent ops;
+	const char *names[] = {"pair"};
+	const double speeds[] = {1, 2};
+	struct dls_reply out, held;
+	struct dls_job job;
+	struct dls_status st;
+	struct mandel_params mp = {W, 1, 256};
+	char dir[64], path[128], bad[160], why[HMASTER_WHY_LEN];
+	double vp[2], v;
+	uint64_t key;
+	uint32_t seq = 1;
+	struct stat sb;
+	FILE *f;
+	int id, err, rc;
+
+	snprintf(dir, sizeof(dir), "/tmp/dls-unit-record-%d", (int)getpid());
+	CU_ASSERT_EQUAL_FATAL(mkdir(dir, 0700), 0);
+	snprintf(path, sizeof(path), "%s/h.record", dir);
+	tu_master_config(&c, SCHED_DTSS, 1, W, 1, 1000);
+	m = master_create(&c, &err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	ops = tu_master_parent(m);
+	h = hmaster_create("h", HMASTER_TWOLEVEL, 2, 1000, 0, &ops, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	hmaster_keep_record(h, path);
+	CU_ASSERT_EQUAL_FATAL(hmaster_register(h, names, speeds, 2, &id, &key, vp, &job, why),
+			      DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(stat(path, &sb), 0);
+	CU_ASSERT_EQUAL(sb.st_mode & 0777, 0600);
+	CU_ASSERT_EQUAL_FATAL(ask(h, id, key, &seq, NULL, &held, why), DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(held.kind, DLS_REPLY_WORK);
+	hmaster_destroy(h); /* it dies holding that chunk */
+
+	/* refused: no record, another hmaster's, a tampered one; a relay's */
+	h = hmaster_create("h", HMASTER_TWOLEVEL, 2, 1000, 0, &ops, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	snprintf(bad, sizeof(bad), "%s/none", dir);
+	CU_ASSERT_EQUAL(hmaster_resume(h, bad, why), DLS_ENOENT);
+	CU_ASSERT_EQUAL(hmaster_resume(h, NULL, why), DLS_EINVAL);
+	snprintf(bad, sizeof(bad), "%s/bad.record", dir);
+	f = fopen(bad, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs("{\"name\": \"h\", \"slaves\": 2, \"leaves\": 2, \"id\": 0, \"key\": \"xyz\", "
+	      "\"children\": []}",
+	      f);
+	fclose(f);
+	CU_ASSERT_EQUAL(hmaster_resume(h, bad, why), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "'key': not a capability"));
+	hmaster_destroy(h);
+	h = hmaster_create("other", HMASTER_TWOLEVEL, 2, 1000, 0, &ops, &err);
+	CU_ASSERT_EQUAL(hmaster_resume(h, path, why), DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "not this one's"));
+	hmaster_destroy(h);
+
+	h = hmaster_create("h", HMASTER_TWOLEVEL, 2, 1000, 0, &ops, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	CU_ASSERT_EQUAL_FATAL(hmaster_resume(h, path, why), DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(master_snapshot(m, &st), DLS_OK);
+	CU_ASSERT(st.requeued >= held.count); /* what the dead one held (and prefetched) */
+	dls_status_free(&st);
+	CU_ASSERT_EQUAL(hmaster_may_register(h, HMASTER_TWOLEVEL, why), DLS_ESTATE);
+	CU_ASSERT_EQUAL(hmaster_rejoin(h, id, key ^ 1, &v, &job, why), DLS_EINVAL);
+	CU_ASSERT_EQUAL(hmaster_resumed_idle(h), 1);
+	CU_ASSERT_EQUAL(hmaster_rejoin(h, id, key, &v, &job, why), DLS_OK);
+	CU_ASSERT_DOUBLE_EQUAL(v, vp[0] + vp[1], 1e-12);
+	CU_ASSERT_EQUAL(job.iterations, W);
+	/* it resends its last request (same seq) with the old chunk's results:
+	 * dropped, and it is served fresh */
+	seq = 1;
+	for (rc = ask(h, id, key, &seq, &held, &out, why); !rc && out.kind == DLS_REPLY_WORK;
+	     rc = ask(h, id, key, &seq, &out, &out, why))
+		CU_ASSERT_EQUAL(hmaster_resumed_idle(h), 0);
+	CU_ASSERT_EQUAL(rc, DLS_OK);
+	CU_ASSERT_EQUAL(out.kind, DLS_REPLY_DONE);
+	CU_ASSERT_EQUAL(hmaster_wait_finished(h, 5000), DLS_OK);
+	CU_ASSERT_EQUAL(master_wait_done(m, 5000), DLS_OK);
+	{
+		uint16_t ref[W];
+
+		for (int x = 0; x < W; x++)
+			mandel_column(&mp, x, &ref[x]);
+		CU_ASSERT_EQUAL(memcmp(tu_image(m), ref, sizeof(ref)), 0);
+	}
+	hmaster_destroy(h);
+	master_destroy(m);
+	unlink(path);
+	unlink(bad);
+	rmdir(dir);
+}
+
 int hmaster_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("hmaster core (relay, two-level)", NULL, NULL);
@@ -445,6 +578,8 @@ int hmaster_suite_add(void)
 	return !CU_add_test(s, "relay reproduces flat DTSS", test_relay_is_flat_dtss) ||
 	       !CU_add_test(s, "two-level: exact image, every distributed scheme",
 			    test_twolevel_exact) ||
+	       !CU_add_test(s, "two-level: resumed from its record, its child rejoins",
+			    test_twolevel_resume) ||
 	       !CU_add_test(s, "two-level: a submit whose answer was lost, sent again",
 			    test_twolevel_lost_submit_answer) ||
 	       !CU_add_test(s, "two-level: a lost slave's chunk goes to a sibling; it is taken back",
