@@ -124,7 +124,7 @@ PINGRETRY_BIN := $(BUILD)/tests/bin/ping_retry
 # Fuzz harnesses of the core handlers (tests/fuzz/): each links either
 # libFuzzer (make fuzz, clang) or replay_main.c, which replays the committed
 # corpus (tests/fuzz/corpus/TARGET/) with any compiler in make check.
-FUZZ_TARGETS  := master twolevel coordinator tree_slave journal
+FUZZ_TARGETS  := master twolevel coordinator tree_slave journal record
 FUZZ_LIB_OBJ  := $(BUILD)/tests/fuzz/fuzz_input.o $(BUILD)/tests/fuzz/fuzz_run.o \
                  $(BUILD)/tests/fuzz/fuzz_master_target.o \
                  $(BUILD)/tests/unit/master_testutil.o
