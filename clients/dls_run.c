@@ -40,6 +40,7 @@ static void on_signal(int sig)
 struct child {
 	pid_t pid;
 	int status; /* -1 while running */
+	int resumed; /* how many times it was resumed (hmasters) */
 	char log[4200];
 };
 
@@ -391,8 +392,15 @@ static void start_hmaster(const struct run_opts *o, const struct run_env *e, str
 	add_arg(hargv, &hn, "--secret-file=%s", e->secret);
 	add_ping_args(hargv, &hn, o);
 	add_net_args(hargv, &hn, o, e, hmaster_host(o, i), 0);
-	snprintf(hm->log, sizeof(hm->log), "%s/hmaster.%d.%d%s.log", e->logdir, l, i,
-		 resume ? ".resumed" : "");
+	if (resume)
+		hm->resumed++;
+	/* each its own log: hmaster.0.1.log, .resumed.log, .resumed-2.log, ... */
+	if (hm->resumed > 1)
+		snprintf(hm->log, sizeof(hm->log), "%s/hmaster.%d.%d.resumed-%d.log", e->logdir, l,
+			 i, hm->resumed);
+	else
+		snprintf(hm->log, sizeof(hm->log), "%s/hmaster.%d.%d%s.log", e->logdir, l, i,
+			 hm->resumed ? ".resumed" : "");
 	hm->status = -1;
 	hm->pid = run_hosts_spawn(&o->hosts, hmaster_host(o, i), hargv, hm->log, hm->log);
 	free_args(hargv, hn);
