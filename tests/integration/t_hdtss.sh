@@ -6,7 +6,8 @@
 # the middle of a run (its parent requeues what it held; dls run resumes it
 # and its children rejoin it) or a slave below an hmaster (relay: the
 # hmaster reports it up; twolevel: it gives the work to a sibling itself):
-# still exact.
+# still exact.  A resumed hmaster none of whose slaves comes back ends with
+# its parent.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -50,6 +51,25 @@ wait "$LAST_PID"
 for row in "${rows[@]}"; do
 	grep -q "$row" "$T/status.txt" || { cat "$T/status.txt"; echo "FAILED no row '$row'" >&2; exit 1; }
 done
+
+# a resumed relay hmaster none of whose slaves comes back (they had all
+# finished) ends when its parent is gone, exit 0
+spawn rs-master dls-master --run rs-$$ --slaves 1 --width 200 --height 100 --scheme gss $NS $EP
+RS_MASTER=$LAST_PID
+wait_for sh -c "nameclt $NS list DLS/rs-$$ | grep -q '^master'"
+spawn rs-hmaster dls-hmaster --run rs-$$ --name hmaster.0.0 --mode relay --resume --slaves 2 \
+	$NS $EP
+RS_HMASTER=$LAST_PID
+wait_for sh -c "nameclt $NS list DLS/rs-$$ | grep -q '^hmaster'"
+spawn rs-slave dls-slave --run rs-$$ --name s --t-iter 100 $NS $EP
+wait "$RS_MASTER"
+wait "$RS_HMASTER"
+grep -q "the parent is gone and every slave that rejoined is done: the run is over" \
+	"$T/rs-hmaster.log"
+expect_usage_error "^dls-hmaster: --resume: a two-level hmaster resumes from the record" \
+	dls-hmaster --slaves 2 --resume
+expect_usage_error "^dls-hmaster: --record 'r': only a two-level hmaster keeps a record" \
+	dls-hmaster --slaves 2 --mode relay --record r
 
 for mode in relay twolevel; do
 	# killed after registration even under make sanitize, where slaves at
