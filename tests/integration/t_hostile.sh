@@ -91,8 +91,11 @@ echo "ok refusals of a missing or open secret"
 
 # --- 10,000 idle connections held on the master's port during a run -------------------
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+# (its registration window outlasts the holder's minute to open them all:
+# on a loaded machine that took 30 s once, the default window)
 spawn idlemaster dls-master --run idle --slaves 2 --width 400 --height 200 --scheme gss \
-	--raw "$T/idle.pgm" --json "$T/idle.json" $NS -ORBendPoint "giop:tcp:127.0.0.1:$port"
+	--register-timeout-ms 90000 --raw "$T/idle.pgm" --json "$T/idle.json" $NS \
+	-ORBendPoint "giop:tcp:127.0.0.1:$port"
 IDLEM=$LAST_PID
 wait_for sh -c "nameclt $NS list DLS/idle | grep -qx master"
 python3 - "$port" >"$T/holder.log" 2>&1 <<'PY' &
