@@ -94,23 +94,79 @@ void serve_remember(struct serve_child *c, const struct dls_request *r,
 	c->last_reply = *out;
 }
 
+/* Appends block {start, count} of r's data to *kept (*nk of *cap). */
+static int keep_part(const struct dls_result *r, int64_t start, int64_t count, size_t rb,
+		     struct dls_result **kept, size_t *nk, size_t *cap)
+{
+	if (*nk == *cap) {
+		size_t c = *cap ? 2 * *cap : 8;
+		struct dls_result *v = realloc(*kept, c * sizeof(*v));
+
+		if (!v)
+			return DLS_ENOMEM;
+		*kept = v;
+		*cap = c;
+	}
+	(*kept)[(*nk)++] = (struct dls_result){
+		start, count, (const uint8_t *)r->data + (size_t)(start - r->start) * rb,
+		(size_t)count * rb};
+	return DLS_OK;
+}
+
+/* Keeps the runs of block r (it fits the loop) that c holds undelivered
+ * now, one iteration at a time: work it held before it was lost may
+ * overlap work given to it since, partly delivered.  The rest is counted
+ * in *dropped.  DLS_OK or DLS_ENOMEM. */
+static int keep_held_runs(struct ledger *l, const struct serve_child *c, int who,
+			  const struct dls_result *r, struct dls_result **kept, size_t *nk,
+			  size_t *cap, int64_t *dropped)
+{
+	size_t rb = l->result_bytes;
+	int64_t run = -1, end = r->start + r->count;
+	char scratch[160];
+
+	for (int64_t i = r->start; i <= end; i++) {
+		int held = 0;
+
+		if (i < end) {
+			struct dls_result one = {i, 1, (const uint8_t *)r->data +
+							      (size_t)(i - r->start) * rb, rb};
+			int64_t total;
+
+			held = !ledger_check(l, &c->held, who, &one, 1, &total, scratch,
+					     sizeof(scratch));
+			if (held)
+				ledger_unmark(l, &one, 1);
+			else
+				(*dropped)++;
+		}
+		if (held && run < 0)
+			run = i;
+		if (!held && run >= 0) {
+			if (keep_part(r, run, i - run, rb, kept, nk, cap))
+				return DLS_ENOMEM;
+			run = -1;
+		}
+	}
+	return DLS_OK;
+}
+
 int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
 			 const struct dls_result **res, size_t *n, struct dls_result **kept,
 			 const char *went_to, char *why, size_t len)
 {
 	char scratch[160];
 	int64_t dropped = 0;
-	size_t k = 0;
+	size_t k = 0, cap = *n;
+	int rc = DLS_OK;
 
 	*kept = NULL;
 	if (!*n)
 		return DLS_OK;
-	*kept = malloc(*n * sizeof(**kept));
-	if (!*kept) {
-		snprintf(why, len, "out of memory");
-		return DLS_ENOMEM;
-	}
-	for (size_t b = 0; b < *n; b++) {
+	*kept = malloc(cap * sizeof(**kept));
+	if (!*kept)
+		rc = DLS_ENOMEM;
+	for (size_t b = 0; !rc && b < *n; b++) {
 		const struct dls_result *r = &(*res)[b];
 		int64_t total;
 
@@ -119,10 +175,16 @@ int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
 		} else if (!ledger_check(l, &c->held, who, r, 1, &total, scratch,
 					 sizeof(scratch))) {
 			ledger_unmark(l, r, 1);
-			(*kept)[k++] = *r;
+			rc = keep_part(r, r->start, r->count, l->result_bytes, kept, &k, &cap);
 		} else {
-			dropped += r->count;
+			rc = keep_held_runs(l, c, who, r, kept, &k, &cap, &dropped);
 		}
+	}
+	if (rc) {
+		free(*kept);
+		*kept = NULL;
+		snprintf(why, len, "out of memory");
+		return rc;
 	}
 	*res = *kept;
 	*n = k;

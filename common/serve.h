@@ -82,12 +82,13 @@ void serve_remember(struct serve_child *c, const struct dls_request *r,
 /*
  * A child taken back after it was declared lost (serve_release gave its
  * work to others) may still send results of that work.  Keeps of the
- * blocks *res[0..*n) those it holds now, undelivered, and those that do
- * not fit the loop (serve_take refuses them as from anyone); the others
- * are dropped with a line naming `went_to` (where its work went).  When
- * some blocks are dropped or copied, *res and *n are the ones kept, in
- * *kept (to free; NULL otherwise).  DLS_OK, or DLS_ENOMEM with why;
- * nothing marked.
+ * blocks *res[0..*n) what it holds now, undelivered (a block that also
+ * covers iterations it does not hold, or that were delivered, is cut to
+ * the runs it holds: work given to it again may overlap its old work),
+ * and the blocks that do not fit the loop (serve_take refuses them as from
+ * anyone); the rest is dropped with a line naming `went_to` (where its
+ * work went).  *res and *n are then the blocks kept, in *kept (to free;
+ * NULL when *n was 0).  DLS_OK, or DLS_ENOMEM with why; nothing marked.
  */
 int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
 			 const struct dls_result **res, size_t *n, struct dls_result **kept,

@@ -6,6 +6,7 @@
  * 2), the ACPSA waiting line, the requeue of a lost child's work.
  */
 #include <CUnit/CUnit.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dls/err.h"
@@ -226,6 +227,45 @@ static void test_requeue(void)
 	ledger_free(&l);
 }
 
+/* A child taken back sends results of its old work that overlap work
+ * given to it again, partly delivered since: the runs it holds undelivered
+ * are kept, the rest dropped; a block that does not fit the loop is kept
+ * whole (serve_take refuses it). */
+static void test_drop_lost_work(void)
+{
+	struct ledger l;
+	struct serve_child c;
+	uint8_t data[100];
+	struct dls_result first = {10, 5, data, 5};
+	struct dls_result res[3] = {{5, 20, data, 20}, {40, 5, data, 5}, {98, 5, data, 5}};
+	const struct dls_result *in = res;
+	struct dls_result *kept;
+	size_t n = 3;
+	int64_t total;
+	char why[256];
+
+	for (int i = 0; i < 100; i++)
+		data[i] = (uint8_t)i;
+	memset(&c, 0, sizeof(c));
+	CU_ASSERT_EQUAL_FATAL(ledger_init(&l, 100, 1), DLS_OK);
+	ledger_hold(&c.held, 10, 20); /* given [10, 30) again */
+	CU_ASSERT_EQUAL(ledger_check(&l, &c.held, 0, &first, 1, &total, why, sizeof(why)), DLS_OK);
+	ledger_commit(&l, &c.held, &first, 1); /* [10, 15) delivered */
+	CU_ASSERT_EQUAL_FATAL(serve_drop_lost_work(&l, &c, 0, &in, &n, &kept, "others", why,
+						   sizeof(why)),
+			      DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(n, 2);
+	CU_ASSERT(in == kept);
+	CU_ASSERT(kept[0].start == 15 && kept[0].count == 10 && kept[0].nbytes == 10);
+	CU_ASSERT_EQUAL(((const uint8_t *)kept[0].data)[0], 10); /* data[15 - 5] */
+	CU_ASSERT(kept[1].start == 98 && kept[1].count == 5); /* does not fit: kept whole */
+	CU_ASSERT_EQUAL(ledger_check(&l, &c.held, 0, kept, 1, &total, why, sizeof(why)), DLS_OK);
+	ledger_unmark(&l, kept, 1);
+	free(kept);
+	ledger_held_free(&c.held);
+	ledger_free(&l);
+}
+
 int serve_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("serving core", NULL, NULL);
@@ -235,5 +275,7 @@ int serve_suite_add(void)
 	return !CU_add_test(s, "requests: retries, refusals, completeness rule", test_take) ||
 	       !CU_add_test(s, "a second request on its way (depth 2)", test_second) ||
 	       !CU_add_test(s, "ACPSA waiting line", test_queue) ||
-	       !CU_add_test(s, "a lost child's work requeued", test_requeue);
+	       !CU_add_test(s, "a lost child's work requeued", test_requeue) ||
+	       !CU_add_test(s, "results of work lost: the runs still held kept",
+			    test_drop_lost_work);
 }
