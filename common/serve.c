@@ -94,9 +94,8 @@ void serve_remember(struct serve_child *c, const struct dls_request *r,
 	c->last_reply = *out;
 }
 
-/* Appends block {start, count} of r's data to *kept (*nk of *cap). */
-static int keep_part(const struct dls_result *r, int64_t start, int64_t count, size_t rb,
-		     struct dls_result **kept, size_t *nk, size_t *cap)
+/* Appends block b to *kept (*nk of *cap, grown as needed). */
+static int keep_block(struct dls_result b, struct dls_result **kept, size_t *nk, size_t *cap)
 {
 	if (*nk == *cap) {
 		size_t c = *cap ? 2 * *cap : 8;
@@ -107,10 +106,17 @@ static int keep_part(const struct dls_result *r, int64_t start, int64_t count, s
 		*kept = v;
 		*cap = c;
 	}
-	(*kept)[(*nk)++] = (struct dls_result){
-		start, count, (const uint8_t *)r->data + (size_t)(start - r->start) * rb,
-		(size_t)count * rb};
+	(*kept)[(*nk)++] = b;
 	return DLS_OK;
+}
+
+/* Iterations [start, start + count) of block r, whose iterations are rb octets each. */
+static struct dls_result part_of(const struct dls_result *r, int64_t start, int64_t count,
+				 size_t rb)
+{
+	return (struct dls_result){start, count,
+				   (const uint8_t *)r->data + (size_t)(start - r->start) * rb,
+				   (size_t)count * rb};
 }
 
 /* Keeps the runs of block r (it fits the loop) that c holds undelivered
@@ -129,8 +135,7 @@ static int keep_held_runs(struct ledger *l, const struct serve_child *c, int who
 		int held = 0;
 
 		if (i < end) {
-			struct dls_result one = {i, 1, (const uint8_t *)r->data +
-							      (size_t)(i - r->start) * rb, rb};
+			struct dls_result one = part_of(r, i, 1, rb);
 			int64_t total;
 
 			held = !ledger_check(l, &c->held, who, &one, 1, &total, scratch,
@@ -143,7 +148,7 @@ static int keep_held_runs(struct ledger *l, const struct serve_child *c, int who
 		if (held && run < 0)
 			run = i;
 		if (!held && run >= 0) {
-			if (keep_part(r, run, i - run, rb, kept, nk, cap))
+			if (keep_block(part_of(r, run, i - run, rb), kept, nk, cap))
 				return DLS_ENOMEM;
 			run = -1;
 		}
@@ -171,11 +176,11 @@ int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
 		int64_t total;
 
 		if (ledger_fits(l, r, scratch, sizeof(scratch))) {
-			(*kept)[k++] = *r; /* refused by serve_take, as from anyone */
+			rc = keep_block(*r, kept, &k, &cap); /* serve_take refuses it, as from anyone */
 		} else if (!ledger_check(l, &c->held, who, r, 1, &total, scratch,
 					 sizeof(scratch))) {
 			ledger_unmark(l, r, 1);
-			rc = keep_part(r, r->start, r->count, l->result_bytes, kept, &k, &cap);
+			rc = keep_block(*r, kept, &k, &cap);
 		} else {
 			rc = keep_held_runs(l, c, who, r, kept, &k, &cap, &dropped);
 		}

@@ -262,6 +262,25 @@ static void test_drop_lost_work(void)
 	CU_ASSERT_EQUAL(ledger_check(&l, &c.held, 0, kept, 1, &total, why, sizeof(why)), DLS_OK);
 	ledger_unmark(&l, kept, 1);
 	free(kept);
+	/* a block cut in two, then one kept whole: more blocks kept than sent */
+	{
+		struct dls_result mid = {18, 2, data, 2};
+		struct dls_result two[2] = {{10, 20, data, 20}, {98, 5, data, 5}};
+
+		CU_ASSERT_EQUAL(ledger_check(&l, &c.held, 0, &mid, 1, &total, why, sizeof(why)),
+				DLS_OK);
+		ledger_commit(&l, &c.held, &mid, 1); /* [18, 20) delivered too */
+		in = two;
+		n = 2;
+		CU_ASSERT_EQUAL_FATAL(serve_drop_lost_work(&l, &c, 0, &in, &n, &kept, "others",
+							   why, sizeof(why)),
+				      DLS_OK);
+		CU_ASSERT_EQUAL_FATAL(n, 3);
+		CU_ASSERT(kept[0].start == 15 && kept[0].count == 3);
+		CU_ASSERT(kept[1].start == 20 && kept[1].count == 10);
+		CU_ASSERT(kept[2].start == 98 && kept[2].count == 5);
+		free(kept);
+	}
 	ledger_held_free(&c.held);
 	ledger_free(&l);
 }
