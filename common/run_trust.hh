@@ -6,8 +6,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "dls.hh"
+#include "dls/err.h"
 #include "run_auth.h"
 
 // A parent's side: owns a run_auth over a copy of the secret (NULL: open run).
@@ -44,5 +46,30 @@ void trust_credentials(const struct run_secret *secret, DLS::Credentials &out);
 int trust_check_parent(const struct run_secret *secret, const DLS::Credentials &cred,
 		       const int *ids, const uint64_t *keys, size_t n, const DLS::OctetSeq &proof,
 		       char *why, size_t len);
+
+// A child rejoins parent (a DLS::Master or DLS::Coordinator) as id with the
+// capability key it was issued, self being its Slave: fresh Credentials, the
+// call, and the checks of the answer (the run's proof over id and key, and
+// the same id and key back).  The answer, or NULL with *rc = DLS_EINVAL and
+// why (not this run's parent, or an answer for another slave); DLS::Refused
+// and CORBA system exceptions pass through to the caller.
+template <class Parent>
+DLS::Registration *trust_rejoin(Parent parent, const struct run_secret *secret, int id,
+				uint64_t key, DLS::Slave_ptr self, int *rc, char *why, size_t len)
+{
+	DLS::Credentials cred;
+
+	trust_credentials(secret, cred);
+	DLS::Registration_var r = parent->rejoin(DLS::PROTOCOL_VERSION, cred, id, key, self);
+	int rid = r->slave_id;
+	uint64_t rkey = r->key;
+
+	*rc = trust_check_parent(secret, cred, &rid, &rkey, 1, r->proof, why, len);
+	if (!*rc && (rid != id || rkey != key)) {
+		snprintf(why, len, "the parent answered rejoin(%d) for slave %d", id, rid);
+		*rc = DLS_EINVAL;
+	}
+	return *rc ? NULL : r._retn();
+}
 
 #endif

@@ -73,17 +73,13 @@ static int rejoin_parent(parent_ctx *p, char *why, size_t len)
 			return err;
 		DLS::Master_var parent = DLS::Master::_narrow(obj);
 		for (size_t i = 0; i < ids.size(); i++) {
-			DLS::Credentials cred;
-			int rid = ids[i];
-			uint64_t rkey = keys[i];
+			int rc;
 
-			trust_credentials(&p->secret, cred);
 			try {
-				DLS::Registration_var r = parent->rejoin(DLS::PROTOCOL_VERSION, cred,
-									 ids[i], keys[i], p->self);
-				if (trust_check_parent(&p->secret, cred, &rid, &rkey, 1, r->proof,
-						       why, len))
-					return DLS_EINVAL; // not this run's parent: never used
+				DLS::Registration_var r = trust_rejoin(parent.in(), &p->secret, ids[i],
+								       keys[i], p->self, &rc, why, len);
+				if (rc)
+					return rc; // not this run's parent: never used
 				joined++;
 			} catch (const DLS::Refused &e) {
 				log_warn("the parent refused rejoin(%d): %s", ids[i],
@@ -299,26 +295,16 @@ static int p_rejoin(void *ctx, int slave_id, uint64_t key, double *vpower, struc
 	called = with_rejoin(
 		p,
 		[&](DLS::Master_ptr parent) {
-			DLS::Credentials cred;
-			int rid = slave_id;
-			uint64_t rkey = key;
-
-			trust_credentials(&p->secret, cred);
-			DLS::Registration_var r =
-				parent->rejoin(DLS::PROTOCOL_VERSION, cred, slave_id, key, p->self);
-			if (trust_check_parent(&p->secret, cred, &rid, &rkey, 1, r->proof, why, len))
-				rc = DLS_EINVAL; // not this run's parent
-			else if (r->slave_id != slave_id || r->key != key)
-				rc = DLS_EREMOTE;
-			else
-				rc = proto_job_in(r->job, job, why, len);
+			DLS::Registration_var r = trust_rejoin(parent, &p->secret, slave_id, key,
+							       p->self, &rc, why, len);
+			if (rc)
+				return; // not this run's parent, or an answer for another slave
+			rc = proto_job_in(r->job, job, why, len);
 			*vpower = r->virtual_power;
 		},
 		why, len);
 	if (called)
 		return called;
-	if (rc == DLS_EREMOTE)
-		snprintf(why, len, "the parent answered rejoin(%d) for another slave", slave_id);
 	if (!rc)
 		issued(p, &slave_id, &key, 1);
 	return rc;

@@ -436,7 +436,6 @@ static int rejoin(void *ctx, int id, char *why, size_t len)
 	slave_client *c = (slave_client *)ctx;
 	const struct slave_orb_opts *o = c->opts;
 	CORBA::Object_var obj;
-	DLS::Credentials cred;
 	char path[192];
 	int err = DLS_OK;
 
@@ -451,23 +450,14 @@ static int rejoin(void *ctx, int id, char *why, size_t len)
 				return err;
 		}
 		set_parent_refs(c, obj);
-		trust_credentials(&c->secret, cred);
 		DLS::Master_var m = master_ref(c);
 		DLS::Registration_var r =
 			o->coordinator_leaf
-				? c->coordinator->rejoin(DLS::PROTOCOL_VERSION, cred, id, c->key,
-							 c->self)
-				: m->rejoin(DLS::PROTOCOL_VERSION, cred, id, c->key, c->self);
-		int rid = r->slave_id;
-		uint64_t rkey = r->key;
-
-		if (trust_check_parent(&c->secret, cred, &rid, &rkey, 1, r->proof, why, len))
-			return DLS_EINVAL;
-		if (rid != id || rkey != c->key) {
-			snprintf(why, len, "the master answered rejoin(%d) for slave %d", id, rid);
-			return DLS_EINVAL;
-		}
-		return DLS_OK;
+				? trust_rejoin(c->coordinator.in(), &c->secret, id, c->key, c->self,
+					       &err, why, len)
+				: trust_rejoin(m.in(), &c->secret, id, c->key, c->self, &err, why,
+					       len);
+		return err;
 	} catch (const CORBA::Exception &e) {
 		return dls_call_error(e, why, len);
 	}
