@@ -266,6 +266,30 @@ CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t
 	return CORBA::Object::_nil();
 }
 
+int dls_name_held(const char *path, int timeout_ms, char *why, size_t len)
+{
+	int err;
+
+	try {
+		CORBA::Object_var obj = dls_name_resolve(path, &err, why, len);
+		if (CORBA::is_nil(obj))
+			return 0;
+		// a reference of our own: its timeout is nobody else's
+		CORBA::String_var ior = orb_->object_to_string(obj);
+		CORBA::Object_var probe = orb_->string_to_object(ior);
+		omniORB::setClientCallTimeout(probe, (CORBA::ULong)timeout_ms);
+		if (probe->_non_existent())
+			return 0;
+		snprintf(why, len,
+			 "'%s' is bound to a servant that answers: a second one would share its "
+			 "name (stop that one first, or choose another run or name)",
+			 path);
+		return 1;
+	} catch (const CORBA::Exception &) {
+		return 0; // gone, unreachable or silent: the name is free to take
+	}
+}
+
 // A ping that failed with the connection closed under it is asked once more
 // on a fresh one: the peer's ORB closes a connection idle for
 // inConScanPeriod (30 s), and a ping sent at that moment is lost with
@@ -402,6 +426,10 @@ int dls_publish(PortableServer::ServantBase *servant, const char *ior_file, cons
 {
 	char why[256] = "";
 
+	if (dls_name_held(path, DLS_NAME_HELD_MS, why, sizeof(why))) {
+		fprintf(stderr, "%s: cannot take '%s': %s\n", prog, path, why);
+		return 1;
+	}
 	try {
 		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
 		CORBA::Object_var obj = dls_root_poa()->id_to_reference(oid);

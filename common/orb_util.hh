@@ -35,7 +35,17 @@ CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t
 CORBA::Object_ptr dls_name_resolve_wait(const char *path, int timeout_ms, int *err, char *why,
 					size_t len);
 
-// Makes servant reachable: activates it in the root POA, writes its IOR to
+// How long dls_name_held waits for a bound servant to answer.
+#define DLS_NAME_HELD_MS 2000
+
+// Is path bound to a servant that answers (it exists and replied within
+// timeout_ms)?  1 with why (a second servant would share the name), else 0:
+// not bound, no naming service, or bound to one that is gone, unreachable or
+// silent (a crashed predecessor's name is free to take again).
+int dls_name_held(const char *path, int timeout_ms, char *why, size_t len);
+
+// Makes servant reachable: refuses a path that a live servant holds
+// (dls_name_held), activates it in the root POA, writes its IOR to
 // ior_file (unless NULL) and binds it at path.  0, or 1 with the reason on
 // stderr after "prog: ", the servant then not active (the caller's
 // reference is the last).

@@ -47,6 +47,12 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 
 	dls_name_path(ppath, o->run_name, o->parent);
 	dls_name_path(mpath, o->run_name, o->name);
+	/* before anything reaches the parent: a resumed hmaster would otherwise
+	 * declare a predecessor that still serves its slaves lost */
+	if (dls_name_held(mpath, DLS_NAME_HELD_MS, why, sizeof(why))) {
+		fprintf(stderr, "dls-hmaster: cannot take '%s': %s\n", mpath, why);
+		return 1;
+	}
 	obj = dls_name_resolve_wait(ppath, o->connect_timeout_ms, &err, why, sizeof(why));
 	if (CORBA::is_nil(obj)) {
 		fprintf(stderr, "dls-hmaster: cannot find the parent '%s': %s\n", ppath, why);

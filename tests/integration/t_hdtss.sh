@@ -61,6 +61,16 @@ spawn rs-hmaster dls-hmaster --run rs-$$ --name hmaster.0.0 --mode relay --resum
 	$NS $EP
 RS_HMASTER=$LAST_PID
 wait_for sh -c "nameclt $NS list DLS/rs-$$ | grep -q '^hmaster'"
+# a second of either name, while the first serves, is refused before it
+# reaches the parent (a resumed hmaster would declare a live one lost)
+for second in "dls-hmaster --name hmaster.0.0 --mode relay --resume --slaves 2" \
+	"dls-master --slaves 1 --width 200 --height 100"; do
+	rc=0
+	$second --run rs-$$ $NS $EP >"$T/second.log" 2>&1 || rc=$?
+	expect_eq "a second '${second%% *}' on a live name" "$rc" 1
+	grep -q "^dls-.*: cannot take 'DLS/rs-$$/.*': .* is bound to a servant that answers: a second one would share its name" \
+		"$T/second.log" || { cat "$T/second.log"; echo "FAILED no refusal" >&2; exit 1; }
+done
 spawn rs-slave dls-slave --run rs-$$ --name s --t-iter 100 $NS $EP
 wait "$RS_MASTER"
 wait "$RS_HMASTER"
