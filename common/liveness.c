@@ -55,8 +55,9 @@ static void *pinger(void *arg)
 		pthread_mutex_unlock(&r->lock);
 		if (i >= r->n || stopping(r->l))
 			return NULL;
-		if (r->l->ops.ping(r->l->ops.ctx, r->l->ids[i], r->why[i], sizeof(r->why[i])) &&
-		    !r->why[i][0])
+		if (!r->l->ops.ping(r->l->ops.ctx, r->l->ids[i], r->why[i], sizeof(r->why[i])))
+			r->why[i][0] = '\0'; /* it answered (or may not count yet) */
+		else if (!r->why[i][0])
 			snprintf(r->why[i], sizeof(r->why[i]), "no answer");
 	}
 }

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
 #include "dls_sched.h"
 #include "dls_time.h"
 
@@ -156,16 +155,80 @@ static int keep_held_runs(struct ledger *l, const struct serve_child *c, int who
 	return DLS_OK;
 }
 
-int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
-			 const struct dls_result **res, size_t *n, struct dls_result **kept,
-			 const char *went_to, char *why, size_t len)
+/* Inserts range (start, count) from child `from` at position at of q. */
+static int ranges_insert(struct serve_ranges *q, size_t at, int64_t start, int64_t count, int from)
+{
+	if (q->n == q->cap) {
+		size_t cap = q->cap ? 2 * q->cap : 8;
+		struct dls_range *v = realloc(q->v, cap * sizeof(*v));
+		int *f;
+
+		if (!v)
+			return DLS_ENOMEM;
+		q->v = v;
+		f = realloc(q->from, cap * sizeof(*f));
+		if (!f)
+			return DLS_ENOMEM;
+		q->from = f;
+		q->cap = cap;
+	}
+	memmove(q->v + at + 1, q->v + at, (q->n - at) * sizeof(*q->v));
+	memmove(q->from + at + 1, q->from + at, (q->n - at) * sizeof(*q->from));
+	q->v[at] = (struct dls_range){start, count};
+	q->from[at] = from;
+	q->n++;
+	return DLS_OK;
+}
+
+/* Removes range at of q. */
+static void ranges_remove(struct serve_ranges *q, size_t at)
+{
+	memmove(q->v + at, q->v + at + 1, (q->n - at - 1) * sizeof(*q->v));
+	memmove(q->from + at, q->from + at + 1, (q->n - at - 1) * sizeof(*q->from));
+	q->n--;
+}
+
+/* Takes out of pool what of block r it holds released from child who, and
+ * gives it back to the child (c) as old work; *back counts it.  DLS_OK or
+ * DLS_ENOMEM. */
+static int reclaim(struct serve_ranges *pool, struct serve_child *c, int who,
+		   const struct dls_result *r, int64_t *back)
+{
+	int64_t a = r->start, b = r->start + r->count;
+
+	for (size_t k = 0; k < pool->n;) {
+		int64_t s = pool->v[k].start, e = s + pool->v[k].count;
+		int64_t x = s > a ? s : a, y = e < b ? e : b;
+
+		if (pool->from[k] != who || x >= y) {
+			k++;
+			continue;
+		}
+		if (ledger_hold_old(&c->held, x, y - x))
+			return DLS_ENOMEM;
+		*back += y - x;
+		/* [s, e) loses [x, y): what is left of it stays where it was */
+		ranges_remove(pool, k);
+		if (y < e && ranges_insert(pool, k, y, e - y, who))
+			return DLS_ENOMEM;
+		if (s < x && ranges_insert(pool, k, s, x - s, who))
+			return DLS_ENOMEM;
+		k += (s < x) + (y < e);
+	}
+	return DLS_OK;
+}
+
+int serve_drop_lost_work(struct ledger *l, struct serve_child *c, int who,
+			 struct serve_ranges *pool, const struct dls_result **res, size_t *n,
+			 struct dls_result **kept, int64_t *back, int64_t *dropped, char *why,
+			 size_t len)
 {
 	char scratch[160];
-	int64_t dropped = 0;
 	size_t k = 0, cap = *n;
 	int rc = DLS_OK;
 
 	*kept = NULL;
+	*back = *dropped = 0;
 	if (!*n)
 		return DLS_OK;
 	*kept = malloc(cap * sizeof(**kept));
@@ -177,12 +240,15 @@ int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
 
 		if (ledger_fits(l, r, scratch, sizeof(scratch))) {
 			rc = keep_block(*r, kept, &k, &cap); /* serve_take refuses it, as from anyone */
-		} else if (!ledger_check(l, &c->held, who, r, 1, &total, scratch,
-					 sizeof(scratch))) {
+			continue;
+		}
+		if (pool && (rc = reclaim(pool, c, who, r, back)))
+			break;
+		if (!ledger_check(l, &c->held, who, r, 1, &total, scratch, sizeof(scratch))) {
 			ledger_unmark(l, r, 1);
 			rc = keep_block(*r, kept, &k, &cap);
 		} else {
-			rc = keep_held_runs(l, c, who, r, kept, &k, &cap, &dropped);
+			rc = keep_held_runs(l, c, who, r, kept, &k, &cap, dropped);
 		}
 	}
 	if (rc) {
@@ -193,10 +259,6 @@ int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
 	}
 	*res = *kept;
 	*n = k;
-	if (dropped)
-		log_warn("slave %d sent results of %lld iterations it held before it was lost: "
-			 "dropped (that work went to %s)",
-			 who, (long long)dropped, went_to);
 	return DLS_OK;
 }
 
@@ -245,25 +307,27 @@ void serve_queue_wake_all(struct serve_queue *q)
 
 int serve_ranges_push(struct serve_ranges *q, int64_t start, int64_t count)
 {
-	if (q->n == q->cap) {
-		size_t cap = q->cap ? 2 * q->cap : 8;
-		struct dls_range *v = realloc(q->v, cap * sizeof(*v));
-
-		if (!v)
-			return DLS_ENOMEM;
-		q->v = v;
-		q->cap = cap;
-	}
-	q->v[q->n++] = (struct dls_range){start, count};
-	return DLS_OK;
+	return ranges_insert(q, q->n, start, count, -1);
 }
 
 int serve_ranges_pop(struct serve_ranges *q, struct dls_range *out)
 {
+	return serve_ranges_pop_for(q, -1, out);
+}
+
+int serve_ranges_pop_for(struct serve_ranges *q, int who, struct dls_range *out)
+{
+	size_t at = 0;
+
 	if (!q->n)
 		return 0;
-	*out = q->v[0];
-	memmove(q->v, q->v + 1, --q->n * sizeof(*q->v));
+	for (size_t k = 0; who >= 0 && k < q->n; k++)
+		if (q->from[k] == who) {
+			at = k;
+			break;
+		}
+	*out = q->v[at];
+	ranges_remove(q, at);
 	return 1;
 }
 
@@ -279,18 +343,27 @@ int64_t serve_ranges_left(const struct serve_ranges *q)
 void serve_ranges_free(struct serve_ranges *q)
 {
 	free(q->v);
+	free(q->from);
 	*q = (struct serve_ranges){0};
 }
+
+struct release_to {
+	struct serve_ranges *q;
+	int from;
+};
 
 /* ledger_release's callback: the range goes to the next requests. */
 static int give_back(void *ctx, int64_t start, int64_t count)
 {
-	return serve_ranges_push(ctx, start, count);
+	struct release_to *to = ctx;
+
+	return ranges_insert(to->q, to->q->n, start, count, to->from);
 }
 
-int64_t serve_release(struct ledger *l, struct serve_child *c, struct serve_ranges *q)
+int64_t serve_release(struct ledger *l, struct serve_child *c, int who, struct serve_ranges *q)
 {
-	int64_t moved = ledger_release(l, &c->held, give_back, q);
+	struct release_to to = {q, who};
+	int64_t moved = ledger_release(l, &c->held, give_back, &to);
 
 	return moved > 0 ? moved : 0;
 }

@@ -34,6 +34,8 @@
 extern "C" {
 #endif
 
+struct serve_ranges; /* below */
+
 /* What the serving core keeps of one child. */
 struct serve_child {
 	struct ledger_held held; /* what it was given and has not delivered */
@@ -81,18 +83,25 @@ void serve_remember(struct serve_child *c, const struct dls_request *r,
 
 /*
  * A child taken back after it was declared lost (serve_release gave its
- * work to others) may still send results of that work.  Keeps of the
- * blocks *res[0..*n) what it holds now, undelivered (a block that also
- * covers iterations it does not hold, or that were delivered, is cut to
- * the runs it holds: work given to it again may overlap its old work),
- * and the blocks that do not fit the loop (serve_take refuses them as from
- * anyone); the rest is dropped with a line naming `went_to` (where its
- * work went).  *res and *n are then the blocks kept, in *kept (to free;
- * NULL when *n was 0).  DLS_OK, or DLS_ENOMEM with why; nothing marked.
+ * work to the requeue) may still send results of that work.  What of it
+ * still waits in `pool` (the requeue; NULL: none), released from this very
+ * child, is taken out of the pool and held by the child again
+ * (ledger_hold_old), counted in *back: its results of it are kept, and
+ * nobody computes it twice.  Then keeps of the blocks *res[0..*n) what it
+ * holds now, undelivered (a block that also covers iterations it does not
+ * hold, or that were delivered, is cut to the runs it holds: work given to
+ * it again may overlap its old work), and the blocks that do not fit the
+ * loop (serve_take refuses them as from anyone); the iterations of the rest
+ * are counted in *dropped (the caller says so).  *res and *n are then the
+ * blocks kept, in *kept (to free; NULL when *n was 0).  DLS_OK, or
+ * DLS_ENOMEM with why; nothing marked.  Work taken back out of the pool
+ * stays the child's if its request is then refused: it is released again
+ * when the child is lost.
  */
-int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
-			 const struct dls_result **res, size_t *n, struct dls_result **kept,
-			 const char *went_to, char *why, size_t len);
+int serve_drop_lost_work(struct ledger *l, struct serve_child *c, int who,
+			 struct serve_ranges *pool, const struct dls_result **res, size_t *n,
+			 struct dls_result **kept, int64_t *back, int64_t *dropped, char *why,
+			 size_t len);
 
 /* A child taken back: the replies it was given before it was lost handed
  * out work that went to others, so its next request is served fresh
@@ -132,22 +141,28 @@ void serve_queue_wake_all(struct serve_queue *q);
  */
 struct serve_ranges {
 	struct dls_range *v;
+	int *from; /* per range: the child it was released from, or -1 */
 	size_t n, cap;
 };
 
-/* Appends a range: DLS_OK or DLS_ENOMEM. */
+/* Appends a range (from no child): DLS_OK or DLS_ENOMEM. */
 int serve_ranges_push(struct serve_ranges *q, int64_t start, int64_t count);
 /* Takes the oldest range; 0 when empty. */
 int serve_ranges_pop(struct serve_ranges *q, struct dls_range *out);
+/* Takes the oldest range released from child who, else the oldest; 0 when
+ * empty.  A child taken back is given its own old work first: it may be
+ * computing it still, and its results of it are then kept. */
+int serve_ranges_pop_for(struct serve_ranges *q, int who, struct dls_range *out);
 /* Iterations waiting in it. */
 int64_t serve_ranges_left(const struct serve_ranges *q);
 void serve_ranges_free(struct serve_ranges *q);
 
 /*
- * A child was lost: every range it holds and has not delivered goes to the
- * requeue.  Returns the iterations moved (0 when it held none).
+ * Child `who` was lost: every range it holds and has not delivered goes to
+ * the requeue, marked as released from it.  Returns the iterations moved (0
+ * when it held none).
  */
-int64_t serve_release(struct ledger *l, struct serve_child *c, struct serve_ranges *q);
+int64_t serve_release(struct ledger *l, struct serve_child *c, int who, struct serve_ranges *q);
 
 #ifdef __cplusplus
 }

@@ -12,7 +12,12 @@
 
 #include "dls.hh"
 #include "dls/log.h"
+#include "dls_time.h"
 #include "orb_util.hh"
+
+// How long the pings of a slave below a relay hmaster may fail before it
+// counts as lost (SlaveRefs::remember_relayed).
+#define DLS_RELAY_GRACE_MS 3000
 
 class SlaveRefs {
 public:
@@ -25,18 +30,21 @@ public:
 	}
 
 	// Keeps self for slave id; calls on it time out after the ping timeout.
-	// Nothing once forget_refs was called.
+	// Nothing once forget_refs was called.  A child once remembered as
+	// relayed stays relayed.
 	void remember_ref(int id, DLS::Slave_ptr self)
 	{
-		omni_mutex_lock l(refs_lock_);
+		keep(id, self, false);
+	}
 
-		if (closed_)
-			return;
-		if ((size_t)id >= refs_.size())
-			refs_.resize((size_t)id + 1);
-		refs_[(size_t)id] = DLS::Slave::_duplicate(self);
-		if (!CORBA::is_nil(self))
-			omniORB::setClientCallTimeout(self, (CORBA::ULong)ping_timeout_ms_);
+	// The same for slave id below a relay hmaster, whose `self` it is: when
+	// that stops answering, the relay died, not necessarily the slave, and
+	// a resumed relay passes the slave's rejoin up within moments; so its
+	// pings fail for DLS_RELAY_GRACE_MS before the slave counts as lost (its
+	// work is then not computed twice).
+	void remember_relayed(int id, DLS::Slave_ptr self)
+	{
+		keep(id, self, true);
 	}
 
 	// Pings self before a registration by op of child `name` is accepted:
@@ -73,12 +81,29 @@ public:
 	}
 
 	// The liveness ping (liveness.h): 0 when child id answered within the
-	// ping timeout, else non-zero with why filled.
+	// ping timeout (or is relayed, and its relay has not answered for less
+	// than DLS_RELAY_GRACE_MS), else non-zero with why filled.
 	int ping(int id, char *why, size_t len)
 	{
 		DLS::Slave_var ref = slave_ref(id);
+		int rc = dls_ping(ref, why, len);
+		omni_mutex_lock l(refs_lock_);
 
-		return dls_ping(ref, why, len);
+		if ((size_t)id >= state_.size() || !state_[(size_t)id].relayed)
+			return rc;
+		double &since = state_[(size_t)id].failing_since;
+		double now = dls_now();
+		if (!rc) {
+			since = 0;
+			return 0;
+		}
+		if (since == 0) {
+			since = now;
+			log_warn("slave %d's relay hmaster does not answer (%s): the slave counts "
+				 "as lost unless it rejoins within %d ms",
+				 id, why, DLS_RELAY_GRACE_MS);
+		}
+		return now - since < DLS_RELAY_GRACE_MS / 1000.0 ? 0 : rc;
 	}
 
 	// Releases every reference and keeps no more: at the end of the run,
@@ -94,9 +119,32 @@ public:
 	}
 
 private:
+	struct child_state {
+		bool relayed = false;	   // its ref is a relay hmaster's
+		double failing_since = 0; // when its pings began to fail (relayed)
+	};
+
+	void keep(int id, DLS::Slave_ptr self, bool relayed)
+	{
+		omni_mutex_lock l(refs_lock_);
+
+		if (closed_)
+			return;
+		if ((size_t)id >= refs_.size()) {
+			refs_.resize((size_t)id + 1);
+			state_.resize((size_t)id + 1);
+		}
+		refs_[(size_t)id] = DLS::Slave::_duplicate(self);
+		state_[(size_t)id].relayed = state_[(size_t)id].relayed || relayed;
+		state_[(size_t)id].failing_since = 0; // a new reference: a fresh start
+		if (!CORBA::is_nil(self))
+			omniORB::setClientCallTimeout(self, (CORBA::ULong)ping_timeout_ms_);
+	}
+
 	int ping_timeout_ms_;
-	omni_mutex refs_lock_; // guards refs_ and closed_
+	omni_mutex refs_lock_; // guards refs_, state_ and closed_
 	std::vector<DLS::Slave_var> refs_;
+	std::vector<child_state> state_;
 	bool closed_ = false;
 };
 

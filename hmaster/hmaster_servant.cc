@@ -48,7 +48,7 @@ DLS::GroupRegistration *HMaster_i::register_group(CORBA::ULong version,
 	if (rc)
 		dls_refuse(rc, why);
 	for (size_t i = 0; i < n; i++)
-		remember_ref(ids[i], self); // the child answers for the slaves below it
+		remember_relayed(ids[i], self); // the child answers for the slaves below it
 	DLS::GroupRegistration *g = proto_group_out(ids, keys, vp, proto_job_out(job));
 	trust_.prove(cred, ids.data(), keys.data(), n, g->proof);
 	return g;

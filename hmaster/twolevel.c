@@ -658,19 +658,34 @@ static int admit_child(struct twolevel *t, int c, uint64_t key, char *why)
 }
 
 /* Child c's results as this hmaster takes them: all, or from a child taken
- * back those of work it still holds (serve_drop_lost_work; *kept to
- * free).  DLS_OK, or DLS_ENOMEM with why.  The lock is held. */
+ * back those of work it still holds or that still waits in the requeue
+ * (serve_drop_lost_work; *kept to free), with a line.  DLS_OK, or
+ * DLS_ENOMEM with why.  The lock is held. */
 static int admit_results(struct twolevel *t, int c, const struct dls_result **res, size_t *n,
 			 struct dls_result **kept, char *why)
 {
+	int64_t back, dropped;
+	int rc;
+
 	*kept = NULL;
 	if (!t->children[c].readmitted)
 		return DLS_OK;
-	return serve_drop_lost_work(&t->ledger, &t->children[c].serve, c, res, n, kept,
-				    t->children[c].readmitted == BACK
-					    ? "the parent's other children (this hmaster restarted)"
-					    : "its siblings",
-				    why, HMASTER_WHY_LEN);
+	rc = serve_drop_lost_work(&t->ledger, &t->children[c].serve, c, &t->requeue, res, n, kept,
+				  &back, &dropped, why, HMASTER_WHY_LEN);
+	if (rc)
+		return rc;
+	if (back)
+		log_warn("slave %d sent results of %lld iterations it held before it was lost "
+			 "that nobody had taken yet: kept, and they leave the requeue",
+			 c, (long long)back);
+	if (dropped)
+		log_warn("slave %d sent results of %lld iterations it held before it was lost: "
+			 "dropped (that work went to %s)",
+			 c, (long long)dropped,
+			 t->children[c].readmitted == BACK
+				 ? "the parent's other children (this hmaster restarted)"
+				 : "its siblings");
+	return DLS_OK;
 }
 
 /* The next piece of the pool for child c, or 0 when the pool is empty. */
@@ -678,7 +693,7 @@ static int serve(struct twolevel *t, int c, int64_t acp, struct dls_reply *out)
 {
 	struct dls_range k;
 
-	if (!serve_ranges_pop(&t->requeue, &k)) {
+	if (!serve_ranges_pop_for(&t->requeue, c, &k)) {
 		while (!(t->cur && sched_remaining(t->cur) > 0) && t->chunks.n)
 			if (start_chunk(t))
 				return 0;
@@ -937,7 +952,7 @@ int twolevel_child_lost(struct twolevel *t, int child, const char *cause)
 		return DLS_ENOENT;
 	}
 	t->children[child].info.state = DLS_SLAVE_LOST;
-	moved = serve_release(&t->ledger, &t->children[child].serve, &t->requeue);
+	moved = serve_release(&t->ledger, &t->children[child].serve, child, &t->requeue);
 	log_warn("slave %d '%s' lost below this hmaster (%s): %lld undelivered iterations go to "
 		 "its siblings",
 		 child, t->children[child].info.name, cause, (long long)moved);

@@ -150,7 +150,7 @@ DLS::GroupRegistration *Master_i::register_group(CORBA::ULong version,
 		dls_refuse(rc, why);
 	log_info("hmaster '%s' registered %zu slaves", hmaster_name, n);
 	for (size_t i = 0; i < n; i++)
-		remember_ref(ids[i], self); // the hmaster answers for its slaves
+		remember_relayed(ids[i], self); // the hmaster answers for its slaves
 	DLS::GroupRegistration *g = proto_group_out(ids, keys, vp, job_);
 	trust_.prove(cred, ids.data(), keys.data(), n, g->proof);
 	return g;

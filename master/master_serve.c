@@ -50,21 +50,31 @@ int master_admit_caller(struct master *m, int id, uint64_t key, char *why)
 	return rc;
 }
 
-/* The results of a call of admitted child id as the master takes them:
- * all, or from a child taken back those of work it still holds
- * (serve_drop_lost_work; *kept to free).  DLS_OK, or DLS_ENOMEM with why.
- * The lock is held. */
-static int keep_results(struct master *m, int id, const struct dls_result **res, size_t *n,
+int master_keep_results(struct master *m, int id, const struct dls_result **res, size_t *n,
 			struct dls_result **kept, char *why)
 {
+	int64_t back, dropped;
+	int rc;
+
 	*kept = NULL;
 	if (!m->children[id].readmitted)
 		return DLS_OK;
-	return serve_drop_lost_work(&m->results.ledger, &m->children[id].serve, id, res, n, kept,
-				    "others", why, MASTER_WHY_LEN);
+	rc = serve_drop_lost_work(&m->results.ledger, &m->children[id].serve, id, &m->requeue,
+				  res, n, kept, &back, &dropped, why, MASTER_WHY_LEN);
+	if (rc || m->replaying)
+		return rc;
+	if (back)
+		log_warn("slave %d sent results of %lld iterations it held before it was lost "
+			 "that nobody had taken yet: kept, and they leave the requeue",
+			 id, (long long)back);
+	if (dropped)
+		log_warn("slave %d sent results of %lld iterations it held before it was lost: "
+			 "dropped (that work went to others)",
+			 id, (long long)dropped);
+	return DLS_OK;
 }
 
-/* master_admit_caller and keep_results for request r: *own is r as the
+/* master_admit_caller and master_keep_results for request r: *own is r as the
  * master takes it (free *kept).  DLS_OK, or a refusal with why.  The lock
  * is held. */
 static int admit_request(struct master *m, const struct dls_request *r, struct dls_request *own,
@@ -74,7 +84,7 @@ static int admit_request(struct master *m, const struct dls_request *r, struct d
 
 	*own = *r;
 	*kept = NULL;
-	return rc ? rc : keep_results(m, r->slave_id, &own->results, &own->nresults, kept, why);
+	return rc ? rc : master_keep_results(m, r->slave_id, &own->results, &own->nresults, kept, why);
 }
 
 int master_check_caller(struct master *m, int slave_id, uint64_t key, char *why)
@@ -325,7 +335,7 @@ int master_serve_one(struct master *m, int id, int64_t acp, int reported, struct
 		return DLS_ESTATE;
 	}
 	learn(m, id);
-	if (serve_ranges_pop(&m->requeue, &c)) {
+	if (serve_ranges_pop_for(&m->requeue, id, &c)) {
 		info->requeued_chunks++;
 		rc = DLS_OK;
 	} else if (m->sched && sched_remaining(m->sched) > 0) {
@@ -573,7 +583,7 @@ int master_submit(struct master *m, int slave_id, uint64_t key, const struct dls
 	pthread_mutex_lock(&m->lock);
 	rc = master_admit_caller(m, slave_id, key, why);
 	if (!rc)
-		rc = keep_results(m, slave_id, &res, &nres, &kept, why);
+		rc = master_keep_results(m, slave_id, &res, &nres, &kept, why);
 	if (!rc)
 		rc = master_check_results(m, slave_id, res, nres, why);
 	if (!rc) {
@@ -593,7 +603,7 @@ void master_release_lost(struct master *m, int id, const char *cause)
 
 	s->info.state = DLS_SLAVE_LOST;
 	/* undelivered runs of every held range go to the others */
-	moved = serve_release(&m->results.ledger, &m->children[id].serve, &m->requeue);
+	moved = serve_release(&m->results.ledger, &m->children[id].serve, id, &m->requeue);
 	m->requeued_total += moved;
 	if (!m->replaying)
 		log_warn("slave %d '%s' lost (%s): %lld undelivered iterations requeued", id,
