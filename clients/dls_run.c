@@ -217,6 +217,23 @@ static int make_tls(const struct run_opts *o, const struct run_env *e, char *why
 
 /* The naming service (ours unless --names), the run's secret (PROTOCOL.md
  * 7) and, with --tls, the run's CA. */
+/* Leaves the run's naming service in LOGDIR/names.address, for `dls status`
+ * (a note only: nothing reads it back, so a failure is a warning). */
+static void write_names_address(const struct run_env *e)
+{
+	char path[4200];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/names.address", e->logdir);
+	f = fopen(path, "w");
+	ok = f && fprintf(f, "%s\n", e->ns) >= 0;
+	if (f && fclose(f))
+		ok = 0;
+	if (!ok)
+		fprintf(stderr, PROG ": warning: cannot write '%s': %s\n", path, strerror(errno));
+}
+
 static int start_names_and_tls(const struct run_opts *o, struct run_env *e, struct run_state *r)
 {
 	struct run_secret secret;
@@ -246,6 +263,7 @@ static int start_names_and_tls(const struct run_opts *o, struct run_env *e, stru
 		}
 		names_address(addr, port, e->ns, sizeof(e->ns));
 	}
+	write_names_address(e);
 	/* TLS: the run's own CA; every servant listens on giop:ssl only, so all
 	 * traffic between them is TLS (the naming service holds only names) */
 	if (o->tls && make_tls(o, e, why, sizeof(why))) {

@@ -157,10 +157,22 @@ cut_link() {
 	local name=$1 runpid cut_at lost at id who
 	shift
 	"${RUN[@]}" --t-iter 10000 --ping-timeout-ms 1000 --raw "$T/$name.pgm" --dir "$T/$name" \
-		"$@" >"$T/$name.log" 2>&1 &
+		--run "$name" "$@" >"$T/$name.log" 2>&1 &
 	runpid=$!
 	PIDS="$PIDS $runpid"
+	# cut once h3's hmaster or slaves hold work (dls status), not at a fixed
+	# time: a slow start (under ASan) may not have registered by then, and
+	# a cut-off child that holds nothing is never pinged, so never lost
 	sleep 1.5
+	for _ in $(seq 100); do
+		if [ -f "$T/$name/names.address" ] && on $H1 dls status --run "$name" \
+			-ORBInitRef NameService="$(cat "$T/$name/names.address")" 2>/dev/null |
+			awk '$1 ~ /^(hmaster\.0\.2|slave\.[567])/ && $NF ~ /^[0-9]+$/ && $NF > 0 { f = 1 }
+			     END { exit !f }'; then
+			break
+		fi
+		sleep 0.1
+	done
 	ip -n $SW link set p3 down
 	cut_at=$(date +%s.%N)
 	sleep 3
