@@ -10,6 +10,11 @@
 extern "C" {
 #endif
 
+/* How long, by default, the pings of a slave below a relay hmaster may fail
+ * before it counts as lost (slave_refs.hh, SlaveRefs::remember_relayed;
+ * dls-master and dls-hmaster --relay-grace-ms). */
+#define DLS_RELAY_GRACE_MS 3000
+
 /*
  * Initialises the ORB from argv (removing the -ORB options it takes) and
  * sets the default call timeout.  With -ORBsslCAFile among the options it

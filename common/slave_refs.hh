@@ -15,10 +15,6 @@
 #include "dls_time.h"
 #include "orb_util.hh"
 
-// How long the pings of a slave below a relay hmaster may fail before it
-// counts as lost (SlaveRefs::remember_relayed).
-#define DLS_RELAY_GRACE_MS 3000
-
 class SlaveRefs {
 public:
 	explicit SlaveRefs(int ping_timeout_ms)
@@ -40,8 +36,8 @@ public:
 	// The same for slave id below a relay hmaster, whose `self` it is: when
 	// that stops answering, the relay died, not necessarily the slave, and
 	// a resumed relay passes the slave's rejoin up within moments; so its
-	// pings fail for DLS_RELAY_GRACE_MS before the slave counts as lost (its
-	// work is then not computed twice).
+	// pings may fail for the relay grace (set_relay_grace_ms) before the
+	// slave counts as lost (its work is then not computed twice).
 	void remember_relayed(int id, DLS::Slave_ptr self)
 	{
 		keep(id, self, true);
@@ -80,16 +76,24 @@ public:
 		return DLS::Slave::_duplicate(refs_[(size_t)id]);
 	}
 
+	// How long the pings of a relayed slave may fail before it counts as
+	// lost (default DLS_RELAY_GRACE_MS; 0: at once).  Before any ping.
+	void set_relay_grace_ms(int ms)
+	{
+		relay_grace_ms_ = ms;
+	}
+
 	// The liveness ping (liveness.h): 0 when child id answered within the
 	// ping timeout (or is relayed, and its relay has not answered for less
-	// than DLS_RELAY_GRACE_MS), else non-zero with why filled.
+	// than the relay grace), else non-zero with why filled.
 	int ping(int id, char *why, size_t len)
 	{
 		DLS::Slave_var ref = slave_ref(id);
 		int rc = dls_ping(ref, why, len);
 		omni_mutex_lock l(refs_lock_);
 
-		if ((size_t)id >= state_.size() || !state_[(size_t)id].relayed)
+		if ((size_t)id >= state_.size() || !state_[(size_t)id].relayed ||
+		    relay_grace_ms_ <= 0)
 			return rc;
 		double &since = state_[(size_t)id].failing_since;
 		double now = dls_now();
@@ -101,9 +105,9 @@ public:
 			since = now;
 			log_warn("slave %d's relay hmaster does not answer (%s): the slave counts "
 				 "as lost unless it rejoins within %d ms",
-				 id, why, DLS_RELAY_GRACE_MS);
+				 id, why, relay_grace_ms_);
 		}
-		return now - since < DLS_RELAY_GRACE_MS / 1000.0 ? 0 : rc;
+		return now - since < relay_grace_ms_ / 1000.0 ? 0 : rc;
 	}
 
 	// Releases every reference and keeps no more: at the end of the run,
@@ -142,6 +146,7 @@ private:
 	}
 
 	int ping_timeout_ms_;
+	int relay_grace_ms_ = DLS_RELAY_GRACE_MS;
 	omni_mutex refs_lock_; // guards refs_, state_ and closed_
 	std::vector<DLS::Slave_var> refs_;
 	std::vector<child_state> state_;

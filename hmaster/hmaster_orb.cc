@@ -86,6 +86,7 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 			return 1;
 		}
 		servant = new HMaster_i(h, parent, o->ping_timeout_ms, o->secret);
+		servant->set_relay_grace_ms(o->relay_grace_ms);
 		PortableServer::ObjectId_var oid2 = dls_root_poa()->activate_object(servant);
 		CORBA::Object_var me = servant->_this();
 		if (dls_name_bind(mpath, me, why, sizeof(why))) {

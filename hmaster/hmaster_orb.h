@@ -30,6 +30,8 @@ struct hmaster_orb_opts {
 			    time is asked again this long before it counts as gone */
 	int resume;	 /* succeed one of this name that died (hmaster_resume) */
 	const char *record; /* two-level: the record kept for a resume (NULL: none) */
+	int relay_grace_ms; /* a relay hmaster below that stopped answering: its
+			       slaves are lost this much later unless they rejoin */
 };
 
 /* Needs dls_orb_init().  Returns the exit status. */

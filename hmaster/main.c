@@ -49,6 +49,9 @@ static void help(void)
 	       "                           for each.  Two-level: from --record FILE; the parent\n"
 	       "                           requeues what the dead one held.  The run's end is\n"
 	       "                           then the parent's\n"
+	       "  --relay-grace-ms T       (relay) a slave below a relay hmaster that stopped\n"
+	       "                           answering is lost T ms later unless it rejoined a\n"
+	       "                           resumed one (default 3000; 0: at once)\n"
 	       "  --patience-ms T          a parent that takes calls but does not answer them\n"
 	       "                           within the call timeout (overloaded, stopped) is\n"
 	       "                           asked again for T ms before it is taken as gone\n"
@@ -60,7 +63,7 @@ static void help(void)
 	       "  -v, -q                   more or less logging\n");
 }
 
-enum { O_MODE = 101, O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO, O_SECRET, O_REJOIN, O_TIMEOUT, O_PATIENCE, O_RESUME, O_RECORD };
+enum { O_MODE = 101, O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO, O_SECRET, O_REJOIN, O_TIMEOUT, O_PATIENCE, O_RESUME, O_RECORD, O_RELAYGRACE };
 
 static const char *leaf_or_die(const char *opt, const char *v)
 {
@@ -87,6 +90,7 @@ int main(int argc, char **argv)
 					     {"patience-ms", required_argument, 0, O_PATIENCE},
 					     {"resume", no_argument, 0, O_RESUME},
 					     {"record", required_argument, 0, O_RECORD},
+					     {"relay-grace-ms", required_argument, 0, O_RELAYGRACE},
 					     {"timeout", required_argument, 0, O_TIMEOUT},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
@@ -98,7 +102,8 @@ int main(int argc, char **argv)
 				     .ping_ms = 500,
 				     .ping_timeout_ms = 3000,
 				     .twolevel = 1,
-				     .patience_ms = 300000};
+				     .patience_ms = 300000,
+				     .relay_grace_ms = DLS_RELAY_GRACE_MS};
 	static struct run_secret secret;
 	int c, rc, verbose = 0;
 
@@ -147,6 +152,10 @@ int main(int argc, char **argv)
 		case O_SECRET:
 			cli_secret_or_die(PROG, "--secret-file", optarg, &secret);
 			o.secret = &secret;
+			break;
+		case O_RELAYGRACE:
+			o.relay_grace_ms =
+				(int)cli_i64_or_die(PROG, "--relay-grace-ms", optarg, 0, 3600000);
 			break;
 		case O_TIMEOUT:
 			cli_watchdog(PROG, cli_double_or_die(PROG, "--timeout", optarg, 0.001, 1e7));

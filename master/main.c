@@ -38,6 +38,9 @@ static void help(void)
 	       "  --start-timeout-ms T    first requests are collected at most T ms (default 3000)\n"
 	       "  --ping-ms T             liveness checks of slaves holding work (default 500)\n"
 	       "  --ping-timeout-ms T     a slave silent this long is lost (default 3000)\n"
+	       "  --relay-grace-ms T      a slave below a relay hmaster that stopped answering\n"
+	       "                          is lost T ms later unless it rejoined a resumed one\n"
+	       "                          (default 3000; 0: at once)\n"
 	       "  --call-timeout-ms T     timeout of the master's own calls (default 10000)\n"
 	       "  --t-iter NS --power S   emulated cost per iteration and the cluster's power\n"
 	       "                          sum V_i/Q_i (steps t:P,...), for T_ideal and E\n"
@@ -52,7 +55,7 @@ static void help(void)
 	       "Tree Scheduling (--scheme trees) has its own coordinator: dls-treesched --help.\n");
 }
 
-enum { O_COLLECT = 1, O_STARTTO, O_REJOIN };
+enum { O_COLLECT = 1, O_STARTTO, O_REJOIN, O_RELAYGRACE };
 
 /* A new run's configuration, from the options. */
 static void config_from_options(struct master_config *cfg, const struct run_cli *rc_opts,
@@ -93,6 +96,7 @@ int main(int argc, char **argv)
 		{"collect", required_argument, 0, O_COLLECT},
 		{"start-timeout-ms", required_argument, 0, O_STARTTO},
 		{"rejoin-ms", required_argument, 0, O_REJOIN},
+		{"relay-grace-ms", required_argument, 0, O_RELAYGRACE},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0}};
 	static struct run_cli rc_opts; /* its out.power points into it */
@@ -110,6 +114,7 @@ int main(int argc, char **argv)
 	cfg.wait_ms = 20;
 	cfg.early_wait_ms = MASTER_EARLY_WAIT_MS;
 	o.dismiss_timeout_ms = 5000;
+	o.relay_grace_ms = DLS_RELAY_GRACE_MS;
 	run_cli_init(&rc_opts, MASTER_MAX_SLAVES);
 	sched_cli_init(&sc);
 	/* first the ORB, which removes the -ORB... options from argv */
@@ -146,6 +151,10 @@ int main(int argc, char **argv)
 			break;
 		case O_REJOIN:
 			rejoin_ms = (int)cli_i64_or_die(PROG, "--rejoin-ms", optarg, 0, 86400000);
+			break;
+		case O_RELAYGRACE:
+			o.relay_grace_ms =
+				(int)cli_i64_or_die(PROG, "--relay-grace-ms", optarg, 0, 3600000);
 			break;
 		default:
 			fprintf(stderr, "try '%s --help'\n", prog);
