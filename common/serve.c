@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dls/err.h"
+#include "dls/log.h"
 #include "dls_sched.h"
 #include "dls_time.h"
 
@@ -260,6 +261,18 @@ int serve_drop_lost_work(struct ledger *l, struct serve_child *c, int who,
 	*res = *kept;
 	*n = k;
 	return DLS_OK;
+}
+
+void serve_log_lost_work(int who, int64_t back, int64_t dropped, const char *went_to)
+{
+	if (back)
+		log_warn("slave %d sent results of %lld iterations it held before it was lost "
+			 "that nobody had taken yet: kept, and they leave the requeue",
+			 who, (long long)back);
+	if (dropped)
+		log_warn("slave %d sent results of %lld iterations it held before it was lost: "
+			 "dropped (that work went to %s)",
+			 who, (long long)dropped, went_to);
 }
 
 void serve_forget_replies(struct serve_child *c)

@@ -103,6 +103,11 @@ int serve_drop_lost_work(struct ledger *l, struct serve_child *c, int who,
 			 struct dls_result **kept, int64_t *back, int64_t *dropped, char *why,
 			 size_t len);
 
+/* Says what serve_drop_lost_work did with child who's results of its old
+ * work: `back` iterations kept (they left the requeue), `dropped` dropped
+ * (that work went to `went_to`); nothing when both are 0. */
+void serve_log_lost_work(int who, int64_t back, int64_t dropped, const char *went_to);
+
 /* A child taken back: the replies it was given before it was lost handed
  * out work that went to others, so its next request is served fresh
  * whatever its seq (no retry answer, no order check against them). */

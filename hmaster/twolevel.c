@@ -672,20 +672,12 @@ static int admit_results(struct twolevel *t, int c, const struct dls_result **re
 		return DLS_OK;
 	rc = serve_drop_lost_work(&t->ledger, &t->children[c].serve, c, &t->requeue, res, n, kept,
 				  &back, &dropped, why, HMASTER_WHY_LEN);
-	if (rc)
-		return rc;
-	if (back)
-		log_warn("slave %d sent results of %lld iterations it held before it was lost "
-			 "that nobody had taken yet: kept, and they leave the requeue",
-			 c, (long long)back);
-	if (dropped)
-		log_warn("slave %d sent results of %lld iterations it held before it was lost: "
-			 "dropped (that work went to %s)",
-			 c, (long long)dropped,
-			 t->children[c].readmitted == BACK
-				 ? "the parent's other children (this hmaster restarted)"
-				 : "its siblings");
-	return DLS_OK;
+	if (!rc)
+		serve_log_lost_work(c, back, dropped,
+				    t->children[c].readmitted == BACK
+					    ? "the parent's other children (this hmaster restarted)"
+					    : "its siblings");
+	return rc;
 }
 
 /* The next piece of the pool for child c, or 0 when the pool is empty. */

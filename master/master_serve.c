@@ -61,17 +61,9 @@ int master_keep_results(struct master *m, int id, const struct dls_result **res,
 		return DLS_OK;
 	rc = serve_drop_lost_work(&m->results.ledger, &m->children[id].serve, id, &m->requeue,
 				  res, n, kept, &back, &dropped, why, MASTER_WHY_LEN);
-	if (rc || m->replaying)
-		return rc;
-	if (back)
-		log_warn("slave %d sent results of %lld iterations it held before it was lost "
-			 "that nobody had taken yet: kept, and they leave the requeue",
-			 id, (long long)back);
-	if (dropped)
-		log_warn("slave %d sent results of %lld iterations it held before it was lost: "
-			 "dropped (that work went to others)",
-			 id, (long long)dropped);
-	return DLS_OK;
+	if (!rc && !m->replaying)
+		serve_log_lost_work(id, back, dropped, "others");
+	return rc;
 }
 
 /* master_admit_caller and master_keep_results for request r: *own is r as the
