@@ -5,7 +5,6 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "dls/err.h"
 
@@ -36,16 +35,6 @@ int ledger_hold(struct ledger_held *h, int64_t start, int64_t count)
 		h->cap = cap;
 	}
 	h->v[h->n++] = (struct ledger_held_range){start, count, count, ++h->given};
-	return DLS_OK;
-}
-
-int ledger_hold_old(struct ledger_held *h, int64_t start, int64_t count)
-{
-	if (ledger_hold(h, start, count))
-		return DLS_ENOMEM;
-	h->given--; /* not the newest: */
-	memmove(h->v + 1, h->v, (h->n - 1) * sizeof(*h->v));
-	h->v[0] = (struct ledger_held_range){start, count, count, 0};
 	return DLS_OK;
 }
 

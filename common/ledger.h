@@ -44,10 +44,6 @@ void ledger_free(struct ledger *l);
 
 /* Records that the holder was given [start, start + count): DLS_OK or DLS_ENOMEM. */
 int ledger_hold(struct ledger_held *h, int64_t start, int64_t count);
-/* Records that the holder was given back [start, start + count), out of
- * the order of its ranges (work it held once, taken back with its results):
- * never its newest range.  DLS_OK or DLS_ENOMEM. */
-int ledger_hold_old(struct ledger_held *h, int64_t start, int64_t count);
 /* Iterations the holder was given and has not delivered. */
 int64_t ledger_held_undelivered(const struct ledger_held *h);
 /*

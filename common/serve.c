@@ -189,47 +189,16 @@ static void ranges_remove(struct serve_ranges *q, size_t at)
 	q->n--;
 }
 
-/* Takes out of pool what of block r it holds released from child who, and
- * gives it back to the child (c) as old work; *back counts it.  DLS_OK or
- * DLS_ENOMEM. */
-static int reclaim(struct serve_ranges *pool, struct serve_child *c, int who,
-		   const struct dls_result *r, int64_t *back)
-{
-	int64_t a = r->start, b = r->start + r->count;
-
-	for (size_t k = 0; k < pool->n;) {
-		int64_t s = pool->v[k].start, e = s + pool->v[k].count;
-		int64_t x = s > a ? s : a, y = e < b ? e : b;
-
-		if (pool->from[k] != who || x >= y) {
-			k++;
-			continue;
-		}
-		if (ledger_hold_old(&c->held, x, y - x))
-			return DLS_ENOMEM;
-		*back += y - x;
-		/* [s, e) loses [x, y): what is left of it stays where it was */
-		ranges_remove(pool, k);
-		if (y < e && ranges_insert(pool, k, y, e - y, who))
-			return DLS_ENOMEM;
-		if (s < x && ranges_insert(pool, k, s, x - s, who))
-			return DLS_ENOMEM;
-		k += (s < x) + (y < e);
-	}
-	return DLS_OK;
-}
-
-int serve_drop_lost_work(struct ledger *l, struct serve_child *c, int who,
-			 struct serve_ranges *pool, const struct dls_result **res, size_t *n,
-			 struct dls_result **kept, int64_t *back, int64_t *dropped, char *why,
-			 size_t len)
+int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
+			 const struct dls_result **res, size_t *n, struct dls_result **kept,
+			 int64_t *dropped, char *why, size_t len)
 {
 	char scratch[160];
 	size_t k = 0, cap = *n;
 	int rc = DLS_OK;
 
 	*kept = NULL;
-	*back = *dropped = 0;
+	*dropped = 0;
 	if (!*n)
 		return DLS_OK;
 	*kept = malloc(cap * sizeof(**kept));
@@ -243,8 +212,6 @@ int serve_drop_lost_work(struct ledger *l, struct serve_child *c, int who,
 			rc = keep_block(*r, kept, &k, &cap); /* serve_take refuses it, as from anyone */
 			continue;
 		}
-		if (pool && (rc = reclaim(pool, c, who, r, back)))
-			break;
 		if (!ledger_check(l, &c->held, who, r, 1, &total, scratch, sizeof(scratch))) {
 			ledger_unmark(l, r, 1);
 			rc = keep_block(*r, kept, &k, &cap);
@@ -263,12 +230,8 @@ int serve_drop_lost_work(struct ledger *l, struct serve_child *c, int who,
 	return DLS_OK;
 }
 
-void serve_log_lost_work(int who, int64_t back, int64_t dropped, const char *went_to)
+void serve_log_lost_work(int who, int64_t dropped, const char *went_to)
 {
-	if (back)
-		log_warn("slave %d sent results of %lld iterations it held before it was lost "
-			 "that nobody had taken yet: kept, and they leave the requeue",
-			 who, (long long)back);
 	if (dropped)
 		log_warn("slave %d sent results of %lld iterations it held before it was lost: "
 			 "dropped (that work went to %s)",

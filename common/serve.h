@@ -34,8 +34,6 @@
 extern "C" {
 #endif
 
-struct serve_ranges; /* below */
-
 /* What the serving core keeps of one child. */
 struct serve_child {
 	struct ledger_held held; /* what it was given and has not delivered */
@@ -83,30 +81,25 @@ void serve_remember(struct serve_child *c, const struct dls_request *r,
 
 /*
  * A child taken back after it was declared lost (serve_release gave its
- * work to the requeue) may still send results of that work.  What of it
- * still waits in `pool` (the requeue; NULL: none), released from this very
- * child, is taken out of the pool and held by the child again
- * (ledger_hold_old), counted in *back: its results of it are kept, and
- * nobody computes it twice.  Then keeps of the blocks *res[0..*n) what it
- * holds now, undelivered (a block that also covers iterations it does not
- * hold, or that were delivered, is cut to the runs it holds: work given to
- * it again may overlap its old work), and the blocks that do not fit the
- * loop (serve_take refuses them as from anyone); the iterations of the rest
- * are counted in *dropped (the caller says so).  *res and *n are then the
- * blocks kept, in *kept (to free; NULL when *n was 0).  DLS_OK, or
- * DLS_ENOMEM with why; nothing marked.  Work taken back out of the pool
- * stays the child's if its request is then refused: it is released again
- * when the child is lost.
+ * work to the requeue) may still send results of that work.  Keeps of the
+ * blocks *res[0..*n) what it holds now, undelivered (a block that also
+ * covers iterations it does not hold, or that were delivered, is cut to
+ * the runs it holds: work given to it again, its own old work among it
+ * (serve_ranges_pop_for), may overlap its old work), and the blocks that
+ * do not fit the loop (serve_take refuses them as from anyone); the
+ * iterations of the rest are counted in *dropped (serve_log_lost_work says
+ * so).  *res and *n are then the blocks kept, in *kept (to free; NULL when
+ * *n was 0).  DLS_OK, or DLS_ENOMEM with why; nothing marked, nothing else
+ * changed (a message refused afterwards leaves no trace).
  */
-int serve_drop_lost_work(struct ledger *l, struct serve_child *c, int who,
-			 struct serve_ranges *pool, const struct dls_result **res, size_t *n,
-			 struct dls_result **kept, int64_t *back, int64_t *dropped, char *why,
-			 size_t len);
+int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
+			 const struct dls_result **res, size_t *n, struct dls_result **kept,
+			 int64_t *dropped, char *why, size_t len);
 
-/* Says what serve_drop_lost_work did with child who's results of its old
- * work: `back` iterations kept (they left the requeue), `dropped` dropped
- * (that work went to `went_to`); nothing when both are 0. */
-void serve_log_lost_work(int who, int64_t back, int64_t dropped, const char *went_to);
+/* Says that serve_drop_lost_work dropped `dropped` iterations of child
+ * who's results of its old work (that work went to `went_to`); nothing
+ * when 0. */
+void serve_log_lost_work(int who, int64_t dropped, const char *went_to);
 
 /* A child taken back: the replies it was given before it was lost handed
  * out work that went to others, so its next request is served fresh

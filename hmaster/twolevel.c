@@ -658,22 +658,22 @@ static int admit_child(struct twolevel *t, int c, uint64_t key, char *why)
 }
 
 /* Child c's results as this hmaster takes them: all, or from a child taken
- * back those of work it still holds or that still waits in the requeue
- * (serve_drop_lost_work; *kept to free), with a line.  DLS_OK, or
+ * back those of work it still holds (serve_drop_lost_work; *kept to free),
+ * with a line.  DLS_OK, or
  * DLS_ENOMEM with why.  The lock is held. */
 static int admit_results(struct twolevel *t, int c, const struct dls_result **res, size_t *n,
 			 struct dls_result **kept, char *why)
 {
-	int64_t back, dropped;
+	int64_t dropped;
 	int rc;
 
 	*kept = NULL;
 	if (!t->children[c].readmitted)
 		return DLS_OK;
-	rc = serve_drop_lost_work(&t->ledger, &t->children[c].serve, c, &t->requeue, res, n, kept,
-				  &back, &dropped, why, HMASTER_WHY_LEN);
+	rc = serve_drop_lost_work(&t->ledger, &t->children[c].serve, c, res, n, kept, &dropped,
+				  why, HMASTER_WHY_LEN);
 	if (!rc)
-		serve_log_lost_work(c, back, dropped,
+		serve_log_lost_work(c, dropped,
 				    t->children[c].readmitted == BACK
 					    ? "the parent's other children (this hmaster restarted)"
 					    : "its siblings");

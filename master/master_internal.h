@@ -90,13 +90,6 @@ void master_close_registration_if_due(struct master *m, double now);
 /* --- the serving steps that live requests and the journal's replay share
  * (master_serve.c); the lock is held --- */
 
-/* The results of a call of admitted child id as the master takes them:
- * all, or from a child taken back those of work it still holds or that
- * still waits in the requeue (serve_drop_lost_work: that work is its own
- * again; *res and *n then the blocks kept, *kept to free), with a line
- * unless replaying.  DLS_OK, or DLS_ENOMEM with why. */
-int master_keep_results(struct master *m, int id, const struct dls_result **res, size_t *n,
-			struct dls_result **kept, char *why);
 /* Checks results of slave id against its holdings and the workload; they
  * are stored and marked on DLS_OK (apply or unmark them), else nothing. */
 int master_check_results(struct master *m, int id, const struct dls_result *res, size_t n,

@@ -334,22 +334,12 @@ static int replay_requests(struct master *m, json_t *reqs, int reported, struct 
 	struct dls_chunk_time measured[DLS_MAX_MEASURED];
 
 	for (size_t k = 0; k < n; k++) {
-		struct dls_result *kept;
-
 		if (request_of(m, json_array_get(reqs, k), blocks, nb, &used, &r[k], &replies[k],
 			       measured))
 			return bad_event(why, len, "message", "a request is malformed");
-		/* a child taken back holds its old work again as it did live */
-		if (master_keep_results(m, r[k].slave_id, &r[k].results, &r[k].nresults, &kept,
-					why) ||
-		    master_check_results(m, r[k].slave_id, r[k].results, r[k].nresults, why)) {
-			free(kept);
+		if (master_check_results(m, r[k].slave_id, r[k].results, r[k].nresults, why))
 			return DLS_EINVAL;
-		}
 		master_record_request(m, &r[k]); /* copies the measured chunks */
-		free(kept);
-		r[k].results = NULL;
-		r[k].nresults = 0;
 		r[k].measured = NULL;
 		r[k].nmeasured = 0;
 	}
@@ -404,15 +394,10 @@ static int replay_event(void *ctx, const char *kind, const char *body,
 	} else if (!strcmp(kind, "message")) {
 		rc = replay_message(m, o, blocks, n, why, len);
 	} else if (!strcmp(kind, "submit")) {
-		const struct dls_result *res = blocks;
-		struct dls_result *kept = NULL;
-
 		if (event_child(m, o, &id))
 			rc = bad_event(why, len, kind, "no such slave");
-		else if (!(rc = master_keep_results(m, id, &res, &n, &kept, why)) &&
-			 !(rc = master_check_results(m, id, res, n, why)))
-			master_apply_results(m, id, res, n);
-		free(kept);
+		else if (!(rc = master_check_results(m, id, blocks, n, why)))
+			master_apply_results(m, id, blocks, n);
 	} else if (!strcmp(kind, "lost")) {
 		if (event_child(m, o, &id) || json_unpack(o, "{s:s}", "cause", &cause))
 			rc = bad_event(why, len, kind, "malformed");

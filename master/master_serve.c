@@ -50,23 +50,27 @@ int master_admit_caller(struct master *m, int id, uint64_t key, char *why)
 	return rc;
 }
 
-int master_keep_results(struct master *m, int id, const struct dls_result **res, size_t *n,
+/* The results of a call of admitted child id as the master takes them:
+ * all, or from a child taken back those of work it still holds
+ * (serve_drop_lost_work; *kept to free).  DLS_OK, or DLS_ENOMEM with why.
+ * The lock is held. */
+static int keep_results(struct master *m, int id, const struct dls_result **res, size_t *n,
 			struct dls_result **kept, char *why)
 {
-	int64_t back, dropped;
+	int64_t dropped;
 	int rc;
 
 	*kept = NULL;
 	if (!m->children[id].readmitted)
 		return DLS_OK;
-	rc = serve_drop_lost_work(&m->results.ledger, &m->children[id].serve, id, &m->requeue,
-				  res, n, kept, &back, &dropped, why, MASTER_WHY_LEN);
+	rc = serve_drop_lost_work(&m->results.ledger, &m->children[id].serve, id, res, n, kept,
+				  &dropped, why, MASTER_WHY_LEN);
 	if (!rc && !m->replaying)
-		serve_log_lost_work(id, back, dropped, "others");
+		serve_log_lost_work(id, dropped, "others");
 	return rc;
 }
 
-/* master_admit_caller and master_keep_results for request r: *own is r as the
+/* master_admit_caller and keep_results for request r: *own is r as the
  * master takes it (free *kept).  DLS_OK, or a refusal with why.  The lock
  * is held. */
 static int admit_request(struct master *m, const struct dls_request *r, struct dls_request *own,
@@ -76,7 +80,7 @@ static int admit_request(struct master *m, const struct dls_request *r, struct d
 
 	*own = *r;
 	*kept = NULL;
-	return rc ? rc : master_keep_results(m, r->slave_id, &own->results, &own->nresults, kept, why);
+	return rc ? rc : keep_results(m, r->slave_id, &own->results, &own->nresults, kept, why);
 }
 
 int master_check_caller(struct master *m, int slave_id, uint64_t key, char *why)
@@ -575,7 +579,7 @@ int master_submit(struct master *m, int slave_id, uint64_t key, const struct dls
 	pthread_mutex_lock(&m->lock);
 	rc = master_admit_caller(m, slave_id, key, why);
 	if (!rc)
-		rc = master_keep_results(m, slave_id, &res, &nres, &kept, why);
+		rc = keep_results(m, slave_id, &res, &nres, &kept, why);
 	if (!rc)
 		rc = master_check_results(m, slave_id, res, nres, why);
 	if (!rc) {

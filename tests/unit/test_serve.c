@@ -241,7 +241,7 @@ static void test_drop_lost_work(void)
 	const struct dls_result *in = res;
 	struct dls_result *kept;
 	size_t n = 3;
-	int64_t total, back, dropped;
+	int64_t total, dropped;
 	char why[256];
 
 	for (int i = 0; i < 100; i++)
@@ -251,7 +251,7 @@ static void test_drop_lost_work(void)
 	ledger_hold(&c.held, 10, 20); /* given [10, 30) again */
 	CU_ASSERT_EQUAL(ledger_check(&l, &c.held, 0, &first, 1, &total, why, sizeof(why)), DLS_OK);
 	ledger_commit(&l, &c.held, &first, 1); /* [10, 15) delivered */
-	CU_ASSERT_EQUAL_FATAL(serve_drop_lost_work(&l, &c, 0, NULL, &in, &n, &kept, &back, &dropped, why,
+	CU_ASSERT_EQUAL_FATAL(serve_drop_lost_work(&l, &c, 0, &in, &n, &kept, &dropped, why,
 						   sizeof(why)),
 			      DLS_OK);
 	CU_ASSERT_EQUAL_FATAL(n, 2);
@@ -272,7 +272,7 @@ static void test_drop_lost_work(void)
 		ledger_commit(&l, &c.held, &mid, 1); /* [18, 20) delivered too */
 		in = two;
 		n = 2;
-		CU_ASSERT_EQUAL_FATAL(serve_drop_lost_work(&l, &c, 0, NULL, &in, &n, &kept, &back, &dropped,
+		CU_ASSERT_EQUAL_FATAL(serve_drop_lost_work(&l, &c, 0, &in, &n, &kept, &dropped,
 							   why, sizeof(why)),
 				      DLS_OK);
 		CU_ASSERT_EQUAL_FATAL(n, 3);
@@ -285,60 +285,42 @@ static void test_drop_lost_work(void)
 	ledger_free(&l);
 }
 
-/* A child taken back sends results of its old work that still waits in
- * the requeue: that part leaves the requeue and is kept (the child holds
- * it again, never as its newest chunk); a lost sibling's work is not its
- * own to deliver.  A child taken back is served its own old work first. */
-static void test_reclaim_from_requeue(void)
+/* A lost child's work goes to the requeue marked as its own: a child taken
+ * back is served its own old work first (it may be computing it still, and
+ * its results of it are then kept: it holds it again); anyone else takes
+ * the oldest. */
+static void test_requeue_own_first(void)
 {
 	struct ledger l;
 	struct serve_child c0, c1;
 	struct serve_ranges q = {0};
-	uint8_t data[100] = {0};
-	struct dls_result res[2] = {{15, 10, data, 10}, {50, 5, data, 5}};
-	const struct dls_result *in = res;
+	uint8_t data[10] = {0};
+	struct dls_result old = {12, 3, data, 3};
+	const struct dls_result *in = &old;
 	struct dls_result *kept;
-	struct dls_request r;
-	struct dls_reply out;
 	struct dls_range k;
-	size_t n = 2;
-	int64_t total, back, dropped;
-	int retry;
+	size_t n = 1;
+	int64_t dropped;
 	char why[256];
 
 	memset(&c0, 0, sizeof(c0));
 	memset(&c1, 0, sizeof(c1));
 	CU_ASSERT_EQUAL_FATAL(ledger_init(&l, 100, 1), DLS_OK);
-	ledger_hold(&c0.held, 10, 20);
 	ledger_hold(&c1.held, 50, 10);
-	CU_ASSERT_EQUAL(serve_release(&l, &c0, 0, &q), 20);
+	ledger_hold(&c0.held, 10, 20);
 	CU_ASSERT_EQUAL(serve_release(&l, &c1, 1, &q), 10);
-	ledger_hold(&c0.held, 70, 5); /* taken back, served fresh */
-	CU_ASSERT_EQUAL_FATAL(serve_drop_lost_work(&l, &c0, 0, &q, &in, &n, &kept, &back, &dropped,
-						   why, sizeof(why)),
-			      DLS_OK);
-	CU_ASSERT_EQUAL(back, 10);
-	CU_ASSERT_EQUAL(dropped, 5); /* [50, 55) was slave 1's */
-	CU_ASSERT_EQUAL_FATAL(n, 1);
-	CU_ASSERT(kept[0].start == 15 && kept[0].count == 10);
-	CU_ASSERT_EQUAL(serve_ranges_left(&q), 20); /* [10,15), [25,30), [50,60) */
-	/* the request is taken: [15, 25) completes the old range, [70, 75) is
-	 * its newest chunk, in flight */
-	memset(&r, 0, sizeof(r));
-	r.slave_id = 0;
-	r.seq = 1;
-	r.acp = 1;
-	r.results = kept;
-	r.nresults = 1;
-	CU_ASSERT_EQUAL(serve_take(&l, &c0, &r, 1, &out, &retry, why, sizeof(why)), DLS_OK);
-	ledger_commit(&l, &c0.held, kept, 1);
-	CU_ASSERT_EQUAL(ledger_held_undelivered(&c0.held), 5);
-	CU_ASSERT_EQUAL(ledger_check(&l, &c0.held, 0, &res[0], 1, &total, why, sizeof(why)),
-			DLS_EINVAL); /* delivered */
+	CU_ASSERT_EQUAL(serve_release(&l, &c0, 0, &q), 20);
+	CU_ASSERT(serve_ranges_push(&q, 70, 5) == DLS_OK); /* from no child */
+	CU_ASSERT(serve_ranges_pop_for(&q, 0, &k) && k.start == 10 && k.count == 20);
+	ledger_hold(&c0.held, k.start, k.count); /* taken back, given its own again */
+	CU_ASSERT_EQUAL(serve_drop_lost_work(&l, &c0, 0, &in, &n, &kept, &dropped, why,
+					     sizeof(why)),
+			DLS_OK);
+	CU_ASSERT_EQUAL(n, 1); /* its late results of [12, 15) are kept */
+	CU_ASSERT_EQUAL(dropped, 0);
 	free(kept);
-	CU_ASSERT(serve_ranges_pop_for(&q, 1, &k) && k.start == 50 && k.count == 10);
-	CU_ASSERT(serve_ranges_pop_for(&q, 0, &k) && k.start == 10 && k.count == 5);
-	CU_ASSERT(serve_ranges_pop_for(&q, 2, &k) && k.start == 25 && k.count == 5);
+	CU_ASSERT(serve_ranges_pop_for(&q, 2, &k) && k.start == 50 && k.count == 10);
+	CU_ASSERT(serve_ranges_pop_for(&q, 0, &k) && k.start == 70 && k.count == 5);
 	CU_ASSERT(!serve_ranges_pop_for(&q, 0, &k));
 	serve_ranges_free(&q);
 	ledger_held_free(&c0.held);
@@ -358,6 +340,6 @@ int serve_suite_add(void)
 	       !CU_add_test(s, "a lost child's work requeued", test_requeue) ||
 	       !CU_add_test(s, "results of work lost: the runs still held kept",
 			    test_drop_lost_work) ||
-	       !CU_add_test(s, "results of work lost that waits in the requeue: taken back",
-			    test_reclaim_from_requeue);
+	       !CU_add_test(s, "a child taken back is served its own old work first",
+			    test_requeue_own_first);
 }
