@@ -215,8 +215,6 @@ static int make_tls(const struct run_opts *o, const struct run_env *e, char *why
 	return 0;
 }
 
-/* The naming service (ours unless --names), the run's secret (PROTOCOL.md
- * 7) and, with --tls, the run's CA. */
 /* Leaves the run's naming service in LOGDIR/names.address, for `dls status`
  * (a note only: nothing reads it back, so a failure is a warning). */
 static void write_names_address(const struct run_env *e)
@@ -234,6 +232,8 @@ static void write_names_address(const struct run_env *e)
 		fprintf(stderr, PROG ": warning: cannot write '%s': %s\n", path, strerror(errno));
 }
 
+/* The naming service (ours unless --names), the run's secret (PROTOCOL.md
+ * 7) and, with --tls, the run's CA. */
 static int start_names_and_tls(const struct run_opts *o, struct run_env *e, struct run_state *r)
 {
 	struct run_secret secret;

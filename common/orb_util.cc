@@ -266,6 +266,15 @@ CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t
 	return CORBA::Object::_nil();
 }
 
+CORBA::Object_ptr dls_ref_with_timeout(CORBA::Object_ptr obj, int timeout_ms)
+{
+	CORBA::String_var ior = orb_->object_to_string(obj);
+	CORBA::Object_ptr ref = orb_->string_to_object(ior);
+
+	omniORB::setClientCallTimeout(ref, (CORBA::ULong)timeout_ms);
+	return ref;
+}
+
 int dls_name_held(const char *path, int timeout_ms, char *why, size_t len)
 {
 	int err;
@@ -274,10 +283,7 @@ int dls_name_held(const char *path, int timeout_ms, char *why, size_t len)
 		CORBA::Object_var obj = dls_name_resolve(path, &err, why, len);
 		if (CORBA::is_nil(obj))
 			return 0;
-		// a reference of our own: its timeout is nobody else's
-		CORBA::String_var ior = orb_->object_to_string(obj);
-		CORBA::Object_var probe = orb_->string_to_object(ior);
-		omniORB::setClientCallTimeout(probe, (CORBA::ULong)timeout_ms);
+		CORBA::Object_var probe = dls_ref_with_timeout(obj, timeout_ms);
 		if (probe->_non_existent())
 			return 0;
 		snprintf(why, len,

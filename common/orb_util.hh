@@ -35,6 +35,11 @@ CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t
 CORBA::Object_ptr dls_name_resolve_wait(const char *path, int timeout_ms, int *err, char *why,
 					size_t len);
 
+// A second reference to obj's object whose calls time out after timeout_ms:
+// a timeout of its own, leaving obj's (and the process's) as they are.  No
+// remote call.
+CORBA::Object_ptr dls_ref_with_timeout(CORBA::Object_ptr obj, int timeout_ms);
+
 // How long dls_name_held waits for a bound servant to answer.
 #define DLS_NAME_HELD_MS 2000
 

@@ -156,8 +156,8 @@ static int keep_held_runs(struct ledger *l, const struct serve_child *c, int who
 	return DLS_OK;
 }
 
-/* Inserts range (start, count) from child `from` at position at of q. */
-static int ranges_insert(struct serve_ranges *q, size_t at, int64_t start, int64_t count, int from)
+/* Appends range (start, count), released from child `from` (-1: none), to q. */
+static int ranges_append(struct serve_ranges *q, int64_t start, int64_t count, int from)
 {
 	if (q->n == q->cap) {
 		size_t cap = q->cap ? 2 * q->cap : 8;
@@ -173,11 +173,8 @@ static int ranges_insert(struct serve_ranges *q, size_t at, int64_t start, int64
 		q->from = f;
 		q->cap = cap;
 	}
-	memmove(q->v + at + 1, q->v + at, (q->n - at) * sizeof(*q->v));
-	memmove(q->from + at + 1, q->from + at, (q->n - at) * sizeof(*q->from));
-	q->v[at] = (struct dls_range){start, count};
-	q->from[at] = from;
-	q->n++;
+	q->v[q->n] = (struct dls_range){start, count};
+	q->from[q->n++] = from;
 	return DLS_OK;
 }
 
@@ -283,7 +280,7 @@ void serve_queue_wake_all(struct serve_queue *q)
 
 int serve_ranges_push(struct serve_ranges *q, int64_t start, int64_t count)
 {
-	return ranges_insert(q, q->n, start, count, -1);
+	return ranges_append(q, start, count, -1);
 }
 
 int serve_ranges_pop(struct serve_ranges *q, struct dls_range *out)
@@ -333,7 +330,7 @@ static int give_back(void *ctx, int64_t start, int64_t count)
 {
 	struct release_to *to = ctx;
 
-	return ranges_insert(to->q, to->q->n, start, count, to->from);
+	return ranges_append(to->q, start, count, to->from);
 }
 
 int64_t serve_release(struct ledger *l, struct serve_child *c, int who, struct serve_ranges *q)

@@ -659,8 +659,8 @@ static int admit_child(struct twolevel *t, int c, uint64_t key, char *why)
 
 /* Child c's results as this hmaster takes them: all, or from a child taken
  * back those of work it still holds (serve_drop_lost_work; *kept to free),
- * with a line.  DLS_OK, or
- * DLS_ENOMEM with why.  The lock is held. */
+ * with a line for what it dropped.  DLS_OK, or DLS_ENOMEM with why.  The
+ * lock is held. */
 static int admit_results(struct twolevel *t, int c, const struct dls_result **res, size_t *n,
 			 struct dls_result **kept, char *why)
 {

@@ -116,7 +116,6 @@ extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 
 	master_job(m, &job);
 	Master_i *servant = new Master_i(m, proto_job_out(job), o->ping_timeout_ms, o->secret);
-
 	servant->set_relay_grace_ms(o->relay_grace_ms);
 	served s = {m, servant, o};
 	struct run_loop_ops ops = {&s,	     "dls-master", {&s, holding, ping, lost},

@@ -388,12 +388,10 @@ static CORBA::Object_ptr find_master(const struct slave_orb_opts *o, char *why, 
 static void set_parent_refs(slave_client *c, CORBA::Object_ptr obj)
 {
 	const struct slave_orb_opts *o = c->opts;
-	CORBA::String_var ior = dls_orb()->object_to_string(obj);
-	CORBA::Object_var obj2 = dls_orb()->string_to_object(ior);
+	CORBA::Object_var obj2 = dls_ref_with_timeout(obj, o->register_timeout_ms);
 
 	if (o->call_timeout_ms > 0)
 		omniORB::setClientCallTimeout(obj, (CORBA::ULong)o->call_timeout_ms);
-	omniORB::setClientCallTimeout(obj2, (CORBA::ULong)o->register_timeout_ms);
 	if (o->coordinator_leaf) {
 		c->coordinator = DLS::Coordinator::_unchecked_narrow(obj);
 		c->coordinator_register = DLS::Coordinator::_unchecked_narrow(obj2);
