@@ -37,8 +37,24 @@ CORBA::Object_ptr dls_name_resolve_wait(const char *path, int timeout_ms, int *e
 
 // A second reference to obj's object whose calls time out after timeout_ms:
 // a timeout of its own, leaving obj's (and the process's) as they are.  No
-// remote call.
+// remote call.  The timeout holds on this reference only: where the ORB
+// did not know its type (a corbaloc), a narrow makes a new proxy without
+// it, so a typed reference is made with dls_typed_ref_with_timeout
+// (tests/tools/ping_retry.cc).
 CORBA::Object_ptr dls_ref_with_timeout(CORBA::Object_ptr obj, int timeout_ms);
+
+// The same, narrowed (unchecked) to the IDL interface T, the timeout set on
+// the narrowed reference.  timeout_ms 0: the process's call timeout.
+template <typename T>
+typename T::_ptr_type dls_typed_ref_with_timeout(CORBA::Object_ptr obj, int timeout_ms)
+{
+	CORBA::Object_var copy = dls_ref_with_timeout(obj, timeout_ms);
+	typename T::_ptr_type ref = T::_unchecked_narrow(copy);
+
+	if (timeout_ms > 0)
+		omniORB::setClientCallTimeout(ref, (CORBA::ULong)timeout_ms);
+	return ref;
+}
 
 // How long dls_name_held waits for a bound servant to answer.
 #define DLS_NAME_HELD_MS 2000

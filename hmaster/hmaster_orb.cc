@@ -60,12 +60,10 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 	}
 	try {
 		DLS::Master_var parent = DLS::Master::_unchecked_narrow(obj);
-		CORBA::String_var ior = dls_orb()->object_to_string(obj);
-		CORBA::Object_var obj2 = dls_orb()->string_to_object(ior);
-		DLS::Master_var parent_register = DLS::Master::_unchecked_narrow(obj2);
+		DLS::Master_var parent_register =
+			dls_typed_ref_with_timeout<DLS::Master>(obj, o->register_timeout_ms);
 		PingOnlySlave *pinged = new PingOnlySlave();
 
-		omniORB::setClientCallTimeout(parent_register, (CORBA::ULong)o->register_timeout_ms);
 		PortableServer::ObjectId_var oid1 = dls_root_poa()->activate_object(pinged);
 		DLS::Slave_var self = pinged->_this();
 		pinged->_remove_ref();

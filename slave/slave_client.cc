@@ -382,24 +382,22 @@ static CORBA::Object_ptr find_master(const struct slave_orb_opts *o, char *why, 
 }
 
 
-// The parent's references: obj for the calls, with the call timeout, and a
+// The parent's references: one for the calls, with the call timeout, and a
 // second one to the same object for the long registration call (timeouts
 // of their own, nothing process-wide).  No remote call.
 static void set_parent_refs(slave_client *c, CORBA::Object_ptr obj)
 {
 	const struct slave_orb_opts *o = c->opts;
-	CORBA::Object_var obj2 = dls_ref_with_timeout(obj, o->register_timeout_ms);
 
-	if (o->call_timeout_ms > 0)
-		omniORB::setClientCallTimeout(obj, (CORBA::ULong)o->call_timeout_ms);
 	if (o->coordinator_leaf) {
-		c->coordinator = DLS::Coordinator::_unchecked_narrow(obj);
-		c->coordinator_register = DLS::Coordinator::_unchecked_narrow(obj2);
+		c->coordinator = dls_typed_ref_with_timeout<DLS::Coordinator>(obj, o->call_timeout_ms);
+		c->coordinator_register =
+			dls_typed_ref_with_timeout<DLS::Coordinator>(obj, o->register_timeout_ms);
 	} else {
 		std::lock_guard<std::mutex> g(c->refs_lock);
 
-		c->master = DLS::Master::_unchecked_narrow(obj);
-		c->master_register = DLS::Master::_unchecked_narrow(obj2);
+		c->master = dls_typed_ref_with_timeout<DLS::Master>(obj, o->call_timeout_ms);
+		c->master_register = dls_typed_ref_with_timeout<DLS::Master>(obj, o->register_timeout_ms);
 	}
 }
 

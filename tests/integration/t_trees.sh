@@ -72,3 +72,33 @@ expect_usage_error "^dls run: --report-interval '-1': must be a number from 0 to
 [ ! -e "$T/never" ]
 expect_usage_error "^dls-slave: --coordinator 'a/b': must be 1 to 63 characters" \
 	dls-slave --coordinator a/b
+
+# a registration that waits longer than the call timeout: a tree slave's
+# registration blocks until the chain is built, here 4 s after the first
+# slave came; its --register-timeout-ms (default 60 s) holds, not the 2 s
+# call timeout (a registration asked again would place the same slave
+# twice)
+REF2=$(reference 200 100)
+spawn late-coord dls-treesched --run late-$$ --slaves 2 --width 200 --height 100 --t-iter 300 \
+	--register-timeout-ms 20000 --raw "$T/late.pgm" --json "$T/late.json" $NS $EP
+LATE_COORD=$LAST_PID
+wait_for sh -c "nameclt $NS list DLS/late-$$ | grep -qx treesched"
+spawn late-early dls-slave --run late-$$ --coordinator treesched --name early --speed 1 \
+	--t-iter 300 --call-timeout-ms 2000 $NS $EP
+EARLY=$LAST_PID
+sleep 4
+dls-slave --run late-$$ --coordinator treesched --name late --speed 1 --t-iter 300 $NS $EP \
+	>"$T/late-late.log" 2>&1
+rc=0
+wait "$EARLY" || rc=$?
+expect_eq "the slave that registered first" "$rc" 0
+wait "$LATE_COORD"
+same_image "$T/late.pgm" "$REF2"
+expect_eq "'master not reached' lines" "$(cat "$T/late-early.log" | grep -c 'not reached' || true)" 0
+python3 - "$T/late.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert sorted(p["name"] for p in r["pes"]) == ["early", "late"], r["pes"]
+assert all(p["state"] == "done" for p in r["pes"]), r["pes"]
+PY
+echo "ok a registration 4 s long under a 2 s call timeout: 2 slaves, image exact"

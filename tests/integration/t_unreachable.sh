@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# A master that cannot be reached: the slave retries a bounded number of
-# times, then exits 1 with a clear message.  Bad command lines exit 2 with
+# A master that cannot be reached, or never answers: the slave retries a
+# bounded number of times, each registration bounded by its timeout, then
+# exits 1 with a clear message.  Bad command lines exit 2 with
 # one line naming the program, the option, the value and the cause.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -11,6 +12,22 @@ dls-slave --master-ior "corbaloc::127.0.0.1:$port/DLSMaster" --retries 3 --retry
 	$EP >"$T/slave.out" 2>&1 || rc=$?
 expect_eq "exit status" "$rc" 1
 grep -q "^dls-slave: slave: master of run 'dls' unreachable after 3 attempts" "$T/slave.out"
+# a master that accepts the connection and never answers: each registration
+# attempt ends at --register-timeout-ms, not at the 30 s call timeout (the
+# timeout once set before the narrow was lost with it)
+spawn silent python3 -c 'import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
+open(sys.argv[1], "w").write(str(s.getsockname()[1])); time.sleep(100)' "$T/silent.port"
+wait_for test -s "$T/silent.port"
+rc=0
+start=$(date +%s%N)
+timeout 60 dls-slave --master-ior "corbaloc::127.0.0.1:$(cat "$T/silent.port")/DLSMaster" \
+	--register-timeout-ms 500 --retries 2 --retry-delay-ms 20 $EP >"$T/slave3.out" 2>&1 || rc=$?
+waited_ms=$((($(date +%s%N) - start) / 1000000))
+expect_eq "exit status, a silent master" "$rc" 1
+grep -q "^dls-slave: slave: master of run 'dls' unreachable after 2 attempts: CORBA::TIMEOUT" "$T/slave3.out"
+[ "$waited_ms" -lt 10000 ] || { echo "FAILED: 2 registrations of 500 ms took $waited_ms ms" >&2; exit 1; }
+echo "ok a silent master: 2 registrations of 500 ms gave up after $waited_ms ms"
 # no naming service at all
 rc=0
 dls-slave --run nowhere --connect-timeout-ms 300 -ORBInitRef NameService=corbaname::127.0.0.1:$port \

@@ -5,7 +5,12 @@
 // Here a proxy in front of a live PingOnlySlave reads the first
 // connection's request and closes it unanswered; dls_ping must answer
 // DLS_OK through a second connection.  Then a ping to a closed port must
-// fail at once: the retry never hides a peer that is gone.
+// fail at once: the retry never hides a peer that is gone.  Last, a call
+// timeout given to dls_typed_ref_with_timeout must hold on the typed
+// reference it makes (the slave's and dls-hmaster's registration timeout):
+// a ping to a peer that accepts and never answers ends in that timeout,
+// not the process-wide one.  (Set on a corbaloc's reference before the
+// narrow, it was lost: the narrow makes a new proxy.)
 // Prints one line per check; exits 1 if one failed.
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -14,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -47,6 +53,14 @@ static int loopback_socket(int port, int listen_on)
 		return -1;
 	}
 	return fd;
+}
+
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
 static int bound_port(int fd)
@@ -142,8 +156,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	std::string loc = "corbaloc::127.0.0.1:" + std::to_string(bound_port(px.listener)) + "/ping";
-	CORBA::Object_var proxied = dls_orb()->string_to_object(loc.c_str());
-	omniORB::setClientCallTimeout(proxied, 3000);
+	CORBA::Object_var direct_loc = dls_orb()->string_to_object(loc.c_str());
+	CORBA::Object_var proxied = dls_typed_ref_with_timeout<DLS::Slave>(direct_loc, 3000);
 	int ok = dls_ping(proxied, why, sizeof(why)) == DLS_OK;
 	int seen = __atomic_load_n(&px.connections, __ATOMIC_SEQ_CST);
 	if (ok && seen == 2) {
@@ -158,14 +172,32 @@ int main(int argc, char **argv)
 	int gone = loopback_socket(0, 1), gone_port = bound_port(gone);
 	close(gone);
 	std::string dead = "corbaloc::127.0.0.1:" + std::to_string(gone_port) + "/ping";
-	CORBA::Object_var absent = dls_orb()->string_to_object(dead.c_str());
-	omniORB::setClientCallTimeout(absent, 3000);
+	CORBA::Object_var dead_loc = dls_orb()->string_to_object(dead.c_str());
+	CORBA::Object_var absent = dls_typed_ref_with_timeout<DLS::Slave>(dead_loc, 3000);
 	if (dls_ping(absent, why, sizeof(why)) != DLS_OK && strstr(why, "TRANSIENT")) {
 		printf("ok: a ping to a closed port fails: %s\n", why);
 	} else {
 		printf("FAILED: a ping to a closed port answered\n");
 		failures++;
 	}
+	// a peer that accepts (the kernel's backlog) and never answers: the
+	// timeout set before dls_ping narrows the reference must end the call
+	int silent = loopback_socket(0, 1);
+	std::string mute = "corbaloc::127.0.0.1:" + std::to_string(bound_port(silent)) + "/ping";
+	CORBA::Object_var unanswering = dls_orb()->string_to_object(mute.c_str());
+	CORBA::Object_var timed = dls_typed_ref_with_timeout<DLS::Slave>(unanswering, 300);
+	long long t0 = now_ms();
+	int answered = dls_ping(timed, why, sizeof(why)) == DLS_OK;
+	long long waited = now_ms() - t0;
+	if (!answered && waited < 2000) {
+		printf("ok: a typed reference's 300 ms timeout ended a call to a silent peer "
+		       "after %lld ms (process-wide: 5000): %s\n", waited, why);
+	} else {
+		printf("FAILED: a typed reference's 300 ms timeout was not kept: the call to "
+		       "a silent peer took %lld ms\n", waited);
+		failures++;
+	}
+	close(silent);
 	dls_orb_destroy();		     // ends the relayed connection
 	shutdown(px.listener, SHUT_RDWR); // and the proxy's accept
 	pthread_join(tid, NULL);
