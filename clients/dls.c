@@ -44,8 +44,14 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-		if (!strcmp(argv[1], cmds[i].name))
+		if (!strcmp(argv[1], cmds[i].name)) {
+			static char prog[32];
+
+			/* getopt names the program by argv[0]: "dls run", not "run" */
+			snprintf(prog, sizeof(prog), "dls %s", cmds[i].name);
+			argv[1] = prog;
 			return cmds[i].run(argc - 1, argv + 1);
+		}
 	fprintf(stderr, "dls: unknown command '%s'\ntry 'dls --help'\n", argv[1]);
 	return 2;
 }

@@ -101,7 +101,7 @@ static void help(void)
 	       "  --hmode M            twolevel (default: each hmaster schedules its slaves on\n"
 	       "                       the chunks it gets, and prefetches) or relay (the\n"
 	       "                       master computes every chunk; hmasters merge messages)\n"
-	       "  --kill WHO@SECS      kill -9 slave WHO (a number), hmaster.L.I, the master\n"
+	       "  --kill WHO@SECS      kill -9 slave WHO (3 or slave.3), hmaster.L.I, the master\n"
 	       "                       or the coordinator that long after the start\n"
 	       "                       (failure drill)\n"
 	       "  --no-journal         the master (or Tree Scheduling's coordinator) keeps no\n"
@@ -202,6 +202,10 @@ static void parse_kill(struct run_opts *o, char *arg)
 		o->kill_master = 1;
 	else if (!strncmp(arg, "hmaster.", 8))
 		snprintf(o->kill_name, sizeof(o->kill_name), "%s", arg);
+	else if (!strncmp(arg, "slave.", 6) && arg[6] && !arg[6 + strspn(arg + 6, "0123456789")])
+		o->kill_slave = (int)cli_i64_or_die(PROG, "--kill", arg + 6, 0, CLUSTER_MAX - 1);
+	else if (!strncmp(arg, "slave.", 6))
+		cli_usage_error(PROG, "--kill", arg, "a slave's name is slave.N, N its number");
 	else
 		o->kill_slave = (int)cli_i64_or_die(PROG, "--kill", arg, 0, CLUSTER_MAX - 1);
 	o->kill_at = cli_double_or_die(PROG, "--kill", at + 1, 0, 1e6);
@@ -489,8 +493,13 @@ void run_opts_validate(struct run_opts *o)
 					 : i % o->levels[o->nlevels - 1];
 	if (!o->trees) /* the scheme and its options, as the master will see them */
 		sched_cli_finish(PROG, &o->sc, "dtss", iterations, o->cl.n);
-	if (o->kill_slave >= o->cl.n)
-		cli_usage_error(PROG, "--kill", NULL, "names a slave beyond the cluster");
+	if (o->kill_slave >= o->cl.n) {
+		char beyond[96];
+
+		snprintf(beyond, sizeof(beyond), "names slave %d of a cluster of %d (slave.0 to slave.%d)",
+			 o->kill_slave, o->cl.n, o->cl.n - 1);
+		cli_usage_error(PROG, "--kill", NULL, beyond);
+	}
 	if (o->trees && o->nlevels)
 		cli_usage_error(PROG, "--hmasters", NULL, "Tree Scheduling has no masters to stack");
 	if (!o->trees && o->nlevels && !strcmp(o->hmode, "twolevel") &&
