@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <omniORB4/giopEndpoint.h>
+#include <omniORB4/minorCode.h>
 #include <omniORB4/omniIOR.h>
 
 #include "dls.hh"
@@ -261,7 +262,9 @@ CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t
 		snprintf(why, len, "'%s' is not bound in the naming service", path);
 		*err = DLS_ENOENT;
 	} catch (const CORBA::Exception &e) {
-		*err = dls_call_error(e, why, len) == DLS_ETIMEDOUT ? DLS_ETIMEDOUT : DLS_EREMOTE;
+		int rc = dls_call_error(e, why, len);
+
+		*err = rc == DLS_ETIMEDOUT || rc == DLS_EINVAL ? rc : DLS_EREMOTE;
 	}
 	return CORBA::Object::_nil();
 }
@@ -371,6 +374,14 @@ int dls_corba_error(const CORBA::Exception &e, char *why, size_t len)
 	if (r) {
 		snprintf(why, len, "%s", (const char *)r->reason);
 		return DLS_ESTATE;
+	}
+	if (CORBA::NO_RESOURCES::_downcast(&e) &&
+	    se->minor() == (CORBA::ULong)omni::NO_RESOURCES_InitialRefNotFound) {
+		snprintf(why, len,
+			 "no naming service: the ORB was given none (-ORBInitRef "
+			 "NameService=corbaname::HOST:PORT; 'dls names start' starts one and "
+			 "prints it)");
+		return DLS_EINVAL;
 	}
 	if (se) {
 		snprintf(why, len, "CORBA::%s (minor 0x%lx)", se->_name(),
@@ -504,7 +515,7 @@ CORBA::Object_ptr dls_name_resolve_wait(const char *path, int timeout_ms, int *e
 	for (;;) {
 		CORBA::Object_ptr obj = dls_name_resolve(path, err, why, len);
 
-		if (!CORBA::is_nil(obj) || dls_now() >= deadline)
+		if (!CORBA::is_nil(obj) || *err == DLS_EINVAL || dls_now() >= deadline)
 			return obj;
 		dls_sleep_ms(100);
 	}

@@ -27,11 +27,13 @@ int dls_name_bind(const char *path, CORBA::Object_ptr obj, char *why, size_t len
 int dls_name_unbind(const char *path);
 
 // Resolves path; nil with *err (DLS_ENOENT: not bound, DLS_ETIMEDOUT: the
-// naming service took the call but did not answer in time, DLS_EREMOTE: no
-// naming service) and why filled on failure.
+// naming service took the call but did not answer in time, DLS_EREMOTE: the
+// naming service cannot be reached, DLS_EINVAL: the ORB was given none, or
+// a bad name) and why filled on failure.
 CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t len);
 // The same, asking again every 100 ms until path is bound or timeout_ms
-// passed (a peer that starts at the same time binds a little later).
+// passed (a peer that starts at the same time binds a little later); at
+// once on DLS_EINVAL, which asking again cannot mend.
 CORBA::Object_ptr dls_name_resolve_wait(const char *path, int timeout_ms, int *err, char *why,
 					size_t len);
 

@@ -186,6 +186,7 @@ int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void
 		}
 	}
 	raise_fd_limit();
+	argv[0] = (char *)prog; /* getopt's own messages: "dls-slave: ...", not its path */
 	return dls_orb_init_net(argc, argv, call_timeout_ms, has_listen ? &listen : NULL, tls_dir)
 		       ? -1
 		       : 0;

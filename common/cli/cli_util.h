@@ -73,8 +73,9 @@ void cli_keep_message_buffers(void);
  * or -h; otherwise reads --call-timeout-ms (default_ms if absent), takes
  * --listen ADDR[:PORT], --tls-dir D and --lifeline out of argv (CLI_NET_HELP;
  * a bad address exits 2 naming it; --lifeline: exit 1 when stdin closes,
- * the launcher's pipe), raises the descriptor limit to the hard one,
- * and starts the ORB, which takes the -ORB... options out of argv.
+ * the launcher's pipe), raises the descriptor limit to the hard one, sets
+ * argv[0] to prog (getopt names the program by it), and starts the ORB,
+ * which takes the -ORB... options out of argv.
  * Returns 0, or -1 when the ORB could not start (the reason was logged).
  */
 int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void),

@@ -34,6 +34,18 @@ dls-slave --run nowhere --connect-timeout-ms 300 -ORBInitRef NameService=corbana
 	$EP >"$T/slave2.out" 2>&1 || rc=$?
 expect_eq "exit status, no naming service" "$rc" 1
 grep -q "^dls-slave: cannot find the master of run 'nowhere'" "$T/slave2.out"
+# no naming service given at all: said at once, not after the connect timeout
+rc=0
+start=$(date +%s%N)
+OMNIORB_CONFIG=/dev/null timeout 30 dls-slave --run nowhere $EP >"$T/slave4.out" 2>&1 || rc=$?
+waited_ms=$((($(date +%s%N) - start) / 1000000))
+expect_eq "exit status, no naming service given" "$rc" 1
+grep -q "^dls-slave: cannot find the master of run 'nowhere': no naming service: the ORB was given none (-ORBInitRef NameService=" "$T/slave4.out"
+[ "$waited_ms" -lt 5000 ] || { echo "FAILED: 'no naming service given' took $waited_ms ms" >&2; exit 1; }
+rc=0
+OMNIORB_CONFIG=/dev/null dls status --run nowhere >"$T/status.out" 2>&1 || rc=$?
+expect_eq "dls status, no naming service given" "$rc" 1
+grep -q "^dls status: cannot query the master of run 'nowhere': no naming service: the ORB was given none" "$T/status.out"
 
 expect_usage_error "^dls-master: --slaves '0': must be an integer" dls-master --slaves 0
 expect_usage_error "^dls-master: --scheme 'nope': unknown scheme" dls-master --slaves 2 --scheme nope
@@ -48,6 +60,7 @@ expect_usage_error "^dls run: --kill '9': must be SLAVE@SECONDS" dls run --clust
 expect_usage_error "^dls run: --kill: names slave 9 of a cluster of 8 \\(slave.0 to slave.7\\)" dls run --cluster C8 --kill slave.9@1
 expect_usage_error "^dls run: --kill 'slave.x': a slave's name is slave.N" dls run --cluster C8 --kill slave.x@1
 expect_usage_error "^dls run: unrecognized option '--nope'" dls run --nope
+expect_usage_error "^dls-slave: unrecognized option '--nope'" dls-slave --nope
 expect_usage_error "^dls run: --workload 'mandelbrot': parameter width: 'wide' is not an integer in 1\.\.1000000" dls run --cluster C8 --width wide
 dls-master --help | grep -q -- --collect
 dls-slave --help | grep -q -- --load
