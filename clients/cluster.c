@@ -1,5 +1,6 @@
 #include "cluster.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -46,7 +47,8 @@ int cluster_reference(const char *name, struct cluster *c)
 		return 0;
 	}
 	static const int sizes[] = {8, 24, 64, 128, 256};
-	char buf[16];
+	char buf[16], *end;
+	long n;
 
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 		for (int nd = 0; nd < 2; nd++) {
@@ -54,6 +56,14 @@ int cluster_reference(const char *name, struct cluster *c)
 			if (!strcasecmp(name, buf))
 				return cluster_halves(sizes[k], nd, c);
 		}
+	}
+	/* pN, pN-nd: the same shape with N slaves */
+	if ((name[0] == 'p' || name[0] == 'P') && name[1] >= '1' && name[1] <= '9') {
+		errno = 0;
+		n = strtol(name + 1, &end, 10);
+		if (!errno && n >= 1 && n <= CLUSTER_MAX &&
+		    (!*end || !strcasecmp(end, "-nd")))
+			return cluster_halves((int)n, *end != '\0', c);
 	}
 	return -1;
 }

@@ -20,8 +20,9 @@ struct cluster {
  * Fills *c with a reference cluster: C8, C8-nd, C24, C24-nd, C64, C64-nd,
  * C128, C128-nd, C256, C256-nd (half V = 1, half V = 2; "-nd": the fast half
  * carries one extra process, Q = 2), C8-var (a load that changes during
- * the run) or C8-mis (C8 whose slaves all declare V = 1: wrong declared
- * speeds).  0, or -1 for an unknown name.
+ * the run), C8-mis (C8 whose slaves all declare V = 1: wrong declared
+ * speeds), or pN / pN-nd (the same shape with N slaves, 1 to CLUSTER_MAX).
+ * 0, or -1 for an unknown name.
  */
 int cluster_reference(const char *name, struct cluster *c);
 
@@ -32,7 +33,9 @@ int cluster_reference(const char *name, struct cluster *c);
 int cluster_halves(int n, int nd, struct cluster *c);
 
 /* Names of the reference clusters, for help texts. */
-#define CLUSTER_NAMES "C8 C8-nd C8-var C8-mis C24 C24-nd C64 C64-nd C128 C128-nd C256 C256-nd"
+#define CLUSTER_NAMES                                                                              \
+	"C8 C8-nd C8-var C8-mis C24 C24-nd C64 C64-nd C128 C128-nd C256 C256-nd, pN, pN-nd (N "      \
+	"slaves, 1 to 16384, half V = 1)"
 
 /*
  * Parses --speeds "1,1,2,2" into c (n := the count).  NULL or the cause.

@@ -44,8 +44,8 @@ static void help(void)
 	       "T_comp) and a summary per scheme (median T_p, spread, T_ideal, E, chunks,\n"
 	       "simulated T_p, framework overhead, recomputations); writes DIR/bench.csv,\n"
 	       "DIR/bench.json, the runs' own JSON/CSV in DIR/runs and PNG plots in DIR/plots.\n\n"
-	       "  --clusters LIST   reference clusters (" CLUSTER_NAMES ")\n"
-	       "                    or pN / pN-nd (N slaves, half V = 1; default C8,C8-nd)\n"
+	       "  --clusters LIST   reference clusters (" CLUSTER_NAMES ";\n"
+	       "                    default C8,C8-nd)\n"
 	       "  --schemes LIST    default: the twelve of seed 001; any scheme of dls run\n"
 	       "                    (static fsc mfsc awf-b ... af auto); also hdtss (DTSS through about\n"
 	       "                    sqrt(p)/2 hmasters, two-level mode), hdtss-relay, and\n"
@@ -78,17 +78,6 @@ static int split_list(char *s, const char **items, int max)
 	return n;
 }
 
-static int cluster_by_name(const char *name, struct cluster *c)
-{
-	int n = 0;
-
-	if (!cluster_reference(name, c))
-		return 0;
-	if (name[0] == 'p' && sscanf(name + 1, "%d", &n) == 1 && n > 0 && n <= 1024)
-		return cluster_halves(n, strstr(name, "-nd") != NULL, c);
-	return -1;
-}
-
 static char self_exe[4096];
 
 /* Runs `dls ARGS...`, output to log; returns its exit status. */
@@ -115,8 +104,6 @@ struct bench_opts {
 	const char *out;
 	double latency_us; /* emulated one-way link latency of every run */
 };
-
-static struct cluster scratch; /* cluster_reference() as a name check */
 
 /* "hdtss" (two-level) or "hdtss-relay": DTSS through hmasters. */
 static int is_hdtss(const char *scheme)
@@ -145,7 +132,7 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 		     const struct cluster *cl)
 {
 	char json[4300], csv[4300], log[4300], w[16], h[16], t[32], runname[192], hm[16], lat[32];
-	char *args[40], *speeds = NULL, *loads = NULL;
+	char *args[40];
 	int n = 0;
 	struct run_json rj;
 	double tp, e;
@@ -163,28 +150,8 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 	snprintf(runname, sizeof(runname), "bench-%d-%s-%s-%s-%d", (int)getpid(), c->cluster,
 		 c->order, c->scheme, rep);
 	args[n++] = "run";
-	if (cluster_reference(c->cluster, &scratch) == 0) {
-		args[n++] = "--cluster";
-		args[n++] = c->cluster;
-	} else { /* pN, pN-nd: spelled out */
-		size_t len = (size_t)cl->n * 32 + 1;
-		char step[64];
-
-		speeds = calloc(len, 1);
-		loads = calloc(len, 1);
-		if (!speeds || !loads)
-			goto out;
-		for (int i = 0; i < cl->n; i++) {
-			snprintf(step, sizeof(step), "%s%g", i ? "," : "", cl->speed[i]);
-			strcat(speeds, step);
-			snprintf(step, sizeof(step), "%s%g", i ? "," : "", cl->load[i].value[0]);
-			strcat(loads, step);
-		}
-		args[n++] = "--speeds";
-		args[n++] = speeds;
-		args[n++] = "--loads";
-		args[n++] = loads;
-	}
+	args[n++] = "--cluster";
+	args[n++] = c->cluster;
 	args[n++] = "--scheme";
 	if (is_hdtss(c->kind)) {
 		snprintf(hm, sizeof(hm), "%d", hmasters_for(cl->n));
@@ -223,11 +190,11 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 	if (run_dls(args, log) != 0) {
 		fprintf(stderr, PROG ": %s %s %s run %d failed (see %s)\n", c->cluster, c->order,
 			c->scheme, rep, log);
-		goto out;
+		return;
 	}
 	if (run_json_read(json, &rj)) {
 		fprintf(stderr, PROG ": cannot read '%s'\n", json);
-		goto out;
+		return;
 	}
 	tp = rj.t_p;
 	e = rj.efficiency;
@@ -251,9 +218,6 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 			run_json_pe_times(json, c->nslaves, c->comwait, c->comp);
 		}
 	}
-out:
-	free(speeds);
-	free(loads);
 }
 
 /* The cell's zero-overhead simulation on the image's real column costs. */
@@ -556,9 +520,9 @@ int dls_cmd_bench(int argc, char **argv)
 		for (nsc = 0; nsc < 12; nsc++)
 			schemes[nsc] = all_schemes[nsc];
 	for (int i = 0; i < ncl; i++)
-		if (cluster_by_name(clusters[i], &cl))
+		if (cluster_reference(clusters[i], &cl))
 			cli_usage_error(PROG, "--clusters", clusters[i],
-					"unknown cluster (" CLUSTER_NAMES ", pN, pN-nd)");
+					"unknown cluster (" CLUSTER_NAMES ")");
 	for (int i = 0; i < nor; i++)
 		if (strcmp(orders[i], "natural") && strcmp(orders[i], "interleaved"))
 			cli_usage_error(PROG, "--orders", orders[i], "must be natural or interleaved");
@@ -586,7 +550,7 @@ int dls_cmd_bench(int argc, char **argv)
 	for (int x = 0; x < o.width; x++)
 		colcost[x] = mandel_column(&mp, x, col);
 	for (int ic = 0; ic < ncl; ic++) {
-		cluster_by_name(clusters[ic], &cl);
+		cluster_reference(clusters[ic], &cl);
 		for (int io = 0; io < nor; io++)
 			for (int is = 0; is < nsc; is++) {
 				struct bench_cell *side = &cells[ncells]; /* nov cells */

@@ -9,6 +9,12 @@ expect_eq "chunks" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv
 # C8's ideal time for 4000x2000 is 3.537 s (WORKLOAD.md 3)
 dls simulate --cluster C8 --scheme gss --order interleaved --width 4000 --height 2000 | grep -q "T_ideal 3.537 s"
 dls simulate --pes 1000 --nd --scheme dtss --width 4000 --height 100 --overhead-us 20 | grep -q "1000 slaves"
+# pN / pN-nd are cluster names of run, simulate and bench alike: --pes N [--nd]
+a=$(dls simulate --cluster p6-nd --scheme fss --width 400 --height 100 | grep '^T_p')
+b=$(dls simulate --pes 6 --nd --scheme fss --width 400 --height 100 | grep '^T_p')
+expect_eq "p6-nd against --pes 6 --nd" "$a" "$b"
+expect_usage_error "^dls simulate: --cluster 'p0': unknown cluster" dls simulate --cluster p0
+expect_usage_error "^dls run: --cluster 'p3x': unknown cluster" dls run --cluster p3x
 expect_usage_error "^dls simulate: --pes '0': must be an integer" dls simulate --pes 0
 expect_usage_error "^dls simulate: --link-latency-us 'x': must be a number" dls simulate --cluster C8 --link-latency-us x
 
