@@ -179,6 +179,12 @@ int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void
 				cli_usage_error(prog, "--listen", v, why);
 			has_listen = 1;
 		} else if ((v = take_option(prog, "--tls-dir", argc, argv, &i))) {
+			char password[256];
+
+			/* checked here too, so that a bad folder is a usage error */
+			if (net_tls_dir_check(v, password, sizeof(password), why, sizeof(why)))
+				cli_usage_error(prog, "--tls-dir", v, why);
+			memset(password, 0, sizeof(password));
 			tls_dir = v;
 		} else if (!strcmp(argv[i], "--lifeline")) {
 			drop_args(argc, argv, &i, 1);

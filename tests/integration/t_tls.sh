@@ -49,3 +49,11 @@ grep -q "ENCRYPTED PRIVATE KEY" "$T/logs/tls/localhost/node.pem"
 dls status --run $run $NS --tls-dir "$T/logs/tls/localhost" | grep -q "^run '$run': scheme dtss"
 wait $RUN
 same_image "$T/long.pgm" "$(reference 400 200)"
+
+# a TLS folder that is not one: a usage error naming the file and the cause
+expect_usage_error "^dls-slave: --tls-dir '$T/none': '$T/none/ca.pem': No such file or directory" \
+	dls-slave --tls-dir "$T/none"
+chmod 644 "$T/logs/tls/localhost/node.password"
+expect_usage_error "^dls-master: --tls-dir '$T/logs/tls/localhost': .*node.password.*" \
+	dls-master --slaves 1 --tls-dir "$T/logs/tls/localhost"
+echo "ok a bad --tls-dir is a usage error"
