@@ -1,6 +1,7 @@
 #include "cluster.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -152,5 +153,25 @@ int cluster_power(const struct cluster *c, struct emul_steps *power)
 	for (int i = 0; i < c->n; i++)
 		if (emul_power_add(power, c->speed[i], &c->load[i]))
 			return -1;
+	return 0;
+}
+
+int cluster_ever_asks(const struct cluster *c)
+{
+	double vmin = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		double v = c->declared[i] > 0 ? c->declared[i] : c->speed[i];
+
+		if (i == 0 || v < vmin)
+			vmin = v;
+	}
+	for (int i = 0; i < c->n; i++) {
+		double v = (c->declared[i] > 0 ? c->declared[i] : c->speed[i]) / vmin;
+
+		for (size_t k = 0; k < c->load[i].n; k++)
+			if (floor(v / c->load[i].value[k] + 1e-9) >= 1)
+				return 1;
+	}
 	return 0;
 }

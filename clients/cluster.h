@@ -68,6 +68,13 @@ int cluster_cli_option(const char *prog, struct cluster *c, int opt, const char 
 /* Applies the kept --loads once the slaves are known; bad values exit 2. */
 void cluster_cli_finish(const char *prog, struct cluster *c, const char *loads);
 
+/*
+ * 1 if some slave has A_i = floor(V_i / Q_i) >= 1 at some step of its load
+ * (V_i from the Speed it declares, as the master computes it); 0 when every
+ * A_i is 0 throughout, so that a distributed scheme would never be asked.
+ */
+int cluster_ever_asks(const struct cluster *c);
+
 /* Sum of V_i / Q_i(t) over the cluster, as a schedule.  0 or -1 (too many steps). */
 int cluster_power(const struct cluster *c, struct emul_steps *power);
 

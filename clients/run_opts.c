@@ -493,6 +493,12 @@ void run_opts_validate(struct run_opts *o)
 					 : i % o->levels[o->nlevels - 1];
 	if (!o->trees) /* the scheme and its options, as the master will see them */
 		sched_cli_finish(PROG, &o->sc, "dtss", iterations, o->cl.n);
+	if (!o->trees && !o->real && sched_kind_is_distributed(o->sc.p.kind) &&
+	    !cluster_ever_asks(&o->cl))
+		cli_usage_error(PROG, "--loads", o->loads,
+				"every slave's A_i = floor(V_i / Q_i) is 0 throughout: a distributed "
+				"scheme never serves a slave with A_i = 0, so the run would never "
+				"start (lighter loads, or a simple scheme)");
 	if (o->kill_slave >= o->cl.n) {
 		char beyond[96];
 

@@ -137,6 +137,9 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 		const struct sim_pe *pe = &c->pes[i];
 
 		sl[i].vpower = declared_of(pe) / min_speed; /* what the master believes */
+		/* two-level hmasters run DTSS below them whatever the top's scheme */
+		sl[i].waits_idle = sched_kind_is_distributed(c->sched.kind) ||
+				   (c->hmasters > 0 && c->twolevel);
 		sl[i].power = pe->load;
 		for (size_t k = 0; k < pe->load.n; k++)
 			sl[i].power.value[k] = pe->speed / pe->load.value[k];

@@ -25,5 +25,7 @@ double sim_slave_lead(const struct sim_config *c)
 
 int64_t sim_slave_acp_at(const struct sim_slave *s, const struct sim_pe *pe, double t)
 {
-	return (int64_t)floor(s->vpower / emul_steps_at(&pe->load, t) + 1e-9);
+	int64_t a = (int64_t)floor(s->vpower / emul_steps_at(&pe->load, t) + 1e-9);
+
+	return a < 1 && !s->waits_idle ? 1 : a;
 }

@@ -8,13 +8,16 @@
 #include "slave_internal.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls/workload.h"
+#include "dls_sched.h"
 #include "dls_time.h"
 #include "iter_order.h"
 #include "mandel.h"
@@ -83,14 +86,25 @@ void slave_link_delay(double one_way_us)
 	dls_sleep_emulated(2 * one_way_us * 1e-6);
 }
 
+double slave_load(const struct run *r, double at)
+{
+	return r->cfg->emulated	    ? emul_steps_at(&r->cfg->load, at - r->t0)
+	       : r->cfg->q_override ? r->cfg->q_override
+				    : slave_read_runqueue();
+}
+
 int64_t slave_acp(const struct run *r, double at)
 {
-	double q = r->cfg->emulated	? emul_steps_at(&r->cfg->load, at - r->t0)
-		   : r->cfg->q_override ? r->cfg->q_override
-					: slave_read_runqueue();
+	double q = slave_load(r, at);
 
 	/* floor(V_i/Q_i); the epsilon keeps 2.0/2 from becoming 0.999... */
-	return (int64_t)floor(r->st->vpower / q + 1e-9);
+	int64_t a = (int64_t)floor(r->st->vpower / q + 1e-9);
+
+	/* only the distributed schemes weigh A_i and wait while it is 0 (seed
+	 * 001 §3); a simple scheme's slave asks whatever its load */
+	if (a < 1 && !sched_kind_is_distributed((enum sched_kind)r->job.scheme.kind))
+		return 1;
+	return a;
 }
 
 const char *slave_parent(const struct run *r)
@@ -387,10 +401,23 @@ void slave_teardown(struct run *r)
 	work_close(&r->work);
 }
 
+/* The cores this process may run on (its affinity mask; at least 1). */
+static int usable_cores(void)
+{
+	cpu_set_t set;
+	long n = 0;
+
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		n = CPU_COUNT(&set);
+	if (n < 1)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : (int)n;
+}
+
 double slave_read_runqueue(void)
 {
 	FILE *f = fopen("/proc/loadavg", "r");
-	double l1, l5, l15;
+	double l1, l5, l15, q;
 	int running = 1, total;
 
 	if (f) {
@@ -398,7 +425,10 @@ double slave_read_runqueue(void)
 			running = 1;
 		fclose(f);
 	}
-	return running < 1 ? 1 : running;
+	/* procs_running counts the whole host: on c cores, c of them share no
+	 * core with anyone, so a core's queue holds procs_running / c */
+	q = (double)running / usable_cores();
+	return q < 1 ? 1 : q;
 }
 
 double slave_calibrate(int ms)

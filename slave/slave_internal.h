@@ -58,7 +58,13 @@ struct run {
  * worker (idle_worker.h); a shorter one runs in the slave's thread. */
 #define SLAVE_IDLE_COMPUTE_S 5e-3
 
-/* A_i = floor(V_i / Q_i) at dls_now() time `at` (emulated: Q_i(at)). */
+/* Q_i at dls_now() time `at`: emulated, the --load schedule's; real, the
+ * --q override or the host's run queue (slave_read_runqueue). */
+double slave_load(const struct run *r, double at);
+
+/* A_i = floor(V_i / Q_i) at dls_now() time `at` (emulated: Q_i(at)); at
+ * least 1 unless the run's scheme is a distributed one (only those wait
+ * while A_i is 0). */
 int64_t slave_acp(const struct run *r, double at);
 
 /*

@@ -46,7 +46,27 @@ struct loop {
 	struct dls_chunk_time measured[DLS_MAX_MEASURED];
 	int nmeasured;
 	double prev_end; /* when the chunk before ended (or the loop began) */
+	double idle_said; /* when "A_i = 0" was last logged (0: not waiting) */
 };
+
+/* How often a slave that waits with A_i = 0 says so again. */
+#define SLAVE_IDLE_SAY_S 10.0
+
+/* A_i = 0: says so when the wait begins and every SLAVE_IDLE_SAY_S after,
+ * with V_i and the Q_i that made it 0; nothing else shows why a run whose
+ * slaves are all loaded makes no progress (SCHEMES.md 7, ambiguity 11). */
+static void say_idle(struct loop *L)
+{
+	const struct run *r = L->r;
+	double now = dls_now();
+
+	if (L->idle_said > 0 && now - L->idle_said < SLAVE_IDLE_SAY_S)
+		return;
+	L->idle_said = now;
+	log_warn("A_i = floor(V_i / Q_i) = floor(%.2f / %.2f) = 0: not asking for work until "
+		 "the load drops (read again every %d ms)",
+		 r->st->vpower, slave_load(r, now), r->cfg->poll_ms);
+}
 
 /* Notes a chunk that began at t0 and computed for compute_s: elapsed adds
  * its wait since the chunk before ended.  The oldest goes if none could be
@@ -310,6 +330,7 @@ static int ask_now(struct loop *L, int *asked)
 
 	*asked = 0;
 	if (acp < 1) { /* results must not wait with us: nobody could finish the run */
+		say_idle(L);
 		rc = L->piggy ? deliver_all(L) : DLS_OK;
 		dls_sleep_ms(r->cfg->poll_ms);
 		r->st->times.t_comwait += r->cfg->poll_ms / 1000.0;
@@ -319,6 +340,9 @@ static int ask_now(struct loop *L, int *asked)
 		snprintf(r->why, r->len, "out of memory");
 		return DLS_ENOMEM;
 	}
+	if (L->idle_said > 0) /* a warning too: it closes the one that said why */
+		log_warn("A_i = %lld: asking for work again", (long long)acp);
+	L->idle_said = 0;
 	rc = exchange_now(L, acp);
 	*asked = !rc;
 	return rc;

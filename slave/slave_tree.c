@@ -299,9 +299,7 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 	r.ops = &rejoin_ops;
 	r.tree = 1;
 	why[0] = '\0';
-	q = cfg->emulated ? emul_steps_at(&cfg->load, 0)
-	    : cfg->q_override ? cfg->q_override
-			      : slave_read_runqueue();
+	q = slave_load(&r, r.t0); /* emulated: the load at the start */
 	rc = WITH_RETRIES(&r, ops->register_tree(ops->ctx, cfg->name, slave_declared_speed(cfg) / q,
 						 &a, why, len));
 	if (rc)

@@ -143,7 +143,11 @@ void slave_config_init(struct slave_config *c);
 int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struct slave_stats *st,
 	      char *why, size_t len);
 
-/* The kernel's run-queue length including this process: max(1, procs_running). */
+/*
+ * Q_i of this host now: the processes that share one of its cores, this
+ * one included, max(1, procs_running / the cores this process may run on)
+ * (seed 001's run queue, on a host of several cores; fractional).
+ */
 double slave_read_runqueue(void);
 
 /*

@@ -122,3 +122,20 @@ if dls run --speeds 1,2,1,2 --scheme auto --hmasters 2 --width $W --height $H \
 fi
 grep -q "two-level hmasters run a distributed scheme" "$T/auto-twolevel.log"
 echo "ok auto under relay hmasters; refused under two-level ones"
+
+# A_i = 0 (SCHEMES.md 7, ambiguity 11): every slave loaded past its power.
+# A simple scheme does not weigh A_i, so its slaves ask on and the image is
+# exact; a distributed one would never ask, so dls run refuses it at once.
+# A slave that waits with A_i = 0 says why in its log, and when it asks again.
+dls run --speeds 1,1 --loads 2,2 --scheme ss --width $W --height $H --t-iter 300 \
+	--raw "$T/loaded-ss.pgm" >"$T/loaded-ss.log" 2>&1
+same_image "$T/loaded-ss.pgm" "$REF"
+expect_usage_error "^dls run: --loads '2,2': every slave's A_i = floor\(V_i / Q_i\) is 0 throughout" \
+	dls run --speeds 1,1 --loads 2,2 --scheme dtss
+dls run --speeds 1,1 --loads '0:2,0.3:1;1' --scheme dtss --width $W --height $H --t-iter 3000 \
+	--raw "$T/late-ss.pgm" --dir "$T/logs-late" >"$T/late.log" 2>&1
+same_image "$T/late-ss.pgm" "$REF"
+grep -q "A_i = floor(V_i / Q_i) = floor(1.00 / 2.00) = 0: not asking for work until the load drops" \
+	"$T/logs-late/slave.0.log"
+grep -q "A_i = 1: asking for work again" "$T/logs-late/slave.0.log"
+echo "ok A_i = 0: a simple scheme asks on; a distributed one waits, saying why, or is refused"

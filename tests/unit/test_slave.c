@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dls/err.h"
+#include "dls_sched.h"
 #include "dls_time.h"
 #include "mandel.h"
 #include "dls/slave.h"
@@ -36,6 +37,7 @@ struct fake {
 	int ahead, too_many;   /* requests that left a chunk in flight; that left more */
 	int64_t measured;      /* iterations of the chunk times reported */
 	int bad_measured;      /* reported times that make no sense, or a chunk not given */
+	int scheme_kind;       /* the job's scheme (0: SS) */
 };
 
 static void see(struct fake *f, const struct dls_result *res, size_t n)
@@ -67,6 +69,7 @@ static int f_register(void *ctx, const char *name, double speed, int *id, double
 		snprintf(job->workload, sizeof(job->workload), "%s", f->workload);
 	if (f->result_bytes)
 		job->result_bytes = f->result_bytes;
+	job->scheme.kind = f->scheme_kind;
 	return DLS_OK;
 }
 
@@ -282,6 +285,27 @@ static void test_retried_submit_delivered(void)
 	CU_ASSERT_EQUAL(f.submits, 7); /* six blocks, one of them twice */
 }
 
+/* The same load under a simple scheme, which does not weigh A_i: the
+ * slave asks on, reporting A_i = 1, and finishes the loop. */
+static void test_acp_zero_simple_scheme_asks(void)
+{
+	struct fake f = {.width = 12, .chunk = 3, .height = 4};
+	struct slave_ops ops = ops_for(&f);
+	struct slave_config c;
+	struct slave_stats st;
+	char why[SLAVE_WHY_LEN];
+
+	config(&c);
+	CU_ASSERT_PTR_NULL_FATAL(emul_steps_parse("0:1,0.005:3", &c.load));
+	c.speed = 2;
+	c.t_iter_ns = 1e5;
+	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(f.delivered, 12);
+	CU_ASSERT_EQUAL(f.acp_seen[0], 2);
+	CU_ASSERT_FATAL(f.nacp >= 2);
+	CU_ASSERT_EQUAL(f.acp_seen[f.nacp - 1], 1);
+}
+
 static int stop_when_all_delivered(void *ctx)
 {
 	struct fake *f = ctx;
@@ -289,11 +313,12 @@ static int stop_when_all_delivered(void *ctx)
 	return f->delivered == f->width;
 }
 
-/* A_i = 0 (V = 2, Q = 3): the slave stops requesting, but first delivers
- * the results it holds, or nobody could finish the run. */
+/* A_i = 0 (V = 2, Q = 3) under a distributed scheme: the slave stops
+ * requesting, but first delivers the results it holds, or nobody could
+ * finish the run. */
 static void test_acp_zero_delivers_then_waits(void)
 {
-	struct fake f = {.width = 10, .chunk = 10, .height = 4};
+	struct fake f = {.width = 10, .chunk = 10, .height = 4, .scheme_kind = SCHED_DTSS};
 	struct slave_ops ops = ops_for(&f);
 	struct slave_config c;
 	struct slave_stats st;
@@ -435,6 +460,8 @@ int slave_suite_add(void)
 	       !CU_add_test(s, "results in blocks under the message limit",
 			    test_blocks_under_limit) ||
 	       !CU_add_test(s, "A_i = 0 delivers, then waits", test_acp_zero_delivers_then_waits) ||
+	       !CU_add_test(s, "A_i = 0 under a simple scheme: asks on",
+			    test_acp_zero_simple_scheme_asks) ||
 	       !CU_add_test(s, "asks ahead, one chunk in flight", test_asks_ahead) ||
 	       !CU_add_test(s, "the lead's model of an exchange", test_lead_model) ||
 	       !CU_add_test(s, "an emulated link delay", test_emulated_delay) ||
