@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dls/err.h"
@@ -431,20 +432,35 @@ double slave_read_runqueue(void)
 	return q < 1 ? 1 : q;
 }
 
+/* The CPU time this thread has used, in seconds. */
+static double thread_cpu_s(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 double slave_calibrate(int ms)
 {
 	struct mandel_params m = {400, 200, MANDEL_DEFAULT_MAXIT};
 	uint16_t col[200];
-	double t0 = dls_now(), t;
+	double t0 = dls_now(), c0 = thread_cpu_s(), wall, cpu;
 	uint64_t work = 0;
 	int32_t x = 0;
 
+	/* the core's own speed: its load is Q_i's, not Speed's (seed 001), so
+	 * the work counts against this thread's CPU time, not the wall clock,
+	 * which other processes on the core would stretch (a wall of 10 x ms
+	 * bounds it on a core too busy to give the thread its time) */
 	do {
 		work += mandel_column(&m, 100 + x % 200, col);
 		x++;
-		t = dls_now() - t0;
-	} while (t < ms / 1000.0);
-	return (double)work / t;
+		wall = dls_now() - t0;
+		cpu = thread_cpu_s() - c0;
+	} while (cpu < ms / 1000.0 && wall < 10 * ms / 1000.0);
+	return (double)work / (cpu > 0 ? cpu : wall);
 }
 
 int slave_report_all(struct run *r,

@@ -152,7 +152,9 @@ double slave_read_runqueue(void);
 
 /*
  * Real mode: measures the loop body's speed in unit iterations per second
- * over about `ms` milliseconds of a reference Mandelbrot image.
+ * of this thread's CPU time, over about `ms` milliseconds of it, on a
+ * reference Mandelbrot image: the core's speed, whatever else runs on it
+ * (that is Q_i's).  Gives up waiting for the CPU after 10 x ms of wall time.
  */
 double slave_calibrate(int ms);
 

@@ -5,6 +5,8 @@
  */
 #include <CUnit/CUnit.h>
 #include <math.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -306,6 +308,47 @@ static void test_acp_zero_simple_scheme_asks(void)
 	CU_ASSERT_EQUAL(f.acp_seen[f.nacp - 1], 1);
 }
 
+static volatile int hog_stop;
+
+static void *hog(void *arg)
+{
+	volatile uint64_t n = 0;
+
+	(void)arg;
+	while (!hog_stop)
+		n++;
+	return NULL;
+}
+
+/* Speed is the core's: a calibration that shares its core with a busy
+ * thread measures about what it measures alone (the share of the core is
+ * Q_i's business), where a wall-clock one halved. */
+static void test_calibrate_counts_cpu_time(void)
+{
+	cpu_set_t one, before;
+	pthread_t t;
+	double alone, shared;
+
+	CU_ASSERT_EQUAL_FATAL(pthread_getaffinity_np(pthread_self(), sizeof(before), &before), 0);
+	CPU_ZERO(&one);
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &before)) {
+			CPU_SET(c, &one);
+			break;
+		}
+	CU_ASSERT_EQUAL_FATAL(pthread_setaffinity_np(pthread_self(), sizeof(one), &one), 0);
+	alone = slave_calibrate(100);
+	hog_stop = 0;
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, hog, NULL), 0);
+	pthread_setaffinity_np(t, sizeof(one), &one);
+	shared = slave_calibrate(100);
+	hog_stop = 1;
+	pthread_join(t, NULL);
+	pthread_setaffinity_np(pthread_self(), sizeof(before), &before);
+	CU_ASSERT(alone > 0);
+	CU_ASSERT(shared > 0.6 * alone && shared < 1.6 * alone);
+}
+
 static int stop_when_all_delivered(void *ctx)
 {
 	struct fake *f = ctx;
@@ -462,6 +505,8 @@ int slave_suite_add(void)
 	       !CU_add_test(s, "A_i = 0 delivers, then waits", test_acp_zero_delivers_then_waits) ||
 	       !CU_add_test(s, "A_i = 0 under a simple scheme: asks on",
 			    test_acp_zero_simple_scheme_asks) ||
+	       !CU_add_test(s, "Speed counts the core's time, not the wall's",
+			    test_calibrate_counts_cpu_time) ||
 	       !CU_add_test(s, "asks ahead, one chunk in flight", test_asks_ahead) ||
 	       !CU_add_test(s, "the lead's model of an exchange", test_lead_model) ||
 	       !CU_add_test(s, "an emulated link delay", test_emulated_delay) ||
