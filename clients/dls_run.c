@@ -534,8 +534,9 @@ static void say_placement(const struct run_opts *o)
 
 	if (!rh->from_file)
 		return;
-	fprintf(stderr, PROG ": run '%s' on %d hosts (%s): %s runs the naming service and the %s",
-		o->run, rh->hf.n, rh->launch, rh->hf.host[0].name, top_role(o));
+	fprintf(stderr, PROG ": run '%s' on %d host%s (%s): %s runs the naming service and the %s",
+		o->run, rh->hf.n, rh->hf.n == 1 ? "" : "s", rh->launch, rh->hf.host[0].name,
+		top_role(o));
 	for (int h = 0; h < rh->hf.n; h++) {
 		int n = 0;
 
@@ -752,8 +753,12 @@ int dls_cmd_run(int argc, char **argv)
 		status = monitor(&o, &e, &r);
 	stop_all(&r);
 	if (status != 0 && status != 130) {
-		fprintf(stderr, PROG ": run '%s' failed (master exit %d); logs in %s\n", o.run,
-			r.master.status, e.logdir);
+		if (r.master.pid <= 0) /* it never ran: launch() said why */
+			fprintf(stderr, PROG ": run '%s' failed before its %s ran; logs in %s\n",
+				o.run, o.trees ? "coordinator" : "master", e.logdir);
+		else
+			fprintf(stderr, PROG ": run '%s' failed (%s exit %d); logs in %s\n", o.run,
+				o.trees ? "coordinator" : "master", r.master.status, e.logdir);
 		if (!o.progress)
 			show_log("master", r.master.log);
 	} else if (!o.dir) {

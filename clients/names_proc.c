@@ -18,10 +18,28 @@ char *names_address(const char *addr, int port, char *buf, size_t len)
 	return buf;
 }
 
+/* The last line of the file at path that is not empty (its newline cut),
+ * or "" (what a failed start printed last: ssh's reason, omniNames's). */
+static void last_line(const char *path, char *buf, size_t len)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0])
+			snprintf(buf, len, "%s", line);
+	}
+	fclose(f);
+}
+
 int names_start(const char *dir, const char *addr, int port, int daemon,
 		const struct names_spawn *how, pid_t *pid, int *port_out, char *why, size_t len)
 {
-	char log[4096], portstr[16], endpoint[400], host[300];
+	char log[4096], portstr[16], endpoint[400], host[300], said[512];
 
 	if (!addr)
 		addr = "127.0.0.1";
@@ -44,7 +62,7 @@ int names_start(const char *dir, const char *addr, int port, int daemon,
 			return -1;
 		}
 		/* it must be our omniNames that answers, not whoever took the port */
-		if (proc_wait_port(addr, p, 5000) == 0 && waitpid(*pid, NULL, WNOHANG) == 0) {
+		if (proc_wait_port(addr, p, 5000, *pid) == 0 && waitpid(*pid, NULL, WNOHANG) == 0) {
 			*port_out = p;
 			return 0;
 		}
@@ -52,6 +70,12 @@ int names_start(const char *dir, const char *addr, int port, int daemon,
 		if (port)
 			break;
 	}
-	snprintf(why, len, "omniNames did not start on %s:%d (see %s)", addr, port, log);
+	last_line(log, said, sizeof(said));
+	if (port)
+		snprintf(why, len, "omniNames did not start on %s:%d%s%s (see %s)", addr, port,
+			 said[0] ? ": " : "", said, log);
+	else
+		snprintf(why, len, "omniNames did not start on %s, 5 free ports tried%s%s (see %s)",
+			 addr, said[0] ? ": " : "", said, log);
 	return -1;
 }

@@ -151,13 +151,24 @@ static int connects(const char *host, int port)
 	return ok;
 }
 
-int proc_wait_port(const char *host, int port, int timeout_ms)
+/* 1 once the child pid has exited; it stays a zombie for its reaper. */
+static int exited(pid_t pid)
+{
+	siginfo_t si;
+
+	memset(&si, 0, sizeof(si));
+	return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid == pid;
+}
+
+int proc_wait_port(const char *host, int port, int timeout_ms, pid_t starter)
 {
 	double deadline = dls_now() + timeout_ms / 1000.0;
 
 	do {
 		if (connects(host, port))
 			return 0;
+		if (starter > 0 && exited(starter))
+			return -1;
 		dls_sleep_ms(20);
 	} while (dls_now() < deadline);
 	return -1;

@@ -31,8 +31,9 @@ int proc_status(int wstatus);
 int proc_free_port(void);
 
 /* Waits until host:port (host NULL: 127.0.0.1) accepts connections: 0, or
- * -1 after timeout_ms. */
-int proc_wait_port(const char *host, int port, int timeout_ms);
+ * -1 after timeout_ms, or as soon as the child `starter` (> 0; 0: none)
+ * has exited (it is not reaped: its status is still there to take). */
+int proc_wait_port(const char *host, int port, int timeout_ms, pid_t starter);
 
 /* The folder of this program (to find dls-master next to dls), in buf. */
 const char *proc_self_dir(char *buf, size_t len);

@@ -34,6 +34,16 @@ dls-slave --run nowhere --connect-timeout-ms 300 -ORBInitRef NameService=corbana
 	$EP >"$T/slave2.out" 2>&1 || rc=$?
 expect_eq "exit status, no naming service" "$rc" 1
 grep -q "^dls-slave: cannot find the master of run 'nowhere'" "$T/slave2.out"
+# a host the launch template cannot reach: what the template printed last is
+# in the message, and the run ends before its master ran
+printf 'localhost slots=2\n' >"$T/hosts"
+rc=0
+timeout 60 dls run --hostfile "$T/hosts" --launch 'sh -c "echo cannot reach {host} >&2; exit 1"' \
+	--width 60 --height 30 --no-progress >"$T/launch.out" 2>&1 || rc=$?
+expect_eq "a launch that fails" "$rc" 1
+grep -q "^dls run: run 'run-[0-9]*' on 1 host (sh -c" "$T/launch.out"
+grep -q "^dls run: cannot start the naming service: omniNames did not start on localhost, 5 free ports tried: cannot reach localhost (see " "$T/launch.out"
+grep -q "^dls run: run 'run-[0-9]*' failed before its master ran; logs in " "$T/launch.out"
 # no naming service given at all: said at once, not after the connect timeout
 rc=0
 start=$(date +%s%N)
