@@ -41,6 +41,7 @@ struct child {
 	pid_t pid;
 	int status; /* -1 while running */
 	int resumed; /* how many times it was resumed (hmasters) */
+	int said;    /* a failed exit was reported */
 	char log[4200];
 };
 
@@ -50,6 +51,7 @@ struct run_state {
 	int nslaves;
 	struct child hm[MAX_HMASTERS]; /* level by level */
 	int nhm;
+	int drilled; /* the slave --kill killed, or -1 */
 };
 
 static void add_arg(char **argv, int *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -557,11 +559,43 @@ static int launch(const struct run_opts *o, struct run_env *e, struct run_state 
 	return start_slaves(o, e, r);
 }
 
-static int slaves_running(struct run_state *r)
+/* A slave that exited with a failure, said once, with what it printed last
+ * (a launch that could not reach its host, a slave that gave up): the run
+ * may go on without it, and the table would only show it missing. */
+static void say_failed_slaves(const struct run_opts *o, struct run_state *r)
+{
+	char last[512];
+
+	for (int i = 0; i < r->nslaves; i++) {
+		struct child *c = &r->slaves[i];
+
+		if (c->status <= 0 || c->said || i == r->drilled)
+			continue;
+		c->said = 1;
+		proc_last_line(c->log, last, sizeof(last));
+		fprintf(stderr, PROG ": slave.%d%s%s exited %d%s%s (its log: %s)\n", i,
+			o->hosts.from_file ? "@" : "",
+			o->hosts.from_file ? o->hosts.hf.host[o->hosts.slave_host[i]].name : "",
+			c->status, last[0] ? ": " : "", last, c->log);
+	}
+}
+
+/* How many slaves exited with a failure. */
+static int failed_slaves(const struct run_state *r)
+{
+	int n = 0;
+
+	for (int i = 0; i < r->nslaves; i++)
+		n += r->slaves[i].said;
+	return n;
+}
+
+static int slaves_running(const struct run_opts *o, struct run_state *r)
 {
 	int running = 0;
 
 	reap(r);
+	say_failed_slaves(o, r);
 	for (int i = 0; i < r->nslaves; i++)
 		running += r->slaves[i].status < 0;
 	return running;
@@ -625,7 +659,7 @@ static int monitor(struct run_opts *o, const struct run_env *e, struct run_state
 	int names_gone_said = 0, resumes = 0, hm_resumes = 0;
 
 	while (r->master.status < 0 || resume_master(o, e, r, &resumes, t0)) {
-		int running = slaves_running(r);
+		int running = slaves_running(o, r);
 
 		resume_hmasters(o, e, r, &hm_resumes, t0);
 
@@ -672,6 +706,7 @@ static int monitor(struct run_opts *o, const struct run_env *e, struct run_state
 			if (o->kill_slave >= 0) {
 				snprintf(who, sizeof(who), "slave.%d", o->kill_slave);
 				drill(who, r->slaves[o->kill_slave].pid, t0);
+				r->drilled = o->kill_slave;
 			}
 			o->kill_hm = o->kill_slave = -1;
 			o->kill_master = 0;
@@ -684,7 +719,7 @@ static int monitor(struct run_opts *o, const struct run_env *e, struct run_state
 		return 1;
 	}
 	/* the slaves heard DONE; give them a moment to unbind and exit */
-	for (double end = dls_now() + 5; dls_now() < end && slaves_running(r);)
+	for (double end = dls_now() + 5; dls_now() < end && slaves_running(o, r);)
 		dls_sleep_ms(20);
 	return r->master.status;
 }
@@ -743,6 +778,7 @@ int dls_cmd_run(int argc, char **argv)
 		return 1;
 	}
 	r.nslaves = o.cl.n;
+	r.drilled = -1;
 	for (int i = 0; i < o.cl.n; i++)
 		r.slaves[i].status = -1;
 	signal(SIGINT, on_signal);
@@ -761,6 +797,8 @@ int dls_cmd_run(int argc, char **argv)
 				o.trees ? "coordinator" : "master", r.master.status, e.logdir);
 		if (!o.progress)
 			show_log("master", r.master.log);
+	} else if (!o.dir && failed_slaves(&r)) {
+		fprintf(stderr, PROG ": logs kept in %s (a slave failed)\n", e.logdir);
 	} else if (!o.dir) {
 		remove_dir(e.logdir);
 	}

@@ -18,24 +18,6 @@ char *names_address(const char *addr, int port, char *buf, size_t len)
 	return buf;
 }
 
-/* The last line of the file at path that is not empty (its newline cut),
- * or "" (what a failed start printed last: ssh's reason, omniNames's). */
-static void last_line(const char *path, char *buf, size_t len)
-{
-	char line[512];
-	FILE *f = fopen(path, "r");
-
-	buf[0] = '\0';
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		if (line[0])
-			snprintf(buf, len, "%s", line);
-	}
-	fclose(f);
-}
-
 int names_start(const char *dir, const char *addr, int port, int daemon,
 		const struct names_spawn *how, pid_t *pid, int *port_out, char *why, size_t len)
 {
@@ -70,7 +52,7 @@ int names_start(const char *dir, const char *addr, int port, int daemon,
 		if (port)
 			break;
 	}
-	last_line(log, said, sizeof(said));
+	proc_last_line(log, said, sizeof(said));
 	if (port)
 		snprintf(why, len, "omniNames did not start on %s:%d%s%s (see %s)", addr, port,
 			 said[0] ? ": " : "", said, log);

@@ -111,6 +111,22 @@ int proc_stop(pid_t pid, int grace_ms)
 	return status;
 }
 
+void proc_last_line(const char *path, char *buf, size_t len)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0])
+			snprintf(buf, len, "%s", line);
+	}
+	fclose(f);
+}
+
 int proc_free_port(void)
 {
 	struct sockaddr_in a;

@@ -27,6 +27,10 @@ int proc_stop(pid_t pid, int grace_ms);
 /* Exit code of a waitpid() status: the code, or 128 + signal. */
 int proc_status(int wstatus);
 
+/* The last line of the file at path that is not empty (its newline cut),
+ * or "" when there is none: what a program that failed printed last. */
+void proc_last_line(const char *path, char *buf, size_t len);
+
 /* A TCP port on 127.0.0.1 that was free a moment ago, or -1. */
 int proc_free_port(void);
 

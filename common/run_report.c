@@ -98,10 +98,10 @@ void run_report_table(const struct run_report *r, FILE *out)
 
 	run_report_params(c, params, sizeof(params));
 	fprintf(out,
-		"run '%s': scheme %s, %s (%s), %lld iterations, order %s, collect %s, %d slaves\n",
+		"run '%s': scheme %s, %s (%s), %lld iterations, order %s, collect %s, %d slave%s\n",
 		c->run_name, s->scheme, c->workload, params, (long long)c->iterations,
 		iter_order_name((enum iter_order_mode)c->order), c->collect == DLS_COLLECT_END ? "end" : "piggyback",
-		s->nslaves);
+		s->nslaves, s->nslaves == 1 ? "" : "s");
 	fprintf(out, "%4s %-*s %6s %7s %10s %22s %8s\n", "PE", w, "name", "V", "chunks",
 		"iterations", "T_com+wait/T_comp (s)", "state");
 	for (int i = 0; i < s->nslaves; i++) {

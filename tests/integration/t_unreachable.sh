@@ -39,11 +39,23 @@ grep -q "^dls-slave: cannot find the master of run 'nowhere'" "$T/slave2.out"
 printf 'localhost slots=2\n' >"$T/hosts"
 rc=0
 timeout 60 dls run --hostfile "$T/hosts" --launch 'sh -c "echo cannot reach {host} >&2; exit 1"' \
-	--width 60 --height 30 --no-progress >"$T/launch.out" 2>&1 || rc=$?
+	--width 60 --height 30 --no-progress --dir "$T/launch" >"$T/launch.out" 2>&1 || rc=$?
 expect_eq "a launch that fails" "$rc" 1
 grep -q "^dls run: run 'run-[0-9]*' on 1 host (sh -c" "$T/launch.out"
 grep -q "^dls run: cannot start the naming service: omniNames did not start on localhost, 5 free ports tried: cannot reach localhost (see " "$T/launch.out"
-grep -q "^dls run: run 'run-[0-9]*' failed before its master ran; logs in " "$T/launch.out"
+grep -q "^dls run: run 'run-[0-9]*' failed before its master ran; logs in $T/launch" "$T/launch.out"
+# slaves whose launch fails: each is said at once with what it printed last
+rc=0
+timeout 60 dls run --hostfile "$T/hosts" \
+	--launch "sh -c 'case \"\$*\" in *dls-slave*) echo no room on {host} >&2; exit 3;; esac; exec \"\$@\"' sh" \
+	--width 60 --height 30 --no-progress --dir "$T/noslave" >"$T/noslave.out" 2>&1 || rc=$?
+expect_eq "slaves that could not start" "$rc" 1
+for i in 0 1; do
+	grep -q "^dls run: slave.$i@localhost exited 3: no room on localhost (its log: " "$T/noslave.out"
+done
+grep -q "^dls run: every slave of run 'run-[0-9]*' has exited and the master is still waiting" \
+	"$T/noslave.out"
+echo "ok a launch that fails: the naming service's and the slaves' reasons said"
 # no naming service given at all: said at once, not after the connect timeout
 rc=0
 start=$(date +%s%N)
