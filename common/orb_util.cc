@@ -262,9 +262,16 @@ CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t
 		snprintf(why, len, "'%s' is not bound in the naming service", path);
 		*err = DLS_ENOENT;
 	} catch (const CORBA::Exception &e) {
-		int rc = dls_call_error(e, why, len);
+		char cause[256];
+		int rc = dls_call_error(e, cause, sizeof(cause));
 
 		*err = rc == DLS_ETIMEDOUT || rc == DLS_EINVAL ? rc : DLS_EREMOTE;
+		if (*err == DLS_EINVAL)
+			snprintf(why, len, "%s", cause);
+		else /* the call that failed was the naming service's */
+			snprintf(why, len, "the naming service %s: %s",
+				 *err == DLS_ETIMEDOUT ? "did not answer in time" : "cannot be reached",
+				 cause);
 	}
 	return CORBA::Object::_nil();
 }

@@ -33,7 +33,7 @@ rc=0
 dls-slave --run nowhere --connect-timeout-ms 300 -ORBInitRef NameService=corbaname::127.0.0.1:$port \
 	$EP >"$T/slave2.out" 2>&1 || rc=$?
 expect_eq "exit status, no naming service" "$rc" 1
-grep -q "^dls-slave: cannot find the master of run 'nowhere'" "$T/slave2.out"
+grep -q "^dls-slave: cannot find the master of run 'nowhere': the naming service cannot be reached: CORBA::TRANSIENT" "$T/slave2.out"
 # a host the launch template cannot reach: what the template printed last is
 # in the message, and the run ends before its master ran
 printf 'localhost slots=2\n' >"$T/hosts"
