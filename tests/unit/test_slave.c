@@ -287,8 +287,18 @@ static void test_retried_submit_delivered(void)
 	CU_ASSERT_EQUAL(f.submits, 7); /* six blocks, one of them twice */
 }
 
-/* The same load under a simple scheme, which does not weigh A_i: the
- * slave asks on, reporting A_i = 1, and finishes the loop. */
+/* V = 2 and Q = 1 at first, 3 from 5 ms on; the emulated chunk lasts
+ * longer than that, so the next A_i is floor(2/3) = 0. */
+static void loaded_config(struct slave_config *c)
+{
+	config(c);
+	CU_ASSERT_PTR_NULL_FATAL(emul_steps_parse("0:1,0.005:3", &c->load));
+	c->speed = 2;
+	c->t_iter_ns = 1e5;
+}
+
+/* That load under a simple scheme, which does not weigh A_i: the slave
+ * asks on, reporting A_i = 1, and finishes the loop. */
 static void test_acp_zero_simple_scheme_asks(void)
 {
 	struct fake f = {.width = 12, .chunk = 3, .height = 4};
@@ -297,10 +307,7 @@ static void test_acp_zero_simple_scheme_asks(void)
 	struct slave_stats st;
 	char why[SLAVE_WHY_LEN];
 
-	config(&c);
-	CU_ASSERT_PTR_NULL_FATAL(emul_steps_parse("0:1,0.005:3", &c.load));
-	c.speed = 2;
-	c.t_iter_ns = 1e5;
+	loaded_config(&c);
 	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_OK);
 	CU_ASSERT_EQUAL(f.delivered, 12);
 	CU_ASSERT_EQUAL(f.acp_seen[0], 2);
@@ -367,12 +374,7 @@ static void test_acp_zero_delivers_then_waits(void)
 	struct slave_stats st;
 	char why[SLAVE_WHY_LEN];
 
-	config(&c);
-	/* Q = 1 at first, 3 from 5 ms on; the emulated chunk lasts longer than
-	 * that, so the next A_i is floor(2/3) = 0 */
-	CU_ASSERT_PTR_NULL_FATAL(emul_steps_parse("0:1,0.005:3", &c.load));
-	c.speed = 2;
-	c.t_iter_ns = 1e5;
+	loaded_config(&c);
 	ops.stop_requested = stop_when_all_delivered;
 	CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_OK);
 	CU_ASSERT_STRING_EQUAL(why, "stopped on request");
