@@ -2,14 +2,35 @@
  * dls compare - checks an image computed by a run against another (usually
  * the sequential `dls mandel --raw`), column by column.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dls/err.h"
 #include "dls_cmds.h"
 #include "image_file.h"
 
 #define PROG "dls compare"
+
+/* Reads path, or says why not (the file, the cause): DLS_OK or the error. */
+static int read_image(const char *path, uint16_t **counts, int32_t *w, int32_t *h)
+{
+	int rc;
+
+	errno = 0;
+	rc = image_file_read_pgm16(path, counts, w, h);
+	if (rc == DLS_EIO)
+		fprintf(stderr, PROG ": cannot read '%s': %s\n", path, strerror(errno));
+	else if (rc == DLS_ENOMEM)
+		fprintf(stderr, PROG ": cannot read '%s': no memory for its size\n", path);
+	else if (rc)
+		fprintf(stderr,
+			PROG ": cannot read '%s': not a 16-bit PGM (P5, maxval 65535), or cut "
+			     "short\n",
+			path);
+	return rc;
+}
 
 int dls_cmd_compare(int argc, char **argv)
 {
@@ -27,12 +48,9 @@ int dls_cmd_compare(int argc, char **argv)
 		fprintf(stderr, PROG ": two images are required\ntry '" PROG " --help'\n");
 		return 2;
 	}
-	if (image_file_read_pgm16(argv[1], &a, &wa, &ha)) {
-		fprintf(stderr, PROG ": cannot read '%s': not a 16-bit PGM\n", argv[1]);
+	if (read_image(argv[1], &a, &wa, &ha))
 		return 2;
-	}
-	if (image_file_read_pgm16(argv[2], &b, &wb, &hb)) {
-		fprintf(stderr, PROG ": cannot read '%s': not a 16-bit PGM\n", argv[2]);
+	if (read_image(argv[2], &b, &wb, &hb)) {
 		free(a);
 		return 2;
 	}

@@ -88,4 +88,15 @@ dls mandel --help | grep -q -- --sums
 # the sequential kernel's totals
 expect_eq "mandel 200x100" "$(dls mandel --width 200 --height 100 --sums | head -1)" "total 1060194"
 expect_eq "mandel 123x77" "$(dls mandel --width 123 --height 77 --maxit 1000 --sums | head -1)" "total 1849188"
+# dls compare says which file it could not read, and why
+dls mandel --width 20 --height 10 --raw "$T/a.pgm" >/dev/null
+echo "P5 3" >"$T/cut.pgm"
+rc=0
+dls compare "$T/none.pgm" "$T/a.pgm" 2>"$T/cmp.err" || rc=$?
+expect_eq "compare, a file that is not there" "$rc" 2
+grep -q "^dls compare: cannot read '$T/none.pgm': No such file or directory" "$T/cmp.err"
+rc=0
+dls compare "$T/a.pgm" "$T/cut.pgm" 2>"$T/cmp.err" || rc=$?
+expect_eq "compare, not a PGM" "$rc" 2
+grep -q "^dls compare: cannot read '$T/cut.pgm': not a 16-bit PGM (P5, maxval 65535), or cut short" "$T/cmp.err"
 echo ok
