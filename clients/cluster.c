@@ -1,7 +1,6 @@
 #include "cluster.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 
 #include "cli_opt.h"
 #include "cli_util.h"
+#include "dls_sched.h"
 
 int cluster_halves(int n, int nd, struct cluster *c)
 {
@@ -170,7 +170,7 @@ int cluster_ever_asks(const struct cluster *c)
 		double v = (c->declared[i] > 0 ? c->declared[i] : c->speed[i]) / vmin;
 
 		for (size_t k = 0; k < c->load[i].n; k++)
-			if (floor(v / c->load[i].value[k] + 1e-9) >= 1)
+			if (sched_acp(v, c->load[i].value[k], 1) >= 1)
 				return 1;
 	}
 	return 0;

@@ -216,6 +216,13 @@ const char *sched_kind_name(enum sched_kind k);
 int sched_kind_parse(const char *name, enum sched_kind *out);
 /* 1 for DTSS, DFSS, DFISS, DTFSS; 0 otherwise. */
 int sched_kind_is_distributed(enum sched_kind k);
+/*
+ * The A_i a slave of virtual power vpower reports under load q (> 0):
+ * floor(V_i / Q_i), the epsilon keeping 2.0/2 from becoming 0.999...; 0
+ * only when waits_idle (a distributed scheme: it does not ask while A_i is
+ * 0, seed 001 §3), else at least 1 (the other schemes weigh no A_i).
+ */
+int64_t sched_acp(double vpower, double q, int waits_idle);
 /* 1 for AWF-B, AWF-C, AWF-D, AWF-E, AF (they learn from sched_measure). */
 int sched_kind_is_adaptive(enum sched_kind k);
 

@@ -3,6 +3,7 @@
  * and their wire form, and the ACPSA service order: what every user of the
  * scheduler needs without a scheduler.
  */
+#include <math.h>
 #include <string.h>
 #include <strings.h>
 
@@ -38,6 +39,13 @@ int sched_kind_parse(const char *name, enum sched_kind *out)
 int sched_kind_is_distributed(enum sched_kind k)
 {
 	return k == SCHED_DTSS || k == SCHED_DFSS || k == SCHED_DFISS || k == SCHED_DTFSS;
+}
+
+int64_t sched_acp(double vpower, double q, int waits_idle)
+{
+	int64_t a = (int64_t)floor(vpower / q + 1e-9);
+
+	return a < 1 && !waits_idle ? 1 : a;
 }
 
 void sched_params_init(struct sched_params *p)

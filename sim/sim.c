@@ -137,9 +137,6 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 		const struct sim_pe *pe = &c->pes[i];
 
 		sl[i].vpower = declared_of(pe) / min_speed; /* what the master believes */
-		/* two-level hmasters run DTSS below them whatever the top's scheme */
-		sl[i].waits_idle = sched_kind_is_distributed(c->sched.kind) ||
-				   (c->hmasters > 0 && c->twolevel);
 		sl[i].power = pe->load;
 		for (size_t k = 0; k < pe->load.n; k++)
 			sl[i].power.value[k] = pe->speed / pe->load.value[k];
@@ -150,7 +147,7 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 		sl[i].active = 1;
 		sl[i].ready = c->latency_s;
 		sl[i].asked = 0;
-		acp0[i] = sim_slave_acp_at(&sl[i], pe, 0);
+		acp0[i] = sim_slave_acp_at(c, &sl[i], pe, 0);
 		if (c->sched.kind == SCHED_WF)
 			acp0[i] = (int64_t)(sl[i].vpower * 1000 + 0.5);
 	}
@@ -191,7 +188,7 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 
 			if (!sl[i].active || sl[i].ready > now)
 				continue;
-			a = sim_slave_acp_at(&sl[i], &c->pes[i], sl[i].asked);
+			a = sim_slave_acp_at(c, &sl[i], &c->pes[i], sl[i].asked);
 			if (a < 1 && sched_remaining(sched) == 0) {
 				/* nothing left: the master dismisses it (master_orb.cc) */
 				sl[i].active = 0;
@@ -296,7 +293,7 @@ static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_
 		for (int i = h; i < c->npes; i += H) {
 			if (!sl[i].active || sl[i].ready > send)
 				continue;
-			acp[i] = sim_slave_acp_at(&sl[i], &c->pes[i], sl[i].asked);
+			acp[i] = sim_slave_acp_at(c, &sl[i], &c->pes[i], sl[i].asked);
 			if (acp[i] < 1) {
 				if (sched_remaining(sched) == 0) {
 					sl[i].active = 0;

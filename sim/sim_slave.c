@@ -3,8 +3,6 @@
  */
 #include "sim_slave.h"
 
-#include <math.h>
-
 #include "dls/slave.h"
 
 double sim_round_trip(const struct sim_config *c)
@@ -23,9 +21,10 @@ double sim_slave_lead(const struct sim_config *c)
 	return c->overlap ? DLS_SLAVE_LEAD_RTTS * sim_round_trip(c) : 0;
 }
 
-int64_t sim_slave_acp_at(const struct sim_slave *s, const struct sim_pe *pe, double t)
+int64_t sim_slave_acp_at(const struct sim_config *c, const struct sim_slave *s,
+			 const struct sim_pe *pe, double t)
 {
-	int64_t a = (int64_t)floor(s->vpower / emul_steps_at(&pe->load, t) + 1e-9);
+	int waits_idle = sched_kind_is_distributed(c->sched.kind) || (c->hmasters > 0 && c->twolevel);
 
-	return a < 1 && !s->waits_idle ? 1 : a;
+	return sched_acp(s->vpower, emul_steps_at(&pe->load, t), waits_idle);
 }

@@ -10,7 +10,6 @@
 struct sim_slave {
 	double ready;	/* when its next request reaches the master (its hmaster) */
 	double vpower;	/* V_i = speed / min speed */
-	int waits_idle;	/* a distributed scheme: no request while A_i is 0 */
 	struct emul_steps power; /* speed / Q(t) for the emulated cost */
 	int active;	/* still requesting */
 	double asked;	/* when it sent the pending request */
@@ -30,8 +29,10 @@ struct sim_slave {
  * overlap): DLS_SLAVE_LEAD_RTTS modelled round trips, or 0. */
 double sim_slave_lead(const struct sim_config *c);
 
-/* A_i = floor(V_i / Q_i(t)) of slave s at time t; at least 1 unless
- * s->waits_idle (as the runtime's slave_acp). */
-int64_t sim_slave_acp_at(const struct sim_slave *s, const struct sim_pe *pe, double t);
+/* A_i = floor(V_i / Q_i(t)) of slave s at time t (sched_acp): at least 1
+ * unless it waits while A_i is 0, under a distributed scheme or a
+ * two-level hmaster (which runs DTSS below it), as the runtime's slaves. */
+int64_t sim_slave_acp_at(const struct sim_config *c, const struct sim_slave *s,
+			 const struct sim_pe *pe, double t);
 
 #endif

@@ -199,7 +199,7 @@ static int on_slave(struct tl *s, int i, double t)
 	const struct sim_config *c = s->c;
 	int h = i % s->H, j = i / s->H;
 	struct hm *m = &s->hm[h];
-	int64_t a = sim_slave_acp_at(&s->sl[i], &c->pes[i], s->sl[i].asked);
+	int64_t a = sim_slave_acp_at(c, &s->sl[i], &c->pes[i], s->sl[i].asked);
 
 	if (a < 1) {
 		if (m->parent_done && pool_left(m) == 0) {
@@ -321,7 +321,7 @@ int sim_twolevel(const struct sim_config *c, struct sim_slave *sl, struct sim_re
 			goto out;
 		}
 		for (int j = 0; j < m->nmembers; j++)
-			m->starters += sim_slave_acp_at(&sl[h + j * s.H], &c->pes[h + j * s.H], 0) >= 1;
+			m->starters += sim_slave_acp_at(c, &sl[h + j * s.H], &c->pes[h + j * s.H], 0) >= 1;
 		s.gate_need += m->starters > 0;
 	}
 	/* every slave asks at time 0; its request reaches its hmaster a hop later */

@@ -96,16 +96,8 @@ double slave_load(const struct run *r, double at)
 
 int64_t slave_acp(const struct run *r, double at)
 {
-	double q = slave_load(r, at);
-
-	/* floor(V_i/Q_i); the epsilon keeps 2.0/2 from becoming 0.999... */
-	int64_t a = (int64_t)floor(r->st->vpower / q + 1e-9);
-
-	/* only the distributed schemes weigh A_i and wait while it is 0 (seed
-	 * 001 §3); a simple scheme's slave asks whatever its load */
-	if (a < 1 && !sched_kind_is_distributed((enum sched_kind)r->job.scheme.kind))
-		return 1;
-	return a;
+	return sched_acp(r->st->vpower, slave_load(r, at),
+			 sched_kind_is_distributed((enum sched_kind)r->job.scheme.kind));
 }
 
 const char *slave_parent(const struct run *r)
