@@ -156,22 +156,22 @@ int cluster_power(const struct cluster *c, struct emul_steps *power)
 	return 0;
 }
 
+/* The Speed slave i declares, from which the master computes its V_i. */
+static double declared_speed(const struct cluster *c, int i)
+{
+	return c->declared[i] > 0 ? c->declared[i] : c->speed[i];
+}
+
 int cluster_ever_asks(const struct cluster *c)
 {
 	double vmin = 0;
 
-	for (int i = 0; i < c->n; i++) {
-		double v = c->declared[i] > 0 ? c->declared[i] : c->speed[i];
-
-		if (i == 0 || v < vmin)
-			vmin = v;
-	}
-	for (int i = 0; i < c->n; i++) {
-		double v = (c->declared[i] > 0 ? c->declared[i] : c->speed[i]) / vmin;
-
+	for (int i = 0; i < c->n; i++)
+		if (i == 0 || declared_speed(c, i) < vmin)
+			vmin = declared_speed(c, i);
+	for (int i = 0; i < c->n; i++)
 		for (size_t k = 0; k < c->load[i].n; k++)
-			if (sched_acp(v, c->load[i].value[k], 1) >= 1)
+			if (sched_acp(declared_speed(c, i) / vmin, c->load[i].value[k], 1) >= 1)
 				return 1;
-	}
 	return 0;
 }

@@ -791,10 +791,10 @@ int dls_cmd_run(int argc, char **argv)
 	if (status != 0 && status != 130) {
 		if (r.master.pid <= 0) /* it never ran: launch() said why */
 			fprintf(stderr, PROG ": run '%s' failed before its %s ran; logs in %s\n",
-				o.run, o.trees ? "coordinator" : "master", e.logdir);
+				o.run, top_role(&o), e.logdir);
 		else
 			fprintf(stderr, PROG ": run '%s' failed (%s exit %d); logs in %s\n", o.run,
-				o.trees ? "coordinator" : "master", r.master.status, e.logdir);
+				top_role(&o), r.master.status, e.logdir);
 		if (!o.progress)
 			show_log("master", r.master.log);
 	} else if (!o.dir && failed_slaves(&r)) {

@@ -276,13 +276,11 @@ CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t
 	return CORBA::Object::_nil();
 }
 
-CORBA::Object_ptr dls_ref_with_timeout(CORBA::Object_ptr obj, int timeout_ms)
+CORBA::Object_ptr dls_ref_copy(CORBA::Object_ptr obj)
 {
 	CORBA::String_var ior = orb_->object_to_string(obj);
-	CORBA::Object_ptr ref = orb_->string_to_object(ior);
 
-	omniORB::setClientCallTimeout(ref, (CORBA::ULong)timeout_ms);
-	return ref;
+	return orb_->string_to_object(ior);
 }
 
 int dls_name_held(const char *path, int timeout_ms, char *why, size_t len)

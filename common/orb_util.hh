@@ -37,20 +37,20 @@ CORBA::Object_ptr dls_name_resolve(const char *path, int *err, char *why, size_t
 CORBA::Object_ptr dls_name_resolve_wait(const char *path, int timeout_ms, int *err, char *why,
 					size_t len);
 
-// A second reference to obj's object whose calls time out after timeout_ms:
-// a timeout of its own, leaving obj's (and the process's) as they are.  No
-// remote call.  The timeout holds on this reference only: where the ORB
-// did not know its type (a corbaloc), a narrow makes a new proxy without
-// it, so a typed reference is made with dls_typed_ref_with_timeout
-// (tests/tools/ping_retry.cc).
-CORBA::Object_ptr dls_ref_with_timeout(CORBA::Object_ptr obj, int timeout_ms);
+// A second reference to obj's object, a proxy of its own: a call timeout
+// set on it is nobody else's.  No remote call.
+CORBA::Object_ptr dls_ref_copy(CORBA::Object_ptr obj);
 
-// The same, narrowed (unchecked) to the IDL interface T, the timeout set on
-// the narrowed reference.  timeout_ms 0: the process's call timeout.
-template <typename T>
-typename T::_ptr_type dls_typed_ref_with_timeout(CORBA::Object_ptr obj, int timeout_ms)
+// A second reference to obj's object, narrowed (unchecked) to the IDL
+// interface T, whose calls time out after timeout_ms (0: the process's call
+// timeout), leaving obj's and the process's as they are.  No remote call.
+// The timeout is set on the narrowed reference: where the ORB did not know
+// obj's type (a corbaloc), a narrow makes a new proxy, which would not keep
+// one set before it (tests/tools/ping_retry.cc).
+template <typename T = CORBA::Object>
+typename T::_ptr_type dls_ref_with_timeout(CORBA::Object_ptr obj, int timeout_ms)
 {
-	CORBA::Object_var copy = dls_ref_with_timeout(obj, timeout_ms);
+	CORBA::Object_var copy = dls_ref_copy(obj);
 	typename T::_ptr_type ref = T::_unchecked_narrow(copy);
 
 	if (timeout_ms > 0)

@@ -61,7 +61,7 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 	try {
 		DLS::Master_var parent = DLS::Master::_unchecked_narrow(obj);
 		DLS::Master_var parent_register =
-			dls_typed_ref_with_timeout<DLS::Master>(obj, o->register_timeout_ms);
+			dls_ref_with_timeout<DLS::Master>(obj, o->register_timeout_ms);
 		PingOnlySlave *pinged = new PingOnlySlave();
 
 		PortableServer::ObjectId_var oid1 = dls_root_poa()->activate_object(pinged);

@@ -94,9 +94,13 @@ double slave_load(const struct run *r, double at)
 				    : slave_read_runqueue();
 }
 
-int64_t slave_acp(const struct run *r, double at)
+int64_t slave_acp(const struct run *r, double at, double *q)
 {
-	return sched_acp(r->st->vpower, slave_load(r, at),
+	double load = slave_load(r, at);
+
+	if (q)
+		*q = load;
+	return sched_acp(r->st->vpower, load,
 			 sched_kind_is_distributed((enum sched_kind)r->job.scheme.kind));
 }
 

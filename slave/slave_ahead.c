@@ -18,7 +18,7 @@ static void send_one(struct ahead *a)
 	struct run view = *a->r;
 	struct slave_stats st = *a->r->st;
 	double t0 = dls_now();
-	int64_t acp = slave_acp(a->r, t0);
+	int64_t acp = slave_acp(a->r, t0, NULL);
 
 	view.st = &st;
 	view.why = a->why;

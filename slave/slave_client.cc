@@ -390,14 +390,14 @@ static void set_parent_refs(slave_client *c, CORBA::Object_ptr obj)
 	const struct slave_orb_opts *o = c->opts;
 
 	if (o->coordinator_leaf) {
-		c->coordinator = dls_typed_ref_with_timeout<DLS::Coordinator>(obj, o->call_timeout_ms);
+		c->coordinator = dls_ref_with_timeout<DLS::Coordinator>(obj, o->call_timeout_ms);
 		c->coordinator_register =
-			dls_typed_ref_with_timeout<DLS::Coordinator>(obj, o->register_timeout_ms);
+			dls_ref_with_timeout<DLS::Coordinator>(obj, o->register_timeout_ms);
 	} else {
 		std::lock_guard<std::mutex> g(c->refs_lock);
 
-		c->master = dls_typed_ref_with_timeout<DLS::Master>(obj, o->call_timeout_ms);
-		c->master_register = dls_typed_ref_with_timeout<DLS::Master>(obj, o->register_timeout_ms);
+		c->master = dls_ref_with_timeout<DLS::Master>(obj, o->call_timeout_ms);
+		c->master_register = dls_ref_with_timeout<DLS::Master>(obj, o->register_timeout_ms);
 	}
 }
 

@@ -64,8 +64,8 @@ double slave_load(const struct run *r, double at);
 
 /* A_i = floor(V_i / Q_i) at dls_now() time `at` (emulated: Q_i(at)); at
  * least 1 unless the run's scheme is a distributed one (only those wait
- * while A_i is 0). */
-int64_t slave_acp(const struct run *r, double at);
+ * while A_i is 0).  *q (q NULL: not wanted): the Q_i it used. */
+int64_t slave_acp(const struct run *r, double at, double *q);
 
 /*
  * Sends every block of *s from the keep-th on with submit() (retried; a

@@ -52,10 +52,11 @@ struct loop {
 /* How often a slave that waits with A_i = 0 says so again. */
 #define SLAVE_IDLE_SAY_S 10.0
 
-/* A_i = 0: says so when the wait begins and every SLAVE_IDLE_SAY_S after,
- * with V_i and the Q_i that made it 0; nothing else shows why a run whose
- * slaves are all loaded makes no progress (SCHEMES.md 7, ambiguity 11). */
-static void say_idle(struct loop *L)
+/* A_i = 0 under load q: says so when the wait begins and every
+ * SLAVE_IDLE_SAY_S after, with V_i and q; nothing else shows why a run
+ * whose slaves are all loaded makes no progress (SCHEMES.md 7, ambiguity
+ * 11). */
+static void say_idle(struct loop *L, double q)
 {
 	const struct run *r = L->r;
 	double now = dls_now();
@@ -65,7 +66,7 @@ static void say_idle(struct loop *L)
 	L->idle_said = now;
 	log_warn("A_i = floor(V_i / Q_i) = floor(%.2f / %.2f) = 0: not asking for work until "
 		 "the load drops (read again every %d ms)",
-		 r->st->vpower, slave_load(r, now), r->cfg->poll_ms);
+		 r->st->vpower, q, r->cfg->poll_ms);
 }
 
 /* Notes a chunk that began at t0 and computed for compute_s: elapsed adds
@@ -200,7 +201,7 @@ static double ask_in_sleep(struct run *r, double deadline)
 	}
 	if (deadline - lead > dls_now())
 		dls_sleep_until(deadline - lead);
-	acp = slave_acp(r, dls_now());
+	acp = slave_acp(r, dls_now(), NULL);
 	if (acp < 1) /* not asking: the loop sees A_i = 0 after the chunk */
 		return 0;
 	t0 = dls_now();
@@ -325,12 +326,13 @@ static int work_chunk(struct loop *L, int64_t start, int64_t count)
 static int ask_now(struct loop *L, int *asked)
 {
 	struct run *r = L->r;
-	int64_t acp = slave_acp(r, dls_now());
+	double q;
+	int64_t acp = slave_acp(r, dls_now(), &q);
 	int rc;
 
 	*asked = 0;
 	if (acp < 1) { /* results must not wait with us: nobody could finish the run */
-		say_idle(L);
+		say_idle(L, q);
 		rc = L->piggy ? deliver_all(L) : DLS_OK;
 		dls_sleep_ms(r->cfg->poll_ms);
 		r->st->times.t_comwait += r->cfg->poll_ms / 1000.0;

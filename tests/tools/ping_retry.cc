@@ -6,7 +6,7 @@
 // connection's request and closes it unanswered; dls_ping must answer
 // DLS_OK through a second connection.  Then a ping to a closed port must
 // fail at once: the retry never hides a peer that is gone.  Last, a call
-// timeout given to dls_typed_ref_with_timeout must hold on the typed
+// timeout given to dls_ref_with_timeout must hold on the typed
 // reference it makes (the slave's and dls-hmaster's registration timeout):
 // a ping to a peer that accepts and never answers ends in that timeout,
 // not the process-wide one.  (Set on a corbaloc's reference before the
@@ -157,7 +157,7 @@ int main(int argc, char **argv)
 	}
 	std::string loc = "corbaloc::127.0.0.1:" + std::to_string(bound_port(px.listener)) + "/ping";
 	CORBA::Object_var direct_loc = dls_orb()->string_to_object(loc.c_str());
-	CORBA::Object_var proxied = dls_typed_ref_with_timeout<DLS::Slave>(direct_loc, 3000);
+	CORBA::Object_var proxied = dls_ref_with_timeout<DLS::Slave>(direct_loc, 3000);
 	int ok = dls_ping(proxied, why, sizeof(why)) == DLS_OK;
 	int seen = __atomic_load_n(&px.connections, __ATOMIC_SEQ_CST);
 	if (ok && seen == 2) {
@@ -173,7 +173,7 @@ int main(int argc, char **argv)
 	close(gone);
 	std::string dead = "corbaloc::127.0.0.1:" + std::to_string(gone_port) + "/ping";
 	CORBA::Object_var dead_loc = dls_orb()->string_to_object(dead.c_str());
-	CORBA::Object_var absent = dls_typed_ref_with_timeout<DLS::Slave>(dead_loc, 3000);
+	CORBA::Object_var absent = dls_ref_with_timeout<DLS::Slave>(dead_loc, 3000);
 	if (dls_ping(absent, why, sizeof(why)) != DLS_OK && strstr(why, "TRANSIENT")) {
 		printf("ok: a ping to a closed port fails: %s\n", why);
 	} else {
@@ -185,7 +185,7 @@ int main(int argc, char **argv)
 	int silent = loopback_socket(0, 1);
 	std::string mute = "corbaloc::127.0.0.1:" + std::to_string(bound_port(silent)) + "/ping";
 	CORBA::Object_var unanswering = dls_orb()->string_to_object(mute.c_str());
-	CORBA::Object_var timed = dls_typed_ref_with_timeout<DLS::Slave>(unanswering, 300);
+	CORBA::Object_var timed = dls_ref_with_timeout<DLS::Slave>(unanswering, 300);
 	long long t0 = now_ms();
 	int answered = dls_ping(timed, why, sizeof(why)) == DLS_OK;
 	long long waited = now_ms() - t0;
