@@ -304,6 +304,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 		switch (c) {
 		case O_TITER:
 			o->t_iter = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
+			o->t_iter_given = 1;
 			break;
 		case O_WIDTH:
 			cli_param_or_die(PROG, "--width", o->params, &o->nparams, "width", optarg);
@@ -493,6 +494,13 @@ void run_opts_validate(struct run_opts *o)
 					 : i % o->levels[o->nlevels - 1];
 	if (!o->trees) /* the scheme and its options, as the master will see them */
 		sched_cli_finish(PROG, &o->sc, "dtss", iterations, o->cl.n);
+	if (o->real && o->t_iter_given)
+		cli_usage_error(PROG, "--t-iter", NULL,
+				"sets the emulated time of an iteration; --real slaves compute "
+				"at their own speed");
+	if (o->real && o->loads)
+		cli_usage_error(PROG, "--loads", o->loads,
+				"sets emulated loads; --real slaves measure their own Q_i");
 	if (!o->trees && !o->real && sched_kind_is_distributed(o->sc.p.kind) &&
 	    !cluster_ever_asks(&o->cl))
 		cli_usage_error(PROG, "--loads", o->loads,
@@ -514,8 +522,11 @@ void run_opts_validate(struct run_opts *o)
 				"two-level hmasters run a distributed scheme (dtss dfss dfiss "
 				"dtfss); --hmode relay runs any");
 	if (o->trees && o->collect_given)
-		cli_usage_error(PROG, "--collect", o->collect,
-				"Tree Scheduling collects by --report-interval (0: when idle)");
+		cli_usage_error(
+		    PROG, "--collect", o->collect,
+		    o->piles ? "the balancing policies collect as Tree Scheduling does, "
+			       "by --report-interval (0: when idle)"
+			     : "Tree Scheduling collects by --report-interval (0: when idle)");
 	if (o->slave_program && (o->trees || o->tls))
 		cli_usage_error(PROG, "--slave-program", o->slave_program,
 				"runs master-slave schemes without --tls only");

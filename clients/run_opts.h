@@ -24,6 +24,7 @@ struct run_opts {
 	const char *hostfile, *launch; /* the hosts, and how a program starts on one */
 	int slurm;		       /* the hosts of the Slurm allocation */
 	int real;		       /* slaves measure their Speed and Q_i (no emulation) */
+	int t_iter_given;	       /* --t-iter (an emulation option) was given */
 	int overlap;		       /* slaves ask ahead (dls-slave --overlap) */
 	int low_priority;	       /* ... and yield the cores (--low-priority) */
 	/* every path the programs get, made absolute: they may run elsewhere

@@ -104,6 +104,8 @@ grep -q "refused: balance from a stranger: balance: the caller does not show thi
 expect_usage_error "^dls-treesched: cannot set up the run: policy 'ripple': the cube topology needs a power-of-two" \
 	dls-treesched --slaves 3 --topology cube --policy ripple
 expect_usage_error "^dls-treesched: --policy 'heap': unknown" dls-treesched --slaves 2 --policy heap
+expect_usage_error "^dls run: --collect 'end': the balancing policies collect as Tree Scheduling" \
+	dls run --scheme roc --cluster C8 --collect end
 expect_usage_error "^dls run: --gamma=half: applies to --scheme trees only" \
 	dls run --scheme workpile --cluster C8 --gamma half
 expect_usage_error "^dls run: --threshold/--ht/--interval-us/...: applies to --scheme workpile" \
