@@ -15,9 +15,9 @@
 #include "mandel.h"
 #include "npy_file.h"
 
-void run_report_build(struct run_report *r, const struct dls_job *job,
-		      struct dls_status *snap, const struct result_store *rs,
-		      const struct run_outputs *o, const struct run_report_tree *tree)
+void run_report_build(struct run_report *r, const struct dls_job *job, struct dls_status *snap,
+		      const struct result_store *rs, const struct run_outputs *o, double clock_lead,
+		      const struct run_report_tree *tree)
 {
 	memset(r, 0, sizeof(*r));
 	r->job = *job;
@@ -26,7 +26,9 @@ void run_report_build(struct run_report *r, const struct dls_job *job,
 	r->tree = tree;
 	r->work = work_total_cost(&rs->work, rs->data);
 	if (r->work && o->power && o->power->n && o->t_iter_ns > 0 && r->snap.elapsed > 0) {
-		r->t_ideal = emul_finish(o->power, 0, (double)r->work * o->t_iter_ns * 1e-9);
+		r->t_ideal =
+		    emul_finish(o->power, clock_lead, (double)r->work * o->t_iter_ns * 1e-9) -
+		    clock_lead;
 		r->efficiency = r->t_ideal / r->snap.elapsed;
 	}
 }

@@ -62,12 +62,14 @@ struct run_outputs {
 /*
  * Fills *r: it takes over *snap (freed by run_report_free) and takes the
  * work from the complete results (the workload's cost of each); with
- * o->power and o->t_iter_ns, T_ideal and E.  tree may be NULL; it must
- * outlive r.
+ * o->power and o->t_iter_ns, T_ideal and E: the time the cluster's power
+ * schedule takes over the work from clock_lead seconds in, where the slaves'
+ * load clocks stood when scheduling started (master_clock_lead).  tree may
+ * be NULL; it must outlive r.
  */
-void run_report_build(struct run_report *r, const struct dls_job *job,
-		      struct dls_status *snap, const struct result_store *rs,
-		      const struct run_outputs *o, const struct run_report_tree *tree);
+void run_report_build(struct run_report *r, const struct dls_job *job, struct dls_status *snap,
+		      const struct result_store *rs, const struct run_outputs *o, double clock_lead,
+		      const struct run_report_tree *tree);
 void run_report_free(struct run_report *r);
 
 /* Seed 001's table and the summary lines, for a person. */

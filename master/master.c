@@ -162,6 +162,7 @@ void master_close_registration_if_due(struct master *m, double now)
 	if (!roster_close_if_due(&m->roster, now))
 		return;
 	master_log_closed(m);
+	m->closed_at = now;
 	m->gate_deadline = now + m->cfg.start_timeout_ms / 1000.0;
 	pthread_cond_broadcast(&m->cond);
 	serve_queue_wake_head(&m->queue); /* the start gate may open now */
@@ -335,6 +336,13 @@ int master_snapshot(struct master *m, struct dls_status *out)
 const struct result_store *master_results(const struct master *m)
 {
 	return &m->results;
+}
+
+double master_clock_lead(const struct master *m)
+{
+	double lead = m->results.t_start - m->closed_at;
+
+	return m->closed_at > 0 && m->results.started && lead > 0 ? lead : 0;
 }
 
 const struct master_config *master_config_of(const struct master *m)

@@ -244,6 +244,16 @@ int master_snapshot(struct master *m, struct dls_status *out);
 /* The results, in loop-index order; complete once done.  Owned by m. */
 const struct result_store *master_results(const struct master *m);
 
+/*
+ * How long before scheduling started the slaves' emulated load clocks
+ * started: they count from their registration, which returns when
+ * registration closes, and scheduling starts when the start gate opens
+ * (every first request in, or its deadline).  0 when this process did not
+ * see both (a resumed master).  The report's T_ideal starts the cluster's
+ * power schedule this far in.
+ */
+double master_clock_lead(const struct master *m);
+
 /* The job the slaves learn when they register (JobSpec). */
 void master_job(const struct master *m, struct dls_job *out);
 

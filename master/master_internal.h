@@ -59,6 +59,7 @@ struct master {
 	struct roster roster;		/* who registered: ids, names, V_i, states */
 	struct master_child *children;	/* cfg.nslaves entries, by id */
 	double gate_deadline;		/* start gate opens at the latest then */
+	double closed_at;		/* registration closed (0: not in this process) */
 	int gate_open;
 	struct serve_queue queue;	/* pending requests in ACPSA order */
 	struct serve_ranges requeue;	/* the work of lost slaves */

@@ -92,7 +92,8 @@ static int write_outputs(void *ctx)
 	if (master_snapshot(s->m, &st))
 		return 1;
 	master_job(s->m, &job);
-	run_report_build(&r, &job, &st, master_results(s->m), &s->o->out, NULL);
+	run_report_build(&r, &job, &st, master_results(s->m), &s->o->out, master_clock_lead(s->m),
+			 NULL);
 	rc = run_report_write(&r, master_results(s->m), &s->o->out);
 	run_report_free(&r);
 	return rc;

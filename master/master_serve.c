@@ -208,7 +208,9 @@ static int maybe_open_gate(struct master *m, double now)
 	rc = master_open_gate_with(m, acp);
 	free(acp);
 	if (!rc)
-		log_info("scheduling starts with %d of %d first requests", pending, m->roster.n);
+		log_info("scheduling starts with %d of %d first requests, %.1f ms after "
+			 "registration closed",
+			 pending, m->roster.n, master_clock_lead(m) * 1e3);
 	return rc;
 }
 

@@ -97,7 +97,9 @@ static int write_outputs(void *ctx)
 		return 1;
 	coordinator_job(s->c, &job);
 	have_tree = !coordinator_tree_stats(s->c, &tree);
-	run_report_build(&r, &job, &st, coordinator_results(s->c), &s->o->out,
+	/* 0: the chain starts the run as registration closes, before any
+	 * slave's load clock (set when its registration returns) */
+	run_report_build(&r, &job, &st, coordinator_results(s->c), &s->o->out, 0,
 			 have_tree ? &tree : NULL);
 	rc = run_report_write(&r, coordinator_results(s->c), &s->o->out);
 	run_report_free(&r);

@@ -2,8 +2,11 @@
  * emul.h - the emulated heterogeneous cluster (WORKLOAD.md 2, 5).
  *
  * A load schedule gives Q(t), the emulated run-queue length, as steps
- * "0:1,2.5:2" (from t = 0 s Q = 1, from 2.5 s Q = 2); times count from the
- * start of scheduling.  A power schedule is the same for a power V/Q(t).
+ * "0:1,2.5:2" (from t = 0 s Q = 1, from 2.5 s Q = 2); a slave's times
+ * count from its registration (when registration closed), which is
+ * scheduling's start but for the wait for the first requests (the master's
+ * T_ideal counts it: master_clock_lead).  A power schedule is the same for
+ * a power V/Q(t).
  * emul_finish() answers when a given amount of work (seconds at power 1)
  * started at t0 is done: the slave sleeps to that deadline after computing
  * a chunk for real, and the master uses it for T_ideal of a whole cluster.

@@ -138,4 +138,11 @@ same_image "$T/late-ss.pgm" "$REF"
 grep -q "A_i = floor(V_i / Q_i) = floor(1.00 / 2.00) = 0: not asking for work until the load drops" \
 	"$T/logs-late/slave.0.log"
 grep -q "A_i = 1: asking for work again" "$T/logs-late/slave.0.log"
+# Scheduling started when slave 0 first asked, 0.3 s into its load clock,
+# at full power: T_ideal is the work at power 2 (it counted the 0.3 s at
+# power 1.5 once, 0.075 s more, and reported E above 1).
+awk '/^work / { work = $2 } /^T_p / { t_ideal = $5; e = $8 }
+	END { want = work * 3000e-9 / 2; d = t_ideal - want
+	      if (d < -0.002 || d > 0.01 || e > 1) { print "T_ideal " t_ideal ", want " want ", E " e; exit 1 } }' \
+	"$T/late.log" || { cat "$T/late.log"; exit 1; }
 echo "ok A_i = 0: a simple scheme asks on; a distributed one waits, saying why, or is refused"
