@@ -67,8 +67,8 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 		PortableServer::ObjectId_var oid1 = dls_root_poa()->activate_object(pinged);
 		DLS::Slave_var self = pinged->_this();
 		pinged->_remove_ref();
-		struct hmaster_parent_opts po = {o->name, ppath, o->rejoin_ms, o->secret,
-						 o->patience_ms};
+		struct hmaster_parent_opts po = {o->name,   ppath,	    o->rejoin_ms,
+						 o->secret, o->patience_ms, o->register_timeout_ms};
 		pops = hmaster_parent_ops(&po, parent, parent_register, self);
 		h = hmaster_create(o->name, o->twolevel ? HMASTER_TWOLEVEL : HMASTER_RELAY,
 				   o->nslaves, o->register_timeout_ms, o->link_latency_us, &pops, &err);

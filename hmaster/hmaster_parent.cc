@@ -23,7 +23,7 @@ struct parent_ctx {
 	DLS::Master_var parent_register; // registration only: before any rejoin
 	DLS::Slave_var self;
 	CORBA::String_var name, path;
-	int rejoin_ms, patience_ms;
+	int rejoin_ms, patience_ms, register_timeout_ms;
 	struct run_secret secret;
 	std::vector<int> ids; // what the parent issued: rejoined with
 	std::vector<uint64_t> keys;
@@ -150,6 +150,63 @@ template <class Call> static int with_rejoin(parent_ctx *p, Call call, char *why
 	}
 }
 
+// Makes the registration call(parent_register), which returns a code;
+// while the parent cannot be reached (a master that died before it
+// answered, which dls run resumes under the same name; a successor that
+// has not bound it yet), finds the parent by name again and registers
+// again, for up to rejoin_ms (0: never), as a slave does.  A registration
+// the dead parent had recorded is not known to this hmaster, so the
+// successor refuses the second one if it is full: that is said.
+template <class Call> static int registering(parent_ctx *p, Call call, char *why, size_t len)
+{
+	double t0 = dls_now();
+	int delay = 50, tries = 0;
+
+	for (;;) {
+		DLS::Master_var parent;
+		int rc, err;
+
+		{
+			omni_mutex_lock l(p->lock);
+			parent = DLS::Master::_duplicate(p->parent_register);
+		}
+		try {
+			rc = call(parent.in());
+			if (!rc && tries)
+				log_warn("registered with the parent after %d attempts in %.2f s",
+					 tries + 1, dls_now() - t0);
+			return rc;
+		} catch (const CORBA::TIMEOUT &e) {
+			return dls_corba_error(e, why, len); // the window passed: not gone
+		} catch (const CORBA::Exception &e) {
+			rc = dls_corba_error(e, why, len);
+		}
+		if (rc != DLS_EREMOTE || p->rejoin_ms <= 0)
+			return rc;
+		if (dls_now() - t0 >= p->rejoin_ms / 1000.0) {
+			log_err("could not register with the parent in %d ms: %s", p->rejoin_ms,
+				why);
+			return rc;
+		}
+		if (!tries++)
+			log_warn("the parent cannot be reached to register (%s): registering again "
+				 "for up to %d ms",
+				 why, p->rejoin_ms);
+		dls_sleep_ms(delay);
+		delay = delay < 250 ? 2 * delay : 500; // a new master binds within ~1 s
+		char rwhy[256];
+		CORBA::Object_var obj = dls_name_resolve(p->path, &err, rwhy, sizeof(rwhy));
+		if (CORBA::is_nil(obj))
+			continue; // not bound again yet
+		DLS::Master_var found = DLS::Master::_unchecked_narrow(obj);
+		DLS::Master_var reg =
+		    dls_ref_with_timeout<DLS::Master>(obj, p->register_timeout_ms);
+		omni_mutex_lock l(p->lock);
+		p->parent = DLS::Master::_duplicate(found);
+		p->parent_register = DLS::Master::_duplicate(reg);
+	}
+}
+
 static int p_register_group(void *ctx, const char *const *names, const double *speeds, size_t n,
 			    int *ids, uint64_t *keys, double *vpowers, struct dls_job *job,
 			    char *why, size_t len)
@@ -157,7 +214,6 @@ static int p_register_group(void *ctx, const char *const *names, const double *s
 	parent_ctx *p = (parent_ctx *)ctx;
 	DLS::StringSeq nm;
 	DLS::DoubleSeq sp;
-	DLS::Credentials cred;
 
 	nm.length((CORBA::ULong)n);
 	sp.length((CORBA::ULong)n);
@@ -165,29 +221,31 @@ static int p_register_group(void *ctx, const char *const *names, const double *s
 		nm[(CORBA::ULong)i] = names[i];
 		sp[(CORBA::ULong)i] = speeds[i];
 	}
-	try {
-		// the parent pings `self` for every slave below this hmaster
-		trust_credentials(&p->secret, cred);
-		DLS::GroupRegistration_var r = p->parent_register->register_group(
+	return registering(
+	    p,
+	    [&](DLS::Master_ptr parent) -> int {
+		    // the parent pings `self` for every slave below this hmaster
+		    DLS::Credentials cred; // a fresh nonce each time
+		    trust_credentials(&p->secret, cred);
+		    DLS::GroupRegistration_var r = parent->register_group(
 			DLS::PROTOCOL_VERSION, cred, p->name, nm, sp, p->self);
-		if (r->slave_ids.length() != n || r->keys.length() != n ||
-		    r->virtual_powers.length() != n) {
-			snprintf(why, len, "the parent answered %u ids for %zu slaves",
-				 (unsigned)r->slave_ids.length(), n);
-			return DLS_EREMOTE;
-		}
-		for (size_t i = 0; i < n; i++) {
-			ids[i] = r->slave_ids[(CORBA::ULong)i];
-			keys[i] = r->keys[(CORBA::ULong)i];
-			vpowers[i] = r->virtual_powers[(CORBA::ULong)i];
-		}
-		if (trust_check_parent(&p->secret, cred, ids, keys, n, r->proof, why, len))
-			return DLS_EINVAL;
-		issued(p, ids, keys, n);
-		return proto_job_in(r->job, job, why, len);
-	} catch (const CORBA::Exception &e) {
-		return dls_corba_error(e, why, len);
-	}
+		    if (r->slave_ids.length() != n || r->keys.length() != n ||
+			r->virtual_powers.length() != n) {
+			    snprintf(why, len, "the parent answered %u ids for %zu slaves",
+				     (unsigned)r->slave_ids.length(), n);
+			    return DLS_EREMOTE;
+		    }
+		    for (size_t i = 0; i < n; i++) {
+			    ids[i] = r->slave_ids[(CORBA::ULong)i];
+			    keys[i] = r->keys[(CORBA::ULong)i];
+			    vpowers[i] = r->virtual_powers[(CORBA::ULong)i];
+		    }
+		    if (trust_check_parent(&p->secret, cred, ids, keys, n, r->proof, why, len))
+			    return DLS_EINVAL;
+		    issued(p, ids, keys, n);
+		    return proto_job_in(r->job, job, why, len);
+	    },
+	    why, len);
 }
 
 static int p_request_group(void *ctx, const struct dls_request *reqs, size_t n,
@@ -235,36 +293,37 @@ static int p_register_cluster(void *ctx, const double *speeds, size_t n, int *id
 {
 	parent_ctx *p = (parent_ctx *)ctx;
 	DLS::DoubleSeq sp;
-	DLS::Credentials cred;
 
 	sp.length((CORBA::ULong)n);
 	for (size_t i = 0; i < n; i++)
 		sp[(CORBA::ULong)i] = speeds[i];
-	try {
-		// the parent pings `self`: this hmaster answers for its slaves
-		DLS::DoubleSeq_var vp;
-		trust_credentials(&p->secret, cred);
-		DLS::Registration_var r = p->parent_register->register_cluster(
+	return registering(
+	    p,
+	    [&](DLS::Master_ptr parent) -> int {
+		    // the parent pings `self`: this hmaster answers for its slaves
+		    DLS::DoubleSeq_var vp;
+		    DLS::Credentials cred; // a fresh nonce each time
+		    trust_credentials(&p->secret, cred);
+		    DLS::Registration_var r = parent->register_cluster(
 			DLS::PROTOCOL_VERSION, cred, p->name, sp, p->self, vp.out());
-		int rid = r->slave_id;
-		uint64_t rkey = r->key;
+		    int rid = r->slave_id;
+		    uint64_t rkey = r->key;
 
-		if (trust_check_parent(&p->secret, cred, &rid, &rkey, 1, r->proof, why, len))
-			return DLS_EINVAL;
-		if (vp->length() != n) {
-			snprintf(why, len, "the parent returned %u powers for %zu slaves",
-				 (unsigned)vp->length(), n);
-			return DLS_EREMOTE;
-		}
-		*id = r->slave_id;
-		*key = r->key;
-		issued(p, id, key, 1);
-		for (size_t i = 0; i < n; i++)
-			vpowers[i] = vp[(CORBA::ULong)i];
-		return proto_job_in(r->job, job, why, len);
-	} catch (const CORBA::Exception &e) {
-		return dls_corba_error(e, why, len);
-	}
+		    if (trust_check_parent(&p->secret, cred, &rid, &rkey, 1, r->proof, why, len))
+			    return DLS_EINVAL;
+		    if (vp->length() != n) {
+			    snprintf(why, len, "the parent returned %u powers for %zu slaves",
+				     (unsigned)vp->length(), n);
+			    return DLS_EREMOTE;
+		    }
+		    *id = r->slave_id;
+		    *key = r->key;
+		    issued(p, id, key, 1);
+		    for (size_t i = 0; i < n; i++)
+			    vpowers[i] = vp[(CORBA::ULong)i];
+		    return proto_job_in(r->job, job, why, len);
+	    },
+	    why, len);
 }
 
 static int p_request(void *ctx, const struct dls_request *req, struct dls_reply *out, char *why,
@@ -336,6 +395,7 @@ struct hmaster_parent hmaster_parent_ops(const struct hmaster_parent_opts *o,
 	p->path = CORBA::string_dup(o->parent_path);
 	p->rejoin_ms = o->rejoin_ms;
 	p->patience_ms = o->patience_ms;
+	p->register_timeout_ms = o->register_timeout_ms;
 	p->parent = DLS::Master::_duplicate(parent);
 	p->parent_register = DLS::Master::_duplicate(parent_register);
 	p->self = DLS::Slave::_duplicate(self);

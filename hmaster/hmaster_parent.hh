@@ -4,7 +4,9 @@
 // (it died, and a resumed one took its name) is found again by name and
 // rejoined (Master::rejoin, PROTOCOL.md 15) with every id and capability
 // this hmaster was issued, for up to rejoin_ms; then the call that failed
-// is made again.
+// is made again.  A registration that the parent cannot be reached for
+// (it died before it answered, or its successor has not bound the name
+// yet) is made again on the parent found by name, for up to rejoin_ms.
 #ifndef DLS_HMASTER_PARENT_HH
 #define DLS_HMASTER_PARENT_HH
 
@@ -20,6 +22,7 @@ struct hmaster_parent_opts {
 	int patience_ms; // a parent that took a call and did not answer in time
 			 // (CORBA TIMEOUT) is asked again this long before it
 			 // counts as gone
+	int register_timeout_ms; // the registration's timeout, on a parent found again
 };
 
 // The parent's operations, made on `parent` (`parent_register`: the same
