@@ -480,7 +480,41 @@ int coordinator_report(struct coordinator *c, int id, uint64_t key, const struct
 	return rc;
 }
 
-/* Gives what `dead` holds to its nearest living left (else right) neighbour. */
+/*
+ * Does `to`, the heir of `dead`, compute iteration i?  Yes when dead holds
+ * it: it becomes to's.  Yes too when dead's last notice handed it to a
+ * living slave: dead may have died before the transfer, so the receiver
+ * may never have got it (a giver notifies first); to computes it as a
+ * second holder, and whichever delivers first counts.  The lock is held.
+ */
+static int inherits(struct coordinator *c, int dead, int to, int64_t i)
+{
+	if (c->results.ledger.state[i] == 1)
+		return 0;
+	if (c->owner[i] == dead) {
+		if (c->giver[i] >= 0 && c->giver[i] != to && alive(c, c->giver[i]) &&
+		    (c->kept[i] < 0 || !alive(c, c->kept[i])))
+			c->kept[i] = c->giver[i]; /* it may still hold them: see check_holds */
+		c->giver[i] = -1;
+		c->owner[i] = to;
+		c->owned[dead]--;
+		c->owned[to]++;
+		return 1;
+	}
+	if (c->giver[i] != dead || !alive(c, c->owner[i]))
+		return 0;
+	c->giver[i] = -1;
+	if (c->owner[i] == to)
+		return 1; /* the receiver is the heir: told to compute it, maybe again */
+	if (c->kept[i] >= 0 && c->kept[i] != to && alive(c, c->kept[i]))
+		return 0; /* a second holder that kept its copy goes on */
+	c->kept[i] = to;
+	return 1;
+}
+
+/* Gives what `dead` holds, and what it handed on without a transfer known
+ * to have arrived (inherits), to its nearest living left (else right)
+ * neighbour. */
 static int reassign(struct coordinator *c, int dead, struct coordinator_repair *rep)
 {
 	int to = living_at(c, c->pos[dead], -1);
@@ -494,15 +528,8 @@ static int reassign(struct coordinator *c, int dead, struct coordinator_repair *
 	for (int64_t i = 0; i < iterations(c); i++) {
 		struct dls_range *r;
 
-		if (c->owner[i] != dead || c->results.ledger.state[i] == 1)
+		if (!inherits(c, dead, to, i))
 			continue;
-		if (c->giver[i] >= 0 && c->giver[i] != to && alive(c, c->giver[i]) &&
-		    (c->kept[i] < 0 || !alive(c, c->kept[i])))
-			c->kept[i] = c->giver[i]; /* it may still hold them: see check_holds */
-		c->giver[i] = -1;
-		c->owner[i] = to;
-		c->owned[dead]--;
-		c->owned[to]++;
 		rep->iterations++;
 		if (rep->nranges && rep->ranges[rep->nranges - 1].start +
 						   rep->ranges[rep->nranges - 1].count == i) {

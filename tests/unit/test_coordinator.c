@@ -427,6 +427,62 @@ static void test_piles(void)
 	coordinator_destroy(m);
 }
 
+/* A giver lost after its notice of a hand-over and (maybe) before the
+ * transfer: the receiver may never have got the work the books give it, so
+ * the giver's heir computes it too, and either may deliver it.  Before, the
+ * books named the receiver alone, and the run waited for ever (BENCHMARKS.md
+ * 21). */
+static void test_giver_lost_mid_handover(void)
+{
+	struct coordinator_config c;
+	struct coordinator *m;
+	struct reg regs[4];
+	struct dls_times t = {0};
+	struct coordinator_repair rep;
+	uint16_t buf[W];
+	struct dls_result res;
+	char why[COORDINATOR_WHY_LEN];
+	int err, a = -1, b = -1, heir, seen[W] = {0};
+	int64_t s0, h0;
+
+	setup(&c, buf);
+	strcpy(c.policy, "workpile");
+	m = coordinator_create(&c, &err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL_FATAL(register_four(m, regs), DLS_OK);
+	for (int i = 0; i < 4 && a < 0; i++) /* one with a left neighbour: its heir */
+		if (regs[i].place.left_id >= 0)
+			a = i;
+	CU_ASSERT_FATAL(a >= 0);
+	heir = regs[a].place.left_id;
+	for (int i = 0; i < 4 && b < 0; i++) /* the receiver: any other */
+		if (i != a && i != heir)
+			b = i;
+	s0 = regs[a].place.start; /* a holds [s0, s0 + 25) */
+	CU_ASSERT_FATAL(regs[a].place.count == 25 && regs[a].place.stride == 1);
+	h0 = s0 + 20;
+	CU_ASSERT_EQUAL(coordinator_migrated(m, a, K(a), b, h0, 5, 1, &rep, why), DLS_OK);
+	coordinator_repair_free(&rep);
+	res = block(s0, 5, buf); /* a delivered its first 5, handed its last 5, and died */
+	CU_ASSERT_EQUAL(coordinator_report(m, a, K(a), &res, 1, &t, why), DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(coordinator_lost(m, a, "test", &rep), DLS_OK);
+	CU_ASSERT_EQUAL(rep.to, heir);
+	for (size_t k = 0; k < rep.nranges; k++)
+		for (int64_t i = rep.ranges[k].start; i < rep.ranges[k].start + rep.ranges[k].count;
+		     i++)
+			seen[i]++;
+	for (int i = 0; i < W; i++) /* what it held and what it handed */
+		CU_ASSERT_EQUAL(seen[i], i >= s0 + 5 && i < s0 + 25);
+	CU_ASSERT_EQUAL(rep.iterations, 20);
+	coordinator_repair_free(&rep);
+	/* the heir delivers part of it, the receiver (it got the transfer) all */
+	res = block(h0, 3, buf);
+	CU_ASSERT_EQUAL(coordinator_report(m, heir, K(heir), &res, 1, &t, why), DLS_OK);
+	res = block(h0, 5, buf);
+	CU_ASSERT_EQUAL(coordinator_report(m, b, K(b), &res, 1, &t, why), DLS_OK);
+	coordinator_destroy(m);
+}
+
 /* Pairs are counted at any size (ids past 256 and far apart), sorted by
  * giver then receiver for the report. */
 static void test_pair_counts(void)
@@ -457,6 +513,8 @@ int coordinator_suite_add(void)
 		return 1;
 	return !CU_add_test(s, "chain, reports, migrations, a lost slave", test_coordinator) ||
 	       !CU_add_test(s, "workpile: any pair, a giver's kept work", test_piles) ||
+	       !CU_add_test(s, "a giver lost between its notice and its transfer",
+			    test_giver_lost_mid_handover) ||
 	       !CU_add_test(s, "peer lookups: trees refused, the lost said lost",
 			    test_peer_lookups_refused) ||
 	       !CU_add_test(s, "migrations per pair at any size", test_pair_counts) ||
