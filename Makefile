@@ -132,7 +132,7 @@ FUZZ_REPLAY   := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/replay_%)
 FUZZ_BIN      := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%)
 FUZZ_SECONDS  ?= 120
 
-.PHONY: all check check-cluster check-unit check-layout check-integration check-fuzz-corpus examples \
+.PHONY: all check check-cluster soak check-unit check-layout check-integration check-fuzz-corpus examples \
         sanitize fuzz fuzz-run clean install demo deps
 all: $(PROGRAMS) $(PUBLIC_SO) $(PUBLIC_A)
 deps: $(DEPS_MK)
@@ -295,6 +295,15 @@ examples: all
 	$(Q)PKG_CONFIG_PATH=$(abspath $(BUILD)/prefix)/lib/pkgconfig $(MAKE) -s -C examples \
 	  O=$(abspath $(BUILD)/examples) CFLAGS='-O2 -g -Wall -Wextra $(SAN)' \
 	  CXXFLAGS='-O2 -g -Wall -Wextra $(SAN)'
+
+# Whole runs in random configurations, failure drills among them, each
+# checked byte for byte against dls reference (scripts/soak.sh; BENCHMARKS.md
+# 21).  Not in make check: SOAK_RUNS runs take about 6 s each.
+SOAK_RUNS ?= 100
+SOAK_SEED ?= $(shell date +%s)
+soak: all
+	DLS_BIN_DIR=$(abspath $(BUILD)/bin) SOAK_DIR=$(abspath $(BUILD)/soak) \
+	  scripts/soak.sh $(SOAK_RUNS) $(SOAK_SEED)
 
 # Slurm, for real: installs slurm-wlm and munge, starts a private one-node
 # Slurm (root) and runs dls run --slurm under salloc.  Not in make check: it
