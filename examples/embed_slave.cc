@@ -3,9 +3,10 @@
 // one slave computing the job's workload, emulated like dls-slave.  It takes
 // the dls-slave options `dls run --slave-program` passes, so that a run can
 // compare embedded slaves with dls-slave side by side (BENCHMARKS.md).
-//   embed_slave --run RUN --name NAME --speed V --load STEPS --t-iter NS
-//               [--link-latency-us US] [--secret-file FILE] [--rejoin-ms T]
-//               [--register-timeout-ms T]
+//   embed_slave --run RUN --name NAME (--speed V [--declare V] --load STEPS
+//               --t-iter NS | --real) [--link-latency-us US] [--master LEAF]
+//               [--overlap on|off] [--low-priority on|off]
+//               [--secret-file FILE] [--rejoin-ms T] [--register-timeout-ms T]
 //               -ORBInitRef NameService=...
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,12 @@
 
 #include <dls/embed.hh>
 #include <dls/err.h>
+
+// "on" 1, "off" 0, else -1.
+static int on_off(const char *v)
+{
+	return !strcmp(v, "on") ? 1 : !strcmp(v, "off") ? 0 : -1;
+}
 
 int main(int argc, char **argv)
 {
@@ -35,6 +42,11 @@ int main(int argc, char **argv)
 		char *k = argv[i], *v = strchr(k, '='); // --opt=value or --opt value
 		const char *bad = NULL;
 
+		if (!strcmp(k, "--real")) { // a flag: Speed measured, Q_i read, no emulation
+			so.slave.emulated = 0;
+			so.slave.speed = slave_calibrate(200);
+			continue;
+		}
 		if (v)
 			*v++ = '\0';
 		else if (i + 1 < argc)
@@ -48,6 +60,8 @@ int main(int argc, char **argv)
 			snprintf(so.slave.name, sizeof(so.slave.name), "%s", v);
 		else if (!strcmp(k, "--speed"))
 			so.slave.speed = atof(v);
+		else if (!strcmp(k, "--declare"))
+			so.slave.declared_speed = atof(v);
 		else if (!strcmp(k, "--load"))
 			bad = emul_steps_parse(v, &so.slave.load);
 		else if (!strcmp(k, "--t-iter"))
@@ -62,6 +76,10 @@ int main(int argc, char **argv)
 			so.slave.rejoin_ms = atoi(v);
 		else if (!strcmp(k, "--register-timeout-ms"))
 			so.register_timeout_ms = atoi(v);
+		else if (!strcmp(k, "--overlap") && on_off(v) >= 0)
+			so.slave.overlap = on_off(v);
+		else if (!strcmp(k, "--low-priority") && on_off(v) >= 0)
+			so.slave.low_priority = on_off(v);
 		else
 			bad = "unknown option";
 		if (bad) {

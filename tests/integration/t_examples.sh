@@ -13,7 +13,10 @@
 #    sum equals the sequential image's;
 #  - idl_slave, written from the installed IDL and PROTOCOL.md alone (no DLS
 #    header or library), computes exact images beside dls-slave, in both
-#    orders and both collection modes, with results over several blocks.
+#    orders and both collection modes, with results over several blocks;
+#  - embed_slave is every slave of `dls run --slave-program`, which hands it
+#    dls-slave's options: emulated with wrong declarations and asking ahead
+#    off, and real.
 set -eu
 : "${DLS_PREFIX:?the prefix DLS was installed in}" "${DLS_EXAMPLES_DIR:?the built examples}"
 export PATH="$DLS_PREFIX/bin:$PATH" LD_LIBRARY_PATH="$DLS_PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -104,4 +107,14 @@ for mode in "natural piggyback" "interleaved end"; do
 	wait "$IS"
 	same_image "$T/idl-$1.pgm" "$REF"
 	grep -q "^idl_slave from-idl: [0-9]* chunks, [1-9][0-9]* iterations" "$T/islave.log"
+done
+
+# dls run --slave-program: the embedding takes the options dls-slave gets
+REF=$(reference 200 100)
+for args in "--cluster C8-mis --t-iter 20000 --overlap off --low-priority off" "--cluster p3 --real"; do
+	tag=embed$(echo "$args" | tr -dc 'a-z0-9')
+	# shellcheck disable=SC2086
+	dls run $args --slave-program "$X/embed_slave" --scheme gss --width 200 --height 100 \
+		--raw "$T/$tag.pgm" --no-progress >"$T/$tag.log" 2>&1 || { cat "$T/$tag.log"; exit 1; }
+	same_image "$T/$tag.pgm" "$REF"
 done
