@@ -301,8 +301,10 @@ examples: all
 # 21).  Not in make check: SOAK_RUNS runs take about 6 s each.
 SOAK_RUNS ?= 100
 SOAK_SEED ?= $(shell date +%s)
-soak: all
-	DLS_BIN_DIR=$(abspath $(BUILD)/bin) SOAK_DIR=$(abspath $(BUILD)/soak) \
+soak: all examples
+	DLS_BIN_DIR=$(abspath $(BUILD)/bin) DLS_EXAMPLES_DIR=$(abspath $(BUILD)/examples) \
+	  DLS_PREFIX=$(abspath $(BUILD)/prefix) \
+	  SOAK_DIR=$(abspath $(BUILD)/soak) \
 	  scripts/soak.sh $(SOAK_RUNS) $(SOAK_SEED)
 
 # Slurm, for real: installs slurm-wlm and munge, starts a private one-node

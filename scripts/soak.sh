@@ -5,17 +5,18 @@
 # Every run draws, from SEED, a workload and its size, a cluster, a family
 # (a flat scheme, HDTSS under two-level or relay hmasters, Tree Scheduling,
 # or a balancing policy), an order, a collection, asking ahead or not, a
-# link latency, emulated or real slaves, TLS or not, and, in half the runs,
-# a failure drill (`--kill` of a slave, the master, an hmaster or the
-# coordinator at a random moment).  A
+# link latency, emulated or real slaves, TLS or not, slaves embedded in a
+# program of their own (examples/embed_slave, when built), a journal or
+# not, and, in half the runs, a failure drill (`--kill` of a slave, the
+# master, an hmaster or the coordinator at a random moment).  A
 # run passes when `dls run` exits 0 and its --out file equals the reference;
 # a run that does not end within its limit is a hang.  Failing runs keep
 # their folder (logs, the command) under SOAK_DIR/fail-SEED-N; the summary says
 # how many passed, failed and hung, and how to replay one run:
 # `scripts/soak.sh 1 SEED:N` runs exactly run N of SEED's sequence.
 #
-# Environment: DLS_BIN_DIR (build/bin), SOAK_DIR (build/soak), SOAK_LIMIT
-# (seconds a run may take, 240).
+# Environment: DLS_BIN_DIR (build/bin), DLS_EXAMPLES_DIR (build/examples),
+# SOAK_DIR (build/soak), SOAK_LIMIT (seconds a run may take, 240).
 set -u
 RUNS=${1:-40}
 SEED=${2:-$(date +%s)}
@@ -26,6 +27,11 @@ esac
 BIN=$(cd "${DLS_BIN_DIR:-build/bin}" && pwd)
 OUT=${SOAK_DIR:-build/soak}
 LIMIT=${SOAK_LIMIT:-240}
+EMBED=${DLS_EXAMPLES_DIR:-build/examples}/embed_slave
+if [ -x "$EMBED" ]; then # built against the install in build/prefix
+	EMBED=$(cd "$(dirname "$EMBED")" && pwd)/embed_slave
+	export LD_LIBRARY_PATH="${DLS_PREFIX:-$(dirname "$BIN")/prefix}/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 WORK=$(mktemp -d /tmp/dls-soak-XXXXXX)
@@ -42,9 +48,9 @@ pick() {
 # number always gives the same run (each run reseeds from SEED and N).
 draw() {
 	RANDOM=$((SEED * 7919 + $1))
-	local fam scheme real=0 args=()
+	local fam scheme real=0 tls=0 who=none args=()
 	[ $((RANDOM % 8)) = 0 ] && real=1 args+=(--real)
-	[ $((RANDOM % 8)) = 0 ] && args+=(--tls)
+	[ $((RANDOM % 8)) = 0 ] && tls=1 args+=(--tls)
 	pick mandelbrot mandelbrot pendulum
 	if [ "$P" = mandelbrot ]; then
 		pick 200 400 800
@@ -69,6 +75,10 @@ draw() {
 		args+=(--collect "$P")
 		pick on on off
 		args+=(--overlap "$P")
+		# slaves embedded in a program of their own (examples/embed_slave.cc),
+		# when make check built it
+		[ $((RANDOM % 6)) = 0 ] && [ $tls = 0 ] && [ -x "$EMBED" ] &&
+			args+=(--slave-program "$EMBED")
 		;;
 	hdtss)
 		pick C8 C8-nd C8-var
@@ -119,8 +129,13 @@ draw() {
 		hdtss) pick "slave.$((RANDOM % 3))" master hmaster.0.0 hmaster.0.1 ;;
 		*) pick "slave.$((RANDOM % 3))" coordinator ;;
 		esac
+		who=$P
 		args+=(--kill "$P@0.$((2 + RANDOM % 8))")
 	fi
+	case $who in
+	master | coordinator) ;; # resumed from its journal
+	*) [ $((RANDOM % 4)) = 0 ] && args+=(--no-journal) ;;
+	esac
 	printf '%s\n' "${args[@]}"
 }
 
