@@ -154,9 +154,11 @@ template <class Call> static int with_rejoin(parent_ctx *p, Call call, char *why
 // while the parent cannot be reached (a master that died before it
 // answered, which dls run resumes under the same name; a successor that
 // has not bound it yet), finds the parent by name again and registers
-// again, for up to rejoin_ms (0: never), as a slave does.  A registration
-// the dead parent had recorded is not known to this hmaster, so the
-// successor refuses the second one if it is full: that is said.
+// again, for up to rejoin_ms (0: never), as a slave does.  Not covered: a
+// parent that died after its journal recorded the registration and before
+// it answered (a few milliseconds once registration closes); its successor
+// knows this hmaster by an id it never learnt, and refuses the second
+// registration as one too many, with that reason.
 template <class Call> static int registering(parent_ctx *p, Call call, char *why, size_t len)
 {
 	double t0 = dls_now();
