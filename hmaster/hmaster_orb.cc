@@ -1,7 +1,9 @@
 // hmaster_orb.cc - the hmaster process around its core and servant.
 #include "hmaster_orb.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "dls/err.h"
 #include "dls/log.h"
@@ -35,6 +37,17 @@ static void lost(void *ctx, int id, const char *why)
 	hmaster_slave_lost(((watch *)ctx)->h, id, why);
 }
 
+// Frees the parent's operations on every way out of hmaster_orb_run (the
+// normal end frees them itself, after the core that used them).
+struct parent_ops_guard {
+	struct hmaster_parent *ops;
+	~parent_ops_guard()
+	{
+		if (ops->ctx)
+			hmaster_parent_free(ops);
+	}
+};
+
 extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 {
 	char ppath[192], mpath[192], why[256] = "";
@@ -43,10 +56,20 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 	HMaster_i *servant;
 	struct liveness *live;
 	struct hmaster_parent pops = {};
-	int err, status = 0;
+	parent_ops_guard guard = {&pops};
+	int err, status = 0, resume = o->resume;
 
 	dls_name_path(ppath, o->run_name, o->parent);
 	dls_name_path(mpath, o->run_name, o->name);
+	/* a two-level hmaster writes its record once its parent registered it:
+	 * without one, its predecessor told no child an id, and it starts afresh
+	 * (its children, still registering, find it by name) */
+	if (resume && o->twolevel && o->record && access(o->record, F_OK) && errno == ENOENT) {
+		log_warn("no record '%s': the hmaster this one succeeds died before its parent "
+			 "registered it, so nobody knows it: starting afresh",
+			 o->record);
+		resume = 0;
+	}
 	/* before anything reaches the parent: a resumed hmaster would otherwise
 	 * declare a predecessor that still serves its slaves lost */
 	if (dls_name_held(mpath, DLS_NAME_HELD_MS, why, sizeof(why))) {
@@ -78,7 +101,7 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 		}
 		if (o->record)
 			hmaster_keep_record(h, o->record);
-		if (o->resume && hmaster_resume(h, o->record, why)) {
+		if (resume && hmaster_resume(h, o->record, why)) {
 			fprintf(stderr, "dls-hmaster: %s: cannot resume: %s\n", o->name, why);
 			hmaster_destroy(h);
 			return 1;
@@ -98,7 +121,7 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 	}
 	log_info("bound as '%s' below '%s', %s for %d slaves%s", mpath, ppath,
 		 o->twolevel ? "scheduling (two-level)" : "relaying", o->nslaves,
-		 o->resume ? " (resumed: they rejoin)" : "");
+		 resume ? " (resumed: they rejoin)" : "");
 	watch w = {h, servant};
 	struct liveness_ops ops = {&w, holding, ping, lost};
 	live = liveness_start(&ops, o->ping_ms, &err);
