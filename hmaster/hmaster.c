@@ -53,6 +53,7 @@ struct hmaster {
 	 * here).  Afterwards, whatever is pending goes up. */
 	int first_sent;
 	int resumed; /* the successor of a relay hmaster that died: slaves rejoin */
+	int rejoins; /* rejoins begun (resumed): then no slave registers */
 	size_t pending_requests;
 	double first_request;
 	struct pending *regs, *reqs; /* FIFO lists */
@@ -355,13 +356,17 @@ int hmaster_rejoin(struct hmaster *h, int slave_id, uint64_t key, double *vpower
 
 	if (h->tl)
 		return twolevel_rejoin(h->tl, slave_id, key, vpower, job, why);
+	pthread_mutex_lock(&h->lock);
 	if (!h->resumed) {
-		snprintf(why, HMASTER_WHY_LEN,
-			 "rejoin: this relay hmaster did not resume (it is the first of its name): "
-			 "its slaves are the ones that registered with it");
+		snprintf(
+		    why, HMASTER_WHY_LEN,
+		    "rejoin: this relay hmaster did not resume (it is the first of its name, or "
+		    "its slaves registered afresh): its slaves are the ones that registered "
+		    "with it");
+		pthread_mutex_unlock(&h->lock);
 		return DLS_ESTATE;
 	}
-	pthread_mutex_lock(&h->lock);
+	h->rejoins++;
 	at = index_of(h, slave_id);
 	rc = at >= 0 ? check_key(h, at, slave_id, key, why) : DLS_OK;
 	if (!rc && at < 0 && h->registered >= h->nslaves) {
@@ -415,7 +420,7 @@ int hmaster_resumed_idle(struct hmaster *h)
 
 int hmaster_may_register(const struct hmaster *h, enum hmaster_mode mode, char *why)
 {
-	if (h->resumed) {
+	if (h->resumed && h->tl) { /* a resumed relay decides in hmaster_register */
 		snprintf(why, HMASTER_WHY_LEN,
 			 "this hmaster resumed one that died: its slaves rejoin it, none registers");
 		return DLS_ESTATE;
@@ -520,6 +525,22 @@ int hmaster_register(struct hmaster *h, const char *const *names, const double *
 			return DLS_EINVAL;
 	}
 	pthread_mutex_lock(&h->lock);
+	if (h->resumed && !h->rejoins) {
+		/* Nobody rejoined: the relay this one succeeds died before it
+		 * registered its slaves with the parent (it sends them up as one
+		 * message, once all are in), so none has an id, and they register
+		 * again.  Slaves with ids rejoin instead, and then none registers. */
+		log_warn("a slave registers before any rejoined: the relay this one succeeds died "
+			 "before its parent registered its slaves: taking registrations afresh");
+		h->resumed = h->registration_sent = h->first_sent = 0;
+	}
+	if (h->resumed) {
+		snprintf(
+		    why, HMASTER_WHY_LEN,
+		    "this hmaster resumed one that died: its slaves rejoin it, none registers");
+		pthread_mutex_unlock(&h->lock);
+		return DLS_ESTATE;
+	}
 	if (h->registration_sent || h->registered + (int)n > h->nslaves) {
 		snprintf(why, HMASTER_WHY_LEN,
 			 "this hmaster expects %d slaves and has registered %d%s", h->nslaves,

@@ -80,7 +80,8 @@ static void test_relay_is_flat_dtss(void)
 			CU_ASSERT_EQUAL(hmaster_rejoin(h2, ids[0], keys[0], &v, &job, why),
 					DLS_ESTATE); /* not resumed: its slaves register */
 			CU_ASSERT_EQUAL_FATAL(hmaster_resume(h2, NULL, why), DLS_OK);
-			CU_ASSERT_EQUAL(hmaster_may_register(h2, HMASTER_RELAY, why), DLS_ESTATE);
+			/* a relay decides when a slave registers (afresh if none rejoined yet) */
+			CU_ASSERT_EQUAL(hmaster_may_register(h2, HMASTER_RELAY, why), DLS_OK);
 			CU_ASSERT_EQUAL(hmaster_rejoin(h2, ids[0], keys[1], &v, &job, why),
 					DLS_EINVAL); /* the master vouches for no stranger */
 			CU_ASSERT_EQUAL(hmaster_resumed_idle(h2), 1); /* nobody back yet */
@@ -93,6 +94,17 @@ static void test_relay_is_flat_dtss(void)
 			CU_ASSERT_EQUAL(job.iterations, W);
 			CU_ASSERT_EQUAL(hmaster_rejoin(h2, ids[2], keys[3], &v, &job, why),
 					DLS_EINVAL); /* its key is known here now */
+			{ /* slaves rejoined: none registers */
+				const char *nm = "late";
+				double sp = 1, vpl;
+				int idl;
+				uint64_t kl;
+
+				CU_ASSERT_EQUAL(hmaster_register(h2, &nm, &sp, 1, &idl, &kl, &vpl,
+								 &job, why),
+						DLS_ESTATE);
+				CU_ASSERT_PTR_NOT_NULL(strstr(why, "none registers"));
+			}
 			CU_ASSERT_EQUAL(hmaster_resumed_idle(h2), 0);
 			h = h2;
 		}
