@@ -8,7 +8,8 @@
 # link latency, emulated or real slaves, TLS or not, slaves embedded in a
 # program of their own (examples/embed_slave, when built), a journal or
 # not, and, in half the runs, a failure drill (`--kill` of a slave, the
-# master, an hmaster or the coordinator at a random moment).  A
+# master, an hmaster or the coordinator at a random moment; in a quarter of
+# those, another slave's too).  A
 # run passes when `dls run` exits 0 and its --out file equals the reference;
 # a run that does not end within its limit is a hang.  Failing runs keep
 # their folder (logs, the command) under SOAK_DIR/fail-SEED-N; the summary says
@@ -131,6 +132,10 @@ draw() {
 		esac
 		who=$P
 		args+=(--kill "$P@0.$((2 + RANDOM % 8))")
+		# now and then another slave dies too
+		pick slave.0 slave.1 slave.2
+		[ $((RANDOM % 4)) = 0 ] && [ "$P" != "$who" ] &&
+			args+=(--kill "$P@0.$((2 + RANDOM % 8))")
 	fi
 	case $who in
 	master | coordinator) ;; # resumed from its journal
