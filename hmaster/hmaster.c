@@ -418,11 +418,14 @@ int hmaster_resumed_idle(struct hmaster *h)
 	return idle;
 }
 
+/* Why a resumed hmaster refuses a registration (its two-level form in
+ * hmaster_may_register, its relay form in hmaster_register). */
+#define RESUMED_REFUSES "this hmaster resumed one that died: its slaves rejoin it, none registers"
+
 int hmaster_may_register(const struct hmaster *h, enum hmaster_mode mode, char *why)
 {
 	if (h->resumed && h->tl) { /* a resumed relay decides in hmaster_register */
-		snprintf(why, HMASTER_WHY_LEN,
-			 "this hmaster resumed one that died: its slaves rejoin it, none registers");
+		snprintf(why, HMASTER_WHY_LEN, RESUMED_REFUSES);
 		return DLS_ESTATE;
 	}
 	if (hmaster_mode_of(h) == mode)
@@ -535,9 +538,7 @@ int hmaster_register(struct hmaster *h, const char *const *names, const double *
 		h->resumed = h->registration_sent = h->first_sent = 0;
 	}
 	if (h->resumed) {
-		snprintf(
-		    why, HMASTER_WHY_LEN,
-		    "this hmaster resumed one that died: its slaves rejoin it, none registers");
+		snprintf(why, HMASTER_WHY_LEN, RESUMED_REFUSES);
 		pthread_mutex_unlock(&h->lock);
 		return DLS_ESTATE;
 	}
