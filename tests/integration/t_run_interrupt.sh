@@ -21,6 +21,15 @@ grep -q "interrupted: stopping every process of run '$run'" "$T/run.log"
 expect_eq "processes left" "$(pgrep -f -- "$pat" | wc -l)" 0
 expect_eq "naming service left" "$(pgrep -f -- "-datadir $T/logs/names" | wc -l)" 0
 
+# A failed run keeps its logs in a folder of its own and names it ("logs in
+# DIR"): this test removes the ones it made.
+remove_kept_logs() {
+	local dir
+	dir=$(sed -n 's/.*; logs in \(.*\/dls-run-[A-Za-z0-9]*\)$/\1/p' "$1")
+	expect_eq "kept log folder named in $1" "$([ -n "$dir" ] && [ -d "$dir" ] && echo yes)" yes
+	rm -rf -- "$dir"
+}
+
 # a master that fails: the naming service given by --names does not exist
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 rc=0
@@ -30,6 +39,7 @@ expect_eq "failed run exit status" "$rc" 1
 grep -q "run 'fail-$$' failed (master exit 1); logs in" "$T/fail.log"
 grep -q "cannot bind 'DLS/fail-$$/master' in the naming service" "$T/fail.log"
 expect_eq "processes left after failure" "$(pgrep -f -- "--run=[f]ail-$$" | wc -l)" 0
+remove_kept_logs "$T/fail.log"
 
 # every slave fails at start-up (a dls-slave that exits at once, beside a
 # copy of the other programs): the run stops instead of waiting forever
@@ -43,3 +53,4 @@ expect_eq "exit status when every slave died" "$rc" 1
 grep -q "every slave of run 'dead-$$' has exited and the master is still waiting" "$T/dead.log"
 grep -q "broken on purpose" "$T/dead.log"
 expect_eq "processes left after dead slaves" "$(pgrep -f -- "--run=[d]ead-$$" | wc -l)" 0
+remove_kept_logs "$T/dead.log"
