@@ -7,6 +7,7 @@
 #include <omniORB4/CORBA.h>
 #include <omniORB4/Naming.hh>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "orb_util.h"
 
@@ -107,6 +108,13 @@ int dls_ping(CORBA::Object_ptr ref, char *why, size_t len);
 // The addresses obj's reference advertises ("giop:tcp:10.0.0.2:4711, ..."),
 // into buf (empty when it has none).  Returns how many.  Never throws.
 int dls_ref_addresses(CORBA::Object_ptr obj, char *buf, size_t len);
+
+// A fingerprint of reference obj: the first 8 octets of the SHA-256 of its
+// stringified IOR, never 0 (0: nil, or it could not be had).  A process's
+// servant gives the same one on every call it passes itself in, so a parent
+// can tell a child's retry from another process of the same name.  Never
+// throws.
+uint64_t dls_ref_fingerprint(CORBA::Object_ptr obj);
 
 // Classifies a CORBA exception: DLS_EREMOTE for a peer that may come back
 // (TRANSIENT, COMM_FAILURE, TIMEOUT, OBJECT_NOT_EXIST), DLS_ESTATE for a

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dls/err.h"
 #include "dls/log.h"
@@ -75,6 +76,37 @@ int roster_add(struct roster *r, const char *const *names, const double *speeds,
 		log_info("slave %d '%s' registered, speed %g", ids[k], names[k], speeds[k]);
 	}
 	return DLS_OK;
+}
+
+/* Is `name` entry e's name, as roster_add kept it (cut to its length)? */
+static int same_name(const struct roster_entry *e, const char *name)
+{
+	return !strncmp(e->info.name, name, sizeof(e->info.name) - 1);
+}
+
+int roster_find_again(const struct roster *r, const char *const *names, const double *speeds,
+		      size_t n, const double *min_leaf, uint64_t caller, int *ids)
+{
+	int first = -1;
+
+	if (!caller || n == 0)
+		return 0;
+	for (int i = 0; i < r->n && first < 0; i++)
+		if (r->v[i].caller == caller && same_name(&r->v[i], names[0]))
+			first = i;
+	if (first < 0 || (size_t)(r->n - first) < n)
+		return 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct roster_entry *e = &r->v[first + (int)k];
+
+		if (e->caller != caller || !same_name(e, names[k]) || e->info.speed != speeds[k] ||
+		    e->cluster != (min_leaf != NULL) ||
+		    (min_leaf && e->min_leaf_speed != *min_leaf))
+			return 0;
+	}
+	for (size_t k = 0; k < n; k++)
+		ids[k] = first + (int)k;
+	return 1;
 }
 
 double roster_deadline(const struct roster *r)

@@ -35,6 +35,7 @@ struct roster_entry {
 	int cluster;	       /* a two-level hmaster: it may hold several chunks */
 	double min_leaf_speed; /* its slowest slave (its own speed for a slave) */
 	uint64_t key;	       /* its capability: every later call must carry it */
+	uint64_t caller;       /* who registered it (dls_ref_fingerprint; 0: unknown) */
 	struct dls_slave_status info;
 };
 
@@ -70,6 +71,20 @@ int roster_speed_check(double speed, const char *who, char *why, size_t len);
 
 int roster_add(struct roster *r, const char *const *names, const double *speeds, size_t n,
 	       const double *min_leaf, int *ids, uint64_t *keys, char *why, size_t len);
+
+/*
+ * A registration made already, asked again by the same process (its answer
+ * was lost: a parent that died after it recorded the registration and
+ * before it answered, then resumed from its journal; or a call that timed
+ * out on the caller's side): 1 when `caller` is not 0 and each names[k] is
+ * entry ids[0] + k, registered by that caller with the same speed and of
+ * the same kind (min_leaf given: a two-level hmaster's cluster, of that
+ * slowest speed); ids[0..n) are then those entries.  0 otherwise (a new
+ * registration for roster_add).  The owner checks that none of them has
+ * acted yet.
+ */
+int roster_find_again(const struct roster *r, const char *const *names, const double *speeds,
+		      size_t n, const double *min_leaf, uint64_t caller, int *ids);
 
 /*
  * Closes the roster if every expected child is in, or the window since the

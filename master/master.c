@@ -168,21 +168,62 @@ void master_close_registration_if_due(struct master *m, double now)
 	serve_queue_wake_head(&m->queue); /* the start gate may open now */
 }
 
+/* Has none of children ids[0..n) acted since it registered? */
+static int none_acted(const struct master *m, const int *ids, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		const struct master_child *ch = &m->children[ids[k]];
+		enum dls_slave_state st = m->roster.v[ids[k]].info.state;
+
+		if (ch->serve.has_reply || ch->first_request_pending || ch->readmitted ||
+		    ledger_held_undelivered(&ch->serve.held) ||
+		    (st != DLS_SLAVE_REGISTERED && st != DLS_SLAVE_WAITING))
+			return 0;
+	}
+	return 1;
+}
+
+/* A registration made already by `caller` and never acted on: answered
+ * again (roster_find_again); the lock is held.  1 when it was. */
+static int register_again(struct master *m, uint64_t caller, const char *const *names,
+			  const double *speeds, size_t n, const double *min_leaf, int *ids,
+			  uint64_t *keys, uint64_t *ticket)
+{
+	if (!roster_find_again(&m->roster, names, speeds, n, min_leaf, caller, ids) ||
+	    !none_acted(m, ids, n))
+		return 0;
+	*ticket = m->children[ids[0]].reg_ticket;
+	for (size_t k = 0; k < n; k++) {
+		keys[k] = m->roster.v[ids[k]].key;
+		m->children[ids[k]].rejoined = 1;
+		log_warn("slave %d '%s' registered again by the same process (the answer to its "
+			 "registration was lost): the same id and capability again",
+			 ids[k], names[k]);
+	}
+	return 1;
+}
+
 /* Registers n slaves (or one two-level hmaster); the lock is held.
  * *ticket: the journal's record of it, durable before the ids are told. */
-static int add_slaves(struct master *m, const char *const *names, const double *speeds, size_t n,
-		      const double *min_leaf, int *ids, uint64_t *keys, uint64_t *ticket,
-		      char *why)
+static int add_slaves(struct master *m, uint64_t caller, const char *const *names,
+		      const double *speeds, size_t n, const double *min_leaf, int *ids,
+		      uint64_t *keys, uint64_t *ticket, char *why)
 {
-	int rc = roster_add(&m->roster, names, speeds, n, min_leaf, ids, keys, why, MASTER_WHY_LEN);
+	int rc;
 
 	*ticket = 0;
+	if (register_again(m, caller, names, speeds, n, min_leaf, ids, keys, ticket))
+		return DLS_OK;
+	rc = roster_add(&m->roster, names, speeds, n, min_leaf, ids, keys, why, MASTER_WHY_LEN);
 	for (size_t k = 0; !rc && k < n; k++) {
+		m->roster.v[ids[k]].caller = caller;
 		m->children[ids[k]].serve.may_prefetch = min_leaf != NULL;
 		m->children[ids[k]].rejoined = 1; /* it holds this master's reference */
 	}
 	if (!rc) {
-		*ticket = master_log_register(m, names, speeds, n, min_leaf, ids, keys);
+		*ticket = master_log_register(m, caller, names, speeds, n, min_leaf, ids, keys);
+		for (size_t k = 0; k < n; k++)
+			m->children[ids[k]].reg_ticket = *ticket;
 		master_close_registration_if_due(m, dls_now());
 	}
 	return rc;
@@ -198,14 +239,15 @@ static int wait_registration(struct master *m, char *why)
 	return DLS_ESTATE;
 }
 
-int master_register_group(struct master *m, const char *const *names, const double *speeds,
-			  size_t n, int *ids, uint64_t *keys, double *vpowers, char *why)
+int master_register_group(struct master *m, uint64_t caller, const char *const *names,
+			  const double *speeds, size_t n, int *ids, uint64_t *keys, double *vpowers,
+			  char *why)
 {
 	uint64_t ticket;
 	int rc;
 
 	pthread_mutex_lock(&m->lock);
-	rc = add_slaves(m, names, speeds, n, NULL, ids, keys, &ticket, why);
+	rc = add_slaves(m, caller, names, speeds, n, NULL, ids, keys, &ticket, why);
 	if (!rc)
 		rc = wait_registration(m, why);
 	for (size_t k = 0; !rc && k < n; k++)
@@ -215,8 +257,9 @@ int master_register_group(struct master *m, const char *const *names, const doub
 	return rc;
 }
 
-int master_register_cluster(struct master *m, const char *name, const double *speeds, size_t n,
-			    int *id, uint64_t *key, double *vpowers, char *why)
+int master_register_cluster(struct master *m, uint64_t caller, const char *name,
+			    const double *speeds, size_t n, int *id, uint64_t *key, double *vpowers,
+			    char *why)
 {
 	double sum = 0, min = INFINITY;
 	uint64_t ticket;
@@ -237,7 +280,7 @@ int master_register_cluster(struct master *m, const char *name, const double *sp
 			min = speeds[k];
 	}
 	pthread_mutex_lock(&m->lock);
-	rc = add_slaves(m, &name, &sum, 1, &min, id, key, &ticket, why);
+	rc = add_slaves(m, caller, &name, &sum, 1, &min, id, key, &ticket, why);
 	if (!rc)
 		rc = wait_registration(m, why);
 	if (!rc) {
@@ -249,10 +292,10 @@ int master_register_cluster(struct master *m, const char *name, const double *sp
 	return rc;
 }
 
-int master_register(struct master *m, const char *name, double speed, int *id, uint64_t *key,
-		    double *vpower, char *why)
+int master_register(struct master *m, uint64_t caller, const char *name, double speed, int *id,
+		    uint64_t *key, double *vpower, char *why)
 {
-	return master_register_group(m, &name, &speed, 1, id, key, vpower, why);
+	return master_register_group(m, caller, &name, &speed, 1, id, key, vpower, why);
 }
 
 int master_wait_done(struct master *m, int timeout_ms)

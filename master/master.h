@@ -118,15 +118,20 @@ void master_destroy(struct master *m);
  * Seed 001 DTSS master step 1: registers a slave reporting `speed` (> 0,
  * finite), then blocks until every expected slave has registered or the
  * registration window closed, and returns the slave's id, its capability
- * (every later call must carry it) and V_i.
+ * (every later call must carry it) and V_i.  `caller` identifies the
+ * process that asks (dls_ref_fingerprint of its reference; 0: unknown): a
+ * registration it made already and never acted on (its answer was lost, as
+ * when a master died after journaling it and was resumed) is answered again
+ * with the same id and capability, nothing new recorded (roster_find_again).
  * DLS_EINVAL (bad speed), DLS_ESTATE (the run is full), DLS_ENOMEM.
  */
-int master_register(struct master *m, const char *name, double speed, int *id, uint64_t *key,
-		    double *vpower, char *why);
+int master_register(struct master *m, uint64_t caller, const char *name, double speed, int *id,
+		    uint64_t *key, double *vpower, char *why);
 
 /* The same for n slaves of an hmaster at once (merged registration). */
-int master_register_group(struct master *m, const char *const *names, const double *speeds,
-			  size_t n, int *ids, uint64_t *keys, double *vpowers, char *why);
+int master_register_group(struct master *m, uint64_t caller, const char *const *names,
+			  const double *speeds, size_t n, int *ids, uint64_t *keys, double *vpowers,
+			  char *why);
 
 /*
  * Two-level HDTSS: registers an hmaster as ONE child whose power is the sum
@@ -135,8 +140,9 @@ int master_register_group(struct master *m, const char *const *names, const doub
  * minimum taken over every slave of the run at any depth.  The hmaster may
  * ask for more work before it delivered what it holds.
  */
-int master_register_cluster(struct master *m, const char *name, const double *speeds, size_t n,
-			    int *id, uint64_t *key, double *vpowers, char *why);
+int master_register_cluster(struct master *m, uint64_t caller, const char *name,
+			    const double *speeds, size_t n, int *id, uint64_t *key, double *vpowers,
+			    char *why);
 
 /*
  * May slave_id, showing capability key, act?  DLS_OK, or DLS_ENOENT /

@@ -21,6 +21,7 @@ struct master_child {
 	int first_request_pending; /* its first request waits at the start gate */
 	int rejoined;		   /* after a resume: it joined the new master */
 	int readmitted;		   /* taken back after it was declared lost */
+	uint64_t reg_ticket;	   /* the journal's record of its registration */
 	/* the chunk times its last request reported, learnt when that request
 	 * is served (so a replayed journal learns them in the same order) */
 	struct dls_chunk_time measured[DLS_MAX_MEASURED];
@@ -121,8 +122,8 @@ int master_open_gate_with(struct master *m, const int64_t *acp);
 /* --- the journal's events (master_log.c); the lock is held, except for
  * master_journal_wait --- */
 
-uint64_t master_log_register(struct master *m, const char *const *names, const double *speeds,
-			     size_t n, const double *min_leaf, const int *ids,
+uint64_t master_log_register(struct master *m, uint64_t caller, const char *const *names,
+			     const double *speeds, size_t n, const double *min_leaf, const int *ids,
 			     const uint64_t *keys);
 void master_log_closed(struct master *m);
 void master_log_gate(struct master *m, const int64_t *acp);

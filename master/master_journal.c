@@ -186,11 +186,11 @@ static int event_child(struct master *m, json_t *o, int *id)
 
 static int replay_register(struct master *m, json_t *o, char *why, size_t len)
 {
-	json_t *ids, *keys, *names, *speeds, *min_leaf;
+	json_t *ids, *keys, *names, *speeds, *min_leaf, *caller_json;
 	const char *nm[MASTER_MAX_SLAVES];
 	double sp[MASTER_MAX_SLAVES], min;
 	int got[MASTER_MAX_SLAVES];
-	uint64_t issued[MASTER_MAX_SLAVES];
+	uint64_t issued[MASTER_MAX_SLAVES], caller = 0;
 	size_t n;
 
 	if (json_unpack(o, "{s:o, s:o, s:o, s:o, s:o}", "ids", &ids, "keys", &keys, "names",
@@ -199,6 +199,10 @@ static int replay_register(struct master *m, json_t *o, char *why, size_t len)
 	    json_array_size(keys) != n || json_array_size(names) != n ||
 	    json_array_size(speeds) != n)
 		return bad_event(why, len, "register", "malformed");
+	/* who registered them (absent in the journals of versions before it) */
+	caller_json = json_object_get(o, "caller");
+	if (caller_json && journal_key_from_json(caller_json, &caller))
+		return bad_event(why, len, "register", "a bad caller");
 	for (size_t k = 0; k < n; k++) {
 		nm[k] = json_string_value(json_array_get(names, k));
 		sp[k] = json_number_value(json_array_get(speeds, k));
@@ -214,6 +218,7 @@ static int replay_register(struct master *m, json_t *o, char *why, size_t len)
 		    journal_key_from_json(json_array_get(keys, k), &m->roster.v[got[k]].key))
 			return bad_event(why, len, "register", "ids out of order, or a bad key");
 		m->children[got[k]].serve.may_prefetch = !json_is_null(min_leaf);
+		m->roster.v[got[k]].caller = caller;
 	}
 	return DLS_OK;
 }

@@ -28,8 +28,8 @@ static uint64_t append(struct master *m, const char *kind, json_t *body,
 	return journal_append(m->journal, kind, text, blocks, n);
 }
 
-uint64_t master_log_register(struct master *m, const char *const *names, const double *speeds,
-			     size_t n, const double *min_leaf, const int *ids,
+uint64_t master_log_register(struct master *m, uint64_t caller, const char *const *names,
+			     const double *speeds, size_t n, const double *min_leaf, const int *ids,
 			     const uint64_t *keys)
 {
 	json_t *a_ids, *a_keys, *a_names, *a_speeds;
@@ -47,9 +47,10 @@ uint64_t master_log_register(struct master *m, const char *const *names, const d
 		json_array_append_new(a_speeds, json_real(speeds[k]));
 	}
 	return append(m, "register",
-		      json_pack("{s:o, s:o, s:o, s:o, s:o}", "ids", a_ids, "keys", a_keys, "names",
-				a_names, "speeds", a_speeds, "min_leaf",
-				min_leaf ? json_real(*min_leaf) : json_null()),
+		      json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "ids", a_ids, "keys", a_keys,
+				"names", a_names, "speeds", a_speeds, "min_leaf",
+				min_leaf ? json_real(*min_leaf) : json_null(), "caller",
+				journal_key_json(caller)),
 		      NULL, 0);
 }
 

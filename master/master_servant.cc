@@ -31,7 +31,7 @@ DLS::Registration *Master_i::register_slave(CORBA::ULong version, const DLS::Cre
 	if (CORBA::is_nil(self))
 		throw DLS::Refused("register_slave: self must be a DLS::Slave reference");
 	require_reachable(self, "register_slave", name);
-	rc = master_register(m_, name, speed, &id, &key, &vpower, why);
+	rc = master_register(m_, dls_ref_fingerprint(self), name, speed, &id, &key, &vpower, why);
 
 	if (rc)
 		dls_refuse(rc, why);
@@ -57,8 +57,8 @@ DLS::Registration *Master_i::register_cluster(CORBA::ULong version, const DLS::C
 	require_reachable(self, "register_cluster", hmaster_name);
 	for (CORBA::ULong i = 0; i < speeds.length(); i++)
 		sp[i] = speeds[i];
-	rc = master_register_cluster(m_, hmaster_name, sp.data(), sp.size(), &id, &key, vp.data(),
-				     why);
+	rc = master_register_cluster(m_, dls_ref_fingerprint(self), hmaster_name, sp.data(),
+				     sp.size(), &id, &key, vp.data(), why);
 	if (rc)
 		dls_refuse(rc, why);
 	remember_ref(id, self);
@@ -144,8 +144,8 @@ DLS::GroupRegistration *Master_i::register_group(CORBA::ULong version,
 	if (bad)
 		throw DLS::Refused(bad);
 	require_reachable(self, "register_group", hmaster_name);
-	rc = master_register_group(m_, nm.data(), sp.data(), n, ids.data(), keys.data(), vp.data(),
-				   why);
+	rc = master_register_group(m_, dls_ref_fingerprint(self), nm.data(), sp.data(), n,
+				   ids.data(), keys.data(), vp.data(), why);
 	if (rc)
 		dls_refuse(rc, why);
 	log_info("hmaster '%s' registered %zu slaves", hmaster_name, n);

@@ -305,6 +305,28 @@ uint64_t coordinator_child_key(struct coordinator *c, int id)
 	return key;
 }
 
+/*
+ * The id of a registration made already by the same process: the same
+ * reference (contact), name and speed, not lost.  Its answer was lost (a
+ * call that timed out on the slave's side, or a coordinator that died
+ * after its journal recorded the chain and was resumed), and a process
+ * that never had its answer cannot have acted with its capability.  -1:
+ * none (a new registration).
+ */
+static int registered_before(const struct coordinator *c, const char *name, double speed,
+			     const char *contact)
+{
+	for (int i = 0; contact && i < c->roster.n; i++) {
+		const struct roster_entry *e = &c->roster.v[i];
+
+		if (c->contact[i] && !strcmp(c->contact[i], contact) &&
+		    !strncmp(e->info.name, name, sizeof(e->info.name) - 1) &&
+		    e->info.speed == speed && e->info.state != DLS_SLAVE_LOST)
+			return i;
+	}
+	return -1;
+}
+
 int coordinator_register(struct coordinator *c, const char *name, double speed,
 			 const char *contact, int *id, struct coordinator_place *place, char *why)
 {
@@ -313,20 +335,28 @@ int coordinator_register(struct coordinator *c, const char *name, double speed,
 	int rc;
 
 	pthread_mutex_lock(&c->lock);
-	if (c->resumed_at > 0 && c->plan) { /* the dead coordinator's chain is the run's */
+	*id = registered_before(c, name, speed, contact);
+	if (*id >= 0) {
+		key = c->roster.v[*id].key;
+		log_warn("slave %d '%s' registered again by the same process (the answer to its "
+			 "registration was lost): the same place again",
+			 *id, name);
+	} else if (c->resumed_at > 0 && c->plan) { /* the dead coordinator's chain is the run's */
 		why_f(why, "slave '%s': the run resumed after its chain was built; a slave of "
 			   "it rejoins instead",
 		      name);
 		rc = DLS_ESTATE;
 		goto out;
-	}
-	rc = roster_add(&c->roster, &name, &speed, 1, NULL, id, &key, why, COORDINATOR_WHY_LEN);
-	if (rc)
-		goto out;
-	if (contact && !(c->contact[*id] = strdup(contact))) {
-		why_f(why, "out of memory");
-		rc = DLS_ENOMEM; /* its place stays empty: the run goes on without it */
-		goto out;
+	} else {
+		rc = roster_add(&c->roster, &name, &speed, 1, NULL, id, &key, why,
+				COORDINATOR_WHY_LEN);
+		if (rc)
+			goto out;
+		if (contact && !(c->contact[*id] = strdup(contact))) {
+			why_f(why, "out of memory");
+			rc = DLS_ENOMEM; /* its place stays empty: the run goes on without it */
+			goto out;
+		}
 	}
 	if (roster_close_if_due(&c->roster, dls_now()))
 		pthread_cond_broadcast(&c->cond);

@@ -4,9 +4,11 @@
 # a chunk is declared lost when it stops answering pings, its chunk goes to
 # another slave, and the image is exact; resumed, it is taken back (the
 # results of the chunk it lost are dropped), works on and exits 0.
-# A master whose --timeout passes during registration ends at once.  A
-# master that stops answering (SIGSTOP) is waited out by its slaves and by
-# a two-level hmaster, past their call timeout and rejoin window.  A slave
+# A master whose --timeout passes during registration ends at once; a
+# slave whose registration call timed out and asks again gets its place
+# back, not a second one.  A master that stops answering (SIGSTOP) is
+# waited out by its slaves and by a two-level hmaster, past their call
+# timeout and rejoin window.  A slave
 # lost below a two-level hmaster (or a relay) and resumed is taken back.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -73,6 +75,37 @@ expect_eq "waiting slave's exit" "$rc" 1
 grep -q "passed while waiting for slaves to register (1 in): giving up" "$T/tmaster.log"
 grep -q "refused: the run is over: the master is closing" "$T/tslave.log"
 echo "ok --timeout during registration: the master ends in $took s, the waiting slave is refused with the reason"
+
+# --- a slave whose registration call times out (its --register-timeout-ms
+# shorter than the wait for the last slave) asks again: its parent (a
+# master, or Tree Scheduling's coordinator) answers the same process with
+# the same place, and the run ends exact.  Before, each attempt took a
+# place of its own, and the last slave was refused as one too many (the
+# run's ghost places never asked for work).
+REF2=$(reference 200 100)
+for role in master treesched; do
+	parent="--master master"
+	[ $role = treesched ] && parent="--coordinator treesched"
+	DLS_LOG_LEVEL=info spawn ra-$role dls-$role --run ra-$role --slaves 2 --width 200 \
+		--height 100 --raw "$T/ra.pgm" $NS $EP
+	RAPARENT=$LAST_PID
+	wait_for sh -c "nameclt $NS list DLS/ra-$role | grep -qx $role"
+	# shellcheck disable=SC2086 # two words
+	spawn ra-$role-a dls-slave --run ra-$role $parent --name a --register-timeout-ms 500 \
+		--t-iter 1000 $NS $EP
+	RASLAVE0=$LAST_PID
+	wait_for grep -q "slave 0 'a' registered again by the same process" "$T/ra-$role.log"
+	# shellcheck disable=SC2086
+	spawn ra-$role-b dls-slave --run ra-$role $parent --name b --t-iter 1000 $NS $EP
+	for p in $RAPARENT $RASLAVE0 $LAST_PID; do
+		rc=0
+		wait "$p" || rc=$?
+		expect_eq "a process of the run whose slave registered twice ($role)" "$rc" 0
+	done
+	same_image "$T/ra.pgm" "$REF2"
+	expect_eq "places taken ($role)" "$(grep -c "registered, speed" "$T/ra-$role.log")" 2
+	echo "ok dls-$role: a registration asked again by the same slave has its place, $(grep -c 'registered again' "$T/ra-$role.log") repeat(s), image exact"
+done
 
 # --- a master that stops answering (SIGSTOP) for longer than its slaves'
 # rejoin window is waited out, not given up on: a call that times out

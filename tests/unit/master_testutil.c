@@ -80,7 +80,7 @@ static int p_register(void *ctx, const char *const *names, const double *speeds,
 {
 	(void)len;
 	master_job(ctx, job); /* what the servant sends */
-	return master_register_group(ctx, names, speeds, n, ids, keys, vp, why);
+	return master_register_group(ctx, 0, names, speeds, n, ids, keys, vp, why);
 }
 
 static int p_request(void *ctx, const struct dls_request *reqs, size_t n, struct dls_reply *out,
@@ -111,7 +111,7 @@ static int p_register_cluster(void *ctx, const double *speeds, size_t n, int *id
 {
 	(void)len;
 	master_job(ctx, job); /* what the servant sends */
-	return master_register_cluster(ctx, "h", speeds, n, id, key, vp, why);
+	return master_register_cluster(ctx, 0, "h", speeds, n, id, key, vp, why);
 }
 
 static int p_request_one(void *ctx, const struct dls_request *req, struct dls_reply *out,

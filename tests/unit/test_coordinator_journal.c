@@ -90,6 +90,32 @@ static void register_all(struct coordinator *c, struct reg *regs)
 	}
 }
 
+/* Slave i of register_all registers again: the same process has its place
+ * back; another process of the same name and speed has none. */
+static void register_again(struct coordinator *c, const struct reg *regs, int i)
+{
+	const struct coordinator_place *b = &regs[i].place;
+	struct coordinator_place a;
+	char why[COORDINATOR_WHY_LEN], name[32], contact[32];
+	int id = -1;
+
+	snprintf(name, sizeof(name), "s%g", regs[i].speed);
+	snprintf(contact, sizeof(contact), "IOR:s%g", regs[i].speed);
+	CU_ASSERT_EQUAL_FATAL(coordinator_register(c, name, regs[i].speed, contact, &id, &a, why),
+			      DLS_OK);
+	CU_ASSERT_EQUAL(id, i);
+	CU_ASSERT_EQUAL(a.key, b->key);
+	CU_ASSERT_EQUAL(a.peer_key, b->peer_key);
+	CU_ASSERT_EQUAL(a.start, b->start);
+	CU_ASSERT_EQUAL(a.count, b->count);
+	CU_ASSERT_EQUAL(a.stride, b->stride);
+	CU_ASSERT_EQUAL(a.left_id, b->left_id);
+	CU_ASSERT_EQUAL(a.right_id, b->right_id);
+	CU_ASSERT_DOUBLE_EQUAL(a.vpower, b->vpower, 0);
+	CU_ASSERT_EQUAL(coordinator_register(c, name, regs[i].speed, "IOR:other", &id, &a, why),
+			DLS_ESTATE);
+}
+
 /* Counts 1 + i % 7 for iteration i: results that tell iterations apart. */
 static struct dls_result block(int64_t start, int64_t count, uint16_t *buf)
 {
@@ -182,6 +208,11 @@ static void test_coordinator_resume(void)
 	CU_ASSERT_PTR_NOT_NULL_FATAL(co);
 	CU_ASSERT(!coordinator_resumed(co));
 	register_all(co, regs);
+	/* a registration asked again by the same process (its answer lost):
+	 * its place again; the same name from another process is not it */
+	register_again(co, regs, 1);
+	CU_ASSERT_EQUAL(coordinator_register(co, "s2", 3.0, "IOR:s2", &id, &place, why),
+			DLS_ESTATE);
 	/* chain 0 3 1 2, 25 iterations each: 0 [0,25) 3 [25,50) 1 [50,75) 2 [75,100) */
 	CU_ASSERT_EQUAL(report(co, regs, 0, 0, 25), DLS_OK);
 	CU_ASSERT_EQUAL(report(co, regs, 0, 25, 1), DLS_OK); /* its neighbour's */
@@ -224,6 +255,12 @@ static void test_coordinator_resume(void)
 	CU_ASSERT_EQUAL(coordinator_rejoin(co, 7, 1, &vpower, why), DLS_ENOENT);
 	CU_ASSERT_EQUAL(coordinator_register(co, "late", 1.0, NULL, &id, &place, why), DLS_ESTATE);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "rejoins instead"));
+	/* the coordinator died after its journal recorded the chain and before
+	 * slave 0 had its answer: it registers again and has its place back */
+	register_again(co, regs, 0);
+	/* a lost slave's place is not given again */
+	CU_ASSERT_EQUAL(coordinator_register(co, "s3", 3.0, "IOR:s3", &id, &place, why),
+			DLS_ESTATE);
 	/* a report the dead coordinator acknowledged comes again: skipped */
 	CU_ASSERT_EQUAL(report(co, regs, 1, 50, 10), DLS_OK);
 	CU_ASSERT_EQUAL(coordinator_wait_done(co, 0), DLS_ETIMEDOUT);

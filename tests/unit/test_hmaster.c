@@ -370,9 +370,9 @@ static void test_cluster_registration(void)
 	req.acp = 3;
 	m = master_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_EQUAL(master_register_cluster(m, "h", speeds, 0, &id, &req.key, vp, why),
+	CU_ASSERT_EQUAL(master_register_cluster(m, 0, "h", speeds, 0, &id, &req.key, vp, why),
 			DLS_EINVAL);
-	CU_ASSERT_EQUAL_FATAL(master_register_cluster(m, "h", speeds, 2, &id, &req.key, vp, why),
+	CU_ASSERT_EQUAL_FATAL(master_register_cluster(m, 0, "h", speeds, 2, &id, &req.key, vp, why),
 			      DLS_OK);
 	CU_ASSERT_DOUBLE_EQUAL(vp[0], 1.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(vp[1], 2.0, 1e-12);

@@ -109,7 +109,7 @@ static void register_all(struct master *m)
 	int ids[NS];
 	char why[MASTER_WHY_LEN];
 
-	CU_ASSERT_EQUAL_FATAL(master_register_group(m, names, speeds, NS, ids, keys, v, why),
+	CU_ASSERT_EQUAL_FATAL(master_register_group(m, 0, names, speeds, NS, ids, keys, v, why),
 			      DLS_OK);
 }
 
@@ -281,6 +281,69 @@ static void test_resume_lost_and_submit(void)
 	master_destroy(m);
 }
 
+/*
+ * A registration whose answer was lost with the master (it died after its
+ * journal recorded the registration): the same process registering again
+ * with the resumed master gets the same ids and capabilities, nothing new
+ * recorded; another process, one that acted, or a different speed does not.
+ */
+static void test_register_again_after_resume(void)
+{
+	const char *names[NS] = {"a", "b", "c"};
+	const double speeds[NS] = {1, 2, 3}, other[NS] = {1, 2, 4};
+	const uint64_t caller = 0xc0ffee;
+	struct master_config c;
+	struct master *m;
+	struct driver d = {0};
+	struct dls_status s;
+	uint64_t keys[NS], again[NS];
+	double v[NS], v2[NS];
+	int ids[NS], ids2[NS], err;
+	char why[MASTER_WHY_LEN];
+
+	fresh_dir();
+	config(&c, SCHED_GSS, 1);
+	m = master_open(&c, &err, why);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL_FATAL(
+	    master_register_group(m, caller, names, speeds, NS, ids, keys, v, why), DLS_OK);
+	/* asked again before anyone acted, in the same master: the same */
+	CU_ASSERT_EQUAL(master_register_group(m, caller, names, speeds, NS, ids2, again, v2, why),
+			DLS_OK);
+	CU_ASSERT_EQUAL(memcmp(ids2, ids, sizeof(ids)), 0);
+	CU_ASSERT_EQUAL(memcmp(again, keys, sizeof(keys)), 0);
+	master_destroy(m); /* the crash, before any answer arrived */
+
+	CU_ASSERT_EQUAL_FATAL(master_journal_config(dir, &c, why), DLS_OK);
+	c.rejoin_ms = 60000;
+	m = master_open(&c, &err, why);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT(master_awaiting_rejoin(m, 0));
+	/* another process, or the same one with other speeds: one too many */
+	CU_ASSERT_EQUAL(
+	    master_register_group(m, caller + 1, names, speeds, NS, ids2, again, v2, why),
+	    DLS_ESTATE);
+	CU_ASSERT_EQUAL(master_register_group(m, caller, names, other, NS, ids2, again, v2, why),
+			DLS_ESTATE);
+	CU_ASSERT_EQUAL(master_register_group(m, 0, names, speeds, NS, ids2, again, v2, why),
+			DLS_ESTATE);
+	/* the same process: its ids, capabilities and V_i again */
+	CU_ASSERT_EQUAL(master_register_group(m, caller, names, speeds, NS, ids2, again, v2, why),
+			DLS_OK);
+	CU_ASSERT_EQUAL(memcmp(ids2, ids, sizeof(ids)), 0);
+	CU_ASSERT_EQUAL(memcmp(again, keys, sizeof(keys)), 0);
+	CU_ASSERT_EQUAL(memcmp(v2, v, sizeof(v)), 0);
+	CU_ASSERT(!master_awaiting_rejoin(m, 0));
+	drive(m, &d, 1); /* slave 0 acts: its registration is used */
+	CU_ASSERT_EQUAL(master_register(m, caller, "a", 1, ids2, again, v2, why), DLS_ESTATE);
+	master_snapshot(m, &s);
+	CU_ASSERT_EQUAL(s.nslaves, NS);
+	dls_status_free(&s);
+	drive(m, &d, 0);
+	check_exact(m);
+	master_destroy(m);
+}
+
 /* Journals that must not be taken. */
 static void test_journal_refusals(void)
 {
@@ -349,6 +412,9 @@ int journal_suite_add(void)
 	return !s || !CU_add_test(s, "crash and resume: DTSS", test_resume_dtss) ||
 	       !CU_add_test(s, "crash and resume: FSS, late", test_resume_fss_late) ||
 	       !CU_add_test(s, "crash and resume: GSS, first request", test_resume_gss_first) ||
-	       !CU_add_test(s, "lost slave, submit and taking back replayed", test_resume_lost_and_submit) ||
+	       !CU_add_test(s, "lost slave, submit and taking back replayed",
+			    test_resume_lost_and_submit) ||
+	       !CU_add_test(s, "a registration answered again after a resume",
+			    test_register_again_after_resume) ||
 	       !CU_add_test(s, "journals refused", test_journal_refusals);
 }

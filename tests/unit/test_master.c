@@ -54,8 +54,8 @@ static void register_all(struct master *m, int n, const double *speeds, int *ids
 	uint64_t keys[8];
 	char why[MASTER_WHY_LEN];
 
-	CU_ASSERT_EQUAL_FATAL(master_register_group(m, names, speeds, (size_t)n, ids, keys, v, why),
-			      DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(
+	    master_register_group(m, 0, names, speeds, (size_t)n, ids, keys, v, why), DLS_OK);
 	for (int k = 0; k < n; k++) /* capabilities: random, never 0, each its own */
 		CU_ASSERT(keys[k] != 0 && keys[k] == master_child_key(m, ids[k]) &&
 			  (k == 0 || keys[k] != keys[k - 1]));
@@ -70,15 +70,15 @@ static void test_registration(void)
 	uint64_t kx;
 	char why[MASTER_WHY_LEN];
 
-	CU_ASSERT_EQUAL(master_register(m, "nan", 0.0 / 0.0, &id, &kx, &vx, why), DLS_EINVAL);
+	CU_ASSERT_EQUAL(master_register(m, 0, "nan", 0.0 / 0.0, &id, &kx, &vx, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "speed"));
-	CU_ASSERT_EQUAL(master_register(m, "neg", -1, &id, &kx, &vx, why), DLS_EINVAL);
+	CU_ASSERT_EQUAL(master_register(m, 0, "neg", -1, &id, &kx, &vx, why), DLS_EINVAL);
 	register_all(m, 2, speeds, ids, v);
 	CU_ASSERT_EQUAL(ids[0], 0);
 	CU_ASSERT_EQUAL(ids[1], 1);
 	CU_ASSERT_DOUBLE_EQUAL(v[0], 1.0, 1e-12); /* V_i = Speed_i / min Speed */
 	CU_ASSERT_DOUBLE_EQUAL(v[1], 2.0, 1e-12);
-	CU_ASSERT_EQUAL(master_register(m, "late", 1, &id, &kx, &vx, why), DLS_ESTATE);
+	CU_ASSERT_EQUAL(master_register(m, 0, "late", 1, &id, &kx, &vx, why), DLS_ESTATE);
 	/* a call must carry the caller's own capability */
 	CU_ASSERT_EQUAL(master_check_caller(m, 1, master_child_key(m, 1), why), DLS_OK);
 	CU_ASSERT_EQUAL(master_check_caller(m, 1, master_child_key(m, 0), why), DLS_EINVAL);
@@ -401,7 +401,7 @@ static void *register_inside(void *arg)
 
 	w->rc = master_enter(w->m, w->why);
 	if (w->rc == DLS_OK) {
-		w->rc = master_register(w->m, "a", 1, &id, &key, &v, w->why);
+		w->rc = master_register(w->m, 0, "a", 1, &id, &key, &v, w->why);
 		master_leave(w->m);
 	}
 	return NULL;

@@ -76,11 +76,56 @@ static void test_roster(void)
 	}
 }
 
+/* A registration made already, by the same caller: found whole, or not at all. */
+static void test_roster_find_again(void)
+{
+	struct roster r;
+	const char *names[3] = {"a", "b", "c"}, *swapped[2] = {"b", "a"};
+	const double speeds[3] = {2, 4, 1}, leaf = 1;
+	char long_name[100];
+	const char *longs[1] = {long_name};
+	int ids[3] = {-1, -1, -1};
+	uint64_t keys[3];
+	char why[256];
+
+	memset(long_name, 'x', sizeof(long_name) - 1);
+	long_name[sizeof(long_name) - 1] = 0;
+	CU_ASSERT_EQUAL_FATAL(roster_init(&r, 5, 1000), DLS_OK);
+	CU_ASSERT_EQUAL(roster_add(&r, names, speeds, 2, NULL, ids, keys, why, sizeof(why)),
+			DLS_OK);
+	r.v[0].caller = r.v[1].caller = 7;
+	CU_ASSERT_EQUAL(
+	    roster_add(&r, names + 2, speeds + 2, 1, &leaf, ids, keys, why, sizeof(why)), DLS_OK);
+	r.v[2].caller = 8;
+	CU_ASSERT_EQUAL(roster_add(&r, longs, speeds, 1, NULL, ids, keys, why, sizeof(why)),
+			DLS_OK);
+	r.v[3].caller = 9;
+	CU_ASSERT(roster_find_again(&r, names, speeds, 2, NULL, 7, ids));
+	CU_ASSERT(ids[0] == 0 && ids[1] == 1);
+	CU_ASSERT(roster_find_again(&r, names + 1, speeds + 1, 1, NULL, 7, ids) && ids[0] == 1);
+	/* caller unknown or another; another speed, order, kind or length */
+	CU_ASSERT(!roster_find_again(&r, names, speeds, 2, NULL, 0, ids));
+	CU_ASSERT(!roster_find_again(&r, names, speeds, 2, NULL, 8, ids));
+	CU_ASSERT(!roster_find_again(&r, names, speeds + 1, 1, NULL, 7, ids));
+	CU_ASSERT(!roster_find_again(&r, swapped, speeds, 2, NULL, 7, ids));
+	CU_ASSERT(!roster_find_again(&r, names, speeds, 3, NULL, 7, ids));
+	CU_ASSERT(!roster_find_again(&r, names, speeds, 1, &leaf, 7, ids));
+	/* a cluster: its slowest speed too */
+	CU_ASSERT(roster_find_again(&r, names + 2, speeds + 2, 1, &leaf, 8, ids) && ids[0] == 2);
+	CU_ASSERT(!roster_find_again(&r, names + 2, speeds + 2, 1, NULL, 8, ids));
+	CU_ASSERT(!roster_find_again(&r, names + 2, speeds + 2, 1, &speeds[0], 8, ids));
+	/* a name longer than the roster keeps is compared as kept */
+	CU_ASSERT(roster_find_again(&r, longs, speeds, 1, NULL, 9, ids) && ids[0] == 3);
+	CU_ASSERT(!roster_find_again(&r, names, speeds, 0, NULL, 7, ids));
+	roster_free(&r);
+}
+
 int roster_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("roster", NULL, NULL);
 
 	if (!s)
 		return 1;
-	return !CU_add_test(s, "V_i, its clamp, limits, window, callers", test_roster);
+	return !CU_add_test(s, "V_i, its clamp, limits, window, callers", test_roster) ||
+	       !CU_add_test(s, "a registration asked again", test_roster_find_again);
 }
