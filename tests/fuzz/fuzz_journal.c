@@ -184,8 +184,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	for (int i = 0; i < c.nslaves; i++)
 		speeds[i] = 1 + i % 3;
-	FZ_ASSERT(master_register_group(m, names, speeds, (size_t)c.nslaves, ids, keys, v, why) ==
-		  DLS_OK);
+	FZ_ASSERT(master_register_group(m, 0, names, speeds, (size_t)c.nslaves, ids, keys, v,
+					why) == DLS_OK);
 	/* the script's share of the input, then the tampering's */
 	cut = fz_pick(&f, 1024);
 	if (cut > f.n)

@@ -56,12 +56,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* hostile speeds first: refused, or accepted as a sane ratio */
 	for (int i = 0; i < c.nslaves; i++)
 		speeds[i] = fz_u8(&f) & 1 ? fz_double(&f) : 1 + fz_pick(&f, 8);
-	if (master_register_group(m, names, speeds, (size_t)c.nslaves, ids, keys, v, why) !=
+	if (master_register_group(m, 0, names, speeds, (size_t)c.nslaves, ids, keys, v, why) !=
 	    DLS_OK) {
 		for (int i = 0; i < c.nslaves; i++)
 			speeds[i] = 1 + i;
-		FZ_ASSERT(master_register_group(m, names, speeds, (size_t)c.nslaves, ids, keys, v,
-						why) == DLS_OK);
+		FZ_ASSERT(master_register_group(m, 0, names, speeds, (size_t)c.nslaves, ids, keys,
+						v, why) == DLS_OK);
 	}
 	for (int i = 0; i < c.nslaves; i++)
 		FZ_ASSERT(ids[i] == i && v[i] > 0 && v[i] < 1e9);
