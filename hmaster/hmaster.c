@@ -3,6 +3,7 @@
  * forwarding thread is free; it never waits for every child (SCHEMES.md 5).
  */
 #include "hmaster.h"
+#include "reg_memo.h"
 #include "twolevel.h"
 
 #include <pthread.h>
@@ -40,6 +41,7 @@ struct hmaster {
 	pthread_mutex_t gate_lock;
 	pthread_cond_t gate_cond;
 	struct upcall_gate gate;
+	struct reg_memo memo; /* registrations answered, for a caller asking again */
 	pthread_mutex_t lock;
 	pthread_cond_t cond; /* work for the forwarder, answers for the children */
 	struct hmaster_parent parent;
@@ -243,12 +245,18 @@ static void *forwarder(void *arg)
 }
 
 /* The callers' gate's lock and condition; 0, or -1 (nothing to free). */
+/* The gate and the registrations' memo, of either mode. */
 static int gate_init(struct hmaster *h)
 {
 	if (pthread_mutex_init(&h->gate_lock, NULL))
 		return -1;
 	if (dls_cond_init(&h->gate_cond)) {
 		pthread_mutex_destroy(&h->gate_lock);
+		return -1;
+	}
+	if (reg_memo_init(&h->memo)) {
+		pthread_mutex_destroy(&h->gate_lock);
+		pthread_cond_destroy(&h->gate_cond);
 		return -1;
 	}
 	return 0;
@@ -310,6 +318,7 @@ struct hmaster *hmaster_create(const char *name, enum hmaster_mode mode, int nsl
 fail_gate:
 	pthread_mutex_destroy(&h->gate_lock);
 	pthread_cond_destroy(&h->gate_cond);
+	reg_memo_free(&h->memo);
 fail:
 	free(h->ids);
 	free(h->state);
@@ -461,6 +470,7 @@ static void close_gate(struct hmaster *h)
 	pthread_mutex_lock(&h->gate_lock);
 	h->gate.closing = 1;
 	pthread_mutex_unlock(&h->gate_lock);
+	reg_memo_close(&h->memo);
 	if (h->tl) {
 		twolevel_stop(h->tl);
 	} else {
@@ -481,6 +491,7 @@ void hmaster_destroy(struct hmaster *h)
 	close_gate(h);
 	pthread_mutex_destroy(&h->gate_lock);
 	pthread_cond_destroy(&h->gate_cond);
+	reg_memo_free(&h->memo);
 	if (h->tl) {
 		twolevel_destroy(h->tl);
 		free(h);
@@ -511,8 +522,10 @@ static int wait_answer(struct hmaster *h, struct pending *p, char *why)
 	return p->rc;
 }
 
-int hmaster_register(struct hmaster *h, const char *const *names, const double *speeds, size_t n,
-		     int *ids, uint64_t *keys, double *vpowers, struct dls_job *job, char *why)
+/* hmaster_register, of a registration not asked before. */
+static int register_below(struct hmaster *h, const char *const *names, const double *speeds,
+			  size_t n, int *ids, uint64_t *keys, double *vpowers, struct dls_job *job,
+			  char *why)
 {
 	struct pending p = {.names = names, .speeds = speeds, .n = n, .ids = ids, .keys = keys,
 			    .vpowers = vpowers, .job = job};
@@ -555,6 +568,22 @@ int hmaster_register(struct hmaster *h, const char *const *names, const double *
 	append(&h->regs, &p);
 	rc = wait_answer(h, &p, why);
 	pthread_mutex_unlock(&h->lock);
+	return rc;
+}
+
+int hmaster_register(struct hmaster *h, uint64_t caller, const char *const *names,
+		     const double *speeds, size_t n, int *ids, uint64_t *keys, double *vpowers,
+		     struct dls_job *job, char *why)
+{
+	struct reg_memo_entry *slot;
+	int asked_before, rc;
+
+	rc = reg_memo_begin(&h->memo, caller, names[0], speeds, n, h->tl ? 1 : n, &slot,
+			    &asked_before, ids, keys, vpowers, job, why, HMASTER_WHY_LEN);
+	if (rc || asked_before)
+		return rc;
+	rc = register_below(h, names, speeds, n, ids, keys, vpowers, job, why);
+	reg_memo_end(&h->memo, slot, rc, ids, keys, vpowers, job);
 	return rc;
 }
 

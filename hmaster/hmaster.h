@@ -138,12 +138,17 @@ void hmaster_destroy(struct hmaster *h);
  * capabilities (the parent's, passed through) and V_i, and the job.
  * Two-level mode: the child is one (a slave, or a two-level hmaster with n
  * slaves): ids[0] is its id here and keys[0] the capability this hmaster
- * issued to it.  DLS_OK, DLS_ESTATE (more slaves than expected, or
+ * issued to it.  `caller` identifies the process that asks
+ * (dls_ref_fingerprint of its reference; 0: unknown): the same
+ * registration asked again by it (its answer was lost) gets the first
+ * answer (reg_memo.h), after it if that is still on its way, and takes no
+ * second place.  DLS_OK, DLS_ESTATE (more slaves than expected, or
  * registration already done), DLS_EREMOTE/refusals of the parent (why
  * filled).
  */
-int hmaster_register(struct hmaster *h, const char *const *names, const double *speeds, size_t n,
-		     int *ids, uint64_t *keys, double *vpowers, struct dls_job *job, char *why);
+int hmaster_register(struct hmaster *h, uint64_t caller, const char *const *names,
+		     const double *speeds, size_t n, int *ids, uint64_t *keys, double *vpowers,
+		     struct dls_job *job, char *why);
 
 /*
  * Relays n requests of a child (n = 1 for a slave), each carrying its

@@ -43,8 +43,8 @@ DLS::GroupRegistration *HMaster_i::register_group(CORBA::ULong version,
 	rc = hmaster_may_register(h_, HMASTER_RELAY, why);
 	if (rc)
 		dls_refuse(rc, why);
-	rc = hmaster_register(h_, nm.data(), sp.data(), n, ids.data(), keys.data(), vp.data(), &job,
-			      why);
+	rc = hmaster_register(h_, dls_ref_fingerprint(self), nm.data(), sp.data(), n, ids.data(),
+			      keys.data(), vp.data(), &job, why);
 	if (rc)
 		dls_refuse(rc, why);
 	for (size_t i = 0; i < n; i++)
@@ -110,7 +110,8 @@ DLS::Registration *HMaster_i::register_cluster(CORBA::ULong version, const DLS::
 	require_reachable(self, "register_cluster", hmaster_name);
 	for (size_t i = 0; i < n; i++)
 		sp[i] = speeds[(CORBA::ULong)i];
-	rc = hmaster_register(h_, &hmaster_name, sp.data(), n, &id, &key, vp.data(), &job, why);
+	rc = hmaster_register(h_, dls_ref_fingerprint(self), &hmaster_name, sp.data(), n, &id, &key,
+			      vp.data(), &job, why);
 	if (rc)
 		dls_refuse(rc, why);
 	remember_ref(id, self);

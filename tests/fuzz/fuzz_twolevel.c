@@ -79,12 +79,12 @@ static void *register_one(void *arg)
 	double vp;
 	char why[HMASTER_WHY_LEN];
 
-	g->rc = hmaster_register(g->h, names, &g->speed, 1, &g->id, &g->key, &vp, &job, why);
+	g->rc = hmaster_register(g->h, 0, names, &g->speed, 1, &g->id, &g->key, &vp, &job, why);
 	if (g->rc != DLS_OK) {
 		fz_trace("child of speed %g: %s\n", g->speed, why);
 		g->speed = 1;
-		g->rc = hmaster_register(g->h, names, &g->speed, 1, &g->id, &g->key, &vp, &job,
-					 why);
+		g->rc =
+		    hmaster_register(g->h, 0, names, &g->speed, 1, &g->id, &g->key, &vp, &job, why);
 	}
 	/* every child asks once, at once: the hmaster's start gate opens on the last */
 	if (g->rc == DLS_OK) {

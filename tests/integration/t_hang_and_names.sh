@@ -6,10 +6,10 @@
 # results of the chunk it lost are dropped), works on and exits 0.
 # A master whose --timeout passes during registration ends at once; a
 # slave whose registration call timed out and asks again gets its place
-# back, not a second one.  A master that stops answering (SIGSTOP) is
-# waited out by its slaves and by a two-level hmaster, past their call
-# timeout and rejoin window.  A slave
-# lost below a two-level hmaster (or a relay) and resumed is taken back.
+# back, not a second one, from every kind of parent.  A master that stops
+# answering (SIGSTOP) is waited out by its slaves and by a two-level
+# hmaster, past their call timeout and rejoin window.  A slave lost below a
+# two-level hmaster (or a relay) and resumed is taken back.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -78,33 +78,50 @@ echo "ok --timeout during registration: the master ends in $took s, the waiting 
 
 # --- a slave whose registration call times out (its --register-timeout-ms
 # shorter than the wait for the last slave) asks again: its parent (a
-# master, or Tree Scheduling's coordinator) answers the same process with
-# the same place, and the run ends exact.  Before, each attempt took a
-# place of its own, and the last slave was refused as one too many (the
-# run's ghost places never asked for work).
+# master, Tree Scheduling's coordinator, or an hmaster in either mode)
+# answers the same process with the same place, and the run ends exact.
+# Before, each attempt took a place of its own, and the last slave was
+# refused as one too many (the run's ghost places never asked for work).
 REF2=$(reference 200 100)
-for role in master treesched; do
-	parent="--master master"
-	[ $role = treesched ] && parent="--coordinator treesched"
-	DLS_LOG_LEVEL=info spawn ra-$role dls-$role --run ra-$role --slaves 2 --width 200 \
-		--height 100 --raw "$T/ra.pgm" $NS $EP
+for role in master treesched relay twolevel; do
+	run=ra-$role parent="--master master" log=$role extra=""
+	case $role in
+	treesched) parent="--coordinator treesched" ;;
+	relay | twolevel) parent="--master hmaster.0.0" log=hm-$role ;;
+	esac
+	case $role in
+	treesched) spawn $role dls-treesched --run $run --slaves 2 --width 200 --height 100 \
+		--raw "$T/ra.pgm" $NS $EP ;;
+	relay) extra="--slaves 2" ;;
+	twolevel) extra="--slaves 1 --scheme dtss" ;;
+	esac
+	if [ $role != treesched ]; then
+		# shellcheck disable=SC2086 # options
+		spawn $role dls-master --run $run ${extra:---slaves 2} --width 200 --height 100 \
+			--raw "$T/ra.pgm" $NS $EP
+	fi
 	RAPARENT=$LAST_PID
-	wait_for sh -c "nameclt $NS list DLS/ra-$role | grep -qx $role"
+	PROCS=$RAPARENT
+	wait_for sh -c "nameclt $NS list DLS/$run | grep -Eqx 'master|treesched'"
+	if [ $log != $role ]; then
+		spawn $log dls-hmaster --run $run --name hmaster.0.0 --mode $role --slaves 2 $NS $EP
+		PROCS="$PROCS $LAST_PID"
+		wait_for sh -c "nameclt $NS list DLS/$run | grep -q '^hmaster'"
+	fi
 	# shellcheck disable=SC2086 # two words
-	spawn ra-$role-a dls-slave --run ra-$role $parent --name a --register-timeout-ms 500 \
+	spawn ra-$role-a dls-slave --run $run $parent --name a --register-timeout-ms 500 \
 		--t-iter 1000 $NS $EP
-	RASLAVE0=$LAST_PID
-	wait_for grep -q "slave 0 'a' registered again by the same process" "$T/ra-$role.log"
+	PROCS="$PROCS $LAST_PID"
+	wait_for grep -q "'a' registered again by the same process" "$T/$log.log"
 	# shellcheck disable=SC2086
-	spawn ra-$role-b dls-slave --run ra-$role $parent --name b --t-iter 1000 $NS $EP
-	for p in $RAPARENT $RASLAVE0 $LAST_PID; do
+	spawn ra-$role-b dls-slave --run $run $parent --name b --t-iter 1000 $NS $EP
+	for p in $PROCS $LAST_PID; do
 		rc=0
 		wait "$p" || rc=$?
 		expect_eq "a process of the run whose slave registered twice ($role)" "$rc" 0
 	done
 	same_image "$T/ra.pgm" "$REF2"
-	expect_eq "places taken ($role)" "$(grep -c "registered, speed" "$T/ra-$role.log")" 2
-	echo "ok dls-$role: a registration asked again by the same slave has its place, $(grep -c 'registered again' "$T/ra-$role.log") repeat(s), image exact"
+	echo "ok $role: a registration asked again by the same slave has its place, $(grep -c 'registered again' "$T/$log.log") repeat(s), image exact"
 done
 
 # --- a master that stops answering (SIGSTOP) for longer than its slaves'

@@ -55,7 +55,7 @@ static void test_relay_is_flat_dtss(void)
 	ops = tu_master_parent(m);
 	h = hmaster_create("h", HMASTER_RELAY, 4, 1000, 0, &ops, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
-	CU_ASSERT_EQUAL_FATAL(hmaster_register(h, names, speeds, 4, ids, keys, vp, &job, why),
+	CU_ASSERT_EQUAL_FATAL(hmaster_register(h, 0, names, speeds, 4, ids, keys, vp, &job, why),
 			      DLS_OK);
 	CU_ASSERT_DOUBLE_EQUAL(vp[2], 2.0, 1e-12);
 	/* the master's capabilities pass through; a wrong one is refused here */
@@ -100,8 +100,8 @@ static void test_relay_is_flat_dtss(void)
 				int idl;
 				uint64_t kl;
 
-				CU_ASSERT_EQUAL(hmaster_register(h2, &nm, &sp, 1, &idl, &kl, &vpl,
-								 &job, why),
+				CU_ASSERT_EQUAL(hmaster_register(h2, 0, &nm, &sp, 1, &idl, &kl,
+								 &vpl, &job, why),
 						DLS_ESTATE);
 				CU_ASSERT_PTR_NOT_NULL(strstr(why, "none registers"));
 			}
@@ -186,7 +186,7 @@ static void *tl_slave_main(void *arg)
 	struct dls_reply out;
 	int64_t start = 0, count = 0;
 
-	s->rc = hmaster_register(s->h, names, &s->speed, 1, &s->id, &s->key, &vp, &job, why);
+	s->rc = hmaster_register(s->h, 0, names, &s->speed, 1, &s->id, &s->key, &vp, &job, why);
 	for (uint32_t seq = 1; !s->rc; seq++) {
 		struct dls_request req;
 
@@ -409,7 +409,7 @@ static void *register_inside(void *arg)
 
 	w->rc = hmaster_enter(w->h, w->why);
 	if (w->rc == DLS_OK) {
-		w->rc = hmaster_register(w->h, names, speeds, 1, &id, &key, &vp, &job, w->why);
+		w->rc = hmaster_register(w->h, 0, names, speeds, 1, &id, &key, &vp, &job, w->why);
 		dls_sleep_ms(200);
 		w->left = 1;
 		hmaster_leave(w->h);
@@ -446,6 +446,85 @@ static void test_destroy_waits_for_callers(void)
 		CU_ASSERT_NOT_EQUAL(w.rc, DLS_OK);
 		CU_ASSERT_NOT_EQUAL(w.rc, -1);
 		CU_ASSERT_PTR_NOT_NULL(strstr(w.why, "stopping"));
+		master_destroy(m);
+	}
+}
+
+struct one_registration {
+	struct hmaster *h;
+	uint64_t caller;
+	const char *name;
+	int rc, id;
+	uint64_t key;
+	double vp;
+	char why[HMASTER_WHY_LEN];
+};
+
+static void *register_one(void *arg)
+{
+	struct one_registration *r = arg;
+	const char *names[] = {r->name};
+	const double speeds[] = {1};
+	struct dls_job job;
+
+	r->rc = hmaster_register(r->h, r->caller, names, speeds, 1, &r->id, &r->key, &r->vp, &job,
+				 r->why);
+	return NULL;
+}
+
+/* A slave whose registration call timed out on its side asks again while
+ * the first call still waits for the other slave: both calls get the same
+ * id and capability, and the other slave its place (before, the second
+ * call took a place of its own and the other slave was refused), in both
+ * modes.  Another process of the same name is not it. */
+static void test_register_asked_again(void)
+{
+	for (int mode = 0; mode < 2; mode++) {
+		struct master_config c;
+		struct master *m;
+		struct hmaster *h;
+		struct hmaster_parent ops;
+		struct one_registration r[3] = {{.caller = 5, .name = "a"},
+						{.caller = 5, .name = "a"},
+						{.caller = 6, .name = "b"}};
+		pthread_t t[3];
+		int err;
+
+		tu_master_config(&c, SCHED_DTSS, mode ? 1 : 2, W, 1, 60000);
+		m = master_create(&c, &err, NULL);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+		ops = tu_master_parent(m);
+		h = hmaster_create("h", mode ? HMASTER_TWOLEVEL : HMASTER_RELAY, 2, 60000, 0, &ops,
+				   &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+		for (int i = 0; i < 3; i++) {
+			r[i].h = h;
+			r[i].rc = -1;
+			CU_ASSERT_EQUAL_FATAL(pthread_create(&t[i], NULL, register_one, &r[i]), 0);
+			dls_sleep_ms(50); /* in that order */
+		}
+		for (int i = 0; i < 3; i++)
+			pthread_join(t[i], NULL);
+		CU_ASSERT_EQUAL(r[0].rc, DLS_OK);
+		CU_ASSERT_EQUAL(r[1].rc, DLS_OK);
+		CU_ASSERT_EQUAL(r[2].rc, DLS_OK);
+		CU_ASSERT_EQUAL(r[1].id, r[0].id);
+		CU_ASSERT_EQUAL(r[1].key, r[0].key);
+		CU_ASSERT_DOUBLE_EQUAL(r[1].vp, r[0].vp, 0);
+		CU_ASSERT_NOT_EQUAL(r[2].id, r[0].id);
+		{ /* asked again once answered; another process of that name */
+			struct one_registration again = {
+			    .h = h, .caller = 5, .name = "a", .rc = -1};
+			struct one_registration other = {
+			    .h = h, .caller = 7, .name = "a", .rc = -1};
+
+			register_one(&again);
+			CU_ASSERT_EQUAL(again.rc, DLS_OK);
+			CU_ASSERT_EQUAL(again.key, r[0].key);
+			register_one(&other);
+			CU_ASSERT_EQUAL(other.rc, DLS_ESTATE);
+		}
+		hmaster_destroy(h);
 		master_destroy(m);
 	}
 }
@@ -516,7 +595,7 @@ static void test_twolevel_resume(void)
 	h = hmaster_create("h", HMASTER_TWOLEVEL, 2, 1000, 0, &ops, &err);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
 	hmaster_keep_record(h, path);
-	CU_ASSERT_EQUAL_FATAL(hmaster_register(h, names, speeds, 2, &id, &key, vp, &job, why),
+	CU_ASSERT_EQUAL_FATAL(hmaster_register(h, 0, names, speeds, 2, &id, &key, vp, &job, why),
 			      DLS_OK);
 	CU_ASSERT_EQUAL_FATAL(stat(path, &sb), 0);
 	CU_ASSERT_EQUAL(sb.st_mode & 0777, 0600);
@@ -594,10 +673,13 @@ int hmaster_suite_add(void)
 			    test_twolevel_resume) ||
 	       !CU_add_test(s, "two-level: a submit whose answer was lost, sent again",
 			    test_twolevel_lost_submit_answer) ||
-	       !CU_add_test(s, "two-level: a lost slave's chunk goes to a sibling; it is taken back",
+	       !CU_add_test(s,
+			    "two-level: a lost slave's chunk goes to a sibling; it is taken back",
 			    test_twolevel_lost_slave) ||
 	       !CU_add_test(s, "register_cluster: V over the slowest slave; prefetch allowed",
 			    test_cluster_registration) ||
+	       !CU_add_test(s, "a registration asked again: the same place, both modes",
+			    test_register_asked_again) ||
 	       !CU_add_test(s, "destroyed with a caller inside: it is refused first",
 			    test_destroy_waits_for_callers);
 }
