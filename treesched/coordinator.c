@@ -332,7 +332,7 @@ int coordinator_register(struct coordinator *c, const char *name, double speed,
 {
 	struct coordinator_side left, right;
 	uint64_t key, ticket = 0;
-	int rc;
+	int rc = DLS_OK;
 
 	pthread_mutex_lock(&c->lock);
 	*id = registered_before(c, name, speed, contact);
