@@ -12,13 +12,13 @@
 #include <omniORB4/giopEndpoint.h>
 #include <omniORB4/minorCode.h>
 #include <omniORB4/omniIOR.h>
-#include <openssl/evp.h>
 
 #include "dls.hh"
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls_time.h"
 #include "net_addr.h"
+#include "run_auth.h"
 #include "run_loop.h"
 
 static CORBA::ORB_var orb_;
@@ -365,24 +365,15 @@ int dls_ref_addresses(CORBA::Object_ptr obj, char *buf, size_t len)
 
 uint64_t dls_ref_fingerprint(CORBA::Object_ptr obj)
 {
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
-	uint64_t f = 0;
-
 	if (CORBA::is_nil(obj))
 		return 0;
 	try {
 		CORBA::String_var ior = dls_orb()->object_to_string(obj);
 
-		if (!EVP_Digest(ior.in(), strlen(ior.in()), md, &mdlen, EVP_sha256(), NULL) ||
-		    mdlen < sizeof(f))
-			return 0;
+		return dls_fingerprint(ior.in());
 	} catch (...) {
 		return 0;
 	}
-	for (size_t i = 0; i < sizeof(f); i++)
-		f = f << 8 | md[i];
-	return f ? f : 1;
 }
 
 void dls_refuse(int rc, const char *why)

@@ -109,7 +109,7 @@ int dls_ping(CORBA::Object_ptr ref, char *why, size_t len);
 // into buf (empty when it has none).  Returns how many.  Never throws.
 int dls_ref_addresses(CORBA::Object_ptr obj, char *buf, size_t len);
 
-// A fingerprint of reference obj: the first 8 octets of the SHA-256 of its
+// A fingerprint of reference obj: dls_fingerprint (run_auth.h) of its
 // stringified IOR, never 0 (0: nil, or it could not be had).  A process's
 // servant gives the same one on every call it passes itself in, so a parent
 // can tell a child's retry from another process of the same name.  Never

@@ -50,6 +50,20 @@ uint64_t dls_random_key(void)
 	return k;
 }
 
+uint64_t dls_fingerprint(const char *text)
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	uint64_t f = 0;
+
+	if (!text || !EVP_Digest(text, strlen(text), md, &mdlen, EVP_sha256(), NULL) ||
+	    mdlen < sizeof(f))
+		return 0;
+	for (size_t i = 0; i < sizeof(f); i++)
+		f = f << 8 | md[i];
+	return f ? f : 1;
+}
+
 int run_secret_load(struct run_secret *s, const char *path, char *why, size_t len)
 {
 	struct stat st;

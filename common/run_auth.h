@@ -45,6 +45,15 @@ int dls_random_bytes(void *buf, size_t n);
 uint64_t dls_random_key(void);
 
 /*
+ * Who registered a child: the first 8 octets of the SHA-256 of text (a
+ * stringified object reference), never 0; 0 for NULL, or when it cannot be
+ * had.  The same process gives the same reference on every call, so a
+ * parent tells a child's registration asked again from another process of
+ * the same name (roster_find_again).
+ */
+uint64_t dls_fingerprint(const char *text);
+
+/*
  * Reads the run's secret from path (its octets, RUN_SECRET_MIN ..
  * RUN_SECRET_MAX of them).  Refuses a file that its group or others may
  * read or write (like ssh's keys), or of the wrong size: DLS_EINVAL or

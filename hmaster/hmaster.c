@@ -244,8 +244,8 @@ static void *forwarder(void *arg)
 	return NULL;
 }
 
-/* The callers' gate's lock and condition; 0, or -1 (nothing to free). */
-/* The gate and the registrations' memo, of either mode. */
+/* The callers' gate's lock and condition and the registrations' memo, of
+ * either mode; 0, or -1 (nothing to free). */
 static int gate_init(struct hmaster *h)
 {
 	if (pthread_mutex_init(&h->gate_lock, NULL))

@@ -154,11 +154,11 @@ template <class Call> static int with_rejoin(parent_ctx *p, Call call, char *why
 // while the parent cannot be reached (a master that died before it
 // answered, which dls run resumes under the same name; a successor that
 // has not bound it yet), finds the parent by name again and registers
-// again, for up to rejoin_ms (0: never), as a slave does.  Not covered: a
-// parent that died after its journal recorded the registration and before
-// it answered (a few milliseconds once registration closes); its successor
-// knows this hmaster by an id it never learnt, and refuses the second
-// registration as one too many, with that reason.
+// again, for up to rejoin_ms (0: never), as a slave does.  A parent that
+// died after its journal recorded the registration and before it answered
+// knows this hmaster by the fingerprint of its reference, and answers the
+// second registration with the id and capability of the first
+// (roster_find_again).
 template <class Call> static int registering(parent_ctx *p, Call call, char *why, size_t len)
 {
 	double t0 = dls_now();

@@ -306,25 +306,22 @@ uint64_t coordinator_child_key(struct coordinator *c, int id)
 }
 
 /*
- * The id of a registration made already by the same process: the same
- * reference (contact), name and speed, not lost.  Its answer was lost (a
- * call that timed out on the slave's side, or a coordinator that died
- * after its journal recorded the chain and was resumed), and a process
- * that never had its answer cannot have acted with its capability.  -1:
- * none (a new registration).
+ * The id of a registration made already by the same process, not lost
+ * (roster_find_again, the caller being the fingerprint of its reference,
+ * contact).  Its answer was lost (a call that timed out on the slave's
+ * side, or a coordinator that died after its journal recorded the chain and
+ * was resumed), and a process that never had its answer cannot have acted
+ * with its capability.  -1: none (a new registration).
  */
 static int registered_before(const struct coordinator *c, const char *name, double speed,
 			     const char *contact)
 {
-	for (int i = 0; contact && i < c->roster.n; i++) {
-		const struct roster_entry *e = &c->roster.v[i];
+	int id;
 
-		if (c->contact[i] && !strcmp(c->contact[i], contact) &&
-		    !strncmp(e->info.name, name, sizeof(e->info.name) - 1) &&
-		    e->info.speed == speed && e->info.state != DLS_SLAVE_LOST)
-			return i;
-	}
-	return -1;
+	if (!roster_find_again(&c->roster, &name, &speed, 1, NULL, dls_fingerprint(contact), &id) ||
+	    c->roster.v[id].info.state == DLS_SLAVE_LOST)
+		return -1;
+	return id;
 }
 
 int coordinator_register(struct coordinator *c, const char *name, double speed,
@@ -357,6 +354,7 @@ int coordinator_register(struct coordinator *c, const char *name, double speed,
 			rc = DLS_ENOMEM; /* its place stays empty: the run goes on without it */
 			goto out;
 		}
+		c->roster.v[*id].caller = dls_fingerprint(contact);
 	}
 	if (roster_close_if_due(&c->roster, dls_now()))
 		pthread_cond_broadcast(&c->cond);

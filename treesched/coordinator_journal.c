@@ -23,6 +23,7 @@
 #include "dls/log.h"
 #include "dls_time.h"
 #include "journal_json.h"
+#include "run_auth.h"
 #include "tree_migrate.h"
 #include "tree_plan.h"
 
@@ -203,6 +204,7 @@ static int replay_chain(struct coordinator *c, json_t *o, char *why, size_t len)
 		if (journal_key_from_json(json_array_get(keys, k), &c->roster.v[id].key) ||
 		    (contact && !(c->contact[id] = strdup(contact))))
 			rc = DLS_ENOMEM;
+		c->roster.v[id].caller = dls_fingerprint(contact); /* roster_find_again's */
 	}
 	if (!rc) {
 		roster_close_if_due(&c->roster, DLS_NEVER);
