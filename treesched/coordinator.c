@@ -437,7 +437,8 @@ int coordinator_peer(struct coordinator *c, int id, uint64_t key, int peer, uint
  * its way), delivered ones, or ones it handed on: a transfer that fails
  * after its notice was taken leaves them with the giver while the books
  * name the receiver, and once the receiver is lost, whoever inherits its
- * work (so two hold them until one delivers; `kept` remembers the giver).
+ * work (so two hold them until one delivers; `kept` remembers the giver);
+ * and the heir of a giver that died after its notice (`kept` again).
  * The lock is held.
  */
 static int gave_to(const struct coordinator *c, int from, int to)
@@ -532,8 +533,13 @@ static int inherits(struct coordinator *c, int dead, int to, int64_t i)
 	if (c->giver[i] != dead || !alive(c, c->owner[i]))
 		return 0;
 	c->giver[i] = -1;
-	if (c->owner[i] == to)
-		return 1; /* the receiver is the heir: told to compute it, maybe again */
+	if (c->owner[i] == to) {
+		/* the receiver is the heir: told to compute it, maybe again, so it
+		 * may hold two copies, give one on and deliver the other */
+		if (c->kept[i] < 0 || !alive(c, c->kept[i]))
+			c->kept[i] = to;
+		return 1;
+	}
 	if (c->kept[i] >= 0 && c->kept[i] != to && alive(c, c->kept[i]))
 		return 0; /* a second holder that kept its copy goes on */
 	c->kept[i] = to;

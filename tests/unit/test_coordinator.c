@@ -483,6 +483,54 @@ static void test_giver_lost_mid_handover(void)
 	coordinator_destroy(m);
 }
 
+/* The dead giver's heir is the receiver of its last notice: told to compute
+ * those iterations again (the transfer may not have come), it may hold two
+ * copies, give one on, and deliver the other: that report is its due, however
+ * far the copy it gave on travelled (a workpile run refused it once: BENCHMARKS
+ * 23).  Chain positions 0-3: a at 1, its heir at 0, b at 2, c at 3. */
+static void test_heir_of_its_own_transfer(void)
+{
+	struct coordinator_config c;
+	struct coordinator *m;
+	struct reg regs[4];
+	struct dls_times t = {0};
+	struct coordinator_repair rep;
+	uint16_t buf[W];
+	struct dls_result res;
+	char why[COORDINATOR_WHY_LEN];
+	int err, a = -1, heir, b, d;
+	int64_t h0;
+
+	setup(&c, buf);
+	strcpy(c.policy, "workpile");
+	m = coordinator_create(&c, &err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL_FATAL(register_four(m, regs), DLS_OK);
+	for (int i = 0; i < 4 && a < 0; i++) /* at position 1 */
+		if (regs[i].place.left_id >= 0 && regs[regs[i].place.left_id].place.left_id < 0)
+			a = i;
+	CU_ASSERT_FATAL(a >= 0);
+	heir = regs[a].place.left_id;
+	b = regs[a].place.right_id;
+	d = regs[b].place.right_id;
+	CU_ASSERT_FATAL(b >= 0 && d >= 0);
+	h0 = regs[a].place.start + 20;
+	CU_ASSERT_EQUAL(coordinator_migrated(m, a, K(a), heir, h0, 5, 1, &rep, why), DLS_OK);
+	coordinator_repair_free(&rep);
+	CU_ASSERT_EQUAL_FATAL(coordinator_lost(m, a, "test", &rep), DLS_OK);
+	CU_ASSERT_EQUAL(rep.to, heir);
+	coordinator_repair_free(&rep);
+	/* the heir gives one copy on, to b, which gives it on to d */
+	CU_ASSERT_EQUAL(coordinator_migrated(m, heir, K(heir), b, h0, 5, 1, &rep, why), DLS_OK);
+	coordinator_repair_free(&rep);
+	CU_ASSERT_EQUAL(coordinator_migrated(m, b, K(b), d, h0, 5, 1, &rep, why), DLS_OK);
+	coordinator_repair_free(&rep);
+	res = block(h0, 5, buf); /* and delivers its other copy */
+	CU_ASSERT_EQUAL(coordinator_report(m, heir, K(heir), &res, 1, &t, why), DLS_OK);
+	CU_ASSERT_EQUAL(coordinator_report(m, d, K(d), &res, 1, &t, why), DLS_OK);
+	coordinator_destroy(m);
+}
+
 /* Pairs are counted at any size (ids past 256 and far apart), sorted by
  * giver then receiver for the report. */
 static void test_pair_counts(void)
@@ -513,6 +561,8 @@ int coordinator_suite_add(void)
 		return 1;
 	return !CU_add_test(s, "chain, reports, migrations, a lost slave", test_coordinator) ||
 	       !CU_add_test(s, "workpile: any pair, a giver's kept work", test_piles) ||
+	       !CU_add_test(s, "the dead giver's heir is the receiver of its notice",
+			    test_heir_of_its_own_transfer) ||
 	       !CU_add_test(s, "a giver lost between its notice and its transfer",
 			    test_giver_lost_mid_handover) ||
 	       !CU_add_test(s, "peer lookups: trees refused, the lost said lost",
