@@ -532,6 +532,8 @@ int dls_cmd_bench(int argc, char **argv)
 		if (!is_hdtss(schemes[i]) && !is_decentralized(schemes[i]) &&
 		    sched_kind_parse(schemes[i], &k))
 			cli_usage_error(PROG, "--schemes", schemes[i], "unknown scheme");
+		if (!is_hdtss(schemes[i]) && !is_decentralized(schemes[i]) && k == SCHED_AWF)
+			cli_usage_error(PROG, "--schemes", schemes[i], SCHED_AWF_ONE_LOOP_WHY);
 	}
 	proc_self_dir(self_exe, sizeof(self_exe));
 	strncat(self_exe, "/dls", sizeof(self_exe) - strlen(self_exe) - 1);

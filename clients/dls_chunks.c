@@ -24,17 +24,17 @@ static void help(void)
 	puts("usage: dls chunks --scheme NAME --iterations I --pes P [--function]\n"
 	     "                  [--profile table|text] [--k K] [--alpha A] [--fac --mu M --sd S]\n"
 	     "                  [--sigma S] [--X X] [--F F] [--L L] [--h H --sd S]\n"
-	     "       dls chunks --scheme dtss|dfss|dfiss|dtfss|wf --iterations I --acp 1,1,2,2\n"
+	     "       dls chunks --scheme dtss|dfss|dfiss|dtfss|wf|awf --iterations I --acp 1,2\n"
 	     "                  [--order sorted|rr|3,2,1,0] [--requests PE:A,PE:A,...]\n"
 	     "       dls chunks --tree --tau 1,2,3,4 [--iterations I --alloc equal|proportional|"
 	     "round-robin]\n\n"
 	     "Prints one line of chunk sizes (simple schemes) or of (pe,chunk) pairs in\n"
-	     "service order, PEs numbered from 0 (distributed schemes and WF).\n"
+	     "service order, PEs numbered from 0 (distributed schemes, WF and AWF).\n"
 	     "Schemes: ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss static fsc mfsc\n"
-	     "awf-b awf-c awf-d awf-e af auto (any case).\n\n"
-	     "  --function        the untruncated chunk function (seed 001 Table 1 view)\n"
-	     SCHED_CLI_HELP
-	     "  --acp LIST        A_i of each PE (distributed) or the weights (WF)\n"
+	     "awf-b awf-c awf-d awf-e af awf auto (any case).\n\n"
+	     "  --function        the untruncated chunk function (seed 001 Table 1 "
+	     "view)\n" SCHED_CLI_HELP
+	     "  --acp LIST        A_i of each PE (distributed) or the weights (WF, AWF)\n"
 	     "  --order O         sorted (default; decreasing A, ties by id), rr, or a PE list\n"
 	     "  --requests LIST   explicit first requests PE:A, then the order continues\n"
 	     "  --max-chunks N    refuse schedules longer than N chunks (default 10000000)\n"
@@ -330,10 +330,14 @@ int dls_cmd_chunks(int argc, char **argv)
 		printf("\n");
 		free(vals);
 	} else {
-		struct emit_state e = {sched_kind_is_distributed(p.kind) || p.kind == SCHED_WF, 1,
-				       stdout};
+		struct emit_state e = {
+		    sched_kind_is_distributed(p.kind) || sched_kind_is_weighted(p.kind), 1, stdout};
 
-		if (sched_kind_is_adaptive(p.kind))
+		if (p.kind == SCHED_AWF)
+			fprintf(stderr, PROG ": awf's first time step, on the given weights as wf; "
+					     "it learns its weights between steps (dls simulate "
+					     "--steps)\n");
+		else if (sched_kind_is_adaptive(p.kind))
 			fprintf(stderr, PROG ": %s learns from measured chunk times; with none, as "
 					     "here, every PE weighs 1 (factoring)\n",
 				sched_kind_name(p.kind));

@@ -28,49 +28,80 @@
 
 static void help(void)
 {
-	printf("usage: dls simulate [--cluster NAME | --speeds LIST | --pes N [--nd]] [--loads LIST]\n"
-	       "                    [--scheme S] [--width W --height H] [options]\n\n"
-	       "Simulates a master-slave run of the scheme on the real per-column costs of the\n"
-	       "Mandelbrot image, with the emulated cluster's speeds and load schedules.\n\n"
-	       "  --cluster NAME       a reference cluster: " CLUSTER_NAMES "\n"
-	       "  --speeds LIST        V_i of each slave; --loads as for dls run\n"
-	       "  --pes N [--nd]       N slaves, half V = 1 and half V = 2 (--nd: Q = 2 on the\n"
-	       "                       fast half), up to 16384\n"
-	       "  --width, --height, --maxit, --order natural|interleaved (default 4000x2000)\n"
-	       "  --workload NAME --param N=V ...   another workload's costs instead (each\n"
-	       "                       iteration computed once, as dls reference does)\n"
-	       "  --t-iter NS          emulated ns per unit iteration at V = 1 (default 100)\n"
-	       "  --overhead-us US     the master's service time per message (default 0)\n"
-	       "  --per-request-us US  and per request in a merged message (default 0)\n"
-	       "  --hmasters H         HDTSS: H hmasters, slave i below hmaster i mod H\n"
-	       "  --hmode M            twolevel (default) or relay, as dls run --hmode\n"
-	       "  --hm-overhead-us US  an hmaster's service time per merged message (relay)\n"
-	       "                       or per local request (twolevel); default 0\n"
-	       "  --link-latency-us US one-way latency of every message (default 0)\n"
-	       "  --overlap on|off     slaves ask for their next chunk a lead (2 modelled\n"
-	       "                       round trips) before the current one ends, and,\n"
-	       "                       where the master allows two on their way, the\n"
-	       "                       next as a chunk shorter than a round trip ends,\n"
-	       "                       as dls-slave does (default on; no effect when\n"
-	       "                       the overheads and latency are 0)\n"
-	       "  --poll-ms MS         A_i = 0: read Q_i again after MS (default 100)\n"
-	       "  --per-pe             also print each PE's chunks, iterations, T_comp\n"
-	       "  --json FILE          the result for scripts\n" SCHED_CLI_HELP
-	       "  --scheme trees       Tree Scheduling (seed 000): no master in the loop;\n"
-	       "                       --gamma half|proportional|ratio (default half),\n"
-	       "                       --alloc equal|proportional|round-robin (default equal),\n"
-	       "                       --bidirectional; tau_i = V_i/Q_i at the start.\n"
-	       "                       --tau LIST --tasks N: seed 000's task-level model\n"
-	       "                       instead (N unit tasks a PE, time unit 1/tau)\n"
-	       "  --scheme workpile|roc|ripple   the decentralized policies of seeds 003, 002,\n"
-	       "                       004 (none: the placement alone); --alloc equal|proportional\n"
-	       "                       (default equal), --seed N (default 1), --seeds N (also\n"
-	       "                       the median E over seeds N from --seed: workpile's and\n"
-	       "                       roc's end games differ from seed to seed);\n" PILES_CLI_HELP);
+	printf(
+	    "usage: dls simulate [--cluster NAME | --speeds LIST | --pes N [--nd]] [--loads LIST]\n"
+	    "                    [--scheme S] [--width W --height H] [options]\n\n"
+	    "Simulates a master-slave run of the scheme on the real per-column costs of the\n"
+	    "Mandelbrot image, with the emulated cluster's speeds and load schedules.\n\n"
+	    "  --cluster NAME       a reference cluster: " CLUSTER_NAMES "\n"
+	    "  --speeds LIST        V_i of each slave; --loads as for dls run\n"
+	    "  --pes N [--nd]       N slaves, half V = 1 and half V = 2 (--nd: Q = 2 on the\n"
+	    "                       fast half), up to 16384\n"
+	    "  --width, --height, --maxit, --order natural|interleaved (default 4000x2000)\n"
+	    "  --workload NAME --param N=V ...   another workload's costs instead (each\n"
+	    "                       iteration computed once, as dls reference does)\n"
+	    "  --t-iter NS          emulated ns per unit iteration at V = 1 (default 100)\n"
+	    "  --overhead-us US     the master's service time per message (default 0)\n"
+	    "  --per-request-us US  and per request in a merged message (default 0)\n"
+	    "  --hmasters H         HDTSS: H hmasters, slave i below hmaster i mod H\n"
+	    "  --hmode M            twolevel (default) or relay, as dls run --hmode\n"
+	    "  --hm-overhead-us US  an hmaster's service time per merged message (relay)\n"
+	    "                       or per local request (twolevel); default 0\n"
+	    "  --link-latency-us US one-way latency of every message (default 0)\n"
+	    "  --overlap on|off     slaves ask for their next chunk a lead (2 modelled\n"
+	    "                       round trips) before the current one ends, and,\n"
+	    "                       where the master allows two on their way, the\n"
+	    "                       next as a chunk shorter than a round trip ends,\n"
+	    "                       as dls-slave does (default on; no effect when\n"
+	    "                       the overheads and latency are 0)\n"
+	    "  --poll-ms MS         A_i = 0: read Q_i again after MS (default 100)\n"
+	    "  --steps N            a time-stepping loop: the loop N times, each step\n"
+	    "                       starting once the last result of the one before is\n"
+	    "                       in (flat only; awf learns its weights between steps;\n"
+	    "                       not auto); prints each step's T_p and E\n"
+	    "  --per-pe             also print each PE's chunks, iterations, T_comp\n"
+	    "  --json FILE          the result for scripts\n" SCHED_CLI_HELP
+	    "  --scheme trees       Tree Scheduling (seed 000): no master in the loop;\n"
+	    "                       --gamma half|proportional|ratio (default half),\n"
+	    "                       --alloc equal|proportional|round-robin (default equal),\n"
+	    "                       --bidirectional; tau_i = V_i/Q_i at the start.\n"
+	    "                       --tau LIST --tasks N: seed 000's task-level model\n"
+	    "                       instead (N unit tasks a PE, time unit 1/tau)\n"
+	    "  --scheme workpile|roc|ripple   the decentralized policies of seeds 003, 002,\n"
+	    "                       004 (none: the placement alone); --alloc equal|proportional\n"
+	    "                       (default equal), --seed N (default 1), --seeds N (also\n"
+	    "                       the median E over seeds N from --seed: workpile's and\n"
+	    "                       roc's end games differ from seed to seed);\n" PILES_CLI_HELP);
 }
 
-enum { O_GAMMA = 110, O_ALLOC, O_BIDI, O_TAU, O_TASKS, O_HMODE = 100, O_PERREQ = 1, O_HMASTERS, O_HMOVH, O_PES, O_ND, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER,
-       O_TITER, O_OVERHEAD, O_LATENCY, O_POLL, O_PERPE, O_JSON, O_WORKLOAD = 120, O_PARAM, O_OVERLAP, O_SEEDS };
+enum {
+	O_GAMMA = 110,
+	O_ALLOC,
+	O_BIDI,
+	O_TAU,
+	O_TASKS,
+	O_HMODE = 100,
+	O_PERREQ = 1,
+	O_HMASTERS,
+	O_HMOVH,
+	O_PES,
+	O_ND,
+	O_WIDTH,
+	O_HEIGHT,
+	O_MAXIT,
+	O_ORDER,
+	O_TITER,
+	O_OVERHEAD,
+	O_LATENCY,
+	O_POLL,
+	O_PERPE,
+	O_JSON,
+	O_WORKLOAD = 120,
+	O_PARAM,
+	O_OVERLAP,
+	O_SEEDS,
+	O_STEPS
+};
 
 /* FSC's inputs when --h and --sd are not given: a chunk's scheduling
  * overhead is the modelled round trip, the iteration time's sd that of
@@ -161,6 +192,7 @@ int dls_cmd_simulate(int argc, char **argv)
 					     {"overlap", required_argument, 0, O_OVERLAP},
 					     {"poll-ms", required_argument, 0, O_POLL},
 					     {"per-pe", no_argument, 0, O_PERPE},
+					     {"steps", required_argument, 0, O_STEPS},
 					     {"per-request-us", required_argument, 0, O_PERREQ},
 					     {"hmasters", required_argument, 0, O_HMASTERS},
 					     {"hm-overhead-us", required_argument, 0, O_HMOVH},
@@ -186,7 +218,7 @@ int dls_cmd_simulate(int argc, char **argv)
 	const char *loads = NULL, *json = NULL;
 	int c, rc, npes = 0, nd = 0, per_pe = 0;
 	double t_iter = 100, overhead = 0, latency = 0, poll = 100, per_request = 0, hm_overhead = 0;
-	int hmasters = 0, twolevel = 1, trees = 0, overlap = 1;
+	int hmasters = 0, twolevel = 1, trees = 0, overlap = 1, steps = 1;
 	struct trees_opts to = {TREE_GAMMA_HALF, TREE_ALLOC_EQUAL, 0, 0, NULL};
 	const char *tau_list = NULL, *alloc = NULL;
 	struct piles_opts po;
@@ -274,6 +306,9 @@ int dls_cmd_simulate(int argc, char **argv)
 		case O_PERPE:
 			per_pe = 1;
 			break;
+		case O_STEPS:
+			steps = (int)cli_i64_or_die(PROG, "--steps", optarg, 1, 100000);
+			break;
 		case O_SEEDS:
 			po.seeds = (int)cli_i64_or_die(PROG, "--seeds", optarg, 1, 1000);
 			piles_set = 1;
@@ -328,6 +363,10 @@ int dls_cmd_simulate(int argc, char **argv)
 				trees ? "one scheme at a time" : "has no hmasters");
 	if ((tau_list || tasks) && !trees)
 		cli_usage_error(PROG, tau_list ? "--tau" : "--tasks", NULL, "needs --scheme trees");
+	if (steps > 1 && (trees || piles || hmasters))
+		cli_usage_error(PROG, "--steps", NULL,
+				trees || piles ? "models master-slave schemes only"
+					       : "models a flat run only (no hmasters)");
 	if (trees && (tau_list || tasks))
 		return simulate_tree_tasks(&to, tau_list, tasks, latency);
 	if (npes && cluster_halves(npes, nd, &cl))
@@ -341,6 +380,9 @@ int dls_cmd_simulate(int argc, char **argv)
 		open_workload(workload, params, nparams, &wk);
 	n = workload ? wk.loop.iterations : mp.width;
 	sched_cli_finish(PROG, &sc, "dtss", n, cl.n);
+	if (steps > 1 && sc.p.kind == SCHED_AUTO)
+		cli_usage_error(PROG, "--steps", NULL,
+				"auto decides over one loop; name a technique for time steps");
 
 	/* the real cost of every iteration, in the chosen order */
 	colcost = malloc((size_t)n * sizeof(*colcost));
@@ -416,6 +458,7 @@ int dls_cmd_simulate(int argc, char **argv)
 	sim.latency_s = latency * 1e-6;
 	sim.poll_s = poll * 1e-3;
 	sim.overlap = overlap;
+	sim.steps = steps;
 	if (sim.sched.kind == SCHED_FSC && !sim.sched.fsc_h)
 		fsc_from_model(&sim);
 	rc = sim_run(&sim, &res);
@@ -433,8 +476,15 @@ int dls_cmd_simulate(int argc, char **argv)
 			printf("%5d V %.2f chunks %lld iterations %lld T_com+wait/T_comp %.3f/%.3f\n",
 			       i, cl.speed[i], (long long)res.pe[i].chunks,
 			       (long long)res.pe[i].iterations, res.pe[i].t_comwait, res.pe[i].t_comp);
-	printf("T_p %.3f s   T_ideal %.3f s   E %.3f   chunks %lld   recomputations %d\n", res.t_p,
-	       res.t_ideal, res.efficiency, (long long)res.chunks, res.recomputations);
+	if (res.steps > 1)
+		for (int k = 0; k < res.steps; k++)
+			printf("step %d: T_p %.3f s   T_ideal %.3f s   E %.3f   chunks %lld\n",
+			       k + 1, res.step[k].t_p, res.step[k].t_ideal,
+			       res.step[k].t_p > 0 ? res.step[k].t_ideal / res.step[k].t_p : 0,
+			       (long long)res.step[k].chunks);
+	printf("T_p %.3f s   T_ideal %.3f s   E %.3f   chunks %lld   recomputations %d%s\n",
+	       res.t_p, res.t_ideal, res.efficiency, (long long)res.chunks, res.recomputations,
+	       res.steps > 1 ? "   (all steps)" : "");
 	for (int k = 0; k < res.ndecisions && k < SIM_MAX_DECISIONS; k++) {
 		char line[160];
 
@@ -450,7 +500,22 @@ int dls_cmd_simulate(int argc, char **argv)
 				      latency, "overlap", overlap, "t_p", res.t_p, "t_ideal", res.t_ideal, "efficiency",
 				      res.efficiency, "chunks", (json_int_t)res.chunks,
 				      "recomputations", res.recomputations);
-		int bad = !o || json_dump_file(o, json, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+		json_t *per_step = json_array();
+		int bad;
+
+		for (int k = 0; per_step && k < res.steps; k++)
+			json_array_append_new(
+			    per_step,
+			    json_pack("{sfsfsfsI}", "t_p", res.step[k].t_p, "t_ideal",
+				      res.step[k].t_ideal, "efficiency",
+				      res.step[k].t_p > 0 ? res.step[k].t_ideal / res.step[k].t_p
+							  : 0,
+				      "chunks", (json_int_t)res.step[k].chunks));
+		if (o && per_step)
+			json_object_set_new(o, "steps", per_step);
+		else
+			json_decref(per_step);
+		bad = !o || json_dump_file(o, json, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
 
 		json_decref(o);
 		if (bad) {

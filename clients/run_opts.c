@@ -494,6 +494,8 @@ void run_opts_validate(struct run_opts *o)
 					 : i % o->levels[o->nlevels - 1];
 	if (!o->trees) /* the scheme and its options, as the master will see them */
 		sched_cli_finish(PROG, &o->sc, "dtss", iterations, o->cl.n);
+	if (!o->trees && o->sc.p.kind == SCHED_AWF)
+		cli_usage_error(PROG, "--scheme", "awf", SCHED_AWF_ONE_LOOP_WHY);
 	if (o->real && o->t_iter_given)
 		cli_usage_error(PROG, "--t-iter", NULL,
 				"sets the emulated time of an iteration; --real slaves compute "

@@ -57,6 +57,7 @@ enum sched_kind {
 	SCHED_AWF_D,
 	SCHED_AWF_E,
 	SCHED_AF,
+	SCHED_AWF,  /* time-stepping AWF: weights learnt between steps (sched_next_step) */
 	SCHED_AUTO, /* picks and switches among the others by simulation: sched_auto.c */
 	SCHED_KIND_COUNT
 };
@@ -74,7 +75,7 @@ struct sched_params {
 	enum sched_profile profile;
 	int64_t iterations;   /* I, 1..SCHED_MAX_ITERATIONS */
 	int npes;	      /* p, 1..SCHED_MAX_PES */
-	const int64_t *acp;   /* npes initial A_i (WF: the weights); NULL = all 1 */
+	const int64_t *acp;   /* npes initial A_i (WF, AWF: the weights); NULL = all 1 */
 	int64_t css_k;	      /* CSS chunk K >= 1; 0 = ceil(I/p) */
 	int64_t gss_k;	      /* GSS minimum chunk k >= 1; 0 = 1 */
 	int64_t tss_first;    /* TSS F; 0 = floor(I/2p) */
@@ -192,6 +193,21 @@ enum sched_kind sched_current_kind(const struct sched *s);
  * sum to npes); 1 for the other techniques. */
 double sched_weight(const struct sched *s, int pe);
 
+/*
+ * Starts the next time step of a time-stepping loop: the same I iterations
+ * again, from iteration 0, once every iteration of the current step has
+ * been assigned.  What the techniques learnt is kept (the adaptive ones go
+ * on from it); AWF recomputes its weights from every measurement so far,
+ * those of step j weighing j (the later steps more: Banicescu, Velusamy &
+ * Devaprasad, Cluster Computing 6(3), 2003).  A time-stepping run must hand
+ * in each step's measurements (sched_measure) before it starts the next.
+ * DLS_OK; DLS_EINVAL while iterations of the step are still unassigned, or
+ * for auto (its decisions are over one loop); DLS_ENOMEM.
+ */
+int sched_next_step(struct sched *s);
+/* The current time step, from 1. */
+int64_t sched_step(const struct sched *s);
+
 /* Iterations not yet assigned. */
 int64_t sched_remaining(const struct sched *s);
 /* How many times the ACPSA rule recomputed the parameters. */
@@ -223,8 +239,17 @@ int sched_kind_is_distributed(enum sched_kind k);
  * 0, seed 001 §3), else at least 1 (the other schemes weigh no A_i).
  */
 int64_t sched_acp(double vpower, double q, int waits_idle);
-/* 1 for AWF-B, AWF-C, AWF-D, AWF-E, AF (they learn from sched_measure). */
+/* 1 for AWF-B, AWF-C, AWF-D, AWF-E, AF, AWF (they learn from sched_measure). */
 int sched_kind_is_adaptive(enum sched_kind k);
+/* Why a run (the master: one loop) refuses AWF, for its users to print. */
+#define SCHED_AWF_ONE_LOOP_WHY                                                                     \
+	"awf learns its weights between the time steps of a time-stepping loop, and a run is "     \
+	"one loop: use awf-b, awf-c, awf-d or awf-e (they learn within the loop), or model "       \
+	"time steps with dls simulate --steps"
+
+/* 1 for WF and AWF: their first weights are given (sched_params.acp), and a
+ * PE of weight 0 is never served. */
+int sched_kind_is_weighted(enum sched_kind k);
 
 #ifdef __cplusplus
 }

@@ -40,6 +40,19 @@
  *           estimated from whole chunks: mu = sum t / sum n and, for iid
  *           iterations (Var t_k = n_k sigma^2), sigma^2 =
  *           sum_k (t_k - n_k mu)^2 / n_k / (K - 1).
+ *   AWF     adaptive weighted factoring for time-stepping loops, Banicescu,
+ *           Velusamy & Devaprasad, "On the scalability of dynamic scheduling
+ *           scientific applications with adaptive weighted factoring",
+ *           Cluster Computing 6(3), 2003: WF within a time step, its
+ *           weights fixed for the step; at the start of step t + 1 each PE's
+ *           weighted performance over the steps so far is pi_i =
+ *           sum_j j T_ij / sum_j j N_ij (T_ij, N_ij its compute time and
+ *           iterations in step j: later steps weigh more) and its weight
+ *           w_i = p (1/pi_i) / sum_k (1/pi_k).  The first step runs on the
+ *           given weights (sched_params.acp, as WF; DLS4LB's DLS_StartLoop
+ *           gives every PE 1 there).  A measurement counts in the step that
+ *           is current when it is handed in (sched_next_step asks for each
+ *           step's before the next).
  *
  * Before a PE has measured anything it counts as the mean of those that
  * have (as 1 when none has): AWF-C/E and AF start as plain factoring (a
@@ -128,6 +141,8 @@ void sched_adapt_measure(struct sched *s, int pe, int64_t count, double compute_
 	e->sum_n += (double)count;
 	e->sum_t2n += compute_s * compute_s / (double)count;
 	e->wt_load += k * compute_s * (double)(e->acp >= 1 ? e->acp : 1);
+	e->ws_t += (double)s->step * compute_s;
+	e->ws_n += (double)s->step * (double)count;
 }
 
 /* Time per iteration of PE i as the technique weighs it; 0 if unmeasured. */
@@ -143,6 +158,8 @@ static double time_per_iteration(const struct sched *s, int i)
 		return e->wt_elapsed / e->wn;
 	case SCHED_AF:
 		return e->sum_t / e->sum_n;
+	case SCHED_AWF:
+		return e->ws_t / e->ws_n;
 	default:
 		return e->wt_comp / e->wn;
 	}
@@ -241,6 +258,39 @@ static int64_t af_chunk(struct sched *s, int pe)
 	return clamp_chunk(k, cap);
 }
 
+/* AWF: WF's chunk on the step's weights, ceil(w_i R_j / (alpha p)). */
+static int64_t awf_step_chunk(struct sched *s, int pe)
+{
+	if (!s->awf_w)
+		return sched_wf_chunk(s, pe); /* the first step: the given weights */
+	if (s->requests % s->p.npes == 0)
+		s->batch_rem = s->remaining;
+	return clamp_chunk(s->awf_w[pe] / (double)s->p.npes * (double)s->batch_rem *
+			       (double)s->p.alpha_den / (double)s->p.alpha_num,
+			   s->remaining);
+}
+
+int sched_adapt_new_step(struct sched *s)
+{
+	double sum, mine;
+	int measured = 0;
+
+	for (int i = 0; i < s->p.npes; i++)
+		measured += s->est[i].chunks > 0;
+	if (!measured)
+		return DLS_OK; /* nothing learnt: the given weights stay */
+	if (!s->awf_w) {
+		s->awf_w = calloc((size_t)s->p.npes, sizeof(*s->awf_w));
+		if (!s->awf_w)
+			return DLS_ENOMEM;
+	}
+	for (int i = 0; i < s->p.npes; i++) {
+		rates(s, i, &mine, &sum);
+		s->awf_w[i] = mine / sum * s->p.npes;
+	}
+	return DLS_OK;
+}
+
 int64_t sched_adapt_chunk(struct sched *s, int pe)
 {
 	switch (s->p.kind) {
@@ -256,6 +306,8 @@ int64_t sched_adapt_chunk(struct sched *s, int pe)
 		return awf_chunk(s, pe, 0);
 	case SCHED_AF:
 		return af_chunk(s, pe);
+	case SCHED_AWF:
+		return awf_step_chunk(s, pe);
 	default:
 		return 0;
 	}
@@ -267,6 +319,10 @@ double sched_weight(const struct sched *s, int pe)
 
 	if (!s->est || pe < 0 || pe >= s->p.npes)
 		return 1;
+	if (s->p.kind == SCHED_AWF) /* the step's weights, not the latest rates */
+		return s->awf_w	       ? s->awf_w[pe]
+		       : s->weight_sum ? (double)s->cur[pe] * s->p.npes / (double)s->weight_sum
+				       : 1;
 	rates(s, pe, &mine, &sum);
 	return mine / sum * s->p.npes;
 }

@@ -99,6 +99,7 @@ void sched_core_destroy(struct sched *s)
 	free(s->stage_val);
 	free(s->stage_rem);
 	free(s->est);
+	free(s->awf_w);
 	free(s);
 }
 
@@ -146,11 +147,12 @@ int sched_core_create(const struct sched_params *p, struct sched **out)
 		s->acpsa[i] = s->cur[i] = p->acp ? p->acp[i] : 1;
 		sum += s->acpsa[i];
 	}
-	if (sum == 0 && (s->distributed || p->kind == SCHED_WF)) {
+	if (sum == 0 && (s->distributed || sched_kind_is_weighted(p->kind))) {
 		sched_core_destroy(s);
 		return DLS_ENOPOWER;
 	}
 	s->weight_sum = sum;
+	s->step = 1;
 	s->total = s->remaining = s->i0 = p->iterations;
 	s->units = s->distributed ? sum : p->npes;
 	rc = setup(s);
@@ -168,9 +170,10 @@ int sched_core_switch(struct sched *s, enum sched_kind kind, double fsc_h, doubl
 {
 	int rc;
 
-	if (s->distributed || kind == SCHED_WF || kind == SCHED_AUTO || sched_kind_is_distributed(kind) ||
-	    (unsigned)kind >= SCHED_KIND_COUNT ||
-	    (kind == SCHED_FSC && !(fsc_h > 0 && fsc_sigma > 0 && isfinite(fsc_h) && isfinite(fsc_sigma))))
+	if (s->distributed || sched_kind_is_weighted(kind) || kind == SCHED_AUTO ||
+	    sched_kind_is_distributed(kind) || (unsigned)kind >= SCHED_KIND_COUNT ||
+	    (kind == SCHED_FSC &&
+	     !(fsc_h > 0 && fsc_sigma > 0 && isfinite(fsc_h) && isfinite(fsc_sigma))))
 		return DLS_EINVAL;
 	s->p.kind = kind;
 	if (kind == SCHED_FSC) {
@@ -183,6 +186,32 @@ int sched_core_switch(struct sched *s, enum sched_kind kind, double fsc_h, doubl
 	s->batch_served = 0;
 	rc = setup(s);
 	return rc ? rc : sched_adapt_setup(s);
+}
+
+int sched_next_step(struct sched *s)
+{
+	int rc;
+
+	if (s->remaining > 0 || s->sel || s->step == INT64_MAX)
+		return DLS_EINVAL;
+	s->step++;
+	s->remaining = s->i0 = s->total;
+	s->next_start = 0;
+	s->slot = 0;
+	s->requests = 0;
+	s->batch_served = 0;
+	s->batch_rem = 0;
+	rc = setup(s);
+	if (!rc)
+		rc = sched_adapt_setup(s);
+	if (!rc && s->p.kind == SCHED_AWF)
+		rc = sched_adapt_new_step(s);
+	return rc;
+}
+
+int64_t sched_step(const struct sched *s)
+{
+	return s->step;
 }
 
 int64_t sched_remaining(const struct sched *s)
@@ -268,7 +297,7 @@ static int check_request(const struct sched *s, int pe, int64_t acp, int serving
 		return DLS_EINVAL;
 	if (s->distributed && (acp < (serving ? 1 : 0) || acp > SCHED_MAX_ACP))
 		return DLS_EINVAL;
-	if (s->p.kind == SCHED_WF && s->cur[pe] == 0)
+	if (sched_kind_is_weighted(s->p.kind) && s->cur[pe] == 0)
 		return DLS_EINVAL;
 	return DLS_OK;
 }
@@ -347,7 +376,7 @@ int sched_function(const struct sched_params *p, int64_t *vals, size_t max, size
 	int rc;
 
 	*n = 0;
-	if (sched_kind_is_distributed(p->kind) || p->kind == SCHED_WF ||
+	if (sched_kind_is_distributed(p->kind) || sched_kind_is_weighted(p->kind) ||
 	    sched_kind_is_adaptive(p->kind) || p->kind == SCHED_AUTO)
 		return DLS_EINVAL;
 	rc = sched_core_create(p, &s);

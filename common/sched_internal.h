@@ -17,6 +17,7 @@ struct sched_pe_est {
 	int64_t acp;		       /* --rates measured: the A_k it last reported */
 	double wt_load;		       /* sum k t_k A_k: t_k at the A_k it reported */
 	int probes;		       /* AWF-B/D: probes handed out before a measurement */
+	double ws_t, ws_n;	       /* AWF: sum j t_k, sum j n_k, j the chunk's time step */
 };
 
 struct sched {
@@ -56,6 +57,9 @@ struct sched {
 	int learns; /* keeps the estimates whatever the technique (auto) */
 
 	struct sched_auto *sel; /* --scheme auto: the selector, else NULL */
+
+	int64_t step;  /* the time step, from 1 (sched_next_step) */
+	double *awf_w; /* AWF: the step's weights (sum npes); NULL: the given ones */
 };
 
 /* The core (sched_core.c) as sched.c's public functions wrap it: create,
@@ -108,5 +112,8 @@ int64_t sched_wf_chunk(struct sched *s, int pe);
 int sched_adapt_setup(struct sched *s);
 /* The chunk of a fixed-size or adaptive technique for PE pe, >= 1. */
 int64_t sched_adapt_chunk(struct sched *s, int pe);
+/* AWF at the start of a time step: the weights from every step so far.
+ * DLS_OK or DLS_ENOMEM. */
+int sched_adapt_new_step(struct sched *s);
 
 #endif

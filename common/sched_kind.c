@@ -11,13 +11,14 @@
 #include "dls_sched.h"
 
 static const char *const kind_names[SCHED_KIND_COUNT] = {
-	[SCHED_SS] = "ss",     [SCHED_CSS] = "css",	[SCHED_GSS] = "gss",
-	[SCHED_TSS] = "tss",   [SCHED_FSS] = "fss",	[SCHED_FISS] = "fiss",
-	[SCHED_TFSS] = "tfss", [SCHED_WF] = "wf",	[SCHED_DTSS] = "dtss",
-	[SCHED_DFSS] = "dfss", [SCHED_DFISS] = "dfiss", [SCHED_DTFSS] = "dtfss",
-	[SCHED_STATIC] = "static", [SCHED_FSC] = "fsc",	[SCHED_MFSC] = "mfsc",
-	[SCHED_AWF_B] = "awf-b", [SCHED_AWF_C] = "awf-c", [SCHED_AWF_D] = "awf-d",
-	[SCHED_AWF_E] = "awf-e", [SCHED_AF] = "af",	[SCHED_AUTO] = "auto",
+    [SCHED_SS] = "ss",	       [SCHED_CSS] = "css",	[SCHED_GSS] = "gss",
+    [SCHED_TSS] = "tss",       [SCHED_FSS] = "fss",	[SCHED_FISS] = "fiss",
+    [SCHED_TFSS] = "tfss",     [SCHED_WF] = "wf",	[SCHED_DTSS] = "dtss",
+    [SCHED_DFSS] = "dfss",     [SCHED_DFISS] = "dfiss", [SCHED_DTFSS] = "dtfss",
+    [SCHED_STATIC] = "static", [SCHED_FSC] = "fsc",	[SCHED_MFSC] = "mfsc",
+    [SCHED_AWF_B] = "awf-b",   [SCHED_AWF_C] = "awf-c", [SCHED_AWF_D] = "awf-d",
+    [SCHED_AWF_E] = "awf-e",   [SCHED_AF] = "af",	[SCHED_AWF] = "awf",
+    [SCHED_AUTO] = "auto",
 };
 
 const char *sched_kind_name(enum sched_kind k)
@@ -57,7 +58,12 @@ void sched_params_init(struct sched_params *p)
 int sched_kind_is_adaptive(enum sched_kind k)
 {
 	return k == SCHED_AWF_B || k == SCHED_AWF_C || k == SCHED_AWF_D || k == SCHED_AWF_E ||
-	       k == SCHED_AF;
+	       k == SCHED_AF || k == SCHED_AWF;
+}
+
+int sched_kind_is_weighted(enum sched_kind k)
+{
+	return k == SCHED_WF || k == SCHED_AWF;
 }
 
 int sched_acpsa_before(int64_t acp_a, double arrival_a, int64_t acp_b, double arrival_b)

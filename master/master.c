@@ -53,6 +53,10 @@ static int check_scheme(struct master *m, char *why)
 	m->cfg.sched.acp = NULL;
 	/* auto: the loop's own order may keep expensive iterations together */
 	m->cfg.sched.correlated = m->results.work.order.mode == ITER_ORDER_NATURAL;
+	if (m->cfg.sched.kind == SCHED_AWF) {
+		master_why(why, "scheme awf: %s", SCHED_AWF_ONE_LOOP_WHY);
+		return DLS_EINVAL;
+	}
 	rc = sched_create(&m->cfg.sched, &probe);
 	sched_destroy(probe);
 	if (rc)

@@ -9,7 +9,11 @@
  * and where the master allowed depth 2 (serve_depth) and that chunk took
  * less than a round trip, the request after it leaves when the chunk ends
  * if the first one's reply is not in by then (the flat model only: an
- * hmaster allows one request at a time).
+ * hmaster allows one request at a time).  A time-stepping loop (steps > 1,
+ * flat only) runs the loop again once the last result of a step is in:
+ * every slave's request is then at the master (held there since the step
+ * ran out), its chunk times with it, and the scheme starts the next step
+ * (sched_next_step).
  */
 #include "sim.h"
 
@@ -25,7 +29,9 @@
 void sim_result_free(struct sim_result *r)
 {
 	free(r->pe);
+	free(r->step);
 	r->pe = NULL;
+	r->step = NULL;
 }
 
 /* The request slave s sent at s->asked tells the master the times of its
@@ -98,6 +104,56 @@ static double serve(const struct sim_config *c, struct sched *sched, struct sim_
 static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_slave *sl,
 		    struct sim_result *out);
 
+/* When step k began: the sum of the steps' T_p before it. */
+static double step_began(const struct sim_result *out, int k)
+{
+	double t = 0;
+
+	for (int j = 0; j < k; j++)
+		t += out->step[j].t_p;
+	return t;
+}
+
+/* The chunks of the steps before step k. */
+static int64_t chunks_before(const struct sim_result *out, int k)
+{
+	int64_t n = 0;
+
+	for (int j = 0; j < k; j++)
+		n += out->step[j].chunks;
+	return n;
+}
+
+/* Step k - 1 (from 0) ended with its last result in at `end`: closes its
+ * figures, hands the scheme every chunk time not yet reported (they come
+ * with the results), starts step k, and every slave's request, held at the
+ * master, is served from then on. */
+static int next_step(const struct sim_config *c, struct sched *sched, struct sim_slave *sl,
+		     struct sim_result *out, const struct emul_steps *total, double work, int k,
+		     double end)
+{
+	int rc;
+
+	out->step[k - 1].t_p = end - step_began(out, k - 1);
+	out->step[k - 1].chunks = out->chunks - chunks_before(out, k - 1);
+	for (int i = 0; i < c->npes; i++) {
+		sl[i].asked = INFINITY; /* every chunk time goes with the results */
+		report_measured(sched, &sl[i], i);
+	}
+	rc = sched_next_step(sched);
+	if (rc)
+		return rc;
+	out->step[k].t_ideal = emul_finish(total, end, work) - end;
+	for (int i = 0; i < c->npes; i++) {
+		sl[i].active = 1;
+		sl[i].busy = sl[i].asked = end;
+		sl[i].ready = end + c->latency_s; /* the last result reached the master */
+		sl[i].depth = 1;
+		sl[i].len = 0;
+	}
+	return DLS_OK;
+}
+
 /* The Speed a PE declares (V_i's numerator); its true speed emulates it. */
 static double declared_of(const struct sim_pe *pe)
 {
@@ -112,16 +168,18 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 	struct emul_steps total = {0};
 	int64_t *acp0;
 	double min_speed = INFINITY, master_free = 0, last_end = 0, work = 0;
-	int rc, active;
+	int rc, active, step = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (c->npes < 1 || c->iterations < 1 || !c->cost || c->t_iter_s < 0 ||
-	    c->overhead_s < 0 || c->latency_s < 0 || c->poll_s <= 0)
+	if (c->npes < 1 || c->iterations < 1 || !c->cost || c->t_iter_s < 0 || c->overhead_s < 0 ||
+	    c->latency_s < 0 || c->poll_s <= 0 || c->steps < 0 || (c->steps > 1 && c->hmasters > 0))
 		return DLS_EINVAL;
+	out->steps = c->steps > 1 ? c->steps : 1;
 	sl = calloc((size_t)c->npes, sizeof(*sl));
 	acp0 = calloc((size_t)c->npes, sizeof(*acp0));
 	out->pe = calloc((size_t)c->npes, sizeof(*out->pe));
-	if (!sl || !acp0 || !out->pe) {
+	out->step = calloc((size_t)out->steps, sizeof(*out->step));
+	if (!sl || !acp0 || !out->pe || !out->step) {
 		rc = DLS_ENOMEM;
 		goto done;
 	}
@@ -148,14 +206,18 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 		sl[i].ready = c->latency_s;
 		sl[i].asked = 0;
 		acp0[i] = sim_slave_acp_at(c, &sl[i], pe, 0);
-		if (c->sched.kind == SCHED_WF)
+		if (sched_kind_is_weighted(c->sched.kind))
 			acp0[i] = (int64_t)(sl[i].vpower * 1000 + 0.5);
 	}
 	for (int64_t i = 0; i < c->iterations; i++)
 		work += (double)c->cost[i];
-	out->t_ideal = emul_finish(&total, 0, work * c->t_iter_s);
+	work *= c->t_iter_s;
+	out->t_ideal = emul_finish(&total, 0, work * out->steps);
+	out->step[0].t_ideal = emul_finish(&total, 0, work);
 	if (c->hmasters > 0 && c->twolevel) { /* its own schedules, per level */
 		rc = sim_twolevel(c, sl, out);
+		out->step[0].t_p = out->t_p;
+		out->step[0].chunks = out->chunks;
 		goto done;
 	}
 	p.iterations = c->iterations;
@@ -168,16 +230,24 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 		rc = sim_hier(c, sched, sl, out);
 		if (rc)
 			goto done;
+		out->step[0].t_p = out->t_p;
+		out->step[0].chunks = out->chunks;
 		out->recomputations = sched_recomputations(sched);
 		out->efficiency = out->t_p > 0 ? out->t_ideal / out->t_p : 0;
 		goto done;
 	}
 	active = c->npes;
-	while (active > 0) {
+	while (active > 0 || step + 1 < out->steps) {
 		double now, first = INFINITY;
 		int best = -1;
 		int64_t best_acp = 0;
-	
+
+		if (active == 0) { /* the step's last result is in: the next step */
+			rc = next_step(c, sched, sl, out, &total, work, ++step, last_end);
+			if (rc)
+				goto done;
+			active = c->npes;
+		}
 		for (int i = 0; i < c->npes; i++)
 			if (sl[i].active && sl[i].ready < first)
 				first = sl[i].ready;
@@ -227,6 +297,8 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 	/* from the first request at the master (latency_s) to the last result
 	 * there (last_end + latency_s) */
 	out->t_p = last_end;
+	out->step[step].t_p = last_end - step_began(out, step);
+	out->step[step].chunks = out->chunks - chunks_before(out, step);
 	out->efficiency = out->t_p > 0 ? out->t_ideal / out->t_p : 0;
 	rc = DLS_OK;
 done:

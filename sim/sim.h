@@ -60,6 +60,11 @@ struct sim_config {
 	int hmasters;	     /* HDTSS relay: slave i talks to hmaster i mod hmasters (0: flat) */
 	double hm_overhead_s; /* an hmaster's service time per merged message */
 	int twolevel;	      /* with hmasters: two-level mode instead of relay */
+	int steps;	      /* time steps of the loop (0: one); flat model only: each
+				 step the whole loop again, the next starting
+				 once the last result of this one is in, the
+				 requests held there served then (AWF learns
+				 between them, sched_next_step) */
 };
 
 struct sim_pe_result {
@@ -78,6 +83,13 @@ struct sim_result {
 	struct sched_switch decisions[SIM_MAX_DECISIONS]; /* --scheme auto's first ones */
 	int ndecisions;					  /* how many it made in all */
 	struct sim_pe_result *pe; /* npes entries; free with sim_result_free */
+	/* each time step's T_p, T_ideal (the same work from its start) and
+	 * chunks (steps entries, steps >= 1; t_p etc. above are the totals) */
+	struct sim_step_result {
+		double t_p, t_ideal;
+		int64_t chunks;
+	} * step;
+	int steps;
 };
 
 /*
@@ -87,7 +99,9 @@ struct sim_result {
 double sim_round_trip(const struct sim_config *c);
 
 /*
- * Runs the simulation.  DLS_OK, DLS_EINVAL (bad configuration), DLS_ENOPOWER
+ * Runs the simulation.  DLS_OK, DLS_EINVAL (bad configuration: also more
+ * than one step with hmasters or a scheme that cannot run another step,
+ * auto), DLS_ENOPOWER
  * (every A_i stays 0 for longer than a simulated day), DLS_ENOMEM.
  */
 int sim_run(const struct sim_config *c, struct sim_result *out);

@@ -83,7 +83,7 @@ void sched_cli_finish(const char *prog, struct sched_cli *sc, const char *defaul
 	if (sched_kind_parse(name, &p->kind))
 		cli_usage_error(prog, "--scheme", name,
 				"unknown scheme (ss css gss tss fss fiss tfss wf dtss dfss dfiss "
-				"dtfss static fsc mfsc awf-b awf-c awf-d awf-e af auto)");
+				"dtfss static fsc mfsc awf-b awf-c awf-d awf-e af awf auto)");
 	if (p->kind == SCHED_CSS)
 		p->css_k = sc->k ? sc->k : (iterations + npes - 1) / (npes > 0 ? npes : 1);
 	else if (p->kind == SCHED_GSS)

@@ -47,17 +47,18 @@ enum {
 	}
 
 #define SCHED_CLI_HELP                                                                             \
-	"  --scheme NAME     ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss static fsc\n"  \
-	"                    mfsc awf-b awf-c awf-d awf-e af auto (any case)\n"                 \
-	"  --profile P       table (default: reproduces seed 001 Table 1) or text\n"              \
-	"  --k K             CSS chunk (default ceil(I/P)) or GSS minimum chunk (default 1)\n"    \
+	"  --scheme NAME     ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss static fsc\n"   \
+	"                    mfsc awf-b awf-c awf-d awf-e af awf auto (any case; awf: time\n"      \
+	"                    steps, dls simulate --steps)\n"                                       \
+	"  --profile P       table (default: reproduces seed 001 Table 1) or text\n"               \
+	"  --k K             CSS chunk (default ceil(I/P)) or GSS minimum chunk (default 1)\n"     \
 	"  --alpha A         FSS/DFSS/WF alpha, e.g. 2, 1.5 or 3/2 (default 2)\n"                  \
 	"  --fac             FSS/DFSS: Hummel's FAC rule, iteration mean --mu and sd --sd\n"       \
 	"  --sigma S, --X X  FISS/DFISS stages (default 3) and X (default sigma+2)\n"              \
-	"  --F F, --L L      TSS first and last chunk (default floor(I/2P), 1)\n"                 \
+	"  --F F, --L L      TSS first and last chunk (default floor(I/2P), 1)\n"                  \
 	"  --h H --sd S      FSC: a chunk's scheduling overhead and the iteration time's sd\n"     \
-	"                    (the same unit; default: equal)\n"                                 \
-	"  --rates R         DTSS/DFSS/DFISS/DTFSS: weigh each slave by its declared A_i\n"     \
+	"                    (the same unit; default: equal)\n"                                    \
+	"  --rates R         DTSS/DFSS/DFISS/DTFSS: weigh each slave by its declared A_i\n"        \
 	"                    (declared, default) or by its measured rate (measured)\n"
 
 struct sched_cli {

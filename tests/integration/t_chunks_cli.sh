@@ -75,6 +75,12 @@ expect_eq "fsc h = sd" "$(c --scheme fsc --iterations 100 --pes 4)" "$(c --schem
 expect_eq "af unmeasured" "$(c --scheme af --iterations 100 --pes 4 2>"$T/af.err")" \
 	"13 11 10 9 8 7 6 5 4 4 3 3 3 2 2 2 1 1 1 1 1 1 1 1"
 grep -q "^dls chunks: af learns from measured chunk times" "$T/af.err"
+# awf's first time step is WF's on the given weights, and says so
+expect_eq "awf's first step" "$(c --scheme awf --iterations 1200 --acp 3,1 2>"$T/awf.err")" \
+	"$(c --scheme wf --iterations 1200 --acp 3,1)"
+expect_eq "awf's first chunks" "$(c --scheme awf --iterations 1200 --acp 3,1 2>/dev/null | cut -d' ' -f1-2)" \
+	"(0,450) (1,150)"
+grep -q "^dls chunks: awf's first time step" "$T/awf.err"
 expect_usage_error "^dls chunks: --h: fsc needs both --h and --sd" c --scheme fsc --iterations 10 --pes 2 --h 1
 expect_usage_error "^dls chunks: --h: applies to fsc only" c --scheme gss --iterations 10 --pes 2 --h 1
 expect_usage_error "^dls chunks: --function: applies to the simple, non-adaptive" c --scheme awf-b --iterations 10 --pes 2 --function

@@ -43,6 +43,30 @@ expect_usage_error "^dls simulate: --tau: needs --scheme trees" dls simulate --t
 for s in af awf-b awf-c awf-d awf-e mfsc static; do
 	dls simulate --scheme $s --cluster C8 --order interleaved | grep -q "^T_p .* E 0\.[0-9]*"
 done
+# time-stepping AWF (--steps): a line per step whose figures add up to the
+# totals, the first step WF's on the given weights; auto and hmasters
+# refused; a run (one loop) refuses awf with the reason
+out=$(dls simulate --scheme awf --cluster C8-mis --order interleaved --steps 3 --width 800 \
+	--height 400 --overhead-us 100 --json "$T/awf.json")
+expect_eq "awf's first step" "$(echo "$out" | sed -n 's/^step 1: T_p \([0-9.]*\) s .* chunks \([0-9]*\)$/\1 \2/p')" \
+	"$(dls simulate --scheme wf --cluster C8-mis --order interleaved --width 800 --height 400 \
+		--overhead-us 100 | sed -n 's/^T_p \([0-9.]*\) s .* chunks \([0-9]*\) .*/\1 \2/p')"
+python3 - "$T/awf.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+s = r["steps"]
+assert len(s) == 3 and abs(sum(x["t_p"] for x in s) - r["t_p"]) < 1e-6, r
+assert sum(x["chunks"] for x in s) == r["chunks"], r
+assert all(0.5 < x["efficiency"] <= 1.0 for x in s), s
+PY
+expect_usage_error "^dls simulate: --steps: auto decides over one loop" \
+	dls simulate --scheme auto --cluster C8 --steps 2
+expect_usage_error "^dls simulate: --steps: models a flat run only" \
+	dls simulate --scheme dtss --cluster C8 --steps 2 --hmasters 2
+expect_usage_error "^dls run: --scheme 'awf': awf learns its weights between the time steps" \
+	dls run --cluster C8 --scheme awf
+expect_usage_error "^dls bench: --schemes 'awf': awf learns its weights between the time steps" \
+	dls bench --schemes awf
 dls simulate --scheme fsc --cluster C8 --overhead-us 100 | grep -q "^fsc: h 100.0 us (the modelled round trip), iteration sd"
 dls simulate --scheme fsc --cluster C8 | grep -q "^fsc: h = sd (the model has no overhead"
 

@@ -198,13 +198,15 @@ static void test_bad_measurements(void)
 }
 
 /* Whatever they are told (junk, liars, nothing), the new techniques (and
- * auto, switching among them) hand
- * every iteration out exactly once, in order, chunks >= 1, and end. */
+ * auto, switching among them) hand every iteration out exactly once, in
+ * order, chunks >= 1, and end; over up to three time steps, each the whole
+ * loop again (auto: one loop only). */
 static void test_random_measurements(void)
 {
-	static const enum sched_kind kinds[] = {SCHED_STATIC, SCHED_FSC,   SCHED_MFSC,
-						SCHED_AWF_B,  SCHED_AWF_C, SCHED_AWF_D,
-						SCHED_AWF_E,  SCHED_AF,	   SCHED_AUTO};
+	static const enum sched_kind kinds[] = {SCHED_STATIC, SCHED_FSC,   SCHED_MFSC,	SCHED_AWF_B,
+						SCHED_AWF_C,  SCHED_AWF_D, SCHED_AWF_E, SCHED_AF,
+						SCHED_AWF,    SCHED_AUTO};
+	const int nkinds = (int)(sizeof(kinds) / sizeof(kinds[0]));
 	unsigned seed = 14;
 	int ok = 1;
 
@@ -212,37 +214,107 @@ static void test_random_measurements(void)
 		struct sched_params p;
 		struct sched *s;
 		struct dls_range c;
-		int npes = 1 + rand_r(&seed) % 40;
-		int64_t I = 1 + rand_r(&seed) % 20000, next = 0, n = 0;
+		int npes = 1 + rand_r(&seed) % 40, steps = 1 + rand_r(&seed) % 3;
+		int64_t I = 1 + rand_r(&seed) % 20000;
 
-		tu_params(&p, kinds[trial % 9], I, npes, NULL);
+		tu_params(&p, kinds[trial % nkinds], I, npes, NULL);
 		if (sched_create(&p, &s) != DLS_OK) {
 			ok = 0;
 			continue;
 		}
-		while (sched_next(s, rand_r(&seed) % npes, 1, &c) == DLS_OK) {
-			double t = (rand_r(&seed) % 1000) * 1e-3 * c.count;
-			int pe = rand_r(&seed) % npes;
+		for (int step = 1; step <= steps; step++) {
+			int64_t next = 0, n = 0;
 
-			ok &= c.count >= 1 && c.start == next;
-			next += c.count;
-			switch (rand_r(&seed) % 5) {
-			case 0: /* a liar: absurdly fast */
-				sched_measure(s, pe, c.start, c.count, 1e-300, 1e-300);
+			if (step > 1 && sched_next_step(s) != DLS_OK) {
+				ok &= p.kind == SCHED_AUTO; /* auto decides over one loop */
 				break;
-			case 1: /* junk */
-				sched_measure(s, pe, c.start, -c.count, NAN, -t);
-				break;
-			default:
-				sched_measure(s, pe, c.start, c.count, t + 1e-6, t * 1.5 + 1e-6);
 			}
-			if (++n > I)
-				break;
+			ok &= sched_step(s) == step;
+			while (sched_next(s, rand_r(&seed) % npes, 1, &c) == DLS_OK) {
+				double t = (rand_r(&seed) % 1000) * 1e-3 * c.count;
+				int pe = rand_r(&seed) % npes;
+
+				ok &= c.count >= 1 && c.start == next;
+				next += c.count;
+				switch (rand_r(&seed) % 5) {
+				case 0: /* a liar: absurdly fast */
+					sched_measure(s, pe, c.start, c.count, 1e-300, 1e-300);
+					break;
+				case 1: /* junk */
+					sched_measure(s, pe, c.start, -c.count, NAN, -t);
+					break;
+				default:
+					sched_measure(s, pe, c.start, c.count, t + 1e-6,
+						      t * 1.5 + 1e-6);
+				}
+				if (++n > I)
+					break;
+			}
+			ok &= next == I && sched_remaining(s) == 0 && n <= I;
 		}
-		ok &= next == I && sched_remaining(s) == 0 && n <= I;
 		sched_destroy(s);
 	}
 	CU_ASSERT(ok);
+}
+
+/* Time-stepping AWF (worked by hand from sched_adapt.c's header): WF on
+ * the given weights in the first step; from the second, weights from the
+ * measured compute times, step j's weighing j; fixed within a step. */
+static void test_awf_time_steps(void)
+{
+	static const int64_t declared[2] = {3, 1};
+	struct sched_params p;
+	struct sched *s;
+	struct dls_range c;
+
+	tu_params(&p, SCHED_AWF, 1200, 2, declared);
+	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
+	CU_ASSERT_EQUAL(sched_step(s), 1);
+	CU_ASSERT_EQUAL(sched_next(s, 0, 1, &c), DLS_OK);
+	CU_ASSERT_EQUAL(c.count, 450); /* WF: 3 * 1200 / (2 * 4) */
+	sched_destroy(s);
+
+	tu_params(&p, SCHED_AWF, 1200, 2, NULL);
+	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
+	CU_ASSERT_EQUAL(sched_next(s, 0, 1, &c), DLS_OK);
+	CU_ASSERT_EQUAL(c.count, 300);			 /* equal weights: 1200 / 4 */
+	CU_ASSERT_EQUAL(sched_next_step(s), DLS_EINVAL); /* 900 still unassigned */
+	while (sched_next(s, 1, 1, &c) == DLS_OK)
+		;
+	/* step 1: PE 0 600 iterations in 1 s, PE 1 600 in 2 s */
+	CU_ASSERT_EQUAL(sched_measure(s, 0, 0, 600, 1.0, 1.0), DLS_OK);
+	CU_ASSERT_EQUAL(sched_measure(s, 1, 600, 600, 2.0, 2.0), DLS_OK);
+	CU_ASSERT_DOUBLE_EQUAL(sched_weight(s, 0), 1.0, 1e-12); /* fixed in a step */
+	CU_ASSERT_EQUAL(sched_next_step(s), DLS_OK);
+	CU_ASSERT_EQUAL(sched_step(s), 2);
+	CU_ASSERT_EQUAL(sched_remaining(s), 1200);
+	CU_ASSERT_DOUBLE_EQUAL(sched_weight(s, 0), 4.0 / 3, 1e-12);
+	CU_ASSERT_EQUAL(sched_next(s, 0, 1, &c), DLS_OK);
+	CU_ASSERT(c.start == 0 && c.count == 400); /* 4/3 * 1200 / 4 */
+	CU_ASSERT_EQUAL(sched_next(s, 1, 1, &c), DLS_OK);
+	CU_ASSERT(c.start == 400 && c.count == 200); /* 2/3 * 1200 / 4, same batch */
+	while (sched_next(s, 0, 1, &c) == DLS_OK)
+		;
+	/* step 2: PE 0 slowed to 3 s for 600, PE 1 2 s again.  pi_0 = (1 + 2*3)
+	 * / (600 + 2*600) = 7/1800, pi_1 = (2 + 2*2) / 1800 = 6/1800, so w_0 =
+	 * 2 (1800/7) / (1800/7 + 300) = 12/13 and w_1 = 14/13 */
+	sched_measure(s, 0, 0, 600, 3.0, 3.0);
+	sched_measure(s, 1, 600, 600, 2.0, 2.0);
+	CU_ASSERT_EQUAL(sched_next_step(s), DLS_OK);
+	CU_ASSERT_DOUBLE_EQUAL(sched_weight(s, 0), 12.0 / 13, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(sched_weight(s, 1), 14.0 / 13, 1e-12);
+	CU_ASSERT_EQUAL(sched_next(s, 0, 1, &c), DLS_OK);
+	CU_ASSERT_EQUAL(c.count, 277); /* 12/13 * 300 = 276.9 */
+	CU_ASSERT_EQUAL(sched_next(s, 1, 1, &c), DLS_OK);
+	CU_ASSERT_EQUAL(c.count, 324); /* 14/13 * 300 = 323.1 */
+	sched_destroy(s);
+
+	tu_params(&p, SCHED_AUTO, 100, 2, NULL); /* auto decides over one loop */
+	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
+	while (sched_next(s, 0, 1, &c) == DLS_OK)
+		;
+	CU_ASSERT_EQUAL(sched_next_step(s), DLS_EINVAL);
+	sched_destroy(s);
 }
 
 /* --rates measured: once a PE has measured, a distributed scheme weighs
@@ -315,6 +387,7 @@ int sched_adapt_suite_add(void)
 	return !s || !CU_add_test(s, "STATIC, FSC, mFSC chunks", test_fixed_sizes) ||
 	       !CU_add_test(s, "AWF-B/C/D/E weights from measured rates", test_awf_weights) ||
 	       !CU_add_test(s, "AF's chunks from mean and sd", test_af) ||
+	       !CU_add_test(s, "AWF: weights learnt between time steps", test_awf_time_steps) ||
 	       !CU_add_test(s, "nonsense measurements refused", test_bad_measurements) ||
 	       !CU_add_test(s, "--rates measured weighs DTSS by the measured rates",
 			    test_measured_rates) ||
