@@ -407,6 +407,64 @@ static void *register_inside(void *arg)
 	return NULL;
 }
 
+struct first_request {
+	struct master *m;
+	struct dls_request req;
+	struct dls_reply out;
+	int rc;
+	char why[MASTER_WHY_LEN];
+};
+
+static void *ask_first(void *arg)
+{
+	struct first_request *f = arg;
+
+	f->rc = master_request(f->m, &f->req, &f->out, f->why);
+	return NULL;
+}
+
+/* Registration that closes at its deadline with 2 of 3 slaves: the start
+ * gate still waits for both first requests (start timeout 2 s), so DTSS
+ * starts with A = 2, F = 40 / 4.  Before, the waiting registration closed
+ * the roster itself, the gate's deadline was never set, and the first
+ * request opened it alone (A = 1, F = 20): a dls run whose slave failed to
+ * start handed out half the loop in its first chunk. */
+static void test_registration_deadline_gate(void)
+{
+	struct master_config c;
+	struct master *m;
+	struct first_request a = {0}, b = {0};
+	const char *names[2] = {"a", "b"};
+	const double speeds[2] = {1, 1};
+	uint64_t keys[2];
+	double v[2], t0 = dls_now();
+	int ids[2], err;
+	pthread_t t;
+	char why[MASTER_WHY_LEN];
+
+	tu_master_config(&c, SCHED_DTSS, 3, W, H, 200);
+	tu_set_maxit(&c, 64);
+	c.start_timeout_ms = 2000;
+	m = master_create(&c, &err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL_FATAL(master_register_group(m, 0, names, speeds, 2, ids, keys, v, why),
+			      DLS_OK);
+	CU_ASSERT(dls_now() - t0 >= 0.19); /* it waited for the third until the deadline */
+	a.m = b.m = m;
+	a.req = tu_request(m, ids[0], 1, 1, NULL, 0);
+	b.req = tu_request(m, ids[1], 1, 1, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, ask_first, &a), 0);
+	dls_sleep_ms(100);
+	CU_ASSERT_EQUAL(m->gate_open, 0); /* waiting for b's first request */
+	CU_ASSERT_EQUAL(master_request(m, &b.req, &b.out, b.why), DLS_OK);
+	pthread_join(t, NULL);
+	CU_ASSERT_EQUAL(a.rc, DLS_OK);
+	CU_ASSERT(a.out.kind == DLS_REPLY_WORK && b.out.kind == DLS_REPLY_WORK);
+	/* TSS over A = 2 slots: F = 40 / 4 = 10, N = 8, D = 1: 10 then 9 */
+	CU_ASSERT(a.out.count == 10 && b.out.count == 9);
+	master_destroy(m);
+}
+
 /* master_close ends a registration's wait for the others (the window is
  * a minute): it is refused. */
 static void test_close_ends_registration(void)
@@ -686,8 +744,11 @@ int master_suite_add(void)
 	return !CU_add_test(s, "registration and V_i", test_registration) ||
 	       !CU_add_test(s, "ACPSA order reproduces DTSS", test_acpsa_order_dtss) ||
 	       !CU_add_test(s, "refusals leave the state unharmed", test_refusals_leave_state) ||
-	       !CU_add_test(s, "lost slave's work requeued, the slave taken back", test_lost_slave_requeued) ||
+	       !CU_add_test(s, "lost slave's work requeued, the slave taken back",
+			    test_lost_slave_requeued) ||
 	       !CU_add_test(s, "WAIT then DONE", test_wait_then_done) ||
+	       !CU_add_test(s, "registration closed by its deadline: the gate waits",
+			    test_registration_deadline_gate) ||
 	       !CU_add_test(s, "a second request waits for its predecessor",
 			    test_second_waits_for_predecessor) ||
 	       !CU_add_test(s, "end-of-run collection", test_collect_end) ||
