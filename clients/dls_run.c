@@ -283,7 +283,26 @@ static int start_names_and_tls(const struct run_opts *o, struct run_env *e, stru
  */
 static int register_window_ms(const struct run_opts *o)
 {
-	return 30000 + 30 * o->cl.n;
+	return o->register_window_ms ? o->register_window_ms : 30000 + 30 * o->cl.n;
+}
+
+/*
+ * An hmaster of level l (0: below the master) waits for its slaves this
+ * long from its first one's registration, then registers those it has:
+ * each level closes a margin before the level above, so that a slave that
+ * never starts costs its parent only itself, not the whole subtree (an
+ * hmaster whose window outlasted the master's came too late, and its live
+ * slaves sat out the run).  The margin covers the start of the hmasters
+ * and slaves after the master's window opened and the forwarding: 3 s a
+ * level, less for a short window.
+ */
+static int hmaster_window_ms(const struct run_opts *o, int l)
+{
+	int w = register_window_ms(o), margin = w / (2 * (o->nlevels + 1));
+
+	if (margin > 3000)
+		margin = 3000;
+	return w - (l + 1) * margin;
 }
 
 /* The options of the master's (or coordinator's) configuration: a resumed
@@ -403,6 +422,7 @@ static void start_hmaster(const struct run_opts *o, const struct run_env *e, str
 	add_arg(hargv, &hn, "--link-latency-us=%.17g", o->latency_us);
 	/* its registration call blocks until its parent's window closes */
 	add_arg(hargv, &hn, "--register-timeout-ms=%d", register_window_ms(o) + 30000);
+	add_arg(hargv, &hn, "--window-ms=%d", hmaster_window_ms(o, l));
 	/* a resumed parent (master or hmaster): its hmasters rejoin it */
 	add_arg(hargv, &hn, "--rejoin-ms=%d", REJOIN_MS);
 	if (twolevel(o))

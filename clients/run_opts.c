@@ -31,10 +31,48 @@ static const char *absolute(struct run_opts *o, int k, const char *path)
 	return o->abs_path[k];
 }
 
-enum { O_HMASTERS = 1, O_LATENCY, O_TITER, O_WIDTH, O_HEIGHT, O_MAXIT, O_ORDER, O_COLLECT, O_PNG,
-       O_RAW, O_CSV, O_JSON, O_RUN, O_NAMES, O_DIR, O_KILL, O_TIMEOUT, O_PROGRESS, O_NOPROGRESS,
-       O_TLS = 200, O_HMODE, O_GAMMA = 210, O_ALLOC, O_BIDI, O_REPORT, O_WORKLOAD = 220, O_PARAM,
-       O_OUT, O_SLAVEPROG, O_NOJOURNAL, O_JSYNC, O_HOSTFILE, O_LAUNCH, O_PING, O_PINGTO, O_SLURM, O_REAL, O_OVERLAP, O_IDLE };
+enum {
+	O_HMASTERS = 1,
+	O_LATENCY,
+	O_TITER,
+	O_WIDTH,
+	O_HEIGHT,
+	O_MAXIT,
+	O_ORDER,
+	O_COLLECT,
+	O_PNG,
+	O_RAW,
+	O_CSV,
+	O_JSON,
+	O_RUN,
+	O_NAMES,
+	O_DIR,
+	O_KILL,
+	O_TIMEOUT,
+	O_PROGRESS,
+	O_NOPROGRESS,
+	O_TLS = 200,
+	O_HMODE,
+	O_GAMMA = 210,
+	O_ALLOC,
+	O_BIDI,
+	O_REPORT,
+	O_WORKLOAD = 220,
+	O_PARAM,
+	O_OUT,
+	O_SLAVEPROG,
+	O_NOJOURNAL,
+	O_JSYNC,
+	O_HOSTFILE,
+	O_LAUNCH,
+	O_PING,
+	O_PINGTO,
+	O_SLURM,
+	O_REAL,
+	O_OVERLAP,
+	O_IDLE,
+	O_REGWIN
+};
 
 static void help(void)
 {
@@ -68,6 +106,10 @@ static void help(void)
 	       "                       --dir must be at the same path on every host\n"
 	       "  --ping-ms T, --ping-timeout-ms T   liveness checks (default 500 and 3000):\n"
 	       "                       a child silent this long is lost, its work goes on\n"
+	       "  --register-window-ms T  the master waits this long from its start for every\n"
+	       "                       slave to register, then runs with those it has\n"
+	       "                       (default 30000 + 30 a slave); each level of hmasters\n"
+	       "                       closes its own window earlier than its parent's\n"
 	       "  --link-latency-us US emulated one-way latency of every link (slaves and\n"
 	       "                       hmasters delay their own calls)\n"
 	       "  --workload NAME      the loop body: mandelbrot (default) or pendulum\n"
@@ -78,7 +120,8 @@ static void help(void)
 	       "  --overlap on|off     slaves ask for their next chunk while the current one\n"
 	       "                       computes (default on; PROTOCOL.md 5)\n"
 	       "  --low-priority on|off  emulated slaves yield the cores to the master (nice\n"
-	       "                       15, long real computations at SCHED_IDLE; default on)\n" SCHED_CLI_HELP
+	       "                       15, long real computations at SCHED_IDLE; default "
+	       "on)\n" SCHED_CLI_HELP
 	       "  --out FILE.npy       the results, one row per loop index (numpy.load)\n"
 	       "  --png, --raw, --csv, --json FILE   the outputs of the master (images:\n"
 	       "                       Mandelbrot only)\n"
@@ -270,6 +313,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 					     {"real", no_argument, 0, O_REAL},
 					     {"ping-ms", required_argument, 0, O_PING},
 					     {"ping-timeout-ms", required_argument, 0, O_PINGTO},
+					     {"register-window-ms", required_argument, 0, O_REGWIN},
 					     {"timeout", required_argument, 0, O_TIMEOUT},
 					     {"progress", no_argument, 0, O_PROGRESS},
 					     {"no-progress", no_argument, 0, O_NOPROGRESS},
@@ -393,6 +437,10 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 			break;
 		case O_PING:
 			o->ping_ms = (int)cli_i64_or_die(PROG, "--ping-ms", optarg, 1, 3600000);
+			break;
+		case O_REGWIN:
+			o->register_window_ms = (int)cli_i64_or_die(PROG, "--register-window-ms",
+								    optarg, 1000, 3600000);
 			break;
 		case O_PINGTO:
 			o->ping_timeout_ms =

@@ -32,6 +32,7 @@ struct run_opts {
 	char abs_path[8][4200];
 	int hm_per_host;	       /* --hmasters per-host */
 	int ping_ms, ping_timeout_ms;  /* 0: the programs' defaults */
+	int register_window_ms;	       /* --register-window-ms; 0: 30 s + 30 ms a slave */
 	struct run_hosts hosts;	       /* checked; where each process goes */
 	int slave_hm[CLUSTER_MAX];     /* each slave's hmaster on the last level */
 	const char *slave_program; /* instead of dls-slave: a program taking its options */

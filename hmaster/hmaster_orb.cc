@@ -94,7 +94,8 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 						 o->secret, o->patience_ms, o->register_timeout_ms};
 		pops = hmaster_parent_ops(&po, parent, parent_register, self);
 		h = hmaster_create(o->name, o->twolevel ? HMASTER_TWOLEVEL : HMASTER_RELAY,
-				   o->nslaves, o->register_timeout_ms, o->link_latency_us, &pops, &err);
+				   o->nslaves, o->window_ms ? o->window_ms : o->register_timeout_ms,
+				   o->link_latency_us, &pops, &err);
 		if (!h) {
 			fprintf(stderr, "dls-hmaster: cannot start: %s\n", dls_strerror(err));
 			return 1;

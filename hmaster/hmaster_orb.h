@@ -20,6 +20,8 @@ struct hmaster_orb_opts {
 	int nslaves;		 /* slaves below it, all levels */
 	int connect_timeout_ms;	 /* look for the parent this long */
 	int register_timeout_ms; /* registration may block this long */
+	int window_ms;		 /* its slaves register within this long of the first
+				    (then it registers what it has); 0: the above */
 	int ping_ms, ping_timeout_ms;
 	double link_latency_us;	 /* emulated one-way latency to the parent */
 	int twolevel;		 /* 1: two-level mode, 0: relay */

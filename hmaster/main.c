@@ -16,54 +16,78 @@
 
 static void help(void)
 {
-	printf("usage: dls-hmaster --slaves N [--run NAME] [--name LEAF] [--parent LEAF]\n"
-	       "                   [options] [-ORB... options]\n\n"
-	       "Relays between its slaves (or hmasters) and its parent, bound as\n"
-	       "DLS/NAME/LEAF: their registrations and the requests pending when it forwards\n"
-	       "go up merged in one message, the replies come down split per slave (seed 001\n"
-	       "section 4.2, Remark 2).  Slaves find it with dls-slave --master LEAF.\n\n"
-	       "  --slaves N               slaves below it, all levels (required)\n"
-	       "  --run NAME               the run (default dls)\n"
-	       "  --name LEAF              its name in the run (default hmaster)\n"
-	       "  --parent LEAF            its parent: the master, or another hmaster (default\n"
-	       "                           master)\n"
-	       "  --connect-timeout-ms T   look for the parent this long (default 20000)\n"
-	       "  --register-timeout-ms T  registration may block this long (default 60000)\n"
-	       "  --ping-ms T, --ping-timeout-ms T  liveness checks of children holding work\n"
-	       "                           (defaults 500, 3000)\n"
-	       "  --call-timeout-ms T      timeout of its other calls (default 30000)\n"
-	       "  --link-latency-us US     emulated one-way latency of the link to the parent\n"
-	       "  --mode M                 relay (the parent computes every chunk) or twolevel\n"
-	       "                           (one child of the parent with its slaves' summed\n"
-	       "                           power; runs the scheme over them itself); default\n"
-	       "                           twolevel.  One mode for the whole tree.\n"
-	       "  --rejoin-ms T            a parent that cannot be reached: keep trying to\n"
-	       "                           rejoin it (resumed from its journal) for T ms, then\n"
-	       "                           make the call that failed again (default 0: give up)\n"
-	       "  --record FILE            (two-level) keep there what a successor resumes\n"
-	       "                           from: its id and capability at the parent, its\n"
-	       "                           children's names, V_i and capabilities (JSON, 0600)\n"
-	       "  --resume                 succeed an hmaster of this name that died: its\n"
-	       "                           children rejoin this one (dls-slave --rejoin-ms;\n"
-	       "                           hmasters --rejoin-ms).  Relay: the parent vouches\n"
-	       "                           for each.  Two-level: from --record FILE; the parent\n"
-	       "                           requeues what the dead one held.  The run's end is\n"
-	       "                           then the parent's\n"
-	       "  --relay-grace-ms T       (relay) a slave below a relay hmaster that stopped\n"
-	       "                           answering is lost T ms later unless it rejoined a\n"
-	       "                           resumed one (default 3000; 0: at once)\n"
-	       "  --patience-ms T          a parent that takes calls but does not answer them\n"
-	       "                           within the call timeout (overloaded, stopped) is\n"
-	       "                           asked again for T ms before it is taken as gone\n"
-	       "                           (default 300000)\n"
-	       "  --timeout S              give up S seconds after the start, exit 1\n"
-	       "                           (default: never)\n"
-	       CLI_NET_HELP
-	       "  --secret-file FILE       the run's secret (mode 0600; PROTOCOL.md 14)\n"
-	       "  -v, -q                   more or less logging\n");
+	printf(
+	    "usage: dls-hmaster --slaves N [--run NAME] [--name LEAF] [--parent LEAF]\n"
+	    "                   [options] [-ORB... options]\n\n"
+	    "Relays between its slaves (or hmasters) and its parent, bound as\n"
+	    "DLS/NAME/LEAF: their registrations and the requests pending when it forwards\n"
+	    "go up merged in one message, the replies come down split per slave (seed 001\n"
+	    "section 4.2, Remark 2).  Slaves find it with dls-slave --master LEAF.\n\n"
+	    "  --slaves N               slaves below it, all levels (required)\n"
+	    "  --run NAME               the run (default dls)\n"
+	    "  --name LEAF              its name in the run (default hmaster)\n"
+	    "  --parent LEAF            its parent: the master, or another hmaster (default\n"
+	    "                           master)\n"
+	    "  --connect-timeout-ms T   look for the parent this long (default 20000)\n"
+	    "  --register-timeout-ms T  registration may block this long (default 60000)\n"
+	    "  --window-ms T            its slaves register within T ms of the first, then it\n"
+	    "                           registers those it has (default: --register-timeout-ms;\n"
+	    "                           dls run gives less than its parent's window, so that\n"
+	    "                           a slave that never starts costs only itself)\n"
+	    "  --ping-ms T, --ping-timeout-ms T  liveness checks of children holding work\n"
+	    "                           (defaults 500, 3000)\n"
+	    "  --call-timeout-ms T      timeout of its other calls (default 30000)\n"
+	    "  --link-latency-us US     emulated one-way latency of the link to the parent\n"
+	    "  --mode M                 relay (the parent computes every chunk) or twolevel\n"
+	    "                           (one child of the parent with its slaves' summed\n"
+	    "                           power; runs the scheme over them itself); default\n"
+	    "                           twolevel.  One mode for the whole tree.\n"
+	    "  --rejoin-ms T            a parent that cannot be reached: keep trying to\n"
+	    "                           rejoin it (resumed from its journal) for T ms, then\n"
+	    "                           make the call that failed again (default 0: give up)\n"
+	    "  --record FILE            (two-level) keep there what a successor resumes\n"
+	    "                           from: its id and capability at the parent, its\n"
+	    "                           children's names, V_i and capabilities (JSON, 0600)\n"
+	    "  --resume                 succeed an hmaster of this name that died: its\n"
+	    "                           children rejoin this one (dls-slave --rejoin-ms;\n"
+	    "                           hmasters --rejoin-ms).  Relay: the parent vouches\n"
+	    "                           for each.  Two-level: from --record FILE; the parent\n"
+	    "                           requeues what the dead one held.  The run's end is\n"
+	    "                           then the parent's\n"
+	    "  --relay-grace-ms T       (relay) a slave below a relay hmaster that stopped\n"
+	    "                           answering is lost T ms later unless it rejoined a\n"
+	    "                           resumed one (default 3000; 0: at once)\n"
+	    "  --patience-ms T          a parent that takes calls but does not answer them\n"
+	    "                           within the call timeout (overloaded, stopped) is\n"
+	    "                           asked again for T ms before it is taken as gone\n"
+	    "                           (default 300000)\n"
+	    "  --timeout S              give up S seconds after the start, exit 1\n"
+	    "                           (default: never)\n" CLI_NET_HELP
+	    "  --secret-file FILE       the run's secret (mode 0600; PROTOCOL.md 14)\n"
+	    "  -v, -q                   more or less logging\n");
 }
 
-enum { O_MODE = 101, O_LATENCY = 100, O_SLAVES = 1, O_RUN, O_NAME, O_PARENT, O_CONNTO, O_REGTO, O_PING, O_PINGTO, O_CALLTO, O_SECRET, O_REJOIN, O_TIMEOUT, O_PATIENCE, O_RESUME, O_RECORD, O_RELAYGRACE };
+enum {
+	O_MODE = 101,
+	O_LATENCY = 100,
+	O_SLAVES = 1,
+	O_RUN,
+	O_NAME,
+	O_PARENT,
+	O_CONNTO,
+	O_REGTO,
+	O_PING,
+	O_PINGTO,
+	O_CALLTO,
+	O_SECRET,
+	O_REJOIN,
+	O_TIMEOUT,
+	O_PATIENCE,
+	O_RESUME,
+	O_RECORD,
+	O_RELAYGRACE,
+	O_WINDOW
+};
 
 static const char *leaf_or_die(const char *opt, const char *v)
 {
@@ -80,6 +104,7 @@ int main(int argc, char **argv)
 					     {"parent", required_argument, 0, O_PARENT},
 					     {"connect-timeout-ms", required_argument, 0, O_CONNTO},
 					     {"register-timeout-ms", required_argument, 0, O_REGTO},
+					     {"window-ms", required_argument, 0, O_WINDOW},
 					     {"ping-ms", required_argument, 0, O_PING},
 					     {"ping-timeout-ms", required_argument, 0, O_PINGTO},
 					     {"call-timeout-ms", required_argument, 0, O_CALLTO},
@@ -135,6 +160,9 @@ int main(int argc, char **argv)
 		case O_REGTO:
 			o.register_timeout_ms =
 				(int)cli_i64_or_die(PROG, "--register-timeout-ms", optarg, 1, 3600000);
+			break;
+		case O_WINDOW:
+			o.window_ms = (int)cli_i64_or_die(PROG, "--window-ms", optarg, 1, 3600000);
 			break;
 		case O_PING:
 			o.ping_ms = (int)cli_i64_or_die(PROG, "--ping-ms", optarg, 1, 3600000);
