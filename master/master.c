@@ -54,7 +54,7 @@ static int check_scheme(struct master *m, char *why)
 	/* auto: the loop's own order may keep expensive iterations together */
 	m->cfg.sched.correlated = m->results.work.order.mode == ITER_ORDER_NATURAL;
 	if (m->cfg.sched.kind == SCHED_AWF) {
-		master_why(why, "scheme awf: %s", SCHED_AWF_ONE_LOOP_WHY);
+		master_why(why, "scheme awf cannot run here: %s", SCHED_AWF_ONE_LOOP_WHY);
 		return DLS_EINVAL;
 	}
 	rc = sched_create(&m->cfg.sched, &probe);
