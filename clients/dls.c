@@ -11,19 +11,20 @@ static const struct {
 	int (*run)(int argc, char **argv);
 	const char *summary;
 } cmds[] = {
-	{"chunks", dls_cmd_chunks, "print the chunk schedule of a scheme, or the TreeS plan"},
-	{"mandel", dls_cmd_mandel, "compute the Mandelbrot image sequentially (the oracle, T_1)"},
-	{"reference", dls_cmd_reference, "compute any workload sequentially into a .npy (the oracle)"},
-	{"run", dls_cmd_run, "a whole run: naming service, master, emulated cluster, table"},
-	{"simulate", dls_cmd_simulate, "simulate a scheme on a cluster: the schedule's own limit"},
-	{"names", dls_cmd_names, "start or stop a private naming service"},
-	{"tls", dls_cmd_tls, "a certificate authority and the TLS folder of each host"},
-	{"status", dls_cmd_status, "query a running master"},
-	{"load", dls_cmd_load, "a busy background process (matrix products)"},
-	{"bench", dls_cmd_bench, "compare schemes on reference clusters: tables, CSV, plots"},
-	{"orbping", dls_cmd_orbping, "the bare ORB's two-way call rate"},
-	{"ingest", dls_cmd_ingest, "the master's result ingest rate beside the bare ORB's"},
-	{"compare", dls_cmd_compare, "compare two images column by column"},
+    {"chunks", dls_cmd_chunks, "print the chunk schedule of a scheme, or the TreeS plan"},
+    {"mandel", dls_cmd_mandel, "compute the Mandelbrot image sequentially (the oracle, T_1)"},
+    {"reference", dls_cmd_reference, "compute any workload sequentially into a .npy (the oracle)"},
+    {"run", dls_cmd_run, "a whole run: naming service, master, emulated cluster, table"},
+    {"simulate", dls_cmd_simulate, "simulate a scheme on a cluster: the schedule's own limit"},
+    {"names", dls_cmd_names, "start or stop a private naming service"},
+    {"tls", dls_cmd_tls, "a certificate authority and the TLS folder of each host"},
+    {"status", dls_cmd_status, "query a running master"},
+    {"withdraw", dls_cmd_withdraw, "tell a master a slave will not come (its launch failed)"},
+    {"load", dls_cmd_load, "a busy background process (matrix products)"},
+    {"bench", dls_cmd_bench, "compare schemes on reference clusters: tables, CSV, plots"},
+    {"orbping", dls_cmd_orbping, "the bare ORB's two-way call rate"},
+    {"ingest", dls_cmd_ingest, "the master's result ingest rate beside the bare ORB's"},
+    {"compare", dls_cmd_compare, "compare two images column by column"},
 };
 
 static void usage(FILE *f)

@@ -13,6 +13,7 @@ int dls_cmd_run(int argc, char **argv);
 int dls_cmd_names(int argc, char **argv);
 int dls_cmd_tls(int argc, char **argv);
 int dls_cmd_status(int argc, char **argv);
+int dls_cmd_withdraw(int argc, char **argv);
 int dls_cmd_load(int argc, char **argv);
 int dls_cmd_compare(int argc, char **argv);
 int dls_cmd_simulate(int argc, char **argv);

@@ -42,6 +42,7 @@ struct child {
 	int status; /* -1 while running */
 	int resumed; /* how many times it was resumed (hmasters) */
 	int said;    /* a failed exit was reported */
+	int withdrawn; /* a slave: dls withdraw was started for it */
 	char log[4200];
 };
 
@@ -622,6 +623,51 @@ static int slaves_running(const struct run_opts *o, struct run_state *r)
 }
 
 /*
+ * A slave that exited with a failure while registration may still be open,
+ * in a run whose slaves register with the master or coordinator itself (no
+ * hmasters: theirs close their own windows early): `dls withdraw` tells it
+ * not to wait for that slave, instead of waiting out its window.  One that
+ * had registered is refused, and nothing changes.  Started, not waited
+ * for: reap() collects it; its output goes to LOGDIR/withdraw.slave.N.log.
+ */
+static void withdraw_failed_slaves(const struct run_opts *o, const struct run_env *e,
+				   struct run_state *r, double t0)
+{
+	if (o->nlevels || dls_now() - t0 > register_window_ms(o) / 1000.0)
+		return;
+	for (int i = 0; i < r->nslaves; i++) {
+		struct child *c = &r->slaves[i];
+		char *argv[MAX_ARGS], log[4300], dir[4400];
+		int n = 0;
+
+		if (c->status <= 0 || c->withdrawn)
+			continue;
+		c->withdrawn = 1;
+		add_arg(argv, &n, "%s/dls", e->bindir);
+		add_arg(argv, &n, "withdraw");
+		add_arg(argv, &n, "--run=%s", o->run);
+		if (o->hosts.from_file)
+			add_arg(argv, &n, "--name=slave.%d@%s", i,
+				o->hosts.hf.host[o->hosts.slave_host[i]].name);
+		else
+			add_arg(argv, &n, "--name=slave.%d", i);
+		add_arg(argv, &n, "--parent=%s", o->trees ? "treesched" : "master");
+		add_arg(argv, &n, "--secret-file=%s", e->secret);
+		if (o->tls)
+			add_arg(argv, &n, "--tls-dir=%s", tls_dir_of(o, e, 0, dir, sizeof(dir)));
+		add_arg(argv, &n, "-ORBInitRef");
+		add_arg(argv, &n, "NameService=%s", e->ns);
+		argv[n] = NULL;
+		snprintf(log, sizeof(log), "%s/withdraw.slave.%d.log", e->logdir, i);
+		if (proc_spawn(argv, log, log, 0) < 0)
+			fprintf(stderr,
+				PROG ": warning: cannot start dls withdraw for slave.%d: %s\n", i,
+				strerror(errno));
+		free_args(argv, n);
+	}
+}
+
+/*
  * Waits for the master; watches the clock, the signals, the failure drill,
  * and the slaves: when every one of them has exited the run cannot end.
  * Returns the run's exit status.
@@ -681,6 +727,7 @@ static int monitor(struct run_opts *o, const struct run_env *e, struct run_state
 	while (r->master.status < 0 || resume_master(o, e, r, &resumes, t0)) {
 		int running = slaves_running(o, r);
 
+		withdraw_failed_slaves(o, e, r, t0);
 		resume_hmasters(o, e, r, &hm_resumes, t0);
 
 		if (!running && !all_gone_at)

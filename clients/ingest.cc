@@ -59,6 +59,10 @@ public:
 	{
 		throw CORBA::NO_IMPLEMENT();
 	}
+	void withdraw(CORBA::ULong, const DLS::Credentials &, const char *) override
+	{
+		throw CORBA::NO_IMPLEMENT();
+	}
 };
 
 static int failed(const CORBA::Exception &e)

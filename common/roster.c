@@ -29,6 +29,19 @@ void roster_free(struct roster *r)
 {
 	free(r->v);
 	r->v = NULL;
+	for (int i = 0; i < r->nwithdrawn; i++)
+		free(r->withdrawn[i]);
+	free(r->withdrawn);
+	r->withdrawn = NULL;
+	r->nwithdrawn = 0;
+}
+
+static int was_withdrawn(const struct roster *r, const char *name)
+{
+	for (int i = 0; i < r->nwithdrawn; i++)
+		if (!strcmp(r->withdrawn[i], name))
+			return 1;
+	return 0;
 }
 
 int roster_speed_check(double speed, const char *who, char *why, size_t len)
@@ -51,6 +64,14 @@ int roster_add(struct roster *r, const char *const *names, const double *speeds,
 		if (roster_speed_check(speeds[k], who, why, len))
 			return DLS_EINVAL;
 	}
+	for (size_t k = 0; k < n; k++)
+		if (was_withdrawn(r, names[k])) {
+			snprintf(why, len,
+				 "'%s' was withdrawn: the launcher saw it exit before it "
+				 "registered",
+				 names[k]);
+			return DLS_ESTATE;
+		}
 	if ((size_t)(r->expected - r->n) < n) {
 		snprintf(why, len, "the run expects %d slaves and has %d of them registered",
 			 r->expected, r->n);
@@ -82,6 +103,48 @@ int roster_add(struct roster *r, const char *const *names, const double *speeds,
 static int same_name(const struct roster_entry *e, const char *name)
 {
 	return !strncmp(e->info.name, name, sizeof(e->info.name) - 1);
+}
+
+int roster_withdraw(struct roster *r, const char *name, char *why, size_t len)
+{
+	char **grown;
+
+	if (!name || !name[0]) {
+		snprintf(why, len, "withdraw: no name");
+		return DLS_EINVAL;
+	}
+	if (r->closed) {
+		snprintf(why, len, "withdraw '%s': registration has closed", name);
+		return DLS_ESTATE;
+	}
+	if (was_withdrawn(r, name)) {
+		snprintf(why, len, "withdraw '%s': withdrawn already", name);
+		return DLS_ESTATE;
+	}
+	for (int i = 0; i < r->n; i++)
+		if (same_name(&r->v[i], name)) {
+			snprintf(why, len, "withdraw '%s': it registered (id %d)", name, i);
+			return DLS_ESTATE;
+		}
+	if (r->expected - 1 < 1) {
+		snprintf(why, len, "withdraw '%s': the run would expect no child", name);
+		return DLS_EINVAL;
+	}
+	grown = realloc(r->withdrawn, (size_t)(r->nwithdrawn + 1) * sizeof(*grown));
+	if (!grown) {
+		snprintf(why, len, "out of memory");
+		return DLS_ENOMEM;
+	}
+	r->withdrawn = grown;
+	if (!(r->withdrawn[r->nwithdrawn] = strdup(name))) {
+		snprintf(why, len, "out of memory");
+		return DLS_ENOMEM;
+	}
+	r->nwithdrawn++;
+	r->expected--;
+	log_warn("'%s' withdrawn before it registered: %d of %d expected are in", name, r->n,
+		 r->expected);
+	return DLS_OK;
 }
 
 int roster_find_again(const struct roster *r, const char *const *names, const double *speeds,

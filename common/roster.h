@@ -47,6 +47,8 @@ struct roster {
 	double first_time; /* the first registration */
 	int closed;
 	double min_speed; /* once closed */
+	char **withdrawn; /* names withdrawn before they registered (roster_withdraw) */
+	int nwithdrawn;
 };
 
 /* An empty roster for `expected` children: DLS_OK or DLS_ENOMEM. */
@@ -56,9 +58,9 @@ void roster_free(struct roster *r);
 /*
  * Registers n children atomically (or, with min_leaf, one two-level hmaster
  * of summed speed speeds[0] whose slowest slave is *min_leaf), ids in
- * registration order, each with a fresh random capability (keys).  DLS_EINVAL (a speed not positive and finite),
- * DLS_ESTATE (the run is full); why names the cause.  A child that comes
- * after the roster closed gets V_i >= 1 at once.
+ * registration order, each with a fresh random capability (keys).  DLS_EINVAL (a speed not positive
+ * and finite), DLS_ESTATE (the run is full, or a name was withdrawn); why names the cause.  A child
+ * that comes after the roster closed gets V_i >= 1 at once.
  */
 /*
  * Could `speed` be a slave's Speed (or throughput)?  DLS_OK, or DLS_EINVAL
@@ -85,6 +87,17 @@ int roster_add(struct roster *r, const char *const *names, const double *speeds,
  */
 int roster_find_again(const struct roster *r, const char *const *names, const double *speeds,
 		      size_t n, const double *min_leaf, uint64_t caller, int *ids);
+
+/*
+ * Child `name` will not come (the launcher saw it exit before it
+ * registered): one child fewer is expected, so the roster may close now
+ * (roster_close_if_due), and a later registration of that name is
+ * refused.  DLS_OK; DLS_ESTATE (the roster closed already, a child of that
+ * name registered, or the name was withdrawn before), DLS_EINVAL
+ * (it would leave no child to expect, or an empty name), DLS_ENOMEM; why
+ * names the cause.
+ */
+int roster_withdraw(struct roster *r, const char *name, char *why, size_t len);
 
 /*
  * Closes the roster if every expected child is in, or the window since the

@@ -222,3 +222,15 @@ DLS::Registration *HMaster_i::rejoin(CORBA::ULong version, const DLS::Credential
 	remember_ref(id, self);
 	return trust_.registration(cred, id, k, vpower, proto_job_out(job));
 }
+
+void HMaster_i::withdraw(CORBA::ULong version, const DLS::Credentials &cred, const char *name)
+{
+	Link::Inside inside(link_);
+
+	proto_require_version(version, "withdraw");
+	trust_.check_join(cred, "withdraw");
+	throw DLS::Refused(
+	    "withdraw: an hmaster takes no withdrawals; its registration window closes before "
+	    "its parent's (dls-hmaster --window-ms)");
+	(void)name;
+}

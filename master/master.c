@@ -233,6 +233,23 @@ static int add_slaves(struct master *m, uint64_t caller, const char *const *name
 	return rc;
 }
 
+int master_withdraw(struct master *m, const char *name, char *why)
+{
+	uint64_t ticket = 0;
+	int rc;
+
+	pthread_mutex_lock(&m->lock);
+	master_close_registration_if_due(m, dls_now()); /* a window already past closes first */
+	rc = roster_withdraw(&m->roster, name, why, MASTER_WHY_LEN);
+	if (!rc) {
+		ticket = master_log_withdrawn(m, name);
+		master_close_registration_if_due(m, dls_now());
+	}
+	pthread_mutex_unlock(&m->lock);
+	master_journal_wait(m, ticket);
+	return rc;
+}
+
 /* Waits until registration closed (DLS_OK), or refuses the caller when
  * the master closes first; the lock is held.  A window that ends by its
  * deadline is closed here, through master_close_registration_if_due: the

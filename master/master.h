@@ -115,6 +115,16 @@ void master_close(struct master *m);
 void master_destroy(struct master *m);
 
 /*
+ * Child `name` will not come: the launcher (dls run, which proved the
+ * run's secret) saw it exit before it registered.  The master expects one
+ * child fewer, closes registration if every other one is in, and refuses a
+ * later registration of that name.  DLS_OK, or a refusal as roster_withdraw
+ * (registration closed, the name registered or withdrawn already, no child
+ * left to expect), why filled.  Journaled before it returns.
+ */
+int master_withdraw(struct master *m, const char *name, char *why);
+
+/*
  * Seed 001 DTSS master step 1: registers a slave reporting `speed` (> 0,
  * finite), then blocks until every expected slave has registered or the
  * registration window closed, and returns the slave's id, its capability

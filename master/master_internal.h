@@ -126,6 +126,7 @@ uint64_t master_log_register(struct master *m, uint64_t caller, const char *cons
 			     const double *speeds, size_t n, const double *min_leaf, const int *ids,
 			     const uint64_t *keys);
 void master_log_closed(struct master *m);
+uint64_t master_log_withdrawn(struct master *m, const char *name);
 void master_log_gate(struct master *m, const int64_t *acp);
 /*
  * A message: its fresh requests (fresh[k]; their results were accepted),

@@ -4,6 +4,7 @@
  *
  * Events, in the order the master's state changed:
  *   register   ids, capabilities, names, speeds (a two-level hmaster: min_leaf)
+ *   withdrawn  a child that will not come (dls run saw it exit unregistered)
  *   closed     the roster closed (V_i fixed)
  *   gate       the start gate opened: the scheme's first A_i, T_p's start
  *   message    a request or a merged message: each fresh request's results
@@ -392,6 +393,14 @@ static int replay_event(void *ctx, const char *kind, const char *body,
 		return bad_event(why, len, kind, "its body is not JSON");
 	if (!strcmp(kind, "register")) {
 		rc = replay_register(m, o, why, len);
+	} else if (!strcmp(kind, "withdrawn")) {
+		const char *name;
+		char scratch[MASTER_WHY_LEN];
+
+		if (json_unpack(o, "{s:s}", "name", &name))
+			rc = bad_event(why, len, kind, "malformed");
+		else if (roster_withdraw(&m->roster, name, scratch, sizeof(scratch)))
+			rc = bad_event(why, len, kind, scratch);
 	} else if (!strcmp(kind, "closed")) {
 		roster_close_if_due(&m->roster, DLS_NEVER);
 	} else if (!strcmp(kind, "gate")) {

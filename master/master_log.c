@@ -150,6 +150,13 @@ void master_log_lost(struct master *m, int id, const char *cause)
 		append(m, "lost", json_pack("{s:i, s:s}", "id", id, "cause", cause), NULL, 0);
 }
 
+uint64_t master_log_withdrawn(struct master *m, const char *name)
+{
+	if (!logging(m))
+		return 0;
+	return append(m, "withdrawn", json_pack("{s:s}", "name", name), NULL, 0);
+}
+
 void master_log_readmitted(struct master *m, int id)
 {
 	if (logging(m))

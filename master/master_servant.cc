@@ -214,3 +214,16 @@ DLS::Registration *Master_i::rejoin(CORBA::ULong version, const DLS::Credentials
 	}
 	return trust_.registration(cred, id, k, vpower, job_);
 }
+
+void Master_i::withdraw(CORBA::ULong version, const DLS::Credentials &cred, const char *name)
+{
+	Link::Inside inside(link_);
+	char why[MASTER_WHY_LEN] = "";
+	int rc;
+
+	proto_require_version(version, "withdraw");
+	trust_.check_join(cred, "withdraw");
+	rc = master_withdraw(m_, name, why);
+	if (rc)
+		dls_refuse(rc, why);
+}

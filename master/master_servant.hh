@@ -40,6 +40,8 @@ public:
 	DLS::Registration *rejoin(CORBA::ULong version, const DLS::Credentials &cred,
 				  CORBA::Long slave_id, DLS::Capability key,
 				  DLS::Slave_ptr self) override;
+	void withdraw(CORBA::ULong version, const DLS::Credentials &cred,
+		      const char *name) override;
 
 	// The end of the run: no later operation reaches the core
 	// (master_close drains those inside).

@@ -398,6 +398,20 @@ out:
 	return rc;
 }
 
+int coordinator_withdraw(struct coordinator *c, const char *name, char *why)
+{
+	int rc;
+
+	pthread_mutex_lock(&c->lock);
+	if (roster_close_if_due(&c->roster, dls_now())) /* a window already past */
+		pthread_cond_broadcast(&c->cond);
+	rc = roster_withdraw(&c->roster, name, why, COORDINATOR_WHY_LEN);
+	if (!rc && roster_close_if_due(&c->roster, dls_now()))
+		pthread_cond_broadcast(&c->cond);
+	pthread_mutex_unlock(&c->lock);
+	return rc;
+}
+
 static int check_slave(struct coordinator *c, int id, uint64_t key, char *why)
 {
 	if (!c->plan || id < 0 || id >= c->plan->npes) {

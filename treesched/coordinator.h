@@ -167,6 +167,15 @@ int coordinator_register(struct coordinator *c, const char *name, double speed,
 			 const char *contact, int *id, struct coordinator_place *place, char *why);
 
 /*
+ * Slave `name` will not come: the launcher saw it exit before it
+ * registered (Coordinator::withdraw, the run's secret proved).  One slave
+ * fewer is expected; registration closes now if every other one is in.
+ * DLS_OK, or a refusal as roster_withdraw with why.  Not journaled: the
+ * journal begins with the chain, built once registration closed.
+ */
+int coordinator_withdraw(struct coordinator *c, const char *name, char *why);
+
+/*
  * A slave of a resumed run joins again with the id and capability it was
  * issued; *vpower receives its V_i.  DLS_OK, or a refusal (unknown id,
  * another key, a slave declared lost) with why.

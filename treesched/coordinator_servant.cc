@@ -156,6 +156,19 @@ DLS::Registration *Coordinator_i::rejoin(CORBA::ULong version, const DLS::Creden
 	return trust_.registration(cred, id, k, vpower, job_);
 }
 
+void Coordinator_i::withdraw(CORBA::ULong version, const DLS::Credentials &cred, const char *name)
+{
+	Link::Inside inside(link_);
+	char why[COORDINATOR_WHY_LEN] = "";
+	int rc;
+
+	proto_require_version(version, "withdraw");
+	trust_.check_join(cred, "withdraw");
+	rc = coordinator_withdraw(c_, name, why);
+	if (rc)
+		dls_refuse(rc, why);
+}
+
 DLS::RunStatus *Coordinator_i::status()
 {
 	Link::Inside inside(link_);

@@ -30,6 +30,8 @@ public:
 	DLS::Registration *rejoin(CORBA::ULong version, const DLS::Credentials &cred,
 				  CORBA::Long slave_id, DLS::Capability key,
 				  DLS::Slave_ptr self) override;
+	void withdraw(CORBA::ULong version, const DLS::Credentials &cred,
+		      const char *name) override;
 
 	// Carries out a repair: the lost slave's iterations to their new holder,
 	// the new neighbours to the slaves around the gap; then journals that

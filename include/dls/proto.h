@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* Mirrors DLS::PROTOCOL_VERSION: a peer of another version is refused. */
-#define DLS_PROTOCOL_VERSION 9u
+#define DLS_PROTOCOL_VERSION 10u
 /* Mirrors DLS::MAX_RESULT_BYTES: no message carries more result octets than this. */
 #define DLS_MAX_RESULT_BYTES (1 << 20)
 

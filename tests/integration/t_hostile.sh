@@ -115,3 +115,42 @@ wait "$IDLEM"
 kill "$HOLDER" 2>/dev/null || true
 same_image "$T/idle.pgm" "$REF"
 echo "ok 10000 idle connections: image exact, T_p $(json_get "$T/idle.json" t_p) s"
+
+# --- withdraw: only the run's own launcher, before registration closes ---------------
+# a slave that will not come is withdrawn (dls run does it for a slave that
+# exits unregistered); a stranger without the secret, or with another, is
+# refused; so is a second withdrawal, a withdrawn name that registers after
+# all, and a withdrawal once registration closed
+head -c 32 /dev/urandom >"$T/wd.secret"
+chmod 600 "$T/wd.secret"
+spawn wd-master dls-master --run wd --slaves 2 --width 400 --height 200 --scheme gss \
+	--secret-file "$T/wd.secret" --raw "$T/wd.pgm" $NS $EP
+WD=$LAST_PID
+wait_for sh -c "nameclt $NS list DLS/wd | grep -q '^master'"
+head -c 32 /dev/urandom >"$T/other.secret"
+chmod 600 "$T/other.secret"
+withdraw_refused() { # pattern, then dls withdraw's options
+	local pattern=$1 rc=0
+	shift
+	dls withdraw --run wd "$@" $NS >"$T/wd-refused.log" 2>&1 || rc=$?
+	expect_eq "dls withdraw $*" "$rc" 1
+	grep -q "^dls withdraw: run 'wd' did not withdraw 's1': $pattern" "$T/wd-refused.log" ||
+		{ cat "$T/wd-refused.log"; echo "FAILED no '$pattern'" >&2; exit 1; }
+}
+withdraw_refused "withdraw: this run has a secret and the caller showed none" --name s1
+withdraw_refused "withdraw: the caller's proof does not match this run's secret" --name s1 \
+	--secret-file "$T/other.secret"
+dls withdraw --run wd --name s1 --secret-file "$T/wd.secret" $NS | grep -qx "run 'wd': 's1' withdrawn"
+withdraw_refused "withdraw 's1': withdrawn already" --name s1 --secret-file "$T/wd.secret"
+spawn wd-s0 dls-slave --run wd --name s0 --t-iter 1000 --secret-file "$T/wd.secret" $NS $EP
+wait_for grep -q "withdrawn before it registered" "$T/wd-master.log"
+wait_for sh -c "nameclt $NS list DLS/wd | grep -q '^slave\.'"
+rc=0
+dls-slave --run wd --name s1 --secret-file "$T/wd.secret" $NS $EP >"$T/wd-s1.log" 2>&1 || rc=$?
+expect_eq "a withdrawn slave that registers after all" "$rc" 1
+grep -q "'s1' was withdrawn: the launcher saw it exit before it registered" "$T/wd-s1.log" ||
+	{ cat "$T/wd-s1.log"; exit 1; }
+withdraw_refused "withdraw 's1': registration has closed" --name s1 --secret-file "$T/wd.secret"
+wait "$WD"
+same_image "$T/wd.pgm" "$REF"
+echo "ok withdraw: the launcher's taken, strangers' and late ones refused, image exact"

@@ -344,6 +344,43 @@ static void test_register_again_after_resume(void)
 	master_destroy(m);
 }
 
+/* A child withdrawn before registration closed (dls run saw it exit) is
+ * journaled: the resumed master expects the same two, refuses a late
+ * registration of that name and a second withdrawal. */
+static void test_withdrawn_after_resume(void)
+{
+	const char *names[2] = {"a", "b"};
+	const double speeds[2] = {1, 2};
+	struct master_config c;
+	struct master *m;
+	struct dls_status s;
+	uint64_t keys[2], key;
+	double v[2], v1;
+	int ids[2], id, err;
+	char why[MASTER_WHY_LEN];
+
+	fresh_dir();
+	config(&c, SCHED_GSS, 1);
+	m = master_open(&c, &err, why);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(master_withdraw(m, "c", why), DLS_OK);
+	/* the two others close registration: the window need not pass */
+	CU_ASSERT_EQUAL_FATAL(master_register_group(m, 0, names, speeds, 2, ids, keys, v, why),
+			      DLS_OK);
+	master_destroy(m); /* the crash */
+
+	CU_ASSERT_EQUAL_FATAL(master_journal_config(dir, &c, why), DLS_OK);
+	m = master_open(&c, &err, why);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(master_register(m, 0, "c", 1, &id, &key, &v1, why), DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "'c' was withdrawn"));
+	CU_ASSERT_EQUAL(master_withdraw(m, "c", why), DLS_ESTATE);
+	master_snapshot(m, &s);
+	CU_ASSERT_EQUAL(s.nslaves, 2);
+	dls_status_free(&s);
+	master_destroy(m);
+}
+
 /* Journals that must not be taken. */
 static void test_journal_refusals(void)
 {
@@ -414,6 +451,8 @@ int journal_suite_add(void)
 	       !CU_add_test(s, "crash and resume: GSS, first request", test_resume_gss_first) ||
 	       !CU_add_test(s, "lost slave, submit and taking back replayed",
 			    test_resume_lost_and_submit) ||
+	       !CU_add_test(s, "a withdrawn child stays withdrawn after a resume",
+			    test_withdrawn_after_resume) ||
 	       !CU_add_test(s, "a registration answered again after a resume",
 			    test_register_again_after_resume) ||
 	       !CU_add_test(s, "journals refused", test_journal_refusals);

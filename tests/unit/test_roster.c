@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "dls/err.h"
+#include "dls_time.h"
 #include "roster.h"
 #include "suites.h"
 
@@ -77,6 +78,41 @@ static void test_roster(void)
 }
 
 /* A registration made already, by the same caller: found whole, or not at all. */
+/* A child that will not come is withdrawn: one fewer expected, the roster
+ * closes when the others are in; refused for a registered or withdrawn
+ * name, once closed, or when no child would be left; a withdrawn name that
+ * registers after all is refused. */
+static void test_roster_withdraw(void)
+{
+	struct roster r;
+	const char *a = "a", *x = "x";
+	const double one = 1;
+	uint64_t key;
+	int id;
+	char why[256];
+
+	CU_ASSERT_EQUAL_FATAL(roster_init(&r, 3, 60000), DLS_OK);
+	CU_ASSERT_EQUAL(roster_withdraw(&r, "", why, sizeof(why)), DLS_EINVAL);
+	CU_ASSERT_EQUAL(roster_withdraw(&r, x, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(r.expected, 2);
+	CU_ASSERT_EQUAL(roster_withdraw(&r, x, why, sizeof(why)), DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "withdrawn already"));
+	CU_ASSERT_EQUAL(roster_add(&r, &a, &one, 1, NULL, &id, &key, why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(roster_withdraw(&r, a, why, sizeof(why)), DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "it registered"));
+	CU_ASSERT_EQUAL(roster_add(&r, &x, &one, 1, NULL, &id, &key, why, sizeof(why)), DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "'x' was withdrawn"));
+	CU_ASSERT_EQUAL(roster_close_if_due(&r, dls_now()), 0); /* 1 of 2 */
+	CU_ASSERT_EQUAL(roster_withdraw(&r, "b", why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(roster_close_if_due(&r, dls_now()), 1); /* 1 of 1: closed */
+	CU_ASSERT_EQUAL(roster_withdraw(&r, "c", why, sizeof(why)), DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "registration has closed"));
+	roster_free(&r);
+	CU_ASSERT_EQUAL_FATAL(roster_init(&r, 1, 60000), DLS_OK);
+	CU_ASSERT_EQUAL(roster_withdraw(&r, a, why, sizeof(why)), DLS_EINVAL); /* none left */
+	roster_free(&r);
+}
+
 static void test_roster_find_again(void)
 {
 	struct roster r;
@@ -127,5 +163,6 @@ int roster_suite_add(void)
 	if (!s)
 		return 1;
 	return !CU_add_test(s, "V_i, its clamp, limits, window, callers", test_roster) ||
-	       !CU_add_test(s, "a registration asked again", test_roster_find_again);
+	       !CU_add_test(s, "a registration asked again", test_roster_find_again) ||
+	       !CU_add_test(s, "a child withdrawn before it registered", test_roster_withdraw);
 }

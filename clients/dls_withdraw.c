@@ -1,0 +1,103 @@
+/*
+ * dls withdraw - tells a run's master (or Tree Scheduling's coordinator)
+ * that a slave it waits for will not come: its launch failed, or it exited
+ * before it registered.  The master stops waiting for it, instead of
+ * waiting out its registration window.  dls run does this by itself for
+ * the slaves it starts; a launcher of its own uses this command.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_util.h"
+#include "dls/err.h"
+#include "dls_cmds.h"
+#include "orb_util.h"
+#include "withdraw_client.h"
+
+#define PROG "dls withdraw"
+
+static void help(void)
+{
+	printf("usage: dls withdraw --name SLAVE [--run NAME] [--parent master|treesched]\n"
+	       "                    [--secret-file F] [--tls-dir D] -ORBInitRef "
+	       "NameService=ADDRESS\n\n"
+	       "Tells the master bound at DLS/NAME/master (default run: dls), or Tree\n"
+	       "Scheduling's coordinator (DLS/NAME/treesched), that slave SLAVE will not\n"
+	       "register: it expects one slave fewer and closes registration once every\n"
+	       "other one is in.  Refused once registration closed, for a slave that\n"
+	       "registered, and without the run's secret when the run has one.\n\n"
+	       "  --parent P       master (default) or treesched (Tree Scheduling, the\n"
+	       "                   balancing policies)\n"
+	       "  --connect-timeout-ms T  look for it this long (default 20000: it may not\n"
+	       "                   be bound yet)\n"
+	       "  --secret-file F  the run's secret (dls run: RUNDIR/run.secret)\n"
+	       "  --tls-dir D      a run on TLS: this host's folder of dls tls init\n"
+	       "Exit 0 when withdrawn, 1 when refused (the reason printed), 2 for bad options.\n");
+}
+
+int dls_cmd_withdraw(int argc, char **argv)
+{
+	static const struct option opts[] = {{"run", required_argument, 0, 'r'},
+					     {"name", required_argument, 0, 'n'},
+					     {"secret-file", required_argument, 0, 's'},
+					     {"parent", required_argument, 0, 'p'},
+					     {"connect-timeout-ms", required_argument, 0, 't'},
+					     {"help", no_argument, 0, 'h'},
+					     {0, 0, 0, 0}};
+	const char *run = "dls", *name = NULL, *secret_file = NULL, *parent = "master";
+	int wait_ms = 20000;
+	struct run_secret secret;
+	char why[512];
+	int c, rc;
+
+	rc = cli_server_start(PROG, &argc, argv, help, 5000);
+	if (rc)
+		return rc > 0 ? 0 : 1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			run = optarg;
+			break;
+		case 'n':
+			name = optarg;
+			break;
+		case 's':
+			secret_file = optarg;
+			break;
+		case 'p':
+			parent = optarg;
+			break;
+		case 't':
+			wait_ms =
+			    (int)cli_i64_or_die(PROG, "--connect-timeout-ms", optarg, 0, 3600000);
+			break;
+		default:
+			fprintf(stderr, "try '" PROG " --help'\n");
+			dls_orb_destroy();
+			return 2;
+		}
+	}
+	if (!name || !name[0]) {
+		dls_orb_destroy();
+		cli_usage_error(PROG, "--name", NULL, "is required");
+	}
+	if (strcmp(parent, "master") && strcmp(parent, "treesched")) {
+		dls_orb_destroy();
+		cli_usage_error(PROG, "--parent", parent, "must be master or treesched");
+	}
+	if (run_secret_load(&secret, secret_file, why, sizeof(why))) {
+		dls_orb_destroy();
+		fprintf(stderr, PROG ": %s\n", why);
+		return 1;
+	}
+	rc = withdraw_send(run, parent, name, &secret, wait_ms, why, sizeof(why));
+	dls_orb_destroy();
+	if (rc) {
+		fprintf(stderr, PROG ": run '%s' did not withdraw '%s': %s\n", run, name, why);
+		return 1;
+	}
+	printf("run '%s': '%s' withdrawn\n", run, name);
+	return 0;
+}
