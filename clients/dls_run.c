@@ -622,48 +622,64 @@ static int slaves_running(const struct run_opts *o, struct run_state *r)
 	return running;
 }
 
+/* Starts `dls withdraw` of slave i at `parent` (a leaf of the run). */
+static void spawn_withdraw(const struct run_opts *o, const struct run_env *e, int i,
+			   const char *parent)
+{
+	char *argv[MAX_ARGS], log[4400], dir[4400];
+	int n = 0;
+
+	add_arg(argv, &n, "%s/dls", e->bindir);
+	add_arg(argv, &n, "withdraw");
+	add_arg(argv, &n, "--run=%s", o->run);
+	if (o->hosts.from_file)
+		add_arg(argv, &n, "--name=slave.%d@%s", i,
+			o->hosts.hf.host[o->hosts.slave_host[i]].name);
+	else
+		add_arg(argv, &n, "--name=slave.%d", i);
+	add_arg(argv, &n, "--parent=%s", parent);
+	add_arg(argv, &n, "--secret-file=%s", e->secret);
+	if (o->tls)
+		add_arg(argv, &n, "--tls-dir=%s", tls_dir_of(o, e, 0, dir, sizeof(dir)));
+	add_arg(argv, &n, "-ORBInitRef");
+	add_arg(argv, &n, "NameService=%s", e->ns);
+	argv[n] = NULL;
+	snprintf(log, sizeof(log), "%s/withdraw.slave.%d.%s.log", e->logdir, i, parent);
+	if (proc_spawn(argv, log, log, 0) < 0)
+		fprintf(stderr, PROG ": warning: cannot start dls withdraw for slave.%d: %s\n", i,
+			strerror(errno));
+	free_args(argv, n);
+}
+
 /*
- * A slave that exited with a failure while registration may still be open,
- * in a run whose slaves register with the master or coordinator itself (no
- * hmasters: theirs close their own windows early): `dls withdraw` tells it
- * not to wait for that slave, instead of waiting out its window.  One that
- * had registered is refused, and nothing changes.  Started, not waited
- * for: reap() collects it; its output goes to LOGDIR/withdraw.slave.N.log.
+ * A slave that exited with a failure while registration may still be open:
+ * `dls withdraw` tells every parent that waits for it not to (its hmaster
+ * and each one above, which count the slaves below them, and in relay mode
+ * the master, which counts every slave; else the master or coordinator),
+ * instead of waiting out its window.  One whose registration went on is
+ * refused, and nothing changes.  Started, not waited for: reap() collects
+ * them; each writes LOGDIR/withdraw.slave.N.PARENT.log.
  */
 static void withdraw_failed_slaves(const struct run_opts *o, const struct run_env *e,
 				   struct run_state *r, double t0)
 {
-	if (o->nlevels || dls_now() - t0 > register_window_ms(o) / 1000.0)
+	if (dls_now() - t0 > register_window_ms(o) / 1000.0)
 		return;
 	for (int i = 0; i < r->nslaves; i++) {
 		struct child *c = &r->slaves[i];
-		char *argv[MAX_ARGS], log[4300], dir[4400];
-		int n = 0;
+		char leaf[64];
 
 		if (c->status <= 0 || c->withdrawn)
 			continue;
 		c->withdrawn = 1;
-		add_arg(argv, &n, "%s/dls", e->bindir);
-		add_arg(argv, &n, "withdraw");
-		add_arg(argv, &n, "--run=%s", o->run);
-		if (o->hosts.from_file)
-			add_arg(argv, &n, "--name=slave.%d@%s", i,
-				o->hosts.hf.host[o->hosts.slave_host[i]].name);
-		else
-			add_arg(argv, &n, "--name=slave.%d", i);
-		add_arg(argv, &n, "--parent=%s", o->trees ? "treesched" : "master");
-		add_arg(argv, &n, "--secret-file=%s", e->secret);
-		if (o->tls)
-			add_arg(argv, &n, "--tls-dir=%s", tls_dir_of(o, e, 0, dir, sizeof(dir)));
-		add_arg(argv, &n, "-ORBInitRef");
-		add_arg(argv, &n, "NameService=%s", e->ns);
-		argv[n] = NULL;
-		snprintf(log, sizeof(log), "%s/withdraw.slave.%d.log", e->logdir, i);
-		if (proc_spawn(argv, log, log, 0) < 0)
-			fprintf(stderr,
-				PROG ": warning: cannot start dls withdraw for slave.%d: %s\n", i,
-				strerror(errno));
-		free_args(argv, n);
+		for (int l = o->nlevels - 1, at = o->slave_hm[i]; l >= 0; l--) {
+			if (l < o->nlevels - 1)
+				at %= o->levels[l];
+			snprintf(leaf, sizeof(leaf), "hmaster.%d.%d", l, at);
+			spawn_withdraw(o, e, i, leaf);
+		}
+		if (!o->nlevels || !twolevel(o))
+			spawn_withdraw(o, e, i, o->trees ? "treesched" : "master");
 	}
 }
 

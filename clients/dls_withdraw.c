@@ -27,8 +27,9 @@ static void help(void)
 	       "register: it expects one slave fewer and closes registration once every\n"
 	       "other one is in.  Refused once registration closed, for a slave that\n"
 	       "registered, and without the run's secret when the run has one.\n\n"
-	       "  --parent P       master (default) or treesched (Tree Scheduling, the\n"
-	       "                   balancing policies)\n"
+	       "  --parent P       master (default), treesched (Tree Scheduling, the\n"
+	       "                   balancing policies) or hmaster.L.I (one below it: every\n"
+	       "                   hmaster above the slave counts it, and a relay's master)\n"
 	       "  --connect-timeout-ms T  look for it this long (default 20000: it may not\n"
 	       "                   be bound yet)\n"
 	       "  --secret-file F  the run's secret (dls run: RUNDIR/run.secret)\n"
@@ -83,9 +84,11 @@ int dls_cmd_withdraw(int argc, char **argv)
 		dls_orb_destroy();
 		cli_usage_error(PROG, "--name", NULL, "is required");
 	}
-	if (strcmp(parent, "master") && strcmp(parent, "treesched")) {
+	if (strcmp(parent, "master") && strcmp(parent, "treesched") &&
+	    strncmp(parent, "hmaster.", 8)) {
 		dls_orb_destroy();
-		cli_usage_error(PROG, "--parent", parent, "must be master or treesched");
+		cli_usage_error(PROG, "--parent", parent,
+				"must be master, treesched or hmaster.L.I");
 	}
 	if (run_secret_load(&secret, secret_file, why, sizeof(why))) {
 		dls_orb_destroy();

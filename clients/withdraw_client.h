@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 /*
- * Needs dls_orb_init().  leaf: "master" or "treesched", looked up for at
+ * Needs dls_orb_init().  leaf: "master", "treesched" or an hmaster's, looked up for at
  * most wait_ms (it may not be bound yet).  secret NULL: an open run.
  * DLS_OK; DLS_ENOENT (nothing bound at that name), DLS_ESTATE
  * (refused: why holds the parent's reason), DLS_EREMOTE (the call failed),

@@ -262,6 +262,31 @@ static int gate_init(struct hmaster *h)
 	return 0;
 }
 
+int hmaster_withdraw(struct hmaster *h, const char *name, char *why)
+{
+	int rc = DLS_OK;
+
+	if (h->tl)
+		return twolevel_withdraw(h->tl, name, why);
+	pthread_mutex_lock(&h->lock);
+	if (h->registration_sent || h->resumed) {
+		snprintf(why, HMASTER_WHY_LEN, "withdraw '%s': registration is over", name);
+		rc = DLS_ESTATE;
+	} else if (h->nslaves - 1 < 1 || h->nslaves - 1 < h->registered) {
+		snprintf(why, HMASTER_WHY_LEN,
+			 "withdraw '%s': %d of the %d slaves expected below registered", name,
+			 h->registered, h->nslaves);
+		rc = DLS_ESTATE;
+	} else {
+		h->nslaves--; /* the arrays keep their size */
+		log_warn("'%s' withdrawn below this hmaster: %d of %d expected are in", name,
+			 h->registered, h->nslaves);
+		pthread_cond_broadcast(&h->cond);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return rc;
+}
+
 struct hmaster *hmaster_create(const char *name, enum hmaster_mode mode, int nslaves,
 			       int register_timeout_ms, double link_latency_us,
 			       const struct hmaster_parent *parent, int *err)

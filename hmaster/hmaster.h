@@ -133,6 +133,15 @@ void hmaster_leave(struct hmaster *h);
 void hmaster_destroy(struct hmaster *h);
 
 /*
+ * Slave `name` below will not come: the launcher saw it exit before it
+ * registered, and withdraws it at every hmaster above it.  The hmaster
+ * expects one slave fewer below and registers with its parent once the
+ * others are in.  DLS_OK; DLS_ESTATE (its registration went up already, it
+ * resumed, or every other slave expected is in), why filled.
+ */
+int hmaster_withdraw(struct hmaster *h, const char *name, char *why);
+
+/*
  * Registers n slaves of a child (n = 1 for a slave) and blocks until the
  * merged registration went up and came back: their global ids, their
  * capabilities (the parent's, passed through) and V_i, and the job.

@@ -226,11 +226,12 @@ DLS::Registration *HMaster_i::rejoin(CORBA::ULong version, const DLS::Credential
 void HMaster_i::withdraw(CORBA::ULong version, const DLS::Credentials &cred, const char *name)
 {
 	Link::Inside inside(link_);
+	char why[HMASTER_WHY_LEN] = "";
+	int rc;
 
 	proto_require_version(version, "withdraw");
 	trust_.check_join(cred, "withdraw");
-	throw DLS::Refused(
-	    "withdraw: an hmaster takes no withdrawals; its registration window closes before "
-	    "its parent's (dls-hmaster --window-ms)");
-	(void)name;
+	rc = hmaster_withdraw(h_, name, why);
+	if (rc)
+		dls_refuse(rc, why);
 }

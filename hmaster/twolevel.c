@@ -61,6 +61,7 @@ struct twolevel {
 	struct hmaster_parent parent;
 	char name[64];
 	int nslaves, leaves, register_timeout_ms, stop;
+	int expected; /* leaves it waits for: nslaves less those withdrawn */
 	double link_latency_s, first_register;
 
 	struct pending_reg *regs;
@@ -427,7 +428,7 @@ static void *forwarder(void *arg)
 	pthread_mutex_lock(&t->lock);
 	while (!t->stop && !t->failed) {
 		double now = dls_now();
-		int due = t->regs && (t->leaves == t->nslaves ||
+		int due = t->regs && (t->leaves == t->expected ||
 				      now >= t->first_register + t->register_timeout_ms / 1000.0);
 		int gate = t->first_sent || (t->first_requests > 0 &&
 					     (t->first_requests >= t->nchildren ||
@@ -475,7 +476,7 @@ struct twolevel *twolevel_create(const char *name, int nslaves, int register_tim
 		return NULL;
 	}
 	t->parent = *parent;
-	t->nslaves = nslaves;
+	t->nslaves = t->expected = nslaves;
 	t->register_timeout_ms = register_timeout_ms;
 	t->link_latency_s = link_latency_us * 1e-6;
 	t->my_id = -1;
@@ -523,6 +524,29 @@ void twolevel_destroy(struct twolevel *t)
 
 /* --- the children's calls ------------------------------------------------ */
 
+int twolevel_withdraw(struct twolevel *t, const char *name, char *why)
+{
+	int rc = DLS_OK;
+
+	pthread_mutex_lock(&t->lock);
+	if (t->registration_sent || t->resumed) {
+		snprintf(why, HMASTER_WHY_LEN, "withdraw '%s': registration is over", name);
+		rc = DLS_ESTATE;
+	} else if (t->expected - 1 < 1 || t->expected - 1 < t->leaves) {
+		snprintf(why, HMASTER_WHY_LEN,
+			 "withdraw '%s': %d of the %d slaves expected below registered", name,
+			 t->leaves, t->expected);
+		rc = DLS_ESTATE;
+	} else {
+		t->expected--;
+		log_warn("'%s' withdrawn below this hmaster: %d of %d expected are in", name,
+			 t->leaves, t->expected);
+		pthread_cond_broadcast(&t->cond);
+	}
+	pthread_mutex_unlock(&t->lock);
+	return rc;
+}
+
 int twolevel_register(struct twolevel *t, const char *name, const double *speeds, size_t n,
 		      int *id, uint64_t *key, double *vpowers, struct dls_job *job, char *why)
 {
@@ -537,9 +561,9 @@ int twolevel_register(struct twolevel *t, const char *name, const double *speeds
 			return DLS_EINVAL;
 	}
 	pthread_mutex_lock(&t->lock);
-	if (n < 1 || t->registration_sent || t->leaves + (int)n > t->nslaves) {
+	if (n < 1 || t->registration_sent || t->leaves + (int)n > t->expected) {
 		snprintf(why, HMASTER_WHY_LEN,
-			 "this hmaster expects %d slaves and has registered %d%s", t->nslaves,
+			 "this hmaster expects %d slaves and has registered %d%s", t->expected,
 			 t->leaves, t->registration_sent ? " (registration is over)" : "");
 		pthread_mutex_unlock(&t->lock);
 		return DLS_ESTATE;

@@ -26,6 +26,9 @@ void twolevel_stop(struct twolevel *t);
 /* twolevel_stop, then frees t; NULL is a no-op. */
 void twolevel_destroy(struct twolevel *t);
 
+/* One slave fewer below (hmaster_withdraw). */
+int twolevel_withdraw(struct twolevel *t, const char *name, char *why);
+
 /*
  * Registers one child with the n slaves below it (a slave: n = 1); blocks
  * until this hmaster registered with its parent.  *id: the child's id here;

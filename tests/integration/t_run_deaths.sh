@@ -38,26 +38,25 @@ grep -q "the master of run '$run' died of signal 9" "$T/r2.log"
 expect_eq "processes left" "$(pgrep -f -- "--run=[m]aster-$$" | wc -l)" 0
 
 # a slave that never starts (killed at 10 ms): dls run withdraws it (dls
-# withdraw, the run's secret), so the master, or the coordinator, stops
-# waiting for it rather than waiting out its window of 30 s (--timeout 20
-# would end the run), and the start gate weighs every other first request
-for scheme in dtss trees; do
-	DLS_LOG_LEVEL=info exact_run nostart-$scheme --cluster C8 --scheme $scheme --kill 3@0.01 \
-		--timeout 20
-	grep -qx "run 'run-.*': 'slave.3' withdrawn" "$T/logs-nostart-$scheme/withdraw.slave.3.log"
-done
-grep -q "scheduling starts with 7 of 7 first requests" "$T/logs-nostart-dtss/master.log"
-# below hmasters (they take no withdrawal) the run waits out the window;
-# each level of hmasters closes its own before its parent's, so only that
-# slave is missing: before, its hmaster came too late and its three live
-# slaves sat out the run (BENCHMARKS.md 23)
-for mode in twolevel relay; do
-	DLS_LOG_LEVEL=info exact_run nostart-$mode --cluster C8 --hmasters 2 --hmode $mode \
-		--kill 3@0.01 --register-window-ms 5000 --no-journal
-	if [ $mode = twolevel ]; then want="scheduling starts with 2 of 2 first requests"; else
-		want="scheduling starts with 7 of 7 first requests"; fi
-	grep -q "$want" "$T/logs-nostart-$mode/master.log" ||
-		{ cat "$T/logs-nostart-$mode/master.log"; echo "FAILED no '$want'" >&2; exit 1; }
-done
+# withdraw, the run's secret) at every parent that counts it, so the run
+# starts once the others are in rather than waiting out the registration
+# window of 30 s (--timeout 20 would end the run), the start gate weighing
+# every other first request: the master or coordinator; under hmasters
+# each one above the slave (which count the slaves below them) and, in
+# relay mode, the master (which counts every slave)
+nostart() { # name, the start line the master logs, dls run's options
+	local name=$1 want=$2
+	shift 2
+	DLS_LOG_LEVEL=info exact_run nostart-$name --cluster C8 --kill 3@0.01 --timeout 20 "$@"
+	grep -q "$want" "$T/logs-nostart-$name/master.log" ||
+		{ cat "$T/logs-nostart-$name/master.log"; echo "FAILED no '$want'" >&2; exit 1; }
+	cat "$T/logs-nostart-$name"/withdraw.slave.3.*.log | grep -q "'slave.3' withdrawn"
+}
+nostart dtss "scheduling starts with 7 of 7 first requests" --scheme dtss
+nostart trees "'slave.3' withdrawn before it registered" --scheme trees
+nostart twolevel "scheduling starts with 2 of 2 first requests" --hmasters 2,4 --hmode twolevel
+grep -q "'slave.3' withdrawn below this hmaster" "$T/logs-nostart-twolevel/hmaster.1.3.log"
+nostart relay "scheduling starts with 7 of 7 first requests" --hmasters 2 --hmode relay
+grep -q "'slave.3' withdrawn below this hmaster" "$T/logs-nostart-relay/hmaster.0.1.log"
 expect_usage_error "^dls run: --register-window-ms '5': must be an integer" \
 	dls run --cluster C8 --register-window-ms 5
