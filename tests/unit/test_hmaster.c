@@ -472,6 +472,50 @@ static void *register_one(void *arg)
 	return NULL;
 }
 
+/* A slave below that will not come is withdrawn: the hmaster registers
+ * with its parent as soon as the other is in (its window is a minute), in
+ * both modes; a second withdrawal, one that would leave nothing to wait
+ * for, and one after the registration went up are refused. */
+static void test_withdraw_below(void)
+{
+	for (int mode = 0; mode < 2; mode++) {
+		struct master_config c;
+		struct master *m;
+		struct hmaster_parent ops;
+		struct hmaster *h;
+		struct one_registration a = {0};
+		pthread_t t;
+		char why[HMASTER_WHY_LEN];
+		double t0 = dls_now();
+		int err;
+
+		/* relay: the master counts the slaves; two-level: the hmaster */
+		tu_master_config(&c, SCHED_DTSS, mode ? 1 : 2, W, 1, 60000);
+		m = master_create(&c, &err, NULL);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+		ops = tu_master_parent(m);
+		h = hmaster_create("h", mode ? HMASTER_TWOLEVEL : HMASTER_RELAY, 3, 60000, 0, &ops,
+				   &err);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+		CU_ASSERT_EQUAL(hmaster_withdraw(h, "gone", why), DLS_OK);
+		CU_ASSERT_EQUAL(hmaster_withdraw(h, "gone2", why), DLS_OK);
+		CU_ASSERT_EQUAL(hmaster_withdraw(h, "gone3", why), DLS_ESTATE); /* none left */
+		if (!mode)
+			CU_ASSERT_EQUAL(master_withdraw(m, "gone", why), DLS_OK);
+		a.h = h;
+		a.name = "a";
+		a.caller = 1;
+		CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, register_one, &a), 0);
+		pthread_join(t, NULL);
+		CU_ASSERT_EQUAL(a.rc, DLS_OK);
+		CU_ASSERT(dls_now() - t0 < 30); /* not the window of a minute */
+		CU_ASSERT_EQUAL(hmaster_withdraw(h, "late", why), DLS_ESTATE);
+		CU_ASSERT_PTR_NOT_NULL(strstr(why, "registration is over"));
+		hmaster_destroy(h);
+		master_destroy(m);
+	}
+}
+
 /* A slave whose registration call timed out on its side asks again while
  * the first call still waits for the other slave: both calls get the same
  * id and capability, and the other slave its place (before, the second
@@ -680,6 +724,8 @@ int hmaster_suite_add(void)
 			    test_cluster_registration) ||
 	       !CU_add_test(s, "a registration asked again: the same place, both modes",
 			    test_register_asked_again) ||
+	       !CU_add_test(s, "a slave withdrawn below: the hmaster goes on, both modes",
+			    test_withdraw_below) ||
 	       !CU_add_test(s, "destroyed with a caller inside: it is refused first",
 			    test_destroy_waits_for_callers);
 }
