@@ -46,6 +46,8 @@ struct child {
 	char log[4200];
 };
 
+#define MAX_HELPERS 64
+
 struct run_state {
 	struct child master, names;
 	struct child *slaves;
@@ -53,6 +55,7 @@ struct run_state {
 	struct child hm[MAX_HMASTERS]; /* level by level */
 	int nhm;
 	int drilled; /* the slave --kill killed, or -1 */
+	pid_t helpers[MAX_HELPERS]; /* dls withdraw calls still running (0: reaped) */
 };
 
 static void add_arg(char **argv, int *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -94,6 +97,9 @@ static void reap(struct run_state *r)
 		for (int i = 0; i < r->nhm; i++)
 			if (pid == r->hm[i].pid)
 				r->hm[i].status = proc_status(ws);
+		for (int i = 0; i < MAX_HELPERS; i++)
+			if (pid == r->helpers[i])
+				r->helpers[i] = 0;
 	}
 }
 
@@ -109,6 +115,11 @@ static void stop_all(struct run_state *r)
 		r->master.status = proc_stop(r->master.pid, 2000);
 	if (r->names.pid > 0 && r->names.status < 0)
 		r->names.status = proc_stop(r->names.pid, 1000);
+	for (int i = 0; i < MAX_HELPERS; i++)
+		if (r->helpers[i] > 0) {
+			proc_stop(r->helpers[i], 200);
+			r->helpers[i] = 0;
+		}
 }
 
 static void show_log(const char *what, const char *path)
@@ -622,12 +633,21 @@ static int slaves_running(const struct run_opts *o, struct run_state *r)
 	return running;
 }
 
-/* Starts `dls withdraw` of slave i at `parent` (a leaf of the run). */
-static void spawn_withdraw(const struct run_opts *o, const struct run_env *e, int i,
-			   const char *parent)
+/* Starts `dls withdraw` of slave i at `parent` (a leaf of the run), kept
+ * among r's helpers (stop_all ends one still running); none when
+ * MAX_HELPERS run already (the window then applies). */
+static void spawn_withdraw(const struct run_opts *o, const struct run_env *e, struct run_state *r,
+			   int i, const char *parent)
 {
 	char *argv[MAX_ARGS], log[4400], dir[4400];
-	int n = 0;
+	int n = 0, slot = -1;
+	pid_t pid;
+
+	for (int k = 0; k < MAX_HELPERS && slot < 0; k++)
+		if (r->helpers[k] == 0)
+			slot = k;
+	if (slot < 0)
+		return;
 
 	add_arg(argv, &n, "%s/dls", e->bindir);
 	add_arg(argv, &n, "withdraw");
@@ -645,9 +665,12 @@ static void spawn_withdraw(const struct run_opts *o, const struct run_env *e, in
 	add_arg(argv, &n, "NameService=%s", e->ns);
 	argv[n] = NULL;
 	snprintf(log, sizeof(log), "%s/withdraw.slave.%d.%s.log", e->logdir, i, parent);
-	if (proc_spawn(argv, log, log, 0) < 0)
+	pid = proc_spawn(argv, log, log, 0);
+	if (pid < 0)
 		fprintf(stderr, PROG ": warning: cannot start dls withdraw for slave.%d: %s\n", i,
 			strerror(errno));
+	else
+		r->helpers[slot] = pid;
 	free_args(argv, n);
 }
 
@@ -676,10 +699,10 @@ static void withdraw_failed_slaves(const struct run_opts *o, const struct run_en
 			if (l < o->nlevels - 1)
 				at %= o->levels[l];
 			snprintf(leaf, sizeof(leaf), "hmaster.%d.%d", l, at);
-			spawn_withdraw(o, e, i, leaf);
+			spawn_withdraw(o, e, r, i, leaf);
 		}
 		if (!o->nlevels || !twolevel(o))
-			spawn_withdraw(o, e, i, o->trees ? "treesched" : "master");
+			spawn_withdraw(o, e, r, i, o->trees ? "treesched" : "master");
 	}
 }
 
