@@ -9,7 +9,8 @@
 # program of their own (examples/embed_slave, when built), a journal or
 # not, and, in half the runs, a failure drill (`--kill` of a slave, the
 # master, an hmaster or the coordinator at a random moment; in a quarter of
-# those, another slave's too).  A
+# those, another slave's too; in an eighth of the others, a slave killed at
+# 10 ms, one that never starts).  A
 # run passes when `dls run` exits 0 and its --out file equals the reference;
 # a run that does not end within its limit is a hang.  Failing runs keep
 # their folder (logs, the command) under SOAK_DIR/fail-SEED-N; the summary says
@@ -141,6 +142,13 @@ draw() {
 	master | coordinator) ;; # resumed from its journal
 	*) [ $((RANDOM % 4)) = 0 ] && args+=(--no-journal) ;;
 	esac
+	# a slave that never starts (killed at 10 ms), in one run in eight of
+	# those without a drill: dls run withdraws it at every parent that
+	# counts it (drawn last, so the draws above are those of earlier sessions)
+	if [ $((RANDOM % 8)) = 0 ] && [ "$who" = none ]; then
+		pick slave.0 slave.1 slave.2
+		args+=(--kill "$P@0.01")
+	fi
 	printf '%s\n' "${args[@]}"
 }
 

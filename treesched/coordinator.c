@@ -220,6 +220,15 @@ int coordinator_build_chain(struct coordinator *c, const uint64_t *peer_keys)
 			     !c->start || !c->count || !c->stride || !c->peer_key
 		     ? DLS_ENOMEM
 		     : DLS_OK;
+	if (!rc && !strcmp(c->cfg.policy, "ripple") && c->cfg.pile.topology == RIPPLE_CUBE &&
+	    (n & (n - 1)) && n <= PILE_RIPPLE_LINE_MAX) {
+		/* a slave that never came (withdrawn, or the window closed): the
+		 * slaves would refuse a cube of n; the same on a resume (the chain) */
+		log_warn("Ripple's cube needs a power-of-two number of slaves and %d registered: "
+			 "it runs on a line",
+			 n);
+		c->cfg.pile.topology = RIPPLE_LINE;
+	}
 	for (int i = 0; !rc && i < n; i++)
 		c->peer_key[i] = peer_keys ? peer_keys[i] : dls_random_key();
 	for (int i = 0; !rc && i < n; i++)
