@@ -483,6 +483,48 @@ static void test_giver_lost_mid_handover(void)
 	coordinator_destroy(m);
 }
 
+/* A slave that will not come is withdrawn: the other three are placed in a
+ * chain of three as soon as they are in (the window is 60 s), the whole
+ * loop theirs; a withdrawn name's registration, and a withdrawal once the
+ * chain is built, are refused. */
+static void test_withdrawn_slave(void)
+{
+	struct coordinator_config c;
+	struct coordinator *m;
+	struct reg regs[3];
+	pthread_t tid[3];
+	uint16_t buf[W];
+	char why[COORDINATOR_WHY_LEN];
+	struct coordinator_place place;
+	double t0 = dls_now();
+	int64_t placed = 0;
+	int err, id;
+
+	setup(&c, buf);
+	c.register_timeout_ms = 60000;
+	m = coordinator_create(&c, &err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	CU_ASSERT_EQUAL(coordinator_withdraw(m, "s9", why), DLS_OK);
+	for (int i = 0; i < 3; i++) {
+		memset(&regs[i], 0, sizeof(regs[i]));
+		regs[i].m = m;
+		regs[i].speed = i + 1.0;
+		pthread_create(&tid[i], NULL, register_one, &regs[i]);
+	}
+	for (int i = 0; i < 3; i++) {
+		pthread_join(tid[i], NULL);
+		CU_ASSERT_EQUAL(regs[i].rc, DLS_OK);
+		placed += regs[i].place.count;
+	}
+	CU_ASSERT(dls_now() - t0 < 30); /* not the window */
+	CU_ASSERT_EQUAL(placed, W);
+	CU_ASSERT_EQUAL(coordinator_register(m, "s9", 1, NULL, &id, &place, why), DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "'s9' was withdrawn"));
+	CU_ASSERT_EQUAL(coordinator_withdraw(m, "s8", why), DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "registration has closed"));
+	coordinator_destroy(m);
+}
+
 /* The dead giver's heir is the receiver of its last notice: told to compute
  * those iterations again (the transfer may not have come), it may hold two
  * copies, give one on, and deliver the other: that report is its due, however
@@ -561,6 +603,8 @@ int coordinator_suite_add(void)
 		return 1;
 	return !CU_add_test(s, "chain, reports, migrations, a lost slave", test_coordinator) ||
 	       !CU_add_test(s, "workpile: any pair, a giver's kept work", test_piles) ||
+	       !CU_add_test(s, "a slave withdrawn: the others are placed at once",
+			    test_withdrawn_slave) ||
 	       !CU_add_test(s, "the dead giver's heir is the receiver of its notice",
 			    test_heir_of_its_own_transfer) ||
 	       !CU_add_test(s, "a giver lost between its notice and its transfer",
