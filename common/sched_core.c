@@ -166,10 +166,23 @@ int sched_core_create(const struct sched_params *p, struct sched **out)
 	return DLS_OK;
 }
 
-int sched_core_switch(struct sched *s, enum sched_kind kind, double fsc_h, double fsc_sigma)
+/* The technique starts over on what remains, as if the loop began now
+ * (I := remaining; batches, slots and requests counted afresh), keeping
+ * what the PEs' estimates learnt: a switch of technique, a new time step. */
+static int restart(struct sched *s)
 {
 	int rc;
 
+	s->i0 = s->remaining;
+	s->slot = 0;
+	s->requests = 0;
+	s->batch_served = 0;
+	rc = setup(s);
+	return rc ? rc : sched_adapt_setup(s);
+}
+
+int sched_core_switch(struct sched *s, enum sched_kind kind, double fsc_h, double fsc_sigma)
+{
 	if (s->distributed || sched_kind_is_weighted(kind) || kind == SCHED_AUTO ||
 	    sched_kind_is_distributed(kind) || (unsigned)kind >= SCHED_KIND_COUNT ||
 	    (kind == SCHED_FSC &&
@@ -180,12 +193,7 @@ int sched_core_switch(struct sched *s, enum sched_kind kind, double fsc_h, doubl
 		s->p.fsc_h = fsc_h;
 		s->p.fsc_sigma = fsc_sigma;
 	}
-	s->i0 = s->remaining;
-	s->slot = 0;
-	s->requests = 0;
-	s->batch_served = 0;
-	rc = setup(s);
-	return rc ? rc : sched_adapt_setup(s);
+	return restart(s);
 }
 
 int sched_next_step(struct sched *s)
@@ -195,15 +203,9 @@ int sched_next_step(struct sched *s)
 	if (s->remaining > 0 || s->sel || s->step == INT64_MAX)
 		return DLS_EINVAL;
 	s->step++;
-	s->remaining = s->i0 = s->total;
+	s->remaining = s->total;
 	s->next_start = 0;
-	s->slot = 0;
-	s->requests = 0;
-	s->batch_served = 0;
-	s->batch_rem = 0;
-	rc = setup(s);
-	if (!rc)
-		rc = sched_adapt_setup(s);
+	rc = restart(s);
 	if (!rc && s->p.kind == SCHED_AWF)
 		rc = sched_adapt_new_step(s);
 	return rc;
