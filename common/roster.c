@@ -226,13 +226,16 @@ int roster_close_if_due(struct roster *r, double now)
 }
 
 int roster_wait_closed(struct roster *r, pthread_mutex_t *lock, pthread_cond_t *cond,
-		       const int *giving_up)
+		       const int *giving_up, void (*close_if_due)(void *owner, double now),
+		       void *owner)
 {
 	while (!r->closed) {
 		if (*giving_up)
 			return -1;
 		dls_cond_wait_until(cond, lock, roster_deadline(r));
-		if (roster_close_if_due(r, dls_now()))
+		if (close_if_due)
+			close_if_due(owner, dls_now());
+		else if (roster_close_if_due(r, dls_now()))
 			pthread_cond_broadcast(cond);
 	}
 	return 0;

@@ -120,10 +120,16 @@ double roster_deadline(const struct roster *r);
 /* Non-zero when the window passed at `now` and nobody registered: the run cannot start. */
 int roster_abandoned(const struct roster *r, double now);
 
-/* Blocks on cond (lock held) until the roster closed: 0; or until
- * *giving_up (the owner is closing, and broadcast cond) is set: -1. */
+/*
+ * Blocks on cond (lock held) until the roster closed: 0; or until
+ * *giving_up (the owner is closing, and broadcast cond) is set: -1.  A
+ * window that ends by its deadline is closed by close_if_due(owner, now),
+ * the owner's own close (the master journals it and starts its start
+ * gate's wait); NULL: roster_close_if_due, then a broadcast of cond.
+ */
 int roster_wait_closed(struct roster *r, pthread_mutex_t *lock, pthread_cond_t *cond,
-		       const int *giving_up);
+		       const int *giving_up, void (*close_if_due)(void *owner, double now),
+		       void *owner);
 
 /*
  * May child `id`, showing capability `key`, call?  DLS_OK; DLS_ENOENT

@@ -250,23 +250,24 @@ int master_withdraw(struct master *m, const char *name, char *why)
 	return rc;
 }
 
+static void close_registration_if_due(void *m, double now)
+{
+	master_close_registration_if_due(m, now);
+}
+
 /* Waits until registration closed (DLS_OK), or refuses the caller when
  * the master closes first; the lock is held.  A window that ends by its
- * deadline is closed here, through master_close_registration_if_due: the
- * close is journaled and the start gate's wait for the first requests
- * begins (roster_wait_closed would close the roster alone, and the gate
- * would open at the first request, weighing no one else's A_i). */
+ * deadline is closed through master_close_registration_if_due: the close
+ * is journaled and the start gate's wait for the first requests begins
+ * (the roster closing alone would leave the gate to open at the first
+ * request, weighing no one else's A_i). */
 static int wait_registration(struct master *m, char *why)
 {
-	while (!m->roster.closed) {
-		if (m->gate.closing) {
-			master_why(why, MASTER_CLOSING_WHY);
-			return DLS_ESTATE;
-		}
-		dls_cond_wait_until(&m->cond, &m->lock, roster_deadline(&m->roster));
-		master_close_registration_if_due(m, dls_now());
-	}
-	return DLS_OK;
+	if (roster_wait_closed(&m->roster, &m->lock, &m->cond, &m->gate.closing,
+			       close_registration_if_due, m) == 0)
+		return DLS_OK;
+	master_why(why, MASTER_CLOSING_WHY);
+	return DLS_ESTATE;
 }
 
 int master_register_group(struct master *m, uint64_t caller, const char *const *names,

@@ -367,7 +367,7 @@ int coordinator_register(struct coordinator *c, const char *name, double speed,
 	}
 	if (roster_close_if_due(&c->roster, dls_now()))
 		pthread_cond_broadcast(&c->cond);
-	if (roster_wait_closed(&c->roster, &c->lock, &c->cond, &c->gate.closing)) {
+	if (roster_wait_closed(&c->roster, &c->lock, &c->cond, &c->gate.closing, NULL, NULL)) {
 		why_f(why, COORDINATOR_CLOSING_WHY);
 		rc = DLS_ESTATE;
 		goto out;
