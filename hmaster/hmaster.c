@@ -5,6 +5,7 @@
 #include "hmaster.h"
 #include "reg_memo.h"
 #include "twolevel.h"
+#include "withdraw_below.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -264,25 +265,16 @@ static int gate_init(struct hmaster *h)
 
 int hmaster_withdraw(struct hmaster *h, const char *name, char *why)
 {
-	int rc = DLS_OK;
+	int rc;
 
 	if (h->tl)
 		return twolevel_withdraw(h->tl, name, why);
 	pthread_mutex_lock(&h->lock);
-	if (h->registration_sent || h->resumed) {
-		snprintf(why, HMASTER_WHY_LEN, "withdraw '%s': registration is over", name);
-		rc = DLS_ESTATE;
-	} else if (h->nslaves - 1 < 1 || h->nslaves - 1 < h->registered) {
-		snprintf(why, HMASTER_WHY_LEN,
-			 "withdraw '%s': %d of the %d slaves expected below registered", name,
-			 h->registered, h->nslaves);
-		rc = DLS_ESTATE;
-	} else {
-		h->nslaves--; /* the arrays keep their size */
-		log_warn("'%s' withdrawn below this hmaster: %d of %d expected are in", name,
-			 h->registered, h->nslaves);
+	/* nslaves is what it awaits; the arrays keep their size */
+	rc = withdraw_below(&h->nslaves, h->registered, h->registration_sent || h->resumed, name,
+			    why);
+	if (!rc)
 		pthread_cond_broadcast(&h->cond);
-	}
 	pthread_mutex_unlock(&h->lock);
 	return rc;
 }

@@ -5,6 +5,7 @@
  * out, and an outbox of results that the forwarding thread sends up.
  */
 #include "twolevel.h"
+#include "withdraw_below.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -526,23 +527,12 @@ void twolevel_destroy(struct twolevel *t)
 
 int twolevel_withdraw(struct twolevel *t, const char *name, char *why)
 {
-	int rc = DLS_OK;
+	int rc;
 
 	pthread_mutex_lock(&t->lock);
-	if (t->registration_sent || t->resumed) {
-		snprintf(why, HMASTER_WHY_LEN, "withdraw '%s': registration is over", name);
-		rc = DLS_ESTATE;
-	} else if (t->expected - 1 < 1 || t->expected - 1 < t->leaves) {
-		snprintf(why, HMASTER_WHY_LEN,
-			 "withdraw '%s': %d of the %d slaves expected below registered", name,
-			 t->leaves, t->expected);
-		rc = DLS_ESTATE;
-	} else {
-		t->expected--;
-		log_warn("'%s' withdrawn below this hmaster: %d of %d expected are in", name,
-			 t->leaves, t->expected);
+	rc = withdraw_below(&t->expected, t->leaves, t->registration_sent || t->resumed, name, why);
+	if (!rc)
 		pthread_cond_broadcast(&t->cond);
-	}
 	pthread_mutex_unlock(&t->lock);
 	return rc;
 }
