@@ -404,6 +404,17 @@ static int twolevel(const struct run_opts *o)
 	return o->nlevels && !strcmp(o->hmode, "twolevel");
 }
 
+/* The index i of hmaster.l.i above slave k: its last-level hmaster, then
+ * each parent, hmaster.(l-1).(i mod K). */
+static int hmaster_above(const struct run_opts *o, int k, int l)
+{
+	int at = o->slave_hm[k];
+
+	for (int up = o->nlevels - 1; up > l; up--)
+		at %= o->levels[up - 1];
+	return at;
+}
+
 /* hmaster.l.i, under hmaster.(l-1).(i mod K); resume: it succeeds one
  * that died (a two-level one from the record its predecessor kept). */
 static void start_hmaster(const struct run_opts *o, const struct run_env *e, struct run_state *r,
@@ -415,13 +426,8 @@ static void start_hmaster(const struct run_opts *o, const struct run_env *e, str
 
 	/* the slaves below hmaster.l.i: those whose last-level hmaster
 	 * descends from it */
-	for (int k = 0; k < o->cl.n; k++) {
-		int at = o->slave_hm[k];
-
-		for (int up = o->nlevels - 1; up > l; up--)
-			at %= o->levels[up - 1];
-		below += at == i;
-	}
+	for (int k = 0; k < o->cl.n; k++)
+		below += hmaster_above(o, k, l) == i;
 	add_arg(hargv, &hn, "%s/dls-hmaster", e->bindir);
 	add_arg(hargv, &hn, "--run=%s", o->run);
 	add_arg(hargv, &hn, "--name=hmaster.%d.%d", l, i);
@@ -695,10 +701,8 @@ static void withdraw_failed_slaves(const struct run_opts *o, const struct run_en
 		if (c->status <= 0 || c->withdrawn)
 			continue;
 		c->withdrawn = 1;
-		for (int l = o->nlevels - 1, at = o->slave_hm[i]; l >= 0; l--) {
-			if (l < o->nlevels - 1)
-				at %= o->levels[l];
-			snprintf(leaf, sizeof(leaf), "hmaster.%d.%d", l, at);
+		for (int l = o->nlevels - 1; l >= 0; l--) {
+			snprintf(leaf, sizeof(leaf), "hmaster.%d.%d", l, hmaster_above(o, i, l));
 			spawn_withdraw(o, e, r, i, leaf);
 		}
 		if (!o->nlevels || !twolevel(o))
