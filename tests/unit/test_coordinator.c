@@ -52,14 +52,14 @@ static void setup(struct coordinator_config *c, uint16_t *buf)
 	pile_params_init(&c->pile);
 }
 
-/* Four slaves of throughputs 1..4 register, 30 ms apart so that their ids
- * are 0..3: DLS_OK, or the first registration's failure. */
-static int register_four(struct coordinator *m, struct reg *regs)
+/* n (at most 4) slaves of throughputs 1..n register, 30 ms apart so that
+ * their ids are 0..n-1: DLS_OK, or the first registration's failure. */
+static int register_slaves(struct coordinator *m, struct reg *regs, int n)
 {
 	pthread_t tid[4];
 	int rc = DLS_OK;
 
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < n; i++) {
 		struct timespec ts = {0, 30000000};
 
 		memset(&regs[i], 0, sizeof(regs[i]));
@@ -69,7 +69,7 @@ static int register_four(struct coordinator *m, struct reg *regs)
 		pthread_create(&tid[i], NULL, register_one, &regs[i]);
 		nanosleep(&ts, NULL);
 	}
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < n; i++) {
 		pthread_join(tid[i], NULL);
 		if (!rc && regs[i].rc)
 			rc = regs[i].rc;
@@ -106,7 +106,7 @@ static void test_coordinator(void)
 	m = coordinator_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	/* registration order = ids 0..3, throughputs 1, 2, 3, 4 */
-	CU_ASSERT_EQUAL_FATAL(register_four(m, regs), DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(register_slaves(m, regs, 4), DLS_OK);
 	/* chain 0 3 1 2, equal allocation: 25 each in chain order */
 	CU_ASSERT_EQUAL(regs[0].place.start, 0);
 	CU_ASSERT_EQUAL(regs[3].place.start, 25);
@@ -238,7 +238,7 @@ static void test_peer_lookups_refused(void)
 	setup(&c, buf);
 	m = coordinator_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_EQUAL_FATAL(register_four(m, regs), DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(register_slaves(m, regs, 4), DLS_OK);
 	CU_ASSERT_EQUAL(coordinator_peer(m, 0, regs[0].place.key, 1, &pk, &lost, why), DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "Tree Scheduling"));
 	coordinator_destroy(m);
@@ -247,7 +247,7 @@ static void test_peer_lookups_refused(void)
 	strcpy(c.policy, "roc");
 	m = coordinator_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_EQUAL_FATAL(register_four(m, regs), DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(register_slaves(m, regs, 4), DLS_OK);
 	CU_ASSERT_EQUAL(coordinator_lost(m, 2, "test", &rep), DLS_OK);
 	coordinator_repair_free(&rep);
 	CU_ASSERT_EQUAL(coordinator_peer(m, 0, regs[0].place.key, 2, &pk, &lost, why), DLS_OK);
@@ -332,7 +332,7 @@ static void test_piles(void)
 	c.pile.threshold = 1;
 	m = coordinator_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_EQUAL_FATAL(register_four(m, regs), DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(register_slaves(m, regs, 4), DLS_OK);
 	CU_ASSERT_EQUAL(coordinator_placed(m), 4);
 	for (int i = 0; i < 4; i++)
 		CU_ASSERT_EQUAL(coordinator_peer_key(m, i), regs[i].place.peer_key);
@@ -449,7 +449,7 @@ static void test_giver_lost_mid_handover(void)
 	strcpy(c.policy, "workpile");
 	m = coordinator_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_EQUAL_FATAL(register_four(m, regs), DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(register_slaves(m, regs, 4), DLS_OK);
 	for (int i = 0; i < 4 && a < 0; i++) /* one with a left neighbour: its heir */
 		if (regs[i].place.left_id >= 0)
 			a = i;
@@ -492,7 +492,6 @@ static void test_withdrawn_slave(void)
 	struct coordinator_config c;
 	struct coordinator *m;
 	struct reg regs[3];
-	pthread_t tid[3];
 	uint16_t buf[W];
 	char why[COORDINATOR_WHY_LEN];
 	struct coordinator_place place;
@@ -505,17 +504,9 @@ static void test_withdrawn_slave(void)
 	m = coordinator_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	CU_ASSERT_EQUAL(coordinator_withdraw(m, "s9", why), DLS_OK);
-	for (int i = 0; i < 3; i++) {
-		memset(&regs[i], 0, sizeof(regs[i]));
-		regs[i].m = m;
-		regs[i].speed = i + 1.0;
-		pthread_create(&tid[i], NULL, register_one, &regs[i]);
-	}
-	for (int i = 0; i < 3; i++) {
-		pthread_join(tid[i], NULL);
-		CU_ASSERT_EQUAL(regs[i].rc, DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(register_slaves(m, regs, 3), DLS_OK);
+	for (int i = 0; i < 3; i++)
 		placed += regs[i].place.count;
-	}
 	CU_ASSERT(dls_now() - t0 < 30); /* not the window */
 	CU_ASSERT_EQUAL(placed, W);
 	CU_ASSERT_EQUAL(coordinator_register(m, "s9", 1, NULL, &id, &place, why), DLS_ESTATE);
@@ -547,7 +538,7 @@ static void test_heir_of_its_own_transfer(void)
 	strcpy(c.policy, "workpile");
 	m = coordinator_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	CU_ASSERT_EQUAL_FATAL(register_four(m, regs), DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(register_slaves(m, regs, 4), DLS_OK);
 	for (int i = 0; i < 4 && a < 0; i++) /* at position 1 */
 		if (regs[i].place.left_id >= 0 && regs[regs[i].place.left_id].place.left_id < 0)
 			a = i;
