@@ -472,6 +472,26 @@ static void *register_one(void *arg)
 	return NULL;
 }
 
+/* A master and, below it in this process, an hmaster of mode 0 (relay: the
+ * master counts its 2 slaves) or 1 (two-level: its 1 child) awaiting
+ * `below` slaves, each window a minute.  *m set; the hmaster returned. */
+static struct hmaster *hmaster_below_master(int mode, int below, struct master **m)
+{
+	struct master_config c;
+	struct hmaster_parent ops;
+	struct hmaster *h;
+	int err;
+
+	tu_master_config(&c, SCHED_DTSS, mode ? 1 : 2, W, 1, 60000);
+	*m = master_create(&c, &err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(*m);
+	ops = tu_master_parent(*m); /* copied by hmaster_create */
+	h = hmaster_create("h", mode ? HMASTER_TWOLEVEL : HMASTER_RELAY, below, 60000, 0, &ops,
+			   &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	return h;
+}
+
 /* A slave below that will not come is withdrawn: the hmaster registers
  * with its parent as soon as the other is in (its window is a minute), in
  * both modes; a second withdrawal, one that would leave nothing to wait
@@ -479,24 +499,12 @@ static void *register_one(void *arg)
 static void test_withdraw_below(void)
 {
 	for (int mode = 0; mode < 2; mode++) {
-		struct master_config c;
 		struct master *m;
-		struct hmaster_parent ops;
-		struct hmaster *h;
+		struct hmaster *h = hmaster_below_master(mode, 3, &m);
 		struct one_registration a = {0};
-		pthread_t t;
 		char why[HMASTER_WHY_LEN];
 		double t0 = dls_now();
-		int err;
 
-		/* relay: the master counts the slaves; two-level: the hmaster */
-		tu_master_config(&c, SCHED_DTSS, mode ? 1 : 2, W, 1, 60000);
-		m = master_create(&c, &err, NULL);
-		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-		ops = tu_master_parent(m);
-		h = hmaster_create("h", mode ? HMASTER_TWOLEVEL : HMASTER_RELAY, 3, 60000, 0, &ops,
-				   &err);
-		CU_ASSERT_PTR_NOT_NULL_FATAL(h);
 		CU_ASSERT_EQUAL(hmaster_withdraw(h, "gone", why), DLS_OK);
 		CU_ASSERT_EQUAL(hmaster_withdraw(h, "gone2", why), DLS_OK);
 		CU_ASSERT_EQUAL(hmaster_withdraw(h, "gone3", why), DLS_ESTATE); /* none left */
@@ -505,8 +513,7 @@ static void test_withdraw_below(void)
 		a.h = h;
 		a.name = "a";
 		a.caller = 1;
-		CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, register_one, &a), 0);
-		pthread_join(t, NULL);
+		register_one(&a); /* the other is in: it returns once registered above */
 		CU_ASSERT_EQUAL(a.rc, DLS_OK);
 		CU_ASSERT(dls_now() - t0 < 30); /* not the window of a minute */
 		CU_ASSERT_EQUAL(hmaster_withdraw(h, "late", why), DLS_ESTATE);
@@ -524,23 +531,12 @@ static void test_withdraw_below(void)
 static void test_register_asked_again(void)
 {
 	for (int mode = 0; mode < 2; mode++) {
-		struct master_config c;
 		struct master *m;
-		struct hmaster *h;
-		struct hmaster_parent ops;
+		struct hmaster *h = hmaster_below_master(mode, 2, &m);
 		struct one_registration r[3] = {{.caller = 5, .name = "a"},
 						{.caller = 5, .name = "a"},
 						{.caller = 6, .name = "b"}};
 		pthread_t t[3];
-		int err;
-
-		tu_master_config(&c, SCHED_DTSS, mode ? 1 : 2, W, 1, 60000);
-		m = master_create(&c, &err, NULL);
-		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-		ops = tu_master_parent(m);
-		h = hmaster_create("h", mode ? HMASTER_TWOLEVEL : HMASTER_RELAY, 2, 60000, 0, &ops,
-				   &err);
-		CU_ASSERT_PTR_NOT_NULL_FATAL(h);
 		for (int i = 0; i < 3; i++) {
 			r[i].h = h;
 			r[i].rc = -1;
