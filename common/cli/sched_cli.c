@@ -44,6 +44,7 @@ int sched_cli_option(const char *prog, struct sched_cli *sc, int opt, const char
 		break;
 	case SCHED_OPT_SD:
 		p->fac_sigma = cli_double_or_die(prog, "--sd", arg, 0, 1e300);
+		sc->sd = arg;
 		break;
 	case SCHED_OPT_SIGMA:
 		p->fiss_sigma = (int)cli_i64_or_die(prog, "--sigma", arg, 2, 1 << 20);
@@ -91,6 +92,10 @@ void sched_cli_finish(const char *prog, struct sched_cli *sc, const char *defaul
 	else if (sc->k)
 		cli_usage_error(prog, "--k", NULL, "applies to css and gss only");
 	if (p->kind == SCHED_FSC) {
+		if (sc->sd && !(p->fac_sigma > 0)) /* K grows without bound as sd -> 0 */
+			cli_usage_error(prog, "--sd", sc->sd,
+					"fsc needs an iteration-time sd above 0 (its chunk is "
+					"(sqrt(2) I h / (sd p sqrt(ln p)))^(2/3))");
 		if (!sc->h != !p->fac_sigma)
 			cli_usage_error(prog, sc->h ? "--h" : "--sd", NULL,
 					"fsc needs both --h and --sd, or neither (then h = sd)");

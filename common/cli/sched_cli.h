@@ -66,6 +66,7 @@ struct sched_cli {
 	const char *scheme; /* NULL until --scheme */
 	int64_t k;	    /* --k, 0 when absent */
 	double h;	    /* --h, 0 when absent */
+	const char *sd;	    /* --sd as given, NULL when absent */
 };
 
 /* Defaults; kind stays unset until sched_cli_finish. */

@@ -82,6 +82,7 @@ expect_eq "awf's first chunks" "$(c --scheme awf --iterations 1200 --acp 3,1 2>/
 	"(0,450) (1,150)"
 grep -q "^dls chunks: awf's first time step" "$T/awf.err"
 expect_usage_error "^dls chunks: --h: fsc needs both --h and --sd" c --scheme fsc --iterations 10 --pes 2 --h 1
+expect_usage_error "^dls chunks: --sd '0': fsc needs an iteration-time sd above 0" c --scheme fsc --iterations 10 --pes 2 --h 1 --sd 0
 expect_usage_error "^dls chunks: --h: applies to fsc only" c --scheme gss --iterations 10 --pes 2 --h 1
 expect_usage_error "^dls chunks: --function: applies to the simple, non-adaptive" c --scheme awf-b --iterations 10 --pes 2 --function
 # every A_i = 0 is a runtime refusal, not a hang
