@@ -54,7 +54,7 @@ struct run_state {
 	int nslaves;
 	struct child hm[MAX_HMASTERS]; /* level by level */
 	int nhm;
-	int drilled; /* the slave --kill killed, or -1 */
+	int drilled; /* the slave --kill killed or --no-start launched wrong, or -1 */
 	pid_t helpers[MAX_HELPERS]; /* dls withdraw calls still running (0: reaped) */
 };
 
@@ -505,14 +505,22 @@ static void resume_hmasters(const struct run_opts *o, const struct run_env *e,
 		}
 }
 
-/* One slave per PE of the cluster. */
+/* What --no-start launches a slave from: no such program in the bin folder. */
+#define NOSTART_PROGRAM "dls-slave.no-start-drill"
+
+/* One slave per PE of the cluster (the one of --no-start from a missing program). */
 static int start_slaves(const struct run_opts *o, const struct run_env *e, struct run_state *r)
 {
 	for (int i = 0; i < o->cl.n; i++) {
 		char *sargv[MAX_ARGS], sched[2048];
 		int sn = 0;
 
-		if (o->slave_program)
+		if (i == o->nostart_slave) {
+			fprintf(stderr, PROG ": drill: slave.%d launched from %s/%s, which does not exist\n",
+				i, e->bindir, NOSTART_PROGRAM);
+			add_arg(sargv, &sn, "%s/%s", e->bindir, NOSTART_PROGRAM);
+			r->drilled = i;
+		} else if (o->slave_program)
 			add_arg(sargv, &sn, "%s", o->slave_program);
 		else
 			add_arg(sargv, &sn, "%s/dls-slave", e->bindir);
@@ -639,11 +647,13 @@ static int slaves_running(const struct run_opts *o, struct run_state *r)
 	return running;
 }
 
-/* Starts `dls withdraw` of slave i at `parent` (a leaf of the run), kept
- * among r's helpers (stop_all ends one still running); none when
- * MAX_HELPERS run already (the window then applies). */
+/* Starts `dls withdraw` of slave i along `chain` (n parents, from the
+ * slave's own upwards: each is told only once the one below withdrew it),
+ * kept among r's helpers (stop_all ends one still running); none when
+ * MAX_HELPERS run already (the window then applies).  Its output goes to
+ * LOGDIR/withdraw.slave.N.log. */
 static void spawn_withdraw(const struct run_opts *o, const struct run_env *e, struct run_state *r,
-			   int i, const char *parent)
+			   int i, char chain[][64], int nchain)
 {
 	char *argv[MAX_ARGS], log[4400], dir[4400];
 	int n = 0, slot = -1;
@@ -663,14 +673,15 @@ static void spawn_withdraw(const struct run_opts *o, const struct run_env *e, st
 			o->hosts.hf.host[o->hosts.slave_host[i]].name);
 	else
 		add_arg(argv, &n, "--name=slave.%d", i);
-	add_arg(argv, &n, "--parent=%s", parent);
+	for (int k = 0; k < nchain; k++)
+		add_arg(argv, &n, "--parent=%s", chain[k]);
 	add_arg(argv, &n, "--secret-file=%s", e->secret);
 	if (o->tls)
 		add_arg(argv, &n, "--tls-dir=%s", tls_dir_of(o, e, 0, dir, sizeof(dir)));
 	add_arg(argv, &n, "-ORBInitRef");
 	add_arg(argv, &n, "NameService=%s", e->ns);
 	argv[n] = NULL;
-	snprintf(log, sizeof(log), "%s/withdraw.slave.%d.%s.log", e->logdir, i, parent);
+	snprintf(log, sizeof(log), "%s/withdraw.slave.%d.log", e->logdir, i);
 	pid = proc_spawn(argv, log, log, 0);
 	if (pid < 0)
 		fprintf(stderr, PROG ": warning: cannot start dls withdraw for slave.%d: %s\n", i,
@@ -685,9 +696,12 @@ static void spawn_withdraw(const struct run_opts *o, const struct run_env *e, st
  * `dls withdraw` tells every parent that waits for it not to (its hmaster
  * and each one above, which count the slaves below them, and in relay mode
  * the master, which counts every slave; else the master or coordinator),
- * instead of waiting out its window.  One whose registration went on is
- * refused, and nothing changes.  Started, not waited for: reap() collects
- * them; each writes LOGDIR/withdraw.slave.N.PARENT.log.
+ * instead of waiting out its window.  The parents are told in a chain from
+ * the slave upwards, each only once the one below withdrew it: a slave that
+ * registered with its hmaster, even one not yet passed on, is refused there
+ * and counted above as it should be (told all at once, a relay's master
+ * would expect one slave fewer than its hmasters bring).  Started, not
+ * waited for: reap() collects them.
  */
 static void withdraw_failed_slaves(const struct run_opts *o, const struct run_env *e,
 				   struct run_state *r, double t0)
@@ -696,17 +710,19 @@ static void withdraw_failed_slaves(const struct run_opts *o, const struct run_en
 		return;
 	for (int i = 0; i < r->nslaves; i++) {
 		struct child *c = &r->slaves[i];
-		char leaf[64];
+		char chain[MAX_LEVELS + 1][64];
+		int n = 0;
 
 		if (c->status <= 0 || c->withdrawn)
 			continue;
 		c->withdrawn = 1;
-		for (int l = o->nlevels - 1; l >= 0; l--) {
-			snprintf(leaf, sizeof(leaf), "hmaster.%d.%d", l, hmaster_above(o, i, l));
-			spawn_withdraw(o, e, r, i, leaf);
-		}
+		for (int l = o->nlevels - 1; l >= 0; l--)
+			snprintf(chain[n++], sizeof(chain[0]), "hmaster.%d.%d", l,
+				 hmaster_above(o, i, l));
 		if (!o->nlevels || !twolevel(o))
-			spawn_withdraw(o, e, r, i, o->trees ? "treesched" : "master");
+			snprintf(chain[n++], sizeof(chain[0]), "%s",
+				 o->trees ? "treesched" : "master");
+		spawn_withdraw(o, e, r, i, chain, n);
 	}
 }
 

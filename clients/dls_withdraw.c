@@ -16,10 +16,11 @@
 #include "withdraw_client.h"
 
 #define PROG "dls withdraw"
+#define MAX_CHAIN 16 /* parents in one chain: levels of hmasters and the master */
 
 static void help(void)
 {
-	printf("usage: dls withdraw --name SLAVE [--run NAME] [--parent master|treesched]\n"
+	printf("usage: dls withdraw --name SLAVE [--run NAME] [--parent P]...\n"
 	       "                    [--secret-file F] [--tls-dir D] -ORBInitRef "
 	       "NameService=ADDRESS\n\n"
 	       "Tells the master bound at DLS/NAME/master (default run: dls), or Tree\n"
@@ -29,12 +30,17 @@ static void help(void)
 	       "registered, and without the run's secret when the run has one.\n\n"
 	       "  --parent P       master (default), treesched (Tree Scheduling, the\n"
 	       "                   balancing policies) or hmaster.L.I (one below it: every\n"
-	       "                   hmaster above the slave counts it, and a relay's master)\n"
+	       "                   hmaster above the slave counts it, and a relay's master).\n"
+	       "                   Repeated: a chain, from the slave's own parent upwards;\n"
+	       "                   each is told only once the one below it withdrew the\n"
+	       "                   slave, so that a slave registered below is never\n"
+	       "                   withdrawn above (up to %d)\n"
 	       "  --connect-timeout-ms T  look for it this long (default 20000: it may not\n"
 	       "                   be bound yet)\n"
 	       "  --secret-file F  the run's secret (dls run: RUNDIR/run.secret)\n"
 	       "  --tls-dir D      a run on TLS: this host's folder of dls tls init\n"
-	       "Exit 0 when withdrawn, 1 when refused (the reason printed), 2 for bad options.\n");
+	       "Exit 0 when withdrawn, 1 when refused (the reason printed), 2 for bad options.\n",
+	       MAX_CHAIN);
 }
 
 int dls_cmd_withdraw(int argc, char **argv)
@@ -46,8 +52,8 @@ int dls_cmd_withdraw(int argc, char **argv)
 					     {"connect-timeout-ms", required_argument, 0, 't'},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
-	const char *run = "dls", *name = NULL, *secret_file = NULL, *parent = "master";
-	int wait_ms = 20000;
+	const char *run = "dls", *name = NULL, *secret_file = NULL, *chain[MAX_CHAIN];
+	int wait_ms = 20000, nchain = 0;
 	struct run_secret secret;
 	char why[512];
 	int c, rc;
@@ -68,7 +74,18 @@ int dls_cmd_withdraw(int argc, char **argv)
 			secret_file = optarg;
 			break;
 		case 'p':
-			parent = optarg;
+			if (nchain == MAX_CHAIN) {
+				dls_orb_destroy();
+				cli_usage_error(PROG, "--parent", optarg,
+						"one too many (a chain has at most 16)");
+			}
+			if (strcmp(optarg, "master") && strcmp(optarg, "treesched") &&
+			    strncmp(optarg, "hmaster.", 8)) {
+				dls_orb_destroy();
+				cli_usage_error(PROG, "--parent", optarg,
+						"must be master, treesched or hmaster.L.I");
+			}
+			chain[nchain++] = optarg;
 			break;
 		case 't':
 			wait_ms =
@@ -84,23 +101,28 @@ int dls_cmd_withdraw(int argc, char **argv)
 		dls_orb_destroy();
 		cli_usage_error(PROG, "--name", NULL, "is required");
 	}
-	if (strcmp(parent, "master") && strcmp(parent, "treesched") &&
-	    strncmp(parent, "hmaster.", 8)) {
-		dls_orb_destroy();
-		cli_usage_error(PROG, "--parent", parent,
-				"must be master, treesched or hmaster.L.I");
-	}
+	if (nchain == 0)
+		chain[nchain++] = "master";
 	if (run_secret_load(&secret, secret_file, why, sizeof(why))) {
 		dls_orb_destroy();
 		fprintf(stderr, PROG ": %s\n", why);
 		return 1;
 	}
-	rc = withdraw_send(run, parent, name, &secret, wait_ms, why, sizeof(why));
-	dls_orb_destroy();
-	if (rc) {
-		fprintf(stderr, PROG ": run '%s' did not withdraw '%s': %s\n", run, name, why);
-		return 1;
+	for (int k = 0; k < nchain; k++) {
+		rc = withdraw_send(run, chain[k], name, &secret, wait_ms, why, sizeof(why));
+		if (rc) {
+			dls_orb_destroy();
+			fprintf(stderr, PROG ": run '%s' did not withdraw '%s'%s%s: %s\n", run, name,
+				nchain > 1 ? " at " : "", nchain > 1 ? chain[k] : "", why);
+			if (k > 0)
+				fprintf(stderr, PROG ": (withdrawn below it, at %s)\n", chain[k - 1]);
+			return 1;
+		}
+		if (nchain > 1)
+			printf("run '%s': '%s' withdrawn at %s\n", run, name, chain[k]);
 	}
-	printf("run '%s': '%s' withdrawn\n", run, name);
+	dls_orb_destroy();
+	if (nchain == 1)
+		printf("run '%s': '%s' withdrawn\n", run, name);
 	return 0;
 }

@@ -48,6 +48,7 @@ enum {
 	O_NAMES,
 	O_DIR,
 	O_KILL,
+	O_NOSTART,
 	O_TIMEOUT,
 	O_PROGRESS,
 	O_NOPROGRESS,
@@ -147,6 +148,9 @@ static void help(void)
 	       "  --kill WHO@SECS      kill -9 slave WHO (3 or slave.3), hmaster.L.I, the master\n"
 	       "                       or the coordinator that long after the start\n"
 	       "                       (failure drill)\n"
+	       "  --no-start WHO       slave WHO (3 or slave.3) is launched from a program\n"
+	       "                       that does not exist, so it never starts, as with a\n"
+	       "                       wrong path (failure drill: dls run withdraws it)\n"
 	       "  --no-journal         the master (or Tree Scheduling's coordinator) keeps no\n"
 	       "                       journal (by default it journals to the run's folder,\n"
 	       "                       and dls run resumes it, up to 3 times, if it dies;\n"
@@ -176,7 +180,7 @@ void run_opts_init(struct run_opts *o)
 	o->t_iter = 100;
 	o->timeout = 3600;
 	o->kill_at = -1;
-	o->kill_slave = o->kill_hm = -1;
+	o->kill_slave = o->kill_hm = o->nostart_slave = -1;
 	o->journal = 1;
 	o->journal_sync = "os"; /* dls run resumes on this machine: the OS's copy survives */
 	o->progress = isatty(STDERR_FILENO);
@@ -232,6 +236,16 @@ static void keep_tree_option(struct run_opts *o, int c)
 		o->tree_argc++;
 }
 
+/* A slave named on option `opt`: N or slave.N, its number (dies of a usage error). */
+static int slave_number(const char *opt, const char *arg)
+{
+	if (!strncmp(arg, "slave.", 6) && arg[6] && !arg[6 + strspn(arg + 6, "0123456789")])
+		return (int)cli_i64_or_die(PROG, opt, arg + 6, 0, CLUSTER_MAX - 1);
+	if (!strncmp(arg, "slave.", 6))
+		cli_usage_error(PROG, opt, arg, "a slave's name is slave.N, N its number");
+	return (int)cli_i64_or_die(PROG, opt, arg, 0, CLUSTER_MAX - 1);
+}
+
 static void parse_kill(struct run_opts *o, char *arg)
 {
 	char *at = strchr(arg, '@');
@@ -245,12 +259,8 @@ static void parse_kill(struct run_opts *o, char *arg)
 		o->kill_master = 1;
 	else if (!strncmp(arg, "hmaster.", 8))
 		snprintf(o->kill_name, sizeof(o->kill_name), "%s", arg);
-	else if (!strncmp(arg, "slave.", 6) && arg[6] && !arg[6 + strspn(arg + 6, "0123456789")])
-		o->kill_slave = (int)cli_i64_or_die(PROG, "--kill", arg + 6, 0, CLUSTER_MAX - 1);
-	else if (!strncmp(arg, "slave.", 6))
-		cli_usage_error(PROG, "--kill", arg, "a slave's name is slave.N, N its number");
 	else
-		o->kill_slave = (int)cli_i64_or_die(PROG, "--kill", arg, 0, CLUSTER_MAX - 1);
+		o->kill_slave = slave_number("--kill", arg);
 	o->kill_at = cli_double_or_die(PROG, "--kill", at + 1, 0, 1e6);
 }
 
@@ -299,6 +309,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 					     {"names", required_argument, 0, O_NAMES},
 					     {"dir", required_argument, 0, O_DIR},
 					     {"kill", required_argument, 0, O_KILL},
+					     {"no-start", required_argument, 0, O_NOSTART},
 					     {"hmasters", required_argument, 0, O_HMASTERS},
 					     {"hmode", required_argument, 0, O_HMODE},
 					     {"gamma", required_argument, 0, O_GAMMA},
@@ -420,6 +431,9 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 		case O_KILL:
 			parse_kill(o, optarg);
 			break;
+		case O_NOSTART:
+			o->nostart_slave = slave_number("--no-start", optarg);
+			break;
 		case O_TLS:
 			o->tls = 1;
 			break;
@@ -513,6 +527,18 @@ static int64_t validate_workload(const struct run_opts *o)
 	return iterations;
 }
 
+/* Dies of a usage error when option `opt` named slave i (-1: none) beyond the cluster. */
+static void slave_in_cluster(const struct run_opts *o, const char *opt, int i)
+{
+	char beyond[96];
+
+	if (i < o->cl.n)
+		return;
+	snprintf(beyond, sizeof(beyond), "names slave %d of a cluster of %d (slave.0 to slave.%d)",
+		 i, o->cl.n, o->cl.n - 1);
+	cli_usage_error(PROG, opt, NULL, beyond);
+}
+
 void run_opts_validate(struct run_opts *o)
 {
 	int64_t iterations = validate_workload(o);
@@ -557,13 +583,8 @@ void run_opts_validate(struct run_opts *o)
 				"every slave's A_i = floor(V_i / Q_i) is 0 throughout: a distributed "
 				"scheme never serves a slave with A_i = 0, so the run would never "
 				"start (lighter loads, or a simple scheme)");
-	if (o->kill_slave >= o->cl.n) {
-		char beyond[96];
-
-		snprintf(beyond, sizeof(beyond), "names slave %d of a cluster of %d (slave.0 to slave.%d)",
-			 o->kill_slave, o->cl.n, o->cl.n - 1);
-		cli_usage_error(PROG, "--kill", NULL, beyond);
-	}
+	slave_in_cluster(o, "--kill", o->kill_slave);
+	slave_in_cluster(o, "--no-start", o->nostart_slave);
 	if (o->trees && o->nlevels)
 		cli_usage_error(PROG, "--hmasters", NULL, "Tree Scheduling has no masters to stack");
 	if (!o->trees && o->nlevels && !strcmp(o->hmode, "twolevel") &&

@@ -45,6 +45,7 @@ struct run_opts {
 	double t_iter, timeout, kill_at, latency_us;
 	int levels[MAX_LEVELS], nlevels, first[MAX_LEVELS + 1]; /* hmasters by level */
 	int kill_slave, kill_hm, kill_master;
+	int nostart_slave; /* --no-start: launched from a missing program, or -1 */
 	char kill_name[64];
 	int journal; /* the master journals to the run's folder and is resumed if it dies */
 	const char *journal_sync; /* disk or os (dls-master --journal-sync) */

@@ -105,6 +105,14 @@ static int same_name(const struct roster_entry *e, const char *name)
 	return !strncmp(e->info.name, name, sizeof(e->info.name) - 1);
 }
 
+/* Did e come in through a relay hmaster as 'HMASTER/name'? */
+static int relayed_as(const struct roster_entry *e, const char *name)
+{
+	const char *slash = strrchr(e->info.name, '/');
+
+	return slash && !strcmp(slash + 1, name);
+}
+
 int roster_withdraw(struct roster *r, const char *name, char *why, size_t len)
 {
 	char **grown;
@@ -122,7 +130,7 @@ int roster_withdraw(struct roster *r, const char *name, char *why, size_t len)
 		return DLS_ESTATE;
 	}
 	for (int i = 0; i < r->n; i++)
-		if (same_name(&r->v[i], name)) {
+		if (same_name(&r->v[i], name) || relayed_as(&r->v[i], name)) {
 			snprintf(why, len, "withdraw '%s': it registered (id %d)", name, i);
 			return DLS_ESTATE;
 		}

@@ -142,12 +142,13 @@ draw() {
 	master | coordinator) ;; # resumed from its journal
 	*) [ $((RANDOM % 4)) = 0 ] && args+=(--no-journal) ;;
 	esac
-	# a slave that never starts (killed at 10 ms), in one run in eight of
-	# those without a drill: dls run withdraws it at every parent that
-	# counts it (drawn last, so the draws above are those of earlier sessions)
+	# a slave that never starts (launched from a missing program), in one
+	# run in eight of those without a drill: dls run withdraws it at every
+	# parent that counts it (drawn last, so the draws above are those of
+	# earlier sessions)
 	if [ $((RANDOM % 8)) = 0 ] && [ "$who" = none ]; then
 		pick slave.0 slave.1 slave.2
-		args+=(--kill "$P@0.01")
+		args+=(--no-start "$P")
 	fi
 	printf '%s\n' "${args[@]}"
 }

@@ -37,7 +37,9 @@ expect_eq "exit status after the master died" "$rc" 1
 grep -q "the master of run '$run' died of signal 9" "$T/r2.log"
 expect_eq "processes left" "$(pgrep -f -- "--run=[m]aster-$$" | wc -l)" 0
 
-# a slave that never starts (killed at 10 ms): dls run withdraws it (dls
+# a slave that never starts (--no-start: launched from a missing program, as
+# with a wrong path; a kill at 10 ms came after its registration on a quick
+# machine): dls run withdraws it (dls
 # withdraw, the run's secret) at every parent that counts it, so the run
 # starts once the others are in rather than waiting out the registration
 # window of 30 s (--timeout 20 would end the run), the start gate weighing
@@ -47,10 +49,10 @@ expect_eq "processes left" "$(pgrep -f -- "--run=[m]aster-$$" | wc -l)" 0
 nostart() { # name, the start line the master logs, dls run's options
 	local name=$1 want=$2
 	shift 2
-	DLS_LOG_LEVEL=info exact_run nostart-$name --cluster C8 --kill 3@0.01 --timeout 20 "$@"
+	DLS_LOG_LEVEL=info exact_run nostart-$name --cluster C8 --no-start 3 --timeout 20 "$@"
 	grep -q "$want" "$T/logs-nostart-$name/master.log" ||
 		{ cat "$T/logs-nostart-$name/master.log"; echo "FAILED no '$want'" >&2; exit 1; }
-	cat "$T/logs-nostart-$name"/withdraw.slave.3.*.log | grep -q "'slave.3' withdrawn"
+	cat "$T/logs-nostart-$name"/withdraw.slave.3.log | grep -q "'slave.3' withdrawn"
 }
 nostart dtss "scheduling starts with 7 of 7 first requests" --scheme dtss
 nostart trees "'slave.3' withdrawn before it registered" --scheme trees
@@ -58,5 +60,10 @@ nostart twolevel "scheduling starts with 2 of 2 first requests" --hmasters 2,4 -
 grep -q "'slave.3' withdrawn below this hmaster" "$T/logs-nostart-twolevel/hmaster.1.3.log"
 nostart relay "scheduling starts with 7 of 7 first requests" --hmasters 2 --hmode relay
 grep -q "'slave.3' withdrawn below this hmaster" "$T/logs-nostart-relay/hmaster.0.1.log"
+grep -q "dls run: drill: slave.3 launched from .*/dls-slave.no-start-drill, which does not exist" \
+	"$T/nostart-relay.log"
+expect_usage_error "^dls run: --no-start 'slave.x': a slave's name is slave.N" dls run --no-start slave.x
+expect_usage_error "^dls run: --no-start: names slave 8 of a cluster of 8" \
+	dls run --cluster C8 --no-start 8
 expect_usage_error "^dls run: --register-window-ms '5': must be an integer" \
 	dls run --cluster C8 --register-window-ms 5

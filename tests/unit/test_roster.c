@@ -81,11 +81,12 @@ static void test_roster(void)
 /* A child that will not come is withdrawn: one fewer expected, the roster
  * closes when the others are in; refused for a registered or withdrawn
  * name, once closed, or when no child would be left; a withdrawn name that
- * registers after all is refused. */
+ * registers after all is refused, and so is a name registered through a
+ * relay hmaster ('HMASTER/NAME'). */
 static void test_roster_withdraw(void)
 {
 	struct roster r;
-	const char *a = "a", *x = "x";
+	const char *a = "a", *x = "x", *relayed = "hmaster.0.1/slave.3";
 	const double one = 1;
 	uint64_t key;
 	int id;
@@ -110,6 +111,15 @@ static void test_roster_withdraw(void)
 	roster_free(&r);
 	CU_ASSERT_EQUAL_FATAL(roster_init(&r, 1, 60000), DLS_OK);
 	CU_ASSERT_EQUAL(roster_withdraw(&r, a, why, sizeof(why)), DLS_EINVAL); /* none left */
+	roster_free(&r);
+	/* a name a relay hmaster brought in as 'HMASTER/name' registered */
+	CU_ASSERT_EQUAL_FATAL(roster_init(&r, 3, 60000), DLS_OK);
+	CU_ASSERT_EQUAL(roster_add(&r, &relayed, &one, 1, NULL, &id, &key, why, sizeof(why)),
+			DLS_OK);
+	CU_ASSERT_EQUAL(roster_withdraw(&r, "slave.3", why, sizeof(why)), DLS_ESTATE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "it registered"));
+	CU_ASSERT_EQUAL(roster_withdraw(&r, "ave.3", why, sizeof(why)), DLS_OK);
+	CU_ASSERT_EQUAL(r.expected, 2);
 	roster_free(&r);
 }
 
