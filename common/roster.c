@@ -105,12 +105,11 @@ static int same_name(const struct roster_entry *e, const char *name)
 	return !strncmp(e->info.name, name, sizeof(e->info.name) - 1);
 }
 
-/* Did e come in through a relay hmaster as 'HMASTER/name'? */
-static int relayed_as(const struct roster_entry *e, const char *name)
+int roster_names_match(const char *registered, const char *name)
 {
-	const char *slash = strrchr(e->info.name, '/');
+	const char *slash = strrchr(registered, '/');
 
-	return slash && !strcmp(slash + 1, name);
+	return !strcmp(registered, name) || (slash && !strcmp(slash + 1, name));
 }
 
 int roster_withdraw(struct roster *r, const char *name, char *why, size_t len)
@@ -130,7 +129,7 @@ int roster_withdraw(struct roster *r, const char *name, char *why, size_t len)
 		return DLS_ESTATE;
 	}
 	for (int i = 0; i < r->n; i++)
-		if (same_name(&r->v[i], name) || relayed_as(&r->v[i], name)) {
+		if (same_name(&r->v[i], name) || roster_names_match(r->v[i].info.name, name)) {
 			snprintf(why, len, "withdraw '%s': it registered (id %d)", name, i);
 			return DLS_ESTATE;
 		}

@@ -93,11 +93,19 @@ int roster_find_again(const struct roster *r, const char *const *names, const do
  * registered): one child fewer is expected, so the roster may close now
  * (roster_close_if_due), and a later registration of that name is
  * refused.  DLS_OK; DLS_ESTATE (the roster closed already, a child of that
- * name registered, or the name was withdrawn before), DLS_EINVAL
+ * name registered, itself or through a relay (roster_names_match), or the
+ * name was withdrawn before), DLS_EINVAL
  * (it would leave no child to expect, or an empty name), DLS_ENOMEM; why
  * names the cause.
  */
 int roster_withdraw(struct roster *r, const char *name, char *why, size_t len);
+
+/*
+ * Is `registered` (the name a child registered with) the slave `name` of
+ * a withdrawal: the same, or one a relay hmaster brought in as
+ * 'HMASTER/.../name'?  1 or 0.
+ */
+int roster_names_match(const char *registered, const char *name);
 
 /*
  * Closes the roster if every expected child is in, or the window since the

@@ -263,6 +263,16 @@ static int gate_init(struct hmaster *h)
 	return 0;
 }
 
+/* Is `name` among the registrations waiting to go up?  Under h->lock. */
+static int registered_below(const struct hmaster *h, const char *name)
+{
+	for (const struct pending *p = h->regs; p; p = p->next)
+		for (size_t k = 0; k < p->n; k++)
+			if (roster_names_match(p->names[k], name))
+				return 1;
+	return 0;
+}
+
 int hmaster_withdraw(struct hmaster *h, const char *name, char *why)
 {
 	int rc;
@@ -271,8 +281,8 @@ int hmaster_withdraw(struct hmaster *h, const char *name, char *why)
 		return twolevel_withdraw(h->tl, name, why);
 	pthread_mutex_lock(&h->lock);
 	/* nslaves is what it awaits; the arrays keep their size */
-	rc = withdraw_below(&h->nslaves, h->registered, h->registration_sent || h->resumed, name,
-			    why);
+	rc = withdraw_below(&h->nslaves, h->registered, h->registration_sent || h->resumed,
+			    registered_below(h, name), name, why);
 	if (!rc)
 		pthread_cond_broadcast(&h->cond);
 	pthread_mutex_unlock(&h->lock);
@@ -582,6 +592,8 @@ static int register_below(struct hmaster *h, const char *const *names, const dou
 	if (h->registered == 0)
 		h->first_register = dls_now();
 	h->registered += (int)n;
+	log_info("'%s'%s registered below, %d of %d expected are in", names[0],
+		 n > 1 ? " and others" : "", h->registered, h->nslaves);
 	append(&h->regs, &p);
 	rc = wait_answer(h, &p, why);
 	pthread_mutex_unlock(&h->lock);

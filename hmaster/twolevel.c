@@ -527,10 +527,13 @@ void twolevel_destroy(struct twolevel *t)
 
 int twolevel_withdraw(struct twolevel *t, const char *name, char *why)
 {
-	int rc;
+	int rc, in = 0;
 
 	pthread_mutex_lock(&t->lock);
-	rc = withdraw_below(&t->expected, t->leaves, t->registration_sent || t->resumed, name, why);
+	for (int i = 0; i < t->nchildren && !in; i++)
+		in = roster_names_match(t->children[i].info.name, name);
+	rc = withdraw_below(&t->expected, t->leaves, t->registration_sent || t->resumed, in, name,
+			    why);
 	if (!rc)
 		pthread_cond_broadcast(&t->cond);
 	pthread_mutex_unlock(&t->lock);

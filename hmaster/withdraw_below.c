@@ -9,10 +9,15 @@
 #include "dls/log.h"
 #include "hmaster.h"
 
-int withdraw_below(int *expected, int registered, int over, const char *name, char *why)
+int withdraw_below(int *expected, int registered, int over, int in, const char *name, char *why)
 {
 	if (over) {
 		snprintf(why, HMASTER_WHY_LEN, "withdraw '%s': registration is over", name);
+		return DLS_ESTATE;
+	}
+	if (in) {
+		snprintf(why, HMASTER_WHY_LEN, "withdraw '%s': it registered below this hmaster",
+			 name);
 		return DLS_ESTATE;
 	}
 	if (*expected - 1 < 1 || *expected - 1 < registered) {

@@ -9,10 +9,12 @@
 
 /*
  * *expected slaves are awaited below, `registered` of them are in, `over`
- * says that the registration went up already (or the hmaster resumed).
+ * says that the registration went up already (or the hmaster resumed),
+ * `in` that `name` is among those registered (roster_names_match).
  * DLS_OK with *expected one smaller (logged); DLS_ESTATE with why
- * (HMASTER_WHY_LEN) when it is over, or every other slave awaited is in.
+ * (HMASTER_WHY_LEN) when it is over, the slave registered, or every other
+ * slave awaited is in.
  */
-int withdraw_below(int *expected, int registered, int over, const char *name, char *why);
+int withdraw_below(int *expected, int registered, int over, int in, const char *name, char *why);
 
 #endif

@@ -154,3 +154,30 @@ withdraw_refused "withdraw 's1': registration has closed" --name s1 --secret-fil
 wait "$WD"
 same_image "$T/wd.pgm" "$REF"
 echo "ok withdraw: the launcher's taken, strangers' and late ones refused, image exact"
+
+# a withdrawal goes up a chain: a slave that registered with its relay
+# hmaster (then died, say) is refused there, and the master, told only
+# after, is not told at all, so it still expects both slaves the relay
+# brings (told at once, it expected one fewer and refused the relay's
+# registration: CI, session 27)
+spawn wc-master dls-master --run wc --slaves 2 --width 400 --height 200 --scheme gss \
+	--secret-file "$T/wd.secret" --raw "$T/wc.pgm" $NS $EP
+WC=$LAST_PID
+wait_for sh -c "nameclt $NS list DLS/wc | grep -q '^master'"
+DLS_LOG_LEVEL=info spawn wc-hmaster dls-hmaster --run wc --name hmaster.0.0 --mode relay \
+	--slaves 2 --secret-file "$T/wd.secret" $NS $EP
+wait_for sh -c "nameclt $NS list DLS/wc | grep -q '^hmaster'"
+spawn wc-a dls-slave --run wc --master hmaster.0.0 --name a --t-iter 1000 \
+	--secret-file "$T/wd.secret" $NS $EP
+wait_for grep -q "'a' registered below, 1 of 2 expected are in" "$T/wc-hmaster.log"
+rc=0
+dls withdraw --run wc --name a --parent hmaster.0.0 --parent master --secret-file "$T/wd.secret" \
+	$NS >"$T/wc-withdraw.log" 2>&1 || rc=$?
+expect_eq "dls withdraw of a slave registered below" "$rc" 1
+grep -q "^dls withdraw: run 'wc' did not withdraw 'a' at hmaster.0.0: withdraw 'a': it registered below this hmaster" \
+	"$T/wc-withdraw.log" || { cat "$T/wc-withdraw.log"; exit 1; }
+spawn wc-b dls-slave --run wc --master hmaster.0.0 --name b --t-iter 1000 \
+	--secret-file "$T/wd.secret" $NS $EP
+wait "$WC"
+same_image "$T/wc.pgm" "$REF"
+echo "ok withdraw up a chain: refused below for a slave that registered there, image exact"
