@@ -54,6 +54,13 @@ static void help(void)
 	    "                       next as a chunk shorter than a round trip ends,\n"
 	    "                       as dls-slave does (default on; no effect when\n"
 	    "                       the overheads and latency are 0)\n"
+	    "  --take-back M        off (default, as dls run), holders or oracle: a\n"
+	    "                       model of an end game dls run does not play yet\n"
+	    "                       (BENCHMARKS.md 25): a slave that finds the scheme\n"
+	    "                       exhausted gets the undone tail of the chunk that\n"
+	    "                       ends last, by its holders' estimates (holders: one\n"
+	    "                       round of calls first) or truly (oracle: a bound);\n"
+	    "                       flat, one step; prints the take-backs\n"
 	    "  --poll-ms MS         A_i = 0: read Q_i again after MS (default 100)\n"
 	    "  --steps N            a time-stepping loop: the loop N times, each step\n"
 	    "                       starting once the last result of the one before is\n"
@@ -99,6 +106,7 @@ enum {
 	O_WORKLOAD = 120,
 	O_PARAM,
 	O_OVERLAP,
+	O_TAKEBACK,
 	O_SEEDS,
 	O_STEPS
 };
@@ -190,6 +198,7 @@ int dls_cmd_simulate(int argc, char **argv)
 					     {"overhead-us", required_argument, 0, O_OVERHEAD},
 					     {"link-latency-us", required_argument, 0, O_LATENCY},
 					     {"overlap", required_argument, 0, O_OVERLAP},
+					     {"take-back", required_argument, 0, O_TAKEBACK},
 					     {"poll-ms", required_argument, 0, O_POLL},
 					     {"per-pe", no_argument, 0, O_PERPE},
 					     {"steps", required_argument, 0, O_STEPS},
@@ -219,6 +228,7 @@ int dls_cmd_simulate(int argc, char **argv)
 	int c, rc, npes = 0, nd = 0, per_pe = 0;
 	double t_iter = 100, overhead = 0, latency = 0, poll = 100, per_request = 0, hm_overhead = 0;
 	int hmasters = 0, twolevel = 1, trees = 0, overlap = 1, steps = 1;
+	enum sim_takeback takeback = SIM_TAKEBACK_OFF;
 	struct trees_opts to = {TREE_GAMMA_HALF, TREE_ALLOC_EQUAL, 0, 0, NULL};
 	const char *tau_list = NULL, *alloc = NULL;
 	struct piles_opts po;
@@ -285,6 +295,17 @@ int dls_cmd_simulate(int argc, char **argv)
 			break;
 		case O_OVERLAP:
 			overlap = cli_on_off_or_die(PROG, "--overlap", optarg);
+			break;
+		case O_TAKEBACK:
+			if (!strcmp(optarg, "off"))
+				takeback = SIM_TAKEBACK_OFF;
+			else if (!strcmp(optarg, "holders"))
+				takeback = SIM_TAKEBACK_HOLDERS;
+			else if (!strcmp(optarg, "oracle"))
+				takeback = SIM_TAKEBACK_ORACLE;
+			else
+				cli_usage_error(PROG, "--take-back", optarg,
+						"must be off, holders or oracle");
 			break;
 		case O_POLL:
 			poll = cli_double_or_die(PROG, "--poll-ms", optarg, 0.001, 1e7);
@@ -367,6 +388,9 @@ int dls_cmd_simulate(int argc, char **argv)
 		cli_usage_error(PROG, "--steps", NULL,
 				trees || piles ? "models master-slave schemes only"
 					       : "models a flat run only (no hmasters)");
+	if (takeback && (trees || piles || hmasters || steps > 1))
+		cli_usage_error(PROG, "--take-back", NULL,
+				"models a flat master-slave run of one step only");
 	if (trees && (tau_list || tasks))
 		return simulate_tree_tasks(&to, tau_list, tasks, latency);
 	if (npes && cluster_halves(npes, nd, &cl))
@@ -459,6 +483,7 @@ int dls_cmd_simulate(int argc, char **argv)
 	sim.poll_s = poll * 1e-3;
 	sim.overlap = overlap;
 	sim.steps = steps;
+	sim.takeback = takeback;
 	if (sim.sched.kind == SCHED_FSC && !sim.sched.fsc_h)
 		fsc_from_model(&sim);
 	rc = sim_run(&sim, &res);
@@ -485,6 +510,10 @@ int dls_cmd_simulate(int argc, char **argv)
 	printf("T_p %.3f s   T_ideal %.3f s   E %.3f   chunks %lld   recomputations %d%s\n",
 	       res.t_p, res.t_ideal, res.efficiency, (long long)res.chunks, res.recomputations,
 	       res.steps > 1 ? "   (all steps)" : "");
+	if (takeback)
+		printf("take-back (%s): %lld take-backs, %lld iterations taken back\n",
+		       takeback == SIM_TAKEBACK_HOLDERS ? "holders" : "oracle",
+		       (long long)res.takebacks, (long long)res.taken_back);
 	for (int k = 0; k < res.ndecisions && k < SIM_MAX_DECISIONS; k++) {
 		char line[160];
 
@@ -511,6 +540,13 @@ int dls_cmd_simulate(int argc, char **argv)
 				      res.step[k].t_p > 0 ? res.step[k].t_ideal / res.step[k].t_p
 							  : 0,
 				      "chunks", (json_int_t)res.step[k].chunks));
+		if (o && takeback) {
+			json_object_set_new(o, "take_back",
+					    json_string(takeback == SIM_TAKEBACK_HOLDERS ? "holders"
+											 : "oracle"));
+			json_object_set_new(o, "takebacks", json_integer(res.takebacks));
+			json_object_set_new(o, "taken_back", json_integer(res.taken_back));
+		}
 		if (o && per_step)
 			json_object_set_new(o, "steps", per_step);
 		else

@@ -24,6 +24,7 @@
 #include "dls/err.h"
 #include "serve.h"
 #include "sim_slave.h"
+#include "sim_takeback.h"
 #include "sim_twolevel.h"
 
 void sim_result_free(struct sim_result *r)
@@ -61,10 +62,10 @@ static void report_measured(struct sched *sched, struct sim_slave *s, int i)
  * for it.  *last_end tracks the latest chunk end. */
 static double serve(const struct sim_config *c, struct sched *sched, struct sim_slave *sl, int i,
 		    int64_t acp, int reported, int flat, double reply, struct sim_result *out,
-		    double *last_end, int *rc)
+		    double *last_end, struct tb_books *tb, int *rc)
 {
 	struct dls_range ch;
-	double cost = 0, begin = reply > sl[i].busy ? reply : sl[i].busy, end, prev = sl[i].busy;
+	double cost = 0, begin, end, prev = sl[i].busy;
 	/* the chunk before ended at prev: was this request still on its way,
 	 * its predecessor's reply allowing a second and that chunk shorter
 	 * than a round trip?  (The model's round trips do not vary, so the
@@ -72,9 +73,15 @@ static double serve(const struct sim_config *c, struct sched *sched, struct sim_
 	int second = c->overlap && sl[i].depth == 2 && sl[i].len < sim_round_trip(c) &&
 		     sl[i].asked <= prev && prev < reply;
 
-	out->pe[i].t_comwait += begin - sl[i].busy;
 	report_measured(sched, &sl[i], i);
 	*rc = reported ? sched_serve(sched, i, acp, &ch) : sched_next(sched, i, acp, &ch);
+	if (*rc == DLS_EDONE && tb) { /* the end game (reply: the master's time + latency) */
+		*rc = tb_take(tb, c, sl, i, reply - c->latency_s, out, &ch, &reply);
+		second = 0;
+		*rc = *rc == 1 ? DLS_OK : *rc == 0 ? DLS_EDONE : *rc;
+	}
+	begin = reply > sl[i].busy ? reply : sl[i].busy;
+	out->pe[i].t_comwait += begin - sl[i].busy;
 	if (*rc == DLS_EDONE) {
 		*rc = DLS_OK;
 		return -1;
@@ -84,6 +91,8 @@ static double serve(const struct sim_config *c, struct sched *sched, struct sim_
 	for (int64_t k = ch.start; k < ch.start + ch.count; k++)
 		cost += (double)c->cost[k];
 	end = emul_finish(&sl[i].power, begin, cost * c->t_iter_s);
+	if (tb && (*rc = tb_record(tb, i, ch.start, ch.count, begin, end)))
+		return -1;
 	out->pe[i].t_comp += end - begin;
 	out->pe[i].chunks++;
 	out->pe[i].iterations += ch.count;
@@ -166,13 +175,15 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 	struct sched *sched = NULL;
 	struct sched_params p = c->sched;
 	struct emul_steps total = {0};
+	struct tb_books books = {0};
 	int64_t *acp0;
 	double min_speed = INFINITY, master_free = 0, last_end = 0, work = 0;
 	int rc, active, step = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (c->npes < 1 || c->iterations < 1 || !c->cost || c->t_iter_s < 0 || c->overhead_s < 0 ||
-	    c->latency_s < 0 || c->poll_s <= 0 || c->steps < 0 || (c->steps > 1 && c->hmasters > 0))
+	    c->latency_s < 0 || c->poll_s <= 0 || c->steps < 0 || (c->steps > 1 && c->hmasters > 0) ||
+	    (c->takeback && (c->hmasters > 0 || c->steps > 1)))
 		return DLS_EINVAL;
 	out->steps = c->steps > 1 ? c->steps : 1;
 	sl = calloc((size_t)c->npes, sizeof(*sl));
@@ -283,7 +294,7 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 			continue;
 		master_free = now + c->overhead_s + c->per_request_s;
 		sl[best].ready = serve(c, sched, sl, best, best_acp, 0, 1, master_free + c->latency_s,
-				       out, &last_end, &rc);
+				       out, &last_end, c->takeback ? &books : NULL, &rc);
 		if (rc)
 			goto done;
 		if (sl[best].ready < 0) {
@@ -294,6 +305,14 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 
 	out->recomputations = sched_recomputations(sched);
 	out->ndecisions = sched_auto_decisions(sched, out->decisions, SIM_MAX_DECISIONS);
+	if (c->takeback) { /* chunks ended sooner than served: the books say when */
+		rc = tb_check_cover(&books, c->iterations);
+		if (rc)
+			goto done;
+		last_end = tb_last_end(&books);
+		out->takebacks = books.takebacks;
+		out->taken_back = books.taken;
+	}
 	/* from the first request at the master (latency_s) to the last result
 	 * there (last_end + latency_s) */
 	out->t_p = last_end;
@@ -302,6 +321,7 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 	out->efficiency = out->t_p > 0 ? out->t_ideal / out->t_p : 0;
 	rc = DLS_OK;
 done:
+	tb_free(&books);
 	sched_destroy(sched);
 	free(sl);
 	free(acp0);
@@ -406,7 +426,8 @@ static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_
 			int i = batch[j];
 			double back = master_free + hop + c->hm_overhead_s + hop;
 
-			sl[i].ready = serve(c, sched, sl, i, acp[i], 1, 0, back, out, &last_end, &rc);
+			sl[i].ready =
+			    serve(c, sched, sl, i, acp[i], 1, 0, back, out, &last_end, NULL, &rc);
 			if (rc)
 				goto out;
 			if (sl[i].ready < 0) {

@@ -43,6 +43,14 @@ struct sim_pe {
 	struct emul_steps load; /* Q_i(t), t from the start of scheduling */
 };
 
+/* The take-back end game (sim_takeback.h): a model of a proposal, not of
+ * what dls run does (BENCHMARKS.md 25). */
+enum sim_takeback {
+	SIM_TAKEBACK_OFF,     /* a slave that finds nothing left is done (dls run) */
+	SIM_TAKEBACK_HOLDERS, /* the victim by the holders' own estimates */
+	SIM_TAKEBACK_ORACLE   /* the victim by the true chunk ends: a bound */
+};
+
 struct sim_config {
 	struct sched_params sched; /* kind and options; iterations and npes are filled in */
 	const uint64_t *cost;	   /* cost of each iteration in unit iterations (I entries) */
@@ -60,6 +68,7 @@ struct sim_config {
 	int hmasters;	     /* HDTSS relay: slave i talks to hmaster i mod hmasters (0: flat) */
 	double hm_overhead_s; /* an hmaster's service time per merged message */
 	int twolevel;	      /* with hmasters: two-level mode instead of relay */
+	enum sim_takeback takeback; /* flat, one step: the end game modelled */
 	int steps;	      /* time steps of the loop (0: one); flat model only: each
 				 step the whole loop again, the next starting
 				 once the last result of this one is in, the
@@ -80,6 +89,7 @@ struct sim_result {
 	double efficiency;
 	int64_t chunks;
 	int recomputations;
+	int64_t takebacks, taken_back; /* take-backs and their iterations (takeback) */
 	struct sched_switch decisions[SIM_MAX_DECISIONS]; /* --scheme auto's first ones */
 	int ndecisions;					  /* how many it made in all */
 	struct sim_pe_result *pe; /* npes entries; free with sim_result_free */
@@ -101,7 +111,8 @@ double sim_round_trip(const struct sim_config *c);
 /*
  * Runs the simulation.  DLS_OK, DLS_EINVAL (bad configuration: also more
  * than one step with hmasters or a scheme that cannot run another step,
- * auto), DLS_ENOPOWER
+ * auto; a take-back with hmasters or steps), DLS_ESTATE (a take-back model
+ * whose chunks do not cover the loop exactly once: a bug), DLS_ENOPOWER
  * (every A_i stays 0 for longer than a simulated day), DLS_ENOMEM.
  */
 int sim_run(const struct sim_config *c, struct sim_result *out);

@@ -109,7 +109,8 @@ static void test_asking_ahead(void)
 	sim_result_free(&r);
 }
 
-/* Random clusters and schemes: the work is conserved, T_p >= T_ideal. */
+/* Random clusters and schemes, with and without the take-back model: the
+ * work is conserved, T_p >= T_ideal. */
 static void test_random(void)
 {
 	unsigned seed = 7;
@@ -128,6 +129,11 @@ static void test_random(void)
 		      1 + rand_r(&seed) % 4000);
 		c.sched.css_k = 1 + rand_r(&seed) % 50;
 		c.t_iter_s = 1e-3;
+		/* the take-back model too: its chunks must cover the loop once
+		 * (sim_run checks, DLS_ESTATE), the work still conserved */
+		c.takeback = (enum sim_takeback)(rand_r(&seed) % 3);
+		c.latency_s = rand_r(&seed) % 2 ? 1e-4 : 0;
+		c.overhead_s = rand_r(&seed) % 2 ? 5e-5 : 0;
 		/* PE 0 stays dedicated, so some A_i stays >= 1 and the run must end */
 		for (int k = 0; k < npes; k++) {
 			pes[k].speed = 1 + rand_r(&seed) % 4;
@@ -146,6 +152,44 @@ static void test_random(void)
 	CU_ASSERT_EQUAL(bad, 0);
 	for (int i = 0; i < 4096; i++)
 		unit_cost[i] = 1;
+}
+
+/*
+ * The take-back end game by hand.  Two PEs of power 1, STATIC: PE 0 gets
+ * iterations 0-4 (cost 1 each, done at 5), PE 1 gets 5-9 (cost 3 each,
+ * done at 15).  Oracle, no latency: at 5 PE 1 has done 1 and is on the
+ * second, so 3 are undone; equal rates: PE 0 takes back 1 (iteration 9,
+ * done at 8), PE 1 ends at 12; at 8 PE 1 is on its last one: nothing.
+ * Holders: PE 1 measured 1 iteration in 5 s, PE 0 5 in 5 s: PE 0 takes
+ * floor(3 x 1 / 1.2) = 2 (8-9, done at 11), PE 1 ends at 9; at 9 PE 0 is on
+ * its last one.  Off: 15.
+ */
+static void test_takeback(void)
+{
+	static const double want[3] = {15, 11, 12};
+	struct sim_pe pes[2];
+	struct sim_config c;
+	struct sim_result r;
+
+	for (int k = 0; k < 10; k++)
+		unit_cost[k] = k < 5 ? 1 : 3;
+	setup(&c, pes, 2, SCHED_STATIC, 10);
+	for (int mode = SIM_TAKEBACK_OFF; mode <= SIM_TAKEBACK_ORACLE; mode++) {
+		c.takeback = (enum sim_takeback)mode;
+		CU_ASSERT_EQUAL_FATAL(sim_run(&c, &r), DLS_OK);
+		CU_ASSERT_DOUBLE_EQUAL(r.t_p, want[mode], 1e-9);
+		CU_ASSERT_EQUAL(r.pe[0].iterations + r.pe[1].iterations, 10);
+		CU_ASSERT_EQUAL(r.taken_back, mode == SIM_TAKEBACK_OFF ? 0 : mode == SIM_TAKEBACK_HOLDERS ? 2 : 1);
+		sim_result_free(&r);
+	}
+	/* not with hmasters or time steps */
+	c.hmasters = 1;
+	CU_ASSERT_EQUAL(sim_run(&c, &r), DLS_EINVAL);
+	c.hmasters = 0;
+	c.steps = 2;
+	CU_ASSERT_EQUAL(sim_run(&c, &r), DLS_EINVAL);
+	for (int k = 0; k < 10; k++)
+		unit_cost[k] = 1;
 }
 
 /* HDTSS relay: the work is conserved and one hmaster with no overheads
@@ -250,5 +294,6 @@ int sim_suite_add(void)
 	       !CU_add_test(s, "random: work conserved, T_p >= T_ideal", test_random) ||
 	       !CU_add_test(s, "hierarchy (relay)", test_hierarchy) ||
 	       !CU_add_test(s, "hierarchy (two-level): prefetch hides the master", test_twolevel) ||
-	       !CU_add_test(s, "every A_i = 0 ends", test_no_power);
+	       !CU_add_test(s, "every A_i = 0 ends", test_no_power) ||
+	       !CU_add_test(s, "the take-back end game by hand", test_takeback);
 }
