@@ -67,8 +67,8 @@ struct master;
 
 /*
  * Reads the configuration of the run journaled in dir (journal_dir and
- * resume set, sink and rejoin_ms zero) into *cfg, for a master that resumes
- * it.  DLS_OK, or DLS_ENOENT / DLS_EINVAL / DLS_EIO with why.
+ * resume set, early_wait_ms MASTER_EARLY_WAIT_MS, sink and rejoin_ms zero)
+ * into *cfg, for a master that resumes it.  DLS_OK, or DLS_ENOENT / DLS_EINVAL / DLS_EIO with why.
  */
 int master_journal_config(const char *dir, struct master_config *cfg, char *why);
 

@@ -159,6 +159,9 @@ int master_journal_config(const char *dir, struct master_config *cfg, char *why)
 	if (!rc) {
 		snprintf(cfg->journal_dir, sizeof(cfg->journal_dir), "%s", dir);
 		cfg->resume = 1;
+		/* not journaled: the default (zero refused every second request
+		 * that overtook its predecessor, all through a resumed run) */
+		cfg->early_wait_ms = MASTER_EARLY_WAIT_MS;
 	}
 	return rc;
 }

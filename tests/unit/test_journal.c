@@ -176,6 +176,9 @@ static void crash_and_resume(enum sched_kind kind, int at)
 	CU_ASSERT_EQUAL(back.sched.kind, kind);
 	CU_ASSERT_STRING_EQUAL(back.workload, "mandelbrot");
 	CU_ASSERT_EQUAL(back.nparams, c.nparams);
+	/* not journaled, but not zero: a second request that overtook its
+	 * predecessor waits for it in a resumed run too */
+	CU_ASSERT_EQUAL(back.early_wait_ms, MASTER_EARLY_WAIT_MS);
 	back.rejoin_ms = 60000;
 	m = master_open(&back, &err, why);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
