@@ -18,6 +18,20 @@ expect_usage_error "^dls run: --cluster 'p3x': unknown cluster" dls run --cluste
 expect_usage_error "^dls simulate: --pes '0': must be an integer" dls simulate --pes 0
 expect_usage_error "^dls simulate: --link-latency-us 'x': must be a number" dls simulate --cluster C8 --link-latency-us x
 
+# the take-back model (BENCHMARKS.md 25): mFSC on C8-mis, natural order,
+# beats itself without it, says what it took back; flat, one step only
+off=$(dls simulate --cluster C8-mis --scheme mfsc --width 800 --height 400 | sed -n 's/.* E \([0-9.]*\) .*/\1/p')
+out=$(dls simulate --cluster C8-mis --scheme mfsc --width 800 --height 400 --take-back holders \
+	--json "$T/tb.json")
+on=$(echo "$out" | sed -n 's/.* E \([0-9.]*\) .*/\1/p')
+python3 -c "import sys; assert float(sys.argv[2]) > float(sys.argv[1]), sys.argv" "$off" "$on"
+echo "$out" | grep -qE "^take-back \(holders\): [1-9][0-9]* take-backs, [1-9][0-9]* iterations taken back"
+[ "$(json_get "$T/tb.json" take_back)" = holders ]
+expect_usage_error "^dls simulate: --take-back 'x': must be off, holders or oracle" \
+	dls simulate --cluster C8 --take-back x
+expect_usage_error "^dls simulate: --take-back: models a flat master-slave run of one step only" \
+	dls simulate --cluster C8 --take-back oracle --hmasters 2
+
 # Tree Scheduling: seed 000's Example 4.3 exactly (SCHEMES.md 6.6) and a
 # theorem check of 6.7, through the command line
 out=$(dls simulate --scheme trees --tau 1,2,3,4 --tasks 60 --gamma proportional --json "$T/t.json")
