@@ -115,7 +115,10 @@ int dls_cmd_withdraw(int argc, char **argv)
 			fprintf(stderr, PROG ": run '%s' did not withdraw '%s'%s%s: %s\n", run, name,
 				nchain > 1 ? " at " : "", nchain > 1 ? chain[k] : "", why);
 			if (k > 0)
-				fprintf(stderr, PROG ": (withdrawn below it, at %s)\n", chain[k - 1]);
+				fprintf(stderr,
+					PROG ": withdrawn below it (at %s), so %s waits for it until "
+					     "its registration window closes\n",
+					chain[k - 1], chain[k]);
 			return 1;
 		}
 		if (nchain > 1)
