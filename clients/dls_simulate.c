@@ -26,6 +26,9 @@
 
 #define PROG "dls simulate"
 
+/* --take-back's values, by enum sim_takeback */
+static const char *const takeback_names[] = {"off", "holders", "oracle"};
+
 static void help(void)
 {
 	printf(
@@ -297,15 +300,11 @@ int dls_cmd_simulate(int argc, char **argv)
 			overlap = cli_on_off_or_die(PROG, "--overlap", optarg);
 			break;
 		case O_TAKEBACK:
-			if (!strcmp(optarg, "off"))
-				takeback = SIM_TAKEBACK_OFF;
-			else if (!strcmp(optarg, "holders"))
-				takeback = SIM_TAKEBACK_HOLDERS;
-			else if (!strcmp(optarg, "oracle"))
-				takeback = SIM_TAKEBACK_ORACLE;
-			else
-				cli_usage_error(PROG, "--take-back", optarg,
-						"must be off, holders or oracle");
+			takeback = SIM_TAKEBACK_OFF;
+			while (strcmp(optarg, takeback_names[takeback]))
+				if (++takeback > SIM_TAKEBACK_ORACLE)
+					cli_usage_error(PROG, "--take-back", optarg,
+							"must be off, holders or oracle");
 			break;
 		case O_POLL:
 			poll = cli_double_or_die(PROG, "--poll-ms", optarg, 0.001, 1e7);
@@ -512,7 +511,7 @@ int dls_cmd_simulate(int argc, char **argv)
 	       res.steps > 1 ? "   (all steps)" : "");
 	if (takeback)
 		printf("take-back (%s): %lld take-backs, %lld iterations taken back\n",
-		       takeback == SIM_TAKEBACK_HOLDERS ? "holders" : "oracle",
+		       takeback_names[takeback],
 		       (long long)res.takebacks, (long long)res.taken_back);
 	for (int k = 0; k < res.ndecisions && k < SIM_MAX_DECISIONS; k++) {
 		char line[160];
@@ -541,9 +540,7 @@ int dls_cmd_simulate(int argc, char **argv)
 							  : 0,
 				      "chunks", (json_int_t)res.step[k].chunks));
 		if (o && takeback) {
-			json_object_set_new(o, "take_back",
-					    json_string(takeback == SIM_TAKEBACK_HOLDERS ? "holders"
-											 : "oracle"));
+			json_object_set_new(o, "take_back", json_string(takeback_names[takeback]));
 			json_object_set_new(o, "takebacks", json_integer(res.takebacks));
 			json_object_set_new(o, "taken_back", json_integer(res.taken_back));
 		}

@@ -65,7 +65,7 @@ static double serve(const struct sim_config *c, struct sched *sched, struct sim_
 		    double *last_end, struct tb_books *tb, int *rc)
 {
 	struct dls_range ch;
-	double cost = 0, begin, end, prev = sl[i].busy;
+	double begin, end, prev = sl[i].busy;
 	/* the chunk before ended at prev: was this request still on its way,
 	 * its predecessor's reply allowing a second and that chunk shorter
 	 * than a round trip?  (The model's round trips do not vary, so the
@@ -88,9 +88,7 @@ static double serve(const struct sim_config *c, struct sched *sched, struct sim_
 	}
 	if (*rc)
 		return -1;
-	for (int64_t k = ch.start; k < ch.start + ch.count; k++)
-		cost += (double)c->cost[k];
-	end = emul_finish(&sl[i].power, begin, cost * c->t_iter_s);
+	end = sim_chunk_end(c, &sl[i], begin, ch.start, ch.count);
 	if (tb && (*rc = tb_record(tb, i, ch.start, ch.count, begin, end)))
 		return -1;
 	out->pe[i].t_comp += end - begin;

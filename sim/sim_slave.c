@@ -28,3 +28,13 @@ int64_t sim_slave_acp_at(const struct sim_config *c, const struct sim_slave *s,
 
 	return sched_acp(s->vpower, emul_steps_at(&pe->load, t), waits_idle);
 }
+
+double sim_chunk_end(const struct sim_config *c, const struct sim_slave *s, double begin,
+		     int64_t start, int64_t count)
+{
+	double cost = 0;
+
+	for (int64_t k = start; k < start + count; k++)
+		cost += (double)c->cost[k];
+	return emul_finish(&s->power, begin, cost * c->t_iter_s);
+}

@@ -25,6 +25,11 @@ struct sim_slave {
 	int nunreported;
 };
 
+/* When slave s, starting at `begin`, ends iterations [start, start +
+ * count): their costs at t_iter over its power schedule (emul_finish). */
+double sim_chunk_end(const struct sim_config *c, const struct sim_slave *s, double begin,
+		     int64_t start, int64_t count);
+
 /* How long before a chunk's end a slave's next request leaves (sim.h
  * overlap): DLS_SLAVE_LEAD_RTTS modelled round trips, or 0. */
 double sim_slave_lead(const struct sim_config *c);

@@ -61,23 +61,15 @@ static double measured_rate(const struct tb_books *b, int pe, double t)
 	return seconds > 0 ? (double)its / seconds : 0;
 }
 
-/* The cost of iterations [start, start + count), in seconds at power 1. */
-static double cost_of(const struct sim_config *c, int64_t start, int64_t count)
-{
-	double w = 0;
-
-	for (int64_t k = start; k < start + count; k++)
-		w += (double)c->cost[k];
-	return w * c->t_iter_s;
-}
-
 /* The victim for slave i, its holders asked at t_q: the index of the chunk
- * that ends last (by the holders' estimates, or truly), or -1. */
+ * that ends last (by the holders' estimates, or truly), or -1; *done: the
+ * iterations its holder said it had done (holders' estimates only). */
 static long pick_victim(const struct tb_books *b, const struct sim_config *c,
-			const struct sim_slave *sl, int i, double t_q)
+			const struct sim_slave *sl, int i, double t_q, int64_t *done)
 {
 	long victim = -1;
 	double latest = -1;
+	int64_t d = 0;
 
 	for (size_t k = 0; k < b->n; k++) {
 		const struct tb_chunk *ch = &b->v[k];
@@ -90,9 +82,9 @@ static long pick_victim(const struct tb_books *b, const struct sim_config *c,
 		if (c->takeback == SIM_TAKEBACK_ORACLE) {
 			est = ch->end;
 		} else {
-			int64_t d = done_by(c, h, ch, t_q);
 			double elapsed = t_q > ch->begin ? t_q - ch->begin : 0;
 
+			d = done_by(c, h, ch, t_q);
 			/* none done yet: ranks above every estimate, larger first */
 			est = d > 0 ? (double)(ch->count - d) * elapsed / (double)d
 				    : DBL_MAX / 4 + (double)ch->count;
@@ -100,6 +92,7 @@ static long pick_victim(const struct tb_books *b, const struct sim_config *c,
 		if (est > latest) {
 			latest = est;
 			victim = (long)k;
+			*done = d;
 		}
 	}
 	return victim;
@@ -144,9 +137,9 @@ int tb_take(struct tb_books *b, const struct sim_config *c, struct sim_slave *sl
 	int holders = c->takeback == SIM_TAKEBACK_HOLDERS;
 	double lat = c->latency_s, t_q = now + lat, t_cut = now + (holders ? 3 : 1) * lat;
 	double rate_i, rate_h, old_end;
-	long v = pick_victim(b, c, sl, i, t_q);
+	int64_t done = 0, keep, undone, take;
+	long v = pick_victim(b, c, sl, i, t_q, &done);
 	struct tb_chunk *ch;
-	int64_t keep, undone, take;
 	int h;
 
 	if (v < 0)
@@ -160,11 +153,9 @@ int tb_take(struct tb_books *b, const struct sim_config *c, struct sim_slave *sl
 	if (c->takeback == SIM_TAKEBACK_ORACLE) {
 		rate_i = emul_steps_at(&sl[i].power, t_cut);
 		rate_h = emul_steps_at(&sl[h].power, t_cut);
-	} else {
-		int64_t d = done_by(c, &sl[h], ch, t_q);
-
+	} else { /* the holder's rate on this chunk, as it said at t_q */
 		rate_i = measured_rate(b, i, now);
-		rate_h = d > 0 && t_q > ch->begin ? (double)d / (t_q - ch->begin) : 0;
+		rate_h = done > 0 && t_q > ch->begin ? (double)done / (t_q - ch->begin) : 0;
 		if (!(rate_i > 0) || !(rate_h > 0)) {
 			rate_i = sl[i].vpower;
 			rate_h = sl[h].vpower;
@@ -175,7 +166,7 @@ int tb_take(struct tb_books *b, const struct sim_config *c, struct sim_slave *sl
 		return 0;
 	old_end = ch->end;
 	ch->count -= take;
-	ch->end = emul_finish(&sl[h].power, ch->begin, cost_of(c, ch->start, ch->count));
+	ch->end = sim_chunk_end(c, &sl[h], ch->begin, ch->start, ch->count);
 	shorten_holder(c, &sl[h], h, ch, old_end, take, t_cut, now, res);
 	out->start = ch->start + ch->count;
 	out->count = take;

@@ -131,7 +131,7 @@ static int serve_local(struct tl *s, int h, double t)
 	size_t best = 0;
 	int j, i, rc;
 	struct dls_range k;
-	double at, begin, end, lead, cost = 0;
+	double at, begin, end, lead;
 
 	for (size_t w = 1; w < m->nwaiting; w++) /* ACPSA; waiting is in arrival order */
 		if (sched_acpsa_before(m->acp[m->waiting[w]], (double)w, m->acp[m->waiting[best]],
@@ -153,9 +153,7 @@ static int serve_local(struct tl *s, int h, double t)
 	begin = at + c->latency_s;
 	if (begin < s->sl[i].busy) /* it still computes the chunk before */
 		begin = s->sl[i].busy;
-	for (int64_t x = k.start; x < k.start + k.count; x++)
-		cost += (double)c->cost[x];
-	end = emul_finish(&s->sl[i].power, begin, cost * c->t_iter_s);
+	end = sim_chunk_end(c, &s->sl[i], begin, k.start, k.count);
 	s->out->pe[i].t_comwait += begin - s->sl[i].busy;
 	s->out->pe[i].t_comp += end - begin;
 	s->out->pe[i].chunks++;
