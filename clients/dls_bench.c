@@ -277,6 +277,7 @@ static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const 
 		sc.twolevel = !strcmp(c->kind, "hdtss");
 	} else {
 		sched_kind_parse(c->kind, &sc.sched.kind);
+		sc.takeback = SIM_TAKEBACK_HOLDERS; /* dls run's default end game */
 	}
 	sc.overlap = c->overlap;
 	sc.sched.correlated = !strcmp(c->order, "natural");

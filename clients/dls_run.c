@@ -333,6 +333,8 @@ static void add_config_args(char **margv, int *mn, const struct run_opts *o,
 	add_arg(margv, mn, "--order=%s", o->order);
 	if (!o->trees) /* Tree Scheduling collects by --report-interval */
 		add_arg(margv, mn, "--collect=%s", o->collect);
+	if (!o->trees)
+		add_arg(margv, mn, "--take-back=%s", o->take_back);
 	for (int i = 0; i < o->sched_argc; i++)
 		add_arg(margv, mn, "%s", o->sched_argv[i]);
 	for (int i = 0; i < o->tree_argc; i++)

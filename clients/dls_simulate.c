@@ -57,13 +57,13 @@ static void help(void)
 	    "                       next as a chunk shorter than a round trip ends,\n"
 	    "                       as dls-slave does (default on; no effect when\n"
 	    "                       the overheads and latency are 0)\n"
-	    "  --take-back M        off (default, as dls run), holders or oracle: a\n"
-	    "                       model of an end game dls run does not play yet\n"
-	    "                       (BENCHMARKS.md 25): a slave that finds the scheme\n"
-	    "                       exhausted gets the undone tail of the chunk that\n"
-	    "                       ends last, by its holders' estimates (holders: one\n"
-	    "                       round of calls first) or truly (oracle: a bound);\n"
-	    "                       flat, one step; prints the take-backs\n"
+	    "  --take-back M        holders (default for a flat run of one step, as\n"
+	    "                       dls run --take-back on), off, or oracle: the end\n"
+	    "                       game (PROTOCOL.md 17, BENCHMARKS.md 25): a slave\n"
+	    "                       that finds the scheme exhausted gets the undone\n"
+	    "                       tail of the chunk that ends last, by its holders'\n"
+	    "                       estimates (holders: one round of calls first) or\n"
+	    "                       truly (oracle: a bound); prints the take-backs\n"
 	    "  --poll-ms MS         A_i = 0: read Q_i again after MS (default 100)\n"
 	    "  --steps N            a time-stepping loop: the loop N times, each step\n"
 	    "                       starting once the last result of the one before is\n"
@@ -231,7 +231,8 @@ int dls_cmd_simulate(int argc, char **argv)
 	int c, rc, npes = 0, nd = 0, per_pe = 0;
 	double t_iter = 100, overhead = 0, latency = 0, poll = 100, per_request = 0, hm_overhead = 0;
 	int hmasters = 0, twolevel = 1, trees = 0, overlap = 1, steps = 1;
-	enum sim_takeback takeback = SIM_TAKEBACK_OFF;
+	enum sim_takeback takeback = SIM_TAKEBACK_HOLDERS;
+	int takeback_given = 0;
 	struct trees_opts to = {TREE_GAMMA_HALF, TREE_ALLOC_EQUAL, 0, 0, NULL};
 	const char *tau_list = NULL, *alloc = NULL;
 	struct piles_opts po;
@@ -300,6 +301,7 @@ int dls_cmd_simulate(int argc, char **argv)
 			overlap = cli_on_off_or_die(PROG, "--overlap", optarg);
 			break;
 		case O_TAKEBACK:
+			takeback_given = 1;
 			takeback = SIM_TAKEBACK_OFF;
 			while (strcmp(optarg, takeback_names[takeback]))
 				if (++takeback > SIM_TAKEBACK_ORACLE)
@@ -387,9 +389,11 @@ int dls_cmd_simulate(int argc, char **argv)
 		cli_usage_error(PROG, "--steps", NULL,
 				trees || piles ? "models master-slave schemes only"
 					       : "models a flat run only (no hmasters)");
-	if (takeback && (trees || piles || hmasters || steps > 1))
+	if (takeback && takeback_given && (trees || piles || hmasters || steps > 1))
 		cli_usage_error(PROG, "--take-back", NULL,
 				"models a flat master-slave run of one step only");
+	if (trees || piles || hmasters || steps > 1) /* as dls run: no take-back there */
+		takeback = SIM_TAKEBACK_OFF;
 	if (trees && (tau_list || tasks))
 		return simulate_tree_tasks(&to, tau_list, tasks, latency);
 	if (npes && cluster_halves(npes, nd, &cl))

@@ -40,6 +40,7 @@ enum {
 	O_MAXIT,
 	O_ORDER,
 	O_COLLECT,
+	O_TAKEBACK,
 	O_PNG,
 	O_RAW,
 	O_CSV,
@@ -118,6 +119,11 @@ static void help(void)
 	       "  --width, --height    Mandelbrot's image size (default 400x200); --maxit (256)\n"
 	       "  --order O            natural (default) or interleaved\n"
 	       "  --collect C          piggyback (default) or end\n"
+	       "  --take-back on|off   the end game (default on): once every iteration is\n"
+	       "                       handed out, an idle slave takes back the undone tail\n"
+	       "                       of the chunk that would end last (PROTOCOL.md 17);\n"
+	       "                       master-slave schemes, slaves directly under the\n"
+	       "                       master (not below hmasters)\n"
 	       "  --overlap on|off     slaves ask for their next chunk while the current one\n"
 	       "                       computes (default on; PROTOCOL.md 5)\n"
 	       "  --low-priority on|off  emulated slaves yield the cores to the master (nice\n"
@@ -172,6 +178,8 @@ void run_opts_init(struct run_opts *o)
 	o->workload = "mandelbrot";
 	o->order = "natural";
 	o->collect = "piggyback";
+	o->take_back = "on";
+	o->take_back_given = 0;
 	o->hmode = "twolevel";
 	o->overlap = 1;
 	o->low_priority = 1;
@@ -299,6 +307,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 					     {"maxit", required_argument, 0, O_MAXIT},
 					     {"order", required_argument, 0, O_ORDER},
 					     {"collect", required_argument, 0, O_COLLECT},
+					     {"take-back", required_argument, 0, O_TAKEBACK},
 					     {"overlap", required_argument, 0, O_OVERLAP},
 					     {"low-priority", required_argument, 0, O_IDLE},
 					     {"png", required_argument, 0, O_PNG},
@@ -394,6 +403,10 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 				cli_usage_error(PROG, "--collect", optarg, "must be piggyback or end");
 			o->collect = optarg;
 			o->collect_given = 1;
+			break;
+		case O_TAKEBACK:
+			o->take_back = cli_on_off_or_die(PROG, "--take-back", optarg) ? "on" : "off";
+			o->take_back_given = 1;
 			break;
 		case O_OVERLAP:
 			o->overlap = cli_on_off_or_die(PROG, "--overlap", optarg);
@@ -598,6 +611,10 @@ void run_opts_validate(struct run_opts *o)
 		    o->piles ? "the balancing policies collect as Tree Scheduling does, "
 			       "by --report-interval (0: when idle)"
 			     : "Tree Scheduling collects by --report-interval (0: when idle)");
+	if (o->take_back_given && !strcmp(o->take_back, "on") && o->trees)
+		cli_usage_error(PROG, "--take-back", o->take_back,
+				"Tree Scheduling and the balancing policies move work their own "
+				"way");
 	if (o->slave_program && (o->trees || o->tls))
 		cli_usage_error(PROG, "--slave-program", o->slave_program,
 				"runs master-slave schemes without --tls only");

@@ -38,6 +38,7 @@ struct run_opts {
 	const char *slave_program; /* instead of dls-slave: a program taking its options */
 	struct run_outputs out; /* the master's files (paths only; passed through) */
 	const char *order, *collect, *hmode;
+	const char *take_back; /* dls-master --take-back: on or off */
 	const char *workload;
 	struct dls_param params[DLS_MAX_PARAMS]; /* the workload's */
 	int nparams;
@@ -54,6 +55,7 @@ struct run_opts {
 	enum pile_policy policy; /* which */
 	struct pile_params pile;
 	int collect_given;
+	int take_back_given; /* --take-back given (refused with Tree Scheduling) */
 	char *tree_argv[32], *sched_argv[48]; /* passed through to the master */
 	struct sched_cli sc;		      /* the same, checked before anything starts */
 	int tree_argc, sched_argc;

@@ -197,3 +197,22 @@ int64_t ledger_release(struct ledger *l, struct ledger_held *h,
 	h->n = 0;
 	return moved;
 }
+
+int ledger_cut_tail(struct ledger *l, struct ledger_held *h, int64_t start, int64_t end)
+{
+	for (size_t k = 0; k < h->n; k++) {
+		struct ledger_held_range *r = &h->v[k];
+
+		if (r->start != start)
+			continue;
+		if (end <= start || end >= start + r->count)
+			return DLS_EINVAL;
+		for (int64_t i = end; i < start + r->count; i++)
+			if (l->state[i] != 0)
+				return DLS_ESTATE;
+		r->undelivered -= start + r->count - end;
+		r->count = end - start;
+		return DLS_OK;
+	}
+	return DLS_ENOENT;
+}

@@ -90,6 +90,15 @@ void ledger_commit(struct ledger *l, struct ledger_held *h, const struct dls_res
 int64_t ledger_release(struct ledger *l, struct ledger_held *h,
 		       int (*give)(void *ctx, int64_t start, int64_t count), void *ctx);
 
+/*
+ * Takes the tail [end, start + count) of the holder's range that begins at
+ * start back (the take-back, PROTOCOL.md 17): the range is then [start,
+ * end).  DLS_OK; DLS_ENOENT when the holder holds no range that begins at
+ * start, DLS_EINVAL for an end outside (start, start + count), DLS_ESTATE
+ * when an iteration of the tail is delivered (or marked): nothing changed.
+ */
+int ledger_cut_tail(struct ledger *l, struct ledger_held *h, int64_t start, int64_t end);
+
 #ifdef __cplusplus
 }
 #endif

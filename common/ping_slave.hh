@@ -16,6 +16,20 @@ public:
 	void stop(DLS::Capability, const char *) override
 	{
 	}
+	// Not a slave: computes no chunk, so none to take back.
+	DLS::ChunkProgress progress(DLS::Capability) override
+	{
+		DLS::ChunkProgress p;
+
+		p.start = p.count = p.done = 0;
+		p.elapsed = 0;
+		p.cuttable = false;
+		return p;
+	}
+	void take_back(DLS::Capability, CORBA::LongLong, CORBA::LongLong) override
+	{
+		throw DLS::Refused("take_back: not a slave: it computes no chunk");
+	}
 	void demand(CORBA::Long, DLS::Capability) override
 	{
 		throw DLS::Refused("not a slave in tree mode");

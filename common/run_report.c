@@ -125,6 +125,9 @@ void run_report_table(const struct run_report *r, FILE *out)
 		fprintf(out, "   T_ideal %.3f s   E %.3f", r->t_ideal, r->efficiency);
 	fprintf(out, "\nwork %llu unit iterations; recomputations %d; requeued %lld iterations\n",
 		(unsigned long long)r->work, s->recomputations, (long long)s->requeued);
+	if (s->takebacks)
+		fprintf(out, "take-back: %lld chunk tails, %lld iterations, went to idle slaves\n",
+			(long long)s->takebacks, (long long)s->taken_back);
 	if (s->scheme_choices[0])
 		fprintf(out, "scheme auto: %s\n", s->scheme_choices);
 	if (chunks > 0 && (error > 0 || late > 0))
@@ -263,6 +266,8 @@ int run_report_json(const struct run_report *r, const char *path)
 	tree_json(r->tree, o);
 	if (s->scheme_choices[0])
 		json_object_set_new(o, "scheme_choices", json_string(s->scheme_choices));
+	json_object_set_new(o, "takebacks", json_integer((json_int_t)s->takebacks));
+	json_object_set_new(o, "taken_back", json_integer((json_int_t)s->taken_back));
 	if (json_dump_file(o, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9))) {
 		log_err("cannot write '%s': %s", path, strerror(errno));
 		rc = DLS_EIO;

@@ -32,6 +32,20 @@ public:
 			throw DLS::Refused("stop: not my master's capability");
 		stopped = true;
 	}
+	// Section 17: this slave computes its chunks whole, so it reports none
+	// that could be cut, and the master never takes one back from it.
+	DLS::ChunkProgress progress(DLS::Capability) override
+	{
+		DLS::ChunkProgress p;
+		p.start = p.count = p.done = 0;
+		p.elapsed = 0;
+		p.cuttable = false;
+		return p;
+	}
+	void take_back(DLS::Capability, CORBA::LongLong, CORBA::LongLong) override
+	{
+		throw DLS::Refused("take_back: this slave computes its chunks whole");
+	}
 	void demand(CORBA::Long, DLS::Capability) override
 	{
 		throw DLS::Refused("not in tree mode");

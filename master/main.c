@@ -31,7 +31,11 @@ static void help(void)
 	       "  --run NAME              naming context of the run (default dls)\n"
 	       "  --slaves N              slaves to expect (required)\n"
 	       RUN_CLI_LOOP_HELP
-	       "  --collect C             piggyback (default) or end\n" SCHED_CLI_HELP
+	       "  --collect C             piggyback (default) or end\n"
+	       "  --take-back M           the end game: on (default) or off: once the scheme\n"
+	       "                          has handed out every iteration, an idle slave takes\n"
+	       "                          back the undone tail of the chunk that would end last\n"
+	       "                          (PROTOCOL.md 17; slaves directly below the master)\n" SCHED_CLI_HELP
 	       RUN_CLI_OUT_HELP
 	       "  --ior FILE              also write the master's IOR\n"
 	       "  --register-timeout-ms T registration closes after T ms (default 30000)\n"
@@ -55,7 +59,7 @@ static void help(void)
 	       "Tree Scheduling (--scheme trees) has its own coordinator: dls-treesched --help.\n");
 }
 
-enum { O_COLLECT = 1, O_STARTTO, O_REJOIN, O_RELAYGRACE };
+enum { O_COLLECT = 1, O_STARTTO, O_REJOIN, O_RELAYGRACE, O_TAKEBACK };
 
 /* A new run's configuration, from the options. */
 static void config_from_options(struct master_config *cfg, const struct run_cli *rc_opts,
@@ -97,6 +101,7 @@ int main(int argc, char **argv)
 		{"start-timeout-ms", required_argument, 0, O_STARTTO},
 		{"rejoin-ms", required_argument, 0, O_REJOIN},
 		{"relay-grace-ms", required_argument, 0, O_RELAYGRACE},
+		{"take-back", required_argument, 0, O_TAKEBACK},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0}};
 	static struct run_cli rc_opts; /* its out.power points into it */
@@ -112,6 +117,7 @@ int main(int argc, char **argv)
 	dls_log_set_level(-1);
 	cfg.start_timeout_ms = 3000;
 	cfg.wait_ms = 20;
+	cfg.take_back = 1;
 	cfg.early_wait_ms = MASTER_EARLY_WAIT_MS;
 	o.dismiss_timeout_ms = 5000;
 	o.relay_grace_ms = DLS_RELAY_GRACE_MS;
@@ -134,8 +140,10 @@ int main(int argc, char **argv)
 		}
 		if (run_cli_option(PROG, &rc_opts, c, optarg))
 			continue;
-		if (!rc_opts.config_given && (c == O_COLLECT || c == O_STARTTO))
-			rc_opts.config_given = c == O_COLLECT ? "--collect" : "--start-timeout-ms";
+		if (!rc_opts.config_given && (c == O_COLLECT || c == O_STARTTO || c == O_TAKEBACK))
+			rc_opts.config_given = c == O_COLLECT	  ? "--collect"
+					       : c == O_TAKEBACK ? "--take-back"
+								 : "--start-timeout-ms";
 		switch (c) {
 		case O_COLLECT:
 			if (!strcmp(optarg, "piggyback"))
@@ -144,6 +152,14 @@ int main(int argc, char **argv)
 				cfg.collect = DLS_COLLECT_END;
 			else
 				cli_usage_error(PROG, "--collect", optarg, "must be piggyback or end");
+			break;
+		case O_TAKEBACK:
+			if (!strcmp(optarg, "off"))
+				cfg.take_back = 0;
+			else if (!strcmp(optarg, "on"))
+				cfg.take_back = 1;
+			else
+				cli_usage_error(PROG, "--take-back", optarg, "must be on or off");
 			break;
 		case O_STARTTO:
 			cfg.start_timeout_ms =

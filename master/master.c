@@ -391,6 +391,8 @@ int master_snapshot(struct master *m, struct dls_status *out)
 	out->assigned = m->assigned;
 	out->delivered = m->results.ledger.ndelivered;
 	out->requeued = m->requeued_total;
+	out->takebacks = m->takebacks;
+	out->taken_back = m->taken_back;
 	out->recomputations = m->sched ? sched_recomputations(m->sched) : 0;
 	if (m->sched)
 		master_auto_describe(m->sched, out->scheme_choices, sizeof(out->scheme_choices));

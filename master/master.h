@@ -51,6 +51,10 @@ struct master_config {
 	int wait_ms;		 /* how long a WAIT reply tells a slave to wait */
 	int early_wait_ms;	 /* a second request on its way that arrives before its
 				    predecessor waits this long for it (0: refused at once) */
+	int take_back;		 /* 1: once the scheme is exhausted, an idle slave's
+				    request takes back the undone tail of the chunk
+				    that would end last (PROTOCOL.md 17; needs
+				    master_set_callout); 0: it waits */
 
 	/* Survival (PROTOCOL.md 15); not part of the journaled configuration. */
 	char journal_dir[1024]; /* "" : no journal; else journal to DIR/journal.db */
@@ -64,6 +68,21 @@ struct master_config {
 };
 
 struct master;
+
+/* The master's own calls on a child (its ORB adapter's), for the take-back
+ * (PROTOCOL.md 17): Slave::progress and Slave::take_back on child id with
+ * its capability.  Each returns DLS_OK or a failure with why; called
+ * without the master's lock, from a request's thread. */
+struct master_callout {
+	void *ctx;
+	int (*progress)(void *ctx, int id, uint64_t key, struct dls_progress *out, char *why,
+			size_t len);
+	int (*take_back)(void *ctx, int id, uint64_t key, int64_t start, int64_t end, char *why,
+			 size_t len);
+};
+
+/* Sets the calls the take-back makes (copied); before the first request. */
+void master_set_callout(struct master *m, const struct master_callout *c);
 
 /*
  * Reads the configuration of the run journaled in dir (journal_dir and

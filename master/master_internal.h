@@ -15,6 +15,13 @@
 #include "serve.h"
 #include "upcall_gate.h"
 
+/* A take-back decided: holder's chunk that began at start now ends at end. */
+struct master_cut {
+	int holder; /* -1: none */
+	uint64_t key;
+	int64_t start, end;
+};
+
 /* What the master keeps of a child beyond its roster entry. */
 struct master_child {
 	struct serve_child serve;
@@ -37,6 +44,7 @@ struct master_child {
 	double first_delivery_at;
 	double claimed_s, claimed_n;
 	int slowed;
+	int cut; /* a tail of its was taken back: its results of it are dropped */
 };
 
 /* A child's claimed compute time per iteration, over all it measured, may
@@ -68,6 +76,11 @@ struct master {
 	struct result_store results;	/* the workload, results, ledger, T_p */
 	int64_t assigned, requeued_total;
 	int auto_logged; /* --scheme auto: decisions already logged */
+
+	/* the take-back (master_takeback.c) */
+	struct master_callout callout;
+	int taking_back;	  /* a request is asking the holders now */
+	int64_t takebacks, taken_back;
 
 	struct journal *journal; /* NULL: no journal (master_journal.c) */
 	int replaying;		 /* the journal is being replayed: log nothing */
@@ -114,6 +127,24 @@ void master_readmit(struct master *m, int id);
  * master_check_caller, except that a child declared lost that shows its
  * capability is taken back (master_readmit) unless the run is closing. */
 int master_admit_caller(struct master *m, int id, uint64_t key, char *why);
+/* Gives child id the chunk c (from the requeue or the scheme) as a WORK
+ * reply *out: held in the ledger, counted.  DLS_OK or DLS_ENOMEM. */
+int master_give_work(struct master *m, int id, struct dls_range c, struct dls_reply *out);
+/* The take-back's shrink: the tail [end, start + count) of holder's chunk
+ * that begins at start goes to the requeue (live, and from the journal).
+ * DLS_OK, or ledger_cut_tail's refusal with nothing changed. */
+int master_cut_tail(struct master *m, int holder, int64_t start, int64_t end);
+/* The end game (master_takeback.c): the request of child id got *out =
+ * WAIT; where the run takes back, asks the holders how far they are and
+ * may turn *out into the undone tail of the chunk that would end last.
+ * The lock is held, and released meanwhile; *told is then the holder to
+ * tell (master_take_back_tell) once the reply is journaled, else -1. */
+void master_take_back(struct master *m, int id, struct dls_reply *out, struct master_cut *told);
+/* Tells the holder of a tail taken back where its chunk now ends; without
+ * the lock.  A holder that does not answer changes nothing: its results of
+ * the tail are dropped. */
+void master_take_back_tell(struct master *m, const struct master_cut *told);
+
 /* Declares slave id lost: its undelivered work is requeued. */
 void master_release_lost(struct master *m, int id, const char *cause);
 /* Creates the scheme with these first A_i: the start gate opens. */
@@ -140,6 +171,7 @@ uint64_t master_log_submit(struct master *m, int id, const struct dls_result *re
 void master_log_lost(struct master *m, int id, const char *cause);
 void master_log_readmitted(struct master *m, int id);
 void master_log_dismissed(struct master *m, int id);
+void master_log_takeback(struct master *m, int holder, int64_t start, int64_t end);
 void master_log_done(struct master *m);
 /* Returns once the record of ticket is durable; call without the lock. */
 void master_journal_wait(struct master *m, uint64_t ticket);

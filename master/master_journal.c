@@ -56,12 +56,12 @@ static char *config_json(const struct master_config *c)
 	json_t *o;
 	char *text;
 
-	o = json_pack("{s:s, s:s, s:o, s:i, s:i, s:i, s:i, s:i, s:i, s:o}", "run", c->run_name,
+	o = json_pack("{s:s, s:s, s:o, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s:i}", "run", c->run_name,
 		      "workload", c->workload, "params",
 		      journal_params_json(c->params, c->nparams), "slaves", c->nslaves, "order",
 		      (int)c->order, "collect", (int)c->collect, "register_timeout_ms",
 		      c->register_timeout_ms, "start_timeout_ms", c->start_timeout_ms, "wait_ms",
-		      c->wait_ms, "scheme", scheme_json(&c->sched));
+		      c->wait_ms, "scheme", scheme_json(&c->sched), "take_back", c->take_back);
 	text = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	json_decref(o);
 	return text;
@@ -120,12 +120,13 @@ static int config_from_json(const char *text, struct master_config *c, char *why
 				"dls-treesched --resume");
 		goto out;
 	}
-	if (!o || json_unpack_ex(o, &e, 0, "{s:s, s:s, s:o, s:i, s:i, s:i, s:i, s:i, s:i, s:o}",
-				 "run", &run, "workload", &workload, "params", &params,
-				 "slaves", &c->nslaves, "order", &order, "collect", &collect,
-				 "register_timeout_ms", &c->register_timeout_ms,
-				 "start_timeout_ms", &c->start_timeout_ms, "wait_ms", &c->wait_ms,
-				 "scheme", &scheme)) {
+	if (!o ||
+	    json_unpack_ex(o, &e, 0, "{s:s, s:s, s:o, s:i, s:i, s:i, s:i, s:i, s:i, s:o, s?i}",
+			   "run", &run, "workload", &workload, "params", &params, "slaves",
+			   &c->nslaves, "order", &order, "collect", &collect,
+			   "register_timeout_ms", &c->register_timeout_ms, "start_timeout_ms",
+			   &c->start_timeout_ms, "wait_ms", &c->wait_ms, "scheme", &scheme,
+			   "take_back", &c->take_back)) {
 		master_why(why, "the journal's configuration: %s", o ? e.text : "not JSON");
 		goto out;
 	}
@@ -430,6 +431,14 @@ static int replay_event(void *ctx, const char *kind, const char *body,
 			rc = bad_event(why, len, kind, "no such slave");
 		else if (roster_alive(&m->roster, id))
 			m->roster.v[id].info.state = DLS_SLAVE_DONE;
+	} else if (!strcmp(kind, "takeback")) {
+		json_int_t start, end;
+
+		if (event_child(m, o, &id) ||
+		    json_unpack(o, "{s:I, s:I}", "start", &start, "end", &end))
+			rc = bad_event(why, len, kind, "malformed");
+		else if (master_cut_tail(m, id, start, end))
+			rc = bad_event(why, len, kind, "a tail its holder does not hold undelivered");
 	} else if (!strcmp(kind, "done")) {
 		if (json_unpack(o, "{s:F}", "t_end", &rp->t_end))
 			rc = bad_event(why, len, kind, "malformed");

@@ -169,6 +169,15 @@ void master_log_dismissed(struct master *m, int id)
 		append(m, "dismissed", json_pack("{s:i}", "id", id), NULL, 0);
 }
 
+void master_log_takeback(struct master *m, int holder, int64_t start, int64_t end)
+{
+	if (logging(m))
+		append(m, "takeback",
+		       json_pack("{s:i, s:I, s:I}", "id", holder, "start", (json_int_t)start, "end",
+				 (json_int_t)end),
+		       NULL, 0);
+}
+
 void master_log_done(struct master *m)
 {
 	if (logging(m))

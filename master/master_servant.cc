@@ -8,10 +8,55 @@
 #include "orb_util.hh"
 #include "proto_conv.hh"
 
+// The take-back's calls (master_callout): on the reference child id
+// registered with, which times out after the ping timeout.
+static int call_progress(void *ctx, int id, uint64_t key, struct dls_progress *out, char *why,
+			 size_t len)
+{
+	DLS::Slave_var ref = static_cast<Master_i *>(ctx)->slave_ref(id);
+
+	if (CORBA::is_nil(ref)) {
+		snprintf(why, len, "no reference for slave %d", id);
+		return DLS_EREMOTE;
+	}
+	try {
+		DLS::ChunkProgress p = ref->progress(key);
+
+		out->start = p.start;
+		out->count = p.count;
+		out->done = p.done;
+		out->elapsed = p.elapsed;
+		out->cuttable = p.cuttable;
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_corba_error(e, why, len);
+	}
+}
+
+static int call_take_back(void *ctx, int id, uint64_t key, int64_t start, int64_t end, char *why,
+			  size_t len)
+{
+	DLS::Slave_var ref = static_cast<Master_i *>(ctx)->slave_ref(id);
+
+	if (CORBA::is_nil(ref)) {
+		snprintf(why, len, "no reference for slave %d", id);
+		return DLS_EREMOTE;
+	}
+	try {
+		ref->take_back(key, start, end);
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_corba_error(e, why, len);
+	}
+}
+
 Master_i::Master_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms,
 		   const struct run_secret *secret)
 	: SlaveRefs(ping_timeout_ms), m_(m), link_(m), job_(job), trust_(secret)
 {
+	struct master_callout co = {this, call_progress, call_take_back};
+
+	master_set_callout(m, &co);
 }
 
 DLS::Registration *Master_i::register_slave(CORBA::ULong version, const DLS::Credentials &cred,

@@ -61,12 +61,13 @@ static int keep_results(struct master *m, int id, const struct dls_result **res,
 	int rc;
 
 	*kept = NULL;
-	if (!m->children[id].readmitted)
+	if (!m->children[id].readmitted && !m->children[id].cut)
 		return DLS_OK;
 	rc = serve_drop_lost_work(&m->results.ledger, &m->children[id].serve, id, res, n, kept,
 				  &dropped, why, MASTER_WHY_LEN);
 	if (!rc && !m->replaying)
-		serve_log_lost_work(id, dropped, "others");
+		serve_log_lost_work(id, dropped,
+				    m->children[id].cut ? "the slaves that took them back" : "others");
 	return rc;
 }
 
@@ -349,16 +350,7 @@ int master_serve_one(struct master *m, int id, int64_t acp, int reported, struct
 		rc = DLS_EDONE;
 	}
 	if (rc == DLS_OK) {
-		if (ledger_hold(&m->children[id].serve.held, c.start, c.count))
-			return DLS_ENOMEM;
-		out->kind = DLS_REPLY_WORK;
-		out->start = c.start;
-		out->count = c.count;
-		out->depth = serve_depth(c.count, m->sched ? sched_remaining(m->sched) : 0,
-					 m->cfg.nslaves);
-		info->chunks++;
-		info->iterations += c.count;
-		info->state = DLS_SLAVE_ACTIVE;
+		return master_give_work(m, id, c, out);
 	} else if (m->results.done) {
 		out->kind = DLS_REPLY_DONE;
 		info->state = DLS_SLAVE_DONE;
@@ -447,6 +439,7 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 		   char *why)
 {
 	static const int fresh = 1;
+	struct master_cut told = {-1, 0, 0, 0};
 	struct serve_waiter w;
 	struct dls_request own;
 	struct dls_result *kept;
@@ -471,6 +464,8 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 		rc = master_serve_one(m, req->slave_id, req->acp, 0, out, why);
 		serve_queue_leave(&m->queue, &w);
 	}
+	if (!rc && out->kind == DLS_REPLY_WAIT) /* the end game: maybe a tail */
+		master_take_back(m, req->slave_id, out, &told);
 	if (!rc)
 		master_remember(m, req, out);
 	/* refused after its results were accepted (lost meanwhile): they stay */
@@ -478,6 +473,7 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 	pthread_mutex_unlock(&m->lock);
 	free(kept);
 	master_journal_wait(m, ticket); /* durable before the reply */
+	master_take_back_tell(m, &told); /* and the holder knows before the asker */
 	return rc;
 }
 

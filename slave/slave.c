@@ -5,6 +5,7 @@
  */
 #include "dls/slave.h"
 #include "idle_worker.h"
+#include "slave_cut.h"
 #include "slave_internal.h"
 
 #include <math.h>
@@ -212,6 +213,26 @@ int slave_exchange(struct run *r, struct store *out, struct dls_request *req,
 	return WITH_RETRIES(r, r->ops->request(r->ops->ctx, req, reply, r->why, r->len));
 }
 
+void slave_store_trim(struct store *s, int64_t from, int64_t to, size_t result_bytes)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		struct dls_result *b = &s->blocks[i];
+
+		if (b->start >= from && b->start + b->count <= to) { /* all of it goes */
+			free(s->bufs[i]);
+			continue;
+		}
+		if (b->start < from && b->start + b->count > from) /* its tail goes */
+			b->count = from - b->start;
+		b->nbytes = (size_t)b->count * result_bytes;
+		s->blocks[k] = *b;
+		s->bufs[k++] = s->bufs[i];
+	}
+	s->n = k;
+}
+
 int slave_store_take(struct store *dst, struct store *src)
 {
 	for (size_t i = 0; i < src->n; i++) {
@@ -224,9 +245,53 @@ int slave_store_take(struct store *dst, struct store *src)
 	return DLS_OK;
 }
 
-int slave_compute(struct run *r, int64_t start, int64_t count)
+static int compute_chunk(struct run *r, int64_t start, int64_t count, struct stretch *s);
+
+/* A chunk's end: with a cut, the results past its bound leave the store
+ * (the master took them back); counted in the slave's figures. */
+static int chunk_over(struct run *r, int64_t start, int64_t count)
 {
-	return slave_compute_stretch(r, start, count, NULL);
+	if (r->cut) {
+		int64_t end;
+
+		slave_cut_finish(r->cut);
+		end = slave_cut_end(r->cut);
+		if (end < start + count) {
+			slave_store_trim(&r->store, end, start + count, r->work.loop.result_bytes);
+			log_info("chunk [%lld, +%lld) ends at %lld: the master took back the %lld "
+				 "after it",
+				 (long long)start, (long long)count, (long long)end,
+				 (long long)(start + count - end));
+			count = end - start;
+		}
+	}
+	r->st->chunks++;
+	r->st->iterations += count;
+	return DLS_OK;
+}
+
+int slave_compute(struct run *r, int64_t start, int64_t count, int64_t *kept)
+{
+	int rc = compute_chunk(r, start, count, NULL);
+
+	if (kept)
+		*kept = r->cut ? slave_cut_end(r->cut) - start : count;
+	return rc;
+}
+
+/* A chunk that a take-back may cut is in progress. */
+static int cut_live(const struct run *r)
+{
+	return r->cut && r->cut->cuttable;
+}
+
+double slave_sleep_before_end(struct run *r, double deadline, double lead)
+{
+	if (cut_live(r))
+		return slave_cut_sleep(r->cut, lead, NULL);
+	if (deadline - lead > dls_now())
+		dls_sleep_until(deadline - lead);
+	return deadline;
 }
 
 /* The real computation of [start, start + count) into r->store, in blocks
@@ -236,6 +301,31 @@ struct blocks {
 	int64_t start, count;
 	double work;
 };
+
+/* One block [b, b + *n) of a chunk that may be cut: iteration by
+ * iteration, each one's cost told to the cut, ending early (*n and *end
+ * lowered) at its bound. */
+static int compute_cut(struct blocks *k, int64_t b, int64_t *n, uint8_t *buf, uint64_t *cost,
+		       int64_t *end)
+{
+	struct run *r = k->r;
+	size_t rb = r->work.loop.result_bytes;
+
+	for (int64_t i = 0; i < *n; i++) {
+		uint64_t c = 0;
+		int rc = work_compute(&r->work, b + i, 1, buf + (size_t)i * rb, &c, r->why, r->len);
+
+		if (rc)
+			return rc;
+		*cost += c;
+		if (!slave_cut_computed(r->cut, b + i - k->start, (double)c)) {
+			*n = i + 1;
+			*end = b + i + 1;
+			break;
+		}
+	}
+	return DLS_OK;
+}
 
 static int compute_blocks(void *arg)
 {
@@ -257,7 +347,10 @@ static int compute_blocks(void *arg)
 				 (long long)n, rb);
 			return DLS_ENOMEM;
 		}
-		rc = work_compute(&r->work, b, n, buf, &cost, r->why, r->len);
+		if (r->cut)
+			rc = compute_cut(k, b, &n, buf, &cost, &end);
+		else
+			rc = work_compute(&r->work, b, n, buf, &cost, r->why, r->len);
 		k->work += (double)cost;
 		if (!rc && slave_store_add(&r->store, b, n, buf, (size_t)n * rb)) {
 			snprintf(r->why, r->len, "out of memory");
@@ -273,6 +366,33 @@ static int compute_blocks(void *arg)
 
 int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct stretch *s)
 {
+	return compute_chunk(r, start, count, s);
+}
+
+double slave_chunk_deadline(struct run *r, double deadline)
+{
+	return cut_live(r) ? slave_cut_deadline(r->cut) : deadline;
+}
+
+/* Emulated: sleeps (aimed, see below) until the chunk's end, which a cut
+ * may lower meanwhile; returns that end. */
+static double sleep_to_end(struct run *r, double deadline)
+{
+	/* A sleep ends late by a systematic wake-up latency (about 70 us on
+	 * this VM, more when the cores are busy): aimed that much earlier,
+	 * chunks end on their emulated time on average; the error left is
+	 * what the report shows. */
+	if (cut_live(r))
+		return slave_cut_sleep(r->cut, 0, &r->wake_lag);
+	dls_sleep_aimed(deadline, &r->wake_lag);
+	return deadline;
+}
+
+/* slave_compute and slave_compute_stretch: the real computation (kept to
+ * the cut's bound, with r->cut), then, emulated, the sleep to the chunk's
+ * emulated end. */
+static int compute_chunk(struct run *r, int64_t start, int64_t count, struct stretch *s)
+{
 	int more = s && s->t0 > 0; /* the stretch goes on */
 	double now = dls_now(), c0 = more ? s->t0 : now, work;
 	struct blocks k = {r, start, count, more ? s->work : 0};
@@ -281,11 +401,21 @@ int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct st
 	int idle =
 	    r->worker &&
 	    (r->real_spi > 0 ? (double)count * r->real_spi > SLAVE_IDLE_COMPUTE_S : count > 1);
-	int rc = idle ? idle_worker_call(r->worker, compute_blocks, &k) : compute_blocks(&k);
-	double real = dls_now() - now;
+	int rc;
+	double real;
 
-	if (rc)
+	if (r->cut && slave_cut_begin(r->cut, start, count, c0,
+				      r->cfg->emulated ? &r->power : NULL, r->t0,
+				      r->cfg->t_iter_ns * 1e-9))
+		log_warn("no memory to follow chunk [%lld, +%lld): it cannot be taken back",
+			 (long long)start, (long long)count);
+	rc = idle ? idle_worker_call(r->worker, compute_blocks, &k) : compute_blocks(&k);
+	real = dls_now() - now;
+	if (rc) {
+		if (r->cut)
+			slave_cut_finish(r->cut);
 		return rc;
+	}
 	if (!idle) /* its own time, undisturbed: what the next estimate needs */
 		r->real_spi = r->real_spi > 0 ? (r->real_spi + real / (double)count) / 2
 					      : real / (double)count;
@@ -295,38 +425,30 @@ int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct st
 		s->work = work;
 	}
 	if (r->cfg->emulated) {
-		double deadline =
-		    r->t0 + emul_finish(&r->power, c0 - r->t0, work * r->cfg->t_iter_ns * 1e-9);
+		double deadline = slave_chunk_deadline(
+		    r, r->t0 + emul_finish(&r->power, c0 - r->t0, work * r->cfg->t_iter_ns * 1e-9));
 		double end, overrun = 0;
 
 		if (r->tail) /* asking ahead: the next request's time is known */
 			overrun = r->tail(r, deadline);
+		deadline = slave_chunk_deadline(r, deadline);
 		if (overrun > 0) {
 			/* the request asked ahead came back after the chunk's end:
 			 * the chunk ended on time, the rest was a wait */
 			r->st->times.t_comwait += overrun;
 			r->st->times.t_comp += deadline - now;
-			r->st->chunks++;
-			r->st->iterations += count;
-			return DLS_OK;
+			return chunk_over(r, start, count);
 		}
-		if (dls_now() > deadline) {
+		if (dls_now() > deadline)
 			r->st->times.late_chunks++;
-		} else {
-			/* A sleep ends late by a systematic wake-up latency (about
-			 * 70 us on this VM, more when the cores are busy): aimed
-			 * that much earlier, chunks end on their emulated time on
-			 * average; the error left is what the report shows. */
-			dls_sleep_aimed(deadline, &r->wake_lag);
-		}
+		else
+			deadline = sleep_to_end(r, deadline);
 		end = dls_now();
 		r->st->times.emul_error += fabs(end - deadline);
 		r->st->times.emul_bias += end - deadline;
 	}
 	r->st->times.t_comp += dls_now() - now;
-	r->st->chunks++;
-	r->st->iterations += count;
-	return DLS_OK;
+	return chunk_over(r, start, count);
 }
 
 /*

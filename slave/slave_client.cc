@@ -109,6 +109,7 @@ struct slave_ops slave_client_ops(slave_client *c, void (*registered)(void *, in
 	ops.registered = registered;
 	ops.stop_requested = stop_requested;
 	ops.rejoin = rejoin;
+	ops.cut = c->servant->cut();
 	return ops;
 }
 

@@ -21,6 +21,8 @@ void slave_store_clear(struct store *s);
 void slave_store_free(struct store *s);
 /* Adds the results of [start, start + count), nbytes octets (buf is taken over). */
 int slave_store_add(struct store *s, int64_t start, int64_t count, void *buf, size_t nbytes);
+/* Drops the results of [from, to) from the store (blocks cut or freed). */
+void slave_store_trim(struct store *s, int64_t from, int64_t to, size_t result_bytes);
 /* Moves every block of src to the end of dst: DLS_OK or DLS_ENOMEM. */
 int slave_store_take(struct store *dst, struct store *src);
 
@@ -52,6 +54,9 @@ struct run {
 	/* Optional, emulated: the thread that computes for real (idle_worker.h) */
 	struct idle_worker *worker;
 	double real_spi; /* real seconds an iteration, moving average (0: none yet) */
+	/* Optional, master-slave: the current chunk as the master's take-back
+	 * sees it (slave_cut.h); slave_compute may end a chunk at its bound */
+	struct slave_cut *cut;
 };
 
 /* A real computation expected to take longer than this goes to the idle
@@ -187,9 +192,23 @@ void slave_teardown(struct run *r);
 
 /*
  * Computes [start, start + count) into r->store and, emulated, sleeps until
- * the chunk's emulated cost has passed (WORKLOAD.md 2, 5).
+ * the chunk's emulated cost has passed (WORKLOAD.md 2, 5).  With r->cut, the
+ * chunk is the cut's current one (the caller began it): it ends at the
+ * cut's bound, which the master may lower meanwhile (take-back), and
+ * *kept (NULL: not wanted) is the iterations [start, start + *kept) whose
+ * results are in the store.
  */
-int slave_compute(struct run *r, int64_t start, int64_t count);
+int slave_compute(struct run *r, int64_t start, int64_t count, int64_t *kept);
+
+/*
+ * Emulated, in the tail of a chunk (r->tail): sleeps until `lead` seconds
+ * before the chunk's end, which is `deadline` or, with a cut, the cut's
+ * (lowered meanwhile, it is aimed again).  Returns the chunk's end then.
+ */
+double slave_sleep_before_end(struct run *r, double deadline, double lead);
+
+/* The current chunk's emulated end: `deadline`, or with a cut, the cut's. */
+double slave_chunk_deadline(struct run *r, double deadline);
 
 /*
  * Iterations computed back to back (Tree Scheduling computes one at a

@@ -199,8 +199,7 @@ static double ask_in_sleep(struct run *r, double deadline)
 		post_next(L, deadline - lead);
 		return 0;
 	}
-	if (deadline - lead > dls_now())
-		dls_sleep_until(deadline - lead);
+	deadline = slave_sleep_before_end(r, deadline, lead);
 	acp = slave_acp(r, dls_now(), NULL);
 	if (acp < 1) /* not asking: the loop sees A_i = 0 after the chunk */
 		return 0;
@@ -208,6 +207,7 @@ static double ask_in_sleep(struct run *r, double deadline)
 	L->tail_rc = exchange_now(L, acp);
 	L->asked = 1;
 	back = dls_now();
+	deadline = slave_chunk_deadline(r, deadline); /* a take-back may have cut it */
 	log_debug("asked ahead: lead %.0f us, left %.0f us before the end, back %.0f us after",
 		  lead * 1e6, (deadline - t0) * 1e6, (back - deadline) * 1e6);
 	/* the call overlapped the chunk: only what came after its end waited */
@@ -294,7 +294,7 @@ static int work_chunk(struct loop *L, int64_t start, int64_t count)
 		post_next(L, t0 + (double)count * L->spi - lead);
 	}
 	log_debug("chunk [%lld, +%lld) starts", (long long)start, (long long)count);
-	rc = slave_compute(r, start, count);
+	rc = slave_compute(r, start, count, &count); /* a take-back may keep fewer */
 	r->tail = NULL;
 	log_debug("chunk [%lld, +%lld) ends", (long long)start, (long long)count);
 	if (!rc) {
@@ -409,6 +409,7 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 	if (rc)
 		return rc;
 	r.registered = 1;
+	r.cut = ops->cut;
 	st->times.t_comwait = 0; /* seed 001's T_com+wait is the loop's, not the start-up's */
 	r.t0 = dls_now();
 	rc = slave_setup(&r);

@@ -2,6 +2,7 @@
 #include "slave_servant.hh"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "dls/log.h"
 #include "orb_util.hh"
@@ -37,6 +38,44 @@ void Slave_i::stop(DLS::Capability key, const char *reason)
 		require_key(key, "stop");
 	}
 	request_stop(reason);
+}
+
+DLS::ChunkProgress Slave_i::progress(DLS::Capability key)
+{
+	DLS::ChunkProgress out;
+	struct dls_progress p;
+
+	{
+		omni_mutex_lock l(lock_);
+
+		require_key(key, "progress");
+	}
+	memset(&p, 0, sizeof(p));
+	if (cut_ok_ && !tree_)
+		slave_cut_progress(&cut_, &p);
+	out.start = p.start;
+	out.count = p.count;
+	out.done = p.done;
+	out.elapsed = p.elapsed;
+	out.cuttable = p.cuttable != 0;
+	return out;
+}
+
+void Slave_i::take_back(DLS::Capability key, CORBA::LongLong start, CORBA::LongLong end)
+{
+	char why[160] = "";
+
+	{
+		omni_mutex_lock l(lock_);
+
+		require_key(key, "take_back");
+	}
+	if (!cut_ok_ || tree_)
+		throw DLS::Refused("take_back: this slave's chunks cannot be cut");
+	if (slave_cut_take(&cut_, start, end, why, sizeof(why))) {
+		log_warn("refused %s", why);
+		throw DLS::Refused(why);
+	}
 }
 
 void Slave_i::demand(CORBA::Long from_slave_id, DLS::Capability key)

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "dls.hh"
+#include "slave_cut.h"
 #include "slave_tree.h"
 
 // Workpile and roc: a call on another slave times out after this long.
@@ -26,17 +27,28 @@ class Slave_i : public POA_DLS::Slave {
 public:
 	Slave_i() : stop_(0), tree_(NULL), key_(0), peer_key_(0), left_key_(0), right_key_(0)
 	{
+		cut_ok_ = slave_cut_init(&cut_) == 0;
 	}
 	// The POA deletes it once deactivated and no call is in progress: the
 	// tree core it was given goes with it.
 	~Slave_i()
 	{
 		slave_tree_destroy(tree_);
+		if (cut_ok_)
+			slave_cut_destroy(&cut_);
+	}
+	// The current chunk as progress() and take_back() see it (NULL: none
+	// could be made); the master-slave loop keeps it up to date.
+	struct slave_cut *cut()
+	{
+		return cut_ok_ ? &cut_ : NULL;
 	}
 	void ping() override
 	{
 	}
 	void stop(DLS::Capability key, const char *reason) override;
+	DLS::ChunkProgress progress(DLS::Capability key) override;
+	void take_back(DLS::Capability key, CORBA::LongLong start, CORBA::LongLong end) override;
 	void demand(CORBA::Long from_slave_id, DLS::Capability key) override;
 	void transfer(CORBA::Long from_slave_id, DLS::Capability key, CORBA::LongLong start,
 		      CORBA::LongLong count, CORBA::LongLong stride) override;
@@ -88,6 +100,8 @@ private:
 	void flush_early_balance();
 
 	volatile int stop_; // set by stop(), read by the slave loop
+	struct slave_cut cut_;
+	bool cut_ok_;
 	struct slave_tree *volatile tree_;
 	omni_mutex lock_; // guards the keys and the neighbours
 	uint64_t key_, peer_key_, left_key_, right_key_;

@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* Mirrors DLS::PROTOCOL_VERSION: a peer of another version is refused. */
-#define DLS_PROTOCOL_VERSION 10u
+#define DLS_PROTOCOL_VERSION 11u
 /* Mirrors DLS::MAX_RESULT_BYTES: no message carries more result octets than this. */
 #define DLS_MAX_RESULT_BYTES (1 << 20)
 
@@ -68,6 +68,16 @@ struct dls_reply {
 struct dls_chunk_time {
 	int64_t start, count;
 	double compute_s, elapsed_s;
+};
+
+/* The chunk a slave computes now, as it answers the master's take-back
+ * (IDL ChunkProgress, PROTOCOL.md 17): [start, start + count) as it stands
+ * (count 0: none), done of them computed, elapsed seconds since it began;
+ * cuttable: the slave can stop it early (Slave::take_back). */
+struct dls_progress {
+	int64_t start, count, done;
+	double elapsed;
+	int cuttable;
 };
 
 /* At most this many measured chunks ride on one request (one in flight:
@@ -144,6 +154,7 @@ struct dls_status {
 	const char *scheme;
 	char scheme_choices[512]; /* --scheme auto: its decisions, "" for another scheme */
 	int64_t iterations, assigned, delivered, requeued;
+	int64_t takebacks, taken_back; /* chunk tails taken back, their iterations */
 	int recomputations;
 	int started, done;
 	double elapsed; /* since scheduling started; T_p once done */

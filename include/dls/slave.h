@@ -103,6 +103,8 @@ struct slave_config {
  * slave_config.patience_ms), DLS_ESTATE or DLS_EINVAL (refused, why
  * filled: not retried).
  */
+struct slave_cut;
+
 struct slave_ops {
 	void *ctx;
 	int (*register_slave)(void *ctx, const char *name, double speed, int *id, double *vpower,
@@ -122,6 +124,12 @@ struct slave_ops {
 	 * until slave_config.rejoin_ms); a refusal ends the run.
 	 */
 	int (*rejoin)(void *ctx, int id, char *why, size_t len);
+	/*
+	 * Optional: the current chunk as the adapter's servant shows it to
+	 * the master's take-back (Slave::progress and take_back, PROTOCOL.md
+	 * 17; slave/slave_cut.h); NULL: chunks are computed whole.
+	 */
+	struct slave_cut *cut;
 };
 
 struct slave_stats {

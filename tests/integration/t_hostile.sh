@@ -30,14 +30,16 @@ wait_for sh -c "nameclt $NS list DLS/h | grep -c '^slave\.' | grep -qx 3"
 "$DLS_TEST_BIN_DIR/bad_client" --intruder h 3 $NS $EP >"$T/intruder.log" 2>&1
 wait "$MASTER"
 same_image "$T/h.pgm" "$REF"
-expect_eq "attacks refused" "$(grep -c '^refused:' "$T/intruder.log")" 42
+expect_eq "attacks refused" "$(grep -c '^refused:' "$T/intruder.log")" 48
 ! grep -q '^ACCEPTED\|^FAILED' "$T/intruder.log"
 grep -q "refused: join without the run's secret: register_slave: this run has a secret and the caller showed none" "$T/intruder.log"
 grep -q "refused: join with another secret: register_slave: the caller's proof does not match this run's secret" "$T/intruder.log"
 grep -q "refused: slave_lost of a real slave: slave 0: the call does not carry the capability" "$T/intruder.log"
 grep -q "refused: stop a real slave: stop: the caller does not show this slave's capability" "$T/intruder.log"
+grep -q "refused: ask a real slave how far it is: progress: the caller does not show this slave's capability" "$T/intruder.log"
+grep -q "refused: take back a real slave's chunk: take_back: the caller does not show this slave's capability" "$T/intruder.log"
 ! grep -q "lost" "$T/master.log"
-echo "ok master-slave intruder: 42 refused, image exact"
+echo "ok master-slave intruder: 48 refused, image exact"
 
 # --- Tree Scheduling ---------------------------------------------------------------
 spawn tree dls-treesched --run ht --slaves 3 --width 400 --height 200 \
@@ -51,14 +53,15 @@ wait_for sh -c "nameclt $NS list DLS/ht | grep -c '^slave\.' | grep -qx 3"
 "$DLS_TEST_BIN_DIR/bad_client" --intruder-trees ht 3 $NS $EP >"$T/tintruder.log" 2>&1
 wait "$TREE"
 same_image "$T/ht.pgm" "$REF"
-expect_eq "tree attacks refused" "$(grep -c '^refused:' "$T/tintruder.log")" 29
+expect_eq "tree attacks refused" "$(grep -c '^refused:' "$T/tintruder.log")" 32
 ! grep -q '^ACCEPTED\|^FAILED' "$T/tintruder.log"
 grep -q "refused: report as a real slave: slave 0: the call does not carry the capability" "$T/tintruder.log"
+grep -q "refused: take back a tree slave's chunk: take_back: the caller does not show" "$T/tintruder.log"
 grep -q "refused: demand from a stranger: demand: the caller does not show this slave's peer key" "$T/tintruder.log"
 ! grep -q "lost" "$T/tree.log"
 grep -q "refused: balance from a stranger: balance: this slave does not run a workpile" "$T/tintruder.log"
 grep -q "refused: a peer's reference as a real slave: slave 0: the call does not carry the capability" "$T/tintruder.log"
-echo "ok tree intruder: 29 refused, image exact"
+echo "ok tree intruder: 32 refused, image exact"
 
 # --- the naming service hijacked ---------------------------------------------------------------
 # a stranger's open master, bound as run v's master: v's slave refuses it

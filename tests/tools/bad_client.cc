@@ -157,6 +157,8 @@ static void intrude(DLS::Master_ptr m, const char *run, int nslaves, DLS::Slave_
 			continue;
 		EXPECT_REFUSED("stop a real slave", sl->stop(0, "intruder"));
 		EXPECT_REFUSED("stop a real slave with a guessed key", sl->stop(id + 1, "intruder"));
+		EXPECT_REFUSED("ask a real slave how far it is", sl->progress(id + 1));
+		EXPECT_REFUSED("take back a real slave's chunk", sl->take_back(0, 0, 1));
 	}
 }
 
@@ -194,6 +196,7 @@ static void intrude_trees(DLS::Coordinator_ptr co, const char *run, int nslaves,
 			       sl->neighbours(1, -1, DLS::Slave::_nil(), 0, 0, -1,
 					      DLS::Slave::_nil(), 0, 0));
 		EXPECT_REFUSED("stop a tree slave", sl->stop(0, "intruder"));
+		EXPECT_REFUSED("take back a tree slave's chunk", sl->take_back(1, 0, 1));
 		EXPECT_REFUSED("balance from a stranger", sl->balance(0, 1, 0, 5, 5, 0, 0));
 	}
 }

@@ -24,5 +24,6 @@ int journal_suite_add(void);
 int liveness_suite_add(void);
 int workload_suite_add(void);
 int net_addr_suite_add(void);
+int takeback_suite_add(void);
 
 #endif

@@ -1,0 +1,51 @@
+/*
+ * master_give.c - what a child holds: a chunk given to it (from the scheme
+ * or the requeue), and the take-back's shrink of a chunk it holds, which
+ * the live master and the journal's replay both make.
+ */
+#include "dls/err.h"
+#include "master_internal.h"
+
+int master_give_work(struct master *m, int id, struct dls_range c, struct dls_reply *out)
+{
+	struct dls_slave_status *info = &m->roster.v[id].info;
+
+	if (ledger_hold(&m->children[id].serve.held, c.start, c.count))
+		return DLS_ENOMEM;
+	out->kind = DLS_REPLY_WORK;
+	out->start = c.start;
+	out->count = c.count;
+	out->wait_ms = 0;
+	out->depth =
+	    serve_depth(c.count, m->sched ? sched_remaining(m->sched) : 0, m->cfg.nslaves);
+	info->chunks++;
+	info->iterations += c.count;
+	info->state = DLS_SLAVE_ACTIVE;
+	return DLS_OK;
+}
+
+int master_cut_tail(struct master *m, int holder, int64_t start, int64_t end)
+{
+	struct master_child *ch = &m->children[holder];
+	int64_t count = 0;
+	int rc;
+
+	for (size_t k = 0; k < ch->serve.held.n; k++)
+		if (ch->serve.held.v[k].start == start)
+			count = ch->serve.held.v[k].count;
+	if (!count || end <= start || end >= start + count)
+		return count ? DLS_EINVAL : DLS_ENOENT;
+	if (serve_ranges_push(&m->requeue, end, start + count - end))
+		return DLS_ENOMEM;
+	rc = ledger_cut_tail(&m->results.ledger, &ch->serve.held, start, end);
+	if (rc) {
+		m->requeue.n--; /* the range just pushed: it stays with its holder */
+		return rc;
+	}
+	ch->cut = 1;
+	m->roster.v[holder].info.iterations -= start + count - end;
+	m->takebacks++;
+	m->taken_back += start + count - end;
+	master_log_takeback(m, holder, start, end);
+	return DLS_OK;
+}

@@ -1,0 +1,209 @@
+/*
+ * master_takeback.c - the end game's take-back (PROTOCOL.md 17, BENCHMARKS.md
+ * 25): once the scheme has handed out every iteration, an idle slave's
+ * request does not just wait while the others compute; the master asks the
+ * holders how far their chunks are (Slave::progress), picks the chunk that
+ * would end last by the holders' own pace, and gives the asker the share of
+ * its undone tail that the two rates call for.  The shrink is journaled
+ * before the asker hears of it, and the holder is told (Slave::take_back)
+ * before the asker's reply leaves; a holder that is not told in time (or
+ * never) computes the tail too, and the master drops those results: every
+ * iteration is delivered exactly once either way.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls/err.h"
+#include "dls/log.h"
+#include "dls_time.h"
+#include "master_internal.h"
+
+/* The most holders one request asks (those holding the most). */
+#define TAKEBACK_PROBES 64
+/* What the holder may compute besides, between its answer and the cut's
+ * arrival, beyond the two calls' round trips: the journal and the master's
+ * own work (seconds). */
+#define TAKEBACK_MARGIN_S 1e-3
+
+struct probe {
+	int id;
+	uint64_t key;
+	int64_t held;
+	int rc;
+	struct dls_progress p;
+	double rtt, at; /* the call's round trip, and when its answer came */
+};
+
+void master_set_callout(struct master *m, const struct master_callout *c)
+{
+	pthread_mutex_lock(&m->lock);
+	m->callout = *c;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* Whether the request of child id, answered WAIT, may take back: the run
+ * takes back, the scheme is exhausted, nothing is requeued, the asker holds
+ * nothing undelivered and no other request is asking.  The lock is held. */
+static int may_take_back(const struct master *m, int id)
+{
+	return m->cfg.take_back && m->callout.progress && m->callout.take_back &&
+	       !m->taking_back && !m->replaying && !m->gate.closing && !m->results.done &&
+	       m->sched && sched_remaining(m->sched) == 0 &&
+	       serve_ranges_left(&m->requeue) == 0 &&
+	       m->roster.v[id].info.state != DLS_SLAVE_LOST &&
+	       ledger_held_undelivered(&m->children[id].serve.held) == 0;
+}
+
+/* The holders other than id, those holding the most first, at most
+ * TAKEBACK_PROBES (into v); how many.  The lock is held. */
+static size_t holders(const struct master *m, int id, struct probe *v)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < m->roster.n; i++) {
+		int64_t held = ledger_held_undelivered(&m->children[i].serve.held);
+		size_t k;
+
+		if (i == id || held <= 0 || !roster_alive(&m->roster, i) ||
+		    m->roster.v[i].info.state == DLS_SLAVE_LOST)
+			continue;
+		if (n == TAKEBACK_PROBES && held <= v[n - 1].held)
+			continue;
+		k = n < TAKEBACK_PROBES ? n++ : n - 1;
+		while (k > 0 && v[k - 1].held < held) { /* insertion, largest first */
+			v[k] = v[k - 1];
+			k--;
+		}
+		memset(&v[k], 0, sizeof(v[k]));
+		v[k].id = i;
+		v[k].key = m->roster.v[i].key;
+		v[k].held = held;
+	}
+	return n;
+}
+
+/* Asks each holder how far it is; without the lock. */
+static void ask_holders(const struct master_callout *co, struct probe *v, size_t n)
+{
+	char why[MASTER_WHY_LEN];
+
+	for (size_t k = 0; k < n; k++) {
+		double t0 = dls_now();
+
+		v[k].rc = co->progress(co->ctx, v[k].id, v[k].key, &v[k].p, why, sizeof(why));
+		v[k].at = dls_now();
+		v[k].rtt = v[k].at - t0;
+		if (v[k].rc)
+			log_debug("take-back: slave %d did not say how far it is: %s", v[k].id, why);
+	}
+}
+
+/* The chunk that would end last by its holder's pace (none done yet: above
+ * every estimate, the larger first), among those that can be cut; -1 when
+ * none. */
+static long pick_victim(const struct probe *v, size_t n)
+{
+	double latest = -1;
+	long victim = -1;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct dls_progress *p = &v[k].p;
+		double est;
+
+		if (v[k].rc || !p->cuttable || p->count < 2 || p->done >= p->count)
+			continue;
+		est = p->done > 0 ? (double)(p->count - p->done) * p->elapsed / (double)p->done
+				  : 1e300 / 4 + (double)p->count;
+		if (est > latest) {
+			latest = est;
+			victim = (long)k;
+		}
+	}
+	return victim;
+}
+
+/* Iterations a second child id computes, from the chunk times it reported
+ * (0: none yet). */
+static double rate_of(const struct master *m, int id)
+{
+	const struct master_child *ch = &m->children[id];
+
+	return ch->claimed_s > 0 && ch->claimed_n > 0 ? ch->claimed_n / ch->claimed_s : 0;
+}
+
+/* How many iterations of victim v's chunk asker id takes (0: none): of
+ * what the holder will not have done when the cut reaches it (and the one
+ * it is on), the asker's share by the two rates.  The lock is held. */
+static int64_t share(const struct master *m, int id, const struct probe *v)
+{
+	const struct dls_progress *p = &v->p;
+	double pace = p->done > 0 && p->elapsed > 0 ? (double)p->done / p->elapsed : 0;
+	double rate_a = rate_of(m, id), rate_h = pace;
+	double dt = dls_now() - v->at + 2 * v->rtt + TAKEBACK_MARGIN_S;
+	int64_t keep = p->done + (int64_t)ceil(pace * dt) + 1, undone;
+
+	if (!(rate_a > 0) || !(rate_h > 0)) { /* no pace yet: the declared powers */
+		rate_a = m->roster.v[id].info.vpower;
+		rate_h = m->roster.v[v->id].info.vpower;
+	}
+	undone = keep < p->count ? p->count - keep : 0;
+	if (!(rate_a > 0) || !(rate_h > 0))
+		return 0;
+	return (int64_t)floor((double)undone * rate_a / (rate_a + rate_h));
+}
+
+void master_take_back(struct master *m, int id, struct dls_reply *out, struct master_cut *told)
+{
+	struct probe v[TAKEBACK_PROBES];
+	struct master_callout co = m->callout;
+	struct dls_range c;
+	size_t n;
+	long k;
+	int64_t take, end;
+	int rc;
+
+	told->holder = -1;
+	if (!may_take_back(m, id) || (n = holders(m, id, v)) == 0)
+		return;
+	m->taking_back = 1;
+	pthread_mutex_unlock(&m->lock);
+	ask_holders(&co, v, n);
+	pthread_mutex_lock(&m->lock);
+	m->taking_back = 0;
+	if (!may_take_back(m, id) || (k = pick_victim(v, n)) < 0 ||
+	    (take = share(m, id, &v[k])) < 1)
+		return;
+	end = v[k].p.start + v[k].p.count - take;
+	rc = master_cut_tail(m, v[k].id, v[k].p.start, end);
+	if (rc) { /* it finished or delivered meanwhile: nothing to take */
+		log_debug("take-back from slave %d of [%lld, +%lld): %s", v[k].id, (long long)end,
+			  (long long)take, dls_strerror(rc));
+		return;
+	}
+	if (!serve_ranges_pop_for(&m->requeue, id, &c) || master_give_work(m, id, c, out)) {
+		/* kept in the requeue: the next request takes it */
+		log_warn("take-back: the tail [%lld, +%lld) could not be given to slave %d now",
+			 (long long)end, (long long)take, id);
+		return;
+	}
+	m->roster.v[id].info.requeued_chunks++; /* as a requeued range's (its replay) */
+	*told = (struct master_cut){v[k].id, v[k].key, v[k].p.start, end};
+	log_info("took back [%lld, +%lld) of slave %d's chunk [%lld, +%lld) (%lld done in "
+		 "%.3f s) for slave %d",
+		 (long long)end, (long long)take, v[k].id, (long long)v[k].p.start,
+		 (long long)v[k].p.count, (long long)v[k].p.done, v[k].p.elapsed, id);
+}
+
+void master_take_back_tell(struct master *m, const struct master_cut *told)
+{
+	char why[MASTER_WHY_LEN];
+
+	if (told->holder < 0)
+		return;
+	if (m->callout.take_back(m->callout.ctx, told->holder, told->key, told->start, told->end,
+				 why, sizeof(why)))
+		log_warn("slave %d was not told that its chunk [%lld, ...) now ends at %lld (%s): "
+			 "its results past that are dropped",
+			 told->holder, (long long)told->start, (long long)told->end, why);
+}

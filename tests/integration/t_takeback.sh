@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The end game (PROTOCOL.md 17): once the scheme has handed out every
+# iteration, idle slaves take back the undone tails of the chunks that would
+# end last.  On C8-mis in the natural order (wrong declared speeds, the
+# expensive columns together) the run takes tails back, the image equals
+# `dls mandel` column by column, emulated and real; without it none is
+# taken; a slave or the master killed in the end game loses nothing.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+W=800 H=400
+REF=$(reference $W $H)
+# run_one TAG ARGS...: a run on C8-mis, natural order; its image checked
+run_one() {
+	local tag=$1
+	shift
+	dls run --cluster C8-mis --scheme mfsc --order natural --width $W --height $H \
+		--raw "$T/$tag.pgm" --json "$T/$tag.json" --dir "$T/logs-$tag" "$@" \
+		>"$T/$tag.log" 2>&1 || { cat "$T/$tag.log"; exit 1; }
+	same_image "$T/$tag.pgm" "$REF"
+	echo "ok $tag"
+}
+two_at_once run_one on --t-iter 2000
+two_at_once run_one off --t-iter 2000 --take-back off
+steps_done
+# the default takes tails back, says how many, and beats itself without
+grep -qE "^take-back: [1-9][0-9]* chunk tails, [1-9][0-9]* iterations" "$T/on.log"
+[ "$(json_get "$T/on.json" takebacks)" -ge 1 ]
+[ "$(json_get "$T/off.json" takebacks)" = 0 ]
+! grep -q "^take-back:" "$T/off.log"
+e_on=$(json_get "$T/on.json" efficiency)
+e_off=$(json_get "$T/off.json" efficiency)
+python3 -c "import sys; assert float(sys.argv[1]) > float(sys.argv[2]), sys.argv" "$e_on" "$e_off"
+# the holders that were cut stopped early: the iterations in the table add
+# up to the loop (each counted once, by the slave that delivered it)
+python3 - "$T/on.json" $W <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert sum(p["iterations"] for p in r["pes"]) == int(sys.argv[2]), r["pes"]
+EOF
+
+# real computation: cut between iterations; a slave killed, and the master
+# killed (resumed from its journal), in the end game
+two_at_once run_one real --real
+two_at_once run_one killslave --t-iter 2000 --kill slave.1@2.2
+steps_done
+run_one killmaster --t-iter 2000 --kill master@2.4
+grep -q "resum" "$T/killmaster.log" "$T"/logs-killmaster/*.log
+
+expect_usage_error "^dls run: --take-back 'x': must be on or off" \
+	dls run --cluster C8 --take-back x
+expect_usage_error "^dls run: --take-back 'on': Tree Scheduling and the balancing policies" \
+	dls run --cluster C8 --scheme trees --take-back on
+expect_usage_error "^dls-master: --take-back 'maybe': must be on or off" \
+	dls-master --slaves 2 --take-back maybe
