@@ -302,29 +302,48 @@ struct blocks {
 	double work;
 };
 
-/* One block [b, b + *n) of a chunk that may be cut: iteration by
- * iteration, each one's cost told to the cut, ending early (*n and *end
- * lowered) at its bound. */
+/* One block [b, b + *n) of a chunk that may be cut, in pieces of `grain`
+ * iterations (emulated: 1, each one's cost told to the cut for the
+ * timeline), ending early (*n and *end lowered) at the cut's bound, which
+ * is checked after each piece. */
 static int compute_cut(struct blocks *k, int64_t b, int64_t *n, uint8_t *buf, uint64_t *cost,
-		       int64_t *end)
+		       int64_t *end, int64_t grain)
 {
 	struct run *r = k->r;
 	size_t rb = r->work.loop.result_bytes;
 
-	for (int64_t i = 0; i < *n; i++) {
+	for (int64_t i = 0; i < *n; i += grain) {
+		int64_t m = *n - i < grain ? *n - i : grain;
 		uint64_t c = 0;
-		int rc = work_compute(&r->work, b + i, 1, buf + (size_t)i * rb, &c, r->why, r->len);
+		int rc = work_compute(&r->work, b + i, m, buf + (size_t)i * rb, &c, r->why, r->len);
 
 		if (rc)
 			return rc;
 		*cost += c;
-		if (!slave_cut_computed(r->cut, b + i - k->start, (double)c)) {
-			*n = i + 1;
-			*end = b + i + 1;
+		if (!slave_cut_computed(r->cut, b + i + m - 1 - k->start, (double)c)) {
+			*n = i + m;
+			*end = b + i + m;
 			break;
 		}
 	}
 	return DLS_OK;
+}
+
+/* Real (or embedded) computation under a take-back: pieces of about
+ * SLAVE_CUT_GRAIN_S by the seconds an iteration took so far, so that a
+ * body that works on runs of iterations still gets runs. */
+#define SLAVE_CUT_GRAIN_S 2e-3
+
+static int64_t cut_grain(const struct run *r, int64_t n)
+{
+	int64_t g;
+
+	if (r->cfg->emulated)
+		return 1;
+	if (!(r->real_spi > 0))
+		return n;
+	g = (int64_t)(SLAVE_CUT_GRAIN_S / r->real_spi);
+	return g < 1 ? 1 : g;
 }
 
 static int compute_blocks(void *arg)
@@ -348,7 +367,7 @@ static int compute_blocks(void *arg)
 			return DLS_ENOMEM;
 		}
 		if (r->cut)
-			rc = compute_cut(k, b, &n, buf, &cost, &end);
+			rc = compute_cut(k, b, &n, buf, &cost, &end, cut_grain(r, n));
 		else
 			rc = work_compute(&r->work, b, n, buf, &cost, r->why, r->len);
 		k->work += (double)cost;

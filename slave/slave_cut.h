@@ -8,8 +8,8 @@
  * what it computed; the servant's threads read the progress and lower the
  * bound.  Emulated (WORKLOAD.md 2), an iteration counts as done once its
  * emulated time has passed, and the chunk ends at the emulated time of the
- * work below the bound; real, the computation checks the bound before each
- * iteration.
+ * work below the bound; real (or a program's own body), the computation
+ * checks the bound between pieces of a few milliseconds.
  */
 #ifndef DLS_SLAVE_CUT_H
 #define DLS_SLAVE_CUT_H
@@ -57,9 +57,10 @@ int slave_cut_begin(struct slave_cut *c, int64_t start, int64_t count, double c0
 		    const struct emul_steps *power, double t0, double t_iter_s);
 
 /*
- * Iteration start + k was computed, with `work` unit iterations of cost.
- * Returns non-zero while iteration start + k + 1 is below the bound (the
- * computation goes on), 0 once the chunk was cut there.
+ * The iterations up to start + k are computed; emulated, they come one by
+ * one and `work` is the cost of iteration start + k (unit iterations), for
+ * the timeline.  Returns non-zero while iteration start + k + 1 is below the
+ * bound (the computation goes on), 0 once the chunk was cut there.
  */
 int slave_cut_computed(struct slave_cut *c, int64_t k, double work);
 
