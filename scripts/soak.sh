@@ -4,7 +4,8 @@
 #
 # Every run draws, from SEED, a workload and its size, a cluster, a family
 # (a flat scheme, HDTSS under two-level or relay hmasters, Tree Scheduling,
-# or a balancing policy), an order, a collection, asking ahead or not, a
+# or a balancing policy), an order, a collection, asking ahead or not, the
+# end game's take-back or not (flat), a
 # link latency, emulated or real slaves, TLS or not, slaves embedded in a
 # program of their own (examples/embed_slave, when built), a journal or
 # not, and, in half the runs, a failure drill (`--kill` of a slave, the
@@ -77,6 +78,8 @@ draw() {
 		args+=(--collect "$P")
 		pick on on off
 		args+=(--overlap "$P")
+		pick on on on off # the end game (PROTOCOL.md 17)
+		args+=(--take-back "$P")
 		# slaves embedded in a program of their own (examples/embed_slave.cc),
 		# when make check built it
 		[ $((RANDOM % 6)) = 0 ] && [ $tls = 0 ] && [ -x "$EMBED" ] &&
