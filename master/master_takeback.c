@@ -99,6 +99,39 @@ static void ask_holders(const struct master_callout *co, struct probe *v, size_t
 	}
 }
 
+/*
+ * A holder's answer is a remote party's word: it counts only for a chunk
+ * the holder holds (a range that begins at its start), cut to what the
+ * ledger still leaves it (a cut it was not told of yet), with 0 <= done <=
+ * count and a finite elapsed >= 0; else it is set aside (rc).  The lock
+ * is held.
+ */
+static void check_answer(const struct master *m, struct probe *v)
+{
+	const struct ledger_held *h = &m->children[v->id].serve.held;
+	struct dls_progress *p = &v->p;
+	int64_t held = 0;
+
+	if (v->rc)
+		return;
+	for (size_t k = 0; k < h->n; k++)
+		if (h->v[k].start == p->start)
+			held = h->v[k].count;
+	if (p->count > held)
+		p->count = held;
+	if (p->count < 1 || p->done < 0 || !isfinite(p->elapsed) || p->elapsed < 0) {
+		if (p->count >= 1 && !m->replaying)
+			log_warn("take-back: slave %d says it did %lld of chunk [%lld, +%lld) in "
+				 "%g s: not an answer, set aside",
+				 v->id, (long long)p->done, (long long)p->start, (long long)p->count,
+				 p->elapsed);
+		v->rc = DLS_EINVAL;
+		return;
+	}
+	if (p->done > p->count)
+		p->done = p->count;
+}
+
 /* The chunk that would end last by its holder's pace (none done yet: above
  * every estimate, the larger first), among those that can be cut; -1 when
  * none. */
@@ -141,16 +174,17 @@ static int64_t share(const struct master *m, int id, const struct probe *v)
 	double pace = p->done > 0 && p->elapsed > 0 ? (double)p->done / p->elapsed : 0;
 	double rate_a = rate_of(m, id), rate_h = pace;
 	double dt = dls_now() - v->at + 2 * v->rtt + TAKEBACK_MARGIN_S;
-	int64_t keep = p->done + (int64_t)ceil(pace * dt) + 1, undone;
+	/* in doubles: a pace a holder claims may be absurd */
+	double keep = (double)p->done + ceil(pace * dt) + 1, undone;
 
 	if (!(rate_a > 0) || !(rate_h > 0)) { /* no pace yet: the declared powers */
 		rate_a = m->roster.v[id].info.vpower;
 		rate_h = m->roster.v[v->id].info.vpower;
 	}
-	undone = keep < p->count ? p->count - keep : 0;
-	if (!(rate_a > 0) || !(rate_h > 0))
+	undone = keep < (double)p->count ? (double)p->count - keep : 0;
+	if (!(rate_a > 0) || !(rate_h > 0) || !isfinite(rate_a) || !isfinite(rate_h))
 		return 0;
-	return (int64_t)floor((double)undone * rate_a / (rate_a + rate_h));
+	return (int64_t)floor(undone * (rate_a / (rate_a + rate_h)));
 }
 
 void master_take_back(struct master *m, int id, struct dls_reply *out, struct master_cut *told)
@@ -171,6 +205,8 @@ void master_take_back(struct master *m, int id, struct dls_reply *out, struct ma
 	ask_holders(&co, v, n);
 	pthread_mutex_lock(&m->lock);
 	m->taking_back = 0;
+	for (size_t j = 0; j < n; j++)
+		check_answer(m, &v[j]);
 	if (!may_take_back(m, id) || (k = pick_victim(v, n)) < 0 ||
 	    (take = share(m, id, &v[k])) < 1)
 		return;

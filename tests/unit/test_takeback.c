@@ -6,6 +6,8 @@
  * bound, progress and emulated deadline follow a cut.
  */
 #include <CUnit/CUnit.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,6 +247,16 @@ static void test_takeback_declined(void)
 	f.p[1] = (struct dls_progress){0, 3, 2, 0.5, 1}; /* on its last one */
 	rep = ask(m, 0, ++seq, 0, 0);
 	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_WAIT);
+	/* a holder whose answer is nonsense is set aside, not believed */
+	f.p[1] = (struct dls_progress){0, INT64_MAX, -5, NAN, 1};
+	rep = ask(m, 0, ++seq, 0, 0);
+	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_WAIT);
+	f.p[1] = (struct dls_progress){0, INT64_MAX, INT64_MAX, 1e-300, 1};
+	rep = ask(m, 0, ++seq, 0, 0);
+	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_WAIT);
+	f.p[1] = (struct dls_progress){1, 2, 0, 0.5, 1}; /* a chunk it does not hold */
+	rep = ask(m, 0, ++seq, 0, 0);
+	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_WAIT);
 	CU_ASSERT_EQUAL(f.told, 0);
 	rep = ask(m, 1, 2, 0, 3);
 	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_DONE);
@@ -327,7 +339,7 @@ int takeback_suite_add(void)
 
 	return !s || !CU_add_test(s, "a tail taken back, the holder's copy dropped", test_takeback_live) ||
 	       !CU_add_test(s, "replayed from the journal after a crash", test_takeback_resumed) ||
-	       !CU_add_test(s, "declined: cannot cut, or nothing left to take", test_takeback_declined) ||
+	       !CU_add_test(s, "declined: cannot cut, nothing left, or a lying holder", test_takeback_declined) ||
 	       !CU_add_test(s, "the ledger cuts a held tail only", test_ledger_cut_tail) ||
 	       !CU_add_test(s, "the slave's bound, progress and deadline", test_slave_cut);
 }
