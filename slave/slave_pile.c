@@ -519,6 +519,13 @@ int slave_pile_run(struct slave_pile *p, struct run *r, const struct slave_tree_
 			r->st->times.t_comwait += dls_now() - w0;
 		}
 	}
+	if (rc == DLS_EREMOTE && p->stop) {
+		/* the coordinator had every result, said stop and left while
+		 * this slave still reported (a copy of work it was given again
+		 * after a failure): the run is over, not lost */
+		log_warn("stopped by the coordinator, which is gone now: %s", r->why);
+		rc = DLS_OK;
+	}
 	if (!rc && p->err) {
 		snprintf(r->why, r->len, "balancing: %s", dls_strerror(p->err));
 		rc = p->err;
