@@ -198,21 +198,34 @@ int64_t ledger_release(struct ledger *l, struct ledger_held *h,
 	return moved;
 }
 
+/* The holder's range that begins at start, or NULL. */
+static struct ledger_held_range *range_at(const struct ledger_held *h, int64_t start)
+{
+	for (size_t k = 0; k < h->n; k++)
+		if (h->v[k].start == start)
+			return &h->v[k];
+	return NULL;
+}
+
+int64_t ledger_held_count(const struct ledger_held *h, int64_t start)
+{
+	const struct ledger_held_range *r = range_at(h, start);
+
+	return r ? r->count : 0;
+}
+
 int ledger_cut_tail(struct ledger *l, struct ledger_held *h, int64_t start, int64_t end)
 {
-	for (size_t k = 0; k < h->n; k++) {
-		struct ledger_held_range *r = &h->v[k];
+	struct ledger_held_range *r = range_at(h, start);
 
-		if (r->start != start)
-			continue;
-		if (end <= start || end >= start + r->count)
-			return DLS_EINVAL;
-		for (int64_t i = end; i < start + r->count; i++)
-			if (l->state[i] != 0)
-				return DLS_ESTATE;
-		r->undelivered -= start + r->count - end;
-		r->count = end - start;
-		return DLS_OK;
-	}
-	return DLS_ENOENT;
+	if (!r)
+		return DLS_ENOENT;
+	if (end <= start || end >= start + r->count)
+		return DLS_EINVAL;
+	for (int64_t i = end; i < start + r->count; i++)
+		if (l->state[i] != 0)
+			return DLS_ESTATE;
+	r->undelivered -= start + r->count - end;
+	r->count = end - start;
+	return DLS_OK;
 }

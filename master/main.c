@@ -154,12 +154,7 @@ int main(int argc, char **argv)
 				cli_usage_error(PROG, "--collect", optarg, "must be piggyback or end");
 			break;
 		case O_TAKEBACK:
-			if (!strcmp(optarg, "off"))
-				cfg.take_back = 0;
-			else if (!strcmp(optarg, "on"))
-				cfg.take_back = 1;
-			else
-				cli_usage_error(PROG, "--take-back", optarg, "must be on or off");
+			cfg.take_back = cli_on_off_or_die(PROG, "--take-back", optarg);
 			break;
 		case O_STARTTO:
 			cfg.start_timeout_ms =

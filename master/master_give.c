@@ -27,12 +27,9 @@ int master_give_work(struct master *m, int id, struct dls_range c, struct dls_re
 int master_cut_tail(struct master *m, int holder, int64_t start, int64_t end)
 {
 	struct master_child *ch = &m->children[holder];
-	int64_t count = 0;
+	int64_t count = ledger_held_count(&ch->serve.held, start);
 	int rc;
 
-	for (size_t k = 0; k < ch->serve.held.n; k++)
-		if (ch->serve.held.v[k].start == start)
-			count = ch->serve.held.v[k].count;
 	if (!count || end <= start || end >= start + count)
 		return count ? DLS_EINVAL : DLS_ENOENT;
 	if (serve_ranges_push(&m->requeue, end, start + count - end))

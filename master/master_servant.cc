@@ -8,10 +8,11 @@
 #include "orb_util.hh"
 #include "proto_conv.hh"
 
-// The take-back's calls (master_callout): on the reference child id
-// registered with, which times out after the ping timeout.
-static int call_progress(void *ctx, int id, uint64_t key, struct dls_progress *out, char *why,
-			 size_t len)
+// The take-back's calls (master_callout): call(ref) on the reference child
+// id registered with, which times out after the ping timeout; DLS_OK, or
+// the failure with why.
+template <class Call>
+static int on_child(void *ctx, int id, char *why, size_t len, Call call)
 {
 	DLS::Slave_var ref = static_cast<Master_i *>(ctx)->slave_ref(id);
 
@@ -20,6 +21,17 @@ static int call_progress(void *ctx, int id, uint64_t key, struct dls_progress *o
 		return DLS_EREMOTE;
 	}
 	try {
+		call(ref.in());
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_corba_error(e, why, len);
+	}
+}
+
+static int call_progress(void *ctx, int id, uint64_t key, struct dls_progress *out, char *why,
+			 size_t len)
+{
+	return on_child(ctx, id, why, len, [&](DLS::Slave_ptr ref) {
 		DLS::ChunkProgress p = ref->progress(key);
 
 		out->start = p.start;
@@ -27,27 +39,14 @@ static int call_progress(void *ctx, int id, uint64_t key, struct dls_progress *o
 		out->done = p.done;
 		out->elapsed = p.elapsed;
 		out->cuttable = p.cuttable;
-		return DLS_OK;
-	} catch (const CORBA::Exception &e) {
-		return dls_corba_error(e, why, len);
-	}
+	});
 }
 
 static int call_take_back(void *ctx, int id, uint64_t key, int64_t start, int64_t end, char *why,
 			  size_t len)
 {
-	DLS::Slave_var ref = static_cast<Master_i *>(ctx)->slave_ref(id);
-
-	if (CORBA::is_nil(ref)) {
-		snprintf(why, len, "no reference for slave %d", id);
-		return DLS_EREMOTE;
-	}
-	try {
-		ref->take_back(key, start, end);
-		return DLS_OK;
-	} catch (const CORBA::Exception &e) {
-		return dls_corba_error(e, why, len);
-	}
+	return on_child(ctx, id, why, len,
+			[&](DLS::Slave_ptr ref) { ref->take_back(key, start, end); });
 }
 
 Master_i::Master_i(struct master *m, const DLS::JobSpec &job, int ping_timeout_ms,

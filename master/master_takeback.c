@@ -108,15 +108,12 @@ static void ask_holders(const struct master_callout *co, struct probe *v, size_t
  */
 static void check_answer(const struct master *m, struct probe *v)
 {
-	const struct ledger_held *h = &m->children[v->id].serve.held;
 	struct dls_progress *p = &v->p;
-	int64_t held = 0;
+	int64_t held;
 
 	if (v->rc)
 		return;
-	for (size_t k = 0; k < h->n; k++)
-		if (h->v[k].start == p->start)
-			held = h->v[k].count;
+	held = ledger_held_count(&m->children[v->id].serve.held, p->start);
 	if (p->count > held)
 		p->count = held;
 	if (p->count < 1 || p->done < 0 || !isfinite(p->elapsed) || p->elapsed < 0) {

@@ -4,10 +4,12 @@
 #include "master_testutil.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dls/err.h"
 #include "dls/workload.h"
+#include "mandel.h"
 
 void tu_master_config(struct master_config *c, enum sched_kind kind, int nslaves, int32_t width,
 		      int32_t height, int timeout_ms)
@@ -59,6 +61,17 @@ void tu_mandel_job(struct dls_job *job, int32_t width, int32_t height, int32_t m
 	snprintf(job->workload, sizeof(job->workload), "mandelbrot");
 	job->iterations = width;
 	job->result_bytes = (uint32_t)(2 * height);
+}
+
+uint16_t *tu_mandel_counts(int32_t width, int32_t height, int32_t maxit, int64_t start,
+			   int64_t count)
+{
+	struct mandel_params mp = {width, height, maxit};
+	uint16_t *c = malloc((size_t)(count ? count : 1) * (size_t)height * sizeof(*c));
+
+	for (int64_t i = 0; c && i < count; i++)
+		mandel_column(&mp, (int32_t)(start + i), c + i * height);
+	return c;
 }
 
 struct dls_result tu_counts(int64_t start, int64_t count, const uint16_t *counts, size_t ncounts)

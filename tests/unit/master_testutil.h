@@ -26,6 +26,11 @@ void tu_mandel_params(struct dls_param *p, int *n, int32_t width, int32_t height
 /* A Mandelbrot job as a master would send it (workload, parameters, loop). */
 void tu_mandel_job(struct dls_job *job, int32_t width, int32_t height, int32_t maxit);
 
+/* The correct Mandelbrot counts of columns [start, start + count) of a
+ * width x height image, natural order (malloc'ed: free them). */
+uint16_t *tu_mandel_counts(int32_t width, int32_t height, int32_t maxit, int64_t start,
+			   int64_t count);
+
 /* A result block of ncounts uint16 counts. */
 struct dls_result tu_counts(int64_t start, int64_t count, const uint16_t *counts, size_t ncounts);
 

@@ -59,15 +59,8 @@ struct driver {
 	size_t len;
 };
 
-static uint16_t *counts_for(int64_t start, int64_t count)
-{
-	struct mandel_params mp = {W, H, 64};
-	uint16_t *c = malloc((size_t)(count ? count : 1) * H * sizeof(*c));
-
-	for (int64_t i = 0; i < count; i++)
-		mandel_column(&mp, (int32_t)(start + i), c + i * H);
-	return c;
-}
+/* Correct counts for [start, start + count), natural order (maxit 64). */
+#define counts_for(start, count) tu_mandel_counts(W, H, 64, start, count)
 
 /* Slave s asks (A_i = s + 1) with the results of its last chunk. */
 static int step(struct master *m, struct driver *d, int s, int retry, struct dls_reply *rep)

@@ -37,16 +37,8 @@ static struct master *make(int nslaves, enum sched_kind kind, enum dls_collect c
 	return m;
 }
 
-/* Correct counts for [start, start+count), natural order. */
-static uint16_t *counts_for(int64_t start, int64_t count)
-{
-	struct mandel_params mp = {W, H, 64};
-	uint16_t *c = malloc((size_t)count * H * sizeof(*c));
-
-	for (int64_t i = 0; i < count; i++)
-		mandel_column(&mp, (int32_t)(start + i), c + i * H);
-	return c;
-}
+/* Correct counts for [start, start + count), natural order (maxit 64). */
+#define counts_for(start, count) tu_mandel_counts(W, H, 64, start, count)
 
 static void register_all(struct master *m, int n, const double *speeds, int *ids, double *v)
 {

@@ -65,15 +65,8 @@ static int fake_take_back(void *ctx, int id, uint64_t key, int64_t start, int64_
 	return DLS_OK;
 }
 
-static uint16_t *counts_for(int64_t start, int64_t count)
-{
-	struct mandel_params mp = {W, H, 64};
-	uint16_t *c = malloc((size_t)(count ? count : 1) * H * sizeof(*c));
-
-	for (int64_t i = 0; i < count; i++)
-		mandel_column(&mp, (int32_t)(start + i), c + i * H);
-	return c;
-}
+/* Correct counts for [start, start + count), natural order (maxit 64). */
+#define counts_for(start, count) tu_mandel_counts(W, H, 64, start, count)
 
 static char dir[64];
 
