@@ -2,6 +2,7 @@
 #
 #   make            build everything (installs missing Debian packages first)
 #   make check      unit + integration tests
+#   make check-repeat N=20 [HOG=1]  the integration suite N times, each test's passes
 #   make demo       a whole emulated C8 run writing mandelbrot.png
 #   make sanitize   the tests under ASan/UBSan, in build/san
 #   make fuzz       libFuzzer (clang) + ASan/UBSan on the core handlers, in build/fuzz:
@@ -120,6 +121,8 @@ BADCLIENT_OBJ := $(BUILD)/tests/tools/bad_client.o
 BADCLIENT_BIN := $(BUILD)/tests/bin/bad_client
 PINGRETRY_OBJ := $(BUILD)/tests/tools/ping_retry.o
 PINGRETRY_BIN := $(BUILD)/tests/bin/ping_retry
+SUBREAPER_BIN := $(BUILD)/tests/bin/subreaper
+TEST_PROGS    := $(BADCLIENT_BIN) $(PINGRETRY_BIN) $(SUBREAPER_BIN)
 
 # Fuzz harnesses of the core handlers (tests/fuzz/): each links either
 # libFuzzer (make fuzz, clang) or replay_main.c, which replays the committed
@@ -132,7 +135,7 @@ FUZZ_REPLAY   := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/replay_%)
 FUZZ_BIN      := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%)
 FUZZ_SECONDS  ?= 120
 
-.PHONY: all check check-cluster soak check-unit check-layout check-integration check-fuzz-corpus examples \
+.PHONY: all check check-repeat check-cluster soak check-unit check-layout check-integration check-fuzz-corpus examples \
         sanitize fuzz fuzz-run clean install demo deps
 all: $(PROGRAMS) $(PUBLIC_SO) $(PUBLIC_A)
 deps: $(DEPS_MK)
@@ -208,6 +211,11 @@ $(PINGRETRY_BIN): $(PINGRETRY_OBJ) $(LIBORB) $(LIBDLS)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
 
+$(SUBREAPER_BIN): $(BUILD)/tests/tools/subreaper.o
+	$(Q)mkdir -p $(@D)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@
+
 $(TREESCHED_BIN): $(TREESCHED_OBJ) $(LIBCLI) $(LIBORB) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
@@ -281,10 +289,18 @@ check-layout: all $(UNIT_BIN)
 check-unit: $(UNIT_BIN)
 	$(UNIT_BIN)
 
-check-integration: all $(BADCLIENT_BIN) $(PINGRETRY_BIN) examples
-	DLS_BIN_DIR=$(abspath $(BUILD)/bin) DLS_TEST_BIN_DIR=$(abspath $(BUILD)/tests/bin) \
-	  DLS_PREFIX=$(abspath $(BUILD)/prefix) DLS_EXAMPLES_DIR=$(abspath $(BUILD)/examples) \
-	  tests/integration/run.sh
+TEST_ENV = DLS_BIN_DIR=$(abspath $(BUILD)/bin) DLS_TEST_BIN_DIR=$(abspath $(BUILD)/tests/bin) \
+	   DLS_PREFIX=$(abspath $(BUILD)/prefix) DLS_EXAMPLES_DIR=$(abspath $(BUILD)/examples)
+check-integration: all $(TEST_PROGS) examples
+	$(TEST_ENV) tests/integration/run.sh
+
+# Flakes hunted: the integration suite N times, each in a fresh temporary
+# folder, with each test's pass count; HOG=1 keeps every core busy meanwhile
+# (scripts/check-repeat.sh; BENCHMARKS.md).
+N   ?= 20
+HOG ?= 0
+check-repeat: all $(TEST_PROGS) examples
+	$(TEST_ENV) REPEAT_DIR=$(abspath $(BUILD)/repeat) scripts/check-repeat.sh $(N) $(HOG)
 
 # What a user does: install into a prefix (here a temporary one), then build
 # the examples out of tree with pkg-config only (t_examples.sh runs them).
@@ -311,9 +327,10 @@ soak: all examples
 # Slurm (root) and runs dls run --slurm under salloc.  Not in make check: it
 # needs root, three daemons and a minute (README "Running on several machines").
 CLUSTER_PKGS := slurm-wlm munge
-check-cluster: all
+check-cluster: all $(SUBREAPER_BIN)
 	$(Q)scripts/install-deps.sh $(CLUSTER_PKGS)
-	DLS_BIN_DIR=$(abspath $(BUILD)/bin) tests/integration/run.sh $(abspath tests/cluster)/t_*.sh
+	DLS_BIN_DIR=$(abspath $(BUILD)/bin) DLS_TEST_BIN_DIR=$(abspath $(BUILD)/tests/bin) \
+	  tests/integration/run.sh $(abspath tests/cluster)/t_*.sh
 
 # ASan reports go to build/san/asan.PID, not stderr: a server that dls run stops while
 # ASan writes its report (symbolizing takes seconds) leaves it whole there.

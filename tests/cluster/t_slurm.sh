@@ -83,7 +83,6 @@ echo "dls run --slurm: flat, per-host hmasters and trees exact"
 salloc -N1 -n8 --job-name=gone$$ sh -c 'echo $SLURM_JOB_ID >"$0"; exec dls run --slurm --cluster C8 \
 	--width 400 --height 200 --t-iter 20000 --no-progress --dir "$1"' "$T/jobid" "$T/gone" \
 	>"$T/gone.log" 2>&1 &
-PIDS="$PIDS $!"
 wait_for test -s "$T/jobid"
 job=$(cat "$T/jobid")
 for _ in $(seq 100); do [ "$(squeue -h -s -j "$job" | wc -l)" -ge 10 ] && break; sleep 0.1; done

@@ -36,18 +36,42 @@ expand() {
 }
 
 # --- processes ---------------------------------------------------------------
-# Every test works in its own folder and stops only the PIDs it started.
-T=$(mktemp -d /tmp/dls-test-XXXXXX)
-PIDS=""
+# Every test works in its own folder.  It runs under tests/tools/subreaper
+# (run.sh), so every process it started stays in its process tree
+# (procs.sh).  At its end the library stops the naming service, gives the
+# rest LINGER_S seconds to end by themselves, then stops what is left: on a
+# test that passed, each such survivor fails it, named by its command line.
+# A test stops what it means to leave running (stop_procs).
+. "$(dirname "${BASH_SOURCE[0]}")/procs.sh"
+T=$(mktemp -d "${TMPDIR:-/tmp}/dls-test-XXXXXX")
 NS_DIR=""
 CLEANUP_HOOK=""	# a test's own cleanup (network namespaces), run first
+LINGER_S=10
 cleanup() {
-	local rc=$?
+	local rc=$? left
+	trap - EXIT INT TERM
 	[ -n "$CLEANUP_HOOK" ] && $CLEANUP_HOOK
-	for p in $PIDS; do kill -TERM "$p" 2>/dev/null || true; done
-	sleep 0.2
-	for p in $PIDS; do kill -KILL "$p" 2>/dev/null || true; done
 	[ -n "$NS_DIR" ] && dls names stop --dir "$NS_DIR" >/dev/null 2>&1
+	if [ "$rc" -eq 0 ]; then
+		# shellcheck disable=SC2046 # one PID a word
+		await_death "$LINGER_S" $(descendants $$) || true
+	fi
+	left=$(descendants $$)
+	if [ -n "$left" ]; then
+		if [ "$rc" -eq 0 ]; then
+			echo "FAILED the test left processes running ($LINGER_S s after its end):" >&2
+			rc=1
+		else
+			echo "processes still running when the test failed (stopped now):" >&2
+		fi
+		# shellcheck disable=SC2086
+		describe_procs $left >&2
+		# shellcheck disable=SC2086
+		stop_procs $left || {
+			echo "FAILED processes that outlived SIGKILL:" >&2
+			describe_procs $left >&2
+		}
+	fi
 	if [ "$rc" -ne 0 ]; then
 		for f in "$T"/*.log; do [ -f "$f" ] && { echo "---- $f"; cat "$f"; }; done
 		# the processes' own logs under dls run --dir: their warnings and errors
@@ -64,6 +88,21 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
+# kill_wait SIGNAL PID...: signals each PID and returns once each has exited,
+# so that what its death releases (a journal's lock, a port, a name in the
+# naming service) is free for what the test does next; fails the test when
+# one still lives 10 s later.
+kill_wait() {
+	local sig=$1 p
+	shift
+	for p; do kill -"$sig" "$p" 2>/dev/null || true; done
+	if ! await_death 10 "$@"; then
+		echo "FAILED still running 10 s after SIG$sig:" >&2
+		describe_procs "$@" >&2
+		exit 1
+	fi
+}
+
 # start_names: a private omniNames on a free loopback port; sets NS (the
 # -ORBInitRef option) and NS_ADDR.
 start_names() {
@@ -74,13 +113,13 @@ start_names() {
 
 EP="-ORBendPoint giop:tcp:127.0.0.1:"
 
-# spawn LOG CMD...: start CMD in the background under a time limit, remember its PID.
+# spawn LOG CMD...: starts CMD in the background under a time limit; LAST_PID
+# is its `timeout` wrapper's PID (wait on it for CMD's exit status).
 spawn() {
 	local log=$1
 	shift
 	timeout --kill-after=5 120 "$@" >"$T/$log.log" 2>&1 &
 	LAST_PID=$!
-	PIDS="$PIDS $LAST_PID"
 }
 
 # wait_for CMD...: retry CMD for up to 10 s.
@@ -128,7 +167,6 @@ two_at_once() {
 	out=$(mktemp "$T/step.XXXXXX")
 	("$@") >"$out" 2>&1 &
 	STEPS="$STEPS $!:$out"
-	PIDS="$PIDS $!"
 }
 step_wait_first() {
 	local first

@@ -4,10 +4,25 @@
 # emulated work, 190 s of CPU in 470 s; each has its own naming service,
 # folders and, for t_hosts, namespaces), and ends with "N passed, N
 # failed".  Each PASS or FAIL line comes as its test ends, a failure with
-# that test's output.  DLS_BIN_DIR names the programs.
+# that test's output.  DLS_BIN_DIR names the programs, DLS_TEST_BIN_DIR the
+# test programs (tests/tools/subreaper among them).
+#
+# The suite and each test run as child subreapers (procs.sh): every process
+# a test starts stays in its tree, the test's end stops and names what it
+# left (lib.sh), and the suite ends by failing on any process it started
+# that is still alive.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 : "${DLS_BIN_DIR:?set DLS_BIN_DIR to the folder holding dls}"
+: "${DLS_TEST_BIN_DIR:?set DLS_TEST_BIN_DIR to the folder holding subreaper}"
+reaper=$DLS_TEST_BIN_DIR/subreaper
+[ -x "$reaper" ] || { echo "run.sh: no '$reaper': make builds it" >&2; exit 2; }
+if [ "${DLS_SUITE_REAPER:-}" != $$ ]; then
+	# bash keeps its PID across the exec: the suite's shell is the reaper
+	export DLS_SUITE_REAPER=$$
+	exec "$reaper" bash "$0" "$@"
+fi
+. "$here/procs.sh"
 export DLS_BIN_DIR PATH="$DLS_BIN_DIR:$PATH"
 limit=${DLS_TEST_TIMEOUT:-300}
 jobs=${DLS_TEST_JOBS:-2}
@@ -24,7 +39,7 @@ trap 'rm -rf "$logs"' EXIT
 declare -A name_of=() start_of=()
 
 # one test, under its limit; its exit status is the test's
-one() { timeout --kill-after=10 "$limit" bash "$1" >"$logs/$2.log" 2>&1; }
+one() { timeout --kill-after=10 "$limit" "$reaper" bash "$1" >"$logs/$2.log" 2>&1; }
 
 # waits for one running test and says how it went
 reap_one() {
@@ -51,6 +66,19 @@ for t in "${tests[@]}"; do
 	name_of[$!]=$name
 done
 while [ "${#name_of[@]}" -gt 0 ]; do reap_one; done
+
+# what a test left that its own end did not stop (a test killed past its
+# limit ends without its cleanup): named, stopped, and the suite fails
+left=$(descendants $$)
+if [ -n "$left" ]; then
+	echo "FAIL leftovers (processes the suite started are still running)"
+	# shellcheck disable=SC2086 # one PID a word
+	describe_procs $left
+	# shellcheck disable=SC2086
+	stop_procs $left
+	failed=$((failed + 1))
+	failures="$failures leftovers"
+fi
 [ -n "$failures" ] && echo "failed:$failures"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

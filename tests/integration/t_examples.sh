@@ -81,13 +81,12 @@ grep -q "^master_callback: 240 columns from 2 slaves in .* s, sum of counts $wan
 # the same program survives its own crash: kill -9 mid-run, --resume
 "$X/master_callback" cbj 2 --journal "$T/cbj" $NS $EP >"$T/cbj1.log" 2>&1 &
 CB1=$!
-PIDS="$PIDS $CB1"
 for i in 0 1; do
 	spawn cbjslave$i dls-slave --run cbj --name s$i --t-iter 4000 --rejoin-ms 20000 $NS $EP
 done
 wait_for sh -c "nameclt $NS list DLS/cbj | grep -qx master"
 sleep 1.5
-kill -9 "$CB1"
+kill_wait KILL "$CB1"
 spawn cbj2 "$X/master_callback" cbj 2 --resume "$T/cbj" $NS $EP
 wait "$LAST_PID"
 grep -q "^master_callback: 240 columns from 2 slaves in .* s, sum of counts $want\$" "$T/cbj2.log"

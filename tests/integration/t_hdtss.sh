@@ -93,11 +93,10 @@ for mode in twolevel relay; do
 	HM=(dls-hmaster --run nr-$mode-$$ --name hmaster.0.0 --mode $mode --slaves 2 "${rec[@]}" $NS $EP)
 	"${HM[@]}" >"$T/nr-h1-$mode.log" 2>&1 & # not under timeout: the kill must reach it
 	NR_H1=$!
-	PIDS="$PIDS $NR_H1"
 	wait_for sh -c "nameclt $NS list DLS/nr-$mode-$$ | grep -q '^hmaster'"
 	spawn nr-s0-$mode dls-slave --run nr-$mode-$$ --master hmaster.0.0 --name s0 --t-iter 1000 $NS $EP
 	sleep 0.5
-	kill -9 "$NR_H1"
+	kill_wait KILL "$NR_H1"
 	[ ! -e "$T/nr-$mode.record" ] # a two-level one writes it once registered
 	spawn nr-h2-$mode "${HM[@]}" --resume
 	spawn nr-s1-$mode dls-slave --run nr-$mode-$$ --master hmaster.0.0 --name s1 --t-iter 1000 $NS $EP

@@ -75,7 +75,7 @@ timeout 60 dls-slave --run v --name victim --secret-file "$SECRET" $NS $EP \
 	>"$T/victim.log" 2>&1 || rc=$?
 expect_eq "the victim's exit" "$rc" 1
 grep -q "not this run's master (its naming-service entry may have been replaced)" "$T/victim.log"
-kill "$EVIL" 2>/dev/null || true
+kill_wait TERM "$EVIL"
 echo "ok naming hijack: the slave refused a master without the secret"
 
 # --- a slave without the secret; a secret others may read ------------------------------
@@ -86,7 +86,7 @@ timeout 60 dls-slave --run l --name nosecret $NS $EP >"$T/nosecret.log" 2>&1 || 
 expect_eq "the slave without the secret" "$rc" 1
 grep -q "this run has a secret and the caller showed none: start it with the run's --secret-file" \
 	"$T/nosecret.log"
-kill "$LONE" 2>/dev/null || true
+kill_wait TERM "$LONE"
 chmod 644 "$SECRET"
 expect_usage_error "^dls-slave: --secret-file '.*run.secret': .*has mode 0644: others may read it; chmod 600 it" \
 	dls-slave --run l --secret-file "$SECRET" $NS
@@ -108,14 +108,13 @@ print("holding", len(socks), flush=True)
 time.sleep(120)
 PY
 HOLDER=$!
-PIDS="$PIDS $HOLDER"
 for _ in $(seq 600); do grep -q "holding 10000" "$T/holder.log" && break; sleep 0.1; done
 grep -q "holding 10000" "$T/holder.log"
 for i in 0 1; do
 	spawn islave$i dls-slave --run idle --name s$i --t-iter 400 $NS $EP
 done
 wait "$IDLEM"
-kill "$HOLDER" 2>/dev/null || true
+kill_wait TERM "$HOLDER"
 same_image "$T/idle.pgm" "$REF"
 echo "ok 10000 idle connections: image exact, T_p $(json_get "$T/idle.json" t_p) s"
 

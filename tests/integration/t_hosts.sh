@@ -137,7 +137,6 @@ CLEANUP_HOOK=stop_names1
 NSO="-ORBInitRef NameService=$NSA"
 on $H1 timeout 60 dls-master --run mh --slaves 1 --width 400 --height 200 --listen 10.77.0.1 \
 	--raw "$T/mh.pgm" $NSO >"$T/mh-master.log" 2>&1 &
-PIDS="$PIDS $!"
 MASTER=$!
 rc=0
 on $H3 timeout 60 dls-slave --run mh --retries 1 $NSO >"$T/mh-refused.log" 2>&1 || rc=$?
@@ -159,7 +158,6 @@ cut_link() {
 	"${RUN[@]}" --t-iter 10000 --ping-timeout-ms 1000 --raw "$T/$name.pgm" --dir "$T/$name" \
 		--run "$name" "$@" >"$T/$name.log" 2>&1 &
 	runpid=$!
-	PIDS="$PIDS $runpid"
 	# cut once h3's hmaster or slaves hold work (dls status), not at a fixed
 	# time: a slow start (under ASan) may not have registered by then, and
 	# a cut-off child that holds nothing is never pinged, so never lost

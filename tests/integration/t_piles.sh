@@ -82,6 +82,7 @@ wait_for grep -q "lost" "$T/hcoord.log"
 wait "$HCOORD"
 same_image "$T/hg.pgm" "$REF"
 pkill -KILL -P "$HSLAVE3" || true
+await_death 10 "$HSLAVE3"
 for i in 0 1 2; do eval wait \$HSLAVE$i; done
 echo "ok hung slave"
 

@@ -129,7 +129,6 @@ J=$T/journal
 dls-master --run hand --slaves 4 --width 800 --height 400 --scheme gss \
 	--journal "$J" --secret-file "$T/secret" $NS $EP >"$T/master1.log" 2>&1 &
 M1=$!
-PIDS="$PIDS $M1"
 wait_for sh -c "nameclt $NS list DLS/hand | grep -qx master"
 SL=""
 for i in 0 1 2 3; do
@@ -143,7 +142,7 @@ rc=0
 dls-master --resume "$J" $NS $EP >"$T/second.log" 2>&1 || rc=$?
 expect_eq "a second master on a live journal" "$rc" 1
 grep -q "in use by another master (pid $M1): one master per run" "$T/second.log"
-kill -9 "$M1"
+kill_wait KILL "$M1"
 # a new run over the journal is refused; resuming with options of its own too
 rc=0
 dls-master --run hand --slaves 4 --width 800 --height 400 --journal "$J" $NS $EP \
@@ -188,7 +187,6 @@ for mode in relay twolevel; do
 	DLS_LOG_LEVEL=info dls-master --run open-$mode --slaves 2 --width 200 --height 100 \
 		--scheme dtss --journal "$J" $NS $EP >"$T/open1-$mode.log" 2>&1 &
 	M1=$!
-	PIDS="$PIDS $M1"
 	wait_for sh -c "nameclt $NS list DLS/open-$mode | grep -qx master"
 	for h in 0 1; do
 		[ $h = 1 ] && spawn open2-$mode dls-master --resume "$J" --raw "$T/open-$mode.pgm" $NS $EP
@@ -199,7 +197,7 @@ for mode in relay twolevel; do
 			--t-iter 1000 --rejoin-ms 20000 $NS $EP
 		[ $h = 1 ] && break
 		wait_for grep -q "registered, speed" "$T/open1-$mode.log"
-		kill -9 "$M1"
+		kill_wait KILL "$M1"
 	done
 	rc=0
 	wait "$M2" || rc=$?
@@ -215,7 +213,6 @@ J=$T/tjournal
 dls-treesched --run thand --slaves 4 --width 800 --height 400 --report-interval 0.2 \
 	--journal "$J" --secret-file "$T/secret" $NS $EP >"$T/coord1.log" 2>&1 &
 C1=$!
-PIDS="$PIDS $C1"
 wait_for sh -c "nameclt $NS list DLS/thand | grep -qx treesched"
 SL=""
 for i in 0 1 2 3; do
@@ -224,7 +221,7 @@ for i in 0 1 2 3; do
 	SL="$SL $LAST_PID"
 done
 sleep 1.2
-kill -9 "$C1"
+kill_wait KILL "$C1"
 expect_usage_error "^dls-treesched: --gamma '.*': a resumed run takes its configuration from its journal" \
 	dls-treesched --resume "$J" --gamma ratio
 rc=0

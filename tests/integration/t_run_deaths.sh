@@ -13,10 +13,9 @@ run=names-$$
 DLS_LOG_LEVEL=info dls run --speeds 1,1,2,2 --scheme dtss --width 800 --height 400 --t-iter 3000 --run $run \
 	--dir "$T/r1" --raw "$T/r1.pgm" --no-progress >"$T/r1.log" 2>&1 &
 RUN=$!
-PIDS="$PIDS $RUN"
 wait_for grep -q "scheduling starts" "$T/r1/master.log"
 NAMES=$(pgrep -P $RUN -x omniNames)
-kill -KILL $NAMES
+kill_wait KILL $NAMES
 rc=0
 wait $RUN || rc=$?
 expect_eq "exit status after the naming service died" "$rc" 0
@@ -27,10 +26,9 @@ run=master-$$
 DLS_LOG_LEVEL=info dls run --speeds 1,1,2,2 --scheme dtss --width 800 --height 400 --t-iter 3000 --run $run \
 	--dir "$T/r2" --no-progress --no-journal >"$T/r2.log" 2>&1 &
 RUN=$!
-PIDS="$PIDS $RUN"
 wait_for grep -q "scheduling starts" "$T/r2/master.log"
 MASTER=$(pgrep -P $RUN -x dls-master)
-kill -KILL $MASTER
+kill_wait KILL $MASTER
 rc=0
 wait $RUN || rc=$?
 expect_eq "exit status after the master died" "$rc" 1

@@ -11,7 +11,6 @@ pat="--run=[i]ntr-$$"
 dls run --cluster C8 --width 2000 --height 1000 --t-iter 2000 --run $run --dir "$T/logs" \
 	>"$T/run.log" 2>&1 &
 RUN=$!
-PIDS="$PIDS $RUN"
 wait_for sh -c "pgrep -f -- '$pat' | wc -l | grep -qx 9"
 kill -INT $RUN
 rc=0

@@ -29,7 +29,6 @@ run=tls-$$
 dls run --speeds 1,2 --width 400 --height 200 --t-iter 3000 --tls --run $run --dir "$T/logs" \
 	--raw "$T/long.pgm" >"$T/long.log" 2>&1 &
 RUN=$!
-PIDS="$PIDS $RUN"
 NS="-ORBInitRef NameService=$(wait_for_names)"
 wait_for sh -c "nameclt $NS resolve DLS/$run/master"
 ior=$(nameclt $NS resolve DLS/$run/master | tail -1)

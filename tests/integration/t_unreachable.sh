@@ -18,6 +18,7 @@ grep -q "^dls-slave: slave: master of run 'dls' unreachable after 3 attempts" "$
 spawn silent python3 -c 'import socket, sys, time
 s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(16)
 open(sys.argv[1], "w").write(str(s.getsockname()[1])); time.sleep(100)' "$T/silent.port"
+SILENT=$LAST_PID
 wait_for test -s "$T/silent.port"
 rc=0
 start=$(date +%s%N)
@@ -27,6 +28,7 @@ waited_ms=$((($(date +%s%N) - start) / 1000000))
 expect_eq "exit status, a silent master" "$rc" 1
 grep -q "^dls-slave: slave: master of run 'dls' unreachable after 2 attempts: CORBA::TIMEOUT" "$T/slave3.out"
 [ "$waited_ms" -lt 10000 ] || { echo "FAILED: 2 registrations of 500 ms took $waited_ms ms" >&2; exit 1; }
+stop_procs "$SILENT"
 echo "ok a silent master: 2 registrations of 500 ms gave up after $waited_ms ms"
 # no naming service at all
 rc=0
