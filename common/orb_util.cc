@@ -343,6 +343,46 @@ int dls_ping(CORBA::Object_ptr obj, char *why, size_t len)
 	}
 }
 
+// Does obj's object exist (asked within timeout_ms)?  DLS_OK, or DLS_ETIMEDOUT
+// or DLS_EREMOTE with why.
+static int exists(CORBA::Object_ptr obj, int timeout_ms, char *why, size_t len)
+{
+	try {
+		CORBA::Object_var ref = dls_ref_with_timeout(obj, timeout_ms);
+		if (!ref->_non_existent())
+			return DLS_OK;
+		snprintf(why, len, "its object no longer exists");
+		return DLS_EREMOTE;
+	} catch (const CORBA::Exception &e) {
+		return dls_call_error(e, why, len);
+	}
+}
+
+int dls_reach_parent(CORBA::Object_ptr obj, const char *path, int timeout_ms, char *why,
+		     size_t len)
+{
+	char nwhy[256];
+	int rc, err;
+
+	if (CORBA::is_nil(obj)) {
+		snprintf(why, len, "no object reference");
+		rc = DLS_EREMOTE;
+	} else {
+		rc = exists(obj, timeout_ms, why, len);
+	}
+	if (rc != DLS_EREMOTE || !path)
+		return rc;
+	try {
+		CORBA::Object_var now = dls_name_resolve(path, &err, nwhy, sizeof(nwhy));
+		if (CORBA::is_nil(now) || (!CORBA::is_nil(obj) && obj->_is_equivalent(now)))
+			return rc;
+		if (exists(now, timeout_ms, nwhy, sizeof(nwhy)) == DLS_OK)
+			return DLS_OK;
+	} catch (const CORBA::Exception &) {
+	}
+	return rc;
+}
+
 int dls_ref_addresses(CORBA::Object_ptr obj, char *buf, size_t len)
 {
 	int n = 0;

@@ -105,6 +105,15 @@ int dls_serve(PortableServer::ServantBase *servant, const char *ior_file, const 
 // answered within its reference's timeout, else DLS_EREMOTE with why filled.
 int dls_ping(CORBA::Object_ptr ref, char *why, size_t len);
 
+// Can a child reach its parent?  Asks obj whether its object exists, within
+// timeout_ms: DLS_OK when it answers; DLS_ETIMEDOUT when it took the call and
+// did not answer in time (parent_watch.h waits that out); else, when path is
+// not NULL (a child that may rejoin), the object bound at path now (a
+// successor under the parent's name) is asked too, and DLS_OK when it
+// answers; else DLS_EREMOTE.  why says what failed.  Never throws.
+int dls_reach_parent(CORBA::Object_ptr obj, const char *path, int timeout_ms, char *why,
+		     size_t len);
+
 // The addresses obj's reference advertises ("giop:tcp:10.0.0.2:4711, ..."),
 // into buf (empty when it has none).  Returns how many.  Never throws.
 int dls_ref_addresses(CORBA::Object_ptr obj, char *buf, size_t len);

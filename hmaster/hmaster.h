@@ -52,8 +52,11 @@ struct hmaster_parent {
 	/* a resumed relay hmaster: a child's rejoin, passed up (Master::rejoin) */
 	int (*rejoin)(void *ctx, int slave_id, uint64_t key, double *vpower, struct dls_job *job,
 		      char *why, size_t len);
-	/* non-zero while the parent is there (it answers) */
-	int (*alive)(void *ctx);
+	/* Checks the parent, within timeout_ms: DLS_OK when it answers (or,
+	 * where this hmaster may rejoin, a successor bound under its name
+	 * answers), DLS_ETIMEDOUT when it took the ping and did not answer in
+	 * time, else DLS_EREMOTE; why says what failed (parent_watch.h). */
+	int (*reach)(void *ctx, int timeout_ms, char *why, size_t len);
 };
 
 struct hmaster;

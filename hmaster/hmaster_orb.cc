@@ -9,6 +9,7 @@
 #include "dls/log.h"
 #include "dls_time.h"
 #include "liveness.h"
+#include "parent_watch.h"
 #include "hmaster_parent.hh"
 #include "hmaster_servant.hh"
 #include "orb_util.hh"
@@ -132,17 +133,31 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 		hmaster_destroy(h);
 		return 1;
 	}
+	struct parent_watch pw;
+	parent_watch_init(&pw, o->rejoin_ms, o->patience_ms);
 	while ((err = hmaster_wait_finished(h, 1000)) == DLS_ETIMEDOUT) {
+		char cause[256] = "", gone[512];
+		int reach = pops.reach(pops.ctx, o->ping_timeout_ms, cause, sizeof(cause));
+
 		/* resumed: a slave that finished before the old one died never
 		 * comes back; the run's end is then the parent's */
-		if (hmaster_resumed_idle(h) && !pops.alive(pops.ctx)) {
+		if (hmaster_resumed_idle(h) && reach != DLS_OK) {
 			log_warn("the parent is gone and every slave that rejoined is done: "
 				 "the run is over");
 			err = DLS_OK;
 			break;
 		}
+		/* a parent gone for good: nobody will ever finish this run here */
+		if (parent_watch_check(&pw, dls_now(), reach, cause, gone, sizeof(gone))) {
+			fprintf(stderr, "dls-hmaster: %s: gave up: the parent '%s' %s\n", o->name,
+				ppath, gone);
+			status = 1;
+			break;
+		}
 	}
-	if (err) {
+	if (status) {
+		/* said why */
+	} else if (err) {
 		fprintf(stderr, "dls-hmaster: %s: the run failed above this hmaster\n", o->name);
 		status = 1;
 	} else {

@@ -371,17 +371,16 @@ static int p_rejoin(void *ctx, int slave_id, uint64_t key, double *vpower, struc
 	return rc;
 }
 
-// Is the parent still there (it answers, and its object exists)?
-static int p_alive(void *ctx)
+// The parent's current reference answers; or, where this hmaster may rejoin,
+// the object bound under the parent's name does (a successor that the
+// calls will rejoin).
+static int p_reach(void *ctx, int timeout_ms, char *why, size_t len)
 {
 	parent_ctx *p = (parent_ctx *)ctx;
+	DLS::Master_var parent = current(p);
 
-	try {
-		DLS::Master_var parent = current(p);
-		return !parent->_non_existent();
-	} catch (const CORBA::Exception &) {
-		return 0;
-	}
+	return dls_reach_parent(parent.in(), may_rejoin(p) ? (const char *)p->path : NULL,
+				timeout_ms, why, len);
 }
 
 struct hmaster_parent hmaster_parent_ops(const struct hmaster_parent_opts *o,
@@ -410,7 +409,7 @@ struct hmaster_parent hmaster_parent_ops(const struct hmaster_parent_opts *o,
 	ops.register_cluster = p_register_cluster;
 	ops.request = p_request;
 	ops.rejoin = p_rejoin;
-	ops.alive = p_alive;
+	ops.reach = p_reach;
 	return ops;
 }
 

@@ -112,7 +112,8 @@ const char *slave_parent(const struct run *r)
 
 int slave_may_rejoin(const struct run *r)
 {
-	return r->registered && r->cfg->rejoin_ms > 0 && r->ops && r->ops->rejoin;
+	return r->registered && r->cfg->rejoin_ms > 0 && r->ops && r->ops->rejoin &&
+	       !atomic_load(&r->parent_gone);
 }
 
 int slave_wait_out(struct run *r, double *since, double began)

@@ -92,6 +92,19 @@ static int submit(void *ctx, int id, const struct dls_result *res, size_t n, cha
 
 static int rejoin(void *ctx, int id, char *why, size_t len);
 
+// The master's current reference answers, or (a slave that may rejoin,
+// the master found by name) one bound under its name does.
+static int reach(void *ctx, int timeout_ms, char *why, size_t len)
+{
+	slave_client *c = (slave_client *)ctx;
+	const struct slave_orb_opts *o = c->opts;
+	char path[192];
+	DLS::Master_var m = master_ref(c);
+
+	dls_name_path(path, o->run_name, o->master_leaf);
+	return dls_reach_parent(m.in(), o->master_ior ? NULL : path, timeout_ms, why, len);
+}
+
 static int stop_requested(void *ctx)
 {
 	return ((slave_client *)ctx)->servant->stop_requested();
@@ -110,6 +123,7 @@ struct slave_ops slave_client_ops(slave_client *c, void (*registered)(void *, in
 	ops.stop_requested = stop_requested;
 	ops.rejoin = rejoin;
 	ops.cut = c->servant->cut();
+	ops.reach = reach;
 	return ops;
 }
 

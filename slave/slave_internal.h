@@ -6,6 +6,8 @@
 #ifndef DLS_SLAVE_INTERNAL_H
 #define DLS_SLAVE_INTERNAL_H
 
+#include <stdatomic.h>
+
 #include "iter_order.h"
 #include "dls/slave.h"
 #include "work.h"
@@ -42,6 +44,8 @@ struct run {
 	int registered; /* the master issued this slave its id: it may rejoin */
 	int tree;	/* Tree Scheduling: its parent is the coordinator */
 	uint64_t unreached; /* calls that did not reach the master, so far */
+	/* the master is gone for good (slave_watch.h): no retries, no rejoin */
+	atomic_int parent_gone;
 	char *why;
 	size_t len;
 	/*
@@ -137,7 +141,9 @@ int slave_wait_out(struct run *r, double *since, double began);
 	({                                                                                         \
 		int rc_ = DLS_EREMOTE;                                                             \
 		int delay_ = (r)->cfg->retry_delay_ms;                                             \
-		int tries_ = slave_may_rejoin(r) ? 1 : (r)->cfg->retries;                          \
+		int tries_ = slave_may_rejoin(r) || atomic_load(&(r)->parent_gone)                 \
+				 ? 1                                                               \
+				 : (r)->cfg->retries;                                              \
 		double since_ = 0;                                                                 \
 		for (int a_ = 1; a_ <= tries_; a_++) {                                             \
 			double c0_ = dls_now();                                                    \

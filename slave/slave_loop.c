@@ -12,6 +12,7 @@
 #include "dls/slave.h"
 #include "slave_ahead.h"
 #include "slave_internal.h"
+#include "slave_watch.h"
 #include "idle_worker.h"
 
 #include <stdio.h>
@@ -393,6 +394,7 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 {
 	struct run r = {0};
 	struct loop L;
+	struct slave_watch watch;
 	int rc;
 
 	memset(st, 0, sizeof(*st));
@@ -440,7 +442,11 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 		else
 			log_warn("no thread for the real computation: it keeps the normal priority");
 	}
+	if (slave_watch_start(&watch, &r))
+		log_warn("no thread to watch the master: a master gone for good is noticed at "
+			 "the next call");
 	rc = loop_run(&L);
+	slave_watch_stop(&watch);
 	r.worker = NULL;
 	idle_worker_stop(&L.worker);
 	if (L.ahead_on) {

@@ -130,6 +130,17 @@ struct slave_ops {
 	 * 17; slave/slave_cut.h); NULL: chunks are computed whole.
 	 */
 	struct slave_cut *cut;
+	/*
+	 * Optional: checks the master within timeout_ms (from a thread of
+	 * its own, while the slave computes): DLS_OK when it answers (or a
+	 * successor bound under its name does), DLS_ETIMEDOUT when it took the
+	 * check and did not answer in time, else DLS_EREMOTE, with why.  With
+	 * it, a slave whose master is gone for good (unreachable past
+	 * slave_config.rejoin_ms, silent past patience_ms) gives up within
+	 * that window even in the middle of a long chunk; NULL: it notices at
+	 * its next call.
+	 */
+	int (*reach)(void *ctx, int timeout_ms, char *why, size_t len);
 };
 
 struct slave_stats {

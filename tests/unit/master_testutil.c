@@ -145,16 +145,20 @@ static int p_rejoin(void *ctx, int slave_id, uint64_t key, double *vpower, struc
 	return rc;
 }
 
-static int p_alive(void *ctx)
+static int p_reach(void *ctx, int timeout_ms, char *why, size_t len)
 {
-	return ctx != NULL;
+	(void)timeout_ms;
+	if (ctx)
+		return DLS_OK;
+	snprintf(why, len, "no master");
+	return DLS_EREMOTE;
 }
 
 struct hmaster_parent tu_master_parent(struct master *m)
 {
 	struct hmaster_parent ops = {m,		 p_register,	     p_request,
 				     p_submit,	 p_lost,	     p_register_cluster,
-				     p_request_one, p_rejoin, p_alive};
+				     p_request_one, p_rejoin, p_reach};
 
 	return ops;
 }

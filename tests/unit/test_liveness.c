@@ -11,6 +11,7 @@
 #include "dls/err.h"
 #include "dls_time.h"
 #include "liveness.h"
+#include "parent_watch.h"
 #include "suites.h"
 
 struct fake {
@@ -171,6 +172,49 @@ static void test_pings_at_once(void)
 	pthread_mutex_destroy(&c.lock);
 }
 
+/* A parent gone for good: unreachable past the window and the checks,
+ * silent past the patience; any answer starts the counts again. */
+static void test_parent_watch(void)
+{
+	struct parent_watch w;
+	char why[512] = "";
+
+	/* a window of 2 s: unreachable at 0, 1, 2 s, gone at the third check */
+	parent_watch_init(&w, 2000, 10000);
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 100.0, DLS_EREMOTE, "refused", why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 101.0, DLS_EREMOTE, "refused", why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 101.9, DLS_EREMOTE, "refused", why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 102.0, DLS_EREMOTE, "refused", why, sizeof(why)), 1);
+	CU_ASSERT_STRING_EQUAL(why, "cannot be reached for 2.0 s, past the rejoin window "
+				    "(--rejoin-ms 2000): refused");
+	/* an answer in between starts again */
+	parent_watch_init(&w, 2000, 10000);
+	parent_watch_check(&w, 100.0, DLS_EREMOTE, "refused", why, sizeof(why));
+	parent_watch_check(&w, 101.0, DLS_EREMOTE, "refused", why, sizeof(why));
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 101.5, DLS_OK, "", why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 102.0, DLS_EREMOTE, "refused", why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 103.0, DLS_EREMOTE, "refused", why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 104.0, DLS_EREMOTE, "refused", why, sizeof(why)), 1);
+	/* no window: the checks are the retries */
+	parent_watch_init(&w, 0, 10000);
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 100.0, DLS_EREMOTE, "gone", why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 100.1, DLS_EREMOTE, "gone", why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 100.2, DLS_EREMOTE, "gone", why, sizeof(why)), 1);
+	CU_ASSERT_STRING_EQUAL(why, "cannot be reached (3 checks in 0.2 s; no --rejoin-ms): gone");
+	/* silent: the patience, not the window; a refusal does not add to it */
+	parent_watch_init(&w, 2000, 10000);
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 100.0, DLS_ETIMEDOUT, "timeout", why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 105.0, DLS_ETIMEDOUT, "timeout", why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 109.9, DLS_ETIMEDOUT, "timeout", why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 110.0, DLS_ETIMEDOUT, "timeout", why, sizeof(why)), 1);
+	CU_ASSERT_STRING_EQUAL(why, "has not answered for 10.0 s, past the patience "
+				    "(--patience-ms 10000): timeout");
+	parent_watch_init(&w, 2000, 10000);
+	parent_watch_check(&w, 100.0, DLS_ETIMEDOUT, "timeout", why, sizeof(why));
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 105.0, DLS_EREMOTE, "refused", why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(parent_watch_check(&w, 111.0, DLS_ETIMEDOUT, "timeout", why, sizeof(why)), 0);
+}
+
 int liveness_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("liveness policy", NULL, NULL);
@@ -179,5 +223,7 @@ int liveness_suite_add(void)
 		return 1;
 	return !CU_add_test(s, "targets pinged, a silent one lost once, stop", test_watch) ||
 	       !CU_add_test(s, "a cut-off host's children pinged at once, all lost",
-			    test_pings_at_once);
+			    test_pings_at_once) ||
+	       !CU_add_test(s, "a parent gone for good: window, checks, patience",
+			    test_parent_watch);
 }

@@ -142,7 +142,7 @@ static int f_submit(void *ctx, int id, const struct dls_result *res, size_t n, c
 
 static struct slave_ops ops_for(struct fake *f)
 {
-	struct slave_ops o = {f, f_register, f_request, f_submit, NULL, NULL, NULL, NULL};
+	struct slave_ops o = {f, f_register, f_request, f_submit, NULL, NULL, NULL, NULL, NULL};
 
 	return o;
 }
