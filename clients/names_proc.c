@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "dls_time.h"
 #include "net_addr.h"
 #include "proc.h"
 
@@ -16,6 +17,40 @@ char *names_address(const char *addr, int port, char *buf, size_t len)
 	snprintf(buf, len, "corbaname::%s:%d", net_url_host(addr ? addr : "127.0.0.1", host,
 							     sizeof(host)), port);
 	return buf;
+}
+
+/* omniNames opens its port before its root context exists, and answers
+ * OBJECT_NOT_EXIST meanwhile (a loaded machine widens that window): it is
+ * ready once it logged "Root context is".  Waits for that line in `log`
+ * past offset `from`, up to timeout_ms; 0 once seen, -1 if not. */
+static int wait_root_context(const char *log, long from, int timeout_ms)
+{
+	double deadline = dls_now() + timeout_ms / 1000.0;
+
+	do {
+		FILE *f = fopen(log, "r");
+		char line[4096];
+		int seen = 0;
+
+		if (f) {
+			if (fseek(f, from, SEEK_SET) == 0)
+				while (!seen && fgets(line, sizeof(line), f))
+					seen = strstr(line, "Root context is") != NULL;
+			fclose(f);
+		}
+		if (seen)
+			return 0;
+		dls_sleep_ms(20);
+	} while (dls_now() < deadline);
+	return -1;
+}
+
+/* The size of the file at path (0 when there is none). */
+static long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? 0 : (long)st.st_size;
 }
 
 int names_start(const char *dir, const char *addr, int port, int daemon,
@@ -38,6 +73,8 @@ int names_start(const char *dir, const char *addr, int port, int daemon,
 		snprintf(portstr, sizeof(portstr), "%d", p);
 		snprintf(endpoint, sizeof(endpoint), "giop:tcp:%s:%d",
 			 net_url_host(addr, host, sizeof(host)), p);
+		long from = file_size(log);
+
 		*pid = how ? how->spawn(how->ctx, argv, log) : proc_spawn(argv, log, log, daemon);
 		if (*pid < 0) {
 			snprintf(why, len, "cannot start omniNames: %s", strerror(errno));
@@ -45,6 +82,8 @@ int names_start(const char *dir, const char *addr, int port, int daemon,
 		}
 		/* it must be our omniNames that answers, not whoever took the port */
 		if (proc_wait_port(addr, p, 5000, *pid) == 0 && waitpid(*pid, NULL, WNOHANG) == 0) {
+			/* (a launch that hides omniNames' output: the port will do) */
+			wait_root_context(log, from, 5000);
 			*port_out = p;
 			return 0;
 		}

@@ -35,13 +35,20 @@ mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)
 
 hogs=()
+suite=""
 stop_hogs() {
 	[ ${#hogs[@]} -gt 0 ] && kill -TERM "${hogs[@]}" 2>/dev/null
 	[ ${#hogs[@]} -gt 0 ] && wait "${hogs[@]}" 2>/dev/null
 	hogs=()
 }
+# stopped: the running suite stops its tests (run.sh's trap), then the hogs
+stop_all() {
+	[ -n "$suite" ] && kill -TERM "$suite" 2>/dev/null && wait "$suite" 2>/dev/null
+	stop_hogs
+	exit 130
+}
 trap stop_hogs EXIT
-trap 'stop_hogs; exit 130' INT TERM
+trap stop_all INT TERM
 if [ "$HOG" = 1 ]; then
 	for _ in $(seq "$(nproc)"); do
 		"$DLS_BIN_DIR/dls" load >/dev/null 2>&1 &
@@ -56,8 +63,11 @@ for i in $(seq "$N"); do
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/dls-repeat-XXXXXX")
 	mkdir -p "$OUT/run-$i"
 	start=$SECONDS
-	TMPDIR=$tmp DLS_TEST_KEEP=$OUT/run-$i "$here/tests/integration/run.sh" >"$OUT/run-$i.log" 2>&1
-	rc=$?
+	TMPDIR=$tmp DLS_TEST_KEEP=$OUT/run-$i "$here/tests/integration/run.sh" >"$OUT/run-$i.log" 2>&1 &
+	suite=$!
+	rc=0
+	wait "$suite" || rc=$?
+	suite=""
 	while read -r verdict name _; do
 		runs[$name]=$((${runs[$name]:-0} + 1))
 		[ "$verdict" = PASS ] && passes[$name]=$((${passes[$name]:-0} + 1))

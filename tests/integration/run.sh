@@ -23,6 +23,9 @@ if [ "${DLS_SUITE_REAPER:-}" != $$ ]; then
 	exec "$reaper" bash "$0" "$@"
 fi
 . "$here/procs.sh"
+# stopped (Ctrl-C, or check-repeat stopped): every test stops with it
+# shellcheck disable=SC2046 # one PID a word
+trap 'stop_procs $(descendants $$); exit 130' INT TERM
 export DLS_BIN_DIR PATH="$DLS_BIN_DIR:$PATH"
 limit=${DLS_TEST_TIMEOUT:-300}
 jobs=${DLS_TEST_JOBS:-2}
