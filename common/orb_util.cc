@@ -361,8 +361,8 @@ static int exists(CORBA::Object_ptr obj, int timeout_ms, char *why, size_t len)
 int dls_reach_parent(CORBA::Object_ptr obj, const char *path, int timeout_ms, char *why,
 		     size_t len)
 {
-	char nwhy[256];
-	int rc, err;
+	char nwhy[512];
+	int rc;
 
 	if (CORBA::is_nil(obj)) {
 		snprintf(why, len, "no object reference");
@@ -370,16 +370,9 @@ int dls_reach_parent(CORBA::Object_ptr obj, const char *path, int timeout_ms, ch
 	} else {
 		rc = exists(obj, timeout_ms, why, len);
 	}
-	if (rc != DLS_EREMOTE || !path)
-		return rc;
-	try {
-		CORBA::Object_var now = dls_name_resolve(path, &err, nwhy, sizeof(nwhy));
-		if (CORBA::is_nil(now) || (!CORBA::is_nil(obj) && obj->_is_equivalent(now)))
-			return rc;
-		if (exists(now, timeout_ms, nwhy, sizeof(nwhy)) == DLS_OK)
-			return DLS_OK;
-	} catch (const CORBA::Exception &) {
-	}
+	/* a successor bound under the parent's name that answers */
+	if (rc == DLS_EREMOTE && path && dls_name_held(path, timeout_ms, nwhy, sizeof(nwhy)))
+		return DLS_OK;
 	return rc;
 }
 
