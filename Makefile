@@ -8,7 +8,8 @@
 #   make fuzz       libFuzzer (clang) + ASan/UBSan on the core handlers, in build/fuzz:
 #                   FUZZ_SECONDS per target (default 120), new inputs in build/fuzz/corpus
 #   make install    PREFIX=/usr/local: programs, libdls.so and libdls.a, headers
-#                   (include/dls/), dls.pc, the IDL (share/dls/idl/)
+#                   (include/dls/), dls.pc, the IDL (share/dls/idl/), the
+#                   README, PROTOCOL.md and the examples (share/doc/dls/)
 #   V=1             show the commands
 
 BUILD      ?= build
@@ -303,12 +304,14 @@ check-repeat: all $(TEST_PROGS) examples
 	$(TEST_ENV) REPEAT_DIR=$(abspath $(BUILD)/repeat) scripts/check-repeat.sh $(N) $(HOG)
 
 # What a user does: install into a prefix (here a temporary one), then build
-# the examples out of tree with pkg-config only (t_examples.sh runs them).
+# the installed examples (share/doc/dls/examples) out of tree with pkg-config
+# only (t_examples.sh runs them, without LD_LIBRARY_PATH: dls.pc's rpath).
 examples: all
 	$(Q)rm -rf $(BUILD)/prefix $(BUILD)/examples
 	$(Q)$(MAKE) -s install PREFIX=$(abspath $(BUILD)/prefix) >/dev/null
 	$(Q)mkdir -p $(BUILD)/examples
-	$(Q)PKG_CONFIG_PATH=$(abspath $(BUILD)/prefix)/lib/pkgconfig $(MAKE) -s -C examples \
+	$(Q)PKG_CONFIG_PATH=$(abspath $(BUILD)/prefix)/lib/pkgconfig $(MAKE) -s \
+	  -C $(BUILD)/prefix/share/doc/dls/examples \
 	  O=$(abspath $(BUILD)/examples) CFLAGS='-O2 -g -Wall -Wextra $(SAN)' \
 	  CXXFLAGS='-O2 -g -Wall -Wextra $(SAN)'
 
@@ -390,6 +393,11 @@ install: all
 	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/dls.pc
 	install -m 644 include/dls/*.h include/dls/*.hh $(DESTDIR)$(PREFIX)/include/dls/
 	install -m 644 idl/dls.idl $(DESTDIR)$(PREFIX)/share/dls/idl/
+	install -d $(DESTDIR)$(PREFIX)/share/doc/dls/examples/heat_sim
+	install -m 644 README.md PROTOCOL.md CHANGELOG.md $(DESTDIR)$(PREFIX)/share/doc/dls/
+	install -m 644 examples/Makefile examples/*.c examples/*.cc \
+	  $(DESTDIR)$(PREFIX)/share/doc/dls/examples/
+	install -m 644 examples/heat_sim/* $(DESTDIR)$(PREFIX)/share/doc/dls/examples/heat_sim/
 
 clean:
 	rm -rf build

@@ -12,6 +12,7 @@ static const char *const texts[DLS_ECOUNT] = {
 	[DLS_EIO] = "input/output error",
 	[DLS_ETIMEDOUT] = "timed out",
 	[DLS_EREMOTE] = "remote call failed",
+	[DLS_ESTOPPED] = "stopped on request before the run ended",
 };
 
 const char *dls_strerror(int rc)

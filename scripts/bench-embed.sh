@@ -7,7 +7,6 @@
 set -eu
 BUILD=$(cd "${1:-build}" && pwd)
 REPS=${2:-3}
-export LD_LIBRARY_PATH="$BUILD/prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 EMBED="$BUILD/examples/embed_slave"
 [ -x "$EMBED" ] || { echo "bench-embed: build the examples first (make examples)" >&2; exit 1; }
 T=$(mktemp -d /tmp/dls-embed-XXXXXX)

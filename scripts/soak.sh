@@ -31,9 +31,8 @@ BIN=$(cd "${DLS_BIN_DIR:-build/bin}" && pwd)
 OUT=${SOAK_DIR:-build/soak}
 LIMIT=${SOAK_LIMIT:-240}
 EMBED=${DLS_EXAMPLES_DIR:-build/examples}/embed_slave
-if [ -x "$EMBED" ]; then # built against the install in build/prefix
+if [ -x "$EMBED" ]; then # built against the install in build/prefix (its rpath finds libdls)
 	EMBED=$(cd "$(dirname "$EMBED")" && pwd)/embed_slave
-	export LD_LIBRARY_PATH="${DLS_PREFIX:-$(dirname "$BIN")/prefix}/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
 mkdir -p "$OUT"
 OUT=$(cd "$OUT" && pwd)

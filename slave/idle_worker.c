@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "dls/err.h"
@@ -18,6 +19,7 @@ static void *work_loop(void *arg)
 	struct sched_param p;
 	int e;
 
+	dls_log_set_thread_label(w->log_label);
 	memset(&p, 0, sizeof(p));
 	e = pthread_setschedparam(pthread_self(), SCHED_IDLE, &p);
 	if (e)
@@ -43,6 +45,7 @@ static void *work_loop(void *arg)
 int idle_worker_start(struct idle_worker *w)
 {
 	memset(w, 0, sizeof(*w));
+	snprintf(w->log_label, sizeof(w->log_label), "%s", dls_log_thread_label());
 	if (pthread_mutex_init(&w->lock, NULL))
 		return DLS_ENOMEM;
 	if (dls_cond_init(&w->cond)) {

@@ -25,6 +25,7 @@ struct idle_worker {
 	int (*fn)(void *arg); /* the call to run, while pending */
 	void *arg;
 	int rc, pending;
+	char log_label[64]; /* the starting thread's (dls_log_set_thread_label) */
 };
 
 /*

@@ -54,6 +54,15 @@ void slave_store_clear(struct store *s)
 	s->n = 0;
 }
 
+int64_t slave_store_iterations(const struct store *s)
+{
+	int64_t n = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		n += s->blocks[i].count;
+	return n;
+}
+
 void slave_store_free(struct store *s)
 {
 	slave_store_clear(s);
@@ -306,7 +315,8 @@ struct blocks {
 /* One block [b, b + *n) of a chunk that may be cut, in pieces of `grain`
  * iterations (emulated: 1, each one's cost told to the cut for the
  * timeline), ending early (*n and *end lowered) at the cut's bound, which
- * is checked after each piece. */
+ * is checked after each piece.  When a piece fails, *n is what the pieces
+ * before it computed (kept: the slave delivers them as it leaves). */
 static int compute_cut(struct blocks *k, int64_t b, int64_t *n, uint8_t *buf, uint64_t *cost,
 		       int64_t *end, int64_t grain)
 {
@@ -318,8 +328,11 @@ static int compute_cut(struct blocks *k, int64_t b, int64_t *n, uint8_t *buf, ui
 		uint64_t c = 0;
 		int rc = work_compute(&r->work, b + i, m, buf + (size_t)i * rb, &c, r->why, r->len);
 
-		if (rc)
+		if (rc) {
+			*n = i;
+			*end = b + i;
 			return rc;
+		}
 		*cost += c;
 		if (!slave_cut_computed(r->cut, b + i + m - 1 - k->start, (double)c)) {
 			*n = i + m;
@@ -369,17 +382,18 @@ static int compute_blocks(void *arg)
 		}
 		if (r->cut)
 			rc = compute_cut(k, b, &n, buf, &cost, &end, cut_grain(r, n));
-		else
-			rc = work_compute(&r->work, b, n, buf, &cost, r->why, r->len);
+		else if ((rc = work_compute(&r->work, b, n, buf, &cost, r->why, r->len)))
+			n = 0;
 		k->work += (double)cost;
-		if (!rc && slave_store_add(&r->store, b, n, buf, (size_t)n * rb)) {
+		if (n == 0) {
+			free(buf);
+		} else if (slave_store_add(&r->store, b, n, buf, (size_t)n * rb)) {
+			free(buf);
 			snprintf(r->why, r->len, "out of memory");
 			rc = DLS_ENOMEM;
 		}
-		if (rc) {
-			free(buf);
+		if (rc)
 			return rc;
-		}
 	}
 	return DLS_OK;
 }
@@ -494,8 +508,6 @@ static int open_work(struct run *r)
 	if (!rc && r->cfg->body) {
 		r->work.body = r->cfg->body;
 		r->work.body_state = r->cfg->body_ctx;
-		if (r->cfg->body_job)
-			r->cfg->body_job(r->cfg->body_ctx, j);
 	}
 	return rc;
 }
@@ -505,6 +517,7 @@ int slave_setup(struct run *r)
 	const struct dls_job *j = &r->job;
 	int rc = open_work(r);
 
+	snprintf(r->log_label, sizeof(r->log_label), "%s", dls_log_thread_label());
 	if (rc)
 		return rc;
 	if (work_is_declared(&r->work) && !r->cfg->body) {
@@ -525,6 +538,11 @@ int slave_setup(struct run *r)
 			 (long long)r->work.loop.iterations, (unsigned)r->work.loop.result_bytes);
 		work_close(&r->work);
 		return DLS_EINVAL;
+	}
+	if (r->cfg->body && r->cfg->body_job &&
+	    (rc = r->cfg->body_job(r->cfg->body_ctx, j, r->why, r->len))) {
+		work_close(&r->work);
+		return rc;
 	}
 	r->power.n = r->cfg->load.n;
 	for (size_t k = 0; k < r->cfg->load.n; k++) {

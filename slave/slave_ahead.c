@@ -49,6 +49,7 @@ static void *sender(void *arg)
 {
 	struct ahead *a = arg;
 
+	dls_log_set_thread_label(a->r->log_label);
 	pthread_mutex_lock(&a->lock);
 	for (;;) {
 		while (!a->quit && (!a->posted || a->finished))

@@ -105,6 +105,20 @@ static int reach(void *ctx, int timeout_ms, char *why, size_t len)
 	return dls_reach_parent(m.in(), o->master_ior ? NULL : path, timeout_ms, why, len);
 }
 
+static int leave(void *ctx, int id, const char *cause, char *why, size_t len)
+{
+	slave_client *c = (slave_client *)ctx;
+
+	try {
+		DLS::Master_var m = master_ref(c);
+
+		m->slave_lost(id, c->key, cause);
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_call_error(e, why, len);
+	}
+}
+
 static int stop_requested(void *ctx)
 {
 	return ((slave_client *)ctx)->servant->stop_requested();
@@ -113,7 +127,7 @@ static int stop_requested(void *ctx)
 struct slave_ops slave_client_ops(slave_client *c, void (*registered)(void *, int,
 								   const struct dls_job *))
 {
-	struct slave_ops ops;
+	struct slave_ops ops = {};
 
 	ops.ctx = c;
 	ops.register_slave = reg;
@@ -124,6 +138,7 @@ struct slave_ops slave_client_ops(slave_client *c, void (*registered)(void *, in
 	ops.rejoin = rejoin;
 	ops.cut = c->servant->cut();
 	ops.reach = reach;
+	ops.leave = leave;
 	return ops;
 }
 

@@ -187,3 +187,13 @@ int slave_cut_take(struct slave_cut *c, int64_t start, int64_t end, char *why, s
 	pthread_mutex_unlock(&c->lock);
 	return rc;
 }
+
+void slave_cut_short(struct slave_cut *c)
+{
+	struct dls_progress p;
+	char why[128];
+
+	slave_cut_progress(c, &p);
+	if (p.count > 0 && p.cuttable)
+		slave_cut_take(c, p.start, p.start + (p.done > 0 ? p.done : 1), why, sizeof(why));
+}

@@ -64,6 +64,14 @@ int slave_cut_begin(struct slave_cut *c, int64_t start, int64_t count, double c0
  */
 int slave_cut_computed(struct slave_cut *c, int64_t k, double work);
 
+/*
+ * Ends the chunk in progress at what is computed (one iteration at least):
+ * what is below the bound is kept and delivered, the rest never computed
+ * (the slave is about to leave).  Nothing when no chunk is in progress or
+ * it cannot be cut.  Any thread.
+ */
+void slave_cut_short(struct slave_cut *c);
+
 /* The bound now: the chunk's kept end (start + count when never cut). */
 int64_t slave_cut_end(struct slave_cut *c);
 

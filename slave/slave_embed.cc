@@ -11,9 +11,9 @@
 
 #include "dls/embed.hh"
 #include "dls/err.h"
+#include "dls/log.h"
 #include "dls_time.h"
 #include "orb_util.hh"
-#include "run_auth.h"
 #include "run_auth.h"
 #include "slave_client.hh"
 
@@ -64,7 +64,10 @@ struct dls_embed_slave {
 static void *slave_thread(void *arg)
 {
 	struct dls_embed_slave *s = (struct dls_embed_slave *)arg;
+	char label[80];
 
+	snprintf(label, sizeof(label), "slave '%s'", s->cfg.name);
+	dls_log_set_thread_label(label); /* two slaves of one program told apart */
 	dls_precise_timers(); /* this thread only: the emulation's sleeps end on time */
 	s->rc = slave_client_run(&s->c, &s->cfg, &s->oo, &s->st, s->why, sizeof(s->why));
 	slave_client_unbind(&s->c);

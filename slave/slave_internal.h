@@ -27,6 +27,8 @@ int slave_store_add(struct store *s, int64_t start, int64_t count, void *buf, si
 void slave_store_trim(struct store *s, int64_t from, int64_t to, size_t result_bytes);
 /* Moves every block of src to the end of dst: DLS_OK or DLS_ENOMEM. */
 int slave_store_take(struct store *dst, struct store *src);
+/* The iterations whose results the store holds. */
+int64_t slave_store_iterations(const struct store *s);
 
 struct idle_worker;
 
@@ -48,6 +50,7 @@ struct run {
 	atomic_int parent_gone;
 	char *why;
 	size_t len;
+	char log_label[64]; /* the slave thread's log label, for the threads it starts */
 	/*
 	 * Optional: called once in an emulated chunk when its end (deadline)
 	 * is known; returns how long after the deadline it returned (0 when

@@ -48,6 +48,9 @@ struct loop {
 	int nmeasured;
 	double prev_end; /* when the chunk before ended (or the loop began) */
 	double idle_said; /* when "A_i = 0" was last logged (0: not waiting) */
+	/* the slave leaves before the run is over (leave_run): its own side
+	 * asked, or its loop body failed */
+	enum { STAYS, LEAVE_ASKED, LEAVE_FAILED } leave;
 };
 
 /* How often a slave that waits with A_i = 0 says so again. */
@@ -297,6 +300,10 @@ static int work_chunk(struct loop *L, int64_t start, int64_t count)
 	log_debug("chunk [%lld, +%lld) starts", (long long)start, (long long)count);
 	rc = slave_compute(r, start, count, &count); /* a take-back may keep fewer */
 	r->tail = NULL;
+	if (rc == DLS_ESTOPPED) /* the program ended the slave in the middle of it */
+		L->leave = LEAVE_ASKED;
+	else if (rc && rc != DLS_ENOMEM)
+		L->leave = LEAVE_FAILED;
 	log_debug("chunk [%lld, +%lld) ends", (long long)start, (long long)count);
 	if (!rc) {
 		double spi = (dls_now() - t0) / (double)count;
@@ -351,16 +358,69 @@ static int ask_now(struct loop *L, int *asked)
 	return rc;
 }
 
+/* Tells the master that this slave leaves (ops->leave), cause "it left:
+ * WHAT": DLS_OK, or a code when it could not (then the master finds out by
+ * its pings; said here). */
+static int tell_leaving(struct run *r, const char *what)
+{
+	char cause[SLAVE_WHY_LEN + 16], why[SLAVE_WHY_LEN];
+	int rc;
+
+	if (!r->ops->leave)
+		return DLS_ENOENT;
+	snprintf(cause, sizeof(cause), "it left: %s", what);
+	rc = r->ops->leave(r->ops->ctx, r->st->id, cause, why, sizeof(why));
+	if (rc)
+		log_warn("leaving: the master was not told (%s): it finds out by its pings", why);
+	return rc;
+}
+
+/*
+ * The slave leaves before the run is over (L->leave; rc: how the loop
+ * ended): what it computed goes to the master, then the master is told, so
+ * that what it held goes to others at once.  Returns DLS_ESTOPPED when it
+ * was asked to leave, else rc; why says what became of its results.
+ */
+static int leave_run(struct loop *L, int rc)
+{
+	struct run *r = L->r;
+	char why[SLAVE_WHY_LEN];
+	int64_t n = slave_store_iterations(&r->store) + slave_store_iterations(&L->done);
+	int drc, lrc = DLS_ENOENT;
+
+	snprintf(why, sizeof(why), "%s", r->why);
+	drc = deliver_all(L);
+	if (drc) {
+		log_warn("leaving: %lld computed iterations not delivered (%s): the master gives "
+			 "them to others",
+			 (long long)n, r->why);
+		snprintf(r->why, r->len, "%s", why);
+	} else {
+		lrc = tell_leaving(r, L->leave == LEAVE_ASKED ? "its program stopped it" : why);
+	}
+	if (L->leave == LEAVE_FAILED)
+		return rc;
+	snprintf(r->why, r->len,
+		 "stopped on request before the run ended: %s (%lld iterations computed, %lld "
+		 "of them delivered as it left)%s",
+		 drc ? "its last results not delivered" : "every result it computed delivered",
+		 (long long)r->st->iterations, (long long)n,
+		 lrc ? "" : "; the rest it held given back");
+	return DLS_ESTOPPED;
+}
+
 static int loop_run(struct loop *L)
 {
 	struct run *r = L->r;
 	const struct slave_ops *ops = r->ops;
 
 	for (;;) {
-		int rc, asked = 1;
+		int rc, asked = 1, stop = ops->stop_requested ? ops->stop_requested(ops->ctx) : 0;
 
-		if (ops->stop_requested && ops->stop_requested(ops->ctx)) {
+		if (stop) {
 			snprintf(r->why, r->len, "stopped on request");
+			if (stop == SLAVE_STOP_LEAVE)
+				L->leave = LEAVE_ASKED;
 			return DLS_OK;
 		}
 		if (!L->have) {
@@ -415,8 +475,10 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 	st->times.t_comwait = 0; /* seed 001's T_com+wait is the loop's, not the start-up's */
 	r.t0 = dls_now();
 	rc = slave_setup(&r);
-	if (rc)
+	if (rc) {
+		tell_leaving(&r, why); /* the master need not wait for its requests */
 		return rc;
+	}
 	if (ops->registered)
 		ops->registered(ops->ctx, st->id, &r.job);
 	log_info("registered as slave %d, V_i = %g, workload '%s', %lld iterations", st->id,
@@ -457,6 +519,8 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 		ahead_stop(&L.snd[1]);
 		ahead_stop(&L.snd[0]);
 	}
+	if (L.leave != STAYS && !atomic_load(&r.parent_gone))
+		rc = leave_run(&L, rc);
 	slave_store_free(&L.done);
 	slave_teardown(&r);
 	return rc;

@@ -403,6 +403,7 @@ static void *balancer(void *arg)
 	struct out_item *batch = NULL;
 	size_t cap = 0;
 
+	dls_log_set_thread_label(p->r->log_label);
 	pthread_mutex_lock(&p->lock);
 	while (!p->stop && !p->err) {
 		double next = now_of(p) + 0.2;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "dls/log.h"
+#include "dls/slave.h"
 #include "orb_util.hh"
 
 // At most this many demands wait for the peer key (a slave has two neighbours).
@@ -22,12 +23,20 @@ void Slave_i::require_key(uint64_t key, const char *op)
 	throw DLS::Refused(why);
 }
 
-void Slave_i::request_stop(const char *reason)
+void Slave_i::stop_as(int how, const char *reason)
 {
 	log_info("asked to stop: %s", reason);
-	stop_ = 1;
+	if (!stop_)
+		stop_ = how;
 	if (tree_)
 		slave_tree_on_stop(tree_);
+}
+
+void Slave_i::request_stop(const char *reason)
+{
+	stop_as(SLAVE_STOP_LEAVE, reason);
+	if (!tree_ && cut_ok_)
+		slave_cut_short(&cut_); /* what is computed goes now, the rest to others */
 }
 
 void Slave_i::stop(DLS::Capability key, const char *reason)
@@ -37,7 +46,7 @@ void Slave_i::stop(DLS::Capability key, const char *reason)
 
 		require_key(key, "stop");
 	}
-	request_stop(reason);
+	stop_as(SLAVE_STOP_PARENT, reason);
 }
 
 DLS::ChunkProgress Slave_i::progress(DLS::Capability key)

@@ -62,7 +62,9 @@ public:
 	{
 		return stop_;
 	}
-	// This process ends the slave's run itself (an embedding host).
+	// This process ends the slave's run itself (an embedding host): the
+	// chunk in progress ends at what is computed, which is delivered, and
+	// the slave leaves (SLAVE_STOP_LEAVE).
 	void request_stop(const char *reason);
 
 	// Tree mode: the core that gets the demands and transfers (taken over:
@@ -93,6 +95,8 @@ public:
 	DLS::Slave_ptr learn_peer(int id, DLS::Slave_ptr ref, uint64_t key);
 
 private:
+	// Records the first stop asked (enum slave_stop) and tells the tree core.
+	void stop_as(int how, const char *reason);
 	// Throws DLS::Refused unless key is the capability; lock_ is held.
 	void require_key(uint64_t key, const char *op);
 	// Balance messages that came before its peer key and peers, checked

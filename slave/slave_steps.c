@@ -26,13 +26,14 @@ struct dls_steps {
 	char why[200];
 	int over;   /* the slave's run ended */
 	uint32_t result_bytes;
+	struct dls_job job; /* the run's, once registered */
+	int have_job;
 };
 
-/* The slave's body: offer the chunk, wait for the program's verdict. */
-static int bridge(void *ctx, int64_t first, int64_t count, void *out, uint64_t *cost, char *why,
-		  size_t len)
+/* Offers a step to the program's thread and waits for its verdict. */
+static int offer(struct dls_steps *s, int64_t first, int64_t count, void *out, char *why,
+		 size_t len)
 {
-	struct dls_steps *s = ctx;
 	int rc;
 
 	pthread_mutex_lock(&s->lock);
@@ -46,17 +47,31 @@ static int bridge(void *ctx, int64_t first, int64_t count, void *out, uint64_t *
 		snprintf(why, len, "%s", s->why);
 	s->hand = IDLE;
 	pthread_mutex_unlock(&s->lock);
+	return rc;
+}
+
+/* The slave's body: a step of a chunk. */
+static int bridge(void *ctx, int64_t first, int64_t count, void *out, uint64_t *cost, char *why,
+		  size_t len)
+{
+	int rc = offer(ctx, first, count, out, why, len);
+
 	*cost += (uint64_t)count; /* real time: the program computed it */
 	return rc;
 }
 
-static void job_ready(void *ctx, const struct dls_job *job)
+/* The job, before any request: kept for dls_steps_job, then offered as a
+ * step of no index, which the program accepts or refuses. */
+static int job_ready(void *ctx, const struct dls_job *job, char *why, size_t len)
 {
 	struct dls_steps *s = ctx;
 
 	pthread_mutex_lock(&s->lock);
 	s->result_bytes = job->result_bytes;
+	s->job = *job;
+	s->have_job = 1;
 	pthread_mutex_unlock(&s->lock);
+	return offer(s, 0, 0, NULL, why, len);
 }
 
 static void ended(void *ctx)
@@ -116,6 +131,16 @@ int dls_steps_next(struct dls_steps *s, struct dls_step *step, int timeout_ms)
 	return rc;
 }
 
+const struct dls_job *dls_steps_job(struct dls_steps *s)
+{
+	const struct dls_job *j;
+
+	pthread_mutex_lock(&s->lock);
+	j = s->have_job ? &s->job : NULL;
+	pthread_mutex_unlock(&s->lock);
+	return j;
+}
+
 int dls_steps_done(struct dls_steps *s, const struct dls_step *step, int status, const char *why)
 {
 	int rc = DLS_OK;
@@ -140,7 +165,7 @@ int dls_steps_end(struct dls_steps *s, struct slave_stats *st, char *why, size_t
 	dls_embed_slave_stop(s->slave);
 	pthread_mutex_lock(&s->lock);
 	if (s->hand == OFFERED || s->hand == TAKEN) { /* a chunk nobody will compute */
-		s->status = DLS_ESTATE;
+		s->status = DLS_ESTOPPED; /* the slave leaves, as when asked between steps */
 		snprintf(s->why, sizeof(s->why), "the program ended the slave");
 		s->hand = RETURNED;
 		pthread_cond_broadcast(&s->cond);

@@ -13,26 +13,13 @@
 #include "slave_cut.h"
 #include "slave_internal.h"
 
-/* Ends the chunk in progress at what is computed (one iteration at least):
- * what is below the bound is kept, the rest is never computed. */
-static void cut_short(struct slave_cut *c)
-{
-	struct dls_progress p;
-	char why[128];
-
-	if (!c)
-		return;
-	slave_cut_progress(c, &p);
-	if (p.count > 0 && p.cuttable)
-		slave_cut_take(c, p.start, p.start + (p.done > 0 ? p.done : 1), why, sizeof(why));
-}
-
 static void *watch(void *arg)
 {
 	struct slave_watch *w = arg;
 	struct run *r = w->r;
 	struct parent_watch pw;
 
+	dls_log_set_thread_label(r->log_label);
 	parent_watch_init(&pw, r->cfg->rejoin_ms, r->cfg->patience_ms);
 	pthread_mutex_lock(&w->lock);
 	while (!w->stop) {
@@ -47,7 +34,8 @@ static void *watch(void *arg)
 		if (parent_watch_check(&pw, dls_now(), rc, cause, gone, sizeof(gone))) {
 			log_err("gave up: the %s %s", slave_parent(r), gone);
 			atomic_store(&r->parent_gone, 1);
-			cut_short(r->cut);
+			if (r->cut)
+				slave_cut_short(r->cut);
 			pthread_mutex_lock(&w->lock);
 			break;
 		}

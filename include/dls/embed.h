@@ -70,12 +70,19 @@ struct dls_embed_slave;
 int dls_embed_slave_start(const struct dls_embed_slave_options *o, struct dls_embed_slave **out,
 			  char *why, size_t len);
 
-/* Asks the slave to stop after its current chunk (any thread). */
+/*
+ * Asks the slave to leave the run (any thread): the chunk it computes ends
+ * at what is computed, every result it computed is delivered, and the
+ * master is told, so that what it held goes to other slaves at once.
+ */
 void dls_embed_slave_stop(struct dls_embed_slave *s);
 
 /*
- * Waits for the slave's end: DLS_OK when the run is done (st, if not NULL,
- * gets its totals), else slave_run's code and why.  Then frees s.
+ * Waits for the slave's end and says how it ended: DLS_OK when the run is
+ * done; DLS_ESTOPPED when dls_embed_slave_stop ended it first (why says
+ * whether its results were delivered); else slave_run's code (the master
+ * unreachable, a refusal, the loop body failed) and why.  st (if not NULL)
+ * gets its totals in every case.  Then frees s.
  */
 int dls_embed_slave_wait(struct dls_embed_slave *s, struct slave_stats *st, char *why,
 			 size_t len);
@@ -84,7 +91,12 @@ int dls_embed_slave_wait(struct dls_embed_slave *s, struct slave_stats *st, char
 
 struct dls_steps;
 
-/* A chunk to compute: loop indices first .. first + count - 1 into out. */
+/*
+ * A step: loop indices first .. first + count - 1 into out.  A chunk the
+ * master gives comes as one step in the natural order, and as one step
+ * per loop index in the interleaved order (PROTOCOL.md 4), whose indices of
+ * one chunk are not consecutive.
+ */
 struct dls_step {
 	int64_t first, count;
 	void *out;	       /* count * result_bytes octets, index by index */
@@ -100,21 +112,36 @@ int dls_steps_start(const struct dls_embed_slave_options *o, struct dls_steps **
 		    size_t len);
 
 /*
- * Waits up to timeout_ms (< 0: for ever) for the next chunk.  DLS_OK with
+ * Waits up to timeout_ms (< 0: for ever) for the next step.  DLS_OK with
  * *step; DLS_ETIMEDOUT (none yet: ask again); DLS_EDONE once the slave's
- * run is over (dls_steps_end says how it ended).
+ * run is over (dls_steps_end says how it ended).  The first step, before
+ * the slave asks for any work, has count 0 and out NULL: it brings the
+ * run's job (dls_steps_job), which the program accepts with
+ * dls_steps_done(..., DLS_OK, NULL) or refuses with a code and why.
  */
 int dls_steps_next(struct dls_steps *s, struct dls_step *step, int timeout_ms);
 
 /*
- * The chunk from dls_steps_next is computed (status DLS_OK), or could not
- * be (any other code, with why: the slave stops and the master gives the
- * chunk to others).
+ * The run's job (workload name, parameters, iterations N, result_bytes,
+ * iteration order): NULL before the first step (count 0), then valid until
+ * dls_steps_end.  A program checks that it can compute it (its loop has N
+ * iterations, its results are result_bytes each) and refuses it with
+ * dls_steps_done(s, &step, DLS_EINVAL, why): the slave leaves the run
+ * before it asks for work, and the master is told at once.
+ */
+const struct dls_job *dls_steps_job(struct dls_steps *s);
+
+/*
+ * The step from dls_steps_next is computed (status DLS_OK), or could not
+ * be (any other code, with why: the slave delivers what it computed
+ * before, leaves, and the master gives the rest to others; dls_steps_end
+ * returns that code and why).
  */
 int dls_steps_done(struct dls_steps *s, const struct dls_step *step, int status,
 		   const char *why);
 
-/* Stops (if still running), waits and frees s: as dls_embed_slave_wait. */
+/* Stops (if still running: DLS_ESTOPPED), waits and frees s: as
+ * dls_embed_slave_wait. */
 int dls_steps_end(struct dls_steps *s, struct slave_stats *st, char *why, size_t len);
 
 /* --- a master whose results come to a callback ------------------------------ */

@@ -23,6 +23,7 @@ enum dls_err {
 	DLS_EIO,	/* an input/output error; errno was logged */
 	DLS_ETIMEDOUT,	/* a peer did not answer in time */
 	DLS_EREMOTE,	/* a remote call failed */
+	DLS_ESTOPPED,	/* stopped on request before the run ended */
 	DLS_ECOUNT	/* number of codes; not an error */
 };
 

@@ -51,13 +51,20 @@ struct slave_config {
 	 * Optional: computes loop indices first .. first + count - 1 into out
 	 * in place of the job's workload (which this program then need not
 	 * have: the job's loop is taken as the master describes it).  As a
-	 * workload's body; ctx is body_ctx.
+	 * workload's body; ctx is body_ctx.  A failure ends the slave's run
+	 * (it delivers what it computed and leaves); DLS_ESTOPPED ends it as
+	 * a stop its own side asked for.
 	 */
 	int (*body)(void *ctx, int64_t first, int64_t count, void *out, uint64_t *cost, char *why,
 		    size_t len);
 	void *body_ctx;
-	/* Optional, with body: the job, once registered and before any chunk. */
-	void (*body_job)(void *ctx, const struct dls_job *job);
+	/*
+	 * Optional, with body: the job, once registered and before any
+	 * request.  DLS_OK, or a code and why: the program cannot compute it
+	 * (its loop has another N, its results another size); the slave then
+	 * leaves at once and ends with that code.
+	 */
+	int (*body_job)(void *ctx, const struct dls_job *job, char *why, size_t len);
 	/*
 	 * When the master stays unreachable after the retries: keep trying to
 	 * rejoin it (slave_ops.rejoin: a master resumed from its journal, or
@@ -115,7 +122,13 @@ struct slave_ops {
 		      size_t len);
 	/* Optional: called once registered (the adapter binds the slave's name). */
 	void (*registered)(void *ctx, int id, const struct dls_job *job);
-	/* Optional: non-zero when someone asked the slave to stop. */
+	/*
+	 * Optional: non-zero when someone asked the slave to stop:
+	 * SLAVE_STOP_PARENT, its parent (the run is over for it), or
+	 * SLAVE_STOP_LEAVE, its own side (the program, dls_embed_slave_stop):
+	 * it then delivers what it computed, leaves (below) and ends with
+	 * DLS_ESTOPPED.
+	 */
 	int (*stop_requested)(void *ctx);
 	/*
 	 * Optional: finds the master again and joins it as slave id with the
@@ -141,7 +154,19 @@ struct slave_ops {
 	 * its next call.
 	 */
 	int (*reach)(void *ctx, int timeout_ms, char *why, size_t len);
+	/*
+	 * Optional: tells the master that slave id leaves before the run is
+	 * over (IDL Master::slave_lost with its own capability), so that what
+	 * it holds and did not deliver goes to others at once.  Called once the
+	 * slave delivered what it computed, when it was asked to leave or its
+	 * computation failed.  DLS_OK, or a code and why (then the master finds
+	 * out by its pings).
+	 */
+	int (*leave)(void *ctx, int id, const char *cause, char *why, size_t len);
 };
+
+/* What slave_ops.stop_requested says. */
+enum slave_stop { SLAVE_RUNS, SLAVE_STOP_PARENT, SLAVE_STOP_LEAVE };
 
 struct slave_stats {
 	int id;
@@ -155,9 +180,12 @@ void slave_config_init(struct slave_config *c);
 
 /*
  * Runs the slave until the master says DONE or a stop is requested.
- * Returns DLS_OK; DLS_EREMOTE when the master stayed unreachable after the
- * retries; DLS_ESTATE/DLS_EINVAL when a call was refused; DLS_ENOENT for an
- * unknown workload; DLS_ENOMEM.  why says what happened.
+ * Returns DLS_OK (the run is over: DONE, or its parent stopped it);
+ * DLS_ESTOPPED when its own side asked it to leave (what it computed is
+ * delivered); DLS_EREMOTE when the master stayed unreachable after the
+ * retries; DLS_ESTATE/DLS_EINVAL when a call was refused or the loop body
+ * failed; DLS_ENOENT for an unknown workload; DLS_ENOMEM.  why says what
+ * happened.
  */
 int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struct slave_stats *st,
 	      char *why, size_t len);

@@ -7,6 +7,12 @@ expect_eq() {
 	fi
 }
 
+# fail WHAT: the test fails, saying what.
+fail() {
+	printf 'FAILED %s\n' "$*" >&2
+	exit 1
+}
+
 # expect_usage_error PATTERN CMD...: CMD must exit 2 with one line matching
 # PATTERN on stderr (program, option, value, cause).
 expect_usage_error() {

@@ -19,7 +19,7 @@
 #    off, and real.
 set -eu
 : "${DLS_PREFIX:?the prefix DLS was installed in}" "${DLS_EXAMPLES_DIR:?the built examples}"
-export PATH="$DLS_PREFIX/bin:$PATH" LD_LIBRARY_PATH="$DLS_PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PATH="$DLS_PREFIX/bin:$PATH"
 . "$(dirname "$0")/lib.sh"
 X=$DLS_EXAMPLES_DIR
 start_names
@@ -58,7 +58,7 @@ spawn pmaster dls-master --slaves 1 --run primes --workload primes --param dls.i
 PMASTER=$LAST_PID
 "$X/steps" primes $NS $EP >"$T/steps.log" 2>&1
 wait "$PMASTER"
-grep -q "^steps: [0-9]* chunks, 300 iterations" "$T/steps.log"
+grep -q "^steps: [0-9]* steps, [0-9]* chunks, 300 iterations" "$T/steps.log"
 /usr/bin/python3 - "$T/primes.npy" <<'PY'
 import sys, numpy
 a = numpy.load(sys.argv[1])
@@ -70,6 +70,33 @@ for p in range(2, int(n ** 0.5) + 1):
 want = sieve.reshape(300, 2000).sum(axis=1)
 assert a.shape == (300, 1) and (a[:, 0] == want).all(), "wrong prime counts"
 PY
+
+# a step-API program that leaves after 2 steps: what it computed is
+# delivered, the master gives what it held to the other one at once (no
+# ping needed), and the counts are still exact
+cp "$T/primes.npy" "$T/primes-one.npy"
+spawn pmaster2 dls-master --slaves 2 --run primes2 --workload primes --param dls.iterations=300 \
+	--param dls.result_bytes=4 --param dls.dtype='<u4' --scheme gss --out "$T/primes2.npy" $NS $EP
+PMASTER=$LAST_PID
+spawn leaver "$X/steps" primes2 --steps 2 $NS $EP
+LEAVER=$LAST_PID
+"$X/steps" primes2 $NS $EP >"$T/steps2.log" 2>&1
+wait "$PMASTER" "$LEAVER"
+grep -q "^steps: left after 2 steps, [0-9]* iterations: stopped on request before the run ended: every result it computed delivered" "$T/leaver.log"
+grep -q "slave [01] 'steps' lost (it left: its program stopped it)" "$T/pmaster2.log"
+cmp "$T/primes-one.npy" "$T/primes2.npy"
+
+# a job it cannot compute (8-octet results): refused in one line, and the
+# master, told at once, ends the run without waiting for a ping
+spawn pmaster8 dls-master --slaves 1 --run primes8 --workload primes --param dls.iterations=300 \
+	--param dls.result_bytes=8 --param dls.dtype='<u8' --out "$T/primes8.npy" $NS $EP
+PMASTER=$LAST_PID
+if "$X/steps" primes8 $NS $EP >"$T/steps8.log" 2>&1; then fail "steps computed a job it cannot"; fi
+grep -qx "steps: refused the job of run 'primes8': 8 octets a result: this program's are 4 (a uint32)" "$T/steps8.log"
+[ "$(wc -l <"$T/steps8.log")" = 1 ] || fail "more than one line for a refused job: $(cat "$T/steps8.log")"
+if wait "$PMASTER"; then fail "the master of a run with no slave left succeeded"; fi
+grep -q "slave 0 'steps' lost (it left: 8 octets a result: this program's are 4 (a uint32))" "$T/pmaster8.log"
+[ ! -e "$T/primes8.npy" ]
 
 # a master inside a program, results in a callback
 spawn cb "$X/master_callback" cb 2 $NS $EP

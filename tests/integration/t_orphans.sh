@@ -12,7 +12,6 @@ start_names
 WINDOW_MS=2000
 MARGIN_S=4 # the chunk in hand (under 0.2 s), the retries' back-off, a loaded machine
 X=$DLS_EXAMPLES_DIR
-export LD_LIBRARY_PATH="$DLS_PREFIX/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 # parent ROLE LOG ARGS...: starts a parent (not under timeout: the kill must
 # reach it) and waits for its name; PARENT is its PID

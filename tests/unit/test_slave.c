@@ -40,6 +40,9 @@ struct fake {
 	int64_t measured;      /* iterations of the chunk times reported */
 	int bad_measured;      /* reported times that make no sense, or a chunk not given */
 	int scheme_kind;       /* the job's scheme (0: SS) */
+	int leave_after;       /* asked to leave once this many requests came (0: never) */
+	int leaves;	       /* leave calls */
+	char leave_cause[128];
 };
 
 static void see(struct fake *f, const struct dls_result *res, size_t n)
@@ -140,9 +143,28 @@ static int f_submit(void *ctx, int id, const struct dls_result *res, size_t n, c
 	return DLS_OK;
 }
 
+static int f_leave_asked(void *ctx)
+{
+	struct fake *f = ctx;
+
+	return f->leave_after && f->requests >= f->leave_after ? SLAVE_STOP_LEAVE : SLAVE_RUNS;
+}
+
+static int f_leave(void *ctx, int id, const char *cause, char *why, size_t len)
+{
+	struct fake *f = ctx;
+
+	(void)id;
+	(void)why;
+	(void)len;
+	f->leaves++;
+	snprintf(f->leave_cause, sizeof(f->leave_cause), "%s", cause);
+	return DLS_OK;
+}
+
 static struct slave_ops ops_for(struct fake *f)
 {
-	struct slave_ops o = {f, f_register, f_request, f_submit, NULL, NULL, NULL, NULL, NULL};
+	struct slave_ops o = {.ctx = f, .register_slave = f_register, .request = f_request, .submit = f_submit};
 
 	return o;
 }
@@ -363,6 +385,31 @@ static int stop_when_all_delivered(void *ctx)
 	return f->delivered == f->width;
 }
 
+/* Its own side asks the slave to leave: every iteration it computed is
+ * delivered, asking ahead or not, the master is told once, and the run
+ * ends with DLS_ESTOPPED and a line that says so. */
+static void test_leave_delivers(void)
+{
+	for (int overlap = 0; overlap <= 1; overlap++) {
+		struct fake f = {.width = 100, .chunk = 7, .height = 8, .leave_after = 3};
+		struct slave_ops ops = ops_for(&f);
+		struct slave_config c;
+		struct slave_stats st;
+		char why[SLAVE_WHY_LEN];
+
+		config(&c);
+		c.overlap = overlap;
+		ops.stop_requested = f_leave_asked;
+		ops.leave = f_leave;
+		CU_ASSERT_EQUAL(slave_run(&c, &ops, &st, why, sizeof(why)), DLS_ESTOPPED);
+		CU_ASSERT(st.iterations > 0 && st.iterations < f.width);
+		CU_ASSERT_EQUAL(f.delivered, st.iterations);
+		CU_ASSERT_EQUAL(f.leaves, 1);
+		CU_ASSERT_STRING_EQUAL(f.leave_cause, "it left: its program stopped it");
+		CU_ASSERT(strstr(why, "stopped on request before the run ended") != NULL);
+	}
+}
+
 /* A_i = 0 (V = 2, Q = 3) under a distributed scheme: the slave stops
  * requesting, but first delivers the results it holds, or nobody could
  * finish the run. */
@@ -512,5 +559,6 @@ int slave_suite_add(void)
 	       !CU_add_test(s, "asks ahead, one chunk in flight", test_asks_ahead) ||
 	       !CU_add_test(s, "the lead's model of an exchange", test_lead_model) ||
 	       !CU_add_test(s, "an emulated link delay", test_emulated_delay) ||
-	       !CU_add_test(s, "jobs it cannot compute are refused", test_bad_jobs);
+	       !CU_add_test(s, "jobs it cannot compute are refused", test_bad_jobs) ||
+	       !CU_add_test(s, "leaving delivers what it computed", test_leave_delivers);
 }
