@@ -21,6 +21,7 @@ int master_give_work(struct master *m, int id, struct dls_range c, struct dls_re
 	info->chunks++;
 	info->iterations += c.count;
 	info->state = DLS_SLAVE_ACTIVE;
+	master_note_busy(m, id);
 	return DLS_OK;
 }
 

@@ -38,10 +38,14 @@ struct master_child {
 	struct dls_chunk_time applied[DLS_MAX_MEASURED];
 	int napplied;
 	/* what the master saw: when it first delivered, and how many it had
-	 * delivered then; what it claimed: compute seconds and iterations over
-	 * every chunk it measured; whether it was slowed (logged once) */
+	 * delivered then; the seconds since then that it held undelivered
+	 * work (busy_since > 0: it holds some since then; a wait for work,
+	 * A_i = 0 or in the queue, is not counted); what it claimed: compute
+	 * seconds and iterations over every chunk it measured; whether it was
+	 * slowed (logged once) */
 	int64_t first_delivered;
 	double first_delivery_at;
+	double busy_s, busy_since;
 	double claimed_s, claimed_n;
 	int slowed;
 	int cut; /* a tail of its was taken back: its results of it are dropped */
@@ -55,6 +59,10 @@ struct master_child {
  * (their waits for the CPU and the master count in what is seen), so only
  * absurd claims are caught (BENCHMARKS.md 17.5). */
 #define MASTER_RATE_TRUST 32.0
+
+/* What child id holds changed (given work, or its results came): its busy
+ * time (master_child.busy_s) is brought up to now.  The lock is held. */
+void master_note_busy(struct master *m, int id);
 
 struct master {
 	pthread_mutex_t lock;

@@ -120,7 +120,9 @@ void master_apply_results(struct master *m, int id, const struct dls_result *res
 	if (n && !(ch->first_delivery_at > 0)) {
 		ch->first_delivery_at = dls_now();
 		ch->first_delivered = delivered(m, id);
+		ch->busy_s = ch->busy_since = 0;
 	}
+	master_note_busy(m, id);
 	if (n && result_store_complete(&m->results)) {
 		master_log_done(m);
 		pthread_cond_broadcast(&m->cond);
@@ -256,12 +258,23 @@ static int wait_turn(struct master *m, int64_t acp, struct serve_waiter *w, char
 	return rc;
 }
 
+void master_note_busy(struct master *m, int id)
+{
+	struct master_child *ch = &m->children[id];
+	double now = dls_now();
+
+	if (ch->busy_since > 0)
+		ch->busy_s += now - ch->busy_since;
+	ch->busy_since = ledger_held_undelivered(&ch->serve.held) > 0 ? now : 0;
+}
+
 /* Trust what is seen: a child whose chunk times, over all it measured,
  * claim a rate more than MASTER_RATE_TRUST times what it was seen to
  * deliver (iterations delivered or held since its first delivery, over
- * the time since) has this chunk's times slowed by the excess, with a line the
- * first time.  Not while replaying: the journal holds the times as they
- * were learnt. */
+ * the time since that it held work: an honest slave that waited for work
+ * is not taken for a liar) has this chunk's times slowed by the excess,
+ * with a line the first time.  Not while replaying: the journal holds the
+ * times as they were learnt. */
 static void slow_to_seen(struct master *m, int id, struct dls_chunk_time *t)
 {
 	struct master_child *ch = &m->children[id];
@@ -276,7 +289,7 @@ static void slow_to_seen(struct master *m, int id, struct dls_chunk_time *t)
 		return;
 	/* delivered since, and what it holds (computed already, may be): all
 	 * it was handed since */
-	seen = (dls_now() - ch->first_delivery_at) /
+	seen = (ch->busy_s + (ch->busy_since > 0 ? dls_now() - ch->busy_since : 0)) /
 	       (double)(m->roster.v[id].info.iterations - ch->first_delivered);
 	claimed = ch->claimed_s / ch->claimed_n;
 	if (!(claimed * MASTER_RATE_TRUST < seen))
@@ -284,8 +297,8 @@ static void slow_to_seen(struct master *m, int id, struct dls_chunk_time *t)
 	f = seen / (MASTER_RATE_TRUST * claimed);
 	if (!ch->slowed++)
 		log_warn("slave %d claims to compute an iteration in %g s on average: %.3g times "
-			 "faster than it delivers (%g s an iteration since its first delivery); its "
-			 "chunk times count as %.3g times longer",
+			 "faster than it delivers (%g s an iteration of the time it held work since "
+			 "its first delivery); its chunk times count as %.3g times longer",
 			 id, claimed, f * MASTER_RATE_TRUST, seen, f);
 	t->compute_s *= f;
 	t->elapsed_s *= f;

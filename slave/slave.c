@@ -97,11 +97,13 @@ void slave_link_delay(double one_way_us)
 	dls_sleep_emulated(2 * one_way_us * 1e-6);
 }
 
+static double runqueue_without(int own);
+
 double slave_load(const struct run *r, double at)
 {
 	return r->cfg->emulated	    ? emul_steps_at(&r->cfg->load, at - r->t0)
 	       : r->cfg->q_override ? r->cfg->q_override
-				    : slave_read_runqueue();
+				    : runqueue_without(host_peers_running(&r->peers));
 }
 
 int64_t slave_acp(const struct run *r, double at, double *q)
@@ -544,6 +546,8 @@ int slave_setup(struct run *r)
 		work_close(&r->work);
 		return rc;
 	}
+	if (!r->cfg->emulated && !r->cfg->q_override)
+		host_peers_join(&r->peers, j->run_name);
 	r->power.n = r->cfg->load.n;
 	for (size_t k = 0; k < r->cfg->load.n; k++) {
 		r->power.at[k] = r->cfg->load.at[k];
@@ -554,6 +558,7 @@ int slave_setup(struct run *r)
 
 void slave_teardown(struct run *r)
 {
+	host_peers_leave(&r->peers);
 	slave_store_free(&r->store);
 	work_close(&r->work);
 }
@@ -573,6 +578,13 @@ static int usable_cores(void)
 
 double slave_read_runqueue(void)
 {
+	return runqueue_without(0);
+}
+
+/* Q_i: the host's running threads less `own` of the run's, over the cores
+ * this process may use; at least 1. */
+static double runqueue_without(int own)
+{
 	FILE *f = fopen("/proc/loadavg", "r");
 	double l1, l5, l15, q;
 	int running = 1, total;
@@ -584,7 +596,7 @@ double slave_read_runqueue(void)
 	}
 	/* procs_running counts the whole host: on c cores, c of them share no
 	 * core with anyone, so a core's queue holds procs_running / c */
-	q = (double)running / usable_cores();
+	q = (double)(running - own) / usable_cores();
 	return q < 1 ? 1 : q;
 }
 

@@ -8,6 +8,7 @@
 
 #include <stdatomic.h>
 
+#include "host_peers.h"
 #include "iter_order.h"
 #include "dls/slave.h"
 #include "work.h"
@@ -51,6 +52,7 @@ struct run {
 	char *why;
 	size_t len;
 	char log_label[64]; /* the slave thread's log label, for the threads it starts */
+	struct host_peers peers; /* real mode: the run's computing threads on this host */
 	/*
 	 * Optional: called once in an emulated chunk when its end (deadline)
 	 * is known; returns how long after the deadline it returned (0 when
@@ -71,7 +73,8 @@ struct run {
 #define SLAVE_IDLE_COMPUTE_S 5e-3
 
 /* Q_i at dls_now() time `at`: emulated, the --load schedule's; real, the
- * --q override or the host's run queue (slave_read_runqueue). */
+ * --q override or the host's run queue without the run's own computing
+ * threads (host_peers.h). */
 double slave_load(const struct run *r, double at);
 
 /* A_i = floor(V_i / Q_i) at dls_now() time `at` (emulated: Q_i(at)); at

@@ -12,6 +12,7 @@
 #include "dls/embed.h"
 #include "dls/err.h"
 #include "dls_time.h"
+#include "host_peers.h"
 #include "slave_embed.h"
 
 enum hand { IDLE, OFFERED, TAKEN, RETURNED };
@@ -28,6 +29,8 @@ struct dls_steps {
 	uint32_t result_bytes;
 	struct dls_job job; /* the run's, once registered */
 	int have_job;
+	int real_q;		 /* Q_i is read from the host (no q_override): */
+	struct host_peers peers; /* the program's thread that computes the steps */
 };
 
 /* Offers a step to the program's thread and waits for its verdict. */
@@ -101,6 +104,7 @@ int dls_steps_start(const struct dls_embed_slave_options *o, struct dls_steps **
 	so.slave.body_ctx = s;
 	so.slave.body_job = job_ready;
 	so.slave.emulated = 0; /* the program's own time is the cost */
+	s->real_q = !(so.slave.q_override > 0);
 	rc = slave_embed_start(&so, ended, s, &s->slave, why, len);
 	if (rc) {
 		pthread_mutex_destroy(&s->lock);
@@ -124,6 +128,11 @@ int dls_steps_next(struct dls_steps *s, struct dls_step *step, int timeout_ms)
 	if (s->hand == OFFERED) {
 		s->hand = TAKEN;
 		*step = s->step;
+		/* the thread that computes the steps is the run's, not foreign load */
+		if (step->count > 0 && s->real_q) {
+			host_peers_join(&s->peers, s->job.run_name);
+			s->real_q = 0; /* once */
+		}
 	} else {
 		rc = s->over ? DLS_EDONE : DLS_ETIMEDOUT;
 	}
@@ -172,6 +181,7 @@ int dls_steps_end(struct dls_steps *s, struct slave_stats *st, char *why, size_t
 	}
 	pthread_mutex_unlock(&s->lock);
 	rc = dls_embed_slave_wait(s->slave, st, why, len);
+	host_peers_leave(&s->peers);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
 	free(s);

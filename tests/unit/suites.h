@@ -25,5 +25,6 @@ int liveness_suite_add(void);
 int workload_suite_add(void);
 int net_addr_suite_add(void);
 int takeback_suite_add(void);
+int host_peers_suite_add(void);
 
 #endif
