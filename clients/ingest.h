@@ -1,6 +1,6 @@
 /*
  * ingest.h - the master's result ingest rate beside a bare omniORB transfer
- * of the same messages (issue 11's "results path"; scripts/bench-ingest.sh):
+ * of the same messages (the results path; scripts/bench-ingest.sh):
  *
  *  - ingest_bare_serve: a DLS::Master whose submit() accepts and drops the
  *    octets (nothing checked, nothing stored): the ORB's own cost;

@@ -1,6 +1,6 @@
 /*
  * pile_policy.h - the decentralized balancing policies of seeds 002-004 as
- * rules of ONE PE (issue 15), shared by the simulator (sim/pile_sim.c) and
+ * rules of ONE PE, shared by the simulator (sim/pile_sim.c) and
  * the slaves of `dls run` (slave/slave_pile.c): a policy sees its PE
  * through struct pile_host (its pile, its clock, its messages), keeps its
  * own state, and acts only by giving iterations from the tail of its pile,

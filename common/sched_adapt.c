@@ -1,5 +1,5 @@
 /*
- * sched_adapt.c - the fixed-size and the adaptive techniques (issue 14):
+ * sched_adapt.c - the fixed-size and the adaptive techniques:
  *
  *   STATIC  one chunk of ceil(I/p) per request (block scheduling).
  *   FSC     fixed-size chunking, Kruskal & Weiss, "Allocating independent

@@ -1,7 +1,7 @@
 /*
  * tree_plan.h - Kim and Purtilo's cluster tree and migration chain (seed 000
  * section 3; SCHEMES.md 6.1-6.3, 6.5), computed from the PEs' throughputs.
- * No CORBA: the coordinator (issue 6) and `dls chunks --tree` use it.
+ * No CORBA: the coordinator and `dls chunks --tree` use it.
  */
 #ifndef DLS_TREE_PLAN_H
 #define DLS_TREE_PLAN_H

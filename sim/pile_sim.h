@@ -1,6 +1,6 @@
 /*
  * pile_sim.h - the decentralized balancing policies of seeds 002-004 in a
- * discrete-event model of a loop (issue 15): each PE holds a pile of
+ * discrete-event model of a loop: each PE holds a pile of
  * unstarted iterations (placed at the start in blocks of the chosen order,
  * equal or proportional to tau_i, in the order of Tree Scheduling's chain
  * as the coordinator of `dls run` places them), computes them one at a time from its head,

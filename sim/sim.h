@@ -3,7 +3,7 @@
  * library as the master, the real per-iteration costs of the workload, the
  * emulated cluster (V_i, Q_i(t)), a per-request service time at the master
  * and a one-way link latency, and a slave that asks for its next chunk a
- * lead before the current one ends (issue 16).  It gives a run's second limit (WORKLOAD.md 4):
+ * lead before the current one ends.  It gives a run's second limit (WORKLOAD.md 4):
  * the scheme's own schedule without framework overhead (overhead 0, latency
  * 0), or a model of the framework with measured overheads, at any scale.
  * With hmasters (relay mode, SCHEMES.md 5) each slave talks to its hmaster;

@@ -1,6 +1,6 @@
 /*
  * idle_worker.h - a thread that runs the real computation of an emulated
- * slave at the lowest priority there is (SCHED_IDLE, issue 16).
+ * slave at the lowest priority there is (SCHED_IDLE).
  *
  * On the emulated cluster every slave computes its chunk for real (for its
  * exact results) and then sleeps until the chunk's emulated cost has

@@ -1,5 +1,5 @@
 /*
- * slave_ahead.h - asking ahead (issue 16): a slave's next request goes out
+ * slave_ahead.h - asking ahead: a slave's next request goes out
  * from a thread of its own while the current chunk still computes, timed so
  * that its reply comes back about when the chunk ends.  The slave then never
  * idles for a round trip, and the master still sees each request about when

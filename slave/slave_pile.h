@@ -1,6 +1,6 @@
 /*
  * slave_pile.h - a slave under a decentralized policy of seeds 002-003
- * (workpile, roc; issue 15): placed by the coordinator like a tree slave
+ * (workpile, roc): placed by the coordinator like a tree slave
  * (slave_tree.c registers it and hands over here), it computes the
  * iterations of its pile one at a time from the head, and runs the
  * policy's rules (common/pile_policy.h, the same code the simulator runs)

@@ -171,8 +171,8 @@ int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void
 	 * transport): no clean-up of it at exit.  That atexit handler frees
 	 * every thread's OpenSSL state while the ORB's threads may still run or
 	 * exit, which then free theirs again: a double free at the end of a run
-	 * (seen by ASan in the soak, and as glibc's "double free or corruption"
-	 * in session 17; OpenSSL issues 6214, 17469).  The process's exit
+	 * (seen by ASan in the soak, and as glibc's "double free or corruption";
+	 * OpenSSL's issues 6214 and 17469).  The process's exit
 	 * returns the memory. */
 	OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
 	for (int i = 1; i < *argc; i++) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Only the run's own processes act in a run (issue 12, PROTOCOL.md 14).  A run
+# Only the run's own processes act in a run (PROTOCOL.md 14).  A run
 # with a secret: a stranger on the same host, with a client written from the
 # IDL, tries to join without the secret or with another, to declare the
 # real slaves lost, to submit and request as them with guessed
@@ -161,7 +161,7 @@ echo "ok withdraw: the launcher's taken, strangers' and late ones refused, image
 # hmaster (then died, say) is refused there, and the master, told only
 # after, is not told at all, so it still expects both slaves the relay
 # brings (told at once, it expected one fewer and refused the relay's
-# registration: CI, session 27)
+# registration: seen in CI)
 spawn wc-master dls-master --run wc --slaves 2 --width 400 --height 200 --scheme gss \
 	--secret-file "$T/wd.secret" --raw "$T/wc.pgm" $NS $EP
 WC=$LAST_PID

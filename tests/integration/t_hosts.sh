@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Many hosts (issue 13), on three network namespaces the test makes as three
+# Many hosts, on three network namespaces the test makes as three
 # hosts on one switch (10.77.0.1-3; the third also has an interface no one
 # else reaches, 10.99.0.3, listed first: a multi-homed host):
 #  - dls run --hostfile --launch 'ip netns exec {host}': exact image; with

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The balancing policies of seeds 003, 002 and 004 end to end (issue 15):
+# The balancing policies of seeds 003, 002 and 004 end to end:
 # dls-treesched --policy workpile|roc|ripple places the slaves, which move work
 # among themselves with the rules the simulator runs; the image is exact in
 # both orders and both collection modes, equal and proportional placement,
