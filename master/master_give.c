@@ -1,10 +1,22 @@
 /*
  * master_give.c - what a child holds: a chunk given to it (from the scheme
  * or the requeue), and the take-back's shrink of a chunk it holds, which
- * the live master and the journal's replay both make.
+ * the live master and the journal's replay both make; and the time it
+ * held work.
  */
 #include "dls/err.h"
+#include "dls_time.h"
 #include "master_internal.h"
+
+void master_note_busy(struct master *m, int id)
+{
+	struct master_child *ch = &m->children[id];
+	double now = dls_now();
+
+	if (ch->busy_since > 0)
+		ch->busy_s += now - ch->busy_since;
+	ch->busy_since = ledger_held_undelivered(&ch->serve.held) > 0 ? now : 0;
+}
 
 int master_give_work(struct master *m, int id, struct dls_range c, struct dls_reply *out)
 {

@@ -258,16 +258,6 @@ static int wait_turn(struct master *m, int64_t acp, struct serve_waiter *w, char
 	return rc;
 }
 
-void master_note_busy(struct master *m, int id)
-{
-	struct master_child *ch = &m->children[id];
-	double now = dls_now();
-
-	if (ch->busy_since > 0)
-		ch->busy_s += now - ch->busy_since;
-	ch->busy_since = ledger_held_undelivered(&ch->serve.held) > 0 ? now : 0;
-}
-
 /* Trust what is seen: a child whose chunk times, over all it measured,
  * claim a rate more than MASTER_RATE_TRUST times what it was seen to
  * deliver (iterations delivered or held since its first delivery, over
