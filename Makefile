@@ -106,6 +106,9 @@ DLS_BIN   := $(BUILD)/bin/dls
 # embedding API (slave/ and master/ adapters); libdls.so exports only the
 # functions of include/dls/ (scripts/libdls.map).
 VERSION    := 0.2.0
+# the version the programs print (--version): cli_util.o only
+$(BUILD)/common/cli/cli_util.o: ALL_CFLAGS += -DDLS_VERSION='"$(VERSION)"'
+$(BUILD)/common/cli/cli_util.o: Makefile
 SOVERSION  := 1
 PUBLIC_OBJ := $(CORE_OBJ) $(ORB_OBJ) $(patsubst %.cc,$(BUILD)/%.o,$(wildcard master/*.cc slave/*.cc))
 PUBLIC_SO  := $(BUILD)/lib/libdls.so.$(SOVERSION)

@@ -116,17 +116,29 @@ const char *cluster_parse_loads(const char *s, struct cluster *c)
 int cluster_cli_option(const char *prog, struct cluster *c, int opt, const char *arg,
 		       const char **loads)
 {
-	const char *cause;
+	const char *cause, *name = opt == CLUSTER_OPT_CLUSTER ? "--cluster" : "--speeds";
+	char given[sizeof(c->given)], conflict[160];
 
+	if (opt == CLUSTER_OPT_CLUSTER || opt == CLUSTER_OPT_SPEEDS) {
+		/* two descriptions of the cluster: the last would silently win */
+		if (c->given[0] && strncmp(c->given, name, strlen(name))) {
+			snprintf(conflict, sizeof(conflict), "conflicts with %s: give one of them",
+				 c->given);
+			cli_usage_error(prog, name, arg, conflict);
+		}
+		snprintf(given, sizeof(given), "%s %s", name, arg);
+	}
 	switch (opt) {
 	case CLUSTER_OPT_CLUSTER:
 		if (cluster_reference(arg, c))
 			cli_usage_error(prog, "--cluster", arg, "unknown cluster (" CLUSTER_NAMES ")");
+		snprintf(c->given, sizeof(c->given), "%s", given);
 		return 1;
 	case CLUSTER_OPT_SPEEDS:
 		cause = cluster_parse_speeds(arg, c);
 		if (cause)
 			cli_usage_error(prog, "--speeds", arg, cause);
+		snprintf(c->given, sizeof(c->given), "%s", given);
 		return 1;
 	case CLUSTER_OPT_LOADS:
 		*loads = arg;

@@ -14,6 +14,7 @@ struct cluster {
 	double speed[CLUSTER_MAX];
 	double declared[CLUSTER_MAX]; /* the Speed each declares (0: its speed) */
 	struct emul_steps load[CLUSTER_MAX];
+	char given[96]; /* the option that made it ("--cluster C8"), "" for none */
 };
 
 /*

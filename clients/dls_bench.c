@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "cli_getopt.h"
 #include "cli_util.h"
 #include "cluster.h"
 #include "dls_cmds.h"
@@ -40,17 +41,20 @@ static void help(void)
 	       "                 [--reps N] [--width W --height H] [--t-iter NS] [--out DIR]\n"
 	       "                 [--capacity] [--collection WxH] [--no-plots]\n\n"
 	       "Runs every (cluster, order, scheme) cell with `dls run`, --reps times, beside\n"
-	       "its zero-overhead simulation; prints seed 001's Tables 2-3 (PE_i: T_com+wait /\n"
-	       "T_comp) and a summary per scheme (median T_p, spread, T_ideal, E, chunks,\n"
-	       "simulated T_p, framework overhead, recomputations); writes DIR/bench.csv,\n"
-	       "DIR/bench.json, the runs' own JSON/CSV in DIR/runs and PNG plots in DIR/plots.\n\n"
-	       "  --clusters LIST   reference clusters (" CLUSTER_NAMES ";\n"
-	       "                    default C8,C8-nd)\n"
-	       "  --schemes LIST    default: the twelve of seed 001; any scheme of dls run\n"
-	       "                    (static fsc mfsc awf-b ... af auto); also hdtss (DTSS through about\n"
-	       "                    sqrt(p)/2 hmasters, two-level mode), hdtss-relay, and\n"
+	       "its zero-overhead simulation; prints Chronopoulos et al.'s Tables 2-3 (PE_i:\n"
+	       "T_com+wait / T_comp) and a summary per scheme (median T_p, spread, T_ideal,\n"
+	       "E, chunks, simulated T_p, framework overhead, recomputations); writes\n"
+	       "DIR/bench.csv, DIR/bench.json, the runs' own JSON/CSV in DIR/runs and PNG\n"
+	       "plots in DIR/plots.\n\n"
+	       "  --clusters LIST   reference clusters (default C8,C8-nd): C8 C8-nd C8-var\n"
+	       "                    C8-mis C24 C24-nd C64 C64-nd C128 C128-nd C256 C256-nd,\n"
+	       "                    pN, pN-nd (N slaves, 1 to 16384, half of V = 1)\n"
+	       "  --schemes LIST    default: Chronopoulos et al.'s twelve; any of dls run\n"
+	       "                    (static fsc mfsc awf-b ... af auto); also hdtss (DTSS\n"
+	       "                    through about sqrt(p)/2 hmasters, two-level mode),\n"
+	       "                    hdtss-relay, and\n"
 	       "                    trees (Tree Scheduling, gamma half, equal allocation)\n"
-	       "                    workpile, roc, ripple (seeds 003, 002, 004, their defaults)\n"
+	       "                    workpile, roc, ripple (their papers' defaults)\n"
 	       "  --orders LIST     natural,interleaved (default both)\n"
 	       "  --reps N          runs per cell (default 3)\n"
 	       "  --width, --height image (default 4000x2000); --t-iter NS (default 100)\n"
@@ -438,7 +442,7 @@ int dls_cmd_bench(int argc, char **argv)
 	char tpath[4300];
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(PROG, argc, argv, "h", opts)) != -1) {
 		switch (c) {
 		case 'Q':
 			quick = 1;

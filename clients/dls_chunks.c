@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli_opt.h"
+#include "cli_getopt.h"
 #include "cli_util.h"
 #include "dls_cmds.h"
 #include "dls/err.h"
@@ -22,18 +23,19 @@
 static void help(void)
 {
 	puts("usage: dls chunks --scheme NAME --iterations I --pes P [--function]\n"
-	     "                  [--profile table|text] [--k K] [--alpha A] [--fac --mu M --sd S]\n"
-	     "                  [--sigma S] [--X X] [--F F] [--L L] [--h H --sd S]\n"
+	     "                  [--profile table|text] [--chunk K] [--alpha A]\n"
+	     "                  [--fac --mu M --sd S] [--sigma S] [--fiss-x X]\n"
+	     "                  [--tss-first F] [--tss-last L] [--fsc-overhead H --sd S]\n"
 	     "       dls chunks --scheme dtss|dfss|dfiss|dtfss|wf|awf --iterations I --acp 1,2\n"
 	     "                  [--order sorted|rr|3,2,1,0] [--requests PE:A,PE:A,...]\n"
-	     "       dls chunks --tree --tau 1,2,3,4 [--iterations I --alloc equal|proportional|"
-	     "round-robin]\n\n"
+	     "       dls chunks --tree --tau 1,2,3,4 [--iterations I\n"
+	     "                  --alloc equal|proportional|round-robin]\n\n"
 	     "Prints one line of chunk sizes (simple schemes) or of (pe,chunk) pairs in\n"
 	     "service order, PEs numbered from 0 (distributed schemes, WF and AWF).\n"
 	     "Schemes: ss css gss tss fss fiss tfss wf dtss dfss dfiss dtfss static fsc mfsc\n"
 	     "awf-b awf-c awf-d awf-e af awf auto (any case).\n\n"
-	     "  --function        the untruncated chunk function (seed 001 Table 1 "
-	     "view)\n" SCHED_CLI_HELP
+	     "  --function        the untruncated chunk function (as Chronopoulos et al.'s\n"
+	     "                    Table 1 shows it)\n" SCHED_CLI_HELP
 	     "  --acp LIST        A_i of each PE (distributed) or the weights (WF, AWF)\n"
 	     "  --order O         sorted (default; decreasing A, ties by id), rr, or a PE list\n"
 	     "  --requests LIST   explicit first requests PE:A, then the order continues\n"
@@ -198,7 +200,7 @@ int dls_cmd_chunks(int argc, char **argv)
 
 	sched_cli_init(&sc);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:p:h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(PROG, argc, argv, "i:p:h", opts)) != -1) {
 		if (sched_cli_option(PROG, &sc, c, optarg))
 			continue;
 		switch (c) {

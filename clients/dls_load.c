@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cli_getopt.h"
 #include "cli_util.h"
 #include "dls_cmds.h"
 #include "dls_time.h"
@@ -34,7 +35,7 @@ int dls_cmd_load(int argc, char **argv)
 	double *a, *b, *x;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(PROG, argc, argv, "h", opts)) != -1) {
 		switch (c) {
 		case 's':
 			seconds = cli_double_or_die(PROG, "--seconds", optarg, 0, 1e9);

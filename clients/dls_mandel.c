@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "cli_getopt.h"
 #include "cli_util.h"
 #include "dls_cmds.h"
 #include "dls_time.h"
@@ -17,7 +18,8 @@
 
 static void help(void)
 {
-	puts("usage: dls mandel --width W --height H [--maxit M] [--sums] [--raw FILE] [--png FILE]\n\n"
+	puts("usage: dls mandel --width W --height H [--maxit M] [--sums] [--raw FILE]\n"
+	     "                  [--png FILE]\n\n"
 	     "Computes the image sequentially, one column per loop iteration.\n"
 	     "  --sums   print 'total N' and 'columns c0 c1 ...' (per-column iteration sums)\n"
 	     "           instead of the time and iterations per second\n"
@@ -44,7 +46,7 @@ int dls_cmd_mandel(int argc, char **argv)
 	double t0, secs;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(PROG, argc, argv, "h", opts)) != -1) {
 		switch (c) {
 		case 'w':
 			m.width = (int32_t)cli_i64_or_die(PROG, "--width", optarg, 1, MANDEL_MAX_SIDE);

@@ -11,6 +11,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "cli_getopt.h"
 #include "cli_util.h"
 #include "dls_cmds.h"
 #include "names_proc.h"
@@ -46,7 +47,7 @@ int dls_cmd_names(int argc, char **argv)
 
 	snprintf(dir, sizeof(dir), "/tmp/dls-names-%d", (int)getuid());
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(PROG, argc, argv, "h", opts)) != -1) {
 		switch (c) {
 		case 'p':
 			port = (int)cli_i64_or_die(PROG, "--port", optarg, 1, 65535);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "cli_util.h"
 #include "dls/workload.h"
 #include "dls_cmds.h"
@@ -50,7 +51,7 @@ int dls_cmd_reference(int argc, char **argv)
 	double t0, secs;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(PROG, argc, argv, "h", opts)) != -1) {
 		switch (c) {
 		case 'w':
 			workload = optarg;

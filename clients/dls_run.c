@@ -43,6 +43,7 @@ struct child {
 	int resumed; /* how many times it was resumed (hmasters) */
 	int said;    /* a failed exit was reported */
 	int withdrawn; /* a slave: dls withdraw was started for it */
+	int drilled;   /* a slave that --kill killed or --no-start launched wrong */
 	char log[4200];
 };
 
@@ -54,7 +55,6 @@ struct run_state {
 	int nslaves;
 	struct child hm[MAX_HMASTERS]; /* level by level */
 	int nhm;
-	int drilled; /* the slave --kill killed or --no-start launched wrong, or -1 */
 	pid_t helpers[MAX_HELPERS]; /* dls withdraw calls still running (0: reaped) */
 };
 
@@ -521,7 +521,7 @@ static int start_slaves(const struct run_opts *o, const struct run_env *e, struc
 			fprintf(stderr, PROG ": drill: slave.%d launched from %s/%s, which does not exist\n",
 				i, e->bindir, NOSTART_PROGRAM);
 			add_arg(sargv, &sn, "%s/%s", e->bindir, NOSTART_PROGRAM);
-			r->drilled = i;
+			r->slaves[i].drilled = 1;
 		} else if (o->slave_program)
 			add_arg(sargv, &sn, "%s", o->slave_program);
 		else
@@ -617,7 +617,7 @@ static void say_failed_slaves(const struct run_opts *o, struct run_state *r)
 	for (int i = 0; i < r->nslaves; i++) {
 		struct child *c = &r->slaves[i];
 
-		if (c->status <= 0 || c->said || i == r->drilled)
+		if (c->status <= 0 || c->said || c->drilled)
 			continue;
 		c->said = 1;
 		proc_last_line(c->log, last, sizeof(last));
@@ -822,22 +822,24 @@ static int monitor(struct run_opts *o, const struct run_env *e, struct run_state
 				r->names.status);
 			names_gone_said = 1;
 		}
-		if (dls_now() - t0 >= o->kill_at) {
+		for (int i = 0; i < o->ndrills; i++) {
+			struct run_drill *d = &o->drills[i];
 			char who[32];
 
-			if (o->kill_hm >= 0)
-				drill(o->kill_name, r->hm[o->kill_hm].pid, t0);
-			if (o->kill_master) {
+			if (d->done || dls_now() - t0 < d->at)
+				continue;
+			d->done = 1;
+			if (d->hm >= 0)
+				drill(d->name, r->hm[d->hm].pid, t0);
+			if (d->master) {
 				snprintf(who, sizeof(who), "the %s", top_role(o));
 				drill(who, r->master.pid, t0);
 			}
-			if (o->kill_slave >= 0) {
-				snprintf(who, sizeof(who), "slave.%d", o->kill_slave);
-				drill(who, r->slaves[o->kill_slave].pid, t0);
-				r->drilled = o->kill_slave;
+			if (d->slave >= 0) {
+				snprintf(who, sizeof(who), "slave.%d", d->slave);
+				drill(who, r->slaves[d->slave].pid, t0);
+				r->slaves[d->slave].drilled = 1;
 			}
-			o->kill_hm = o->kill_slave = -1;
-			o->kill_master = 0;
 		}
 		dls_sleep_ms(20);
 	}
@@ -906,7 +908,7 @@ int dls_cmd_run(int argc, char **argv)
 		return 1;
 	}
 	r.nslaves = o.cl.n;
-	r.drilled = -1;
+
 	for (int i = 0; i < o.cl.n; i++)
 		r.slaves[i].status = -1;
 	signal(SIGINT, on_signal);

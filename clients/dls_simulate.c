@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "cli_opt.h"
+#include "cli_getopt.h"
 #include "cli_util.h"
 #include "cluster.h"
 #include "dls_cmds.h"
@@ -32,11 +33,14 @@ static const char *const takeback_names[] = {"off", "holders", "oracle"};
 static void help(void)
 {
 	printf(
-	    "usage: dls simulate [--cluster NAME | --speeds LIST | --pes N [--nd]] [--loads LIST]\n"
-	    "                    [--scheme S] [--width W --height H] [options]\n\n"
+	    "usage: dls simulate [--cluster NAME | --speeds LIST | --pes N [--nd]]\n"
+	    "                    [--loads LIST] [--scheme S] [--width W --height H]\n"
+	    "                    [options]\n\n"
 	    "Simulates a master-slave run of the scheme on the real per-column costs of the\n"
 	    "Mandelbrot image, with the emulated cluster's speeds and load schedules.\n\n"
-	    "  --cluster NAME       a reference cluster: " CLUSTER_NAMES "\n"
+	    "  --cluster NAME       a reference cluster: C8 C8-nd C8-var C8-mis C24 C24-nd\n"
+	    "                       C64 C64-nd C128 C128-nd C256 C256-nd, or pN, pN-nd (N\n"
+	    "                       slaves, 1 to 16384, half of V = 1)\n"
 	    "  --speeds LIST        V_i of each slave; --loads as for dls run\n"
 	    "  --pes N [--nd]       N slaves, half V = 1 and half V = 2 (--nd: Q = 2 on the\n"
 	    "                       fast half), up to 16384\n"
@@ -71,17 +75,19 @@ static void help(void)
 	    "                       not auto); prints each step's T_p and E\n"
 	    "  --per-pe             also print each PE's chunks, iterations, T_comp\n"
 	    "  --json FILE          the result for scripts\n" SCHED_CLI_HELP
-	    "  --scheme trees       Tree Scheduling (seed 000): no master in the loop;\n"
+	    "  --scheme trees       Kim and Purtilo's Tree Scheduling: no master in the loop;\n"
 	    "                       --gamma half|proportional|ratio (default half),\n"
 	    "                       --alloc equal|proportional|round-robin (default equal),\n"
 	    "                       --bidirectional; tau_i = V_i/Q_i at the start.\n"
-	    "                       --tau LIST --tasks N: seed 000's task-level model\n"
+	    "                       --tau LIST --tasks N: Kim and Purtilo's task model\n"
 	    "                       instead (N unit tasks a PE, time unit 1/tau)\n"
-	    "  --scheme workpile|roc|ripple   the decentralized policies of seeds 003, 002,\n"
-	    "                       004 (none: the placement alone); --alloc equal|proportional\n"
-	    "                       (default equal), --seed N (default 1), --seeds N (also\n"
-	    "                       the median E over seeds N from --seed: workpile's and\n"
-	    "                       roc's end games differ from seed to seed);\n" PILES_CLI_HELP);
+	    "  --scheme workpile|roc|ripple   the decentralized policies: local\n"
+	    "                       workpiles, rate of change, Ripple (none: the\n"
+	    "                       placement alone); --alloc\n"
+	    "                       equal|proportional (default equal), --seed N\n"
+	    "                       (default 1), --seeds N (also the median E over seeds\n"
+	    "                       N from --seed: workpile's and roc's end games differ\n"
+	    "                       from seed to seed);\n" PILES_CLI_HELP);
 }
 
 enum {
@@ -251,7 +257,7 @@ int dls_cmd_simulate(int argc, char **argv)
 	piles_opts_init(&po, PILE_NONE);
 	cl.n = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(PROG, argc, argv, "h", opts)) != -1) {
 		if (c == SCHED_OPT_SCHEME && !strcasecmp(optarg, "trees")) {
 			trees = 1;
 			continue;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "cli_util.h"
 #include "dls_cmds.h"
 #include "dls/err.h"
@@ -88,7 +89,7 @@ int dls_cmd_status(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? 0 : 1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(PROG, argc, argv, "h", opts)) != -1) {
 		switch (c) {
 		case 'r':
 			run = optarg;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli_getopt.h"
 #include "cli_util.h"
 #include "dls_cmds.h"
 #include "hostfile.h"
@@ -44,7 +45,7 @@ int dls_cmd_tls(int argc, char **argv)
 	int c, days = 365;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(PROG, argc, argv, "h", opts)) != -1) {
 		switch (c) {
 		case 'd':
 			dir = optarg;

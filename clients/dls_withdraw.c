@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "cli_util.h"
 #include "dls/err.h"
 #include "dls_cmds.h"
@@ -21,8 +22,8 @@
 static void help(void)
 {
 	printf("usage: dls withdraw --name SLAVE [--run NAME] [--parent P]...\n"
-	       "                    [--secret-file F] [--tls-dir D] -ORBInitRef "
-	       "NameService=ADDRESS\n\n"
+	       "                    [--secret-file F] [--tls-dir D]\n"
+	       "                    -ORBInitRef NameService=ADDRESS\n\n"
 	       "Tells the master bound at DLS/NAME/master (default run: dls), or Tree\n"
 	       "Scheduling's coordinator (DLS/NAME/treesched), that slave SLAVE will not\n"
 	       "register: it expects one slave fewer and closes registration once every\n"
@@ -62,7 +63,7 @@ int dls_cmd_withdraw(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? 0 : 1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(PROG, argc, argv, "h", opts)) != -1) {
 		switch (c) {
 		case 'r':
 			run = optarg;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli_opt.h"
+#include "cli_getopt.h"
 #include "cli_util.h"
 #include "tree_migrate.h"
 #include "tree_plan.h"
@@ -78,12 +79,16 @@ enum {
 
 static void help(void)
 {
-	printf("usage: dls run [--cluster NAME | --speeds V,V,... [--loads Q,Q,...]] [--scheme S]\n"
+	printf("usage: dls run [--cluster NAME | --speeds V,V,... [--loads Q,Q,...]]\n"
+	       "               [--scheme S]\n"
 	       "               [--workload W --param N=V ... | --width W --height H --maxit M]\n"
-	       "               [outputs] [options]\n\n"
+	       "               [outputs] [options]\n"
+	       "       -c NAME, -s S and -o FILE are short for --cluster, --scheme, --out\n\n"
 	       "Starts a private naming service, the master and one slave per PE, runs the\n"
-	       "job, prints seed 001's per-PE table, and stops everything it started.\n\n"
-	       "  --cluster NAME       a reference cluster: " CLUSTER_NAMES "\n"
+	       "job, prints the per-PE table, and stops everything it started.\n\n"
+	       "  --cluster NAME       a reference cluster: C8 C8-nd C8-var C8-mis C24 C24-nd\n"
+	       "                       C64 C64-nd C128 C128-nd C256 C256-nd, or pN, pN-nd (N\n"
+	       "                       slaves, 1 to 16384, half of V = 1)\n"
 	       "  --speeds LIST        virtual power V_i of each slave, e.g. 1,1,2,2\n"
 	       "  --loads LIST         Q_i of each slave (1 = dedicated), or schedules such as\n"
 	       "                       '1;0:1,2.5:2;1;1' (slaves separated by ';')\n"
@@ -141,10 +146,12 @@ static void help(void)
 	       "                       over the last level; per-host: one on each host, over\n"
 	       "                       that host's slaves\n"
 	       "  --scheme trees       Tree Scheduling: dls-treesched coordinates, slaves pass\n"
-	       "                       work to their neighbours; --gamma half|proportional|ratio,\n"
-	       "                       --alloc equal|proportional|round-robin, --bidirectional,\n"
+	       "                       work to their neighbours; --gamma half|proportional|\n"
+	       "                       ratio, --alloc equal|proportional|round-robin,\n"
+	       "                       --bidirectional,\n"
 	       "                       --report-interval S (0: results when a slave is idle)\n"
-	       "  --scheme workpile|roc|ripple  the balancing of seed 003, 002 or 004\n"
+	       "  --scheme workpile|roc|ripple  local workpiles, Campos and Scherson's rate\n"
+	       "                       of change, or Melhem, Pruhs and Znati's Ripple\n"
 	       "                       instead: the coordinator places the slaves (--alloc\n"
 	       "                       equal|proportional) and collects; slaves move work\n"
 	       "                       among themselves, with these parameters:\n" PILES_CLI_HELP
@@ -187,8 +194,7 @@ void run_opts_init(struct run_opts *o)
 	pile_params_init(&o->pile);
 	o->t_iter = 100;
 	o->timeout = 3600;
-	o->kill_at = -1;
-	o->kill_slave = o->kill_hm = o->nostart_slave = -1;
+	o->nostart_slave = -1;
 	o->journal = 1;
 	o->journal_sync = "os"; /* dls run resumes on this machine: the OS's copy survives */
 	o->progress = isatty(STDERR_FILENO);
@@ -257,19 +263,31 @@ static int slave_number(const char *opt, const char *arg)
 static void parse_kill(struct run_opts *o, char *arg)
 {
 	char *at = strchr(arg, '@');
+	struct run_drill *d = &o->drills[o->ndrills];
 
 	if (!at)
 		cli_usage_error(PROG, "--kill", arg,
 				"must be SLAVE@SECONDS, hmaster.L.I@SECONDS, master@SECONDS or "
 				"coordinator@SECONDS");
+	if (o->ndrills == RUN_MAX_DRILLS)
+		cli_usage_error(PROG, "--kill", arg, "at most 8 drills in a run");
 	*at = '\0';
+	memset(d, 0, sizeof(*d));
+	d->slave = d->hm = -1;
+	snprintf(d->name, sizeof(d->name), "%s", arg);
 	if (!strcmp(arg, "master") || !strcmp(arg, "coordinator"))
-		o->kill_master = 1;
-	else if (!strncmp(arg, "hmaster.", 8))
-		snprintf(o->kill_name, sizeof(o->kill_name), "%s", arg);
-	else
-		o->kill_slave = slave_number("--kill", arg);
-	o->kill_at = cli_double_or_die(PROG, "--kill", at + 1, 0, 1e6);
+		d->master = 1;
+	else if (strncmp(arg, "hmaster.", 8))
+		d->slave = slave_number("--kill", arg);
+	d->at = cli_double_or_die(PROG, "--kill", at + 1, 0, 1e6);
+	for (int i = 0; i < o->ndrills; i++)
+		if (!strcmp(o->drills[i].name, d->name) ||
+		    (d->master && o->drills[i].master)) {
+			*at = '@';
+			cli_usage_error(PROG, "--kill", arg,
+					"that process is drilled already: one --kill each");
+		}
+	o->ndrills++;
 }
 
 static void parse_hmasters(struct run_opts *o, const char *arg)
@@ -345,7 +363,9 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+	while ((c = cli_getopt(PROG, argc, argv, "hs:c:o:", opts)) != -1) {
+		/* the short forms of the common ones */
+		c = c == 's' ? SCHED_OPT_SCHEME : c == 'c' ? CLUSTER_OPT_CLUSTER : c == 'o' ? O_OUT : c;
 		if (c == SCHED_OPT_SCHEME && !strcasecmp(optarg, "trees")) {
 			o->trees = 1; /* Tree Scheduling: dls-treesched instead of a master */
 			continue;
@@ -596,7 +616,9 @@ void run_opts_validate(struct run_opts *o)
 				"every slave's A_i = floor(V_i / Q_i) is 0 throughout: a distributed "
 				"scheme never serves a slave with A_i = 0, so the run would never "
 				"start (lighter loads, or a simple scheme)");
-	slave_in_cluster(o, "--kill", o->kill_slave);
+	for (int i = 0; i < o->ndrills; i++)
+		if (o->drills[i].slave >= 0)
+			slave_in_cluster(o, "--kill", o->drills[i].slave);
 	slave_in_cluster(o, "--no-start", o->nostart_slave);
 	if (o->trees && o->nlevels)
 		cli_usage_error(PROG, "--hmasters", NULL, "Tree Scheduling has no masters to stack");
@@ -651,18 +673,22 @@ void run_opts_validate(struct run_opts *o)
 			   o->levels[o->nlevels - 1] > o->cl.n))
 		cli_usage_error(PROG, "--hmasters", NULL,
 				"more hmasters than slaves on the last level, or more than 256");
-	if (o->kill_name[0]) {
+	for (int i = 0; i < o->ndrills; i++) {
+		struct run_drill *d = &o->drills[i];
 		int lv, ix;
 
-		if (sscanf(o->kill_name, "hmaster.%d.%d", &lv, &ix) != 2 || lv < 0 ||
-		    lv >= o->nlevels || ix < 0 || ix >= o->levels[lv])
-			cli_usage_error(PROG, "--kill", o->kill_name, "names no hmaster of --hmasters");
-		o->kill_hm = o->first[lv] + ix;
+		if (d->slave < 0 && !d->master) {
+			if (sscanf(d->name, "hmaster.%d.%d", &lv, &ix) != 2 || lv < 0 ||
+			    lv >= o->nlevels || ix < 0 || ix >= o->levels[lv])
+				cli_usage_error(PROG, "--kill", d->name,
+						"names no hmaster of --hmasters");
+			d->hm = o->first[lv] + ix;
+		}
+		if (d->master && !o->journal)
+			cli_usage_error(PROG, "--kill", d->name,
+					"only a run with a journal resumes its master or coordinator "
+					"(not --no-journal)");
 	}
-	if (o->kill_master && !o->journal)
-		cli_usage_error(PROG, "--kill", "master",
-				"only a run with a journal resumes its master or coordinator (not "
-				"--no-journal)");
 	if (cluster_power(&o->cl, &o->power))
 		cli_usage_error(PROG, "--loads", o->loads,
 				"the schedules have too many steps in all");

@@ -17,6 +17,17 @@
 #define MAX_HMASTERS 256
 
 /* Everything the command line says, checked. */
+/* A --kill drill: kill -9 of one process at its time. */
+#define RUN_MAX_DRILLS 8
+struct run_drill {
+	double at;     /* seconds after the start */
+	int slave;     /* a slave's index, or -1 */
+	int hm;	       /* an hmaster's index (from name), or -1 */
+	int master;    /* the master, or Tree Scheduling's coordinator */
+	char name[64]; /* as given: slave.3, hmaster.0.1, master, coordinator */
+	int done;
+};
+
 struct run_opts {
 	struct cluster cl;
 	struct emul_steps power; /* the cluster's sum V_i/Q_i(t), for the master's E */
@@ -43,11 +54,11 @@ struct run_opts {
 	struct dls_param params[DLS_MAX_PARAMS]; /* the workload's */
 	int nparams;
 	char run[64];
-	double t_iter, timeout, kill_at, latency_us;
+	double t_iter, timeout, latency_us;
 	int levels[MAX_LEVELS], nlevels, first[MAX_LEVELS + 1]; /* hmasters by level */
-	int kill_slave, kill_hm, kill_master;
+	struct run_drill drills[RUN_MAX_DRILLS]; /* --kill, each at its own time */
+	int ndrills;
 	int nostart_slave; /* --no-start: launched from a missing program, or -1 */
-	char kill_name[64];
 	int journal; /* the master journals to the run's folder and is resumed if it dies */
 	const char *journal_sync; /* disk or os (dls-master --journal-sync) */
 	int tls, trees, progress;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "cli_util.h"
 #include "dls/log.h"
 #include "hmaster_orb.h"
@@ -21,8 +22,9 @@ static void help(void)
 	    "                   [options] [-ORB... options]\n\n"
 	    "Relays between its slaves (or hmasters) and its parent, bound as\n"
 	    "DLS/NAME/LEAF: their registrations and the requests pending when it forwards\n"
-	    "go up merged in one message, the replies come down split per slave (seed 001\n"
-	    "section 4.2, Remark 2).  Slaves find it with dls-slave --master LEAF.\n\n"
+	    "go up merged in one message, the replies come down split per slave\n"
+	    "(Chronopoulos et al.'s hierarchical DTSS).  Slaves find it with\n"
+	    "dls-slave --master LEAF.\n\n"
 	    "  --slaves N               slaves below it, all levels (required)\n"
 	    "  --run NAME               the run (default dls)\n"
 	    "  --name LEAF              its name in the run (default hmaster)\n"
@@ -31,7 +33,8 @@ static void help(void)
 	    "  --connect-timeout-ms T   look for the parent this long (default 20000)\n"
 	    "  --register-timeout-ms T  registration may block this long (default 60000)\n"
 	    "  --window-ms T            its slaves register within T ms of the first, then it\n"
-	    "                           registers those it has (default: --register-timeout-ms;\n"
+	    "                           registers those it has (default:\n"
+	    "                           --register-timeout-ms;\n"
 	    "                           dls run gives less than its parent's window, so that\n"
 	    "                           a slave that never starts costs only itself)\n"
 	    "  --ping-ms T, --ping-timeout-ms T  liveness checks of children holding work\n"
@@ -138,7 +141,7 @@ int main(int argc, char **argv)
 	rc = cli_server_start(PROG, &argc, argv, help, 30000);
 	if (rc)
 		return rc > 0 ? 0 : 1;
-	while ((c = getopt_long(argc, argv, "vq", opts, NULL)) != -1) {
+	while ((c = cli_getopt(PROG, argc, argv, "vq", opts)) != -1) {
 		switch (c) {
 		case O_SLAVES:
 			o.nslaves = (int)cli_i64_or_die(PROG, "--slaves", optarg, 1, 65536);

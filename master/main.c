@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli_getopt.h"
 #include "cli_util.h"
 #include "dls/err.h"
 #include "dls/log.h"
@@ -27,7 +28,7 @@ static void help(void)
 	printf("usage: dls-master --slaves N [--run NAME] [--scheme NAME] [--workload W]\n"
 	       "                  [options] [-ORB... options]\n\n"
 	       "Serves the loop's iterations to N slaves found through the naming service\n"
-	       "(bound as DLS/NAME/master), then prints seed 001's per-PE table.\n\n"
+	       "(bound as DLS/NAME/master), then prints the per-PE table.\n\n"
 	       "  --run NAME              naming context of the run (default dls)\n"
 	       "  --slaves N              slaves to expect (required)\n"
 	       RUN_CLI_LOOP_HELP
@@ -39,7 +40,8 @@ static void help(void)
 	       RUN_CLI_OUT_HELP
 	       "  --ior FILE              also write the master's IOR\n"
 	       "  --register-timeout-ms T registration closes after T ms (default 30000)\n"
-	       "  --start-timeout-ms T    first requests are collected at most T ms (default 3000)\n"
+	       "  --start-timeout-ms T    first requests are collected at most T ms\n"
+	       "                          (default 3000)\n"
 	       "  --ping-ms T             liveness checks of slaves holding work (default 500)\n"
 	       "  --ping-timeout-ms T     a slave silent this long is lost (default 3000)\n"
 	       "  --relay-grace-ms T      a slave below a relay hmaster that stopped answering\n"
@@ -128,7 +130,7 @@ int main(int argc, char **argv)
 	rc = cli_server_start(PROG, &argc, argv, help, 10000);
 	if (rc)
 		return rc > 0 ? 0 : 1;
-	while ((c = getopt_long(argc, argv, "vq", opts, NULL)) != -1) {
+	while ((c = cli_getopt(PROG, argc, argv, "vq", opts)) != -1) {
 		if (c == SCHED_OPT_SCHEME && !strcasecmp(optarg, "trees"))
 			cli_usage_error(PROG, "--scheme", optarg,
 					"Tree Scheduling runs under its own coordinator, "

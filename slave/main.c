@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "cli_util.h"
 #include "dls/log.h"
 #include "dls_time.h"
@@ -25,7 +26,8 @@ static void help(void)
 	       "                 [--t-iter NS] [--real] [options] [-ORB... options]\n\n"
 	       "Registers with the master of run NAME (DLS/NAME/master in the naming service)\n"
 	       "and computes chunks until the run is done.  Emulated by default: computes\n"
-	       "for real, then sleeps until the emulated cost has passed (WORKLOAD.md 2).\n\n"
+	       "for real, then sleeps until the emulated cost has passed (README.md, How it\n"
+	       "works).\n\n"
 	       "  --run NAME               the run (default dls)\n"
 	       "  --name NAME              how the master lists this slave (default slave)\n"
 	       "  --speed V                emulated virtual power (default 1)\n"
@@ -123,7 +125,7 @@ int main(int argc, char **argv)
 	rc = cli_server_start(PROG, &argc, argv, help, 30000);
 	if (rc)
 		return rc > 0 ? 0 : 1;
-	while ((c = getopt_long(argc, argv, "vq", opts, NULL)) != -1) {
+	while ((c = cli_getopt(PROG, argc, argv, "vq", opts)) != -1) {
 		switch (c) {
 		case O_RUN:
 			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= 64)

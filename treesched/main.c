@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_getopt.h"
 #include "cli_util.h"
 #include "coordinator.h"
 #include "coordinator_orb.h"
@@ -23,7 +24,7 @@ static void help(void)
 {
 	printf("usage: dls-treesched --slaves N [--run NAME] [--workload W]\n"
 	       "                     [options] [-ORB... options]\n\n"
-	       "Tree Scheduling's coordinator P0 (seed 000, seed 001 section 4.1), bound as\n"
+	       "Tree Scheduling's coordinator P0 (Kim and Purtilo), bound as\n"
 	       "DLS/NAME/treesched: collects the slaves' throughputs, builds the bitonic\n"
 	       "cluster tree and migration chain, gives each slave its neighbours and its\n"
 	       "first iterations, collects the results, and ends the run at I.  Slaves join\n"
@@ -34,13 +35,14 @@ static void help(void)
 	       "  --gamma G               share a busy slave hands to an idle neighbour: half\n"
 	       "                          (default), proportional (tau_j/(tau_i+tau_j)) or ratio\n"
 	       "  --alloc A               first iterations: equal (default), proportional or\n"
-	       "                          round-robin (SCHEMES.md 6.5)\n"
-	       "  --bidirectional         idle slaves ask both neighbours (seed 000 4.3)\n"
+	       "                          round-robin\n"
+	       "  --bidirectional         idle slaves ask both neighbours\n"
 	       "  --report-interval S     slaves send results every S seconds (default 0.5);\n"
 	       "                          0: only when they run out of work (end collection)\n"
 	       "  --policy P              how the slaves balance: trees (Tree Scheduling, the\n"
-	       "                          default), workpile (seed 003), roc (seed 002),\n"
-	       "                          ripple (seed 004) or none (the placement alone);\n"
+	       "                          default), workpile (local workpiles), roc\n"
+	       "                          (rate of change), ripple or none (the placement\n"
+	       "                          alone);\n"
 	       "                          with --alloc (not round-robin) and their parameters:\n"
 	       PILES_CLI_HELP
 	       RUN_CLI_OUT_HELP
@@ -124,7 +126,7 @@ int main(int argc, char **argv)
 	rc = cli_server_start(PROG, &argc, argv, help, 10000);
 	if (rc)
 		return rc > 0 ? 0 : 1;
-	while ((c = getopt_long(argc, argv, "vq", opts, NULL)) != -1) {
+	while ((c = cli_getopt(PROG, argc, argv, "vq", opts)) != -1) {
 		if (run_cli_option(PROG, &ro, c, optarg))
 			continue;
 		if (!ro.config_given && ((c >= O_GAMMA && c <= O_POLICY) || c >= PILES_OPT_SEED))

@@ -2,6 +2,7 @@
 #include "cli_util.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <malloc.h>
 #include <openssl/crypto.h>
@@ -22,6 +23,11 @@
 #include "run_auth.h"
 #include "run_report.h"
 #include "orb_util.h"
+
+const char *cli_version(void)
+{
+	return DLS_VERSION;
+}
 
 void cli_usage_error(const char *prog, const char *opt, const char *value, const char *cause)
 {
@@ -180,6 +186,10 @@ int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void
 			help();
 			return 1;
 		}
+		if (!strcmp(argv[i], "--version")) {
+			printf("%s %s\n", prog, cli_version());
+			return 1;
+		}
 		if (!strcmp(argv[i], "--call-timeout-ms") && i + 1 < *argc)
 			call_timeout_ms = (int)cli_i64_or_die(prog, "--call-timeout-ms", argv[i + 1],
 							      1, 3600000);
@@ -232,8 +242,41 @@ void cli_writable_or_die(const char *prog, const char *opt, const char *path)
 		unlink(path);
 }
 
+/* The file path names: its folder resolved (it may not exist yet). */
+static void resolved(const char *path, char *out, size_t len)
+{
+	char dir[PATH_MAX], real[PATH_MAX];
+	const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path + 1) : 1,
+		 slash ? path : ".");
+	if (!realpath(dir, real))
+		snprintf(real, sizeof(real), "%s", dir);
+	snprintf(out, len, "%s/%s", real, base);
+}
+
 void cli_outputs_writable_or_die(const char *prog, const struct run_outputs *o)
 {
+	const struct {
+		const char *opt, *path;
+	} outs[] = {{"--out", o->npy}, {"--png", o->png}, {"--raw", o->raw},
+		    {"--csv", o->csv}, {"--json", o->json}};
+	char a[2 * PATH_MAX], b[2 * PATH_MAX], cause[80];
+
+	/* two outputs in one file: the second would overwrite the first */
+	for (size_t i = 0; i < sizeof(outs) / sizeof(*outs); i++)
+		for (size_t j = i + 1; outs[i].path && j < sizeof(outs) / sizeof(*outs); j++) {
+			if (!outs[j].path)
+				continue;
+			resolved(outs[i].path, a, sizeof(a));
+			resolved(outs[j].path, b, sizeof(b));
+			if (!strcmp(a, b)) {
+				snprintf(cause, sizeof(cause), "the same file as %s: one would "
+							       "overwrite the other",
+					 outs[i].opt);
+				cli_usage_error(prog, outs[j].opt, outs[j].path, cause);
+			}
+		}
 	cli_writable_or_die(prog, "--out", o->npy);
 	cli_writable_or_die(prog, "--png", o->png);
 	cli_writable_or_die(prog, "--raw", o->raw);

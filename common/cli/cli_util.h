@@ -12,6 +12,9 @@
 extern "C" {
 #endif
 
+/* DLS's version ("0.2.0"), as the Makefile and dls.pc give it. */
+const char *cli_version(void);
+
 /*
  * Prints "prog: OPT 'VALUE': CAUSE" and a hint naming `prog --help` to
  * stderr, then exits 2.  value may be NULL (then only OPT: CAUSE).
@@ -70,7 +73,7 @@ void cli_keep_message_buffers(void);
 
 /*
  * The start of a server's main(): prints help() and returns 1 for --help
- * or -h; otherwise reads --call-timeout-ms (default_ms if absent), takes
+ * or -h, the version for --version; otherwise reads --call-timeout-ms (default_ms if absent), takes
  * --listen ADDR[:PORT], --tls-dir D and --lifeline out of argv (CLI_NET_HELP;
  * a bad address exits 2 naming it; --lifeline: exit 1 when stdin closes,
  * the launcher's pipe), raises the descriptor limit to the hard one, sets

@@ -48,11 +48,12 @@ enum {
 #define PILES_CLI_HELP                                                                           \
 	"    workpile: --threshold N (1), --backoff-us US (1000), --backoff-max-us US\n"        \
 	"              (100000)\n"                                                              \
-	"    roc:      --ht N (25) --lt N (10) --ct N (4), --table-size N (5), --nf-max N\n"     \
-	"              (8), --interval-us US (10000), --nd-us US (0: 1 MB at 1 Gb/s + RTT)\n"   \
+	"    roc:      --ht N (25) --lt N (10) --ct N (4), --table-size N (5),\n"              \
+	"              --nf-max N (8), --interval-us US (10000), --nd-us US\n"                 \
+	"              (0: 1 MB at 1 Gb/s + RTT)\n"                                            \
 	"    ripple:   --topology line|cube (line; cube: 2^d PEs), --step-us US (1000),\n"     \
-	"              --pass-min X (1: a flow of fewer iterations waits for the next step;\n"  \
-	"              0: the seed's, every step)\n"
+	"              --pass-min X (1: a flow of fewer iterations waits for the next\n"       \
+	"              step; 0: the model's, every step)\n"
 
 /*
  * Takes option c (one of PILES_OPT_*) with its argument into *p (--seed into

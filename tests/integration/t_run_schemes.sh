@@ -62,7 +62,7 @@ steps_done
 # asked ahead is in; the master serves the two in order.  Piggy-back and
 # end collection, emulated and real: the image stays exact, and the slaves
 # did send second requests.
-for args in "--scheme ss" "--scheme ss --collect end" "--scheme css --k 2 --real"; do
+for args in "--scheme ss" "--scheme ss --collect end" "--scheme css --chunk 2 --real"; do
 	tag=second$(echo "$args" | tr -d ' -')
 	# shellcheck disable=SC2086
 	DLS_LOG_LEVEL=info dls run --speeds 1,2,1,2 $args --link-latency-us 2000 --width $W \
