@@ -9,7 +9,9 @@
 #                   FUZZ_SECONDS per target (default 120), new inputs in build/fuzz/corpus
 #   make install    PREFIX=/usr/local: programs, libdls.so and libdls.a, headers
 #                   (include/dls/), dls.pc, the IDL (share/dls/idl/), the
-#                   README, PROTOCOL.md and the examples (share/doc/dls/)
+#                   README, PROTOCOL.md and the examples (share/doc/dls/), the
+#                   manual pages (share/man/man1/, made by help2man)
+#   make uninstall  PREFIX=...: removes what make install put there
 #   V=1             show the commands
 
 BUILD      ?= build
@@ -140,7 +142,7 @@ FUZZ_BIN      := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%)
 FUZZ_SECONDS  ?= 120
 
 .PHONY: all check check-repeat check-cluster soak check-unit check-layout check-integration check-fuzz-corpus examples \
-        sanitize fuzz fuzz-run clean install demo deps
+        sanitize fuzz fuzz-run clean install uninstall man demo deps
 all: $(PROGRAMS) $(PUBLIC_SO) $(PUBLIC_A)
 deps: $(DEPS_MK)
 
@@ -385,7 +387,14 @@ demo: all
 	$(DLS_BIN) compare $(BUILD)/demo.pgm $(BUILD)/demo-ref.pgm
 	@echo "wrote mandelbrot.png and mandelbrot.csv (the per-PE table)"
 
-install: all
+# The manual pages, from each program's --help and --version (help2man).
+MAN_DIR := $(BUILD)/man
+man: $(MAN_DIR)/dls.1
+$(MAN_DIR)/dls.1: $(PROGRAMS) scripts/man-pages.sh
+	$(Q)rm -rf $(MAN_DIR)
+	$(Q)scripts/man-pages.sh $(BUILD)/bin $(MAN_DIR)
+
+install: all man
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
 	  $(DESTDIR)$(PREFIX)/include/dls $(DESTDIR)$(PREFIX)/share/dls/idl
 	install -m 755 $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
@@ -401,6 +410,18 @@ install: all
 	install -m 644 examples/Makefile examples/*.c examples/*.cc \
 	  $(DESTDIR)$(PREFIX)/share/doc/dls/examples/
 	install -m 644 examples/heat_sim/* $(DESTDIR)$(PREFIX)/share/doc/dls/examples/heat_sim/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 644 $(MAN_DIR)/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+# Removes what make install put in PREFIX, and nothing else.
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/bin/,$(notdir $(PROGRAMS)))
+	rm -f $(DESTDIR)$(PREFIX)/lib/libdls.so $(DESTDIR)$(PREFIX)/lib/libdls.so.$(SOVERSION) \
+	  $(DESTDIR)$(PREFIX)/lib/libdls.a $(DESTDIR)$(PREFIX)/lib/pkgconfig/dls.pc
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/include/dls/,$(notdir $(wildcard include/dls/*)))
+	rm -f $(DESTDIR)$(PREFIX)/share/man/man1/dls.1 $(DESTDIR)$(PREFIX)/share/man/man1/dls-*.1
+	rm -rf $(DESTDIR)$(PREFIX)/share/dls $(DESTDIR)$(PREFIX)/share/doc/dls
+	-rmdir $(DESTDIR)$(PREFIX)/include/dls 2>/dev/null
 
 clean:
 	rm -rf build

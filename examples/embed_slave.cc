@@ -4,7 +4,7 @@
 // the dls-slave options `dls run --slave-program` passes, so that a run can
 // compare embedded slaves with dls-slave side by side (BENCHMARKS.md).
 //   embed_slave --run RUN --name NAME (--speed V [--declare V] --load STEPS
-//               --t-iter NS | --real) [--link-latency-us US] [--master LEAF]
+//               --t-iter NS | --real [--q Q]) [--link-latency-us US] [--master LEAF]
 //               [--overlap on|off] [--low-priority on|off]
 //               [--secret-file FILE] [--rejoin-ms T] [--register-timeout-ms T]
 //               -ORBInitRef NameService=...
@@ -64,6 +64,8 @@ int main(int argc, char **argv)
 			so.slave.declared_speed = atof(v);
 		else if (!strcmp(k, "--load"))
 			bad = emul_steps_parse(v, &so.slave.load);
+		else if (!strcmp(k, "--q")) // real mode: Q_i fixed instead of read from the host
+			so.slave.q_override = atof(v);
 		else if (!strcmp(k, "--t-iter"))
 			so.slave.t_iter_ns = atof(v);
 		else if (!strcmp(k, "--link-latency-us"))

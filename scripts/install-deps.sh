@@ -7,7 +7,7 @@ set -eu
 
 PKGS="build-essential pkg-config libomniorb4-dev omniidl omniorb omniorb-nameserver
 libssl-dev openssl libcunit1-dev libpng-dev libjansson-dev libsqlite3-dev sqlite3 gnuplot-nox
-procps iproute2 openssh-client openssh-server python3 python3-numpy $*"
+procps iproute2 openssh-client openssh-server python3 python3-numpy help2man $*"
 
 missing=""
 for p in $PKGS; do

@@ -39,6 +39,22 @@ cites=$(grep -H -E "seeds? 00[0-9]|SCHEMES\.md|WORKLOAD\.md|shared/" "$T"/help-*
 [ -z "$cites" ] || fail "help texts cite what a clone does not hold: $cites"
 grep -q "default dtss" "$T/help-run.txt" || fail "dls run --help does not say the default scheme"
 
+# the manual pages make install put in the prefix, one per program and command
+for p in dls $SERVERS $(printf 'dls-%s ' $COMMANDS); do
+	f="$DLS_PREFIX/share/man/man1/$p.1"
+	upper=$(echo "$p" | tr a-z A-Z)
+	grep -q "^\.TH $upper \"1\" " "$f" || fail "no manual page $f"
+done
+grep -qF -- '\-\-cluster' "$DLS_PREFIX/share/man/man1/dls-run.1" || fail "dls-run.1 lacks the options"
+# make uninstall removes every file make install put in a prefix (a copy of
+# the one make check installed, so that nothing is built here)
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+cp -a "$DLS_PREFIX" "$T/prefix"
+make -s -C "$repo" uninstall PREFIX="$T/prefix" >"$T/uninstall.log" 2>&1 ||
+	fail "make uninstall: $(tail -3 "$T/uninstall.log")"
+left=$(find "$T/prefix" -type f -o -type l)
+[ -z "$left" ] || fail "make uninstall left: $left"
+
 # options a program cannot take: one line each, exit 2
 expect_usage_error "^dls: unknown command 'rnu'; did you mean 'run'\?$" dls rnu
 expect_usage_error "^dls run: --clustr: unknown option; did you mean --cluster\?$" \
