@@ -23,14 +23,13 @@ run_one() {
 two_at_once run_one on --t-iter 2000
 two_at_once run_one off --t-iter 2000 --take-back off
 steps_done
-# the default takes tails back, says how many, and beats itself without
+# the default takes tails back and says how many; off takes none.  (What
+# it gains is measured in BENCHMARKS.md 27, side by side: two runs at once
+# on a loaded machine do not tell, and a test asserts no speed.)
 grep -qE "^take-back: [1-9][0-9]* chunk tails, [1-9][0-9]* iterations" "$T/on.log"
 [ "$(json_get "$T/on.json" takebacks)" -ge 1 ]
 [ "$(json_get "$T/off.json" takebacks)" = 0 ]
 ! grep -q "^take-back:" "$T/off.log"
-e_on=$(json_get "$T/on.json" efficiency)
-e_off=$(json_get "$T/off.json" efficiency)
-python3 -c "import sys; assert float(sys.argv[1]) > float(sys.argv[2]), sys.argv" "$e_on" "$e_off"
 # the holders that were cut stopped early: the iterations in the table add
 # up to the loop (each counted once, by the slave that delivered it)
 python3 - "$T/on.json" $W <<'EOF'
