@@ -21,25 +21,32 @@ printf '#!/bin/sh\nexec "%s" "$@" --q 1\n' "$EMBED" >"$T/embed-q1"
 chmod +x "$T/slave-q1" "$T/embed-q1"
 tp_of() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['t_p'])" "$1"; }
 WHO="host q1 embedded-host embedded-q1"
-[ -n "$OTHER" ] && WHO="$WHO other"
+[ -n "$OTHER" ] && WHO="$WHO other other-q1 other-embedded"
+printf '#!/bin/sh\nexec "%s" "$@" --q 1\n' "$OTHER/dls-slave" >"$T/other-q1"
+chmod +x "$T/other-q1"
 for rep in $(seq "$REPS"); do
 	for who in $WHO; do
-		dls="$BUILD/bin/dls" extra=""
+		dls="$BUILD/bin/dls" extra="" env=""
 		case $who in
 		q1) extra="--slave-program $T/slave-q1" ;;
 		embedded-host) extra="--slave-program $EMBED" ;;
 		embedded-q1) extra="--slave-program $T/embed-q1" ;;
 		other) dls="$OTHER/dls" ;;
+		other-q1) dls="$OTHER/dls" extra="--slave-program $T/other-q1" ;;
+		other-embedded) # built before dls.pc had the rpath
+			dls="$OTHER/dls" extra="--slave-program $OTHER/../examples/embed_slave"
+			env="LD_LIBRARY_PATH=$OTHER/../prefix/lib" ;;
 		esac
 		rm -f "$T/r.json"
-		if timeout 120 "$dls" run --real --speeds 1,1,1,1 --scheme dtss --width 4000 --height 2000 \
-			--no-progress --json "$T/r.json" $extra >"$T/$who.$rep.log" 2>&1; then
-			echo "rep $rep $who T_p $(tp_of "$T/r.json") A_i=0-lines $(grep -c 'A_i = floor' \
-				"$T/$who.$rep.log" || true)"
+		d="$T/$who.$rep"
+		if env $env timeout 120 "$dls" run --real --speeds 1,1,1,1 --scheme dtss --width 4000 --height 2000 \
+			--maxit 1000 --no-progress --json "$T/r.json" --dir "$d" $extra >"$d.log" 2>&1; then
+			tp=$(tp_of "$T/r.json")
 		else
-			echo "rep $rep $who T_p 120 (timed out or failed) A_i=0-lines $(grep -c \
-				'A_i = floor' "$T/$who.$rep.log" || true)"
+			tp="120 (timed out or failed)"
 		fi
+		# the slaves' lines "A_i = floor(V_i / Q_i) = ... = 0: not asking for work"
+		echo "rep $rep $who T_p $tp waits $(cat "$d"/slave.*.log | grep -c 'A_i = floor' || true)"
 	done
 done | tee "$T/all"
 python3 - "$T/all" <<'PY'
@@ -54,5 +61,7 @@ for k, v in med.items():
 print(f"dls-slave: host Q / forced Q = 1: {med['host'] / med['q1']:.3f}")
 print(f"embedded:  host Q / forced Q = 1: {med['embedded-host'] / med['embedded-q1']:.3f}")
 if "other" in med:
-    print(f"the other build (own slaves as load) / forced Q = 1: {med['other'] / med['q1']:.3f}")
+    print(f"the other build (own slaves as load) / its forced Q = 1: dls-slave "
+          f"{med['other'] / med['other-q1']:.3f}; embedded / this build's forced Q = 1: "
+          f"{med['other-embedded'] / med['embedded-q1']:.3f}")
 PY
