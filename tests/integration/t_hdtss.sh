@@ -140,20 +140,27 @@ for path in sys.argv[1:]:
 PY
 # the master waited for the dead relay's slaves (--relay-grace-ms)
 grep -q "relay hmaster does not answer (.*): the slave counts as lost unless it rejoins within 3000 ms" \
-	"$T/logs-relay-kill-hmaster/master.log"
+	"$T/logs-relay-kill-hmaster/master.log" ||
+	fail "relay-kill-hmaster: the master did not wait for the dead relay's slaves"
 for mode in relay twolevel; do
-	grep -q "hmaster.0.1 of run .* died of signal 9 at .* resuming it" "$T/$mode-kill-hmaster.log"
-	[ "$(grep -c "rejoined this resumed hmaster" "$T/logs-$mode-kill-hmaster/hmaster.0.1.resumed.log")" = 4 ]
+	grep -q "hmaster.0.1 of run .* died of signal 9 at .* resuming it" "$T/$mode-kill-hmaster.log" ||
+		fail "$mode-kill-hmaster: dls run did not resume hmaster.0.1"
+	n=$(grep -c "rejoined this resumed hmaster" "$T/logs-$mode-kill-hmaster/hmaster.0.1.resumed.log" ||
+		true)
+	[ "$n" = 4 ] || fail "$mode-kill-hmaster: $n of 4 slaves rejoined the resumed hmaster"
 done
 # the record a two-level hmaster keeps holds capabilities: 0600
-[ "$(stat -c %a "$T/logs-twolevel-kill-hmaster/hmaster.0.1.record")" = 600 ]
+mode=$(stat -c %a "$T/logs-twolevel-kill-hmaster/hmaster.0.1.record")
+[ "$mode" = 600 ] || fail "the two-level hmaster's record has mode $mode"
 # two levels deep: the hmasters below the resumed one rejoin it (relay: for
 # each of their slaves; two-level: as its one child)
 for mode in relay twolevel; do
 	run $mode-2-kill-hmaster --hmode $mode --cluster C8 --hmasters 2,4 --scheme dtss \
 		--t-iter 2000 --kill hmaster.0.1@1.2
-	grep -q "rejoined this resumed hmaster" "$T/logs-$mode-2-kill-hmaster/hmaster.0.1.resumed.log"
-	grep -q "rejoined the parent" "$T/logs-$mode-2-kill-hmaster/hmaster.1.1.log"
+	grep -q "rejoined this resumed hmaster" "$T/logs-$mode-2-kill-hmaster/hmaster.0.1.resumed.log" ||
+		fail "$mode-2-kill-hmaster: nothing rejoined the resumed hmaster.0.1"
+	grep -q "rejoined the parent" "$T/logs-$mode-2-kill-hmaster/hmaster.1.1.log" ||
+		fail "$mode-2-kill-hmaster: hmaster.1.1 did not rejoin its parent"
 done
 python3 - "$T/relay-kill-below.json" <<'PY'
 import json, sys
@@ -163,8 +170,10 @@ assert lost == ["hmaster.0.1/slave.3"], lost   # the table shows the path below 
 assert run["requeued"] > 0
 PY
 # twolevel: the hmaster handled it; the master lost nothing
-grep -q "lost below this hmaster" "$T/logs-twolevel-kill-below/hmaster.0.1.log"
-[ "$(json_get "$T/twolevel-kill-below.json" requeued)" = 0 ]
+grep -q "lost below this hmaster" "$T/logs-twolevel-kill-below/hmaster.0.1.log" ||
+	fail "twolevel-kill-below: the hmaster did not handle its lost slave"
+n=$(json_get "$T/twolevel-kill-below.json" requeued)
+[ "$n" = 0 ] || fail "twolevel-kill-below: the master requeued $n iterations"
 
 expect_usage_error "^dls run: --hmasters '0': must be an integer" dls run --cluster C8 --hmasters 0
 expect_usage_error "^dls run: --hmode 'flat': must be relay or twolevel" dls run --cluster C8 --hmasters 2 --hmode flat
