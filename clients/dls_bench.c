@@ -619,8 +619,8 @@ int dls_cmd_bench(int argc, char **argv)
 		return 1;
 	if (plots && bench_plot(o.out, cells, ncells))
 		fprintf(stderr, PROG ": gnuplot failed; see %s/plots/gnuplot.log\n", o.out);
-	printf("\nwrote %s/bench.csv, %s/bench.json, %s/tables.txt%s\n", o.out, o.out, o.out,
-	       plots ? " and the plots in plots/" : "");
+	printf("\nwrote %s/bench.csv, %s/bench.json, %s/tables.txt", o.out, o.out, o.out);
+	printf(plots ? " and the plots in %s/plots/\n" : "\n", o.out);
 	for (int i = 0; i < ncells; i++) {
 		free(cells[i].comwait);
 		free(cells[i].comp);

@@ -927,6 +927,8 @@ int dls_cmd_run(int argc, char **argv)
 				top_role(&o), r.master.status, e.logdir);
 		if (!o.progress)
 			show_log("master", r.master.log);
+	} else if (!o.dir && status == 130) {
+		fprintf(stderr, PROG ": logs kept in %s (the run was interrupted)\n", e.logdir);
 	} else if (!o.dir && failed_slaves(&r)) {
 		fprintf(stderr, PROG ": logs kept in %s (a slave failed)\n", e.logdir);
 	} else if (!o.dir) {

@@ -87,6 +87,17 @@ int names_start(const char *dir, const char *addr, int port, int daemon,
 			*port_out = p;
 			return 0;
 		}
+		if (waitpid(*pid, NULL, WNOHANG) == 0) {
+			/* it runs, but its port does not answer from here: the
+			 * address, not the port, is wrong (another port would not do) */
+			proc_stop(*pid, 500);
+			snprintf(why, len,
+				 "omniNames runs on %s:%d but this host cannot reach it there in 5 s: "
+				 "the address must be one of this host's that the run's hosts reach "
+				 "(see %s)",
+				 addr, p, log);
+			return -1;
+		}
 		proc_stop(*pid, 500);
 		if (port)
 			break;

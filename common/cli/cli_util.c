@@ -263,6 +263,12 @@ void cli_outputs_writable_or_die(const char *prog, const struct run_outputs *o)
 		    {"--csv", o->csv}, {"--json", o->json}};
 	char a[2 * PATH_MAX], b[2 * PATH_MAX], cause[80];
 
+	size_t n = o->npy ? strlen(o->npy) : 0;
+
+	/* --out m.txt would hold .npy octets under a name that says otherwise */
+	if (o->npy && (n < 4 || strcmp(o->npy + n - 4, ".npy")))
+		cli_usage_error(prog, "--out", o->npy,
+				"the results are written as NumPy .npy: name the file FILE.npy");
 	/* two outputs in one file: the second would overwrite the first */
 	for (size_t i = 0; i < sizeof(outs) / sizeof(*outs); i++)
 		for (size_t j = i + 1; outs[i].path && j < sizeof(outs) / sizeof(*outs); j++) {

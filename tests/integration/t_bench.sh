@@ -10,6 +10,8 @@ for f in bench.csv bench.json tables.txt plots/efficiency-interleaved.png \
 	plots/tcomp-C8-interleaved.png plots/tcomp-C8-nd-interleaved.png; do
 	[ -s "$T/b/$f" ] || { echo "FAILED missing $f" >&2; exit 1; }
 done
+grep -qx "wrote $T/b/bench.csv, $T/b/bench.json, $T/b/tables.txt and the plots in $T/b/plots/" \
+	"$T/bench.out" || fail "dls bench does not say where it wrote: $(tail -1 "$T/bench.out")"
 expect_eq "csv rows" "$(tail -n +2 "$T/b/bench.csv" | wc -l)" 4
 expect_eq "runs kept" "$(ls "$T/b"/runs/*-interleaved-*.json | wc -l)" 8
 if python3 - "$T/b/bench.json" <<'PY'

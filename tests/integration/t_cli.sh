@@ -82,7 +82,11 @@ expect_usage_error "^dls run: --json '.*/x.png': the same file as --png" \
 	dls run --png "$T/x.png" --json "$T/./x.png"
 expect_usage_error "^dls run: --kill 'slave.1@0.5': that process is drilled already: one --kill each$" \
 	dls run --kill slave.1@0.3 --kill slave.1@0.5
-[ ! -e "$T/same.out" ] && [ ! -e "$T/x.png" ] || fail "a refused run wrote a file"
+expect_usage_error "^dls run: --out '.*m.txt': the results are written as NumPy .npy: name the file FILE.npy$" \
+	dls run --out "$T/m.txt"
+expect_usage_error "^dls-master: --out 'm.txt': the results are written as NumPy .npy" \
+	dls-master --slaves 1 --out m.txt
+[ ! -e "$T/same.out" ] && [ ! -e "$T/x.png" ] && [ ! -e "$T/m.txt" ] || fail "a refused run wrote a file"
 
 # short options, and two drills, each at its own time; the image is exact
 REF=$(reference 400 200)

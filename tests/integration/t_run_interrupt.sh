@@ -20,6 +20,21 @@ grep -q "interrupted: stopping every process of run '$run'" "$T/run.log"
 expect_eq "processes left" "$(pgrep -f -- "$pat" | wc -l)" 0
 expect_eq "naming service left" "$(pgrep -f -- "-datadir $T/logs/names" | wc -l)" 0
 
+# without --dir, an interrupted run keeps its logs in its own folder and
+# names it (they say what it did until then)
+pat2="--run=[i]ntr2-$$"
+dls run --cluster C8 --width 2000 --height 1000 --t-iter 2000 --run intr2-$$ \
+	>"$T/run2.log" 2>&1 &
+RUN=$!
+wait_for sh -c "pgrep -f -- '$pat2' | wc -l | grep -qx 9"
+kill -INT $RUN
+rc=0
+wait $RUN || rc=$?
+expect_eq "exit status without --dir" "$rc" 130
+kept=$(sed -n 's/^dls run: logs kept in \(.*\) (the run was interrupted)$/\1/p' "$T/run2.log")
+[ -n "$kept" ] && [ -f "$kept/master.log" ] || fail "interrupted run: no log folder named: $(cat "$T/run2.log")"
+rm -rf -- "$kept"
+
 # A failed run keeps its logs in a folder of its own and names it ("logs in
 # DIR"): this test removes the ones it made.
 remove_kept_logs() {

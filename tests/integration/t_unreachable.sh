@@ -94,6 +94,18 @@ dls-master --help | grep -q -- --collect
 dls-slave --help | grep -q -- --load
 dls run --help | grep -q -- --cluster
 
+# a naming service that runs but whose port this host cannot reach (here an
+# omniNames that never opens it) is said as such, and stopped
+mkdir -p "$T/fakebin"
+printf '#!/bin/sh\nexec sleep 60\n' >"$T/fakebin/omniNames"
+chmod +x "$T/fakebin/omniNames"
+rc=0
+PATH="$T/fakebin:$PATH" dls names start --dir "$T/fakenames" >"$T/fakenames.log" 2>&1 || rc=$?
+expect_eq "an unreachable naming service" "$rc" 1
+grep -q "omniNames runs on 127.0.0.1:[0-9]* but this host cannot reach it there in 5 s" \
+	"$T/fakenames.log" || fail "unreachable naming service: $(cat "$T/fakenames.log")"
+echo "ok a naming service this host cannot reach is said so"
+
 # a master no slave ever reaches: the registration window counts from its
 # start, and it says so and exits 1 instead of waiting for ever
 start_names
