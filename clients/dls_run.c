@@ -229,21 +229,31 @@ static int make_tls(const struct run_opts *o, const struct run_env *e, char *why
 	return 0;
 }
 
-/* Leaves the run's naming service in LOGDIR/names.address, for `dls status`
- * (a note only: nothing reads it back, so a failure is a warning). */
-static void write_names_address(const struct run_env *e)
+/* Writes LOGDIR/NAME holding `line` (a note for dls status --dir: a
+ * failure is a warning). */
+static void write_note(const struct run_env *e, const char *name, const char *line)
 {
 	char path[4200];
 	FILE *f;
 	int ok;
 
-	snprintf(path, sizeof(path), "%s/names.address", e->logdir);
+	snprintf(path, sizeof(path), "%s/%s", e->logdir, name);
 	f = fopen(path, "w");
-	ok = f && fprintf(f, "%s\n", e->ns) >= 0;
+	ok = f && fprintf(f, "%s\n", line) >= 0;
 	if (f && fclose(f))
 		ok = 0;
 	if (!ok)
 		fprintf(stderr, PROG ": warning: cannot write '%s': %s\n", path, strerror(errno));
+}
+
+/* Leaves the run's naming service and name in its folder, and says how to
+ * watch it (dls status --dir reads them). */
+static void write_names_address(const struct run_opts *o, const struct run_env *e)
+{
+	write_note(e, "names.address", e->ns);
+	write_note(e, "run.name", o->run);
+	fprintf(stderr, PROG ": run '%s' in %s; to watch it: dls status --dir %s\n", o->run,
+		e->logdir, e->logdir);
 }
 
 /* The naming service (ours unless --names), the run's secret (PROTOCOL.md
@@ -277,7 +287,7 @@ static int start_names_and_tls(const struct run_opts *o, struct run_env *e, stru
 		}
 		names_address(addr, port, e->ns, sizeof(e->ns));
 	}
-	write_names_address(e);
+	write_names_address(o, e);
 	/* TLS: the run's own CA; every servant listens on giop:ssl only, so all
 	 * traffic between them is TLS (the naming service holds only names) */
 	if (o->tls && make_tls(o, e, why, sizeof(why))) {

@@ -2,9 +2,12 @@
  * dls status - what a running master is doing: progress and per-slave state.
  */
 #include <getopt.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli_getopt.h"
 #include "cli_util.h"
@@ -66,13 +69,142 @@ static void print_rows(const char *run, struct dls_status *s, int base, int leve
 
 static void help(void)
 {
-	printf("usage: dls status [--run NAME] [--tls-dir D] -ORBInitRef NameService=ADDRESS\n\n"
+	printf("usage: dls status --dir RUNDIR           (a run of dls run)\n"
+	       "       dls status --run NAME                 (a run of dls run on this host)\n"
+	       "       dls status                            (in a run's folder)\n"
+	       "       dls status [--run NAME] [--tls-dir D] -ORBInitRef NameService=ADDRESS\n\n"
 	       "Queries the master bound at DLS/NAME/master (default run: dls), and\n"
 	       "each two-level hmaster below it for its own slaves; or Tree\n"
 	       "Scheduling's coordinator (DLS/NAME/treesched), whose chain it lists\n"
 	       "left to right with what each slave got, computed and holds.\n\n"
+	       "  --dir RUNDIR  the folder of a run of dls run (its --dir, or the one it\n"
+	       "                names at its start): its naming service, name and TLS\n"
+	       "                folder are read there; without -ORBInitRef, the current\n"
+	       "                folder when it is one, else the folder of the newest run\n"
+	       "                named --run that dls run made in /tmp\n"
+	       "  --run NAME    the run's name\n"
 	       "  --tls-dir D   a run on TLS: this host's folder of dls tls init (or of\n"
 	       "                dls run --tls: RUNDIR/tls/localhost)\n");
+}
+
+/* The first line of DIR/NAME into out; 0, or -1 when there is none. */
+static int read_line(const char *dir, const char *name, char *out, size_t len)
+{
+	char path[4200];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	ok = fgets(out, (int)len, f) != NULL;
+	fclose(f);
+	out[strcspn(out, "\n")] = '\0';
+	return ok && out[0] ? 0 : -1;
+}
+
+/* The newest folder /tmp/dls-run-* of dls run whose run.name is `run`. */
+static int find_run_dir(const char *run, char *dir, size_t len)
+{
+	double newest = -1;
+	char name[128];
+	glob_t g;
+
+	if (glob("/tmp/dls-run-*/run.name", 0, NULL, &g))
+		return -1;
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		char *d = strdup(g.gl_pathv[i]);
+		struct stat st;
+
+		if (!d)
+			break;
+		*strrchr(d, '/') = '\0';
+		if (!read_line(d, "run.name", name, sizeof(name)) && !strcmp(name, run) &&
+		    !stat(g.gl_pathv[i], &st) && (double)st.st_mtime > newest) {
+			newest = (double)st.st_mtime;
+			snprintf(dir, len, "%s", d);
+		}
+		free(d);
+	}
+	globfree(&g);
+	return newest >= 0 ? 0 : -1;
+}
+
+/*
+ * A run of dls run found by its folder (--dir, the current folder, or its
+ * name in /tmp): argv gains -ORBInitRef NameService=..., --run and
+ * --tls-dir from the folder, and loses --dir.  Exits 2 for a --dir that
+ * is not a run's folder.
+ */
+static void from_run_dir(int *argc, char ***argv)
+{
+	static char ns[600], run[128], tls[4300], dir[4096], *out[256];
+	char addr[512];
+	const char *given_run = NULL;
+	int n = 0, has_ns = 0, has_tls = 0, given_dir = 0;
+
+	for (int i = 1; i < *argc; i++) {
+		const char *a = (*argv)[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h") || !strcmp(a, "--version"))
+			return; /* cli_server_start answers those */
+		if (!strcmp(a, "-ORBInitRef"))
+			has_ns = 1;
+		else if (!strcmp(a, "--tls-dir"))
+			has_tls = 1;
+		else if (!strcmp(a, "--run") && i + 1 < *argc)
+			given_run = (*argv)[i + 1];
+		else if (!strncmp(a, "--run=", 6))
+			given_run = a + 6;
+	}
+	for (int i = 0; i < *argc && n < 240; i++) {
+		if (!strcmp((*argv)[i], "--dir") && i + 1 < *argc) {
+			snprintf(dir, sizeof(dir), "%s", (*argv)[++i]);
+			given_dir = 1;
+		} else if (!strncmp((*argv)[i], "--dir=", 6)) {
+			snprintf(dir, sizeof(dir), "%s", (*argv)[i] + 6);
+			given_dir = 1;
+		} else {
+			out[n++] = (*argv)[i];
+		}
+	}
+	if (!given_dir) {
+		if (has_ns)
+			return;
+		if (!access("names.address", R_OK))
+			snprintf(dir, sizeof(dir), ".");
+		else if (!given_run)
+			cli_usage_error(PROG, "the run", NULL,
+					"which one? --dir RUNDIR, --run NAME, or -ORBInitRef "
+					"NameService=ADDRESS");
+		else if (find_run_dir(given_run, dir, sizeof(dir)))
+			cli_usage_error(PROG, "--run", given_run,
+					"no folder of dls run in /tmp holds that run (it is over, "
+					"or ran with --dir: give --dir RUNDIR, or -ORBInitRef)");
+	}
+	if (access(dir, F_OK))
+		cli_usage_error(PROG, "--dir", dir,
+				"no such folder (dls run removes a run's folder when the run "
+				"succeeds: the run is over)");
+	if (read_line(dir, "names.address", addr, sizeof(addr)))
+		cli_usage_error(PROG, "--dir", dir,
+				"no names.address there: not the folder of a run of dls run");
+	snprintf(ns, sizeof(ns), "NameService=%s", addr);
+	out[n++] = "-ORBInitRef";
+	out[n++] = ns;
+	if (!given_run && !read_line(dir, "run.name", run, sizeof(run))) {
+		out[n++] = "--run";
+		out[n++] = run;
+	}
+	snprintf(tls, sizeof(tls), "%s/tls/localhost", dir);
+	if (!has_tls && !access(tls, R_OK)) {
+		out[n++] = "--tls-dir";
+		out[n++] = tls;
+	}
+	out[n] = NULL;
+	*argc = n;
+	*argv = out;
 }
 
 int dls_cmd_status(int argc, char **argv)
@@ -85,6 +217,7 @@ int dls_cmd_status(int argc, char **argv)
 	char why[256];
 	int c, rc;
 
+	from_run_dir(&argc, &argv);
 	rc = cli_server_start(PROG, &argc, argv, help, 5000);
 	if (rc)
 		return rc > 0 ? 0 : 1;
@@ -103,9 +236,20 @@ int dls_cmd_status(int argc, char **argv)
 	rc = status_fetch(run, "master", &s, why, sizeof(why));
 	if (rc == DLS_ENOENT) /* Tree Scheduling: the coordinator */
 		rc = status_fetch(run, "treesched", &s, why, sizeof(why));
+	if (rc == DLS_ENOENT) { /* neither is bound: the run is over, or not begun */
+		dls_orb_destroy();
+		fprintf(stderr,
+			PROG ": run '%s' is not running: nothing is bound under DLS/%s (it ended, "
+			     "or has not started)\n",
+			run, run);
+		return 1;
+	}
 	if (rc) {
 		dls_orb_destroy();
-		fprintf(stderr, PROG ": cannot query the master of run '%s': %s\n", run, why);
+		fprintf(stderr,
+			PROG ": cannot query the master of run '%s': %s (a run of dls run that "
+			     "ended took its naming service with it)\n",
+			run, why);
 		return 1;
 	}
 	printf("run '%s': scheme %s, %lld/%lld iterations delivered, %lld assigned, "

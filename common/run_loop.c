@@ -13,11 +13,18 @@ static void progress_line(const struct run_loop_ops *ops)
 {
 	struct dls_status s;
 
+	double f;
+	char eta[48] = "";
+
 	if (ops->snapshot(ops->ctx, &s))
 		return;
-	fprintf(stderr, "\r%s: %lld/%lld iterations delivered (%5.1f%%), %.1f s   ", s.scheme,
-		(long long)s.delivered, (long long)s.iterations,
-		100.0 * (double)s.delivered / (double)s.iterations, s.elapsed);
+	f = s.iterations > 0 ? (double)s.delivered / (double)s.iterations : 0;
+	/* at the pace so far (the delivered count moves in steps: results
+	 * ride on requests), once there is a pace to go by */
+	if (f >= 0.02 && f < 1 && s.elapsed > 0)
+		snprintf(eta, sizeof(eta), ", about %.1f s to go", s.elapsed * (1 - f) / f);
+	fprintf(stderr, "\r%s: %lld/%lld iterations delivered (%5.1f%%), %.1f s%s   ", s.scheme,
+		(long long)s.delivered, (long long)s.iterations, 100.0 * f, s.elapsed, eta);
 	dls_status_free(&s);
 }
 

@@ -88,6 +88,30 @@ expect_usage_error "^dls-master: --out 'm.txt': the results are written as NumPy
 	dls-master --slaves 1 --out m.txt
 [ ! -e "$T/same.out" ] && [ ! -e "$T/x.png" ] && [ ! -e "$T/m.txt" ] || fail "a refused run wrote a file"
 
+# watching a run: dls run says how, and dls status finds it by its folder,
+# from inside it, or by its name; once it is over, status says so
+run=watch-$$
+dls run -c C8 --t-iter 8000 --run $run --no-progress >"$T/w.log" 2>&1 &
+RUN=$!
+wait_for grep -q "^dls run: run '$run' in /tmp/dls-run-.*; to watch it: dls status --dir " "$T/w.log"
+dir=$(sed -n "s/^dls run: run '$run' in \(.*\); to watch it: dls status --dir .*$/\1/p" "$T/w.log")
+wait_for sh -c "dls status --dir '$dir' | grep -q \"^run '$run': scheme dtss, \""
+dls status --run $run >"$T/w-name.txt" 2>&1 || fail "dls status --run $run: $(cat "$T/w-name.txt")"
+(cd "$dir" && dls status) >"$T/w-here.txt" 2>&1 || fail "dls status in $dir: $(cat "$T/w-here.txt")"
+grep -q "^run '$run': " "$T/w-name.txt" && grep -q "^run '$run': " "$T/w-here.txt" ||
+	fail "dls status did not find run $run"
+wait $RUN
+expect_usage_error "^dls status: --dir '$dir': no such folder \(dls run removes a run's folder" \
+	dls status --dir "$dir"
+expect_usage_error "^dls status: --run '$run': no folder of dls run in /tmp holds that run" \
+	dls status --run $run
+start_names
+rc=0
+dls status --run nothing-$$ $NS >"$T/w-none.txt" 2>&1 || rc=$?
+expect_eq "dls status of a run that is not there" "$rc" 1
+grep -qx "dls status: run 'nothing-$$' is not running: nothing is bound under DLS/nothing-$$ (it ended, or has not started)" \
+	"$T/w-none.txt" || fail "dls status of no run: $(cat "$T/w-none.txt")"
+
 # short options, and two drills, each at its own time; the image is exact
 REF=$(reference 400 200)
 dls run -c C8 -s gss --t-iter 3000 --kill slave.3@0.2 --kill slave.6@0.6 --raw "$T/k.pgm" \
