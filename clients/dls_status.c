@@ -81,7 +81,8 @@ static void help(void)
 	       "                names at its start): its naming service, name and TLS\n"
 	       "                folder are read there; without -ORBInitRef, the current\n"
 	       "                folder when it is one, else the folder of the newest run\n"
-	       "                named --run that dls run made in /tmp\n"
+	       "                named --run that dls run made in /tmp, else the naming\n"
+	       "                service omniORB's configuration names\n"
 	       "  --run NAME    the run's name\n"
 	       "  --tls-dir D   a run on TLS: this host's folder of dls tls init (or of\n"
 	       "                dls run --tls: RUNDIR/tls/localhost)\n");
@@ -172,16 +173,11 @@ static void from_run_dir(int *argc, char ***argv)
 	if (!given_dir) {
 		if (has_ns)
 			return;
+		/* else the ORB's own configuration may name a naming service */
 		if (!access("names.address", R_OK))
 			snprintf(dir, sizeof(dir), ".");
-		else if (!given_run)
-			cli_usage_error(PROG, "the run", NULL,
-					"which one? --dir RUNDIR, --run NAME, or -ORBInitRef "
-					"NameService=ADDRESS");
-		else if (find_run_dir(given_run, dir, sizeof(dir)))
-			cli_usage_error(PROG, "--run", given_run,
-					"no folder of dls run in /tmp holds that run (it is over, "
-					"or ran with --dir: give --dir RUNDIR, or -ORBInitRef)");
+		else if (!given_run || find_run_dir(given_run, dir, sizeof(dir)))
+			return;
 	}
 	if (access(dir, F_OK))
 		cli_usage_error(PROG, "--dir", dir,

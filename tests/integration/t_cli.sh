@@ -103,8 +103,11 @@ grep -q "^run '$run': " "$T/w-name.txt" && grep -q "^run '$run': " "$T/w-here.tx
 wait $RUN
 expect_usage_error "^dls status: --dir '$dir': no such folder \(dls run removes a run's folder" \
 	dls status --dir "$dir"
-expect_usage_error "^dls status: --run '$run': no folder of dls run in /tmp holds that run" \
-	dls status --run $run
+rc=0
+OMNIORB_CONFIG=/dev/null dls status --run $run >"$T/w-over.txt" 2>&1 || rc=$?
+expect_eq "dls status of a run that is over" "$rc" 1
+grep -q "^dls status: cannot query the master of run '$run': no naming service" "$T/w-over.txt" ||
+	fail "dls status of a run that is over: $(cat "$T/w-over.txt")"
 start_names
 rc=0
 dls status --run nothing-$$ $NS >"$T/w-none.txt" 2>&1 || rc=$?
