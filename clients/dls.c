@@ -26,6 +26,7 @@ static const struct {
     {"orbping", dls_cmd_orbping, "the bare ORB's two-way call rate"},
     {"ingest", dls_cmd_ingest, "the master's result ingest rate beside the bare ORB's"},
     {"compare", dls_cmd_compare, "compare two images column by column"},
+    {"plot", dls_cmd_plot, "pictures of a run from its JSON: the Gantt chart"},
 };
 
 static void usage(FILE *f)

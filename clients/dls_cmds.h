@@ -20,5 +20,6 @@ int dls_cmd_simulate(int argc, char **argv);
 int dls_cmd_bench(int argc, char **argv);
 int dls_cmd_orbping(int argc, char **argv);
 int dls_cmd_ingest(int argc, char **argv);
+int dls_cmd_plot(int argc, char **argv);
 
 #endif

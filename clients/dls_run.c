@@ -16,6 +16,7 @@
 
 #include "dls/err.h"
 #include "dls_cmds.h"
+#include "gantt.h"
 #include "dls_time.h"
 #include "journal.h"
 #include "names_proc.h"
@@ -155,6 +156,7 @@ static void remove_dir(const char *dir)
 /* Where the processes of a run are found and how they talk. */
 struct run_env {
 	char logdir[4096], bindir[4096], ns[128];
+	char gantt_json[4200]; /* --gantt without --json: the master's JSON here */
 	char secret[4300]; /* the run's secret: every process of the run gets it */
 };
 
@@ -864,6 +866,19 @@ static int monitor(struct run_opts *o, const struct run_env *e, struct run_state
 	return r->master.status;
 }
 
+/* --gantt: the chart of the run's JSON; 0, or 1 (said) when it failed. */
+static int draw_gantt(const struct run_opts *o)
+{
+	char why[512];
+
+	if (gantt_draw(o->out.json, o->gantt, why, sizeof(why))) {
+		fprintf(stderr, PROG ": --gantt '%s': %s\n", o->gantt, why);
+		return 1;
+	}
+	fprintf(stderr, PROG ": drew the Gantt chart in %s\n", o->gantt);
+	return 0;
+}
+
 /* The folder for logs and the naming service's data: --dir, or a new one. */
 static int make_logdir(const struct run_opts *o, struct run_env *e)
 {
@@ -911,6 +926,10 @@ int dls_cmd_run(int argc, char **argv)
 		run_opts_free(&o);
 		return 1;
 	}
+	if (o.gantt && !o.out.json) { /* the chart is drawn from the master's JSON */
+		snprintf(e.gantt_json, sizeof(e.gantt_json), "%s/run.json", e.logdir);
+		o.out.json = e.gantt_json;
+	}
 	proc_self_dir(e.bindir, sizeof(e.bindir));
 	r.slaves = calloc((size_t)o.cl.n, sizeof(*r.slaves));
 	if (!r.slaves) {
@@ -928,6 +947,8 @@ int dls_cmd_run(int argc, char **argv)
 	if (!launch(&o, &e, &r))
 		status = monitor(&o, &e, &r);
 	stop_all(&r);
+	if (status == 0 && o.gantt)
+		status = draw_gantt(&o);
 	if (status != 0 && status != 130) {
 		if (r.master.pid <= 0) /* it never ran: launch() said why */
 			fprintf(stderr, PROG ": run '%s' failed before its %s ran; logs in %s\n",

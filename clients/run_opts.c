@@ -17,7 +17,7 @@
 
 #define PROG "dls run"
 
-enum { PATH_NPY, PATH_PNG, PATH_RAW, PATH_CSV, PATH_JSON, PATH_DIR, PATH_SLAVEPROG };
+enum { PATH_NPY, PATH_PNG, PATH_RAW, PATH_CSV, PATH_JSON, PATH_DIR, PATH_SLAVEPROG, PATH_GANTT };
 
 /* path as an absolute one, in o's buffer k: the programs of a run may start
  * in another folder (ssh starts them in the home folder) */
@@ -67,6 +67,7 @@ enum {
 	O_NOJOURNAL,
 	O_JSYNC,
 	O_HOSTFILE,
+	O_GANTT,
 	O_LAUNCH,
 	O_PING,
 	O_PINGTO,
@@ -135,6 +136,8 @@ static void help(void)
 	       "                       15, long real computations at SCHED_IDLE; default "
 	       "on)\n" SCHED_CLI_HELP
 	       "  --out FILE.npy       the results, one row per loop index (numpy.load)\n"
+	       "  --gantt FILE.png|FILE.svg  draw the run's Gantt chart there at its end\n"
+	       "                       (dls plot --gantt; master-slave schemes)\n"
 	       "  --png, --raw, --csv, --json FILE   the outputs of the master (images:\n"
 	       "                       Mandelbrot only)\n"
 	       "  --run NAME           naming context (default run-PID)\n"
@@ -332,6 +335,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 					     {"raw", required_argument, 0, O_RAW},
 					     {"csv", required_argument, 0, O_CSV},
 					     {"json", required_argument, 0, O_JSON},
+					     {"gantt", required_argument, 0, O_GANTT},
 					     {"run", required_argument, 0, O_RUN},
 					     {"names", required_argument, 0, O_NAMES},
 					     {"dir", required_argument, 0, O_DIR},
@@ -446,6 +450,14 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 		case O_JSON:
 			o->out.json = absolute(o, PATH_JSON, optarg);
 			break;
+		case O_GANTT: {
+			size_t n = strlen(optarg);
+
+			if (n < 5 || (strcmp(optarg + n - 4, ".png") && strcmp(optarg + n - 4, ".svg")))
+				cli_usage_error(PROG, "--gantt", optarg, "must name a .png or .svg file");
+			o->gantt = absolute(o, PATH_GANTT, optarg);
+			break;
+		}
 		case O_RUN:
 			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= sizeof(o->run))
 				cli_usage_error(PROG, "--run", optarg,
@@ -557,6 +569,11 @@ static int64_t validate_workload(const struct run_opts *o)
 		cli_usage_error(PROG, o->out.png ? "--png" : "--raw", o->workload,
 				"images are Mandelbrot's; write the results with --out FILE.npy");
 	cli_outputs_writable_or_die(PROG, &o->out);
+	cli_writable_or_die(PROG, "--gantt", o->gantt);
+	if (o->gantt && o->trees)
+		cli_usage_error(PROG, "--gantt", o->gantt,
+				"Tree Scheduling and the balancing policies keep no timeline of "
+				"chunks to draw");
 	return iterations;
 }
 

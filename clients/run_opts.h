@@ -47,6 +47,7 @@ struct run_opts {
 	struct run_hosts hosts;	       /* checked; where each process goes */
 	int slave_hm[CLUSTER_MAX];     /* each slave's hmaster on the last level */
 	const char *slave_program; /* instead of dls-slave: a program taking its options */
+	const char *gantt;	   /* --gantt: the Gantt chart to draw at the end, or NULL */
 	struct run_outputs out; /* the master's files (paths only; passed through) */
 	const char *order, *collect, *hmode;
 	const char *take_back; /* dls-master --take-back: on or off */

@@ -14,6 +14,7 @@
 #include "image_file.h"
 #include "mandel.h"
 #include "npy_file.h"
+#include "timeline.h"
 
 void run_report_build(struct run_report *r, const struct dls_job *job, struct dls_status *snap,
 		      const struct result_store *rs, const struct run_outputs *o, double clock_lead,
@@ -233,6 +234,29 @@ static void tree_json(const struct run_report_tree *t, json_t *o)
 }
 
 /* One PE's row. */
+/* Every chunk, as the JSON's "timeline": who got it, when, when its last
+ * result came, what its slave measured (null: never, none). */
+static json_t *timeline_json(const struct timeline *t)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < t->n; i++) {
+		const struct timeline_chunk *c = &t->v[i];
+		json_t *o = json_pack("{sisIsIsfsbsI}", "pe", c->pe, "first", (json_int_t)c->start,
+				      "count", (json_int_t)c->count, "given", c->given, "cut",
+				      c->cut, "delivered_iterations", (json_int_t)c->done);
+
+		if (!o)
+			continue;
+		json_object_set_new(o, "delivered",
+				    c->delivered >= 0 ? json_real(c->delivered) : json_null());
+		json_object_set_new(o, "compute",
+				    c->compute >= 0 ? json_real(c->compute) : json_null());
+		json_array_append_new(a, o);
+	}
+	return a;
+}
+
 static json_t *pe_json(const struct dls_slave_status *p)
 {
 	return json_pack("{sisssssfsfsIsIsfsfsfsfsIsf}", "pe", p->id, "name", p->name, "state",
@@ -268,6 +292,8 @@ int run_report_json(const struct run_report *r, const char *path)
 		json_object_set_new(o, "scheme_choices", json_string(s->scheme_choices));
 	json_object_set_new(o, "takebacks", json_integer((json_int_t)s->takebacks));
 	json_object_set_new(o, "taken_back", json_integer((json_int_t)s->taken_back));
+	if (r->timeline)
+		json_object_set_new(o, "timeline", timeline_json(r->timeline));
 	if (json_dump_file(o, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9))) {
 		log_err("cannot write '%s': %s", path, strerror(errno));
 		rc = DLS_EIO;

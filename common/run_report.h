@@ -40,6 +40,8 @@ struct run_report_tree {
 /* Frees the arrays of t. */
 void run_report_tree_free(struct run_report_tree *t);
 
+struct timeline;
+
 struct run_report {
 	struct dls_job job; /* what the run was */
 	struct dls_status snap;
@@ -47,6 +49,9 @@ struct run_report {
 	double t_ideal; /* 0 when the cluster's power is not known */
 	double efficiency;
 	const struct run_report_tree *tree; /* NULL: not Tree Scheduling */
+	/* NULL, or every chunk of a master-slave run (the JSON's "timeline");
+	 * set after run_report_build, owned by the caller */
+	const struct timeline *timeline;
 };
 
 /* What to write at the end, and the cluster's power for T_ideal. */

@@ -155,6 +155,7 @@ void master_destroy(struct master *m)
 	free(m->children);
 	roster_free(&m->roster);
 	result_store_free(&m->results);
+	timeline_free(&m->timeline);
 	serve_ranges_free(&m->requeue);
 	pthread_mutex_destroy(&m->lock);
 	pthread_cond_destroy(&m->cond);
@@ -375,6 +376,16 @@ int master_all_lost(struct master *m)
 	all = roster_all_lost(&m->roster) || roster_abandoned(&m->roster, dls_now());
 	pthread_mutex_unlock(&m->lock);
 	return all;
+}
+
+int master_timeline(struct master *m, struct timeline *out)
+{
+	int rc;
+
+	pthread_mutex_lock(&m->lock);
+	rc = timeline_copy(out, &m->timeline);
+	pthread_mutex_unlock(&m->lock);
+	return rc;
 }
 
 int master_snapshot(struct master *m, struct dls_status *out)

@@ -276,6 +276,13 @@ int master_all_lost(struct master *m);
 /* A consistent copy of the master's state (status operation, table). */
 int master_snapshot(struct master *m, struct dls_status *out);
 
+/*
+ * A copy of every chunk the master gave, as timeline.h keeps it (free with
+ * timeline_free): DLS_OK or DLS_ENOMEM.
+ */
+struct timeline;
+int master_timeline(struct master *m, struct timeline *out);
+
 /* The results, in loop-index order; complete once done.  Owned by m. */
 const struct result_store *master_results(const struct master *m);
 

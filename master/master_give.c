@@ -34,6 +34,8 @@ int master_give_work(struct master *m, int id, struct dls_range c, struct dls_re
 	info->iterations += c.count;
 	info->state = DLS_SLAVE_ACTIVE;
 	master_note_busy(m, id);
+	/* the picture of the run only: a chunk it cannot note is still served */
+	(void)timeline_give(&m->timeline, id, c.start, c.count, result_store_elapsed(&m->results));
 	return DLS_OK;
 }
 
@@ -53,6 +55,7 @@ int master_cut_tail(struct master *m, int holder, int64_t start, int64_t end)
 		return rc;
 	}
 	ch->cut = 1;
+	timeline_cut(&m->timeline, holder, start, end);
 	m->roster.v[holder].info.iterations -= start + count - end;
 	m->takebacks++;
 	m->taken_back += start + count - end;

@@ -13,6 +13,7 @@
 #include "result_store.h"
 #include "roster.h"
 #include "serve.h"
+#include "timeline.h"
 #include "upcall_gate.h"
 
 /* A take-back decided: holder's chunk that began at start now ends at end. */
@@ -82,6 +83,7 @@ struct master {
 	struct serve_ranges requeue;	/* the work of lost slaves */
 
 	struct result_store results;	/* the workload, results, ledger, T_p */
+	struct timeline timeline;	/* every chunk given, for the JSON */
 	int64_t assigned, requeued_total;
 	int auto_logged; /* --scheme auto: decisions already logged */
 

@@ -13,6 +13,7 @@
 #include "orb_util.hh"
 #include "proto_conv.hh"
 #include "run_loop.h"
+#include "timeline.h"
 
 struct served {
 	struct master *m;
@@ -87,6 +88,7 @@ static int write_outputs(void *ctx)
 	struct dls_job job;
 	struct dls_status st;
 	struct run_report r;
+	struct timeline tl = {};
 	int rc;
 
 	if (master_snapshot(s->m, &st))
@@ -94,8 +96,11 @@ static int write_outputs(void *ctx)
 	master_job(s->m, &job);
 	run_report_build(&r, &job, &st, master_results(s->m), &s->o->out, master_clock_lead(s->m),
 			 NULL);
+	if (!master_timeline(s->m, &tl))
+		r.timeline = &tl;
 	rc = run_report_write(&r, master_results(s->m), &s->o->out);
 	run_report_free(&r);
+	timeline_free(&tl);
 	return rc;
 }
 

@@ -117,6 +117,9 @@ void master_apply_results(struct master *m, int id, const struct dls_result *res
 
 	result_store_accept(&m->results, res, n); /* stored by check_values */
 	ledger_commit(&m->results.ledger, &ch->serve.held, res, n);
+	for (size_t i = 0; i < n; i++)
+		timeline_deliver(&m->timeline, id, res[i].start, res[i].count,
+				 result_store_elapsed(&m->results));
 	if (n && !(ch->first_delivery_at > 0)) {
 		ch->first_delivery_at = dls_now();
 		ch->first_delivered = delivered(m, id);
@@ -308,6 +311,7 @@ static void learn(struct master *m, int id)
 		struct dls_chunk_time *t = &ch->applied[ch->napplied++];
 
 		*t = ch->measured[k];
+		timeline_measured(&m->timeline, id, t->start, t->count, t->compute_s);
 		slow_to_seen(m, id, t);
 		if (sched_measure(m->sched, id, t->start, t->count, t->compute_s, t->elapsed_s) &&
 		    !m->replaying)

@@ -26,5 +26,6 @@ int workload_suite_add(void);
 int net_addr_suite_add(void);
 int takeback_suite_add(void);
 int host_peers_suite_add(void);
+int timeline_suite_add(void);
 
 #endif
