@@ -7,6 +7,7 @@
 
 #include "dls/err.h"
 #include "dls_time.h"
+#include "log_limit.h"
 
 /* The progress line, on stderr. */
 static void progress_line(const struct run_loop_ops *ops)
@@ -67,6 +68,7 @@ int run_loop(const struct run_loop_ops *ops, int ping_ms, int progress)
 
 		if (progress)
 			progress_line(ops);
+		log_limit_flush(0); /* the refusals of strangers, summed up */
 		if (ops->timeout_s > 0 && dls_now() - t0 >= ops->timeout_s) {
 			if (progress)
 				fprintf(stderr, "\n");
@@ -94,6 +96,7 @@ int run_loop(const struct run_loop_ops *ops, int ping_ms, int progress)
 	/* every result is in (or none can come): nothing more to watch, and a
 	 * slave that exits once told to stop must not look lost to a ping */
 	liveness_stop(l);
+	log_limit_flush(1);
 	if (!status)
 		ops->dismiss(ops->ctx);
 	if (progress)

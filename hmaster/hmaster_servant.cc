@@ -9,6 +9,7 @@
 #include "dls/log.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"
+#include "log_limit.h"
 
 HMaster_i::HMaster_i(struct hmaster *h, DLS::Master_ptr parent, int ping_timeout_ms,
 		     const struct run_secret *secret)
@@ -216,7 +217,9 @@ DLS::Registration *HMaster_i::rejoin(CORBA::ULong version, const DLS::Credential
 		throw DLS::Refused("rejoin: self must be a DLS::Slave reference");
 	rc = hmaster_rejoin(h_, id, k, &vpower, &job, why);
 	if (rc) {
-		log_warn("refused rejoin(%d): %s", id, why);
+		static struct log_limit lim = LOG_LIMIT_INIT("refused rejoins");
+
+		log_limited(&lim, id, "refused rejoin(%d): %s", id, why);
 		dls_refuse(rc, why);
 	}
 	remember_ref(id, self);

@@ -7,6 +7,7 @@
 #include "dls/log.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"
+#include "log_limit.h"
 
 // The take-back's calls (master_callout): call(ref) on the reference child
 // id registered with, which times out after the ping timeout; DLS_OK, or
@@ -133,7 +134,10 @@ DLS::Reply Master_i::request(const DLS::ChunkRequest &req)
 	proto_request_in(req, mem, &r);
 	rc = master_request(m_, &r, &reply, why);
 	if (rc) {
-		log_warn("refused a request of slave %d: %s", (int)req.slave_id, why);
+		static struct log_limit lim = LOG_LIMIT_INIT("refused requests");
+
+		log_limited(&lim, (int)req.slave_id, "refused a request of slave %d: %s",
+			    (int)req.slave_id, why);
 		dls_refuse(rc, why);
 	}
 	return proto_reply_out(req.slave_id, reply);
@@ -149,7 +153,10 @@ void Master_i::submit(CORBA::Long slave_id, DLS::Capability key, const DLS::Resu
 	proto_results_in(results, res);
 	rc = master_submit(m_, slave_id, key, res.data(), res.size(), why);
 	if (rc) {
-		log_warn("refused results of slave %d: %s", (int)slave_id, why);
+		static struct log_limit lim = LOG_LIMIT_INIT("refused results");
+
+		log_limited(&lim, (int)slave_id, "refused results of slave %d: %s", (int)slave_id,
+			    why);
 		dls_refuse(rc, why);
 	}
 }
@@ -224,7 +231,9 @@ void Master_i::slave_lost(CORBA::Long slave_id, DLS::Capability key, const char 
 	int rc = master_check_caller(m_, slave_id, key, why);
 
 	if (rc) {
-		log_warn("refused slave_lost(%d): %s", (int)slave_id, why);
+		static struct log_limit lim = LOG_LIMIT_INIT("refused slave_lost calls");
+
+		log_limited(&lim, (int)slave_id, "refused slave_lost(%d): %s", (int)slave_id, why);
 		dls_refuse(rc, why);
 	}
 	rc = master_slave_lost(m_, slave_id, cause);
@@ -253,7 +262,9 @@ DLS::Registration *Master_i::rejoin(CORBA::ULong version, const DLS::Credentials
 	if (!rc)
 		remember_ref(id, self);
 	if (rc) {
-		log_warn("refused rejoin(%d): %s", id, why);
+		static struct log_limit lim = LOG_LIMIT_INIT("refused rejoins");
+
+		log_limited(&lim, id, "refused rejoin(%d): %s", id, why);
 		dls_refuse(rc, why);
 	}
 	return trust_.registration(cred, id, k, vpower, job_);

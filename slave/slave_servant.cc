@@ -7,6 +7,7 @@
 #include "dls/log.h"
 #include "dls/slave.h"
 #include "orb_util.hh"
+#include "log_limit.h"
 
 // At most this many demands wait for the peer key (a slave has two neighbours).
 #define EARLY_DEMANDS_MAX 16
@@ -17,9 +18,11 @@ void Slave_i::require_key(uint64_t key, const char *op)
 
 	if (key_ != 0 && key == key_)
 		return;
+	static struct log_limit lim = LOG_LIMIT_INIT("refused calls without this slave's capability");
+
 	snprintf(why, sizeof(why), "%s: the caller does not show this slave's capability: refused",
 		 op);
-	log_warn("%s", why);
+	log_limited(&lim, -1, "%s", why);
 	throw DLS::Refused(why);
 }
 

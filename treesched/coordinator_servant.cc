@@ -12,6 +12,7 @@
 #include "orb_util.hh"
 #include "proto_conv.hh"
 #include "tree_migrate.h"
+#include "log_limit.h"
 
 Coordinator_i::Coordinator_i(struct coordinator *c, const DLS::JobSpec &job,
 			     int ping_timeout_ms, const struct run_secret *secret)
@@ -82,7 +83,10 @@ DLS::Slave_ptr Coordinator_i::peer(CORBA::Long slave_id, DLS::Capability key, CO
 	int lost, rc = coordinator_peer(c_, slave_id, key, peer_id, &k, &lost, why);
 
 	if (rc) {
-		log_warn("refused slave %d the reference of slave %d: %s", (int)slave_id,
+		static struct log_limit lim = LOG_LIMIT_INIT("refused peer lookups");
+
+		log_limited(&lim, (int)slave_id, "refused slave %d the reference of slave %d: %s",
+			    (int)slave_id,
 			 (int)peer_id, why);
 		dls_refuse(rc, why);
 	}
@@ -109,7 +113,10 @@ void Coordinator_i::report(CORBA::Long slave_id, DLS::Capability key, const DLS:
 	proto_times_in(times, &t);
 	rc = coordinator_report(c_, slave_id, key, res.data(), res.size(), &t, why);
 	if (rc) {
-		log_warn("refused a report of slave %d: %s", (int)slave_id, why);
+		static struct log_limit lim = LOG_LIMIT_INIT("refused reports");
+
+		log_limited(&lim, (int)slave_id, "refused a report of slave %d: %s", (int)slave_id,
+			    why);
 		dls_refuse(rc, why);
 	}
 }
@@ -124,7 +131,10 @@ void Coordinator_i::migrated(CORBA::Long from_slave_id, DLS::Capability key, COR
 				      &rep, why);
 
 	if (rc) {
-		log_warn("refused a migration notice of slave %d: %s", (int)from_slave_id, why);
+		static struct log_limit lim = LOG_LIMIT_INIT("refused migration notices");
+
+		log_limited(&lim, (int)from_slave_id, "refused a migration notice of slave %d: %s",
+			    (int)from_slave_id, why);
 		coordinator_repair_free(&rep);
 		dls_refuse(rc, why);
 	}
@@ -149,7 +159,9 @@ DLS::Registration *Coordinator_i::rejoin(CORBA::ULong version, const DLS::Creden
 		throw DLS::Refused("rejoin: self must be a DLS::Slave reference");
 	rc = coordinator_rejoin(c_, id, k, &vpower, why);
 	if (rc) {
-		log_warn("refused rejoin(%d): %s", id, why);
+		static struct log_limit lim = LOG_LIMIT_INIT("refused rejoins");
+
+		log_limited(&lim, id, "refused rejoin(%d): %s", id, why);
 		dls_refuse(rc, why);
 	}
 	remember_ref(id, self); // after the key was checked: never a stranger's

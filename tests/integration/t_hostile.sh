@@ -183,3 +183,25 @@ spawn wc-b dls-slave --run wc --master hmaster.0.0 --name b --t-iter 1000 \
 wait "$WC"
 same_image "$T/wc.pgm" "$REF"
 echo "ok withdraw up a chain: refused below for a slave that registered there, image exact"
+
+# --- a flood of forged calls: refused, and the log stays small -------------------------------
+# 4000 requests and result submissions with a wrong capability while a run
+# goes on: every one refused, the image exact, the master's log holding the
+# first refusals of each kind and then one line that sums up the rest
+spawn flood-master dls-master --run fl --slaves 2 --width 400 --height 200 --raw "$T/fl.pgm" \
+	$NS $EP
+FL=$LAST_PID
+wait_for sh -c "nameclt $NS list DLS/fl | grep -qx master"
+spawn fl-a dls-slave --run fl --name a --t-iter 3000 $NS $EP
+spawn fl-b dls-slave --run fl --name b --t-iter 3000 $NS $EP
+"$DLS_TEST_BIN_DIR/bad_client" --flood fl 4000 $NS $EP >"$T/flood.log" 2>&1 ||
+	fail "the flood: $(cat "$T/flood.log")"
+wait "$FL"
+same_image "$T/fl.pgm" "$REF"
+lines=$(grep -c "refused a request of slave\|refused results of slave" "$T/flood-master.log" || true)
+[ "$lines" -le 20 ] || fail "the flood wrote $lines refusal lines"
+grep -qE "refused (requests|results): [0-9]+ more in the last [0-9]+ s \(from slave" \
+	"$T/flood-master.log" || fail "no summary of the refusals: $(tail -5 "$T/flood-master.log")"
+size=$(stat -c %s "$T/flood-master.log")
+[ "$size" -lt 20000 ] || fail "the flood's log has $size octets"
+echo "ok a flood of 4000 forged calls: all refused, image exact, $lines refusal lines, $size octets of log"

@@ -8,6 +8,7 @@
 //                                   N real slaves work (t_hostile.sh)
 //   bad_client --intruder-trees RUN N   the same against Tree Scheduling
 //   bad_client --hijack RUN FROM    binds FROM's master as RUN's master
+//   bad_client --flood RUN N        N forged requests and results (wrong keys)
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,6 +230,25 @@ static int other_mode(int argc, char **argv)
 	}
 	if (argc < 4)
 		return 2;
+	if (!strcmp(argv[1], "--flood")) { // N forged requests and results, as fast as it can
+		CORBA::Object_var obj = resolve(argv[2], "master");
+		DLS::Master_var m = DLS::Master::_narrow(obj);
+		long n = atol(argv[3]), refused = 0;
+		DLS::ResultSeq none;
+
+		for (long i = 0; i < n; i++) {
+			try {
+				if (i % 2)
+					m->submit((CORBA::Long)(i % 4), 12345, none);
+				else
+					m->request(req((int)(i % 4), (unsigned)i + 1, 1, 12345));
+			} catch (const DLS::Refused &) {
+				refused++;
+			}
+		}
+		printf("flood: %ld of %ld forged calls refused\n", refused, n);
+		return refused == n ? 0 : 1;
+	}
 	int trees = !strcmp(argv[1], "--intruder-trees");
 	CORBA::Object_var obj = resolve(argv[2], trees ? "treesched" : "master");
 	DLS::Slave_var self = ping_only_self();
