@@ -389,6 +389,8 @@ static int start_master(const struct run_opts *o, const struct run_env *e, struc
 		add_arg(margv, &mn, "--progress");
 	add_arg(margv, &mn, "--secret-file=%s", e->secret);
 	add_ping_args(margv, &mn, o);
+	if (o->stall_ms >= 0 && !o->trees)
+		add_arg(margv, &mn, "--stall-ms=%d", o->stall_ms);
 	add_net_args(margv, &mn, o, e, 0, 0);
 	snprintf(r->master.log, sizeof(r->master.log), "%s/master.log", e->logdir);
 	r->master.status = -1;

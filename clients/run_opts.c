@@ -68,6 +68,7 @@ enum {
 	O_JSYNC,
 	O_HOSTFILE,
 	O_GANTT,
+	O_STALL,
 	O_LAUNCH,
 	O_PING,
 	O_PINGTO,
@@ -114,6 +115,8 @@ static void help(void)
 	       "                       --dir must be at the same path on every host\n"
 	       "  --ping-ms T, --ping-timeout-ms T   liveness checks (default 500 and 3000):\n"
 	       "                       a child silent this long is lost, its work goes on\n"
+	       "  --stall-ms T         a slave that answers pings but whose chunk computes\n"
+	       "                       nothing for T ms is lost (default 120000; 0: never)\n"
 	       "  --register-window-ms T  the master waits this long from its start for every\n"
 	       "                       slave to register, then runs with those it has\n"
 	       "                       (default 30000 + 30 a slave); each level of hmasters\n"
@@ -198,6 +201,7 @@ void run_opts_init(struct run_opts *o)
 	o->t_iter = 100;
 	o->timeout = 3600;
 	o->nostart_slave = -1;
+	o->stall_ms = -1;
 	o->journal = 1;
 	o->journal_sync = "os"; /* dls run resumes on this machine: the OS's copy survives */
 	o->progress = isatty(STDERR_FILENO);
@@ -336,6 +340,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 					     {"csv", required_argument, 0, O_CSV},
 					     {"json", required_argument, 0, O_JSON},
 					     {"gantt", required_argument, 0, O_GANTT},
+					     {"stall-ms", required_argument, 0, O_STALL},
 					     {"run", required_argument, 0, O_RUN},
 					     {"names", required_argument, 0, O_NAMES},
 					     {"dir", required_argument, 0, O_DIR},
@@ -449,6 +454,9 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 			break;
 		case O_JSON:
 			o->out.json = absolute(o, PATH_JSON, optarg);
+			break;
+		case O_STALL:
+			o->stall_ms = (int)cli_i64_or_die(PROG, "--stall-ms", optarg, 0, 86400000);
 			break;
 		case O_GANTT: {
 			size_t n = strlen(optarg);

@@ -11,14 +11,19 @@
  *   dls-master --slaves 1 --run RUN --workload primes \
  *     --param dls.iterations=300 --param dls.result_bytes=4 --param dls.dtype='<u4' \
  *     --out primes.npy
- *   steps RUN [--steps K] -ORBInitRef NameService=...
+ *   steps RUN [--steps K | --block-after K] -ORBInitRef NameService=...
  * With --steps K it leaves the run after K steps: what it computed is
- * delivered, and the master gives the rest to other slaves.
+ * delivered, and the master gives the rest to other slaves.  With
+ * --block-after K its loop body blocks in step K + 1 for good (a deadlock,
+ * a hung device call) while DLS still answers the master's pings: the
+ * master sees the chunk stall and gives it to others (dls-master
+ * --stall-ms).
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <dls/embed.h>
 #include <dls/err.h>
@@ -60,22 +65,28 @@ int main(int argc, char **argv)
 	struct dls_steps *s;
 	struct dls_step step;
 	struct slave_stats st;
-	long steps = 0, idle_ticks = 0, max_steps = -1;
+	long steps = 0, idle_ticks = 0, max_steps = -1, block_after = -1;
 	char why[256], *end;
 	int rc;
 
 	if (dls_orb_start(&argc, argv, 0) || (argc != 2 && argc != 4)) {
-		fprintf(stderr, "usage: steps RUN [--steps K] -ORBInitRef "
+		fprintf(stderr, "usage: steps RUN [--steps K | --block-after K] -ORBInitRef "
 				"NameService=corbaname::HOST:PORT\n");
 		return 2;
 	}
 	if (argc == 4) {
-		max_steps = strtol(argv[3], &end, 10);
-		if (strcmp(argv[2], "--steps") || *end || end == argv[3] || max_steps < 1) {
-			fprintf(stderr, "steps: --steps '%s': a positive number of steps is required\n",
-				argv[3]);
+		long k = strtol(argv[3], &end, 10);
+
+		if ((strcmp(argv[2], "--steps") && strcmp(argv[2], "--block-after")) || *end ||
+		    end == argv[3] || k < 1) {
+			fprintf(stderr, "steps: %s '%s': a positive number of steps is required\n",
+				argv[2], argv[3]);
 			return 2;
 		}
+		if (!strcmp(argv[2], "--steps"))
+			max_steps = k;
+		else
+			block_after = k;
 	}
 	dls_embed_slave_options_init(&o);
 	o.run = argv[1];
@@ -94,6 +105,11 @@ int main(int argc, char **argv)
 		}
 		if (rc != DLS_OK)
 			break; /* DLS_EDONE: the run is over */
+		if (steps == block_after) { /* the loop body hangs, the process lives on */
+			fprintf(stderr, "steps: the loop body blocks in step %ld\n", steps + 1);
+			for (;;)
+				pause();
+		}
 		if (step.count == 0) { /* the job, before any work */
 			if (can_compute(dls_steps_job(s), why, sizeof(why))) {
 				dls_steps_done(s, &step, DLS_OK, NULL);

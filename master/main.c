@@ -47,6 +47,10 @@ static void help(void)
 	       "  --relay-grace-ms T      a slave below a relay hmaster that stopped answering\n"
 	       "                          is lost T ms later unless it rejoined a resumed one\n"
 	       "                          (default 3000; 0: at once)\n"
+	       "  --stall-ms T            a slave that answers pings but whose chunk computes\n"
+	       "                          nothing for T ms is lost, its work goes to others\n"
+	       "                          (default 120000; 0: never; raise it for iterations\n"
+	       "                          that take longer)\n"
 	       "  --call-timeout-ms T     timeout of the master's own calls (default 10000)\n"
 	       "  --t-iter NS --power S   emulated cost per iteration and the cluster's power\n"
 	       "                          sum V_i/Q_i (steps t:P,...), for T_ideal and E\n"
@@ -61,7 +65,7 @@ static void help(void)
 	       "Tree Scheduling (--scheme trees) has its own coordinator: dls-treesched --help.\n");
 }
 
-enum { O_COLLECT = 1, O_STARTTO, O_REJOIN, O_RELAYGRACE, O_TAKEBACK };
+enum { O_COLLECT = 1, O_STARTTO, O_REJOIN, O_RELAYGRACE, O_TAKEBACK, O_STALL };
 
 /* A new run's configuration, from the options. */
 static void config_from_options(struct master_config *cfg, const struct run_cli *rc_opts,
@@ -103,6 +107,7 @@ int main(int argc, char **argv)
 		{"start-timeout-ms", required_argument, 0, O_STARTTO},
 		{"rejoin-ms", required_argument, 0, O_REJOIN},
 		{"relay-grace-ms", required_argument, 0, O_RELAYGRACE},
+		{"stall-ms", required_argument, 0, O_STALL},
 		{"take-back", required_argument, 0, O_TAKEBACK},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0}};
@@ -123,6 +128,7 @@ int main(int argc, char **argv)
 	cfg.early_wait_ms = MASTER_EARLY_WAIT_MS;
 	o.dismiss_timeout_ms = 5000;
 	o.relay_grace_ms = DLS_RELAY_GRACE_MS;
+	o.stall_ms = DLS_STALL_MS;
 	run_cli_init(&rc_opts, MASTER_MAX_SLAVES);
 	sched_cli_init(&sc);
 	/* first the ORB, which removes the -ORB... options from argv */
@@ -168,6 +174,9 @@ int main(int argc, char **argv)
 		case O_RELAYGRACE:
 			o.relay_grace_ms =
 				(int)cli_i64_or_die(PROG, "--relay-grace-ms", optarg, 0, 3600000);
+			break;
+		case O_STALL:
+			o.stall_ms = (int)cli_i64_or_die(PROG, "--stall-ms", optarg, 0, 86400000);
 			break;
 		default:
 			fprintf(stderr, "try '%s --help'\n", prog);

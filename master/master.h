@@ -201,6 +201,25 @@ int master_rejoin(struct master *m, int slave_id, uint64_t key, double *vpower, 
  */
 int master_awaiting_rejoin(struct master *m, int slave_id);
 
+/* A holder whose chunk computes nothing this long (ms) is lost (dls-master
+ * --stall-ms): far above any iteration DLS's workloads take. */
+#define DLS_STALL_MS 120000
+
+/* How often the stall watch asks a holder how far it is (seconds). */
+#define MASTER_STALL_ASK_S 1.0
+
+/*
+ * The stall watch, from the liveness thread after a holder answered its
+ * ping: at most every MASTER_STALL_ASK_S it asks child id how far its
+ * chunk is (Slave::progress, the callout).  Returns 1, with why, when the
+ * chunk it computes has not advanced for stall_ms (a computation that
+ * hangs while its ORB answers pings: a deadlocked loop body, a hung device
+ * call): it is then to be declared lost.  0 otherwise, also when the child
+ * computes no chunk now (between chunks, or holding results only) or
+ * cannot say (a slave of an older protocol, one below an hmaster).
+ */
+int master_check_stall(struct master *m, int id, int stall_ms, char *why, size_t len);
+
 /* Non-zero when this master resumed a journal. */
 int master_resumed(const struct master *m);
 

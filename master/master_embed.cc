@@ -147,6 +147,7 @@ extern "C" int dls_embed_master_start(const struct dls_embed_master_options *o,
 	e->oo.ping_ms = o->ping_ms;
 	e->oo.ping_timeout_ms = o->ping_timeout_ms;
 	e->oo.relay_grace_ms = DLS_RELAY_GRACE_MS;
+	e->oo.stall_ms = DLS_STALL_MS;
 	e->oo.dismiss_timeout_ms = 5000;
 	e->oo.secret = &e->secret;
 	if (pthread_create(&e->thread, NULL, master_thread, e)) {

@@ -50,6 +50,11 @@ struct master_child {
 	double claimed_s, claimed_n;
 	int slowed;
 	int cut; /* a tail of its was taken back: its results of it are dropped */
+	/* the stall watch (master_stall.c): the chunk it last showed in
+	 * progress, how far it was, since when it showed no advance, and when
+	 * it was last asked */
+	int64_t stall_start, stall_done;
+	double stall_since, stall_asked;
 };
 
 /* A child's claimed compute time per iteration, over all it measured, may

@@ -33,7 +33,10 @@ static int ping(void *ctx, int id, char *why, size_t len)
 	// after a resume, a slave is not lost while it may still rejoin
 	if (master_awaiting_rejoin(s->m, id))
 		return 0;
-	return s->servant->ping(id, why, len);
+	if (s->servant->ping(id, why, len))
+		return 1;
+	// it answers; does its computation advance?
+	return master_check_stall(s->m, id, s->o->stall_ms, why, len);
 }
 
 static void lost(void *ctx, int id, const char *why)

@@ -21,6 +21,7 @@ struct master_orb_opts {
 	int ping_ms;		/* liveness check period */
 	int ping_timeout_ms;	/* a slave silent this long is lost */
 	int relay_grace_ms;	/* and one whose relay hmaster is silent, this much later */
+	int stall_ms;		/* one whose chunk does not advance this long is lost (0: never) */
 	int dismiss_timeout_ms; /* how long to wait for slaves to hear DONE */
 	int progress;		/* a live progress line on stderr */
 	const struct run_secret *secret; /* the run's (NULL: an open run) */

@@ -86,6 +86,23 @@ grep -q "^steps: left after 2 steps, [0-9]* iterations: stopped on request befor
 grep -q "slave [01] 'steps' lost (it left: its program stopped it)" "$T/pmaster2.log"
 cmp "$T/primes-one.npy" "$T/primes2.npy"
 
+# a program whose loop body blocks after 2 steps while DLS answers the
+# master's pings: the master sees its chunk stall (--stall-ms 2000), takes
+# it as lost, and the other program computes it; counts exact
+spawn pmaster3 dls-master --slaves 2 --run primes3 --workload primes --param dls.iterations=300 \
+	--param dls.result_bytes=4 --param dls.dtype='<u4' --scheme gss --stall-ms 2000 \
+	--out "$T/primes3.npy" $NS $EP
+PMASTER=$LAST_PID
+spawn blocked "$X/steps" primes3 --block-after 2 $NS $EP
+BLOCKED=$LAST_PID
+"$X/steps" primes3 $NS $EP >"$T/steps3.log" 2>&1
+wait "$PMASTER"
+grep -q "^steps: the loop body blocks in step 3" "$T/blocked.log" || fail "steps did not block"
+grep -q "slave [01] 'steps' lost (stalled: its chunk \[[0-9]*, +[0-9]*) stayed at [0-9]* computed for [0-9]* s (--stall-ms 2000)" \
+	"$T/pmaster3.log" || fail "the stall was not seen: $(grep -i "lost\|stall" "$T/pmaster3.log")"
+cmp "$T/primes-one.npy" "$T/primes3.npy"
+kill_wait TERM "$BLOCKED" # timeout passes it to the program
+
 # a job it cannot compute (8-octet results): refused in one line, and the
 # master, told at once, ends the run without waiting for a ping
 spawn pmaster8 dls-master --slaves 1 --run primes8 --workload primes --param dls.iterations=300 \

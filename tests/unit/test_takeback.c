@@ -326,6 +326,38 @@ static void test_slave_cut(void)
 	slave_cut_destroy(&c);
 }
 
+/* The stall watch: a holder that shows the same chunk at the same point is
+ * stalled once stall_ms passed (asked at most once a second); one that
+ * advanced, or computes no chunk, is not. */
+static void test_stall_watch(void)
+{
+	struct fake_slaves f;
+	struct master *m;
+	char why[256] = "";
+
+	memset(&f, 0, sizeof(f));
+	m = make(&f, 0, 0);
+	/* (3 s: a loaded machine's late wake-ups cannot make 1.1 s look like it) */
+	f.p[1] = (struct dls_progress){0, 3, 1, 0.5, 1};
+	CU_ASSERT_EQUAL(master_check_stall(m, 1, 3000, why, sizeof(why)), 0); /* seen first */
+	CU_ASSERT_EQUAL(master_check_stall(m, 1, 3000, why, sizeof(why)), 0); /* not asked again */
+	CU_ASSERT_EQUAL(f.progress_calls, 1);
+	dls_sleep_ms(1100);
+	f.p[1].done = 2; /* it advanced */
+	CU_ASSERT_EQUAL(master_check_stall(m, 1, 3000, why, sizeof(why)), 0);
+	dls_sleep_ms(1100);
+	CU_ASSERT_EQUAL(master_check_stall(m, 1, 3000, why, sizeof(why)), 0); /* 1.1 s still */
+	dls_sleep_ms(2100);
+	CU_ASSERT_EQUAL(master_check_stall(m, 1, 3000, why, sizeof(why)), 1); /* 3.2 s */
+	CU_ASSERT(strstr(why, "stalled: its chunk [0, +3) stayed at 2 computed") != NULL);
+	f.p[0] = (struct dls_progress){0, 0, 0, 0, 0}; /* between chunks: never stalled */
+	CU_ASSERT_EQUAL(master_check_stall(m, 0, 1, why, sizeof(why)), 0);
+	dls_sleep_ms(1100);
+	CU_ASSERT_EQUAL(master_check_stall(m, 0, 1, why, sizeof(why)), 0);
+	CU_ASSERT_EQUAL(master_check_stall(m, 1, 0, why, sizeof(why)), 0); /* 0: never */
+	master_destroy(m);
+}
+
 int takeback_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("takeback", NULL, NULL);
@@ -334,5 +366,6 @@ int takeback_suite_add(void)
 	       !CU_add_test(s, "replayed from the journal after a crash", test_takeback_resumed) ||
 	       !CU_add_test(s, "declined: cannot cut, nothing left, or a lying holder", test_takeback_declined) ||
 	       !CU_add_test(s, "the ledger cuts a held tail only", test_ledger_cut_tail) ||
-	       !CU_add_test(s, "the slave's bound, progress and deadline", test_slave_cut);
+	       !CU_add_test(s, "the slave's bound, progress and deadline", test_slave_cut) ||
+	       !CU_add_test(s, "the stall watch", test_stall_watch);
 }

@@ -1,0 +1,51 @@
+/*
+ * master_stall.c - the stall watch: a holder whose computation does not
+ * advance is lost, though its ORB answers pings (see master.h).
+ */
+#include "dls/err.h"
+#include "dls_time.h"
+#include "master_internal.h"
+
+#include <stdio.h>
+
+int master_check_stall(struct master *m, int id, int stall_ms, char *why, size_t len)
+{
+	struct master_child *ch;
+	struct dls_progress p;
+	double now = dls_now();
+	uint64_t key;
+	char err[128];
+	int stalled = 0;
+
+	if (stall_ms <= 0 || !m->callout.progress)
+		return 0;
+	pthread_mutex_lock(&m->lock);
+	if (id < 0 || id >= m->roster.n || now - m->children[id].stall_asked < MASTER_STALL_ASK_S) {
+		pthread_mutex_unlock(&m->lock);
+		return 0;
+	}
+	m->children[id].stall_asked = now;
+	key = roster_key(&m->roster, id);
+	pthread_mutex_unlock(&m->lock);
+	if (m->callout.progress(m->callout.ctx, id, key, &p, err, sizeof(err)))
+		return 0; /* it cannot say: judged by its pings alone */
+	pthread_mutex_lock(&m->lock);
+	ch = &m->children[id];
+	if (p.count <= 0) { /* no chunk in progress now */
+		ch->stall_since = 0;
+	} else if (!(ch->stall_since > 0) || p.start != ch->stall_start || p.done != ch->stall_done) {
+		ch->stall_start = p.start; /* a new chunk, or it advanced */
+		ch->stall_done = p.done;
+		ch->stall_since = now;
+	} else if (now - ch->stall_since >= stall_ms / 1000.0) {
+		snprintf(why, len,
+			 "stalled: its chunk [%lld, +%lld) stayed at %lld computed for %.0f s "
+			 "(--stall-ms %d) while it answered pings",
+			 (long long)p.start, (long long)p.count, (long long)p.done,
+			 now - ch->stall_since, stall_ms);
+		ch->stall_since = 0;
+		stalled = 1;
+	}
+	pthread_mutex_unlock(&m->lock);
+	return stalled;
+}
