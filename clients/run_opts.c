@@ -576,7 +576,7 @@ static int64_t validate_workload(const struct run_opts *o)
 	if ((o->out.png || o->out.raw) && strcmp(o->workload, "mandelbrot"))
 		cli_usage_error(PROG, o->out.png ? "--png" : "--raw", o->workload,
 				"images are Mandelbrot's; write the results with --out FILE.npy");
-	cli_outputs_writable_or_die(PROG, &o->out);
+	cli_outputs_writable_or_die(PROG, &o->out, 0); /* the master writes them */
 	cli_writable_or_die(PROG, "--gantt", o->gantt);
 	if (o->gantt && o->trees)
 		cli_usage_error(PROG, "--gantt", o->gantt,

@@ -12,6 +12,7 @@
 
 #include "dls/err.h"
 #include "dls/log.h"
+#include "out_files.h"
 
 /* A gradient people like to look at (deep blue, white, amber, dark). */
 static const unsigned char stops[][3] = {
@@ -38,7 +39,7 @@ static void colour(uint16_t n, int32_t maxit, unsigned char *rgb)
 int image_file_write_png(const char *path, const uint16_t *counts, int32_t width, int32_t height,
 		    int32_t maxit)
 {
-	FILE *f = fopen(path, "wb");
+	FILE *f = out_file_open(path, "wb");
 	png_structp png = NULL;
 	png_infop info = NULL;
 	unsigned char *row = NULL;
@@ -80,7 +81,7 @@ out:
 
 int image_file_write_pgm16(const char *path, const uint16_t *counts, int32_t width, int32_t height)
 {
-	FILE *f = fopen(path, "wb");
+	FILE *f = out_file_open(path, "wb");
 	unsigned char *row;
 	int rc = DLS_OK;
 

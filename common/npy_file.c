@@ -10,6 +10,7 @@
 
 #include "dls/err.h"
 #include "dls/log.h"
+#include "out_files.h"
 
 size_t npy_dtype_size(const char *dtype)
 {
@@ -41,7 +42,7 @@ int npy_file_write(const char *path, const char *dtype, const void *data, int64_
 	memcpy(head, "\x93NUMPY\x01\x00", 8);
 	head[8] = (char)((total - 10) & 0xff);
 	head[9] = (char)((total - 10) >> 8);
-	f = fopen(path, "wb");
+	f = out_file_open(path, "wb");
 	if (!f) {
 		log_err("cannot write '%s': %s", path, strerror(errno));
 		return DLS_EIO;

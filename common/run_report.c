@@ -15,6 +15,7 @@
 #include "mandel.h"
 #include "npy_file.h"
 #include "timeline.h"
+#include "out_files.h"
 
 void run_report_build(struct run_report *r, const struct dls_job *job, struct dls_status *snap,
 		      const struct result_store *rs, const struct run_outputs *o, double clock_lead,
@@ -141,7 +142,7 @@ void run_report_table(const struct run_report *r, FILE *out)
 
 static FILE *open_out(const char *path)
 {
-	FILE *f = fopen(path, "w");
+	FILE *f = out_file_open(path, "w");
 
 	if (!f)
 		log_err("cannot write '%s': %s", path, strerror(errno));
@@ -273,6 +274,7 @@ int run_report_json(const struct run_report *r, const char *path)
 	const struct dls_status *s = &r->snap;
 	json_t *pes = json_array(), *params = json_object(), *o;
 	int rc = DLS_OK;
+	FILE *f;
 
 	for (int i = 0; pes && i < s->nslaves; i++)
 		json_array_append_new(pes, pe_json(&s->slaves[i]));
@@ -294,9 +296,19 @@ int run_report_json(const struct run_report *r, const char *path)
 	json_object_set_new(o, "taken_back", json_integer((json_int_t)s->taken_back));
 	if (r->timeline)
 		json_object_set_new(o, "timeline", timeline_json(r->timeline));
-	if (json_dump_file(o, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9))) {
-		log_err("cannot write '%s': %s", path, strerror(errno));
+	f = open_out(path);
+	if (!f) {
 		rc = DLS_EIO;
+	} else {
+		int bad = json_dumpf(o, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+					       JSON_REAL_PRECISION(9)) != 0;
+
+		if (close_out(f, path)) {
+			rc = DLS_EIO;
+		} else if (bad) {
+			log_err("cannot write '%s': the JSON did not fit", path);
+			rc = DLS_EIO;
+		}
 	}
 	json_decref(o);
 	return rc;

@@ -23,6 +23,7 @@
 #include "run_auth.h"
 #include "run_report.h"
 #include "orb_util.h"
+#include "out_files.h"
 
 const char *cli_version(void)
 {
@@ -255,7 +256,7 @@ static void resolved(const char *path, char *out, size_t len)
 	snprintf(out, len, "%s/%s", real, base);
 }
 
-void cli_outputs_writable_or_die(const char *prog, const struct run_outputs *o)
+void cli_outputs_writable_or_die(const char *prog, const struct run_outputs *o, int hold)
 {
 	const struct {
 		const char *opt, *path;
@@ -283,11 +284,15 @@ void cli_outputs_writable_or_die(const char *prog, const struct run_outputs *o)
 				cli_usage_error(prog, outs[j].opt, outs[j].path, cause);
 			}
 		}
-	cli_writable_or_die(prog, "--out", o->npy);
-	cli_writable_or_die(prog, "--png", o->png);
-	cli_writable_or_die(prog, "--raw", o->raw);
-	cli_writable_or_die(prog, "--csv", o->csv);
-	cli_writable_or_die(prog, "--json", o->json);
+	/* checked, and held open until the results are written (out_files.h) */
+	for (size_t i = 0; i < sizeof(outs) / sizeof(*outs); i++) {
+		int e = outs[i].path && hold ? out_files_hold(outs[i].path) : 0;
+
+		if (e)
+			cli_usage_error(prog, outs[i].opt, outs[i].path, strerror(e));
+		if (!hold)
+			cli_writable_or_die(prog, outs[i].opt, outs[i].path);
+	}
 }
 
 struct watchdog {

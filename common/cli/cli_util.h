@@ -50,9 +50,14 @@ void cli_param_or_die(const char *prog, const char *opt, struct dls_param *param
  */
 void cli_writable_or_die(const char *prog, const char *opt, const char *path);
 
-/* The same for every file of a run's outputs (--out --png --raw --csv --json). */
+/*
+ * The same for every file of a run's outputs (--out --png --raw --csv
+ * --json), refusing two of them in one file and an --out that is not .npy.
+ * hold: the program writes them itself, so they stay open from now until
+ * they are written (out_files.h); 0: another program writes them (dls run).
+ */
 struct run_outputs;
-void cli_outputs_writable_or_die(const char *prog, const struct run_outputs *o);
+void cli_outputs_writable_or_die(const char *prog, const struct run_outputs *o, int hold);
 
 /*
  * Loads the run's secret named by option opt (run_auth.h) into *out, or

@@ -185,7 +185,7 @@ void run_cli_finish(const char *prog, struct run_cli *c)
 	c->iterations = wk.loop.iterations;
 	work_close(&wk);
 	cli_secret_or_die(prog, "--secret-file", c->secret_file, &c->secret);
-	cli_outputs_writable_or_die(prog, &c->out);
+	cli_outputs_writable_or_die(prog, &c->out, 1);
 	if ((c->out.png || c->out.raw) && strcmp(c->workload, "mandelbrot"))
 		cli_usage_error(prog, c->out.png ? "--png" : "--raw", c->workload,
 				"images are Mandelbrot's; write this workload's results with "

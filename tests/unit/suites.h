@@ -27,5 +27,6 @@ int net_addr_suite_add(void);
 int takeback_suite_add(void);
 int host_peers_suite_add(void);
 int timeline_suite_add(void);
+int out_files_suite_add(void);
 
 #endif
