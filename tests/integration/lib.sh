@@ -56,6 +56,8 @@ LINGER_S=10
 cleanup() {
 	local rc=$? left
 	trap - EXIT INT TERM
+	set +e # the clean-up runs to its end whatever fails in it (a test's
+	# set -e would end the shell at the first failure and leave its folder)
 	[ -n "$CLEANUP_HOOK" ] && $CLEANUP_HOOK
 	[ -n "$NS_DIR" ] && dls names stop --dir "$NS_DIR" >/dev/null 2>&1
 	if [ "$rc" -eq 0 ]; then

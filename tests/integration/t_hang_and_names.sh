@@ -165,11 +165,14 @@ for i in 0 1; do
 done
 wait_for sh -c "nameclt $NS list DLS/stallh | grep -c '^slave\.' | grep -qx 2"
 sleep 0.3
-pkill -STOP -P "$HMMASTER"
+pkill -STOP -P "$HMMASTER" || fail "stallh: no master to stop (pkill exit $?)"
 sleep 2.5
-pkill -CONT -P "$HMMASTER"
-wait "$HMMASTER"
-wait "$HM"
+pkill -CONT -P "$HMMASTER" || fail "stallh: no master to resume (pkill exit $?)"
+rc=0
+wait "$HMMASTER" || rc=$?
+expect_eq "stallh: the master's exit" "$rc" 0
+wait "$HM" || rc=$?
+expect_eq "stallh: the hmaster's exit" "$rc" 0
 same_image "$T/stallh.pgm" "$(reference 600 300)"
 grep -q "took a call but did not answer in time" "$T/hm.log"
 ! grep -q "could not rejoin" "$T/hm.log"
