@@ -39,8 +39,9 @@ describe_procs() {
 	local p cmd parent
 	for p; do
 		proc_gone "$p" && continue
-		cmd=$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null)
-		parent=$(awk '/^PPid:/ { print $2 }' "/proc/$p/status" 2>/dev/null)
+		# (it may end meanwhile: its /proc files go, which is no error here)
+		cmd=$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null) || true
+		parent=$(awk '/^PPid:/ { print $2 }' "/proc/$p/status" 2>/dev/null) || true
 		echo "  $p (parent ${parent:-?}): ${cmd:-[$(cat "/proc/$p/comm" 2>/dev/null)]}"
 	done
 }
