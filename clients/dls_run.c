@@ -868,6 +868,34 @@ static int monitor(struct run_opts *o, const struct run_env *e, struct run_state
 	return r->master.status;
 }
 
+/* Two-level hmasters: the master's table has a row per hmaster; each one's
+ * own table (its slaves) is in its log, from the line "hmaster.L.I: N
+ * slaves, ..." on: printed after the master's, so that every slave shows. */
+static void show_hmaster_tables(const struct run_opts *o, const struct run_state *r)
+{
+	for (int l = 0; l < o->nlevels; l++)
+		for (int i = 0; i < o->levels[l]; i++) {
+			const struct child *hm = &r->hm[o->first[l] + i];
+			char head[32], line[512];
+			int in = 0;
+			FILE *f = fopen(hm->log, "r");
+
+			if (!f)
+				continue;
+			snprintf(head, sizeof(head), "hmaster.%d.%d: ", l, i);
+			while (fgets(line, sizeof(line), f)) {
+				if (!strncmp(line, head, strlen(head)) && strstr(line, " slaves, "))
+					in = 1;
+				else if (in && strncmp(line, "  ", 2))
+					in = 0;
+				if (in)
+					fputs(line, stdout);
+			}
+			fclose(f);
+		}
+	fflush(stdout);
+}
+
 /* --gantt: the chart of the run's JSON; 0, or 1 (said) when it failed. */
 static int draw_gantt(const struct run_opts *o)
 {
@@ -949,6 +977,8 @@ int dls_cmd_run(int argc, char **argv)
 	if (!launch(&o, &e, &r))
 		status = monitor(&o, &e, &r);
 	stop_all(&r);
+	if (status == 0 && twolevel(&o) && !o.out.quiet)
+		show_hmaster_tables(&o, &r);
 	if (status == 0 && o.gantt)
 		status = draw_gantt(&o);
 	if (status != 0 && status != 130) {

@@ -34,6 +34,14 @@ names = sorted(p["name"] for p in run["pes"])
 assert names == ["hmaster.0.0", "hmaster.0.1"], names
 assert sum(p["iterations"] for p in run["pes"]) == 800
 PY
+# ... and dls run prints each two-level hmaster's own table after the
+# master's, so that every slave of the run shows, at every level
+for hm in hmaster.0.0 hmaster.0.1 hmaster.1.0 hmaster.1.3; do
+	grep -q "^$hm: [0-9]* slaves, " "$T/twolevel-two-levels.log" || fail "no table of $hm"
+done
+for k in 0 1 2 3 4 5 6 7; do
+	grep -qE "^ +[0-9]+ slave\.$k " "$T/twolevel-two-levels.log" || fail "slave.$k in no table"
+done
 
 # dls status during a two-level run shows the whole tree, asking each hmaster
 start_names
