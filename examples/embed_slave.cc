@@ -1,13 +1,16 @@
 // embed_slave.cc - the smallest host of an embedded DLS slave: a program
 // with its own ORB (ORB_init, its root POA) that lends it to DLS and runs
-// one slave computing the job's workload, emulated like dls-slave.  It takes
-// the dls-slave options `dls run --slave-program` passes, so that a run can
-// compare embedded slaves with dls-slave side by side (BENCHMARKS.md).
+// a slave (or --slaves K of them) computing the job's workload, emulated
+// like dls-slave.  It takes the dls-slave options `dls run --slave-program`
+// passes, so that a run can compare embedded slaves with dls-slave side by
+// side (BENCHMARKS.md).
 //   embed_slave --run RUN --name NAME (--speed V [--declare V] --load STEPS
 //               --t-iter NS | --real [--q Q]) [--link-latency-us US] [--master LEAF]
 //               [--overlap on|off] [--low-priority on|off]
 //               [--secret-file FILE] [--rejoin-ms T] [--register-timeout-ms T]
-//               -ORBInitRef NameService=...
+//               [--slaves K] -ORBInitRef NameService=...
+// --slaves K runs K slaves in the one program (NAME.0 .. NAME.K-1), as a
+// simulation that embeds several does.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,10 +34,9 @@ int main(int argc, char **argv)
 	pm->activate();
 
 	struct dls_embed_slave_options so;
-	struct dls_embed_slave *s;
 	struct slave_stats st;
 	char why[256];
-	int rc;
+	int rc, nslaves = 1;
 
 	dls_embed_slave_options_init(&so);
 	so.slave.emulated = 1;
@@ -56,6 +58,8 @@ int main(int argc, char **argv)
 
 		if (!strcmp(k, "--run"))
 			so.run = v;
+		else if (!strcmp(k, "--slaves")) // several slaves in this one program
+			bad = (nslaves = atoi(v)) < 1 || nslaves > 64 ? "must be 1 to 64" : NULL;
 		else if (!strcmp(k, "--name"))
 			snprintf(so.slave.name, sizeof(so.slave.name), "%s", v);
 		else if (!strcmp(k, "--speed"))
@@ -93,14 +97,33 @@ int main(int argc, char **argv)
 		fprintf(stderr, "embed_slave: cannot lend the ORB\n");
 		return 1;
 	}
-	rc = dls_embed_slave_start(&so, &s, why, sizeof(why));
-	if (!rc)
-		rc = dls_embed_slave_wait(s, &st, why, sizeof(why));
+	// --slaves K: K slaves in this one program, NAME.0 .. NAME.K-1, on its ORB
+	struct dls_embed_slave *all[64];
+	struct dls_embed_slave_options each[64];
+	int started = 0, failed = 0;
+
+	for (int i = 0; i < nslaves; i++) {
+		each[i] = so;
+		if (nslaves > 1)
+			snprintf(each[i].slave.name, sizeof(each[i].slave.name), "%.59s.%d",
+				 so.slave.name, i);
+		rc = dls_embed_slave_start(&each[i], &all[i], why, sizeof(why));
+		if (rc) {
+			fprintf(stderr, "embed_slave: %s: %s\n", dls_strerror(rc), why);
+			failed = 1;
+			break;
+		}
+		started++;
+	}
+	for (int i = 0; i < started; i++) {
+		rc = dls_embed_slave_wait(all[i], &st, why, sizeof(why));
+		if (rc) {
+			fprintf(stderr, "embed_slave: %s: %s: %s\n", each[i].slave.name,
+				dls_strerror(rc), why);
+			failed = 1;
+		}
+	}
 	dls_orb_stop();
 	orb->destroy();
-	if (rc) {
-		fprintf(stderr, "embed_slave: %s: %s\n", dls_strerror(rc), why);
-		return 1;
-	}
-	return 0;
+	return failed;
 }

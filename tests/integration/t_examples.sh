@@ -165,3 +165,19 @@ for args in "--cluster C8-mis --t-iter 20000 --overlap off --low-priority off" "
 		--raw "$T/$tag.pgm" --no-progress >"$T/$tag.log" 2>&1 || { cat "$T/$tag.log"; exit 1; }
 	same_image "$T/$tag.pgm" "$REF"
 done
+
+# four slaves embedded in one program (embed_slave --slaves 4), real: they
+# start at once, each in its thread, and look up the job's workload
+# together (the table of workloads once raced there: "unknown workload
+# 'mandelbrot' (known: mandelbrot, ...)"); the image is exact
+for rep in 1 2 3; do
+	spawn m4master dls-master --run m4-$rep --slaves 4 --scheme gss --width 200 --height 100 \
+		--raw "$T/m4.pgm" $NS $EP
+	M4=$LAST_PID
+	wait_for sh -c "nameclt $NS list DLS/m4-$rep | grep -qx master"
+	"$X/embed_slave" --run m4-$rep --name e --real --slaves 4 $NS $EP >"$T/m4-$rep.log" 2>&1 ||
+		fail "4 slaves in one program: $(cat "$T/m4-$rep.log")"
+	wait "$M4"
+	same_image "$T/m4.pgm" "$REF"
+done
+echo "ok 4 slaves embedded in one program, three times: exact"
