@@ -210,7 +210,8 @@ int master_awaiting_rejoin(struct master *m, int slave_id);
 
 /*
  * The stall watch, from the liveness thread after a holder answered its
- * ping: at most every MASTER_STALL_ASK_S it asks child id how far its
+ * ping: at most every MASTER_STALL_ASK_S, and only once the child has
+ * delivered nothing for half of stall_ms, it asks child id how far its
  * chunk is (Slave::progress, the callout).  Returns 1, with why, when the
  * chunk it computes has not advanced for stall_ms (a computation that
  * hangs while its ORB answers pings: a deadlocked loop body, a hung device

@@ -120,6 +120,8 @@ void master_apply_results(struct master *m, int id, const struct dls_result *res
 	for (size_t i = 0; i < n; i++)
 		timeline_deliver(&m->timeline, id, res[i].start, res[i].count,
 				 result_store_elapsed(&m->results));
+	if (n)
+		ch->last_delivery_at = dls_now();
 	if (n && !(ch->first_delivery_at > 0)) {
 		ch->first_delivery_at = dls_now();
 		ch->first_delivered = delivered(m, id);

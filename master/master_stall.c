@@ -20,7 +20,10 @@ int master_check_stall(struct master *m, int id, int stall_ms, char *why, size_t
 	if (stall_ms <= 0 || !m->callout.progress)
 		return 0;
 	pthread_mutex_lock(&m->lock);
-	if (id < 0 || id >= m->roster.n || now - m->children[id].stall_asked < MASTER_STALL_ASK_S) {
+	/* a child that delivered within half the window is not asked at all:
+	 * the healthy ones cost nothing */
+	if (id < 0 || id >= m->roster.n || now - m->children[id].stall_asked < MASTER_STALL_ASK_S ||
+	    now - m->children[id].last_delivery_at < stall_ms / 2000.0) {
 		pthread_mutex_unlock(&m->lock);
 		return 0;
 	}
