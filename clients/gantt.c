@@ -184,7 +184,7 @@ static int write_plot(const char *dat, const char *gp, const char *out, json_t *
 int gantt_draw(const char *json_path, const char *out, char *why, size_t len)
 {
 	json_error_t err;
-	json_t *run = json_load_file(json_path, 0, &err), *pes, *timeline, *p;
+	json_t *run, *pes, *timeline, *p;
 	char dat[4200], gp[4200], log[4200];
 	int *row_of = NULL, max_pe = -1, rc;
 	struct bar *b = NULL;
@@ -198,6 +198,7 @@ int gantt_draw(const char *json_path, const char *out, char *why, size_t len)
 		snprintf(why, len, "the picture's name must hold no quote or newline");
 		return DLS_EINVAL;
 	}
+	run = json_load_file(json_path, 0, &err);
 	if (!run) {
 		snprintf(why, len, "not a run's JSON: %s (line %d)", err.text, err.line);
 		return DLS_EINVAL;

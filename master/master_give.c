@@ -34,6 +34,8 @@ int master_give_work(struct master *m, int id, struct dls_range c, struct dls_re
 	info->iterations += c.count;
 	info->state = DLS_SLAVE_ACTIVE;
 	master_note_busy(m, id);
+	if (!(m->children[id].last_delivery_at > 0)) /* the stall watch counts from here */
+		m->children[id].last_delivery_at = dls_now();
 	/* the picture of the run only: a chunk it cannot note is still served */
 	(void)timeline_give(&m->timeline, id, c.start, c.count, result_store_elapsed(&m->results));
 	return DLS_OK;

@@ -55,7 +55,8 @@ struct master_child {
 	 * it was last asked */
 	int64_t stall_start, stall_done;
 	double stall_since, stall_asked;
-	double last_delivery_at; /* when results of it last came (0: never) */
+	double last_delivery_at; /* when results of it last came, or it was
+				    first given work (0: neither yet) */
 };
 
 /* A child's claimed compute time per iteration, over all it measured, may

@@ -187,13 +187,17 @@ echo "ok withdraw up a chain: refused below for a slave that registered there, i
 # --- idle connections up to the master's descriptor limit: no result lost ---------------------
 # a master limited to 64 descriptors; once its slaves work, 300 idle
 # connections take every descriptor it has left; its outputs, held open
-# from its start, are still written, exact
+# from its start, are still written, exact.  (Without the end game: its
+# calls on a slave then need a connection it cannot open.  Under make
+# sanitize, UBSan's vptr check still stops this master at its exit, in the
+# ORB's teardown at the descriptor limit: an open defect, see BENCHMARKS.md
+# 30; a release build ends exact, exit 0.)
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 (
 	ulimit -Sn 64
 	ulimit -Hn 64
 	exec timeout 120 dls-master --run fdl --slaves 2 --width 400 --height 200 --raw "$T/fdl.pgm" \
-		--json "$T/fdl.json" $NS -ORBendPoint "giop:tcp:127.0.0.1:$port"
+		--json "$T/fdl.json" --take-back off $NS -ORBendPoint "giop:tcp:127.0.0.1:$port"
 ) >"$T/fdl-master.log" 2>&1 &
 FDL=$!
 wait_for sh -c "nameclt $NS list DLS/fdl | grep -qx master"
