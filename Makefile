@@ -346,7 +346,7 @@ check-cluster: all $(SUBREAPER_BIN)
 # which make check does not reach on an AVX2 machine (common/dls_simd.h).
 sanitize:
 	mkdir -p build/san
-	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
+	DLS_SANITIZE=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	ASAN_OPTIONS=log_exe_name=0:log_path=$(CURDIR)/build/san/asan \
 	$(MAKE) BUILD=build/san WERROR= OPT='-O1 -g' \
 	  SAN='-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -DDLS_NO_CLONES' check
