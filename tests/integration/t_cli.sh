@@ -12,7 +12,7 @@ set -eu
 
 SERVERS="dls-master dls-slave dls-hmaster dls-treesched"
 COMMANDS="chunks mandel reference run simulate names tls status withdraw load bench orbping
-ingest compare"
+ingest compare plot"
 
 # the version: one, the Makefile's, as dls.pc says it
 want=$(sed -n 's/^Version: //p' "$DLS_PREFIX/lib/pkgconfig/dls.pc")
