@@ -391,6 +391,10 @@ static int start_master(const struct run_opts *o, const struct run_env *e, struc
 	add_ping_args(margv, &mn, o);
 	if (o->stall_ms >= 0 && !o->trees)
 		add_arg(margv, &mn, "--stall-ms=%d", o->stall_ms);
+	if (o->loops > 1)
+		add_arg(margv, &mn, "--loops=%d", o->loops);
+	if (o->fresh_loops)
+		add_arg(margv, &mn, "--fresh-loops");
 	add_net_args(margv, &mn, o, e, 0, 0);
 	snprintf(r->master.log, sizeof(r->master.log), "%s/master.log", e->logdir);
 	r->master.status = -1;

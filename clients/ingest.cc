@@ -24,7 +24,7 @@ public:
 	{
 		throw CORBA::NO_IMPLEMENT();
 	}
-	DLS::Reply request(const DLS::ChunkRequest &) override
+	DLS::Reply *request(const DLS::ChunkRequest &) override
 	{
 		throw CORBA::NO_IMPLEMENT();
 	}
@@ -152,8 +152,8 @@ extern "C" int ingest_master(const char *run)
 		r.acp = 1;
 		r.second = 0;
 		memset(&r.times, 0, sizeof(r.times));
-		DLS::Reply rep = m->request(r);
-		if (rep.kind != DLS::REPLY_WORK || rep.start != 0 || rep.count != job.iterations) {
+		DLS::Reply_var rep = m->request(r);
+		if (rep->kind != DLS::REPLY_WORK || rep->start != 0 || rep->count != job.iterations) {
 			fprintf(stderr, "dls ingest: the master must hand out the whole loop at once "
 					"(one slave, --scheme gss)\n");
 			return 1;
@@ -190,7 +190,7 @@ extern "C" int ingest_master(const char *run)
 		double t1 = dls_now();
 		printf("bytes %lld start %.9f end %.9f\n", (long long)data.size(), t0, t1);
 		work_close(&wk);
-		return rep.kind == DLS::REPLY_DONE ? 0 : 1;
+		return rep->kind == DLS::REPLY_DONE ? 0 : 1;
 	} catch (const CORBA::Exception &e) {
 		return failed(e);
 	}

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli_opt.h"
+#include "work.h"
 #include "cli_getopt.h"
 #include "cli_util.h"
 #include "tree_migrate.h"
@@ -69,6 +70,8 @@ enum {
 	O_HOSTFILE,
 	O_GANTT,
 	O_STALL,
+	O_LOOPS,
+	O_FRESH,
 	O_LAUNCH,
 	O_PING,
 	O_PINGTO,
@@ -127,6 +130,13 @@ static void help(void)
 	       "  --param NAME=VALUE   a workload parameter (repeatable; PROTOCOL.md 3)\n"
 	       "  --width, --height    Mandelbrot's image size (default 400x200); --maxit (256)\n"
 	       "  --order O            natural (default) or interleaved\n"
+	       "  --loops N            the loop N times in one run (default 1): the slaves\n"
+	       "                       stay registered, loop k gets dls.loop=k (pendulum's\n"
+	       "                       drift moves its costs with it); --out holds every\n"
+	       "                       loop, the table and JSON each loop's T_p and E; no\n"
+	       "                       journal; master-slave schemes, flat or relay hmasters\n"
+	       "  --fresh-loops        each loop's scheme starts afresh (by default awf and\n"
+	       "                       the adaptive techniques go on from the loops before)\n"
 	       "  --collect C          piggyback (default) or end\n"
 	       "  --take-back on|off   the end game (default on): once every iteration is\n"
 	       "                       handed out, an idle slave takes back the undone tail\n"
@@ -341,6 +351,8 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 					     {"json", required_argument, 0, O_JSON},
 					     {"gantt", required_argument, 0, O_GANTT},
 					     {"stall-ms", required_argument, 0, O_STALL},
+					     {"loops", required_argument, 0, O_LOOPS},
+					     {"fresh-loops", no_argument, 0, O_FRESH},
 					     {"run", required_argument, 0, O_RUN},
 					     {"names", required_argument, 0, O_NAMES},
 					     {"dir", required_argument, 0, O_DIR},
@@ -454,6 +466,12 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 			break;
 		case O_JSON:
 			o->out.json = absolute(o, PATH_JSON, optarg);
+			break;
+		case O_LOOPS:
+			o->loops = (int)cli_i64_or_die(PROG, "--loops", optarg, 1, WORK_MAX_LOOPS);
+			break;
+		case O_FRESH:
+			o->fresh_loops = 1;
 			break;
 		case O_STALL:
 			o->stall_ms = (int)cli_i64_or_die(PROG, "--stall-ms", optarg, 0, 86400000);
@@ -626,8 +644,29 @@ void run_opts_validate(struct run_opts *o)
 					 : i % o->levels[o->nlevels - 1];
 	if (!o->trees) /* the scheme and its options, as the master will see them */
 		sched_cli_finish(PROG, &o->sc, "dtss", iterations, o->cl.n);
-	if (!o->trees && o->sc.p.kind == SCHED_AWF)
-		cli_usage_error(PROG, "--scheme", "awf", SCHED_AWF_ONE_LOOP_WHY);
+	if (!o->trees && o->sc.p.kind == SCHED_AWF && o->loops < 2)
+		cli_usage_error(PROG, "--scheme", "awf",
+				"awf learns its weights from one loop for the next: give --loops N "
+				"(N >= 2), or use awf-b, awf-c, awf-d or awf-e");
+	if (o->loops > 1) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "%d", o->loops);
+		if (o->trees)
+			cli_usage_error(PROG, "--loops", n,
+					"Tree Scheduling and the balancing policies run one loop a "
+					"run; many loops run under a master's scheme");
+		if (o->nlevels && !strcmp(o->hmode, "twolevel"))
+			cli_usage_error(PROG, "--loops", n,
+					"two-level hmasters run one loop a run; --hmode relay runs "
+					"many");
+		for (int i = 0; i < o->ndrills; i++)
+			if (o->drills[i].master)
+				cli_usage_error(PROG, "--kill", o->drills[i].name,
+						"a run of many loops keeps no journal, so its master "
+						"is not resumed");
+		o->journal = 0; /* the journal holds one loop */
+	}
 	if (o->real && o->t_iter_given)
 		cli_usage_error(PROG, "--t-iter", NULL,
 				"sets the emulated time of an iteration; --real slaves compute "

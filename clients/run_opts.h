@@ -44,6 +44,7 @@ struct run_opts {
 	int hm_per_host;	       /* --hmasters per-host */
 	int ping_ms, ping_timeout_ms;  /* 0: the programs' defaults */
 	int stall_ms;		       /* dls-master --stall-ms; -1: its default */
+	int loops, fresh_loops;	       /* dls-master --loops, --fresh-loops */
 	int register_window_ms;	       /* --register-window-ms; 0: 30 s + 30 ms a slave */
 	struct run_hosts hosts;	       /* checked; where each process goes */
 	int slave_hm[CLUSTER_MAX];     /* each slave's hmaster on the last level */

@@ -419,7 +419,7 @@ static int blocks_add(struct event_blocks *b, sqlite3_stmt *st)
 		b->cap = cap;
 	}
 	b->v[b->n++] = (struct dls_result){sqlite3_column_int64(st, 1),
-					   sqlite3_column_int64(st, 2), data, bytes};
+					   sqlite3_column_int64(st, 2), data, bytes, 0};
 	return DLS_OK;
 }
 

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,39 +23,111 @@ size_t npy_dtype_size(const char *dtype)
 	return 0;
 }
 
-int npy_file_write(const char *path, const char *dtype, const void *data, int64_t rows,
-		   size_t row_bytes)
+/* The magic, version 1.0, the header length and the header for a C-order
+ * array of shape "dims" (written as numpy's tuple, e.g. "3, 400, 12"), padded
+ * with spaces and a newline to a multiple of 64 octets: its length. */
+static size_t npy_head(char head[256], const char *dtype, const char *dims)
 {
-	char head[256];
-	size_t vsize = npy_dtype_size(dtype), total;
-	int n, ok;
-	FILE *f;
+	int n = snprintf(head + 10, 246, "{'descr': '%s', 'fortran_order': False, 'shape': (%s), }",
+			 dtype, dims);
+	size_t total = ((size_t)n + 10 + 1 + 63) / 64 * 64;
 
-	if (!vsize || row_bytes % vsize)
-		return DLS_EINVAL;
-	/* magic, version 1.0, header length; the header pads to 64 octets with a newline */
-	n = snprintf(head + 10, sizeof(head) - 10,
-		     "{'descr': '%s', 'fortran_order': False, 'shape': (%lld, %zu), }", dtype,
-		     (long long)rows, row_bytes / vsize);
-	total = ((size_t)n + 10 + 1 + 63) / 64 * 64;
 	memset(head + 10 + n, ' ', total - 10 - (size_t)n - 1);
 	head[total - 1] = '\n';
 	memcpy(head, "\x93NUMPY\x01\x00", 8);
 	head[8] = (char)((total - 10) & 0xff);
 	head[9] = (char)((total - 10) >> 8);
-	f = out_file_open(path, "wb");
-	if (!f) {
+	return total;
+}
+
+int npy_file_write(const char *path, const char *dtype, const void *data, int64_t rows,
+		   size_t row_bytes)
+{
+	struct npy_stream *s;
+	int rc;
+
+	rc = npy_stream_open(&s, path, dtype, 0, rows, row_bytes);
+	if (!rc)
+		rc = npy_stream_append(s, data);
+	return rc ? rc : npy_stream_close(s);
+}
+
+struct npy_stream {
+	FILE *f;
+	char *path;
+	int64_t planes, written, rows;
+	size_t row_bytes;
+	int failed;
+};
+
+int npy_stream_open(struct npy_stream **out, const char *path, const char *dtype, int64_t planes,
+		    int64_t rows, size_t row_bytes)
+{
+	char head[256], dims[96];
+	size_t vsize = npy_dtype_size(dtype), total;
+	struct npy_stream *s;
+
+	*out = NULL;
+	if (!vsize || row_bytes % vsize || planes < 0 || rows < 0)
+		return DLS_EINVAL;
+	if (planes)
+		snprintf(dims, sizeof(dims), "%lld, %lld, %zu", (long long)planes, (long long)rows,
+			 row_bytes / vsize);
+	else
+		snprintf(dims, sizeof(dims), "%lld, %zu", (long long)rows, row_bytes / vsize);
+	total = npy_head(head, dtype, dims);
+	s = calloc(1, sizeof(*s));
+	if (!s || !(s->path = strdup(path))) {
+		free(s);
+		return DLS_ENOMEM;
+	}
+	s->planes = planes ? planes : 1;
+	s->rows = rows;
+	s->row_bytes = row_bytes;
+	s->f = out_file_open(path, "wb");
+	if (!s->f || fwrite(head, 1, total, s->f) != total) {
 		log_err("cannot write '%s': %s", path, strerror(errno));
+		if (s->f)
+			fclose(s->f);
+		unlink(path);
+		free(s->path);
+		free(s);
 		return DLS_EIO;
 	}
-	ok = fwrite(head, 1, total, f) == total &&
-	     (rows == 0 || fwrite(data, row_bytes, (size_t)rows, f) == (size_t)rows);
-	if (fclose(f))
+	*out = s;
+	return DLS_OK;
+}
+
+int npy_stream_append(struct npy_stream *s, const void *data)
+{
+	if (s->failed || s->written == s->planes)
+		return DLS_EIO;
+	if (s->rows && fwrite(data, s->row_bytes, (size_t)s->rows, s->f) != (size_t)s->rows) {
+		log_err("cannot write '%s': %s", s->path, strerror(errno));
+		s->failed = 1;
+		return DLS_EIO;
+	}
+	s->written++;
+	return DLS_OK;
+}
+
+int npy_stream_close(struct npy_stream *s)
+{
+	int ok;
+
+	if (!s)
+		return DLS_OK;
+	ok = !s->failed && s->written == s->planes;
+	if (fclose(s->f))
 		ok = 0;
 	if (!ok) {
-		log_err("cannot write '%s': %s", path, strerror(errno));
-		unlink(path);
-		return DLS_EIO;
+		if (!s->failed)
+			log_err("cannot write '%s': %s", s->path,
+				s->written == s->planes ? strerror(errno)
+							: "the run ended before its last loop");
+		unlink(s->path);
 	}
-	return DLS_OK;
+	free(s->path);
+	free(s);
+	return ok ? DLS_OK : DLS_EIO;
 }

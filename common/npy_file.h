@@ -29,6 +29,20 @@ size_t npy_dtype_size(const char *dtype);
 int npy_file_write(const char *path, const char *dtype, const void *data, int64_t rows,
 		   size_t row_bytes);
 
+/*
+ * The same, written as it comes: a file of shape (planes, rows, values),
+ * or (rows, values) for planes 0, that takes one plane of rows x row_bytes
+ * octets per npy_stream_append (a run of many loops: one per loop).
+ * open: DLS_OK with *s, DLS_EINVAL (a bad dtype), DLS_ENOMEM, DLS_EIO
+ * (logged).  append: DLS_OK or DLS_EIO (logged).  close: DLS_OK when every
+ * plane was written, else DLS_EIO and the file removed; NULL is a no-op.
+ */
+struct npy_stream;
+int npy_stream_open(struct npy_stream **s, const char *path, const char *dtype, int64_t planes,
+		    int64_t rows, size_t row_bytes);
+int npy_stream_append(struct npy_stream *s, const void *data);
+int npy_stream_close(struct npy_stream *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -14,11 +14,12 @@
 
 void pendulum_params_init(struct pendulum_params *p)
 {
-	*p = (struct pendulum_params){1000, 32, 4, 200, 8.0};
+	*p = (struct pendulum_params){1000, 32, 4, 200, 8.0, 0};
 }
 
 double pendulum_theta0(const struct pendulum_params *p, int64_t x)
 {
+	x = (x + p->shift) % p->count;
 	return M_PI * (1.0 - pow(10.0, -p->closeness * ((double)x + 0.5) / (double)p->count));
 }
 
@@ -80,13 +81,15 @@ uint64_t pendulum_run(const struct pendulum_params *p, int64_t x, double *out)
 	return (uint64_t)steps * PENDULUM_STEP_COST;
 }
 
-static const char *const known[] = {"count", "bins", "periods", "steps", "closeness", NULL};
+static const char *const known[] = {"count",	  "bins",  "periods", "steps",
+				    "closeness", "drift", NULL};
 
 static int pend_open(void *user, const struct dls_param *prm, size_t n, struct dls_loop *loop,
 		     void **state, char *why, size_t len)
 {
 	struct pendulum_params p, *s;
 	int64_t count, bins, periods, steps;
+	double drift = 0;
 
 	(void)user;
 	pendulum_params_init(&p);
@@ -100,7 +103,8 @@ static int pend_open(void *user, const struct dls_param *prm, size_t n, struct d
 			  why, len) ||
 	    dls_param_int(prm, n, "periods", 1, 1000, &periods, why, len) ||
 	    dls_param_int(prm, n, "steps", 8, 1000000, &steps, why, len) ||
-	    dls_param_double(prm, n, "closeness", 0, 15, &p.closeness, why, len))
+	    dls_param_double(prm, n, "closeness", 0, 15, &p.closeness, why, len) ||
+	    dls_param_double(prm, n, "drift", 0, 1, &drift, why, len))
 		return DLS_EINVAL;
 	s = malloc(sizeof(*s));
 	if (!s) {
@@ -108,7 +112,9 @@ static int pend_open(void *user, const struct dls_param *prm, size_t n, struct d
 		return DLS_ENOMEM;
 	}
 	*s = (struct pendulum_params){count, (int32_t)bins, (int32_t)periods, (int32_t)steps,
-				      p.closeness};
+				      p.closeness, 0};
+	/* exact for any loop number: drift k count in long double, floored */
+	s->shift = (int64_t)floorl((long double)drift * loop->number * (long double)count) % count;
 	*state = s;
 	loop->iterations = count;
 	loop->result_bytes = (uint32_t)((PENDULUM_HEADER + bins) * sizeof(double));

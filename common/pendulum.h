@@ -9,7 +9,10 @@
  *
  * Parameters (PROTOCOL.md 3): count (iterations, default 1000), bins (of
  * the angle histogram, 32), periods (4), steps (RK4 steps per 2 pi of
- * time, 200), closeness (decades, 8).  An iteration's result is 4 + bins
+ * time, 200), closeness (decades, 8), drift (0): in loop k of a run of
+ * many loops, iteration x takes the amplitude of x + floor(drift k count)
+ * (mod count), so that the expensive iterations move by that share of the
+ * sweep from one loop to the next.  An iteration's result is 4 + bins
  * doubles ("<f8"):
  *   [0] theta0, [1] the measured period, [2] the energy error at the end,
  *   [3] the RK4 steps taken, [4 ..] the fraction of steps the angle spent
@@ -36,12 +39,13 @@ struct pendulum_params {
 	int64_t count;
 	int32_t bins, periods, steps;
 	double closeness;
+	int64_t shift; /* iteration x takes theta0 of (x + shift) mod count */
 };
 
 /* The defaults above. */
 void pendulum_params_init(struct pendulum_params *p);
 
-/* theta0 of iteration x. */
+/* theta0 of iteration x (shifted: see drift above). */
 double pendulum_theta0(const struct pendulum_params *p, int64_t x);
 
 /* The most steps one iteration may take (it stops there). */

@@ -86,6 +86,7 @@ void proto_results_in(const DLS::ResultSeq &in, std::vector<struct dls_result> &
 {
 	res.resize(in.length());
 	for (CORBA::ULong i = 0; i < in.length(); i++) {
+		res[i].loop = in[i].loop;
 		res[i].start = in[i].start;
 		res[i].count = in[i].count;
 		res[i].data = in[i].data.get_buffer();
@@ -182,6 +183,8 @@ DLS::ReplySeq *proto_replies_out(const std::vector<struct dls_request> &reqs,
 	return out;
 }
 
+static const char *job_in(const DLS::JobSpec &in, struct dls_job *out);
+
 void proto_reply_in(const DLS::Reply &in, struct dls_reply *out)
 {
 	out->kind = in.kind == DLS::REPLY_WORK	 ? DLS_REPLY_WORK
@@ -191,6 +194,9 @@ void proto_reply_in(const DLS::Reply &in, struct dls_reply *out)
 	out->count = in.count;
 	out->wait_ms = in.wait_ms;
 	out->depth = in.depth == 2 ? 2 : 1; /* anything else: one at a time */
+	out->has_job = 0;
+	if (in.job.length() > 0)
+		out->has_job = in.job.length() == 1 && !job_in(in.job[0], &out->job) ? 1 : -1;
 }
 
 static const char *job_in(const DLS::JobSpec &in, struct dls_job *out)
@@ -244,6 +250,7 @@ void proto_results_out(const struct dls_result *res, size_t n, DLS::ResultSeq &o
 	for (size_t i = 0; i < n; i++) {
 		DLS::ResultBlock &b = out[(CORBA::ULong)i];
 
+		b.loop = res[i].loop;
 		b.start = res[i].start;
 		b.count = res[i].count;
 		b.data.replace((CORBA::ULong)res[i].nbytes, (CORBA::ULong)res[i].nbytes,
@@ -283,6 +290,10 @@ DLS::Reply proto_reply_out(int slave_id, const struct dls_reply &in)
 	out.count = in.count;
 	out.wait_ms = in.wait_ms;
 	out.depth = in.depth == 2 ? 2 : 1;
+	if (in.has_job == 1) {
+		out.job.length(1);
+		out.job[0] = proto_job_out(in.job);
+	}
 	return out;
 }
 

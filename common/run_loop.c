@@ -63,8 +63,17 @@ int run_loop(const struct run_loop_ops *ops, int ping_ms, int progress)
 		return 1;
 	}
 	/* twice a second with a progress line, else once */
-	while (ops->wait_done(ops->ctx, progress ? 500 : 1000) == DLS_ETIMEDOUT) {
+	for (;;) {
 		struct dls_status s;
+
+		if (ops->wait_done(ops->ctx, progress ? 500 : 1000) != DLS_ETIMEDOUT) {
+			int next = ops->loop_done ? ops->loop_done(ops->ctx) : 0;
+
+			if (next > 0)
+				continue;
+			status = next < 0;
+			break;
+		}
 
 		if (progress)
 			progress_line(ops);

@@ -33,6 +33,10 @@ struct run_loop_ops {
 	/* Give up this many seconds after the start (0: never): exit status 1
 	 * with a line that says what the role was still waiting for. */
 	double timeout_s;
+	/* A run of many loops (may be NULL: one loop): called once every
+	 * result of a loop is in; 1 when it started the next loop (the wait
+	 * goes on), 0 after the last, -1 when the run must end (said). */
+	int (*loop_done)(void *ctx);
 	/* Last, whatever the outcome (may be NULL): the servant lets go of the
 	 * other processes' object references while the ORB is whole. */
 	void (*quiesce)(void *ctx);

@@ -87,6 +87,79 @@ static void tree_table(const struct run_report_tree *t, const struct dls_status 
 		collect, s->nslaves ? collect / s->nslaves : 0);
 }
 
+void run_report_set_loops(struct run_report *r, const struct run_report_loop *loops, size_t n)
+{
+	double ideal = 0;
+	uint64_t work = 0;
+	int known = 1;
+
+	if (n < 2)
+		return;
+	r->loops = loops;
+	r->nloops = n;
+	for (size_t k = 0; k < n; k++) {
+		ideal += loops[k].t_ideal;
+		work += loops[k].work;
+		known = known && loops[k].t_ideal > 0;
+	}
+	r->snap.elapsed = loops[n - 1].t_end - loops[0].t_start;
+	r->work = work;
+	r->t_ideal = known ? ideal : 0;
+	r->efficiency = known && r->snap.elapsed > 0 ? ideal / r->snap.elapsed : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* min / median / max of n values (n >= 1), into out[3]. */
+static void spread(double *v, size_t n, double out[3])
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	out[0] = v[0];
+	out[1] = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	out[2] = v[n - 1];
+}
+
+/* A run of many loops: how many, and the spread of a loop's T_p and E. */
+static void loops_table(const struct run_report *r, FILE *out)
+{
+	double *v, tp[3], e[3];
+
+	if (r->nloops < 2 || !(v = malloc(r->nloops * sizeof(*v))))
+		return;
+	for (size_t k = 0; k < r->nloops; k++)
+		v[k] = r->loops[k].t_p;
+	spread(v, r->nloops, tp);
+	fprintf(out, "%zu loops; a loop's T_p %.3f / %.3f / %.3f s", r->nloops, tp[0], tp[1], tp[2]);
+	if (r->t_ideal > 0) {
+		for (size_t k = 0; k < r->nloops; k++)
+			v[k] = r->loops[k].efficiency;
+		spread(v, r->nloops, e);
+		fprintf(out, ", E %.3f / %.3f / %.3f", e[0], e[1], e[2]);
+	}
+	fprintf(out, " (min / median / max); the run's:\n");
+	free(v);
+}
+
+static json_t *loops_json(const struct run_report *r)
+{
+	json_t *a = json_array();
+
+	for (size_t k = 0; a && k < r->nloops; k++) {
+		const struct run_report_loop *l = &r->loops[k];
+
+		json_array_append_new(a, json_pack("{sIsIsfsfsfsI}", "loop", (json_int_t)l->loop,
+						   "iterations", (json_int_t)l->iterations, "t_p",
+						   l->t_p, "t_ideal", l->t_ideal, "efficiency",
+						   l->efficiency, "work", (json_int_t)l->work));
+	}
+	return a;
+}
+
 void run_report_table(const struct run_report *r, FILE *out)
 {
 	const struct dls_job *c = &r->job;
@@ -122,6 +195,7 @@ void run_report_table(const struct run_report *r, FILE *out)
 		/* Tree Scheduling's slaves emulate every iteration on its own */
 		chunks += r->tree ? p->iterations : p->chunks;
 	}
+	loops_table(r, out);
 	fprintf(out, "T_p %.3f s", s->elapsed);
 	if (r->t_ideal > 0)
 		fprintf(out, "   T_ideal %.3f s   E %.3f", r->t_ideal, r->efficiency);
@@ -296,6 +370,8 @@ int run_report_json(const struct run_report *r, const char *path)
 	json_object_set_new(o, "taken_back", json_integer((json_int_t)s->taken_back));
 	if (r->timeline)
 		json_object_set_new(o, "timeline", timeline_json(r->timeline));
+	if (r->nloops > 1)
+		json_object_set_new(o, "loops", loops_json(r));
 	f = open_out(path);
 	if (!f) {
 		rc = DLS_EIO;

@@ -42,6 +42,15 @@ void run_report_tree_free(struct run_report_tree *t);
 
 struct timeline;
 
+/* One loop of a run of many loops: its number, when it began and ended
+ * (dls_now time), T_p, T_ideal (0: unknown), E and its work. */
+struct run_report_loop {
+	uint32_t loop;
+	int64_t iterations;
+	double t_start, t_end, t_p, t_ideal, efficiency;
+	uint64_t work;
+};
+
 struct run_report {
 	struct dls_job job; /* what the run was */
 	struct dls_status snap;
@@ -52,6 +61,9 @@ struct run_report {
 	/* NULL, or every chunk of a master-slave run (the JSON's "timeline");
 	 * set after run_report_build, owned by the caller */
 	const struct timeline *timeline;
+	/* NULL, or each loop of a run of many loops (run_report_set_loops) */
+	const struct run_report_loop *loops;
+	size_t nloops;
 };
 
 /* What to write at the end, and the cluster's power for T_ideal. */
@@ -76,6 +88,14 @@ void run_report_build(struct run_report *r, const struct dls_job *job, struct dl
 		      const struct result_store *rs, const struct run_outputs *o, double clock_lead,
 		      const struct run_report_tree *tree);
 void run_report_free(struct run_report *r);
+
+/*
+ * A run of n > 1 loops (loops outlives r): T_p becomes the run's, from the
+ * first loop's start to the last one's end (the time between loops
+ * counts); the work and T_ideal the loops' sums, E their ratio (0 when a
+ * loop's T_ideal is unknown); the table and the JSON add the loops.
+ */
+void run_report_set_loops(struct run_report *r, const struct run_report_loop *loops, size_t n);
 
 /* Seed 001's table and the summary lines, for a person. */
 void run_report_table(const struct run_report *r, FILE *out);

@@ -116,7 +116,7 @@ static struct dls_result part_of(const struct dls_result *r, int64_t start, int6
 {
 	return (struct dls_result){start, count,
 				   (const uint8_t *)r->data + (size_t)(start - r->start) * rb,
-				   (size_t)count * rb};
+				   (size_t)count * rb, r->loop};
 }
 
 /* Keeps the runs of block r (it fits the loop) that c holds undelivered

@@ -34,8 +34,8 @@ static int reserved(const struct dls_param *params, size_t n, struct dls_loop *l
 		    struct dls_param *own, size_t *nown, char *why, size_t len)
 {
 	static const char *const names[] = {"dls.iterations", "dls.result_bytes", "dls.dtype",
-					    NULL};
-	int64_t it = 0, rb = 0;
+					    "dls.loop", NULL};
+	int64_t it = 0, rb = 0, number = 0;
 
 	*nown = 0;
 	memset(l, 0, sizeof(*l));
@@ -57,8 +57,10 @@ static int reserved(const struct dls_param *params, size_t n, struct dls_loop *l
 		}
 	}
 	if (dls_param_int(params, n, "dls.iterations", 1, INT64_MAX / 2, &it, why, len) ||
-	    dls_param_int(params, n, "dls.result_bytes", 1, DLS_MAX_RESULT_BYTES, &rb, why, len))
+	    dls_param_int(params, n, "dls.result_bytes", 1, DLS_MAX_RESULT_BYTES, &rb, why, len) ||
+	    dls_param_int(params, n, "dls.loop", 0, WORK_MAX_LOOPS - 1, &number, why, len))
 		return DLS_EINVAL;
+	l->number = (uint32_t)number;
 	l->iterations = it;
 	l->result_bytes = (uint32_t)rb;
 	return DLS_OK;
@@ -110,7 +112,9 @@ int work_open(struct work *wk, const char *name, const struct dls_param *params,
 			 name, dls_workload_names());
 		return DLS_ENOENT;
 	} else {
+		l->number = decl.number;
 		rc = wk->w->open(wk->w->user, own, nown, l, &wk->state, why, len);
+		l->number = decl.number;
 		if (!rc && same_loop(name, &decl, l, why, len)) {
 			work_close(wk);
 			return DLS_EINVAL;
@@ -134,6 +138,24 @@ int work_open(struct work *wk, const char *name, const struct dls_param *params,
 	wk->body = wk->w->body;
 	wk->body_state = wk->state;
 	return DLS_OK;
+}
+
+int work_params_set_loop(struct dls_param *params, int *n, uint32_t number)
+{
+	char v[16];
+
+	if (number == 0) { /* drop it: loop 0 is the job as given */
+		for (int i = 0; i < *n; i++)
+			if (!strcmp(params[i].name, "dls.loop")) {
+				memmove(&params[i], &params[i + 1],
+					(size_t)(*n - i - 1) * sizeof(*params));
+				(*n)--;
+				break;
+			}
+		return DLS_OK;
+	}
+	snprintf(v, sizeof(v), "%u", (unsigned)number);
+	return dls_params_set(params, n, "dls.loop", v) ? DLS_ENOMEM : DLS_OK;
 }
 
 int work_is_declared(const struct work *wk)

@@ -42,6 +42,17 @@ struct work {
 int work_open(struct work *wk, const char *name, const struct dls_param *params, size_t n,
 	      enum iter_order_mode order, char *why, size_t len);
 
+/* The most loops a run holds (dls.loop is below it). */
+#define WORK_MAX_LOOPS 100000000
+
+/*
+ * Sets the reserved parameter dls.loop = number in params (*n in use): the
+ * parameters of loop `number` of a run.  Loop 0 has no dls.loop (a run of
+ * one loop sends what it always sent).  DLS_OK, or DLS_ENOMEM when every
+ * place is taken.
+ */
+int work_params_set_loop(struct dls_param *params, int *n, uint32_t number);
+
 /* Non-zero when the loop was only declared (no body in this process). */
 int work_is_declared(const struct work *wk);
 

@@ -234,10 +234,10 @@ int main(int argc, char **argv)
 				req.results[0] = held[held.length() - 1];
 				held.length(0);
 			}
-			DLS::Reply rep = master->request(req);
-			if (rep.kind == DLS::REPLY_DONE)
+			DLS::Reply_var rep = master->request(req);
+			if (rep->kind == DLS::REPLY_DONE)
 				break;
-			if (rep.kind == DLS::REPLY_WAIT) {
+			if (rep->kind == DLS::REPLY_WAIT) {
 				if (at_end) { // the first WAIT: deliver everything, a block a message
 					for (CORBA::ULong k = 0; k < held.length(); k++) {
 						DLS::ResultSeq one;
@@ -247,12 +247,12 @@ int main(int argc, char **argv)
 					}
 					held.length(0);
 				}
-				usleep((useconds_t)rep.wait_ms * 1000);
+				usleep((useconds_t)rep->wait_ms * 1000);
 				continue;
 			}
-			compute(j, rep.start, rep.count, held);
+			compute(j, rep->start, rep->count, held);
 			chunks++;
-			iterations += rep.count;
+			iterations += rep->count;
 		}
 		printf("idl_slave %s: %lld chunks, %lld iterations\n", argv[2], chunks, iterations);
 	} catch (const DLS::Refused &r) {

@@ -338,7 +338,7 @@ static int p_request(void *ctx, const struct dls_request *req, struct dls_reply 
 	return with_rejoin(
 		p,
 		[&](DLS::Master_ptr parent) {
-			DLS::Reply rep = parent->request(r);
+			DLS::Reply_var rep = parent->request(r);
 			proto_reply_in(rep, out);
 		},
 		why, len);

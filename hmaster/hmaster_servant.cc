@@ -148,14 +148,14 @@ DLS::ReplySeq *HMaster_i::request_group(const DLS::RequestSeq &requests)
 	return proto_replies_out(reqs, replies);
 }
 
-DLS::Reply HMaster_i::request(const DLS::ChunkRequest &req)
+DLS::Reply *HMaster_i::request(const DLS::ChunkRequest &req)
 {
 	DLS::RequestSeq one; // request_group enters the core
 
 	one.length(1);
 	one[0] = req;
 	DLS::ReplySeq_var r = request_group(one);
-	return r[0];
+	return new DLS::Reply(r[0]);
 }
 
 void HMaster_i::submit(CORBA::Long slave_id, DLS::Capability key, const DLS::ResultSeq &results)

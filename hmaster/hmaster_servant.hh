@@ -22,7 +22,7 @@ public:
 	DLS::Registration *register_slave(CORBA::ULong version, const DLS::Credentials &cred,
 					  const char *name, CORBA::Double speed,
 					  DLS::Slave_ptr self) override;
-	DLS::Reply request(const DLS::ChunkRequest &req) override;
+	DLS::Reply *request(const DLS::ChunkRequest &req) override;
 	void submit(CORBA::Long slave_id, DLS::Capability key, const DLS::ResultSeq &results) override;
 	DLS::RunStatus *status() override;
 	DLS::GroupRegistration *register_group(CORBA::ULong version, const DLS::Credentials &cred,

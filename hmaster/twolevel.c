@@ -618,7 +618,7 @@ static int take_results(struct twolevel *t, int c, const struct dls_result *res,
 		}
 		memcpy(copy, res[b].data, res[b].nbytes);
 		t->out.v[t->out.n++] = (struct dls_result){res[b].start, res[b].count, copy,
-							   res[b].nbytes};
+							   res[b].nbytes, res[b].loop};
 	}
 	ledger_commit(&t->ledger, &ch->serve.held, res, n);
 	if (n)

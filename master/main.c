@@ -19,6 +19,7 @@
 #include "orb_util.h"
 #include "run_cli.h"
 #include "sched_cli.h"
+#include "work.h"
 
 static const char *const prog = "dls-master";
 #define PROG prog
@@ -32,6 +33,11 @@ static void help(void)
 	       "  --run NAME              naming context of the run (default dls)\n"
 	       "  --slaves N              slaves to expect (required)\n"
 	       RUN_CLI_LOOP_HELP
+	       "  --loops N               run the loop N times in one run (default 1): the\n"
+	       "                          slaves stay, loop k gets parameter dls.loop=k, and\n"
+	       "                          --out holds every loop, shape (N, iterations, ...)\n"
+	       "  --fresh-loops           each loop's scheme starts afresh (by default the\n"
+	       "                          adaptive techniques go on from the loops before)\n"
 	       "  --collect C             piggyback (default) or end\n"
 	       "  --take-back M           the end game: on (default) or off: once the scheme\n"
 	       "                          has handed out every iteration, an idle slave takes\n"
@@ -65,7 +71,7 @@ static void help(void)
 	       "Tree Scheduling (--scheme trees) has its own coordinator: dls-treesched --help.\n");
 }
 
-enum { O_COLLECT = 1, O_STARTTO, O_REJOIN, O_RELAYGRACE, O_TAKEBACK, O_STALL };
+enum { O_COLLECT = 1, O_STARTTO, O_REJOIN, O_RELAYGRACE, O_TAKEBACK, O_STALL, O_LOOPS, O_FRESH };
 
 /* A new run's configuration, from the options. */
 static void config_from_options(struct master_config *cfg, const struct run_cli *rc_opts,
@@ -109,6 +115,8 @@ int main(int argc, char **argv)
 		{"relay-grace-ms", required_argument, 0, O_RELAYGRACE},
 		{"stall-ms", required_argument, 0, O_STALL},
 		{"take-back", required_argument, 0, O_TAKEBACK},
+		{"loops", required_argument, 0, O_LOOPS},
+		{"fresh-loops", no_argument, 0, O_FRESH},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0}};
 	static struct run_cli rc_opts; /* its out.power points into it */
@@ -175,6 +183,12 @@ int main(int argc, char **argv)
 			o.relay_grace_ms =
 				(int)cli_i64_or_die(PROG, "--relay-grace-ms", optarg, 0, 3600000);
 			break;
+		case O_LOOPS:
+			cfg.loops = (int)cli_i64_or_die(PROG, "--loops", optarg, 1, WORK_MAX_LOOPS);
+			break;
+		case O_FRESH:
+			cfg.fresh_loops = 1;
+			break;
 		case O_STALL:
 			o.stall_ms = (int)cli_i64_or_die(PROG, "--stall-ms", optarg, 0, 86400000);
 			break;
@@ -185,11 +199,22 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
+	if (cfg.loops > 1 && (rc_opts.journal_dir || rc_opts.resume_dir)) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "%d", cfg.loops);
+		cli_usage_error(PROG, "--loops", n,
+				"a run of many loops is not journaled: the journal holds one loop");
+	}
 	if (rc_opts.resume_dir && !rc_opts.config_given && !rc_opts.journal_dir)
 		resume_config(rc_opts.resume_dir, &cfg, &rc_opts);
 	run_cli_finish(PROG, &rc_opts);
 	if (!rc_opts.resume_dir)
 		config_from_options(&cfg, &rc_opts, &sc, rc_opts.journal_dir);
+	if (cfg.sched.kind == SCHED_AWF && cfg.loops < 2)
+		cli_usage_error(PROG, "--scheme", "awf",
+				"awf learns its weights from one loop for the next: give --loops N "
+				"(N >= 2), or use awf-b, awf-c, awf-d or awf-e");
 	cfg.rejoin_ms = rejoin_ms;
 	cfg.journal_os = rc_opts.journal_os;
 	o.out = rc_opts.out;

@@ -12,6 +12,7 @@
 #include "dls/log.h"
 #include "dls_time.h"
 #include "master_internal.h"
+#include "work.h"
 
 void master_why(char *why, const char *fmt, ...)
 {
@@ -34,6 +35,15 @@ static int check_config(const struct master_config *c, char *why)
 		master_why(why, "collect mode %d: piggyback or end", (int)c->collect);
 		return DLS_EINVAL;
 	}
+	if (c->loops < 0 || c->loops > WORK_MAX_LOOPS) {
+		master_why(why, "%d loops: a run holds 1..%d", c->loops, WORK_MAX_LOOPS);
+		return DLS_EINVAL;
+	}
+	if (c->loops > 1 && c->journal_dir[0]) {
+		master_why(why, "a run of %d loops cannot be journaled: the journal holds one loop",
+			   c->loops);
+		return DLS_EINVAL;
+	}
 	if (c->register_timeout_ms < 1 || c->start_timeout_ms < 0 || c->wait_ms < 1 ||
 	    c->early_wait_ms < 0 || c->nparams < 0 || c->nparams > DLS_MAX_PARAMS) {
 		master_why(why, "a timeout, the WAIT time or the parameter count is out of range");
@@ -53,7 +63,7 @@ static int check_scheme(struct master *m, char *why)
 	m->cfg.sched.acp = NULL;
 	/* auto: the loop's own order may keep expensive iterations together */
 	m->cfg.sched.correlated = m->results.work.order.mode == ITER_ORDER_NATURAL;
-	if (m->cfg.sched.kind == SCHED_AWF) {
+	if (m->cfg.sched.kind == SCHED_AWF && m->cfg.loops < 2) {
 		master_why(why, "scheme awf cannot run here: %s", SCHED_AWF_ONE_LOOP_WHY);
 		return DLS_EINVAL;
 	}
@@ -87,6 +97,9 @@ struct master *master_create(const struct master_config *cfg, int *err, char *wh
 		return NULL;
 	}
 	m->cfg = *cfg;
+	m->loop_ready = 1;
+	m->nloop_params = cfg->nparams;
+	memcpy(m->loop_params, cfg->params, sizeof(m->loop_params));
 	rc = result_store_init(&m->results, cfg->workload, cfg->params, (size_t)cfg->nparams,
 			       cfg->order, why, MASTER_WHY_LEN);
 	if (!rc)
@@ -443,7 +456,107 @@ void master_job(const struct master *m, struct dls_job *out)
 
 	memset(out, 0, sizeof(*out));
 	snprintf(out->run_name, sizeof(out->run_name), "%s", c->run_name);
-	work_describe(&m->results.work, c->workload, c->params, (size_t)c->nparams, out);
+	work_describe(&m->results.work, c->workload, m->loop_params, (size_t)m->nloop_params, out);
 	out->collect = c->collect;
 	sched_params_to_scheme(&c->sched, &out->scheme);
+}
+
+int master_more_loops(const struct master *m)
+{
+	return m->loop + 1 < (uint32_t)m->cfg.loops;
+}
+
+int master_more_loops_left(struct master *m)
+{
+	int more;
+
+	pthread_mutex_lock(&m->lock);
+	more = master_more_loops(m);
+	pthread_mutex_unlock(&m->lock);
+	return more;
+}
+
+uint32_t master_loop(struct master *m)
+{
+	uint32_t k;
+
+	pthread_mutex_lock(&m->lock);
+	k = m->loop;
+	pthread_mutex_unlock(&m->lock);
+	return k;
+}
+
+/* What a child keeps of one loop, forgotten for the next: its holdings,
+ * a cut, the stall watch's marks. */
+static void forget_loop(struct master_child *ch)
+{
+	ledger_held_free(&ch->serve.held);
+	memset(&ch->serve.held, 0, sizeof(ch->serve.held));
+	ch->cut = 0;
+	ch->stall_start = ch->stall_done = 0;
+	ch->stall_since = ch->stall_asked = 0;
+	ch->last_delivery_at = 0;
+}
+
+int master_next_loop(struct master *m, char *why)
+{
+	struct dls_param params[DLS_MAX_PARAMS];
+	struct result_store fresh;
+	int n, rc;
+
+	pthread_mutex_lock(&m->lock);
+	if (!m->results.done || !master_more_loops(m) || m->gate.closing) {
+		master_why(why, "loop %u: %s", m->loop,
+			   !m->results.done ? "results are still missing" : "no loop is left");
+		pthread_mutex_unlock(&m->lock);
+		return DLS_ESTATE;
+	}
+	memcpy(params, m->cfg.params, sizeof(params));
+	n = m->cfg.nparams;
+	rc = work_params_set_loop(params, &n, m->loop + 1);
+	if (rc)
+		master_why(why, "loop %u: no room for the parameter dls.loop (%d parameters at most)",
+			   m->loop + 1, DLS_MAX_PARAMS);
+	else
+		rc = result_store_init(&fresh, m->cfg.workload, params, (size_t)n, m->cfg.order, why,
+				       MASTER_WHY_LEN);
+	if (rc) {
+		pthread_mutex_unlock(&m->lock);
+		return rc;
+	}
+	fresh.sink = m->results.sink;
+	fresh.sink_ctx = m->results.sink_ctx;
+	result_store_free(&m->results);
+	m->results = fresh;
+	memcpy(m->loop_params, params, sizeof(params));
+	m->nloop_params = n;
+	for (int i = 0; i < m->cfg.nslaves; i++)
+		forget_loop(&m->children[i]);
+	serve_ranges_free(&m->requeue);
+	memset(&m->requeue, 0, sizeof(m->requeue));
+	timeline_free(&m->timeline);
+	memset(&m->timeline, 0, sizeof(m->timeline));
+	m->assigned = 0;
+	m->loop++;
+	m->loop_ready = 1;
+	m->gate_deadline = dls_now() + m->cfg.start_timeout_ms / 1000.0;
+	serve_queue_wake_head(&m->queue); /* the gate may open at once */
+	pthread_cond_broadcast(&m->cond);
+	pthread_mutex_unlock(&m->lock);
+	return DLS_OK;
+}
+
+void master_end_loops(struct master *m)
+{
+	pthread_mutex_lock(&m->lock);
+	if (m->cfg.loops > (int)m->loop + 1) {
+		m->cfg.loops = (int)m->loop + 1;
+		if (m->results.done && !m->loop_ready) {
+			m->loop_ready = 1;
+			m->gate_open = 1; /* the waiting requests are told DONE */
+		}
+		serve_queue_wake_all(&m->queue);
+		pthread_cond_broadcast(&m->cond);
+	}
+	pthread_mutex_unlock(&m->lock);
 }

@@ -55,6 +55,13 @@ struct master_config {
 				    request takes back the undone tail of the chunk
 				    that would end last (PROTOCOL.md 17; needs
 				    master_set_callout); 0: it waits */
+	int loops;		 /* loops the run holds, each with the job's parameters
+				    and dls.loop = its number (0 or 1: one loop);
+				    the driver starts each after the first with
+				    master_next_loop (PROTOCOL.md 18) */
+	int fresh_loops;	 /* 1: each loop's scheme starts afresh; 0: the
+				    adaptive techniques go on from what they learnt
+				    in the loops before */
 
 	/* Survival (PROTOCOL.md 15); not part of the journaled configuration. */
 	char journal_dir[1024]; /* "" : no journal; else journal to DIR/journal.db */
@@ -316,8 +323,31 @@ const struct result_store *master_results(const struct master *m);
  */
 double master_clock_lead(const struct master *m);
 
-/* The job the slaves learn when they register (JobSpec). */
+/* The job of the current loop (at registration: loop 0's, JobSpec). */
 void master_job(const struct master *m, struct dls_job *out);
+
+/* The current loop's number, 0 first. */
+uint32_t master_loop(struct master *m);
+
+/* Whether a loop of cfg.loops follows the current one. */
+int master_more_loops_left(struct master *m);
+
+/*
+ * Once every result of the current loop is in (master_wait_done), and the
+ * caller took them (master_results): starts the next loop of cfg.loops.
+ * The slaves' requests that wait since the last result (they are not told
+ * DONE while loops remain) meet at the start gate; each slave's first chunk
+ * of the loop carries its job.  DLS_OK; DLS_ESTATE (results missing, or no
+ * loop left) or the workload's refusal of the new parameters, with why.
+ */
+int master_next_loop(struct master *m, char *why);
+
+/*
+ * No loop after the current one: cfg.loops becomes the loops run so far,
+ * and the requests that wait for a next loop are told DONE.  For a program
+ * that ends its loops early.
+ */
+void master_end_loops(struct master *m);
 
 /* The configuration in force (iterations, npes filled in). */
 const struct master_config *master_config_of(const struct master *m);

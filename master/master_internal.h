@@ -57,6 +57,7 @@ struct master_child {
 	double stall_since, stall_asked;
 	double last_delivery_at; /* when results of it last came, or it was
 				    first given work (0: neither yet) */
+	uint32_t loop_told; /* the loop whose job it was last sent */
 };
 
 /* A child's claimed compute time per iteration, over all it measured, may
@@ -98,6 +99,15 @@ struct master {
 	struct master_callout callout;
 	int taking_back;	  /* a request is asking the holders now */
 	int64_t takebacks, taken_back;
+
+	/* a run of many loops (cfg.loops): the current loop, its parameters
+	 * (cfg.params and dls.loop), and whether it was started (0 between
+	 * the last result of the loop before and master_next_loop: requests
+	 * wait at the start gate) */
+	uint32_t loop;
+	struct dls_param loop_params[DLS_MAX_PARAMS];
+	int nloop_params;
+	int loop_ready;
 
 	struct journal *journal; /* NULL: no journal (master_journal.c) */
 	int replaying;		 /* the journal is being replayed: log nothing */
@@ -164,6 +174,9 @@ void master_take_back_tell(struct master *m, const struct master_cut *told);
 
 /* Declares slave id lost: its undelivered work is requeued. */
 void master_release_lost(struct master *m, int id, const char *cause);
+/* Whether a loop follows the current one. */
+int master_more_loops(const struct master *m);
+
 /* Creates the scheme with these first A_i: the start gate opens. */
 int master_open_gate_with(struct master *m, const int64_t *acp);
 

@@ -9,6 +9,7 @@
 
 #include "dls/err.h"
 #include "dls/log.h"
+#include "npy_file.h"
 #include "master_servant.hh"
 #include "orb_util.hh"
 #include "proto_conv.hh"
@@ -19,6 +20,8 @@ struct served {
 	struct master *m;
 	Master_i *servant;
 	const struct master_orb_opts *o;
+	std::vector<struct run_report_loop> loops; // a run of many loops: each one's figures
+	struct npy_stream *npy;			   // and its results, plane by plane
 };
 
 static size_t holding(void *ctx, int *ids, size_t max)
@@ -85,23 +88,67 @@ static void dismiss(void *ctx)
 		log_warn("some slaves did not ask again after the last result");
 }
 
-static int write_outputs(void *ctx)
+// The report of the loop whose results are all in: 0, or 1 (no snapshot).
+static int build_report(served *s, struct run_report *r)
 {
-	served *s = (served *)ctx;
 	struct dls_job job;
 	struct dls_status st;
-	struct run_report r;
-	struct timeline tl = {};
-	int rc;
 
 	if (master_snapshot(s->m, &st))
 		return 1;
 	master_job(s->m, &job);
-	run_report_build(&r, &job, &st, master_results(s->m), &s->o->out, master_clock_lead(s->m),
+	run_report_build(r, &job, &st, master_results(s->m), &s->o->out, master_clock_lead(s->m),
 			 NULL);
+	return 0;
+}
+
+// A loop of a run of many loops is done: its figures and results are
+// kept, and the next loop starts.
+static int loop_done(void *ctx)
+{
+	served *s = (served *)ctx;
+	const struct result_store *rs = master_results(s->m);
+	struct run_report r;
+	char why[MASTER_WHY_LEN];
+
+	if (master_config_of(s->m)->loops < 2)
+		return 0;
+	if (build_report(s, &r))
+		return -1;
+	s->loops.push_back({master_loop(s->m), rs->work.loop.iterations, rs->t_start, rs->t_end,
+			    r.snap.elapsed, r.t_ideal, r.efficiency, r.work});
+	run_report_free(&r);
+	if (s->npy && npy_stream_append(s->npy, rs->data))
+		return -1;
+	if (!master_more_loops_left(s->m))
+		return 0;
+	if (master_next_loop(s->m, why)) {
+		fprintf(stderr, "dls-master: cannot start loop %u: %s\n", master_loop(s->m) + 1, why);
+		return -1;
+	}
+	return 1;
+}
+
+static int write_outputs(void *ctx)
+{
+	served *s = (served *)ctx;
+	struct run_outputs out = s->o->out;
+	struct run_report r;
+	struct timeline tl = {};
+	int rc;
+
+	if (build_report(s, &r))
+		return 1;
+	run_report_set_loops(&r, s->loops.data(), s->loops.size());
 	if (!master_timeline(s->m, &tl))
 		r.timeline = &tl;
-	rc = run_report_write(&r, master_results(s->m), &s->o->out);
+	if (s->npy) // written loop by loop
+		out.npy = NULL;
+	rc = run_report_write(&r, master_results(s->m), &out);
+	if (s->npy) {
+		rc |= npy_stream_close(s->npy) ? 1 : 0;
+		s->npy = NULL;
+	}
 	run_report_free(&r);
 	timeline_free(&tl);
 	return rc;
@@ -126,11 +173,21 @@ extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 	master_job(m, &job);
 	Master_i *servant = new Master_i(m, proto_job_out(job), o->ping_timeout_ms, o->secret);
 	servant->set_relay_grace_ms(o->relay_grace_ms);
-	served s = {m, servant, o};
+	served s = {m, servant, o, {}, NULL};
 	struct run_loop_ops ops = {&s,	     "dls-master", {&s, holding, ping, lost},
 				   wait_done, all_lost,	    snapshot,
-				   dismiss,   write_outputs,   o->timeout_s, quiesce};
+				   dismiss,   write_outputs,   o->timeout_s, loop_done, quiesce};
+	const struct result_store *rs = master_results(m);
+	int status;
 
-	return dls_serve(servant, o->ior_file, c->run_name, "master", c->nslaves, &ops, o->ping_ms,
-			 o->progress);
+	if (c->loops > 1 && o->out.npy &&
+	    npy_stream_open(&s.npy, o->out.npy, rs->work.loop.dtype, c->loops,
+			    rs->work.loop.iterations, rs->work.loop.result_bytes)) {
+		fprintf(stderr, "dls-master: cannot write '%s'\n", o->out.npy);
+		return 1;
+	}
+	status = dls_serve(servant, o->ior_file, c->run_name, "master", c->nslaves, &ops,
+			   o->ping_ms, o->progress);
+	npy_stream_close(s.npy); // the run ended before its last loop: no file
+	return status;
 }

@@ -122,7 +122,7 @@ DLS::Registration *Master_i::register_cluster(CORBA::ULong version, const DLS::C
 	return r;
 }
 
-DLS::Reply Master_i::request(const DLS::ChunkRequest &req)
+DLS::Reply *Master_i::request(const DLS::ChunkRequest &req)
 {
 	Link::Inside inside(link_);
 	proto_request_mem mem;
@@ -140,7 +140,7 @@ DLS::Reply Master_i::request(const DLS::ChunkRequest &req)
 			    (int)req.slave_id, why);
 		dls_refuse(rc, why);
 	}
-	return proto_reply_out(req.slave_id, reply);
+	return new DLS::Reply(proto_reply_out(req.slave_id, reply));
 }
 
 void Master_i::submit(CORBA::Long slave_id, DLS::Capability key, const DLS::ResultSeq &results)

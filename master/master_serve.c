@@ -54,17 +54,55 @@ int master_admit_caller(struct master *m, int id, uint64_t key, char *why)
  * all, or from a child taken back those of work it still holds
  * (serve_drop_lost_work; *kept to free).  DLS_OK, or DLS_ENOMEM with why.
  * The lock is held. */
+/* Results of a loop before the current one (a slave taken back after it
+ * was lost, or a copy that travelled late) are dropped: that loop has every
+ * result.  A block of a loop not begun is refused.  *kept (to free) holds
+ * what stays when some were dropped.  The lock is held. */
+static int current_loop_results(struct master *m, int id, const struct dls_result **res,
+				size_t *n, struct dls_result **kept, char *why)
+{
+	size_t k = 0, stays = 0;
+
+	*kept = NULL;
+	for (size_t i = 0; i < *n; i++) {
+		if ((*res)[i].loop > m->loop) {
+			master_why(why, "results of loop %u from slave %d: the run is in loop %u",
+				   (unsigned)(*res)[i].loop, id, (unsigned)m->loop);
+			return DLS_EINVAL;
+		}
+		stays += (*res)[i].loop == m->loop;
+	}
+	if (stays == *n)
+		return DLS_OK;
+	*kept = malloc((stays ? stays : 1) * sizeof(**kept));
+	if (!*kept) {
+		master_why(why, "out of memory");
+		return DLS_ENOMEM;
+	}
+	for (size_t i = 0; i < *n; i++)
+		if ((*res)[i].loop == m->loop)
+			(*kept)[k++] = (*res)[i];
+	if (!m->replaying)
+		log_debug("slave %d: %zu result blocks of loops before loop %u dropped", id,
+			  *n - stays, (unsigned)m->loop);
+	*res = *kept;
+	*n = stays;
+	return DLS_OK;
+}
+
 static int keep_results(struct master *m, int id, const struct dls_result **res, size_t *n,
 			struct dls_result **kept, char *why)
 {
+	struct dls_result *this_loop;
 	int64_t dropped;
-	int rc;
+	int rc = current_loop_results(m, id, res, n, &this_loop, why);
 
-	*kept = NULL;
-	if (!m->children[id].readmitted && !m->children[id].cut)
-		return DLS_OK;
+	*kept = this_loop;
+	if (rc || (!m->children[id].readmitted && !m->children[id].cut))
+		return rc;
 	rc = serve_drop_lost_work(&m->results.ledger, &m->children[id].serve, id, res, n, kept,
 				  &dropped, why, MASTER_WHY_LEN);
+	free(this_loop);
 	if (!rc && !m->replaying)
 		serve_log_lost_work(id, dropped,
 				    m->children[id].cut ? "the slaves that took them back" : "others");
@@ -130,6 +168,10 @@ void master_apply_results(struct master *m, int id, const struct dls_result *res
 	master_note_busy(m, id);
 	if (n && result_store_complete(&m->results)) {
 		master_log_done(m);
+		if (master_more_loops(m)) { /* requests wait for the next loop */
+			m->gate_open = 0;
+			m->loop_ready = 0;
+		}
 		pthread_cond_broadcast(&m->cond);
 	}
 }
@@ -168,13 +210,34 @@ int master_check_results(struct master *m, int id, const struct dls_result *res,
 	return rc ? rc : check_values(m, res, n, why);
 }
 
+static void learn(struct master *m, int id);
+
+/* A loop after the first: the scheme goes on from what it learnt when it
+ * can (the same iterations, a technique with time steps, not told to start
+ * afresh), after every measurement of the loop before is in; else it
+ * starts anew.  The lock is held. */
+static int next_loop_scheme(struct master *m, struct sched_params *p)
+{
+	int64_t iterations = m->results.work.loop.iterations;
+
+	for (int i = 0; i < m->cfg.nslaves; i++)
+		learn(m, i);
+	if (!m->cfg.fresh_loops && sched_kind_is_adaptive(m->cfg.sched.kind) &&
+	    p->iterations == iterations && sched_next_step(m->sched) == DLS_OK)
+		return DLS_OK;
+	sched_destroy(m->sched);
+	m->sched = NULL;
+	p->iterations = iterations;
+	return sched_create(p, &m->sched);
+}
+
 int master_open_gate_with(struct master *m, const int64_t *acp)
 {
 	struct sched_params p = m->cfg.sched;
 	int rc;
 
 	p.acp = acp;
-	rc = sched_create(&p, &m->sched);
+	rc = m->sched ? next_loop_scheme(m, &p) : sched_create(&p, &m->sched);
 	if (rc) {
 		log_err("cannot start the scheme: %s", dls_strerror(rc));
 		return rc;
@@ -193,12 +256,19 @@ static int maybe_open_gate(struct master *m, double now)
 	int pending = 0, rc;
 	int64_t *acp;
 
+	int expected = m->roster.n;
+
 	master_close_registration_if_due(m, now);
-	if (m->gate_open || !m->roster.closed)
+	if (m->gate_open || !m->roster.closed || !m->loop_ready)
 		return DLS_OK;
-	for (int i = 0; i < m->roster.n; i++)
+	for (int i = 0; i < m->roster.n; i++) {
 		pending += m->children[i].first_request_pending;
-	if (pending == 0 || (pending < m->roster.n && now < m->gate_deadline))
+		/* a later loop waits for the slaves still in the run only */
+		if (m->loop > 0 && (m->roster.v[i].info.state == DLS_SLAVE_LOST ||
+				    m->roster.v[i].info.state == DLS_SLAVE_DONE))
+			expected--;
+	}
+	if (pending == 0 || (pending < expected && now < m->gate_deadline))
 		return DLS_OK;
 	acp = calloc((size_t)m->cfg.nslaves, sizeof(*acp));
 	if (!acp)
@@ -215,17 +285,19 @@ static int maybe_open_gate(struct master *m, double now)
 	}
 	rc = master_open_gate_with(m, acp);
 	free(acp);
-	if (!rc)
+	if (!rc && m->loop == 0)
 		log_info("scheduling starts with %d of %d first requests, %.1f ms after "
 			 "registration closed",
 			 pending, m->roster.n, master_clock_lead(m) * 1e3);
+	else if (!rc)
+		log_debug("loop %u starts with %d of %d first requests", m->loop, pending, expected);
 	return rc;
 }
 
 /* The time the head of the queue must look at the gate again by itself. */
 static double gate_wakeup(const struct master *m)
 {
-	if (m->gate_open)
+	if (m->gate_open || !m->loop_ready) /* master_next_loop wakes the head */
 		return DLS_NEVER;
 	return m->roster.closed ? m->gate_deadline : roster_deadline(&m->roster);
 }
@@ -410,7 +482,7 @@ void master_record_request(struct master *m, const struct dls_request *r)
 	info->times = r->times;
 	times_bound(&info->times);
 	info->acp = r->acp;
-	if (info->state == DLS_SLAVE_REGISTERED)
+	if (info->state == DLS_SLAVE_REGISTERED || !m->gate_open)
 		m->children[r->slave_id].first_request_pending = 1;
 }
 

@@ -86,7 +86,7 @@ int slave_store_add(struct store *s, int64_t start, int64_t count, void *buf, si
 		s->bufs = u;
 		s->cap = cap;
 	}
-	s->blocks[s->n] = (struct dls_result){start, count, buf, nbytes};
+	s->blocks[s->n] = (struct dls_result){start, count, buf, nbytes, s->loop};
 	s->bufs[s->n++] = buf;
 	return DLS_OK;
 }
@@ -251,6 +251,7 @@ int slave_store_take(struct store *dst, struct store *src)
 		if (slave_store_add(dst, src->blocks[i].start, src->blocks[i].count, src->bufs[i],
 				    src->blocks[i].nbytes))
 			return DLS_ENOMEM; /* what was moved is dst's, the rest src's */
+		dst->blocks[dst->n - 1].loop = src->blocks[i].loop;
 		src->bufs[i] = NULL;
 	}
 	src->n = 0;
@@ -514,12 +515,14 @@ static int open_work(struct run *r)
 	return rc;
 }
 
-int slave_setup(struct run *r)
+/* Opens r->job's workload and checks that it makes the job's loop, and
+ * hands the job to the program's body: DLS_OK, or the refusal with r->why
+ * (nothing left open). */
+static int open_job(struct run *r)
 {
 	const struct dls_job *j = &r->job;
 	int rc = open_work(r);
 
-	snprintf(r->log_label, sizeof(r->log_label), "%s", dls_log_thread_label());
 	if (rc)
 		return rc;
 	if (work_is_declared(&r->work) && !r->cfg->body) {
@@ -546,6 +549,47 @@ int slave_setup(struct run *r)
 		work_close(&r->work);
 		return rc;
 	}
+	r->loop = r->work.loop.number;
+	r->store.loop = r->loop;
+	return DLS_OK;
+}
+
+int slave_next_job(struct run *r, const struct dls_job *job)
+{
+	const struct dls_job *j = &r->job;
+	struct dls_job was = r->job;
+	struct work old = r->work;
+	int rc;
+
+	if (strcmp(job->run_name, j->run_name) || strcmp(job->workload, j->workload) ||
+	    job->order != j->order || job->collect != j->collect) {
+		snprintf(r->why, r->len,
+			 "the job of the next loop is of run '%s', workload '%s': this slave "
+			 "computes run '%s', workload '%s', in the same order and collection",
+			 job->run_name, job->workload, j->run_name, j->workload);
+		return DLS_EINVAL;
+	}
+	r->job = *job;
+	rc = open_job(r);
+	if (rc) {
+		r->job = was;
+		r->work = old;
+		r->loop = r->work.loop.number;
+		r->store.loop = r->loop;
+		return rc;
+	}
+	work_close(&old);
+	return DLS_OK;
+}
+
+int slave_setup(struct run *r)
+{
+	const struct dls_job *j = &r->job;
+	int rc = open_job(r);
+
+	snprintf(r->log_label, sizeof(r->log_label), "%s", dls_log_thread_label());
+	if (rc)
+		return rc;
 	if (!r->cfg->emulated && !r->cfg->q_override)
 		host_peers_join(&r->peers, j->run_name);
 	r->power.n = r->cfg->load.n;

@@ -66,7 +66,9 @@ static int request(void *ctx, const struct dls_request *req, struct dls_reply *o
 	try {
 		DLS::Master_var m = master_ref(c);
 
-		proto_reply_in(m->request(r), out);
+		DLS::Reply_var rep = m->request(r);
+
+		proto_reply_in(rep.in(), out);
 		return DLS_OK;
 	} catch (const CORBA::Exception &e) {
 		return dls_call_error(e, why, len);

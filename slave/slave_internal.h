@@ -18,15 +18,18 @@ struct store {
 	struct dls_result *blocks;
 	void **bufs;
 	size_t n, cap;
+	uint32_t loop; /* the run's loop that blocks added from now on are of */
 };
 
 void slave_store_clear(struct store *s);
 void slave_store_free(struct store *s);
-/* Adds the results of [start, start + count), nbytes octets (buf is taken over). */
+/* Adds the results of [start, start + count) of loop s->loop, nbytes octets
+ * (buf is taken over). */
 int slave_store_add(struct store *s, int64_t start, int64_t count, void *buf, size_t nbytes);
 /* Drops the results of [from, to) from the store (blocks cut or freed). */
 void slave_store_trim(struct store *s, int64_t from, int64_t to, size_t result_bytes);
-/* Moves every block of src to the end of dst: DLS_OK or DLS_ENOMEM. */
+/* Moves every block of src to the end of dst, each keeping its loop: DLS_OK
+ * or DLS_ENOMEM. */
 int slave_store_take(struct store *dst, struct store *src);
 /* The iterations whose results the store holds. */
 int64_t slave_store_iterations(const struct store *s);
@@ -39,6 +42,7 @@ struct run {
 	struct slave_stats *st;
 	struct dls_job job;
 	struct work work; /* the job's workload, opened, with its iteration order */
+	uint32_t loop;	  /* the run's loop being computed (0 first) */
 	struct emul_steps power; /* V/Q(t) of this slave, emulated mode */
 	double wake_lag;	 /* moving average of how late sleeps end */
 	double t0;		 /* time base of the load schedule */
@@ -201,6 +205,15 @@ void slave_link_delay(double one_way_us);
  */
 int slave_setup(struct run *r);
 void slave_teardown(struct run *r);
+
+/*
+ * The next loop of a run of many loops begins with *job (its first chunk's
+ * reply carried it): the same run, workload, order and collection, checked
+ * and opened as at registration (slave_setup), and then r->job, r->work and
+ * r->loop are the new loop's.  DLS_OK; or the refusal with r->why, the
+ * loop before still in place.
+ */
+int slave_next_job(struct run *r, const struct dls_job *job);
 
 /*
  * Computes [start, start + count) into r->store and, emulated, sleeps until

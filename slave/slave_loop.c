@@ -409,6 +409,34 @@ static int leave_run(struct loop *L, int rc)
 	return DLS_ESTOPPED;
 }
 
+/* The reply is the first chunk of the run's next loop and carries its job
+ * (PROTOCOL.md 18): every result of the loop before is in, so what this
+ * slave keeps of it goes; the job is checked and opened (slave_next_job).
+ * A job this slave cannot compute ends its run: it leaves, the master
+ * gives the chunk to others.  DLS_OK or that refusal. */
+static int begin_loop(struct loop *L)
+{
+	struct run *r = L->r;
+	int rc = L->reply.has_job < 0 ? DLS_EINVAL : slave_next_job(r, &L->reply.job);
+
+	if (L->reply.has_job < 0)
+		snprintf(r->why, r->len, "the job of the next loop could not be read");
+	if (rc) {
+		log_err("cannot compute the next loop: %s", r->why);
+		L->leave = LEAVE_FAILED;
+		return rc;
+	}
+	slave_store_clear(&L->done);
+	slave_store_clear(&r->store);
+	L->done.loop = L->none.loop = r->loop;
+	L->nmeasured = 0;
+	if (r->ops->loop_begins)
+		r->ops->loop_begins(r->ops->ctx, r->loop, &r->job);
+	log_debug("loop %u begins: %lld iterations", (unsigned)r->loop,
+		  (long long)r->job.iterations);
+	return DLS_OK;
+}
+
 static int loop_run(struct loop *L)
 {
 	struct run *r = L->r;
@@ -443,6 +471,8 @@ static int loop_run(struct loop *L)
 			r->st->times.t_comwait += ms / 1000.0;
 			continue;
 		}
+		if (L->reply.has_job && (rc = begin_loop(L)))
+			return rc;
 		rc = work_chunk(L, L->reply.start, L->reply.count);
 		if (rc)
 			return rc;

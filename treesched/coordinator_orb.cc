@@ -131,7 +131,7 @@ extern "C" int coordinator_orb_run(struct coordinator *c, const struct coordinat
 		servant->resume();
 	struct run_loop_ops ops = {&s,	     "dls-treesched", {&s, living, ping, lost},
 				   wait_done, all_lost,	       snapshot,
-				   dismiss,   write_outputs,   o->timeout_s, quiesce};
+				   dismiss,   write_outputs,   o->timeout_s, NULL, quiesce};
 
 	return dls_serve(servant, o->ior_file, cfg->run_name, "treesched", cfg->nslaves, &ops,
 			 o->ping_ms, o->progress);

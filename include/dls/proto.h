@@ -17,7 +17,7 @@ extern "C" {
 #endif
 
 /* Mirrors DLS::PROTOCOL_VERSION: a peer of another version is refused. */
-#define DLS_PROTOCOL_VERSION 11u
+#define DLS_PROTOCOL_VERSION 12u
 /* Mirrors DLS::MAX_RESULT_BYTES: no message carries more result octets than this. */
 #define DLS_MAX_RESULT_BYTES (1 << 20)
 
@@ -36,12 +36,14 @@ struct dls_range {
 	int64_t count;
 };
 
-/* Results of iterations [start, start + count): count * result_bytes octets. */
+/* Results of iterations [start, start + count) of the run's loop `loop`
+ * (0 first; a run of one loop has only loop 0): count * result_bytes octets. */
 struct dls_result {
 	int64_t start;
 	int64_t count;
 	const void *data;
 	size_t nbytes;
+	uint32_t loop;
 };
 
 /* A slave's running totals (IDL SlaveTimes). */
@@ -53,15 +55,6 @@ struct dls_times {
 	double t_collect; /* sending results (Tree Scheduling reports) */
 };
 
-enum dls_reply_kind { DLS_REPLY_WORK, DLS_REPLY_WAIT, DLS_REPLY_DONE };
-
-struct dls_reply {
-	enum dls_reply_kind kind;
-	int64_t start, count;
-	int wait_ms;
-	int depth; /* WORK: requests the slave may have on their way at once
-		    * until its next reply (1 or 2; 0 reads as 1) */
-};
 
 /* A chunk a slave finished, as it measured it (IDL ChunkTime): compute_s
  * seconds computing, elapsed_s those plus its wait for the chunk. */
@@ -125,6 +118,21 @@ struct dls_job {
 	int order;   /* enum iter_order_mode */
 	int collect; /* enum dls_collect */
 	struct dls_scheme scheme;
+};
+
+enum dls_reply_kind { DLS_REPLY_WORK, DLS_REPLY_WAIT, DLS_REPLY_DONE };
+
+struct dls_reply {
+	enum dls_reply_kind kind;
+	int64_t start, count;
+	int wait_ms;
+	int depth; /* WORK: requests the slave may have on their way at once
+		    * until its next reply (1 or 2; 0 reads as 1) */
+	/* WORK in a run of many loops: 1 when this is the slave's first chunk
+	 * of a new loop, whose job follows (the slave checks it before it
+	 * computes); -1 when one came that could not be read; 0: none */
+	int has_job;
+	struct dls_job job;
 };
 
 /*

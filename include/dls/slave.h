@@ -163,6 +163,12 @@ struct slave_ops {
 	 * out by its pings).
 	 */
 	int (*leave)(void *ctx, int id, const char *cause, char *why, size_t len);
+	/*
+	 * Optional: a run of many loops began loop `loop` (1, 2, ...) with
+	 * this job, checked and opened; called before its first chunk
+	 * computes.
+	 */
+	void (*loop_begins)(void *ctx, uint32_t loop, const struct dls_job *job);
 };
 
 /* What slave_ops.stop_requested says. */

@@ -34,6 +34,11 @@ struct dls_loop {
 	uint32_t result_bytes; /* octets of result per iteration, 1 .. DLS_MAX_RESULT_BYTES */
 	char dtype[8];	       /* numpy type of one value ("<u2", "<f8", "|u1"); result_bytes
 				  is a whole number of them */
+	/* Set before open is called, for open to read: the loop's number in
+	 * its run, 0 first (the job's reserved parameter dls.loop; a run of
+	 * many loops runs the loop once per number).  A workload whose loop
+	 * changes from one loop of a run to the next reads it here. */
+	uint32_t number;
 };
 
 struct dls_workload {

@@ -315,14 +315,14 @@ int main(int argc, char **argv)
 	EXPECT_REFUSED("rejoin with another capability", m->rejoin(V, fresh1, id, key ^ 1, self));
 	EXPECT_REFUSED("rejoin as unknown slave id 999", m->rejoin(V, fresh2, 999, key, self));
 
-	DLS::Reply rep = m->request(req(id, seq++, 1, key));
-	while (rep.kind == DLS::REPLY_WAIT) // the gate may hold us briefly
+	DLS::Reply_var rep = m->request(req(id, seq++, 1, key));
+	while (rep->kind == DLS::REPLY_WAIT) // the gate may hold us briefly
 		rep = m->request(req(id, seq++, 1, key));
-	if (rep.kind != DLS::REPLY_WORK) {
+	if (rep->kind != DLS::REPLY_WORK) {
 		printf("no work for the bad client\n");
 		return failures ? 1 : 0;
 	}
-	long long s = rep.start, c = rep.count, rb = job.result_bytes;
+	long long s = rep->start, c = rep->count, rb = job.result_bytes;
 	DLS::ResultSeq rs;
 	rs.length(1);
 
@@ -346,9 +346,9 @@ int main(int argc, char **argv)
 	// held is accepted, but then it must go before the next request
 	long long held_s = -1, held_c = 0;
 	rep = m->request(req(id, seq++, 1, key));
-	if (rep.kind == DLS::REPLY_WORK) {
-		held_s = rep.start;
-		held_c = rep.count;
+	if (rep->kind == DLS::REPLY_WORK) {
+		held_s = rep->start;
+		held_c = rep->count;
 		DLS::ChunkRequest early = req(id, seq, 1, key);
 		EXPECT_REFUSED("request that leaves an older chunk undelivered", m->request(early));
 	}
@@ -368,14 +368,14 @@ int main(int argc, char **argv)
 		}
 		rep = m->request(r);
 		held_s = -1;
-		if (rep.kind == DLS::REPLY_DONE)
+		if (rep->kind == DLS::REPLY_DONE)
 			break;
-		if (rep.kind == DLS::REPLY_WAIT) {
+		if (rep->kind == DLS::REPLY_WAIT) {
 			omni_thread::sleep(0, 20000000);
 			continue;
 		}
-		held_s = rep.start;
-		held_c = rep.count;
+		held_s = rep->start;
+		held_c = rep->count;
 	}
 	printf("bad client done, %d bad requests accepted\n", failures);
 	dls_orb_destroy();

@@ -76,7 +76,7 @@ uint16_t *tu_mandel_counts(int32_t width, int32_t height, int32_t maxit, int64_t
 
 struct dls_result tu_counts(int64_t start, int64_t count, const uint16_t *counts, size_t ncounts)
 {
-	return (struct dls_result){start, count, counts, ncounts * sizeof(uint16_t)};
+	return (struct dls_result){start, count, counts, ncounts * sizeof(uint16_t), 0};
 }
 
 void tu_set_maxit(struct master_config *c, int32_t maxit)

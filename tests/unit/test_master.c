@@ -185,7 +185,7 @@ static void test_refusals_leave_state(void)
 /* One slave asks, computes and piggy-backs until it hears anything but WORK. */
 static void run_to_done(struct master *m, int id, uint32_t *seq, struct dls_reply *last)
 {
-	struct dls_reply rep = {DLS_REPLY_WAIT, 0, 0, 0, 0};
+	struct dls_reply rep = {.kind = DLS_REPLY_WAIT};
 	uint16_t *held = NULL;
 	struct dls_result res;
 	char why[MASTER_WHY_LEN];

@@ -19,10 +19,10 @@ static void test_take(void)
 {
 	struct ledger l;
 	struct serve_child c;
-	struct dls_reply out, given = {DLS_REPLY_WORK, 0, 10, 0, 1};
+	struct dls_reply out, given = {DLS_REPLY_WORK, 0, 10, 0, 1, 0, {0}};
 	uint8_t data[20] = {0};
-	struct dls_result half = {0, 5, data, 5}, all = {0, 10, data, 10};
-	struct dls_result second = {10, 10, data, 10};
+	struct dls_result half = {0, 5, data, 5, 0}, all = {0, 10, data, 10, 0};
+	struct dls_result second = {10, 10, data, 10, 0};
 	struct dls_request r;
 	char why[256];
 	int retry;
@@ -97,10 +97,10 @@ static void test_second(void)
 {
 	struct ledger l;
 	struct serve_child c;
-	struct dls_reply out, r1 = {DLS_REPLY_WORK, 0, 10, 0, 2}, r2 = {DLS_REPLY_WORK, 10, 10, 0, 2};
-	struct dls_reply r3 = {DLS_REPLY_WORK, 20, 10, 0, 2};
+	struct dls_reply out, r1 = {DLS_REPLY_WORK, 0, 10, 0, 2, 0, {0}}, r2 = {DLS_REPLY_WORK, 10, 10, 0, 2, 0, {0}};
+	struct dls_reply r3 = {DLS_REPLY_WORK, 20, 10, 0, 2, 0, {0}};
 	uint8_t data[10] = {0};
-	struct dls_result first = {0, 10, data, 10};
+	struct dls_result first = {0, 10, data, 10, 0};
 	struct dls_request r;
 	char why[256];
 	int retry;
@@ -198,7 +198,7 @@ static void test_requeue(void)
 	struct serve_ranges q = {0};
 	struct dls_range r;
 	uint8_t data[4] = {0};
-	struct dls_result part = {12, 4, data, 4};
+	struct dls_result part = {12, 4, data, 4, 0};
 	int64_t total;
 	char why[256];
 
@@ -236,8 +236,8 @@ static void test_drop_lost_work(void)
 	struct ledger l;
 	struct serve_child c;
 	uint8_t data[100];
-	struct dls_result first = {10, 5, data, 5};
-	struct dls_result res[3] = {{5, 20, data, 20}, {40, 5, data, 5}, {98, 5, data, 5}};
+	struct dls_result first = {10, 5, data, 5, 0};
+	struct dls_result res[3] = {{5, 20, data, 20, 0}, {40, 5, data, 5, 0}, {98, 5, data, 5, 0}};
 	const struct dls_result *in = res;
 	struct dls_result *kept;
 	size_t n = 3;
@@ -264,8 +264,8 @@ static void test_drop_lost_work(void)
 	free(kept);
 	/* a block cut in two, then one kept whole: more blocks kept than sent */
 	{
-		struct dls_result mid = {18, 2, data, 2};
-		struct dls_result two[2] = {{10, 20, data, 20}, {98, 5, data, 5}};
+		struct dls_result mid = {18, 2, data, 2, 0};
+		struct dls_result two[2] = {{10, 20, data, 20, 0}, {98, 5, data, 5, 0}};
 
 		CU_ASSERT_EQUAL(ledger_check(&l, &c.held, 0, &mid, 1, &total, why, sizeof(why)),
 				DLS_OK);
@@ -295,7 +295,7 @@ static void test_requeue_own_first(void)
 	struct serve_child c0, c1;
 	struct serve_ranges q = {0};
 	uint8_t data[10] = {0};
-	struct dls_result old = {12, 3, data, 3};
+	struct dls_result old = {12, 3, data, 3, 0};
 	const struct dls_result *in = &old;
 	struct dls_result *kept;
 	struct dls_range k;

@@ -145,7 +145,7 @@ static void test_mandel_checks(void)
 {
 	struct dls_param p[3] = {{"width", "8"}, {"height", "4"}, {"maxit", "50"}};
 	uint16_t counts[2 * 4];
-	struct dls_result r = {3, 2, counts, sizeof(counts)};
+	struct dls_result r = {3, 2, counts, sizeof(counts), 0};
 	struct work wk;
 	uint64_t cost = 0;
 	char why[256];
