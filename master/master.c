@@ -107,13 +107,19 @@ struct master *master_create(const struct master_config *cfg, int *err, char *wh
 	m->results.sink = cfg->sink;
 	m->results.sink_ctx = cfg->sink_ctx;
 	m->children = rc ? NULL : calloc((size_t)cfg->nslaves, sizeof(*m->children));
-	if (!rc && (!m->children || roster_init(&m->roster, cfg->nslaves, cfg->register_timeout_ms) ||
+	m->group_live = rc ? NULL : calloc((size_t)cfg->nslaves, 1);
+	m->group_asked = rc ? NULL : calloc((size_t)cfg->nslaves, 1);
+	for (int i = 0; m->children && i < cfg->nslaves; i++)
+		m->children[i].group = i;
+	if (!rc && (!m->children || !m->group_live || !m->group_asked || roster_init(&m->roster, cfg->nslaves, cfg->register_timeout_ms) ||
 		    pthread_mutex_init(&m->lock, NULL) || dls_cond_init(&m->cond))) {
 		master_why(why, "out of memory");
 		rc = DLS_ENOMEM;
 	}
 	if (rc) {
 		free(m->children);
+		free(m->group_live);
+		free(m->group_asked);
 		roster_free(&m->roster);
 		result_store_free(&m->results);
 		free(m);
@@ -166,6 +172,8 @@ void master_destroy(struct master *m)
 		ledger_held_free(&m->children[i].serve.held);
 	sched_destroy(m->sched);
 	free(m->children);
+	free(m->group_live);
+	free(m->group_asked);
 	roster_free(&m->roster);
 	result_store_free(&m->results);
 	timeline_free(&m->timeline);
@@ -235,6 +243,7 @@ static int add_slaves(struct master *m, uint64_t caller, const char *const *name
 	rc = roster_add(&m->roster, names, speeds, n, min_leaf, ids, keys, why, MASTER_WHY_LEN);
 	for (size_t k = 0; !rc && k < n; k++) {
 		m->roster.v[ids[k]].caller = caller;
+		m->children[ids[k]].group = ids[0];
 		m->children[ids[k]].serve.may_prefetch = min_leaf != NULL;
 		m->children[ids[k]].rejoined = 1; /* it holds this master's reference */
 	}

@@ -58,6 +58,9 @@ struct master_child {
 	double last_delivery_at; /* when results of it last came, or it was
 				    first given work (0: neither yet) */
 	uint32_t loop_told; /* the loop whose job it was last sent */
+	int group; /* the first id of its registration: a relay hmaster
+		      registers its slaves together and forwards their
+		      requests one merged message at a time */
 };
 
 /* A child's claimed compute time per iteration, over all it measured, may
@@ -108,6 +111,7 @@ struct master {
 	struct dls_param loop_params[DLS_MAX_PARAMS];
 	int nloop_params;
 	int loop_ready;
+	uint8_t *group_live, *group_asked; /* the start gate's scratch, by group */
 
 	struct journal *journal; /* NULL: no journal (master_journal.c) */
 	int replaying;		 /* the journal is being replayed: log nothing */

@@ -249,26 +249,60 @@ int master_open_gate_with(struct master *m, const int64_t *acp)
 	return DLS_OK;
 }
 
-/* Opens the start gate when every registered slave has asked, or at the
- * deadline; creates the scheme with the A_i of those first requests. */
+static int in_run(const struct master *m, int i)
+{
+	enum dls_slave_state st = m->roster.v[i].info.state;
+
+	return m->roster.v[i].registered && st != DLS_SLAVE_LOST && st != DLS_SLAVE_DONE;
+}
+
+/* A loop after the first: whether each registration still in the run (a
+ * slave, or the slaves a relay hmaster registered together, whose requests
+ * it forwards one merged message at a time) has a request waiting.
+ * *pending: the requests waiting.  The lock is held. */
+static int every_group_asked(struct master *m, int *pending)
+{
+	int groups = 0, asked = 0;
+
+	*pending = 0;
+	memset(m->group_live, 0, (size_t)m->cfg.nslaves);
+	memset(m->group_asked, 0, (size_t)m->cfg.nslaves);
+	for (int i = 0; i < m->roster.n; i++) {
+		int g = m->children[i].group;
+
+		*pending += m->children[i].first_request_pending;
+		if (!in_run(m, i))
+			continue;
+		groups += !m->group_live[g];
+		m->group_live[g] = 1;
+		if (m->children[i].first_request_pending && !m->group_asked[g]) {
+			m->group_asked[g] = 1;
+			asked++;
+		}
+	}
+	return asked == groups;
+}
+
+/* Opens the start gate when every registered slave has asked (a later
+ * loop: every_group_asked), or at the deadline; creates the scheme with
+ * the A_i of those first requests (a later loop: the last A_i of every
+ * slave still in the run). */
 static int maybe_open_gate(struct master *m, double now)
 {
-	int pending = 0, rc;
+	int pending = 0, rc, all;
 	int64_t *acp;
-
-	int expected = m->roster.n;
 
 	master_close_registration_if_due(m, now);
 	if (m->gate_open || !m->roster.closed || !m->loop_ready)
 		return DLS_OK;
-	for (int i = 0; i < m->roster.n; i++) {
-		pending += m->children[i].first_request_pending;
-		/* a later loop waits for the slaves still in the run only */
-		if (m->loop > 0 && (m->roster.v[i].info.state == DLS_SLAVE_LOST ||
-				    m->roster.v[i].info.state == DLS_SLAVE_DONE))
-			expected--;
+	if (m->loop > 0) {
+		all = every_group_asked(m, &pending);
+	} else {
+		for (int i = 0; i < m->roster.n; i++)
+			pending += m->children[i].first_request_pending;
+		all = pending == m->roster.n;
 	}
-	if (pending == 0 || (pending < expected && now < m->gate_deadline))
+	if (pending == 0 || (!all && now < m->gate_deadline))
 		return DLS_OK;
 	acp = calloc((size_t)m->cfg.nslaves, sizeof(*acp));
 	if (!acp)
@@ -278,6 +312,8 @@ static int maybe_open_gate(struct master *m, double now)
 
 		if (m->cfg.sched.kind == SCHED_WF) /* static weights: V_i in thousandths */
 			acp[i] = s->registered ? (int64_t)(s->info.vpower * 1000 + 0.5) : 1000;
+		else if (m->loop > 0)
+			acp[i] = in_run(m, i) ? s->info.acp : 0;
 		else
 			acp[i] = s->registered && m->children[i].first_request_pending
 					 ? s->info.acp
@@ -290,7 +326,7 @@ static int maybe_open_gate(struct master *m, double now)
 			 "registration closed",
 			 pending, m->roster.n, master_clock_lead(m) * 1e3);
 	else if (!rc)
-		log_debug("loop %u starts with %d of %d first requests", m->loop, pending, expected);
+		log_debug("loop %u starts with %d first requests", m->loop, pending);
 	return rc;
 }
 

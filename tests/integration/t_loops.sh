@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# A run of many loops (dls run --loops N): the slaves stay registered from
+# one loop to the next, loop k computes the job with dls.loop=k (the
+# pendulum's drift moves its costs), and --out holds every loop, each
+# byte-identical to `dls reference` of that loop, for every scheme family,
+# relay hmasters, the end collection and a slave killed in a later loop.
+# What cannot run many loops is refused before anything starts.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+LOOPS=4
+PARAMS="--workload pendulum --param count=120 --param bins=8 --param drift=0.15"
+for k in $(seq 0 $((LOOPS - 1))); do
+	dls reference $PARAMS --param dls.loop=$k --out "$T/ref$k.npy" >/dev/null
+done
+
+# every loop of NAME's --out equals its reference, and the JSON has each loop
+loops_exact() { # NAME
+	/usr/bin/python3 - "$T/$1.npy" "$T/$1.json" "$T" $LOOPS <<'PY'
+import json, sys, numpy
+out, js, T, L = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+a = numpy.load(out)
+assert a.shape == (L, 120, 12) and a.dtype == numpy.float64, (out, a.shape)
+for k in range(L):
+    r = numpy.load("%s/ref%d.npy" % (T, k))
+    assert a[k].tobytes() == r.tobytes(), (out, "loop %d differs from its reference" % k)
+assert a[0].tobytes() != a[1].tobytes(), "the drift moves nothing"
+j = json.load(open(js))
+assert [l["loop"] for l in j["loops"]] == list(range(L)), j["loops"]
+assert all(l["t_p"] > 0 and l["efficiency"] > 0 for l in j["loops"]), j["loops"]
+assert abs(j["work"] - sum(l["work"] for l in j["loops"])) == 0
+assert j["t_p"] >= sum(l["t_p"] for l in j["loops"]) - 1e-6
+PY
+	echo "ok $1: $LOOPS loops exact"
+}
+
+run_loops() { # NAME ARGS...
+	local name=$1
+	shift
+	dls run $PARAMS --loops $LOOPS --out "$T/$name.npy" --json "$T/$name.json" --no-progress \
+		"$@" >"$T/$name.log" 2>&1 || { cat "$T/$name.log"; fail "$name: dls run failed"; }
+	grep -q "^$LOOPS loops; a loop's T_p" "$T/$name.log" || fail "$name: no loops line"
+	loops_exact "$name"
+}
+
+run_loops dtss --speeds 1,2,1,2
+run_loops gss --speeds 1,2,1 --scheme gss --order interleaved
+run_loops awf --speeds 1,2,1,2 --scheme awf
+run_loops awfb-fresh --speeds 1,2,1 --scheme awf-b --fresh-loops
+run_loops auto --speeds 1,2 --scheme auto --collect end
+run_loops relay --speeds 1,2,1,2 --scheme fss --hmasters 2 --hmode relay
+# a slave killed by kill -9 once the first loop is done: its work goes to
+# the others, every loop exact, and the later loops start without it
+DLS_LOG_LEVEL=info dls run $PARAMS --loops $LOOPS --out "$T/kill.npy" --json "$T/kill.json" --no-progress \
+	--speeds 1,2,1,2 --t-iter 400 --dir "$T/kill-dir" >"$T/kill.log" 2>&1 &
+RUN=$!
+for _ in $(seq 600); do
+	grep -q "every result is in" "$T/kill-dir/master.log" 2>/dev/null && break
+	sleep 0.1
+done
+grep -q "every result is in" "$T/kill-dir/master.log" || fail "kill: the first loop did not end"
+VICTIM=$(sed -n 's/.* slave\.1\[\([0-9]*\)\] .*/\1/p' "$T/kill-dir/slave.1.log" | head -1)
+[ -n "$VICTIM" ] || fail "kill: no pid in slave.1.log"
+kill -9 "$VICTIM"
+wait "$RUN" || { cat "$T/kill.log"; fail "kill: dls run failed"; }
+grep -q "'slave.1' lost" "$T/kill-dir/master.log" || fail "kill: slave.1 was not lost"
+loops_exact kill
+
+# what cannot run many loops says so before anything starts
+expect_usage_error "^dls run: --loops '3': Tree Scheduling and the balancing policies run one loop" \
+	dls run --speeds 1,2 --scheme trees --loops 3
+expect_usage_error "^dls run: --loops '3': two-level hmasters run one loop a run" \
+	dls run --speeds 1,2,1,2 --hmasters 2 --loops 3
+expect_usage_error "^dls run: --kill 'master': a run of many loops keeps no journal" \
+	dls run --speeds 1,2 --loops 3 --kill master@1
+expect_usage_error "^dls run: --scheme 'awf': awf learns its weights from one loop for the next" \
+	dls run --speeds 1,2 --scheme awf
+expect_usage_error "^dls-master: --loops '2': a run of many loops is not journaled" \
+	dls-master --slaves 1 --loops 2 --journal "$T/j"
+expect_usage_error "^dls-master: --loops '0': " dls-master --slaves 1 --loops 0
+echo "ok refusals before the run"
