@@ -91,6 +91,7 @@ extern "C" int ingest_bare_send(const char *ior, size_t block_bytes, int64_t tot
 		double t0, t1;
 
 		rs.length(1);
+		rs[0].loop = 0;
 		rs[0].start = 0;
 		rs[0].count = 1;
 		m->submit(0, 0, rs); // connect outside the measurement
@@ -173,6 +174,7 @@ extern "C" int ingest_master(const char *run)
 		rs.length(1);
 		int64_t at = 0;
 		for (; at + (int64_t)per < job.iterations; at += (int64_t)per) {
+			rs[0].loop = 0;
 			rs[0].start = at;
 			rs[0].count = (CORBA::LongLong)per;
 			rs[0].data.replace((CORBA::ULong)(per * rb), (CORBA::ULong)(per * rb),
@@ -181,6 +183,7 @@ extern "C" int ingest_master(const char *run)
 		}
 		r.seq = 2;
 		r.results.length(1);
+		r.results[0].loop = 0;
 		r.results[0].start = at;
 		r.results[0].count = job.iterations - at;
 		r.results[0].data.replace((CORBA::ULong)((job.iterations - at) * rb),

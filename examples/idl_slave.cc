@@ -71,6 +71,7 @@ struct job {
 	long w = 400, h = 200, maxit = 256;
 	long long n, stride = 1;
 	bool interleaved;
+	CORBA::ULong loop = 0; // section 18: the run's loop (dls.loop), 0 first
 };
 
 // PROTOCOL.md 4: the interleaved stride
@@ -122,6 +123,7 @@ static void compute(const job &j, long long start, long long count, DLS::ResultS
 		long long n = start + count - b < per ? start + count - b : per;
 		CORBA::ULong k = out.length();
 		out.length(k + 1);
+		out[k].loop = j.loop;
 		out[k].start = b;
 		out[k].count = n;
 		out[k].data.length((CORBA::ULong)(n * rb));
@@ -131,6 +133,37 @@ static void compute(const job &j, long long start, long long count, DLS::ResultS
 			column(j, (long)x, out[k].data.get_buffer() + i * rb);
 		}
 	}
+}
+
+// Sections 3 and 18: the job (at registration, or a new loop's) into j;
+// false, said, when this slave cannot compute it.
+static bool take_job(const DLS::JobSpec &js, job &j)
+{
+	if (js.version != DLS::PROTOCOL_VERSION || strcmp(js.workload, "mandelbrot")) {
+		fprintf(stderr, "idl_slave: job of version %lu, workload %s: not mine\n",
+			(unsigned long)js.version, (const char *)js.workload);
+		return false;
+	}
+	j = job();
+	for (CORBA::ULong i = 0; i < js.params.length(); i++) {
+		long v = atol(js.params[i].value);
+		if (!strcmp(js.params[i].name, "width"))
+			j.w = v;
+		else if (!strcmp(js.params[i].name, "height"))
+			j.h = v;
+		else if (!strcmp(js.params[i].name, "maxit"))
+			j.maxit = v;
+		else if (!strcmp(js.params[i].name, "dls.loop"))
+			j.loop = (CORBA::ULong)v;
+	}
+	j.n = js.iterations;
+	j.interleaved = js.order == DLS::ORDER_INTERLEAVED;
+	j.stride = stride_of(j.n);
+	if (j.n != j.w || js.result_bytes != 2 * j.h) {
+		fprintf(stderr, "idl_slave: the job's loop is not the one its parameters make\n");
+		return false;
+	}
+	return true;
 }
 
 int main(int argc, char **argv)
@@ -185,30 +218,10 @@ int main(int argc, char **argv)
 		DLS::Registration_var reg =
 			master->register_slave(DLS::PROTOCOL_VERSION, cred, argv[2], 1.0, self);
 		servant->key = reg->key;
-		const DLS::JobSpec &js = reg->job;
 		job j;
-		if (js.version != DLS::PROTOCOL_VERSION || strcmp(js.workload, "mandelbrot")) {
-			fprintf(stderr, "idl_slave: job of version %lu, workload %s: not mine\n",
-				(unsigned long)js.version, (const char *)js.workload);
+		if (!take_job(reg->job, j))
 			return 1;
-		}
-		for (CORBA::ULong i = 0; i < js.params.length(); i++) {
-			long v = atol(js.params[i].value);
-			if (!strcmp(js.params[i].name, "width"))
-				j.w = v;
-			else if (!strcmp(js.params[i].name, "height"))
-				j.h = v;
-			else if (!strcmp(js.params[i].name, "maxit"))
-				j.maxit = v;
-		}
-		j.n = js.iterations;
-		j.interleaved = js.order == DLS::ORDER_INTERLEAVED;
-		j.stride = stride_of(j.n);
-		if (j.n != j.w || js.result_bytes != 2 * j.h) {
-			fprintf(stderr, "idl_slave: the job's loop is not the one its parameters make\n");
-			return 1;
-		}
-		bool at_end = js.collect == DLS::COLLECT_END;
+		bool at_end = reg->job.collect == DLS::COLLECT_END;
 		DLS::ResultSeq held; // computed, not delivered
 		CORBA::ULong seq = 0;
 		long long chunks = 0, iterations = 0;
@@ -250,6 +263,9 @@ int main(int argc, char **argv)
 				usleep((useconds_t)rep->wait_ms * 1000);
 				continue;
 			}
+			// section 18: a new loop's first chunk carries its job
+			if (rep->job.length() == 1 && !take_job(rep->job[0], j))
+				break;
 			compute(j, rep->start, rep->count, held);
 			chunks++;
 			iterations += rep->count;

@@ -46,6 +46,7 @@ static DLS::ResultBlock block(long long start, long long count, long long nbytes
 	DLS::ResultBlock b;
 	std::vector<uint16_t> col((size_t)mp.height);
 
+	b.loop = 0;
 	b.start = start;
 	b.count = count;
 	b.data.length((CORBA::ULong)nbytes);
