@@ -507,7 +507,7 @@ static void forget_loop(struct master_child *ch)
 	ch->last_delivery_at = 0;
 }
 
-int master_next_loop(struct master *m, char *why)
+int master_next_loop(struct master *m, const struct dls_param *given, int ngiven, char *why)
 {
 	struct dls_param params[DLS_MAX_PARAMS];
 	struct result_store fresh;
@@ -520,8 +520,14 @@ int master_next_loop(struct master *m, char *why)
 		pthread_mutex_unlock(&m->lock);
 		return DLS_ESTATE;
 	}
-	memcpy(params, m->cfg.params, sizeof(params));
-	n = m->cfg.nparams;
+	if (ngiven < 0 || ngiven > DLS_MAX_PARAMS || (ngiven && !given)) {
+		master_why(why, "%d parameters: 0..%d", ngiven, DLS_MAX_PARAMS);
+		pthread_mutex_unlock(&m->lock);
+		return DLS_EINVAL;
+	}
+	memcpy(params, given ? given : m->cfg.params,
+	       (size_t)(given ? ngiven : m->cfg.nparams) * sizeof(*params));
+	n = given ? ngiven : m->cfg.nparams;
 	rc = work_params_set_loop(params, &n, m->loop + 1);
 	if (rc)
 		master_why(why, "loop %u: no room for the parameter dls.loop (%d parameters at most)",

@@ -334,13 +334,14 @@ int master_more_loops_left(struct master *m);
 
 /*
  * Once every result of the current loop is in (master_wait_done), and the
- * caller took them (master_results): starts the next loop of cfg.loops.
+ * caller took them (master_results): starts the next loop of cfg.loops,
+ * with these parameters (params NULL: the run's) and dls.loop its number.
  * The slaves' requests that wait since the last result (they are not told
  * DONE while loops remain) meet at the start gate; each slave's first chunk
  * of the loop carries its job.  DLS_OK; DLS_ESTATE (results missing, or no
  * loop left) or the workload's refusal of the new parameters, with why.
  */
-int master_next_loop(struct master *m, char *why);
+int master_next_loop(struct master *m, const struct dls_param *params, int nparams, char *why);
 
 /*
  * No loop after the current one: cfg.loops becomes the loops run so far,

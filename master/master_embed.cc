@@ -32,14 +32,54 @@ struct dls_embed_master {
 	struct master_orb_opts oo;
 	struct run_secret secret;
 	int rc;
+	void (*on_loop_result)(void *user, uint32_t loop, int64_t index, const void *data,
+			       size_t bytes);
+	void *user;
+	// a run of many loops: the serving thread and the program meet
+	// between loops (loop_done: every result of the loop is in; next: 1
+	// the next loop started, 0 the run ends; finished: the thread ended)
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	int loop_done, next, finished, ended;
 };
 
 static void *master_thread(void *arg)
 {
 	struct dls_embed_master *e = (struct dls_embed_master *)arg;
+	int rc = master_orb_run(e->m, &e->oo);
 
-	e->rc = master_orb_run(e->m, &e->oo);
+	pthread_mutex_lock(&e->lock);
+	e->rc = rc;
+	e->finished = 1;
+	pthread_cond_broadcast(&e->cond);
+	pthread_mutex_unlock(&e->lock);
 	return NULL;
+}
+
+// The serving thread, every result of a loop in: waits for the program.
+static int between_loops(void *ctx)
+{
+	struct dls_embed_master *e = (struct dls_embed_master *)ctx;
+	int next;
+
+	pthread_mutex_lock(&e->lock);
+	e->loop_done = 1;
+	pthread_cond_broadcast(&e->cond);
+	while (e->next < 0 && !e->ended)
+		pthread_cond_wait(&e->cond, &e->lock);
+	next = e->next > 0 ? 1 : 0;
+	e->next = -1;
+	e->loop_done = 0;
+	pthread_mutex_unlock(&e->lock);
+	return next;
+}
+
+// on_loop_result under the master's lock: the loop is the results' own
+static void loop_sink(void *ctx, int64_t index, const void *data, size_t bytes)
+{
+	struct dls_embed_master *e = (struct dls_embed_master *)ctx;
+
+	e->on_loop_result(e->user, master_results(e->m)->work.loop.number, index, data, bytes);
 }
 
 // A new run's loop and scheme from the options; DLS_OK or DLS_EINVAL with why.
@@ -103,8 +143,14 @@ static int config_from(const struct dls_embed_master_options *o, struct master_c
 	}
 	if (rc)
 		return rc;
+	if (o->loops < 0 || (o->loops > 1 && o->journal_dir)) {
+		snprintf(why, len, "loops %d: 0 or more, and a run of many loops keeps no journal",
+			 o->loops);
+		return DLS_EINVAL;
+	}
 	c->journal_os = !o->journal_disk;
 	c->rejoin_ms = o->rejoin_ms;
+	c->loops = o->loops;
 	c->sink = o->on_result;
 	c->sink_ctx = o->user;
 	return DLS_OK;
@@ -132,6 +178,15 @@ extern "C" int dls_embed_master_start(const struct dls_embed_master_options *o,
 		snprintf(why, len, "out of memory");
 		return DLS_ENOMEM;
 	}
+	pthread_mutex_init(&e->lock, NULL);
+	pthread_cond_init(&e->cond, NULL);
+	e->next = -1;
+	if (o->on_loop_result) {
+		e->on_loop_result = o->on_loop_result;
+		e->user = o->user;
+		c.sink = loop_sink;
+		c.sink_ctx = e;
+	}
 	if (run_secret_load(&e->secret, o->secret_file, why, len)) {
 		delete e;
 		return DLS_EINVAL;
@@ -150,6 +205,10 @@ extern "C" int dls_embed_master_start(const struct dls_embed_master_options *o,
 	e->oo.stall_ms = DLS_STALL_MS;
 	e->oo.dismiss_timeout_ms = 5000;
 	e->oo.secret = &e->secret;
+	if (c.loops > 1) {
+		e->oo.between_loops = between_loops;
+		e->oo.between_ctx = e;
+	}
 	if (pthread_create(&e->thread, NULL, master_thread, e)) {
 		snprintf(why, len, "cannot start the master's thread");
 		master_destroy(e->m);
@@ -160,17 +219,69 @@ extern "C" int dls_embed_master_start(const struct dls_embed_master_options *o,
 	return DLS_OK;
 }
 
+extern "C" int dls_embed_master_loop_wait(struct dls_embed_master *e, uint32_t *loop,
+					  double *t_p, char *why, size_t len)
+{
+	int rc = DLS_OK;
+
+	pthread_mutex_lock(&e->lock);
+	while (!e->loop_done && !e->finished)
+		pthread_cond_wait(&e->cond, &e->lock);
+	if (!e->loop_done && e->rc) {
+		snprintf(why, len, "the run failed (see the log)");
+		rc = DLS_EREMOTE;
+	}
+	pthread_mutex_unlock(&e->lock);
+	if (loop)
+		*loop = master_loop(e->m);
+	if (t_p)
+		*t_p = rc ? 0 : result_store_elapsed(master_results(e->m));
+	return rc;
+}
+
+extern "C" int dls_embed_master_next_loop(struct dls_embed_master *e,
+					  const struct dls_param *params, int nparams, char *why,
+					  size_t len)
+{
+	char mwhy[MASTER_WHY_LEN] = "";
+	int rc;
+
+	pthread_mutex_lock(&e->lock);
+	if (!e->loop_done || e->ended) {
+		pthread_mutex_unlock(&e->lock);
+		snprintf(why, len, "the current loop is not done (dls_embed_master_loop_wait)");
+		return DLS_ESTATE;
+	}
+	rc = master_next_loop(e->m, params, nparams, mwhy);
+	if (!rc) {
+		e->next = 1;
+		e->loop_done = 0; /* loop_wait waits for the new loop */
+		pthread_cond_broadcast(&e->cond);
+	}
+	pthread_mutex_unlock(&e->lock);
+	if (rc)
+		snprintf(why, len, "%s", mwhy);
+	return rc;
+}
+
 extern "C" int dls_embed_master_wait(struct dls_embed_master *e, struct dls_status *status,
 				     char *why, size_t len)
 {
 	int rc;
 
+	pthread_mutex_lock(&e->lock); // a run of many loops ends after the current one
+	master_end_loops(e->m);
+	e->ended = 1;
+	pthread_cond_broadcast(&e->cond);
+	pthread_mutex_unlock(&e->lock);
 	pthread_join(e->thread, NULL);
 	rc = e->rc ? DLS_EREMOTE : DLS_OK;
 	snprintf(why, len, "%s", rc ? "the run failed (see the log)" : "");
 	if (status && master_snapshot(e->m, status))
 		memset(status, 0, sizeof(*status));
 	master_destroy(e->m);
+	pthread_mutex_destroy(&e->lock);
+	pthread_cond_destroy(&e->cond);
 	delete e;
 	return rc;
 }

@@ -122,7 +122,9 @@ static int loop_done(void *ctx)
 		return -1;
 	if (!master_more_loops_left(s->m))
 		return 0;
-	if (master_next_loop(s->m, why)) {
+	if (s->o->between_loops)
+		return s->o->between_loops(s->o->between_ctx);
+	if (master_next_loop(s->m, NULL, 0, why)) {
 		fprintf(stderr, "dls-master: cannot start loop %u: %s\n", master_loop(s->m) + 1, why);
 		return -1;
 	}

@@ -26,6 +26,12 @@ struct master_orb_opts {
 	int progress;		/* a live progress line on stderr */
 	const struct run_secret *secret; /* the run's (NULL: an open run) */
 	double timeout_s;		 /* give up this long after the start (0: never) */
+	/* A run of many loops driven by a program (may be NULL: the master
+	 * starts each next loop itself): called once every result of a loop
+	 * is in; returns 1 once the program started the next loop
+	 * (master_next_loop), 0 when it ends the run, -1 when it failed. */
+	int (*between_loops)(void *ctx);
+	void *between_ctx;
 };
 
 /* Needs dls_orb_init() first.  Returns the exit status: 0, or 1 on failure. */

@@ -14,6 +14,12 @@
 //            -ORBInitRef NameService=...   (simulates on for SECONDS after the run)
 //   heat_sim --reference FILE [--param count=N --param cells=C]  (sequential)
 //   heat_sim --query IOR          (a client of the simulation's interface)
+//   heat_sim --steps T --slaves K --run RUN [--out FILE] -ORBInitRef ...
+//            a time-stepping simulation: T time steps, each one loop of a DLS
+//            run of T loops that this program's embedded master serves to
+//            K slaves in this program; step t + 1's parameter `hot` (the
+//            hot band's temperature) comes from step t's results
+//   heat_sim --steps T --reference FILE   (the same T steps, sequential)
 //
 // The master, which does not have this body, is told the loop's shape:
 //   dls-master --slaves 2 --run RUN --workload heat.sweep --param count=48
@@ -26,6 +32,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <vector>
 
 #include <dls/embed.hh>
 #include <dls/err.h>
@@ -98,21 +105,25 @@ static void *simulate(void *arg)
 struct sweep {
 	long long count;
 	int cells;
+	double hot; // the hot band's temperature at the start
 };
 
 static int sweep_open(void *user, const struct dls_param *p, size_t n, struct dls_loop *loop,
 		      void **state, char *why, size_t len)
 {
-	static const char *const known[] = {"count", "cells", NULL};
+	static const char *const known[] = {"count", "cells", "hot", NULL};
 	struct sweep *s = (struct sweep *)user;
 	int64_t count = 48, cells = 32;
+	double hot = 1.0;
 
 	if (dls_params_known(p, n, known, why, len) ||
 	    dls_param_int(p, n, "count", 1, 1000000, &count, why, len) ||
-	    dls_param_int(p, n, "cells", 3, 4096, &cells, why, len))
+	    dls_param_int(p, n, "cells", 3, 4096, &cells, why, len) ||
+	    dls_param_double(p, n, "hot", 0.2, 100, &hot, why, len))
 		return DLS_EINVAL;
 	s->count = count;
 	s->cells = (int)cells;
+	s->hot = hot;
 	*state = s;
 	loop->iterations = count;
 	loop->result_bytes = (uint32_t)(cells * sizeof(double));
@@ -128,7 +139,7 @@ static uint64_t sweep_one(const struct sweep *s, long long x, double *t)
 	int c = s->cells, steps = 0;
 
 	for (int i = 0; i < c; i++)
-		t[i] = i >= c / 3 && i < 2 * c / 3 ? 1.0 : 0.0;
+		t[i] = i >= c / 3 && i < 2 * c / 3 ? s->hot : 0.0;
 	while (t[c / 2] > 0.1 && steps < 1000000) {
 		for (int i = 0; i < c; i++) {
 			double l = i ? t[i - 1] : 0.0, r = i + 1 < c ? t[i + 1] : 0.0;
@@ -189,6 +200,144 @@ static int reference(const char *path, int argc, char **argv)
 	return f && !fclose(f) ? 0 : 1;
 }
 
+// --- a time-stepping simulation: one DLS loop a time step -----------------------
+
+#define STEP_COUNT 48
+#define STEP_CELLS 32
+
+// Step t + 1's `hot` from step t's results (count x cells doubles, loop
+// index order): a function of every value, in a fixed order, so that a
+// run and the sequential reference agree to the bit.
+static double next_hot(const std::vector<double> &r)
+{
+	double sum = 0;
+
+	for (double v : r)
+		sum += v;
+	return 0.5 + 4.0 * sum / (double)r.size();
+}
+
+static void step_params(struct dls_param *p, int *n, double hot)
+{
+	char v[32];
+
+	*n = 0;
+	snprintf(v, sizeof(v), "%d", STEP_COUNT);
+	dls_params_set(p, n, "count", v);
+	snprintf(v, sizeof(v), "%d", STEP_CELLS);
+	dls_params_set(p, n, "cells", v);
+	snprintf(v, sizeof(v), "%.17g", hot);
+	dls_params_set(p, n, "hot", v);
+}
+
+// The sequential T steps, every step's results one after the other.
+static int reference_steps(const char *path, int steps)
+{
+	std::vector<double> r((size_t)STEP_COUNT * STEP_CELLS);
+	struct dls_param p[DLS_MAX_PARAMS];
+	struct dls_loop loop;
+	double hot = 1.0;
+	void *state;
+	char why[256];
+	int n;
+	FILE *f = fopen(path, "wb");
+
+	for (int t = 0; f && t < steps; t++) {
+		step_params(p, &n, hot);
+		if (sweep_open(&sweep_state, p, (size_t)n, &loop, &state, why, sizeof(why)))
+			return 2;
+		for (long long x = 0; x < STEP_COUNT; x++)
+			sweep_one(&sweep_state, x, &r[(size_t)x * STEP_CELLS]);
+		fwrite(r.data(), sizeof(double), r.size(), f);
+		printf("step %d: hot %.6f\n", t, hot);
+		hot = next_hot(r);
+	}
+	return f && !fclose(f) ? 0 : 1;
+}
+
+static std::vector<double> step_results((size_t)STEP_COUNT * STEP_CELLS);
+
+// Each result of the current step as the master accepts it.
+static void on_step_result(void *user, uint32_t loop, int64_t index, const void *data,
+			   size_t bytes)
+{
+	(void)user;
+	(void)loop;
+	memcpy(&step_results[(size_t)index * STEP_CELLS], data, bytes);
+}
+
+// T time steps, each a loop of one DLS run: the master and K slaves in this
+// program, on its ORB.
+static int time_steps(int steps, int nslaves, const char *run, const char *out)
+{
+	struct dls_embed_master_options mo;
+	struct dls_embed_master *m = NULL;
+	std::vector<struct dls_embed_slave *> slaves((size_t)nslaves);
+	struct dls_param p[DLS_MAX_PARAMS];
+	char why[256];
+	double hot = 1.0, t_p;
+	int n, rc;
+	FILE *f = out ? fopen(out, "wb") : NULL;
+
+	if (out && !f) {
+		fprintf(stderr, "heat_sim: cannot write %s\n", out);
+		return 1;
+	}
+	step_params(p, &n, hot);
+	dls_embed_master_options_init(&mo);
+	mo.run = run;
+	mo.slaves = nslaves;
+	mo.workload = "heat.sweep";
+	mo.params = p;
+	mo.nparams = n;
+	mo.scheme = "gss";
+	mo.loops = steps;
+	mo.on_loop_result = on_step_result;
+	rc = dls_embed_master_start(&mo, &m, why, sizeof(why));
+	for (int k = 0; !rc && k < nslaves; k++) {
+		struct dls_embed_slave_options so;
+
+		dls_embed_slave_options_init(&so);
+		so.run = run;
+		snprintf(so.slave.name, sizeof(so.slave.name), "step-slave.%d", k);
+		rc = dls_embed_slave_start(&so, &slaves[(size_t)k], why, sizeof(why));
+	}
+	for (int t = 0; !rc && t < steps; t++) {
+		uint32_t loop;
+
+		rc = dls_embed_master_loop_wait(m, &loop, &t_p, why, sizeof(why));
+		if (rc)
+			break;
+		if (f)
+			fwrite(step_results.data(), sizeof(double), step_results.size(), f);
+		printf("step %u: hot %.6f, T_p %.3f s\n", (unsigned)loop, hot, t_p);
+		hot = next_hot(step_results);
+		step_params(p, &n, hot);
+		if (t + 1 < steps)
+			rc = dls_embed_master_next_loop(m, p, n, why, sizeof(why));
+	}
+	if (rc)
+		fprintf(stderr, "heat_sim: time steps: %s: %s\n", dls_strerror(rc), why);
+	if (m) {
+		char mwhy[256];
+		int mrc = dls_embed_master_wait(m, NULL, mwhy, sizeof(mwhy));
+
+		if (!rc && mrc) {
+			fprintf(stderr, "heat_sim: the master failed: %s\n", mwhy);
+			rc = mrc;
+		}
+	}
+	for (int k = 0; k < nslaves; k++) {
+		struct slave_stats st;
+
+		if (slaves[(size_t)k])
+			dls_embed_slave_wait(slaves[(size_t)k], &st, why, sizeof(why));
+	}
+	if (f && fclose(f))
+		rc = 1;
+	return rc ? 1 : 0;
+}
+
 // A client of the simulation: what other programs do with it.
 static int query(CORBA::ORB_ptr orb, const char *ior)
 {
@@ -215,6 +364,10 @@ static const char *arg_of(int argc, char **argv, const char *name, const char *d
 
 int main(int argc, char **argv)
 {
+	int steps = atoi(arg_of(argc, argv, "--steps", "0"));
+
+	if (steps > 0 && arg_of(argc, argv, "--reference", NULL))
+		return reference_steps(arg_of(argc, argv, "--reference", NULL), steps);
 	if (arg_of(argc, argv, "--reference", NULL))
 		return reference(arg_of(argc, argv, "--reference", NULL), argc, argv);
 
@@ -227,6 +380,20 @@ int main(int argc, char **argv)
 	if (arg_of(argc, argv, "--query", NULL)) {
 		int rc = query(orb, arg_of(argc, argv, "--query", NULL));
 
+		orb->destroy();
+		return rc;
+	}
+
+	if (steps > 0) {
+		int rc;
+
+		if (dls_embed_use_orb(orb, poa) || dls_workload_register(&sweep_workload)) {
+			fprintf(stderr, "heat_sim: cannot lend the ORB to DLS\n");
+			return 1;
+		}
+		rc = time_steps(steps, atoi(arg_of(argc, argv, "--slaves", "2")),
+				arg_of(argc, argv, "--run", "heat"), arg_of(argc, argv, "--out", NULL));
+		dls_orb_stop();
 		orb->destroy();
 		return rc;
 	}

@@ -117,14 +117,18 @@ int dls_steps_start(const struct dls_embed_slave_options *o, struct dls_steps **
  * run is over (dls_steps_end says how it ended).  The first step, before
  * the slave asks for any work, has count 0 and out NULL: it brings the
  * run's job (dls_steps_job), which the program accepts with
- * dls_steps_done(..., DLS_OK, NULL) or refuses with a code and why.
+ * dls_steps_done(..., DLS_OK, NULL) or refuses with a code and why.  In a
+ * run of many loops (PROTOCOL.md 18) every later loop begins with such a
+ * step too, bringing that loop's job (its parameters carry dls.loop, its
+ * number; its iterations may differ): a shape the program cannot compute
+ * is refused the same way, and the slave leaves the run.
  */
 int dls_steps_next(struct dls_steps *s, struct dls_step *step, int timeout_ms);
 
 /*
- * The run's job (workload name, parameters, iterations N, result_bytes,
- * iteration order): NULL before the first step (count 0), then valid until
- * dls_steps_end.  A program checks that it can compute it (its loop has N
+ * The current loop's job (workload name, parameters, iterations N,
+ * result_bytes, iteration order): NULL before the first step (count 0),
+ * then valid until the next step of count 0 or dls_steps_end.  A program checks that it can compute it (its loop has N
  * iterations, its results are result_bytes each) and refuses it with
  * dls_steps_done(s, &step, DLS_EINVAL, why): the slave leaves the run
  * before it asks for work, and the master is told at once.
@@ -177,6 +181,13 @@ struct dls_embed_master_options {
 	int resume;
 	int journal_disk;
 	int rejoin_ms;
+	/* A run of many loops (PROTOCOL.md 18; no journal): the most loops the
+	 * program may run, each after the first started by
+	 * dls_embed_master_next_loop (0 or 1: one loop).  on_loop_result, if
+	 * set, is called instead of on_result, with the loop's number. */
+	int loops;
+	void (*on_loop_result)(void *user, uint32_t loop, int64_t index, const void *data,
+			       size_t bytes);
 };
 
 void dls_embed_master_options_init(struct dls_embed_master_options *o);
@@ -192,8 +203,29 @@ int dls_embed_master_start(const struct dls_embed_master_options *o,
 			   struct dls_embed_master **out, char *why, size_t len);
 
 /*
+ * A run of many loops: waits until every result of the current loop is in
+ * (each handed to on_result or on_loop_result).  DLS_OK with its number
+ * (0 first) and T_p in *loop and *t_p (either may be NULL); DLS_EREMOTE
+ * when the run failed (every slave lost; why).  Then the program starts
+ * the next loop, or ends the run with dls_embed_master_wait.
+ */
+int dls_embed_master_loop_wait(struct dls_embed_master *m, uint32_t *loop, double *t_p,
+			       char *why, size_t len);
+
+/*
+ * After dls_embed_master_loop_wait: starts the next loop with these
+ * parameters (params NULL: the run's; dls.loop is set to its number), for
+ * the same slaves, which the master kept.  Its iterations may differ.
+ * DLS_OK; DLS_ESTATE (the loop is not done, or `loops` were run); or the
+ * workload's refusal of the parameters (DLS_EINVAL, why), the run then
+ * still waiting for a next loop or its end.
+ */
+int dls_embed_master_next_loop(struct dls_embed_master *m, const struct dls_param *params,
+			       int nparams, char *why, size_t len);
+
+/*
  * Waits until the run is over (every result in and handed to on_result,
- * the slaves dismissed).  DLS_OK, or DLS_EREMOTE when it failed (every
+ * the slaves dismissed; a run of many loops ends after its current loop).  DLS_OK, or DLS_EREMOTE when it failed (every
  * slave lost; why).  status (if not NULL) gets the final per-slave table
  * (free with dls_status_free).  Then frees m, once no call of another
  * process is inside it: on the program's ORB, which goes on serving, a

@@ -59,8 +59,11 @@ struct slave_config {
 		    size_t len);
 	void *body_ctx;
 	/*
-	 * Optional, with body: the job, once registered and before any
-	 * request.  DLS_OK, or a code and why: the program cannot compute it
+	 * Optional (called with body_ctx, with or without body): the job, once
+	 * registered and before any request, and in a run of many loops each
+	 * later loop's job (its parameters carry dls.loop = its number) before
+	 * the loop's first chunk computes: the program learns that a loop
+	 * begins.  DLS_OK, or a code and why: the program cannot compute it
 	 * (its loop has another N, its results another size); the slave then
 	 * leaves at once and ends with that code.
 	 */

@@ -52,6 +52,17 @@ assert a.tobytes() == open(sys.argv[2], "rb").read(), "the distributed sweep dif
 PY
 grep -q "heat.sweep (count=48 cells=32 dls.iterations=48" "$T/master.log"
 
+# heat_sim as a time-stepping simulation: 6 steps, each a loop of one run
+# (its embedded master and 2 embedded slaves), each step's parameter from
+# the step before's results: every step equals the sequential one
+timeout 120 "$X/heat_sim" --steps 6 --slaves 2 --run heat-steps --out "$T/steps.bin" $NS $EP \
+	>"$T/heat-steps.log" 2>&1 || { cat "$T/heat-steps.log"; fail "heat_sim --steps"; }
+"$X/heat_sim" --steps 6 --reference "$T/steps-ref.bin" >"$T/heat-steps-ref.log"
+cmp "$T/steps.bin" "$T/steps-ref.bin"
+[ "$(grep -c '^step [0-5]: hot' "$T/heat-steps.log")" = 6 ]
+diff <(sed 's/, T_p.*//' "$T/heat-steps.log") "$T/heat-steps-ref.log"
+echo "ok heat_sim: 6 time steps in one run, each exact"
+
 # a C program's own main loop, on the step API
 spawn pmaster dls-master --slaves 1 --run primes --workload primes --param dls.iterations=300 \
 	--param dls.result_bytes=4 --param dls.dtype='<u4' --scheme gss --out "$T/primes.npy" $NS $EP
