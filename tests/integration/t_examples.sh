@@ -60,7 +60,7 @@ timeout 120 "$X/heat_sim" --steps 6 --slaves 2 --run heat-steps --out "$T/steps.
 "$X/heat_sim" --steps 6 --reference "$T/steps-ref.bin" >"$T/heat-steps-ref.log"
 cmp "$T/steps.bin" "$T/steps-ref.bin"
 [ "$(grep -c '^step [0-5]: hot' "$T/heat-steps.log")" = 6 ]
-diff <(sed 's/, T_p.*//' "$T/heat-steps.log") "$T/heat-steps-ref.log"
+diff <(grep '^step' "$T/heat-steps.log" | sed 's/, T_p.*//') <(grep '^step' "$T/heat-steps-ref.log")
 echo "ok heat_sim: 6 time steps in one run, each exact"
 
 # a C program's own main loop, on the step API
