@@ -69,10 +69,13 @@ static void help(void)
 	    "                       estimates (holders: one round of calls first) or\n"
 	    "                       truly (oracle: a bound); prints the take-backs\n"
 	    "  --poll-ms MS         A_i = 0: read Q_i again after MS (default 100)\n"
-	    "  --steps N            a time-stepping loop: the loop N times, each step\n"
-	    "                       starting once the last result of the one before is\n"
-	    "                       in (flat only; awf learns its weights between steps;\n"
-	    "                       not auto); prints each step's T_p and E\n"
+	    "  --loops N            a run of N loops, as dls run --loops (--steps N too):\n"
+	    "                       each starts once the last result of the one before\n"
+	    "                       is in; the adaptive techniques (awf among them) go\n"
+	    "                       on from what they learnt, the others start afresh;\n"
+	    "                       loop k's costs are the workload's with dls.loop=k;\n"
+	    "                       flat only, no take-back; prints each loop's T_p, E\n"
+	    "  --fresh-loops        every loop's scheme starts afresh\n"
 	    "  --per-pe             also print each PE's chunks, iterations, T_comp\n"
 	    "  --json FILE          the result for scripts\n" SCHED_CLI_HELP
 	    "  --scheme trees       Kim and Purtilo's Tree Scheduling: no master in the loop;\n"
@@ -117,7 +120,8 @@ enum {
 	O_OVERLAP,
 	O_TAKEBACK,
 	O_SEEDS,
-	O_STEPS
+	O_STEPS,
+	O_FRESH
 };
 
 /* FSC's inputs when --h and --sd are not given: a chunk's scheduling
@@ -155,6 +159,54 @@ static void open_workload(const char *name, const struct dls_param *p, int n, st
 		work_close(wk);
 		cli_usage_error(PROG, "--workload", name, "its body is needed for its costs");
 	}
+}
+
+/*
+ * A run of `loops` loops of workload `name`: loop k's cost of each
+ * iteration (in the order's sequence), computed as dls reference would with
+ * dls.loop = k; [0] is cost0, the loop 0 costs already made.  NULL when
+ * out of memory; exits 1 when the workload fails.
+ */
+static uint64_t **loop_costs(const char *name, const struct dls_param *params, int nparams,
+			     enum iter_order_mode mode, int64_t n, int loops, uint64_t *cost0)
+{
+	uint64_t **lc = calloc((size_t)loops, sizeof(*lc)), *col = malloc((size_t)n * 8);
+	struct iter_order order;
+	char why[256];
+
+	if (!lc || !col) {
+		free(lc);
+		free(col);
+		return NULL;
+	}
+	lc[0] = cost0;
+	iter_order_init(&order, mode, n);
+	for (int k = 1; k < loops; k++) {
+		struct dls_param p[DLS_MAX_PARAMS];
+		int np = nparams;
+		struct work wk;
+
+		memcpy(p, params, (size_t)nparams * sizeof(*p));
+		lc[k] = malloc((size_t)n * sizeof(**lc));
+		if (!lc[k] || work_params_set_loop(p, &np, (uint32_t)k)) {
+			for (int j = 1; j < k + 1; j++)
+				free(lc[j]);
+			free(lc);
+			free(col);
+			return NULL;
+		}
+		open_workload(name, p, np, &wk);
+		if (wk.loop.iterations != n || work_sequential(&wk, NULL, col, why, sizeof(why))) {
+			fprintf(stderr, PROG ": workload '%s', loop %d: %s\n", name, k,
+				wk.loop.iterations != n ? "another number of iterations" : why);
+			exit(1);
+		}
+		work_close(&wk);
+		for (int64_t i = 0; i < n; i++)
+			lc[k][i] = col[iter_order_column(&order, i)];
+	}
+	free(col);
+	return lc;
 }
 
 /* --scheme trees --tau LIST --tasks N: seed 000's task-level model. */
@@ -210,7 +262,9 @@ int dls_cmd_simulate(int argc, char **argv)
 					     {"take-back", required_argument, 0, O_TAKEBACK},
 					     {"poll-ms", required_argument, 0, O_POLL},
 					     {"per-pe", no_argument, 0, O_PERPE},
+					     {"loops", required_argument, 0, O_STEPS},
 					     {"steps", required_argument, 0, O_STEPS},
+					     {"fresh-loops", no_argument, 0, O_FRESH},
 					     {"per-request-us", required_argument, 0, O_PERREQ},
 					     {"hmasters", required_argument, 0, O_HMASTERS},
 					     {"hm-overhead-us", required_argument, 0, O_HMOVH},
@@ -236,7 +290,8 @@ int dls_cmd_simulate(int argc, char **argv)
 	const char *loads = NULL, *json = NULL;
 	int c, rc, npes = 0, nd = 0, per_pe = 0;
 	double t_iter = 100, overhead = 0, latency = 0, poll = 100, per_request = 0, hm_overhead = 0;
-	int hmasters = 0, twolevel = 1, trees = 0, overlap = 1, steps = 1;
+	int hmasters = 0, twolevel = 1, trees = 0, overlap = 1, steps = 1, fresh_loops = 0;
+	uint64_t **lcost = NULL;
 	enum sim_takeback takeback = SIM_TAKEBACK_HOLDERS;
 	int takeback_given = 0;
 	struct trees_opts to = {TREE_GAMMA_HALF, TREE_ALLOC_EQUAL, 0, 0, NULL};
@@ -335,7 +390,10 @@ int dls_cmd_simulate(int argc, char **argv)
 			per_pe = 1;
 			break;
 		case O_STEPS:
-			steps = (int)cli_i64_or_die(PROG, "--steps", optarg, 1, 100000);
+			steps = (int)cli_i64_or_die(PROG, "--loops", optarg, 1, 100000);
+			break;
+		case O_FRESH:
+			fresh_loops = 1;
 			break;
 		case O_SEEDS:
 			po.seeds = (int)cli_i64_or_die(PROG, "--seeds", optarg, 1, 1000);
@@ -413,9 +471,6 @@ int dls_cmd_simulate(int argc, char **argv)
 		open_workload(workload, params, nparams, &wk);
 	n = workload ? wk.loop.iterations : mp.width;
 	sched_cli_finish(PROG, &sc, "dtss", n, cl.n);
-	if (steps > 1 && sc.p.kind == SCHED_AUTO)
-		cli_usage_error(PROG, "--steps", NULL,
-				"auto decides over one loop; name a technique for time steps");
 
 	/* the real cost of every iteration, in the chosen order */
 	colcost = malloc((size_t)n * sizeof(*colcost));
@@ -492,7 +547,16 @@ int dls_cmd_simulate(int argc, char **argv)
 	sim.poll_s = poll * 1e-3;
 	sim.overlap = overlap;
 	sim.steps = steps;
+	sim.fresh_loops = fresh_loops;
 	sim.takeback = takeback;
+	if (workload && steps > 1) {
+		lcost = loop_costs(workload, params, nparams, mode, n, steps, cost);
+		if (!lcost) {
+			fprintf(stderr, PROG ": out of memory\n");
+			return 1;
+		}
+		sim.loop_cost = (const uint64_t *const *)lcost;
+	}
 	if (sim.sched.kind == SCHED_FSC && !sim.sched.fsc_h)
 		fsc_from_model(&sim);
 	rc = sim_run(&sim, &res);
@@ -567,6 +631,9 @@ int dls_cmd_simulate(int argc, char **argv)
 		}
 	}
 	sim_result_free(&res);
+	for (int k = 1; lcost && k < steps; k++)
+		free(lcost[k]);
+	free(lcost);
 	free(colcost);
 	free(cost);
 	free(col);

@@ -24,8 +24,13 @@ static void progress_line(const struct run_loop_ops *ops)
 	 * ride on requests), once there is a pace to go by */
 	if (f >= 0.02 && f < 1 && s.elapsed > 0)
 		snprintf(eta, sizeof(eta), ", about %.1f s to go", s.elapsed * (1 - f) / f);
-	fprintf(stderr, "\r%s: %lld/%lld iterations delivered (%5.1f%%), %.1f s%s   ", s.scheme,
-		(long long)s.delivered, (long long)s.iterations, 100.0 * f, s.elapsed, eta);
+	char loop[48] = "";
+
+	if (s.loops > 1)
+		snprintf(loop, sizeof(loop), "loop %u of %u, ", (unsigned)s.loop + 1,
+			 (unsigned)s.loops);
+	fprintf(stderr, "\r%s: %s%lld/%lld iterations delivered (%5.1f%%), %.1f s%s   ", s.scheme,
+		loop, (long long)s.delivered, (long long)s.iterations, 100.0 * f, s.elapsed, eta);
 	dls_status_free(&s);
 }
 

@@ -430,6 +430,8 @@ int master_snapshot(struct master *m, struct dls_status *out)
 	if (m->sched)
 		master_auto_describe(m->sched, out->scheme_choices, sizeof(out->scheme_choices));
 	out->started = m->gate_open;
+	out->loop = m->loop;
+	out->loops = m->cfg.loops > 1 ? (uint32_t)m->cfg.loops : 0;
 	out->done = m->results.done;
 	out->elapsed = result_store_elapsed(&m->results);
 	for (int i = 0; i < m->roster.n; i++) {

@@ -135,21 +135,63 @@ static int64_t chunks_before(const struct sim_result *out, int k)
  * figures, hands the scheme every chunk time not yet reported (they come
  * with the results), starts step k, and every slave's request, held at the
  * master, is served from then on. */
-static int next_step(const struct sim_config *c, struct sched *sched, struct sim_slave *sl,
-		     struct sim_result *out, const struct emul_steps *total, double work, int k,
-		     double end)
+/* The work of loop k in seconds at power 1, with its costs in c->cost. */
+static double loop_work(struct sim_config *c, int k)
 {
+	double work = 0;
+
+	if (c->loop_cost)
+		c->cost = c->loop_cost[k];
+	for (int64_t i = 0; i < c->iterations; i++)
+		work += (double)c->cost[i];
+	return work * c->t_iter_s;
+}
+
+/* The scheme of loop k >= 1, as the master makes it: an adaptive technique
+ * goes on from what it learnt (sched_next_step) unless every loop starts
+ * afresh; any other starts anew with each slave's A_i at `end`. */
+static int next_scheme(const struct sim_config *c, struct sched **sched, struct sim_slave *sl,
+		       double end)
+{
+	struct sched_params p = c->sched;
+	int64_t *acp;
+	int rc;
+
+	if (!c->fresh_loops && sched_kind_is_adaptive(c->sched.kind))
+		return sched_next_step(*sched);
+	acp = calloc((size_t)c->npes, sizeof(*acp));
+	if (!acp)
+		return DLS_ENOMEM;
+	for (int i = 0; i < c->npes; i++)
+		acp[i] = sched_kind_is_weighted(c->sched.kind)
+				 ? (int64_t)(sl[i].vpower * 1000 + 0.5)
+				 : sim_slave_acp_at(c, &sl[i], &c->pes[i], end);
+	p.iterations = c->iterations;
+	p.npes = c->npes;
+	p.acp = acp;
+	sched_destroy(*sched);
+	*sched = NULL;
+	rc = sched_create(&p, sched);
+	free(acp);
+	return rc;
+}
+
+static int next_step(struct sim_config *c, struct sched **sched, struct sim_slave *sl,
+		     struct sim_result *out, const struct emul_steps *total, int k, double end)
+{
+	double work;
 	int rc;
 
 	out->step[k - 1].t_p = end - step_began(out, k - 1);
 	out->step[k - 1].chunks = out->chunks - chunks_before(out, k - 1);
 	for (int i = 0; i < c->npes; i++) {
 		sl[i].asked = INFINITY; /* every chunk time goes with the results */
-		report_measured(sched, &sl[i], i);
+		report_measured(*sched, &sl[i], i);
 	}
-	rc = sched_next_step(sched);
+	rc = next_scheme(c, sched, sl, end);
 	if (rc)
 		return rc;
+	work = loop_work(c, k);
 	out->step[k].t_ideal = emul_finish(total, end, work) - end;
 	for (int i = 0; i < c->npes; i++) {
 		sl[i].active = 1;
@@ -167,8 +209,9 @@ static double declared_of(const struct sim_pe *pe)
 	return pe->declared > 0 ? pe->declared : pe->speed;
 }
 
-int sim_run(const struct sim_config *c, struct sim_result *out)
+int sim_run(const struct sim_config *given, struct sim_result *out)
 {
+	struct sim_config cc = *given, *c = &cc; /* c->cost is the current loop's */
 	struct sim_slave *sl;
 	struct sched *sched = NULL;
 	struct sched_params p = c->sched;
@@ -218,10 +261,10 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 		if (sched_kind_is_weighted(c->sched.kind))
 			acp0[i] = (int64_t)(sl[i].vpower * 1000 + 0.5);
 	}
-	for (int64_t i = 0; i < c->iterations; i++)
-		work += (double)c->cost[i];
-	work *= c->t_iter_s;
-	out->t_ideal = emul_finish(&total, 0, work * out->steps);
+	for (int k = out->steps - 1; k >= 0; k--) /* ends with loop 0's costs */
+		work += loop_work(c, k);
+	out->t_ideal = emul_finish(&total, 0, work);
+	work = loop_work(c, 0);
 	out->step[0].t_ideal = emul_finish(&total, 0, work);
 	if (c->hmasters > 0 && c->twolevel) { /* its own schedules, per level */
 		rc = sim_twolevel(c, sl, out);
@@ -252,7 +295,7 @@ int sim_run(const struct sim_config *c, struct sim_result *out)
 		int64_t best_acp = 0;
 
 		if (active == 0) { /* the step's last result is in: the next step */
-			rc = next_step(c, sched, sl, out, &total, work, ++step, last_end);
+			rc = next_step(c, &sched, sl, out, &total, ++step, last_end);
 			if (rc)
 				goto done;
 			active = c->npes;

@@ -69,11 +69,16 @@ struct sim_config {
 	double hm_overhead_s; /* an hmaster's service time per merged message */
 	int twolevel;	      /* with hmasters: two-level mode instead of relay */
 	enum sim_takeback takeback; /* flat, one step: the end game modelled */
-	int steps;	      /* time steps of the loop (0: one); flat model only: each
-				 step the whole loop again, the next starting
-				 once the last result of this one is in, the
-				 requests held there served then (AWF learns
-				 between them, sched_next_step) */
+	int steps;	      /* loops of the run (0: one); flat model only: each
+				 the whole loop again, the next starting once
+				 the last result of this one is in, the
+				 requests held there served then; as dls run
+				 --loops: an adaptive technique goes on from
+				 what it learnt (sched_next_step), any other
+				 starts afresh with the slaves' A_i then */
+	int fresh_loops;      /* every loop's scheme starts afresh (--fresh-loops) */
+	const uint64_t *const *loop_cost; /* steps > 1: loop k's costs (I entries
+					     each); NULL: cost in every loop */
 };
 
 struct sim_pe_result {

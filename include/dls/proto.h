@@ -168,6 +168,8 @@ struct dls_status {
 	double elapsed; /* since scheduling started; T_p once done */
 	int nslaves;
 	struct dls_slave_status *slaves; /* nslaves entries; free with dls_status_free */
+	uint32_t loop, loops; /* a run of many loops: the current one (0 first) of
+				 how many (0 or 1: a run of one loop) */
 };
 
 /* Frees what a status holds (its rows); the struct itself is the caller's. */
