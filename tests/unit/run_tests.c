@@ -17,7 +17,7 @@ int main(void)
 	if (CU_initialize_registry() != CUE_SUCCESS)
 		return 1;
 	if (sched_suite_add() || sched_random_suite_add() || sched_adapt_suite_add() || sched_auto_suite_add() || tree_plan_suite_add() ||
-	    mandel_suite_add() || cli_opt_suite_add() || master_suite_add() ||
+	    mandel_suite_add() || cli_opt_suite_add() || master_suite_add() || master_loops_suite_add() ||
 	    slave_suite_add() || sim_suite_add() ||
 	    hmaster_suite_add() || tree_sim_suite_add() || pile_sim_suite_add() || coordinator_suite_add() ||
 	    coordinator_journal_suite_add() ||

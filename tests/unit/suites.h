@@ -10,6 +10,7 @@ int tree_plan_suite_add(void);
 int mandel_suite_add(void);
 int cli_opt_suite_add(void);
 int master_suite_add(void);
+int master_loops_suite_add(void);
 int slave_suite_add(void);
 int sim_suite_add(void);
 int hmaster_suite_add(void);

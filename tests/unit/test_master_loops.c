@@ -1,0 +1,159 @@
+/*
+ * A run of many loops in the master core, without sockets: requests wait
+ * between loops, the next loop's first chunk carries its job (dls.loop),
+ * results of a loop before are dropped and of a loop not begun refused,
+ * every loop's results are exact, and DONE comes after the last loop.
+ */
+#include <CUnit/CUnit.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dls/err.h"
+#include "master.h"
+#include "master_testutil.h"
+#include "suites.h"
+
+#define W 30
+#define H 8
+#define LOOPS 3
+
+/* The driver's side: after each loop but the last, checks its image and
+ * starts the next (as dls-master's run loop does). */
+struct driver {
+	struct master *m;
+	int exact[LOOPS];
+	int next_rc[LOOPS];
+};
+
+static void *drive(void *arg)
+{
+	struct driver *d = arg;
+	char why[MASTER_WHY_LEN];
+
+	for (int k = 0; k < LOOPS; k++) {
+		uint16_t *all = tu_mandel_counts(W, H, 64, 0, W);
+
+		if (master_wait_done(d->m, 10000) != DLS_OK) {
+			free(all);
+			return NULL;
+		}
+		d->exact[k] = !memcmp(tu_image(d->m), all, (size_t)W * H * sizeof(uint16_t));
+		free(all);
+		d->next_rc[k] = k + 1 < LOOPS ? master_next_loop(d->m, NULL, 0, why) : DLS_OK;
+	}
+	return NULL;
+}
+
+/* dls.loop in a job's parameters, or -1. */
+static long job_loop(const struct dls_job *j)
+{
+	for (int i = 0; i < j->nparams; i++)
+		if (!strcmp(j->params[i].name, "dls.loop"))
+			return atol(j->params[i].value);
+	return -1;
+}
+
+/* Sends the results of rep's chunk stamped with `loop`; the reply in *rep. */
+static int deliver(struct master *m, uint32_t *seq, uint32_t loop, struct dls_reply *rep,
+		   char *why)
+{
+	uint16_t *c = tu_mandel_counts(W, H, 64, rep->start, rep->count);
+	struct dls_result res = tu_counts(rep->start, rep->count, c, (size_t)rep->count * H);
+	struct dls_request r;
+	int rc;
+
+	res.loop = loop;
+	r = tu_request(m, 0, ++*seq, 1, &res, 1);
+	rc = master_request(m, &r, rep, why);
+	free(c);
+	return rc;
+}
+
+static void test_loops(void)
+{
+	struct master_config c;
+	struct driver d = {0};
+	struct dls_reply rep;
+	struct dls_request r;
+	struct dls_status st;
+	pthread_t th;
+	const char *name = "a";
+	const double speed = 1;
+	double v;
+	int id, err, loops_seen = 1;
+	uint64_t key;
+	uint32_t seq = 0, loop = 0;
+	char why[MASTER_WHY_LEN];
+
+	tu_master_config(&c, SCHED_SS, 1, W, H, 1000);
+	tu_set_maxit(&c, 64);
+	c.start_timeout_ms = 0;
+	c.wait_ms = 5;
+	c.loops = LOOPS;
+	d.m = master_create(&c, &err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d.m);
+	CU_ASSERT_EQUAL_FATAL(master_register_group(d.m, 0, &name, &speed, 1, &id, &key, &v, why),
+			      DLS_OK);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&th, NULL, drive, &d), 0);
+	r = tu_request(d.m, 0, ++seq, 1, NULL, 0);
+	CU_ASSERT_EQUAL_FATAL(master_request(d.m, &r, &rep, why), DLS_OK);
+	CU_ASSERT(rep.kind == DLS_REPLY_WORK && !rep.has_job); /* loop 0: the registration's job */
+	for (int guard = 0; guard < 400 && rep.kind == DLS_REPLY_WORK; guard++) {
+		struct dls_reply given = rep;
+
+		if (rep.has_job) { /* a new loop: its job, its number */
+			CU_ASSERT_EQUAL(job_loop(&rep.job), (long)loop + 1);
+			CU_ASSERT_EQUAL(rep.job.iterations, W);
+			loop++;
+			loops_seen++;
+			/* a copy of loop 0's results of this range: dropped, the
+			 * request served (nothing delivered by it) */
+			CU_ASSERT_EQUAL_FATAL(deliver(d.m, &seq, loop - 1, &rep, why), DLS_OK);
+			CU_ASSERT(rep.kind == DLS_REPLY_WORK || rep.kind == DLS_REPLY_WAIT);
+			master_snapshot(d.m, &st);
+			CU_ASSERT_EQUAL(st.delivered, 0);
+			CU_ASSERT_EQUAL(st.loop, loop);
+			dls_status_free(&st);
+			/* results of a loop not begun: refused, the state unharmed */
+			CU_ASSERT_EQUAL(deliver(d.m, &seq, loop + 1, &given, why), DLS_EINVAL);
+			CU_ASSERT_PTR_NOT_NULL(strstr(why, "the run is in loop"));
+			seq--; /* the refused request's seq is free again */
+			/* the chunk given with the job, and the one after it, delivered */
+			CU_ASSERT_EQUAL_FATAL(rep.kind, DLS_REPLY_WORK);
+			{
+				struct dls_reply second = rep;
+				uint16_t *c1 = tu_mandel_counts(W, H, 64, given.start, given.count);
+				uint16_t *c2 = tu_mandel_counts(W, H, 64, second.start, second.count);
+				struct dls_result two[2] = {
+				    tu_counts(given.start, given.count, c1, (size_t)given.count * H),
+				    tu_counts(second.start, second.count, c2,
+					      (size_t)second.count * H)};
+
+				two[0].loop = two[1].loop = loop;
+				r = tu_request(d.m, 0, ++seq, 1, two, 2);
+				CU_ASSERT_EQUAL_FATAL(master_request(d.m, &r, &rep, why), DLS_OK);
+				free(c1);
+				free(c2);
+			}
+			continue;
+		}
+		CU_ASSERT_EQUAL_FATAL(deliver(d.m, &seq, loop, &rep, why), DLS_OK);
+	}
+	CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_DONE);
+	CU_ASSERT_EQUAL(loops_seen, LOOPS);
+	pthread_join(th, NULL);
+	for (int k = 0; k < LOOPS; k++) {
+		CU_ASSERT(d.exact[k]);
+		CU_ASSERT_EQUAL(d.next_rc[k], DLS_OK);
+	}
+	CU_ASSERT_EQUAL(master_next_loop(d.m, NULL, 0, why), DLS_ESTATE); /* no loop left */
+	master_destroy(d.m);
+}
+
+int master_loops_suite_add(void)
+{
+	CU_pSuite s = CU_add_suite("master core: many loops", NULL, NULL);
+
+	return !s || !CU_add_test(s, "loops in one run: job, stale and future results", test_loops);
+}
