@@ -351,6 +351,10 @@ static void add_config_args(char **margv, int *mn, const struct run_opts *o,
 		add_arg(margv, mn, "%s", o->sched_argv[i]);
 	for (int i = 0; i < o->tree_argc; i++)
 		add_arg(margv, mn, "%s", o->tree_argv[i]);
+	if (o->loops > 1)
+		add_arg(margv, mn, "--loops=%d", o->loops);
+	if (o->fresh_loops)
+		add_arg(margv, mn, "--fresh-loops");
 	if (o->journal)
 		add_arg(margv, mn, "--journal=%s", e->logdir);
 }
@@ -391,10 +395,6 @@ static int start_master(const struct run_opts *o, const struct run_env *e, struc
 	add_ping_args(margv, &mn, o);
 	if (o->stall_ms >= 0 && !o->trees)
 		add_arg(margv, &mn, "--stall-ms=%d", o->stall_ms);
-	if (o->loops > 1)
-		add_arg(margv, &mn, "--loops=%d", o->loops);
-	if (o->fresh_loops)
-		add_arg(margv, &mn, "--fresh-loops");
 	add_net_args(margv, &mn, o, e, 0, 0);
 	snprintf(r->master.log, sizeof(r->master.log), "%s/master.log", e->logdir);
 	r->master.status = -1;

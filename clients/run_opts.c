@@ -133,8 +133,8 @@ static void help(void)
 	       "  --loops N            the loop N times in one run (default 1): the slaves\n"
 	       "                       stay registered, loop k gets dls.loop=k (pendulum's\n"
 	       "                       drift moves its costs with it); --out holds every\n"
-	       "                       loop, the table and JSON each loop's T_p and E; no\n"
-	       "                       journal; master-slave schemes, flat or relay hmasters\n"
+	       "                       loop, the table and JSON each loop's T_p and E;\n"
+	       "                       master-slave schemes, flat or relay hmasters\n"
 	       "  --fresh-loops        each loop's scheme starts afresh (by default awf and\n"
 	       "                       the adaptive techniques go on from the loops before)\n"
 	       "  --collect C          piggyback (default) or end\n"
@@ -660,12 +660,6 @@ void run_opts_validate(struct run_opts *o)
 			cli_usage_error(PROG, "--loops", n,
 					"two-level hmasters run one loop a run; --hmode relay runs "
 					"many");
-		for (int i = 0; i < o->ndrills; i++)
-			if (o->drills[i].master)
-				cli_usage_error(PROG, "--kill", o->drills[i].name,
-						"a run of many loops keeps no journal, so its master "
-						"is not resumed");
-		o->journal = 0; /* the journal holds one loop */
 	}
 	if (o->real && o->t_iter_given)
 		cli_usage_error(PROG, "--t-iter", NULL,

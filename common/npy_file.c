@@ -98,11 +98,51 @@ int npy_stream_open(struct npy_stream **out, const char *path, const char *dtype
 	return DLS_OK;
 }
 
+int npy_stream_reopen(struct npy_stream **out, const char *path, const char *dtype,
+		      int64_t planes, int64_t rows, size_t row_bytes, int64_t next)
+{
+	char head[256], dims[96], was[256];
+	size_t vsize = npy_dtype_size(dtype), total;
+	struct npy_stream *s;
+
+	*out = NULL;
+	if (!vsize || row_bytes % vsize || planes < 1 || rows < 0 || next < 0 || next > planes)
+		return DLS_EINVAL;
+	snprintf(dims, sizeof(dims), "%lld, %lld, %zu", (long long)planes, (long long)rows,
+		 row_bytes / vsize);
+	total = npy_head(head, dtype, dims);
+	s = calloc(1, sizeof(*s));
+	if (!s || !(s->path = strdup(path))) {
+		free(s);
+		return DLS_ENOMEM;
+	}
+	s->planes = planes;
+	s->rows = rows;
+	s->row_bytes = row_bytes;
+	s->written = next;
+	s->f = fopen(path, "r+b");
+	if (!s->f || fread(was, 1, total, s->f) != total || memcmp(was, head, total) ||
+	    fseeko(s->f, (off_t)total + (off_t)next * rows * (off_t)row_bytes, SEEK_SET)) {
+		log_err("cannot go on writing '%s': %s", path,
+			s->f ? "not the file of this run's shape, or shorter" : strerror(errno));
+		if (s->f)
+			fclose(s->f);
+		free(s->path);
+		free(s);
+		return DLS_EIO;
+	}
+	*out = s;
+	return DLS_OK;
+}
+
 int npy_stream_append(struct npy_stream *s, const void *data)
 {
 	if (s->failed || s->written == s->planes)
 		return DLS_EIO;
-	if (s->rows && fwrite(data, s->row_bytes, (size_t)s->rows, s->f) != (size_t)s->rows) {
+	/* each plane reaches the OS at once: a process that resumes this
+	 * run after a crash goes on from the next plane */
+	if ((s->rows && fwrite(data, s->row_bytes, (size_t)s->rows, s->f) != (size_t)s->rows) ||
+	    fflush(s->f)) {
 		log_err("cannot write '%s': %s", s->path, strerror(errno));
 		s->failed = 1;
 		return DLS_EIO;

@@ -41,6 +41,14 @@ struct npy_stream;
 int npy_stream_open(struct npy_stream **s, const char *path, const char *dtype, int64_t planes,
 		    int64_t rows, size_t row_bytes);
 int npy_stream_append(struct npy_stream *s, const void *data);
+/*
+ * Goes on with a file npy_stream_open began (of the same shape, planes >=
+ * 1) whose planes before `next` were written: the next append writes
+ * plane `next`.  DLS_OK; DLS_EIO (logged: no such file, or another shape);
+ * DLS_EINVAL; DLS_ENOMEM.
+ */
+int npy_stream_reopen(struct npy_stream **s, const char *path, const char *dtype,
+		      int64_t planes, int64_t rows, size_t row_bytes, int64_t next);
 int npy_stream_close(struct npy_stream *s);
 
 #ifdef __cplusplus

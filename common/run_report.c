@@ -134,6 +134,9 @@ static void loops_table(const struct run_report *r, FILE *out)
 	for (size_t k = 0; k < r->nloops; k++)
 		v[k] = r->loops[k].t_p;
 	spread(v, r->nloops, tp);
+	if (r->loops[0].loop > 0) /* a resumed master: the loops before were another's */
+		fprintf(out, "loops %u to %u (those before ran before the master was resumed): ",
+			(unsigned)r->loops[0].loop, (unsigned)r->loops[r->nloops - 1].loop);
 	fprintf(out, "%zu loops; a loop's T_p %.3f / %.3f / %.3f s", r->nloops, tp[0], tp[1], tp[2]);
 	if (r->t_ideal > 0) {
 		for (size_t k = 0; k < r->nloops; k++)

@@ -35,7 +35,8 @@ static void help(void)
 	       RUN_CLI_LOOP_HELP
 	       "  --loops N               run the loop N times in one run (default 1): the\n"
 	       "                          slaves stay, loop k gets parameter dls.loop=k, and\n"
-	       "                          --out holds every loop, shape (N, iterations, ...)\n"
+	       "                          --out holds every loop, shape (N, iterations, ...);\n"
+	       "                          a resumed run goes on in the loop it was in\n"
 	       "  --fresh-loops           each loop's scheme starts afresh (by default the\n"
 	       "                          adaptive techniques go on from the loops before)\n"
 	       "  --collect C             piggyback (default) or end\n"
@@ -125,7 +126,7 @@ int main(int argc, char **argv)
 	struct sched_cli sc;
 	struct master *m;
 	char why[MASTER_WHY_LEN];
-	int c, rc, rejoin_ms = 30000;
+	int c, rc, rejoin_ms = 30000, loops = 0, fresh_loops = 0;
 
 	memset(&cfg, 0, sizeof(cfg));
 	dls_log_set_role("master");
@@ -156,9 +157,12 @@ int main(int argc, char **argv)
 		}
 		if (run_cli_option(PROG, &rc_opts, c, optarg))
 			continue;
-		if (!rc_opts.config_given && (c == O_COLLECT || c == O_STARTTO || c == O_TAKEBACK))
+		if (!rc_opts.config_given && (c == O_COLLECT || c == O_STARTTO || c == O_TAKEBACK ||
+					      c == O_LOOPS || c == O_FRESH))
 			rc_opts.config_given = c == O_COLLECT	  ? "--collect"
 					       : c == O_TAKEBACK ? "--take-back"
+					       : c == O_LOOPS	  ? "--loops"
+					       : c == O_FRESH	  ? "--fresh-loops"
 								 : "--start-timeout-ms";
 		switch (c) {
 		case O_COLLECT:
@@ -184,10 +188,10 @@ int main(int argc, char **argv)
 				(int)cli_i64_or_die(PROG, "--relay-grace-ms", optarg, 0, 3600000);
 			break;
 		case O_LOOPS:
-			cfg.loops = (int)cli_i64_or_die(PROG, "--loops", optarg, 1, WORK_MAX_LOOPS);
+			loops = (int)cli_i64_or_die(PROG, "--loops", optarg, 1, WORK_MAX_LOOPS);
 			break;
 		case O_FRESH:
-			cfg.fresh_loops = 1;
+			fresh_loops = 1;
 			break;
 		case O_STALL:
 			o.stall_ms = (int)cli_i64_or_die(PROG, "--stall-ms", optarg, 0, 86400000);
@@ -199,18 +203,14 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
-	if (cfg.loops > 1 && (rc_opts.journal_dir || rc_opts.resume_dir)) {
-		char n[16];
-
-		snprintf(n, sizeof(n), "%d", cfg.loops);
-		cli_usage_error(PROG, "--loops", n,
-				"a run of many loops is not journaled: the journal holds one loop");
-	}
 	if (rc_opts.resume_dir && !rc_opts.config_given && !rc_opts.journal_dir)
 		resume_config(rc_opts.resume_dir, &cfg, &rc_opts);
 	run_cli_finish(PROG, &rc_opts);
-	if (!rc_opts.resume_dir)
+	if (!rc_opts.resume_dir) {
 		config_from_options(&cfg, &rc_opts, &sc, rc_opts.journal_dir);
+		cfg.loops = loops;
+		cfg.fresh_loops = fresh_loops;
+	}
 	if (cfg.sched.kind == SCHED_AWF && cfg.loops < 2)
 		cli_usage_error(PROG, "--scheme", "awf",
 				"awf learns its weights from one loop for the next: give --loops N "

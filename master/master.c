@@ -39,11 +39,6 @@ static int check_config(const struct master_config *c, char *why)
 		master_why(why, "%d loops: a run holds 1..%d", c->loops, WORK_MAX_LOOPS);
 		return DLS_EINVAL;
 	}
-	if (c->loops > 1 && c->journal_dir[0]) {
-		master_why(why, "a run of %d loops cannot be journaled: the journal holds one loop",
-			   c->loops);
-		return DLS_EINVAL;
-	}
 	if (c->register_timeout_ms < 1 || c->start_timeout_ms < 0 || c->wait_ms < 1 ||
 	    c->early_wait_ms < 0 || c->nparams < 0 || c->nparams > DLS_MAX_PARAMS) {
 		master_why(why, "a timeout, the WAIT time or the parameter count is out of range");
@@ -509,22 +504,19 @@ static void forget_loop(struct master_child *ch)
 	ch->last_delivery_at = 0;
 }
 
-int master_next_loop(struct master *m, const struct dls_param *given, int ngiven, char *why)
+int master_begin_loop(struct master *m, const struct dls_param *given, int ngiven, char *why)
 {
 	struct dls_param params[DLS_MAX_PARAMS];
 	struct result_store fresh;
 	int n, rc;
 
-	pthread_mutex_lock(&m->lock);
 	if (!m->results.done || !master_more_loops(m) || m->gate.closing) {
 		master_why(why, "loop %u: %s", m->loop,
 			   !m->results.done ? "results are still missing" : "no loop is left");
-		pthread_mutex_unlock(&m->lock);
 		return DLS_ESTATE;
 	}
 	if (ngiven < 0 || ngiven > DLS_MAX_PARAMS || (ngiven && !given)) {
 		master_why(why, "%d parameters: 0..%d", ngiven, DLS_MAX_PARAMS);
-		pthread_mutex_unlock(&m->lock);
 		return DLS_EINVAL;
 	}
 	memcpy(params, given ? given : m->cfg.params,
@@ -537,10 +529,8 @@ int master_next_loop(struct master *m, const struct dls_param *given, int ngiven
 	else
 		rc = result_store_init(&fresh, m->cfg.workload, params, (size_t)n, m->cfg.order, why,
 				       MASTER_WHY_LEN);
-	if (rc) {
-		pthread_mutex_unlock(&m->lock);
+	if (rc)
 		return rc;
-	}
 	fresh.sink = m->results.sink;
 	fresh.sink_ctx = m->results.sink_ctx;
 	result_store_free(&m->results);
@@ -557,10 +547,24 @@ int master_next_loop(struct master *m, const struct dls_param *given, int ngiven
 	m->loop++;
 	m->loop_ready = 1;
 	m->gate_deadline = dls_now() + m->cfg.start_timeout_ms / 1000.0;
-	serve_queue_wake_head(&m->queue); /* the gate may open at once */
-	pthread_cond_broadcast(&m->cond);
-	pthread_mutex_unlock(&m->lock);
 	return DLS_OK;
+}
+
+int master_next_loop(struct master *m, const struct dls_param *given, int ngiven, char *why)
+{
+	uint64_t ticket = 0;
+	int rc;
+
+	pthread_mutex_lock(&m->lock);
+	rc = master_begin_loop(m, given, ngiven, why);
+	if (!rc) {
+		ticket = master_log_loop(m);
+		serve_queue_wake_head(&m->queue); /* the gate may open at once */
+		pthread_cond_broadcast(&m->cond);
+	}
+	pthread_mutex_unlock(&m->lock);
+	master_journal_wait(m, ticket);
+	return rc;
 }
 
 void master_end_loops(struct master *m)

@@ -143,14 +143,14 @@ static int config_from(const struct dls_embed_master_options *o, struct master_c
 	}
 	if (rc)
 		return rc;
-	if (o->loops < 0 || (o->loops > 1 && o->journal_dir)) {
-		snprintf(why, len, "loops %d: 0 or more, and a run of many loops keeps no journal",
-			 o->loops);
+	if (o->loops < 0) {
+		snprintf(why, len, "loops %d: 0 or more", o->loops);
 		return DLS_EINVAL;
 	}
 	c->journal_os = !o->journal_disk;
 	c->rejoin_ms = o->rejoin_ms;
-	c->loops = o->loops;
+	if (!o->resume) /* a resumed run's is the journal's */
+		c->loops = o->loops;
 	c->sink = o->on_result;
 	c->sink_ctx = o->user;
 	return DLS_OK;

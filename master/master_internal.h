@@ -181,6 +181,10 @@ void master_release_lost(struct master *m, int id, const char *cause);
 /* Whether a loop follows the current one. */
 int master_more_loops(const struct master *m);
 
+/* master_next_loop's change of loop, without the journal or waking
+ * anyone (a replayed "loop" event does it too); the lock is held. */
+int master_begin_loop(struct master *m, const struct dls_param *params, int nparams, char *why);
+
 /* Creates the scheme with these first A_i: the start gate opens. */
 int master_open_gate_with(struct master *m, const int64_t *acp);
 
@@ -207,6 +211,8 @@ void master_log_readmitted(struct master *m, int id);
 void master_log_dismissed(struct master *m, int id);
 void master_log_takeback(struct master *m, int holder, int64_t start, int64_t end);
 void master_log_done(struct master *m);
+/* The run's next loop began (master_begin_loop): its parameters. */
+uint64_t master_log_loop(struct master *m);
 /* Returns once the record of ticket is durable; call without the lock. */
 void master_journal_wait(struct master *m, uint64_t ticket);
 

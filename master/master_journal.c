@@ -33,6 +33,7 @@
 #include "dls_time.h"
 #include "journal_json.h"
 #include "master_internal.h"
+#include "work.h"
 
 /* --- the run's configuration as JSON ------------------------------------ */
 
@@ -62,6 +63,10 @@ static char *config_json(const struct master_config *c)
 		      (int)c->order, "collect", (int)c->collect, "register_timeout_ms",
 		      c->register_timeout_ms, "start_timeout_ms", c->start_timeout_ms, "wait_ms",
 		      c->wait_ms, "scheme", scheme_json(&c->sched), "take_back", c->take_back);
+	if (o && c->loops > 1) { /* a run of one loop journals what it always did */
+		json_object_set_new(o, "loops", json_integer(c->loops));
+		json_object_set_new(o, "fresh_loops", json_integer(c->fresh_loops));
+	}
 	text = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	json_decref(o);
 	return text;
@@ -138,6 +143,12 @@ static int config_from_json(const char *text, struct master_config *c, char *why
 		goto out;
 	c->order = order == ITER_ORDER_INTERLEAVED ? ITER_ORDER_INTERLEAVED : ITER_ORDER_NATURAL;
 	c->collect = collect == DLS_COLLECT_END ? DLS_COLLECT_END : DLS_COLLECT_PIGGYBACK;
+	c->loops = (int)json_integer_value(json_object_get(o, "loops"));
+	c->fresh_loops = (int)json_integer_value(json_object_get(o, "fresh_loops"));
+	if (c->loops < 0 || c->loops > WORK_MAX_LOOPS) {
+		master_why(why, "the journal's configuration: %d loops", c->loops);
+		goto out;
+	}
 	rc = DLS_OK;
 out:
 	json_decref(o);
@@ -228,6 +239,31 @@ static int replay_register(struct master *m, json_t *o, char *why, size_t len)
 	return DLS_OK;
 }
 
+/* A later loop's gate: the chunk times the scheme learnt as it began
+ * (absent: none), handed to the children as if their requests brought
+ * them, for the gate's learning to apply. */
+static int learnt_of(struct master *m, json_t *l)
+{
+	size_t k;
+	json_t *e;
+
+	json_array_foreach(l, k, e) {
+		json_int_t start, count;
+		double compute, elapsed;
+		struct master_child *ch;
+		int id;
+
+		if (json_unpack(e, "[i, I, I, F, F]", &id, &start, &count, &compute, &elapsed) ||
+		    id < 0 || id >= m->roster.n ||
+		    m->children[id].nmeasured >= DLS_MAX_MEASURED)
+			return DLS_EINVAL;
+		ch = &m->children[id];
+		ch->measured[ch->nmeasured++] = (struct dls_chunk_time){start, count, compute,
+									 elapsed};
+	}
+	return DLS_OK;
+}
+
 static int replay_gate(struct master *m, json_t *o, char *why, size_t len)
 {
 	json_t *a;
@@ -238,6 +274,8 @@ static int replay_gate(struct master *m, json_t *o, char *why, size_t len)
 	if (json_unpack(o, "{s:o, s:F}", "acp", &a, "t_start", &t_start) ||
 	    json_array_size(a) != (size_t)m->cfg.nslaves || m->gate_open)
 		return bad_event(why, len, "gate", "malformed, or a second gate");
+	if (learnt_of(m, json_object_get(o, "learnt")))
+		return bad_event(why, len, "gate", "malformed learnt chunk times");
 	acp = calloc((size_t)m->cfg.nslaves, sizeof(*acp));
 	if (!acp)
 		return DLS_ENOMEM;
@@ -384,6 +422,22 @@ static int replay_message(struct master *m, json_t *o, const struct dls_result *
 	return rc;
 }
 
+/* The run's next loop began, with these parameters. */
+static int replay_loop(struct master *m, json_t *o, char *why, size_t len)
+{
+	struct dls_param params[DLS_MAX_PARAMS];
+	char scratch[MASTER_WHY_LEN];
+	json_t *a;
+	int loop, n;
+
+	if (json_unpack(o, "{s:i, s:o}", "loop", &loop, "params", &a) ||
+	    journal_params_from_json(a, params, &n, scratch, sizeof(scratch)))
+		return bad_event(why, len, "loop", "malformed");
+	if (loop != (int)m->loop + 1 || master_begin_loop(m, params, n, scratch))
+		return bad_event(why, len, "loop", "not the loop after the one replayed");
+	return DLS_OK;
+}
+
 static int replay_event(void *ctx, const char *kind, const char *body,
 			const struct dls_result *blocks, size_t n, char *why, size_t len)
 {
@@ -439,6 +493,8 @@ static int replay_event(void *ctx, const char *kind, const char *body,
 			rc = bad_event(why, len, kind, "malformed");
 		else if (master_cut_tail(m, id, start, end))
 			rc = bad_event(why, len, kind, "a tail its holder does not hold undelivered");
+	} else if (!strcmp(kind, "loop")) {
+		rc = replay_loop(m, o, why, len);
 	} else if (!strcmp(kind, "done")) {
 		if (json_unpack(o, "{s:F}", "t_end", &rp->t_end))
 			rc = bad_event(why, len, kind, "malformed");
@@ -449,9 +505,32 @@ static int replay_event(void *ctx, const char *kind, const char *body,
 	return rc;
 }
 
+/* "K of N" for the log (one static buffer: the main thread's). */
+static const char *loop_of(const struct master *m)
+{
+	static char text[32];
+
+	snprintf(text, sizeof(text), "%u of %d", (unsigned)m->loop, m->cfg.loops);
+	return text;
+}
+
+/* Hands every iteration delivered so far to the store's sink again. */
+static void hand_again(const struct result_store *rs)
+{
+	size_t rb = rs->work.loop.result_bytes;
+
+	for (int64_t i = 0; i < rs->work.loop.iterations; i++)
+		if (rs->ledger.state[i] == 1) {
+			int64_t x = iter_order_column(&rs->work.order, i);
+
+			rs->sink(rs->sink_ctx, x, rs->data + (size_t)x * rb, rb);
+		}
+}
+
 /* Makes a fresh journal (cfg.journal_dir) or, resuming, replays it. */
 static int journal_begin(struct master *m, char *why)
 {
+	result_sink_fn sink;
 	struct replay rp = {m, 0, 0};
 	char *mine = config_json(&m->cfg);
 	double t0 = dls_now();
@@ -462,12 +541,22 @@ static int journal_begin(struct master *m, char *why)
 		return DLS_ENOMEM;
 	}
 	m->replaying = m->cfg.resume;
+	/* a run of many loops: the loops before the current one are done, the
+	 * program had their results; it gets the current loop's after the
+	 * replay */
+	sink = m->results.sink;
+	if (m->cfg.resume && m->cfg.loops > 1)
+		m->results.sink = NULL;
 	rc = journal_start(m->cfg.journal_dir, mine, !m->cfg.journal_os, m->cfg.resume,
 			   replay_event, &rp, &rp.events, &m->journal, why, MASTER_WHY_LEN);
 	m->replaying = 0;
 	free(mine);
 	if (rc || !m->cfg.resume)
 		return rc;
+	if (sink && !m->results.sink) {
+		m->results.sink = sink;
+		hand_again(&m->results);
+	}
 	if (m->results.done && rp.t_end > 0)
 		m->results.t_end = rp.t_end;
 	m->resumed_at = dls_now();
@@ -476,10 +565,11 @@ static int journal_begin(struct master *m, char *why)
 	for (int i = 0; i < m->roster.n; i++)
 		m->children[i].rejoined = 0; /* their references died with the old master */
 	log_warn("resumed run '%s' from '%s': %zu events replayed in %.3f s, %lld of %lld "
-		 "iterations delivered, %d slaves to rejoin",
+		 "iterations delivered%s%s, %d slaves to rejoin",
 		 m->cfg.run_name, m->cfg.journal_dir, rp.events, dls_now() - t0,
 		 (long long)m->results.ledger.ndelivered,
-		 (long long)m->results.work.loop.iterations, m->roster.n);
+		 (long long)m->results.work.loop.iterations, m->cfg.loops > 1 ? " in loop " : "",
+		 m->cfg.loops > 1 ? loop_of(m) : "", m->roster.n);
 	return DLS_OK;
 }
 

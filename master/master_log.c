@@ -62,15 +62,30 @@ void master_log_closed(struct master *m)
 
 void master_log_gate(struct master *m, const int64_t *acp)
 {
-	json_t *a;
+	json_t *a, *body;
 
 	if (!logging(m))
 		return;
 	a = json_array();
 	for (int i = 0; i < m->cfg.nslaves; i++)
 		json_array_append_new(a, json_integer(acp[i]));
-	append(m, "gate", json_pack("{s:o, s:f}", "acp", a, "t_start", m->results.t_start), NULL,
-	       0);
+	body = json_pack("{s:o, s:f}", "acp", a, "t_start", m->results.t_start);
+	if (m->loop > 0) { /* what the scheme learnt as the loop began */
+		json_t *l = json_array();
+
+		for (int i = 0; i < m->roster.n; i++)
+			for (int j = 0; j < m->children[i].napplied; j++) {
+				const struct dls_chunk_time *c = &m->children[i].applied[j];
+
+				if (isfinite(c->compute_s) && isfinite(c->elapsed_s))
+					json_array_append_new(
+					    l, json_pack("[i, I, I, f, f]", i, (json_int_t)c->start,
+							 (json_int_t)c->count, c->compute_s,
+							 c->elapsed_s));
+			}
+		json_object_set_new(body, "learnt", l);
+	}
+	append(m, "gate", body, NULL, 0);
 }
 
 uint64_t master_log_message(struct master *m, const struct dls_request *reqs, const int *fresh,
@@ -182,6 +197,16 @@ void master_log_done(struct master *m)
 {
 	if (logging(m))
 		append(m, "done", json_pack("{s:f}", "t_end", m->results.t_end), NULL, 0);
+}
+
+uint64_t master_log_loop(struct master *m)
+{
+	if (!logging(m))
+		return 0;
+	return append(m, "loop",
+		      json_pack("{s:i, s:o}", "loop", (int)m->loop, "params",
+				journal_params_json(m->loop_params, m->nloop_params)),
+		      NULL, 0);
 }
 
 void master_journal_wait(struct master *m, uint64_t ticket)

@@ -182,9 +182,14 @@ extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 	const struct result_store *rs = master_results(m);
 	int status;
 
+	// a resumed master goes on from its loop: the ones before are in the file
 	if (c->loops > 1 && o->out.npy &&
-	    npy_stream_open(&s.npy, o->out.npy, rs->work.loop.dtype, c->loops,
-			    rs->work.loop.iterations, rs->work.loop.result_bytes)) {
+	    (master_resumed(m) ? npy_stream_reopen(&s.npy, o->out.npy, rs->work.loop.dtype, c->loops,
+						   rs->work.loop.iterations,
+						   rs->work.loop.result_bytes, master_loop(m))
+			       : npy_stream_open(&s.npy, o->out.npy, rs->work.loop.dtype, c->loops,
+						 rs->work.loop.iterations,
+						 rs->work.loop.result_bytes))) {
 		fprintf(stderr, "dls-master: cannot write '%s'\n", o->out.npy);
 		return 1;
 	}

@@ -552,13 +552,43 @@ static void wait_predecessor(struct master *m, const struct dls_request *r)
 	m->early_waiters--;
 }
 
+/*
+ * Requests whose results completed a loop while loops remain wait at the
+ * next loop's start gate, and their message is journaled once served, in
+ * the next loop.  Their results, which are the loop's before, are
+ * journaled now, as a submit each, so that a replay applies them to their
+ * own loop (fresh[k]: request k's results were accepted); returns the n
+ * requests as the message logs them (without results; to free), or NULL
+ * when nothing was logged.  The lock is held.
+ */
+static struct dls_request *journal_before_next_loop(struct master *m,
+						    const struct dls_request *reqs,
+						    const int *fresh, size_t n)
+{
+	struct dls_request *copy;
+
+	if (!m->journal || m->replaying || m->loop_ready)
+		return NULL;
+	copy = calloc(n, sizeof(*copy));
+	if (!copy)
+		return NULL; /* logged with the message: a replay refuses it, said then */
+	for (size_t k = 0; k < n; k++) {
+		copy[k] = reqs[k];
+		if (fresh[k])
+			master_log_submit(m, reqs[k].slave_id, reqs[k].results, reqs[k].nresults);
+		copy[k].results = NULL;
+		copy[k].nresults = 0;
+	}
+	return copy;
+}
+
 int master_request(struct master *m, const struct dls_request *req, struct dls_reply *out,
 		   char *why)
 {
 	static const int fresh = 1;
 	struct master_cut told = {-1, 0, 0, 0};
 	struct serve_waiter w;
-	struct dls_request own;
+	struct dls_request own, *logged;
 	struct dls_result *kept;
 	uint64_t ticket;
 	int rc, retry;
@@ -576,6 +606,7 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 		return rc;
 	}
 	master_record_request(m, req);
+	logged = journal_before_next_loop(m, req, &fresh, 1);
 	rc = wait_turn(m, req->acp, &w, why);
 	if (!rc) {
 		rc = master_serve_one(m, req->slave_id, req->acp, 0, out, why);
@@ -586,7 +617,8 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 	if (!rc)
 		master_remember(m, req, out);
 	/* refused after its results were accepted (lost meanwhile): they stay */
-	ticket = master_log_message(m, req, &fresh, 1, out, 0, rc ? 0 : 1);
+	ticket = master_log_message(m, logged ? logged : req, &fresh, 1, out, 0, rc ? 0 : 1);
+	free(logged);
 	pthread_mutex_unlock(&m->lock);
 	free(kept);
 	master_journal_wait(m, ticket); /* durable before the reply */
@@ -598,6 +630,7 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 			 struct dls_reply *out, char *why)
 {
 	struct serve_waiter w;
+	struct dls_request *logged;
 	uint64_t ticket = 0;
 	size_t served;
 	int64_t top = 0;
@@ -650,6 +683,7 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 	}
 	if (!top)
 		goto out; /* only retries */
+	logged = journal_before_next_loop(m, reqs, fresh, n);
 	rc = wait_turn(m, top, &w, why);
 	w_ok = !rc;
 	served = 0;
@@ -672,7 +706,8 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 		serve_queue_leave(&m->queue, &w);
 	}
 	/* the ones after a refused one were not served; their results stay */
-	ticket = master_log_message(m, reqs, fresh, n, out, w_ok, served);
+	ticket = master_log_message(m, logged ? logged : reqs, fresh, n, out, w_ok, served);
+	free(logged);
 out:
 	pthread_mutex_unlock(&m->lock);
 	master_journal_wait(m, ticket);

@@ -3,7 +3,8 @@
 # one loop to the next, loop k computes the job with dls.loop=k (the
 # pendulum's drift moves its costs), and --out holds every loop, each
 # byte-identical to `dls reference` of that loop, for every scheme family,
-# relay hmasters, the end collection and a slave killed in a later loop.
+# relay hmasters, the end collection, a slave killed in a later loop and
+# the master killed in a later loop and resumed from its journal.
 # What cannot run many loops is refused before anything starts.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -66,16 +67,43 @@ wait "$RUN" || { cat "$T/kill.log"; fail "kill: dls run failed"; }
 grep -q "'slave.1' lost" "$T/kill-dir/master.log" || fail "kill: slave.1 was not lost"
 loops_exact kill
 
+# the master killed by kill -9 in the middle of a later loop: dls run
+# resumes it from its journal in that loop (the loops before done, their
+# planes of --out kept), the learning of awf replayed, every loop exact
+DLS_LOG_LEVEL=info dls run $PARAMS --loops $LOOPS --out "$T/mkill.npy" --json "$T/mkill.json" \
+	--no-progress --speeds 1,2,1,2 --t-iter 400 --scheme awf --dir "$T/mkill-dir" \
+	>"$T/mkill.log" 2>&1 &
+RUN=$!
+for _ in $(seq 600); do
+	[ "$(grep -c "every result is in" "$T/mkill-dir/master.log" 2>/dev/null || echo 0)" -ge 2 ] &&
+		break
+	sleep 0.1
+done
+sleep 0.5
+MASTER=$(sed -n 's/.* master\[\([0-9]*\)\] .*/\1/p' "$T/mkill-dir/master.log" | head -1)
+[ -n "$MASTER" ] || fail "mkill: no pid in master.log"
+kill -9 "$MASTER"
+wait "$RUN" || { cat "$T/mkill.log"; fail "mkill: dls run failed"; }
+grep -q "resuming it from its journal" "$T/mkill.log" || fail "mkill: the master was not resumed"
+grep -q "resumed run .* in loop [1-9] of $LOOPS" "$T/mkill-dir/master.log" ||
+	fail "mkill: not resumed in a later loop"
+/usr/bin/python3 - "$T/mkill.npy" "$T" $LOOPS <<'PY'
+import sys, numpy
+a = numpy.load(sys.argv[1])
+for k in range(int(sys.argv[3])):
+    r = numpy.load("%s/ref%d.npy" % (sys.argv[2], k))
+    assert a[k].tobytes() == r.tobytes(), "loop %d differs after the resume" % k
+PY
+echo "ok mkill: the master killed in a later loop, resumed there, every loop exact"
+
 # what cannot run many loops says so before anything starts
 expect_usage_error "^dls run: --loops '3': Tree Scheduling and the balancing policies run one loop" \
 	dls run --speeds 1,2 --scheme trees --loops 3
 expect_usage_error "^dls run: --loops '3': two-level hmasters run one loop a run" \
 	dls run --speeds 1,2,1,2 --hmasters 2 --loops 3
-expect_usage_error "^dls run: --kill 'master': a run of many loops keeps no journal" \
-	dls run --speeds 1,2 --loops 3 --kill master@1
 expect_usage_error "^dls run: --scheme 'awf': awf learns its weights from one loop for the next" \
 	dls run --speeds 1,2 --scheme awf
-expect_usage_error "^dls-master: --loops '2': a run of many loops is not journaled" \
-	dls-master --slaves 1 --loops 2 --journal "$T/j"
+expect_usage_error "^dls-master: --loops '.*mkill-dir': a resumed run takes its configuration from its journal" \
+	dls-master --loops 2 --resume "$T/mkill-dir"
 expect_usage_error "^dls-master: --loops '0': " dls-master --slaves 1 --loops 0
 echo "ok refusals before the run"
