@@ -49,6 +49,10 @@ struct run_report_loop {
 	int64_t iterations;
 	double t_start, t_end, t_p, t_ideal, efficiency;
 	uint64_t work;
+	double gap;	   /* from the loop before's last result to this loop's start
+			      gate opening (0 for the first) */
+	double all_given;  /* from the start gate opening to the last slave being
+			      given its first chunk of the loop */
 };
 
 struct run_report {

@@ -150,6 +150,10 @@ int master_serve_one(struct master *m, int id, int64_t acp, int reported, struct
 		     char *why);
 /* Remembers the reply to r for a retry; the slave is active. */
 void master_remember(struct master *m, const struct dls_request *r, const struct dls_reply *out);
+/* The reply to r, remembered already, became *out (a request held at the
+ * end of a loop, master_serve.c): remembered in its place. */
+void master_remember_again(struct master *m, const struct dls_request *r,
+			   const struct dls_reply *out);
 /* Takes back slave id, declared lost, that called again with its capability:
  * alive again, its old replies forgotten, its results of work it no longer
  * holds dropped from now on; journaled. */
@@ -213,6 +217,10 @@ void master_log_takeback(struct master *m, int holder, int64_t start, int64_t en
 void master_log_done(struct master *m);
 /* The run's next loop began (master_begin_loop): its parameters. */
 uint64_t master_log_loop(struct master *m);
+/* Request r, journaled and remembered with a WAIT, was held and served
+ * again with *out (master_remember_again). */
+uint64_t master_log_held(struct master *m, const struct dls_request *r,
+			 const struct dls_reply *out);
 /* Returns once the record of ticket is durable; call without the lock. */
 void master_journal_wait(struct master *m, uint64_t ticket);
 

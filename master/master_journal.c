@@ -422,6 +422,31 @@ static int replay_message(struct master *m, json_t *o, const struct dls_result *
 	return rc;
 }
 
+/* A request held at the end of a loop was served again: the same reply. */
+static int replay_held(struct master *m, json_t *o, char *why, size_t len)
+{
+	struct dls_request r;
+	struct dls_reply out;
+	char scratch[MASTER_WHY_LEN];
+	json_int_t seq, acp, start, count;
+	int id, kind, wait_ms;
+
+	memset(&r, 0, sizeof(r));
+	if (event_child(m, o, &id) ||
+	    json_unpack(o, "{s:I, s:I, s:[i, I, I, i]}", "seq", &seq, "acp", &acp, "reply", &kind,
+			&start, &count, &wait_ms))
+		return bad_event(why, len, "held", "malformed");
+	r.slave_id = id;
+	r.seq = (uint32_t)seq;
+	r.acp = acp;
+	if (master_serve_one(m, id, acp, 0, &out, scratch) || (int)out.kind != kind ||
+	    (kind == DLS_REPLY_WORK && (out.start != start || out.count != count)))
+		return bad_event(why, len, "held",
+				 "the replay serves it otherwise: not this program's journal");
+	master_remember_again(m, &r, &out);
+	return DLS_OK;
+}
+
 /* The run's next loop began, with these parameters. */
 static int replay_loop(struct master *m, json_t *o, char *why, size_t len)
 {
@@ -493,6 +518,8 @@ static int replay_event(void *ctx, const char *kind, const char *body,
 			rc = bad_event(why, len, kind, "malformed");
 		else if (master_cut_tail(m, id, start, end))
 			rc = bad_event(why, len, kind, "a tail its holder does not hold undelivered");
+	} else if (!strcmp(kind, "held")) {
+		rc = replay_held(m, o, why, len);
 	} else if (!strcmp(kind, "loop")) {
 		rc = replay_loop(m, o, why, len);
 	} else if (!strcmp(kind, "done")) {

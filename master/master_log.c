@@ -209,6 +209,19 @@ uint64_t master_log_loop(struct master *m)
 		      NULL, 0);
 }
 
+uint64_t master_log_held(struct master *m, const struct dls_request *r,
+			 const struct dls_reply *out)
+{
+	if (!logging(m))
+		return 0;
+	return append(m, "held",
+		      json_pack("{s:i, s:I, s:I, s:[i, I, I, i]}", "id", r->slave_id, "seq",
+				(json_int_t)r->seq, "acp", (json_int_t)r->acp, "reply",
+				(int)out->kind, (json_int_t)out->start, (json_int_t)out->count,
+				out->wait_ms),
+		      NULL, 0);
+}
+
 void master_journal_wait(struct master *m, uint64_t ticket)
 {
 	journal_wait(m->journal, ticket);

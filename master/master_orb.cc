@@ -102,6 +102,29 @@ static int build_report(served *s, struct run_report *r)
 	return 0;
 }
 
+// Seconds from the loop's start gate to the last slave's first chunk.
+static double all_given(struct master *m)
+{
+	struct timeline tl = {};
+	std::vector<double> first(MASTER_MAX_SLAVES, -1);
+	double last = 0;
+
+	if (master_timeline(m, &tl))
+		return 0;
+	for (size_t k = 0; k < tl.n; k++) {
+		const struct timeline_chunk *c = &tl.v[k];
+
+		if (c->pe >= 0 && c->pe < MASTER_MAX_SLAVES &&
+		    (first[(size_t)c->pe] < 0 || c->given < first[(size_t)c->pe]))
+			first[(size_t)c->pe] = c->given;
+	}
+	for (double f : first)
+		if (f > last)
+			last = f;
+	timeline_free(&tl);
+	return last;
+}
+
 // A loop of a run of many loops is done: its figures and results are
 // kept, and the next loop starts.
 static int loop_done(void *ctx)
@@ -116,7 +139,9 @@ static int loop_done(void *ctx)
 	if (build_report(s, &r))
 		return -1;
 	s->loops.push_back({master_loop(s->m), rs->work.loop.iterations, rs->t_start, rs->t_end,
-			    r.snap.elapsed, r.t_ideal, r.efficiency, r.work});
+			    r.snap.elapsed, r.t_ideal, r.efficiency, r.work, 0, all_given(s->m)});
+	if (s->loops.size() > 1) // the loop before ended in this process too
+		s->loops.back().gap = rs->t_start - s->loops[s->loops.size() - 2].t_end;
 	run_report_free(&r);
 	if (s->npy && npy_stream_append(s->npy, rs->data))
 		return -1;

@@ -582,12 +582,81 @@ static struct dls_request *journal_before_next_loop(struct master *m,
 	return copy;
 }
 
+/* Serves request req in its turn (wait_turn, then master_serve_one); the
+ * lock is held. */
+static int serve_in_turn(struct master *m, const struct dls_request *req, struct dls_reply *out,
+			 char *why)
+{
+	struct serve_waiter w;
+	int rc = wait_turn(m, req->acp, &w, why);
+
+	if (!rc) {
+		rc = master_serve_one(m, req->slave_id, req->acp, 0, out, why);
+		serve_queue_leave(&m->queue, &w);
+	}
+	return rc;
+}
+
+void master_remember_again(struct master *m, const struct dls_request *r,
+			   const struct dls_reply *out)
+{
+	struct serve_child *c = &m->children[r->slave_id].serve;
+
+	if (c->has_reply && c->last_seq == r->seq) {
+		c->last_reply = *out;
+		m->children[r->slave_id].first_request_pending = 0;
+		if (out->kind == DLS_REPLY_WORK)
+			m->roster.v[r->slave_id].info.state = DLS_SLAVE_ACTIVE;
+	} else {
+		master_remember(m, r, out);
+	}
+}
+
+/*
+ * A run with loops to come: a request told WAIT (nothing left to give, no
+ * tail to take back, and its slave computes nothing: it did not ask
+ * ahead), its message journaled and its reply remembered as
+ * such, is held up to wait_ms, so that the next loop begins at it the
+ * moment this one ends rather than when its slave asks again.  It is
+ * served again when the loop ended (as a first request of the next, at its
+ * start gate) or work came back (a lost slave's), and the new reply is
+ * journaled ("held") and remembered in place of the WAIT; else the WAIT
+ * stands, 1 ms long: it is held again when it asks.  DLS_OK with *out and
+ * *ticket (the "held" event's, 0: none), or the refusal of the second
+ * serving (the WAIT stands for a retry).  The lock is held.
+ */
+static int hold_to_loop_end(struct master *m, const struct dls_request *req,
+			    struct dls_reply *out, uint64_t *ticket, char *why)
+{
+	double until = dls_now() + m->cfg.wait_ms / 1000.0;
+	uint32_t loop = m->loop;
+	int rc;
+
+	*ticket = 0;
+	while (!m->gate.closing && m->loop == loop && m->loop_ready && !m->requeue.n &&
+	       dls_now() < until)
+		dls_cond_wait_until(&m->cond, &m->lock, until);
+	if (m->gate.closing || m->roster.v[req->slave_id].info.state == DLS_SLAVE_LOST)
+		return DLS_OK; /* the WAIT stands */
+	if (m->loop == loop && m->loop_ready && !m->requeue.n) {
+		out->wait_ms = 1;
+		return DLS_OK;
+	}
+	if (m->loop != loop || !m->loop_ready) /* a first request of the next loop */
+		m->children[req->slave_id].first_request_pending = 1;
+	rc = serve_in_turn(m, req, out, why);
+	if (rc)
+		return rc;
+	master_remember_again(m, req, out);
+	*ticket = master_log_held(m, req, out);
+	return DLS_OK;
+}
+
 int master_request(struct master *m, const struct dls_request *req, struct dls_reply *out,
 		   char *why)
 {
 	static const int fresh = 1;
 	struct master_cut told = {-1, 0, 0, 0};
-	struct serve_waiter w;
 	struct dls_request own, *logged;
 	struct dls_result *kept;
 	uint64_t ticket;
@@ -607,11 +676,7 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 	}
 	master_record_request(m, req);
 	logged = journal_before_next_loop(m, req, &fresh, 1);
-	rc = wait_turn(m, req->acp, &w, why);
-	if (!rc) {
-		rc = master_serve_one(m, req->slave_id, req->acp, 0, out, why);
-		serve_queue_leave(&m->queue, &w);
-	}
+	rc = serve_in_turn(m, req, out, why);
 	if (!rc && out->kind == DLS_REPLY_WAIT) /* the end game: maybe a tail */
 		master_take_back(m, req->slave_id, out, &told);
 	if (!rc)
@@ -619,6 +684,14 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 	/* refused after its results were accepted (lost meanwhile): they stay */
 	ticket = master_log_message(m, logged ? logged : req, &fresh, 1, out, 0, rc ? 0 : 1);
 	free(logged);
+	/* a slave that asked ahead still computes: its results must not wait */
+	if (!rc && out->kind == DLS_REPLY_WAIT && told.holder < 0 && master_more_loops(m) &&
+	    !ledger_held_undelivered(&m->children[req->slave_id].serve.held)) {
+		uint64_t held;
+
+		rc = hold_to_loop_end(m, req, out, &held, why);
+		ticket = held ? held : ticket;
+	}
 	pthread_mutex_unlock(&m->lock);
 	free(kept);
 	master_journal_wait(m, ticket); /* durable before the reply */

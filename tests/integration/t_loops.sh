@@ -75,8 +75,8 @@ DLS_LOG_LEVEL=info dls run $PARAMS --loops $LOOPS --out "$T/mkill.npy" --json "$
 	>"$T/mkill.log" 2>&1 &
 RUN=$!
 for _ in $(seq 600); do
-	[ "$(grep -c "every result is in" "$T/mkill-dir/master.log" 2>/dev/null || echo 0)" -ge 2 ] &&
-		break
+	ends=$(grep -c "every result is in" "$T/mkill-dir/master.log" 2>/dev/null) || true
+	[ "${ends:-0}" -ge 2 ] && break
 	sleep 0.1
 done
 sleep 0.5
