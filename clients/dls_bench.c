@@ -60,6 +60,8 @@ static void help(void)
 	       "  --width, --height image (default 4000x2000); --t-iter NS (default 100)\n"
 	       "  --link-latency-us US  emulated one-way latency of every link, in the runs\n"
 	       "                    and their simulations\n"
+	       "  --loops N         every run N loops (dls run --loops), its simulation\n"
+	       "                    too (without the end game); T_p and E of the whole run\n"
 	       "  --overlap on|off|both  slaves ask ahead (dls run --overlap; default on);\n"
 	       "                    both: every scheme twice, side by side, the cells\n"
 	       "                    without it labelled SCHEME-off\n"
@@ -107,6 +109,7 @@ struct bench_opts {
 	double t_iter;
 	const char *out;
 	double latency_us; /* emulated one-way link latency of every run */
+	int loops;	   /* loops a run holds (dls run --loops; 1: one) */
 };
 
 /* "hdtss" (two-level) or "hdtss-relay": DTSS through hmasters. */
@@ -135,7 +138,7 @@ static int hmasters_for(int nslaves)
 static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 		     const struct cluster *cl)
 {
-	char json[4300], csv[4300], log[4300], w[16], h[16], t[32], runname[192], hm[16], lat[32];
+	char json[4300], csv[4300], log[4300], w[16], h[16], t[32], runname[192], hm[16], lat[32], loops[16];
 	char *args[40];
 	int n = 0;
 	struct run_json rj;
@@ -190,6 +193,9 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 	snprintf(lat, sizeof(lat), "%g", o->latency_us);
 	args[n++] = "--link-latency-us";
 	args[n++] = lat;
+	snprintf(loops, sizeof(loops), "%d", o->loops);
+	args[n++] = "--loops";
+	args[n++] = loops;
 	args[n] = NULL;
 	if (run_dls(args, log) != 0) {
 		fprintf(stderr, PROG ": %s %s %s run %d failed (see %s)\n", c->cluster, c->order,
@@ -294,6 +300,9 @@ static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const 
 	sc.t_iter_s = o->t_iter * 1e-9;
 	sc.latency_s = o->latency_us * 1e-6;
 	sc.poll_s = 0.1;
+	sc.steps = o->loops;
+	if (o->loops > 1) /* modelled without the end game */
+		sc.takeback = SIM_TAKEBACK_OFF;
 	if (sim_run(&sc, &r) == DLS_OK) {
 		c->sim_tp = r.t_p;
 		c->sim_e = r.efficiency;
@@ -426,10 +435,11 @@ int dls_cmd_bench(int argc, char **argv)
 					     {"no-plots", no_argument, 0, 'P'},
 					     {"link-latency-us", required_argument, 0, 'l'},
 					     {"overlap", required_argument, 0, 'V'},
+					     {"loops", required_argument, 0, 'N'},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	static struct cluster cl;
-	struct bench_opts o = {4000, 2000, 100, "bench-out", 0};
+	struct bench_opts o = {4000, 2000, 100, "bench-out", 0, 1};
 	const char *clusters[MAX_LIST], *schemes[MAX_LIST], *orders[MAX_LIST], *coll = NULL;
 	char *cl_s = NULL, *sc_s = NULL, *or_s = NULL, runs[4200];
 	int ncl = 0, nsc = 0, nor = 0, reps = 3, quick = 0, cap = 0, plots = 1, c, ncells = 0;
@@ -485,6 +495,9 @@ int dls_cmd_bench(int argc, char **argv)
 		case 'P':
 			plots = 0;
 			break;
+		case 'N':
+			o.loops = (int)cli_i64_or_die(PROG, "--loops", optarg, 1, 100000);
+			break;
 		case 'l':
 			o.latency_us = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
 			break;
@@ -537,8 +550,15 @@ int dls_cmd_bench(int argc, char **argv)
 		if (!is_hdtss(schemes[i]) && !is_decentralized(schemes[i]) &&
 		    sched_kind_parse(schemes[i], &k))
 			cli_usage_error(PROG, "--schemes", schemes[i], "unknown scheme");
-		if (!is_hdtss(schemes[i]) && !is_decentralized(schemes[i]) && k == SCHED_AWF)
-			cli_usage_error(PROG, "--schemes", schemes[i], SCHED_AWF_ONE_LOOP_WHY);
+		if (!is_hdtss(schemes[i]) && !is_decentralized(schemes[i]) && k == SCHED_AWF &&
+		    o.loops < 2)
+			cli_usage_error(PROG, "--schemes", schemes[i],
+					"awf learns its weights from one loop for the next: give "
+					"--loops N (N >= 2)");
+		if (o.loops > 1 && (is_decentralized(schemes[i]) || !strcmp(schemes[i], "hdtss")))
+			cli_usage_error(PROG, "--loops", schemes[i],
+					"Tree Scheduling, the balancing policies and two-level "
+					"hmasters run one loop a run");
 	}
 	proc_self_dir(self_exe, sizeof(self_exe));
 	strncat(self_exe, "/dls", sizeof(self_exe) - strlen(self_exe) - 1);
