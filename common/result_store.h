@@ -35,6 +35,8 @@ struct result_store {
 	void *sink_ctx;
 	int started, done;
 	double t_start, t_end;
+	double all_given; /* the master's: seconds from the start until the last
+			     child was given its first chunk */
 };
 
 /*

@@ -211,6 +211,7 @@ int main(int argc, char **argv)
 		cfg.loops = loops;
 		cfg.fresh_loops = fresh_loops;
 	}
+	cfg.auto_loops = 1; /* each next loop starts at once, with the run's parameters */
 	if (cfg.sched.kind == SCHED_AWF && cfg.loops < 2)
 		cli_usage_error(PROG, "--scheme", "awf",
 				"awf learns its weights from one loop for the next: give --loops N "

@@ -105,7 +105,10 @@ struct master *master_create(const struct master_config *cfg, int *err, char *wh
 	m->group_live = rc ? NULL : calloc((size_t)cfg->nslaves, 1);
 	m->group_asked = rc ? NULL : calloc((size_t)cfg->nslaves, 1);
 	for (int i = 0; m->children && i < cfg->nslaves; i++)
+	{
 		m->children[i].group = i;
+		m->children[i].first_given_loop = -1;
+	}
 	if (!rc && (!m->children || !m->group_live || !m->group_asked || roster_init(&m->roster, cfg->nslaves, cfg->register_timeout_ms) ||
 		    pthread_mutex_init(&m->lock, NULL) || dls_cond_init(&m->cond))) {
 		master_why(why, "out of memory");
@@ -171,6 +174,8 @@ void master_destroy(struct master *m)
 	free(m->group_asked);
 	roster_free(&m->roster);
 	result_store_free(&m->results);
+	if (m->has_finished)
+		result_store_free(&m->finished);
 	timeline_free(&m->timeline);
 	serve_ranges_free(&m->requeue);
 	pthread_mutex_destroy(&m->lock);
@@ -533,7 +538,12 @@ int master_begin_loop(struct master *m, const struct dls_param *given, int ngive
 		return rc;
 	fresh.sink = m->results.sink;
 	fresh.sink_ctx = m->results.sink_ctx;
-	result_store_free(&m->results);
+	if (m->cfg.auto_loops && !m->replaying) { /* the driver takes them */
+		m->finished = m->results;
+		m->has_finished = 1;
+	} else {
+		result_store_free(&m->results);
+	}
 	m->results = fresh;
 	memcpy(m->loop_params, params, sizeof(params));
 	m->nloop_params = n;
@@ -580,4 +590,89 @@ void master_end_loops(struct master *m)
 		pthread_cond_broadcast(&m->cond);
 	}
 	pthread_mutex_unlock(&m->lock);
+}
+
+void master_auto_next_loop(struct master *m)
+{
+	char why[MASTER_WHY_LEN];
+
+	if (!m->cfg.auto_loops || m->replaying || m->has_finished || !m->results.done ||
+	    !master_more_loops(m))
+		return;
+	if (master_begin_loop(m, NULL, 0, why)) {
+		log_err("cannot start loop %u: %s", m->loop + 1, why);
+		return;
+	}
+	m->loop_unlogged = 1; /* journaled after the results that ended the loop before */
+	serve_queue_wake_head(&m->queue);
+	pthread_cond_broadcast(&m->cond);
+}
+
+uint64_t master_log_pending_loop(struct master *m)
+{
+	if (!m->loop_unlogged)
+		return 0;
+	m->loop_unlogged = 0;
+	return master_log_loop(m);
+}
+
+/* A loop's results wait for the driver: kept aside, or the current ones
+ * with every result in.  The lock is held. */
+static int loop_results_ready(const struct master *m)
+{
+	return m->has_finished || m->results.done;
+}
+
+int master_wait_loop_done(struct master *m, int timeout_ms)
+{
+	double deadline = dls_now() + timeout_ms / 1000.0;
+	int rc = DLS_OK;
+
+	pthread_mutex_lock(&m->lock);
+	while (!loop_results_ready(m))
+		if (m->gate.closing ||
+		    (dls_cond_wait_until(&m->cond, &m->lock, deadline) && dls_now() >= deadline)) {
+			rc = loop_results_ready(m) ? DLS_OK : DLS_ETIMEDOUT;
+			break;
+		}
+	pthread_mutex_unlock(&m->lock);
+	return rc;
+}
+
+const struct result_store *master_loop_results(struct master *m)
+{
+	const struct result_store *rs;
+
+	pthread_mutex_lock(&m->lock);
+	rs = m->has_finished ? &m->finished : &m->results;
+	pthread_mutex_unlock(&m->lock);
+	return rs;
+}
+
+int master_loop_consumed(struct master *m)
+{
+	uint64_t ticket = 0;
+	int more;
+
+	pthread_mutex_lock(&m->lock);
+	if (m->has_finished) {
+		result_store_free(&m->finished);
+		m->has_finished = 0;
+		/* the loop after it ended meanwhile and waits for its start */
+		master_auto_next_loop(m);
+		ticket = master_log_pending_loop(m);
+		more = 1;
+	} else {
+		more = master_more_loops(m);
+	}
+	pthread_mutex_unlock(&m->lock);
+	master_journal_wait(m, ticket);
+	return more;
+}
+
+double master_clock_lead_of(const struct master *m, const struct result_store *rs)
+{
+	double lead = rs->t_start - m->closed_at;
+
+	return m->closed_at > 0 && rs->started && lead > 0 ? lead : 0;
 }

@@ -62,6 +62,11 @@ struct master_config {
 	int fresh_loops;	 /* 1: each loop's scheme starts afresh; 0: the
 				    adaptive techniques go on from what they learnt
 				    in the loops before */
+	int auto_loops;		 /* 1: the next loop (the run's parameters) starts
+				    the moment a loop's last result is in, its
+				    results kept aside for the driver
+				    (master_loop_results); 0: the driver starts it
+				    (master_next_loop) */
 
 	/* Survival (PROTOCOL.md 15); not part of the journaled configuration. */
 	char journal_dir[1024]; /* "" : no journal; else journal to DIR/journal.db */
@@ -331,6 +336,20 @@ uint32_t master_loop(struct master *m);
 
 /* Whether a loop of cfg.loops follows the current one. */
 int master_more_loops_left(struct master *m);
+
+/*
+ * The driver's side of a run of many loops: waits until a loop's results
+ * are all in (DLS_OK) or timeout_ms passed (DLS_ETIMEDOUT).  Then
+ * master_loop_results is that loop's store (with cfg.auto_loops the next
+ * loop may run already), valid until master_loop_consumed, which says
+ * whether a loop is left to wait for (1) or this was the last (0).
+ */
+int master_wait_loop_done(struct master *m, int timeout_ms);
+const struct result_store *master_loop_results(struct master *m);
+int master_loop_consumed(struct master *m);
+
+/* master_clock_lead for the loop whose results are rs. */
+double master_clock_lead_of(const struct master *m, const struct result_store *rs);
 
 /*
  * Once every result of the current loop is in (master_wait_done), and the

@@ -30,6 +30,10 @@ int master_give_work(struct master *m, int id, struct dls_range c, struct dls_re
 	out->wait_ms = 0;
 	out->depth =
 	    serve_depth(c.count, m->sched ? sched_remaining(m->sched) : 0, m->cfg.nslaves);
+	if (m->children[id].first_given_loop != (int64_t)m->loop) { /* its first of the loop */
+		m->children[id].first_given_loop = m->loop;
+		m->results.all_given = result_store_elapsed(&m->results);
+	}
 	if (m->children[id].loop_told != m->loop) { /* its first chunk of this loop */
 		out->has_job = 1;
 		master_job(m, &out->job);

@@ -58,6 +58,7 @@ struct master_child {
 	double last_delivery_at; /* when results of it last came, or it was
 				    first given work (0: neither yet) */
 	uint32_t loop_told; /* the loop whose job it was last sent */
+	int64_t first_given_loop; /* the loop it was last given a first chunk of (-1: none) */
 	int group; /* the first id of its registration: a relay hmaster
 		      registers its slaves together and forwards their
 		      requests one merged message at a time */
@@ -111,6 +112,11 @@ struct master {
 	struct dls_param loop_params[DLS_MAX_PARAMS];
 	int nloop_params;
 	int loop_ready;
+	/* cfg.auto_loops: the results of a loop done, until the driver took
+	 * them (master_loop_consumed) */
+	struct result_store finished;
+	int has_finished;
+	int loop_unlogged; /* a loop began automatically, not yet journaled */
 	uint8_t *group_live, *group_asked; /* the start gate's scratch, by group */
 
 	struct journal *journal; /* NULL: no journal (master_journal.c) */
@@ -188,6 +194,14 @@ int master_more_loops(const struct master *m);
 /* master_next_loop's change of loop, without the journal or waking
  * anyone (a replayed "loop" event does it too); the lock is held. */
 int master_begin_loop(struct master *m, const struct dls_param *params, int nparams, char *why);
+/* cfg.auto_loops, the current loop's last result just in: the next loop
+ * starts now unless the driver still holds a loop's results (it starts it
+ * then, master_loop_consumed) or the journal is replayed; the lock is held. */
+void master_auto_next_loop(struct master *m);
+/* Journals the "loop" event of a loop master_auto_next_loop began, once
+ * the results that ended the loop before are journaled: its ticket, or 0
+ * (none pending).  The lock is held. */
+uint64_t master_log_pending_loop(struct master *m);
 
 /* Creates the scheme with these first A_i: the start gate opens. */
 int master_open_gate_with(struct master *m, const int64_t *acp);

@@ -49,7 +49,7 @@ static void lost(void *ctx, int id, const char *why)
 
 static int wait_done(void *ctx, int timeout_ms)
 {
-	return master_wait_done(((served *)ctx)->m, timeout_ms);
+	return master_wait_loop_done(((served *)ctx)->m, timeout_ms);
 }
 
 static int all_lost(void *ctx)
@@ -102,51 +102,37 @@ static int build_report(served *s, struct run_report *r)
 	return 0;
 }
 
-// Seconds from the loop's start gate to the last slave's first chunk.
-static double all_given(struct master *m)
-{
-	struct timeline tl = {};
-	std::vector<double> first(MASTER_MAX_SLAVES, -1);
-	double last = 0;
-
-	if (master_timeline(m, &tl))
-		return 0;
-	for (size_t k = 0; k < tl.n; k++) {
-		const struct timeline_chunk *c = &tl.v[k];
-
-		if (c->pe >= 0 && c->pe < MASTER_MAX_SLAVES &&
-		    (first[(size_t)c->pe] < 0 || c->given < first[(size_t)c->pe]))
-			first[(size_t)c->pe] = c->given;
-	}
-	for (double f : first)
-		if (f > last)
-			last = f;
-	timeline_free(&tl);
-	return last;
-}
-
 // A loop of a run of many loops is done: its figures and results are
-// kept, and the next loop starts.
+// kept, and the next loop starts (it may have started already).
 static int loop_done(void *ctx)
 {
 	served *s = (served *)ctx;
-	const struct result_store *rs = master_results(s->m);
+	const struct result_store *rs;
+	struct dls_job job;
+	struct dls_status st;
 	struct run_report r;
 	char why[MASTER_WHY_LEN];
+	int more;
 
 	if (master_config_of(s->m)->loops < 2)
 		return 0;
-	if (build_report(s, &r))
+	rs = master_loop_results(s->m);
+	if (master_snapshot(s->m, &st))
 		return -1;
-	s->loops.push_back({master_loop(s->m), rs->work.loop.iterations, rs->t_start, rs->t_end,
-			    r.snap.elapsed, r.t_ideal, r.efficiency, r.work, 0, all_given(s->m)});
+	master_job(s->m, &job);
+	st.elapsed = result_store_elapsed(rs); // the next loop may run already
+	run_report_build(&r, &job, &st, rs, &s->o->out, master_clock_lead_of(s->m, rs), NULL);
+	s->loops.push_back({rs->work.loop.number, rs->work.loop.iterations, rs->t_start, rs->t_end,
+			    result_store_elapsed(rs), r.t_ideal, r.efficiency, r.work, 0,
+			    rs->all_given});
 	if (s->loops.size() > 1) // the loop before ended in this process too
 		s->loops.back().gap = rs->t_start - s->loops[s->loops.size() - 2].t_end;
 	run_report_free(&r);
 	if (s->npy && npy_stream_append(s->npy, rs->data))
 		return -1;
-	if (!master_more_loops_left(s->m))
-		return 0;
+	more = master_loop_consumed(s->m);
+	if (!more || master_config_of(s->m)->auto_loops)
+		return more;
 	if (s->o->between_loops)
 		return s->o->between_loops(s->o->between_ctx);
 	if (master_next_loop(s->m, NULL, 0, why)) {

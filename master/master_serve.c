@@ -171,6 +171,7 @@ void master_apply_results(struct master *m, int id, const struct dls_result *res
 		if (master_more_loops(m)) { /* requests wait for the next loop */
 			m->gate_open = 0;
 			m->loop_ready = 0;
+			master_auto_next_loop(m);
 		}
 		pthread_cond_broadcast(&m->cond);
 	}
@@ -557,17 +558,18 @@ static void wait_predecessor(struct master *m, const struct dls_request *r)
  * next loop's start gate, and their message is journaled once served, in
  * the next loop.  Their results, which are the loop's before, are
  * journaled now, as a submit each, so that a replay applies them to their
- * own loop (fresh[k]: request k's results were accepted); returns the n
+ * own loop (fresh[k]: request k's results were accepted; loop: the one
+ * they were recorded in, which ended, or began the next); returns the n
  * requests as the message logs them (without results; to free), or NULL
  * when nothing was logged.  The lock is held.
  */
 static struct dls_request *journal_before_next_loop(struct master *m,
 						    const struct dls_request *reqs,
-						    const int *fresh, size_t n)
+						    const int *fresh, size_t n, uint32_t loop)
 {
 	struct dls_request *copy;
 
-	if (!m->journal || m->replaying || m->loop_ready)
+	if (!m->journal || m->replaying || (m->loop_ready && m->loop == loop))
 		return NULL;
 	copy = calloc(n, sizeof(*copy));
 	if (!copy)
@@ -660,6 +662,7 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 	struct dls_request own, *logged;
 	struct dls_result *kept;
 	uint64_t ticket;
+	uint32_t loop;
 	int rc, retry;
 
 	pthread_mutex_lock(&m->lock);
@@ -674,8 +677,10 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 		free(kept);
 		return rc;
 	}
+	loop = m->loop;
 	master_record_request(m, req);
-	logged = journal_before_next_loop(m, req, &fresh, 1);
+	logged = journal_before_next_loop(m, req, &fresh, 1, loop);
+	master_log_pending_loop(m);
 	rc = serve_in_turn(m, req, out, why);
 	if (!rc && out->kind == DLS_REPLY_WAIT) /* the end game: maybe a tail */
 		master_take_back(m, req->slave_id, out, &told);
@@ -705,6 +710,7 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 	struct serve_waiter w;
 	struct dls_request *logged;
 	uint64_t ticket = 0;
+	uint32_t loop;
 	size_t served;
 	int64_t top = 0;
 	int w_ok;
@@ -747,6 +753,7 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 				discard(m, reqs[j].results, reqs[j].nresults);
 		goto out;
 	}
+	loop = m->loop;
 	for (k = 0; k < n; k++) {
 		if (!fresh[k])
 			continue;
@@ -756,7 +763,8 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 	}
 	if (!top)
 		goto out; /* only retries */
-	logged = journal_before_next_loop(m, reqs, fresh, n);
+	logged = journal_before_next_loop(m, reqs, fresh, n, loop);
+	master_log_pending_loop(m);
 	rc = wait_turn(m, top, &w, why);
 	w_ok = !rc;
 	served = 0;
@@ -808,6 +816,7 @@ int master_submit(struct master *m, int slave_id, uint64_t key, const struct dls
 	if (!rc) {
 		master_apply_results(m, slave_id, res, nres);
 		ticket = master_log_submit(m, slave_id, res, nres);
+		ticket = master_log_pending_loop(m) ?: ticket;
 	}
 	pthread_mutex_unlock(&m->lock);
 	free(kept);

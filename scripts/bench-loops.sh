@@ -40,6 +40,7 @@ print("cost: %d loops; last result -> every slave holding a chunk: median %.3f m
       % (len(L), statistics.median(s), sorted(s)[int(0.9 * len(s))], max(s), statistics.median(g),
          statistics.median(l["t_p"] for l in L) * 1e3))
 PY
+	rm -f "$OUT/ping.ior"
 	"$BIN/dls" orbping --serve "$OUT/ping.ior" -ORBendPoint giop:tcp:127.0.0.1: &
 	server=$!
 	for _ in $(seq 100); do [ -s "$OUT/ping.ior" ] && break; sleep 0.1; done
