@@ -98,8 +98,8 @@ int npy_stream_open(struct npy_stream **out, const char *path, const char *dtype
 	return DLS_OK;
 }
 
-int npy_stream_reopen(struct npy_stream **out, const char *path, const char *dtype,
-		      int64_t planes, int64_t rows, size_t row_bytes, int64_t next)
+int npy_stream_reopen(struct npy_stream **out, const char *path, const char *dtype, int64_t planes,
+		      int64_t rows, size_t row_bytes, int64_t next)
 {
 	char head[256], dims[96], was[256];
 	size_t vsize = npy_dtype_size(dtype), total;

@@ -137,7 +137,8 @@ static void loops_table(const struct run_report *r, FILE *out)
 	if (r->loops[0].loop > 0) /* a resumed master: the loops before were another's */
 		fprintf(out, "loops %u to %u (those before ran before the master was resumed): ",
 			(unsigned)r->loops[0].loop, (unsigned)r->loops[r->nloops - 1].loop);
-	fprintf(out, "%zu loops; a loop's T_p %.3f / %.3f / %.3f s", r->nloops, tp[0], tp[1], tp[2]);
+	fprintf(out, "%zu loops; a loop's T_p %.3f / %.3f / %.3f s", r->nloops, tp[0], tp[1],
+		tp[2]);
 	if (r->t_ideal > 0) {
 		for (size_t k = 0; k < r->nloops; k++)
 			v[k] = r->loops[k].efficiency;
@@ -149,8 +150,9 @@ static void loops_table(const struct run_report *r, FILE *out)
 		for (size_t k = 1; k < r->nloops; k++)
 			v[k - 1] = r->loops[k].gap + r->loops[k].all_given;
 		spread(v, r->nloops - 1, tp);
-		fprintf(out, "; from a loop's last result to every slave holding a chunk of the "
-			     "next: %.2f ms median, %.2f ms at most",
+		fprintf(out,
+			"; from a loop's last result to every slave holding a chunk of the "
+			"next: %.2f ms median, %.2f ms at most",
 			tp[1] * 1e3, tp[2] * 1e3);
 	}
 	fprintf(out, "; the run's:\n");

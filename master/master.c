@@ -104,12 +104,12 @@ struct master *master_create(const struct master_config *cfg, int *err, char *wh
 	m->children = rc ? NULL : calloc((size_t)cfg->nslaves, sizeof(*m->children));
 	m->group_live = rc ? NULL : calloc((size_t)cfg->nslaves, 1);
 	m->group_asked = rc ? NULL : calloc((size_t)cfg->nslaves, 1);
-	for (int i = 0; m->children && i < cfg->nslaves; i++)
-	{
+	for (int i = 0; m->children && i < cfg->nslaves; i++) {
 		m->children[i].group = i;
 		m->children[i].first_given_loop = -1;
 	}
-	if (!rc && (!m->children || !m->group_live || !m->group_asked || roster_init(&m->roster, cfg->nslaves, cfg->register_timeout_ms) ||
+	if (!rc && (!m->children || !m->group_live || !m->group_asked ||
+		    roster_init(&m->roster, cfg->nslaves, cfg->register_timeout_ms) ||
 		    pthread_mutex_init(&m->lock, NULL) || dls_cond_init(&m->cond))) {
 		master_why(why, "out of memory");
 		rc = DLS_ENOMEM;
@@ -529,11 +529,12 @@ int master_begin_loop(struct master *m, const struct dls_param *given, int ngive
 	n = given ? ngiven : m->cfg.nparams;
 	rc = work_params_set_loop(params, &n, m->loop + 1);
 	if (rc)
-		master_why(why, "loop %u: no room for the parameter dls.loop (%d parameters at most)",
+		master_why(why,
+			   "loop %u: no room for the parameter dls.loop (%d parameters at most)",
 			   m->loop + 1, DLS_MAX_PARAMS);
 	else
-		rc = result_store_init(&fresh, m->cfg.workload, params, (size_t)n, m->cfg.order, why,
-				       MASTER_WHY_LEN);
+		rc = result_store_init(&fresh, m->cfg.workload, params, (size_t)n, m->cfg.order,
+				       why, MASTER_WHY_LEN);
 	if (rc)
 		return rc;
 	fresh.sink = m->results.sink;

@@ -219,8 +219,8 @@ extern "C" int dls_embed_master_start(const struct dls_embed_master_options *o,
 	return DLS_OK;
 }
 
-extern "C" int dls_embed_master_loop_wait(struct dls_embed_master *e, uint32_t *loop,
-					  double *t_p, char *why, size_t len)
+extern "C" int dls_embed_master_loop_wait(struct dls_embed_master *e, uint32_t *loop, double *t_p,
+					  char *why, size_t len)
 {
 	int rc = DLS_OK;
 

@@ -209,8 +209,7 @@ uint64_t master_log_loop(struct master *m)
 		      NULL, 0);
 }
 
-uint64_t master_log_held(struct master *m, const struct dls_request *r,
-			 const struct dls_reply *out)
+uint64_t master_log_held(struct master *m, const struct dls_request *r, const struct dls_reply *out)
 {
 	if (!logging(m))
 		return 0;

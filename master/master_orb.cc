@@ -9,8 +9,8 @@
 
 #include "dls/err.h"
 #include "dls/log.h"
-#include "npy_file.h"
 #include "master_servant.hh"
+#include "npy_file.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"
 #include "run_loop.h"
@@ -136,7 +136,8 @@ static int loop_done(void *ctx)
 	if (s->o->between_loops)
 		return s->o->between_loops(s->o->between_ctx);
 	if (master_next_loop(s->m, NULL, 0, why)) {
-		fprintf(stderr, "dls-master: cannot start loop %u: %s\n", master_loop(s->m) + 1, why);
+		fprintf(stderr, "dls-master: cannot start loop %u: %s\n", master_loop(s->m) + 1,
+			why);
 		return -1;
 	}
 	return 1;
@@ -187,20 +188,21 @@ extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 	Master_i *servant = new Master_i(m, proto_job_out(job), o->ping_timeout_ms, o->secret);
 	servant->set_relay_grace_ms(o->relay_grace_ms);
 	served s = {m, servant, o, {}, NULL};
-	struct run_loop_ops ops = {&s,	     "dls-master", {&s, holding, ping, lost},
-				   wait_done, all_lost,	    snapshot,
-				   dismiss,   write_outputs,   o->timeout_s, loop_done, quiesce};
+	struct run_loop_ops ops = {&s,	      "dls-master",  {&s, holding, ping, lost},
+				   wait_done, all_lost,	     snapshot,
+				   dismiss,   write_outputs, o->timeout_s,
+				   loop_done, quiesce};
 	const struct result_store *rs = master_results(m);
 	int status;
 
 	// a resumed master goes on from its loop: the ones before are in the file
 	if (c->loops > 1 && o->out.npy &&
-	    (master_resumed(m) ? npy_stream_reopen(&s.npy, o->out.npy, rs->work.loop.dtype, c->loops,
-						   rs->work.loop.iterations,
-						   rs->work.loop.result_bytes, master_loop(m))
-			       : npy_stream_open(&s.npy, o->out.npy, rs->work.loop.dtype, c->loops,
-						 rs->work.loop.iterations,
-						 rs->work.loop.result_bytes))) {
+	    (master_resumed(m)
+		 ? npy_stream_reopen(&s.npy, o->out.npy, rs->work.loop.dtype, c->loops,
+				     rs->work.loop.iterations, rs->work.loop.result_bytes,
+				     master_loop(m))
+		 : npy_stream_open(&s.npy, o->out.npy, rs->work.loop.dtype, c->loops,
+				   rs->work.loop.iterations, rs->work.loop.result_bytes))) {
 		fprintf(stderr, "dls-master: cannot write '%s'\n", o->out.npy);
 		return 1;
 	}

@@ -58,8 +58,8 @@ int master_admit_caller(struct master *m, int id, uint64_t key, char *why)
  * was lost, or a copy that travelled late) are dropped: that loop has every
  * result.  A block of a loop not begun is refused.  *kept (to free) holds
  * what stays when some were dropped.  The lock is held. */
-static int current_loop_results(struct master *m, int id, const struct dls_result **res,
-				size_t *n, struct dls_result **kept, char *why)
+static int current_loop_results(struct master *m, int id, const struct dls_result **res, size_t *n,
+				struct dls_result **kept, char *why)
 {
 	size_t k = 0, stays = 0;
 
@@ -627,8 +627,8 @@ void master_remember_again(struct master *m, const struct dls_request *r,
  * *ticket (the "held" event's, 0: none), or the refusal of the second
  * serving (the WAIT stands for a retry).  The lock is held.
  */
-static int hold_to_loop_end(struct master *m, const struct dls_request *req,
-			    struct dls_reply *out, uint64_t *ticket, char *why)
+static int hold_to_loop_end(struct master *m, const struct dls_request *req, struct dls_reply *out,
+			    uint64_t *ticket, char *why)
 {
 	double until = dls_now() + m->cfg.wait_ms / 1000.0;
 	uint32_t loop = m->loop;

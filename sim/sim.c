@@ -164,8 +164,8 @@ static int next_scheme(const struct sim_config *c, struct sched **sched, struct 
 		return DLS_ENOMEM;
 	for (int i = 0; i < c->npes; i++)
 		acp[i] = sched_kind_is_weighted(c->sched.kind)
-				 ? (int64_t)(sl[i].vpower * 1000 + 0.5)
-				 : sim_slave_acp_at(c, &sl[i], &c->pes[i], end);
+			     ? (int64_t)(sl[i].vpower * 1000 + 0.5)
+			     : sim_slave_acp_at(c, &sl[i], &c->pes[i], end);
 	p.iterations = c->iterations;
 	p.npes = c->npes;
 	p.acp = acp;

@@ -544,8 +544,7 @@ static int open_job(struct run *r)
 		work_close(&r->work);
 		return DLS_EINVAL;
 	}
-	if (r->cfg->body_job &&
-	    (rc = r->cfg->body_job(r->cfg->body_ctx, j, r->why, r->len))) {
+	if (r->cfg->body_job && (rc = r->cfg->body_job(r->cfg->body_ctx, j, r->why, r->len))) {
 		work_close(&r->work);
 		return rc;
 	}

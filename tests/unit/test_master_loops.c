@@ -55,8 +55,7 @@ static long job_loop(const struct dls_job *j)
 }
 
 /* Sends the results of rep's chunk stamped with `loop`; the reply in *rep. */
-static int deliver(struct master *m, uint32_t *seq, uint32_t loop, struct dls_reply *rep,
-		   char *why)
+static int deliver(struct master *m, uint32_t *seq, uint32_t loop, struct dls_reply *rep, char *why)
 {
 	uint16_t *c = tu_mandel_counts(W, H, 64, rep->start, rep->count);
 	struct dls_result res = tu_counts(rep->start, rep->count, c, (size_t)rep->count * H);
@@ -124,11 +123,13 @@ static void test_loops(void)
 			{
 				struct dls_reply second = rep;
 				uint16_t *c1 = tu_mandel_counts(W, H, 64, given.start, given.count);
-				uint16_t *c2 = tu_mandel_counts(W, H, 64, second.start, second.count);
-				struct dls_result two[2] = {
-				    tu_counts(given.start, given.count, c1, (size_t)given.count * H),
-				    tu_counts(second.start, second.count, c2,
-					      (size_t)second.count * H)};
+				uint16_t *c2 =
+				    tu_mandel_counts(W, H, 64, second.start, second.count);
+				struct dls_result two[2] = {tu_counts(given.start, given.count, c1,
+								      (size_t)given.count * H),
+							    tu_counts(second.start, second.count,
+								      c2,
+								      (size_t)second.count * H)};
 
 				two[0].loop = two[1].loop = loop;
 				r = tu_request(d.m, 0, ++seq, 1, two, 2);
