@@ -22,6 +22,7 @@
  * starts the next (as dls-master's run loop does). */
 struct driver {
 	struct master *m;
+	int automatic; /* cfg.auto_loops: the master starts each next loop itself */
 	int exact[LOOPS];
 	int next_rc[LOOPS];
 };
@@ -33,14 +34,22 @@ static void *drive(void *arg)
 
 	for (int k = 0; k < LOOPS; k++) {
 		uint16_t *all = tu_mandel_counts(W, H, 64, 0, W);
+		const struct result_store *rs;
 
-		if (master_wait_done(d->m, 10000) != DLS_OK) {
+		if (master_wait_loop_done(d->m, 10000) != DLS_OK) {
 			free(all);
 			return NULL;
 		}
-		d->exact[k] = !memcmp(tu_image(d->m), all, (size_t)W * H * sizeof(uint16_t));
+		rs = master_loop_results(d->m);
+		d->exact[k] = rs->work.loop.number == (uint32_t)k &&
+			      !memcmp(rs->data, all, (size_t)W * H * sizeof(uint16_t));
 		free(all);
-		d->next_rc[k] = k + 1 < LOOPS ? master_next_loop(d->m, NULL, 0, why) : DLS_OK;
+		if (d->automatic) /* the next loop runs already, or this was the last */
+			d->next_rc[k] = master_loop_consumed(d->m) == (k + 1 < LOOPS) ? DLS_OK : -1;
+		else
+			d->next_rc[k] = master_loop_consumed(d->m) && k + 1 < LOOPS
+						? master_next_loop(d->m, NULL, 0, why)
+						: DLS_OK;
 	}
 	return NULL;
 }
@@ -69,7 +78,7 @@ static int deliver(struct master *m, uint32_t *seq, uint32_t loop, struct dls_re
 	return rc;
 }
 
-static void test_loops(void)
+static void run_loops(int automatic)
 {
 	struct master_config c;
 	struct driver d = {0};
@@ -90,6 +99,8 @@ static void test_loops(void)
 	c.start_timeout_ms = 0;
 	c.wait_ms = 5;
 	c.loops = LOOPS;
+	c.auto_loops = automatic;
+	d.automatic = automatic;
 	d.m = master_create(&c, &err, NULL);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(d.m);
 	CU_ASSERT_EQUAL_FATAL(master_register_group(d.m, 0, &name, &speed, 1, &id, &key, &v, why),
@@ -152,9 +163,20 @@ static void test_loops(void)
 	master_destroy(d.m);
 }
 
+static void test_loops(void)
+{
+	run_loops(0);
+}
+
+static void test_loops_automatic(void)
+{
+	run_loops(1);
+}
+
 int master_loops_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("master core: many loops", NULL, NULL);
 
-	return !s || !CU_add_test(s, "loops in one run: job, stale and future results", test_loops);
+	return !s || !CU_add_test(s, "loops in one run: job, stale and future results", test_loops) ||
+	       !CU_add_test(s, "each loop started by the master itself", test_loops_automatic);
 }
