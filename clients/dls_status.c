@@ -210,6 +210,7 @@ int dls_cmd_status(int argc, char **argv)
 					     {0, 0, 0, 0}};
 	const char *run = "dls";
 	struct dls_status s;
+	char loop[48] = "";
 	char why[256];
 	int c, rc;
 
@@ -248,9 +249,12 @@ int dls_cmd_status(int argc, char **argv)
 			run, why);
 		return 1;
 	}
-	printf("run '%s': scheme %s, %lld/%lld iterations delivered, %lld assigned, "
+	if (s.loops > 1)
+		snprintf(loop, sizeof(loop), "loop %u of %u: ", (unsigned)s.loop + 1,
+			 (unsigned)s.loops);
+	printf("run '%s': scheme %s, %s%lld/%lld iterations delivered, %lld assigned, "
 	       "%d recomputations, %.2f s%s\n",
-	       run, s.scheme, (long long)s.delivered, (long long)s.iterations,
+	       run, s.scheme, loop, (long long)s.delivered, (long long)s.iterations,
 	       (long long)s.assigned, s.recomputations, s.elapsed, s.done ? ", done" : "");
 	if (!strcmp(s.scheme, "trees")) { /* the coordinator lists its chain in order */
 		printf("%-32s %4s %-10s %6s %7s %10s %8s\n", "chain (work flows down)", "PE",

@@ -338,6 +338,8 @@ DLS::RunStatus *proto_status_out(const struct dls_status &s)
 	out->recomputations = s.recomputations;
 	out->elapsed = s.elapsed;
 	out->done = s.done ? 1 : 0;
+	out->loop = s.loop;
+	out->loops = s.loops;
 	out->slaves.length((CORBA::ULong)s.nslaves);
 	for (int i = 0; i < s.nslaves; i++) {
 		const struct dls_slave_status &p = s.slaves[i];
@@ -368,6 +370,8 @@ int proto_status_in(const DLS::RunStatus &s, struct dls_status *out, char *schem
 	out->recomputations = s.recomputations;
 	out->elapsed = s.elapsed;
 	out->done = s.done;
+	out->loop = s.loop;
+	out->loops = s.loops;
 	out->slaves = (struct dls_slave_status *)calloc(s.slaves.length() + 1,
 							  sizeof(*out->slaves));
 	if (!out->slaves)
