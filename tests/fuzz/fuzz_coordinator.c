@@ -138,7 +138,7 @@ static void finish(struct fz_run *r, struct coordinator *c)
 	if (!living)
 		return;
 	for (int64_t i = 0; i < r->iterations; i++) {
-		struct dls_result b = {i, 1, r->ref + (size_t)i * r->rb, r->rb};
+		struct dls_result b = {i, 1, r->ref + (size_t)i * r->rb, r->rb, 0};
 		int took = rs->ledger.state[i] == 1;
 
 		for (int s = 0; s < r->n && !took; s++)

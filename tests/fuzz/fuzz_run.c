@@ -114,6 +114,8 @@ void fz_blocks_make(struct fz_run *r, struct fz *f, int s, struct fz_blocks *bl)
 		bl->b[i].count = count;
 		bl->b[i].data = bl->buf[i];
 		bl->b[i].nbytes = len;
+		/* a run of one loop: a liar may name another loop (refused) */
+		bl->b[i].loop = !bl->lie[i] || fz_u8(f) < 224 ? 0 : 1 + fz_pick(f, 1000);
 	}
 }
 
@@ -340,7 +342,7 @@ static void honest_step(struct fz_run *r, int s)
 
 	for (int i = 0; i < sl->nheld; i++)
 		for (int64_t x = sl->start[i]; x < sl->start[i] + sl->count[i]; x++) {
-			struct dls_result b = {x, 1, r->ref + (size_t)x * r->rb, r->rb};
+			struct dls_result b = {x, 1, r->ref + (size_t)x * r->rb, r->rb, 0};
 			int rc = r->t->submit(r->ctx, s, r->t->key(r->ctx, s), &b, 1, why);
 
 			fz_trace("honest %d submits %lld -> %s\n", s, (long long)x, rc ? why : "ok");
