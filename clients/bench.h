@@ -1,7 +1,7 @@
 /*
  * bench.h - the results of `dls bench`: one cell per (cluster, order,
  * scheme), its measured runs and its simulated twin; and the reports made
- * of them (seed 001's tables, CSV, JSON, gnuplot plots).
+ * of them (Chronopoulos et al. 2002's tables, CSV, JSON, gnuplot plots).
  */
 #ifndef DLS_BENCH_H
 #define DLS_BENCH_H
@@ -35,7 +35,7 @@ double bench_mean_wait(const struct bench_cell *c);
 /* Median, min and max of a cell's T_p (0 when no run completed). */
 double bench_median(const struct bench_cell *c);
 
-/* Seed 001 Tables 2-3 for the cells of one cluster and order, then the summary. */
+/* Chronopoulos et al. 2002 Tables 2-3 for the cells of one cluster and order, then the summary. */
 void bench_print_tables(FILE *out, const struct bench_cell *cells, int ncells);
 
 /* bench.csv and bench.json in dir: 0 or -1 (errno logged). */
@@ -43,7 +43,7 @@ int bench_write_files(const char *dir, const struct bench_cell *cells, int ncell
 
 /*
  * PNG plots in dir/plots with gnuplot: efficiency per scheme (dedicated and
- * non-dedicated side by side), T_comp per PE (seed 001 Figures 6-7), and E
+ * non-dedicated side by side), T_comp per PE (Chronopoulos et al. 2002 Figures 6-7), and E
  * against the number of slaves for pN clusters (Figures 4-5).
  * 0, or -1 when gnuplot failed (its output is in dir/plots/gnuplot.log).
  */

@@ -213,7 +213,7 @@ static void plot_efficiency(FILE *gp, const char *pdir, const struct bench_cell 
 		pdir, order, order, nc + 1, path);
 }
 
-/* T_comp per PE for each scheme (seed 001 Figures 6-7). */
+/* T_comp per PE for each scheme (Chronopoulos et al. 2002 Figures 6-7). */
 static void plot_tcomp(FILE *gp, const char *pdir, const struct bench_cell *cells, int ncells,
 		       int g)
 {
@@ -264,7 +264,7 @@ static int scaled_size(const char *cluster, int *nd)
 }
 
 /* E against the number of slaves, per scheme, dedicated and non-dedicated
- * (seed 001 Figures 4-5 show speedups; E = T_ideal / T_p is their
+ * (Chronopoulos et al. 2002 Figures 4-5 show speedups; E = T_ideal / T_p is their
  * heterogeneity-fair form), for the cells of pN clusters. */
 static void plot_scaling(FILE *gp, const char *pdir, const struct bench_cell *cells, int ncells)
 {

@@ -126,7 +126,7 @@ static int is_decentralized(const char *scheme)
 }
 
 /* "hdtss" is DTSS through hmasters: about sqrt(p)/2 of them (2 for C24, as
- * in seed 001, 4 for C64), at least 2. */
+ * in Chronopoulos et al. 2002, 4 for C64), at least 2. */
 static int hmasters_for(int nslaves)
 {
 	int k = (int)(sqrt((double)nslaves) / 2 + 0.5);

@@ -1,7 +1,7 @@
 /*
  * dls run - one command for a whole run: a private naming service (unless
  * one is given), the master and the slaves of an emulated cluster, the job,
- * seed 001's table at the end, the outputs; every process it started is
+ * Chronopoulos et al. 2002's table at the end, the outputs; every process it started is
  * stopped, by PID, also on Ctrl-C or when a part fails.
  */
 #include <errno.h>

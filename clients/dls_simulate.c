@@ -209,7 +209,7 @@ static uint64_t **loop_costs(const char *name, const struct dls_param *params, i
 	return lc;
 }
 
-/* --scheme trees --tau LIST --tasks N: seed 000's task-level model. */
+/* --scheme trees --tau LIST --tasks N: Kim and Purtilo 1996's task-level model. */
 static int simulate_tree_tasks(const struct trees_opts *to, const char *tau_list, int64_t tasks,
 			       double latency)
 {

@@ -1,7 +1,7 @@
 /*
  * simulate_piles.c - `dls simulate --scheme workpile|roc|ripple|none`: the
  * decentralized policies in the simulator (sim/pile_sim.c), printed with
- * their migrations, E and seed 002's NP.
+ * their migrations, E and Campos and Scherson 2000's NP.
  */
 #include "simulate_piles.h"
 
@@ -78,7 +78,7 @@ static int write_json(const char *path, const struct piles_opts *o, const struct
 	return rc ? -1 : 0;
 }
 
-/* Prints r; NP = (T_noLB - T_p) / (T_noLB - T_ideal), seed 002 section 3.3. */
+/* Prints r; NP = (T_noLB - T_p) / (T_noLB - T_ideal), Campos and Scherson 2000 section 3.3. */
 static void print_result(const struct piles_opts *o, const struct pile_sim_config *c,
 			 const struct pile_sim_result *r, double t_ideal, double t_nolb)
 {

@@ -1,8 +1,8 @@
 /*
  * simulate_piles.h - the decentralized policies of seeds 002-004 in
  * `dls simulate --scheme workpile|roc|ripple` (sim/pile_sim.h): their
- * options, and the run printed with the migrations (seed 000 Table 2
- * style), E against the ideal and seed 002's normalised performance NP
+ * options, and the run printed with the migrations (Kim and Purtilo 1996 Table 2
+ * style), E against the ideal and Campos and Scherson 2000's normalised performance NP
  * against the same placement without balancing.
  */
 #ifndef DLS_SIMULATE_PILES_H

@@ -1,6 +1,6 @@
 /*
  * simulate_trees.c - `dls simulate --scheme trees`: Tree Scheduling in the
- * simulator (sim/tree_sim.c), printed as seed 000 reports it: the
+ * simulator (sim/tree_sim.c), printed as Kim and Purtilo 1996 reports it: the
  * chain, T_p, the migrations and their sizes (Table 2), per link.
  */
 #include "simulate_trees.h"

@@ -17,7 +17,7 @@ struct trees_opts {
 
 /*
  * Runs the simulation c and prints the chain, the migrations, their sizes
- * (seed 000 Table 2), the per-link counts and T_p against t_ideal; `what`
+ * (Kim and Purtilo 1996 Table 2), the per-link counts and T_p against t_ideal; `what`
  * describes the work ("4000 x 2000, order natural" or "60 tasks a PE").
  * Returns the exit status.
  */

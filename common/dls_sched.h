@@ -63,8 +63,8 @@ enum sched_kind {
 };
 
 enum sched_profile {
-	SCHED_PROFILE_TABLE, /* reproduces seed 001 Table 1 (default) */
-	SCHED_PROFILE_TEXT   /* the formulas as printed in seed 001 section 2 */
+	SCHED_PROFILE_TABLE, /* reproduces Chronopoulos et al. 2002 Table 1 (default) */
+	SCHED_PROFILE_TEXT   /* the formulas as printed in Chronopoulos et al. 2002 section 2 */
 };
 
 /* A chunk is a struct dls_range (dls/proto.h): iterations [start, start + count). */
@@ -144,7 +144,7 @@ int sched_next(struct sched *s, int pe, int64_t acp, struct dls_range *out);
 int sched_report(struct sched *s, int pe, int64_t acp);
 
 /*
- * The service order of simultaneous requests (seed 001, the ACPSA rule's
+ * The service order of simultaneous requests (Chronopoulos et al. 2002, the ACPSA rule's
  * premise): the larger A_i first, then the earlier arrival.  Non-zero when a
  * request (acp_a, arrived at arrival_a) is served before (acp_b, arrival_b).
  * Every server of requests uses it: the master, a two-level hmaster, and
@@ -216,7 +216,7 @@ int sched_recomputations(const struct sched *s);
 int64_t sched_units(const struct sched *s);
 
 /*
- * The untruncated chunk function of a simple scheme (seed 001 Table 1 view):
+ * The untruncated chunk function of a simple scheme (Chronopoulos et al. 2002 Table 1 view):
  * f_0, f_1, ... for one-slot requests, listed until the designed number of
  * steps (TSS: N; TFSS: whole stages up to N; FISS: sigma stages) is reached
  * and their sum covers I, stage schemes to the end of a stage.  Writes at
@@ -236,7 +236,7 @@ int sched_kind_is_distributed(enum sched_kind k);
  * The A_i a slave of virtual power vpower reports under load q (> 0):
  * floor(V_i / Q_i), the epsilon keeping 2.0/2 from becoming 0.999...; 0
  * only when waits_idle (a distributed scheme: it does not ask while A_i is
- * 0, seed 001 §3), else at least 1 (the other schemes weigh no A_i).
+ * 0, Chronopoulos et al. 2002 §3), else at least 1 (the other schemes weigh no A_i).
  */
 int64_t sched_acp(double vpower, double q, int waits_idle);
 /* 1 for AWF-B, AWF-C, AWF-D, AWF-E, AF, AWF (they learn from sched_measure). */

@@ -1,7 +1,7 @@
 /*
  * iter_order.h - which column a loop iteration computes.
  *
- * natural: iteration i is column i (seed 001).  interleaved: iteration i is
+ * natural: iteration i is column i (Chronopoulos et al. 2002).  interleaved: iteration i is
  * column (i * stride) mod width, stride coprime to width and close to
  * width / golden ratio, so consecutive iterations land far apart and a large
  * early chunk samples the whole image instead of its expensive middle

@@ -7,9 +7,9 @@
  * sending a message to another PE, or setting a timer.  The host decides how
  * those travel (events in the simulator, CORBA calls in a run).
  *
- *   workpile  seed 003 (pile_workpile.c)
- *   roc       seed 002, RoC-LB (pile_roc.c)
- *   ripple    seed 004, Tortoise on a line or the hypercube's binomial
+ *   workpile  Rudolph et al. 1991 (pile_workpile.c)
+ *   roc       Campos and Scherson 2000, RoC-LB (pile_roc.c)
+ *   ripple    Melhem et al. 1991, Tortoise on a line or the hypercube's binomial
  *             trees, each PE stepping on its own clock (pile_ripple.c;
  *             sim/ripple_net.c is the seed's synchronous model it is
  *             checked against)

@@ -1,5 +1,5 @@
 /*
- * pile_ripple.c - seed 004's Ripple (Melhem, Pruhs & Znati) as the rules
+ * pile_ripple.c - Melhem et al. 1991's Ripple (Melhem, Pruhs & Znati) as the rules
  * of one PE (pile_policy.h), each PE stepping every step_s on its own
  * clock.  At step t, a PE's new load is minus the iterations it started
  * since its previous step (a loop only shrinks):

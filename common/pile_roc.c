@@ -1,5 +1,5 @@
 /*
- * pile_roc.c - seed 002's Rate of Change load balancing (Campos & Scherson,
+ * pile_roc.c - Campos and Scherson 2000's Rate of Change load balancing (Campos & Scherson,
  * RoC-LB, sections 2.2-2.3) as the rules of one PE (pile_policy.h).  A
  * PE's load is its pile plus the iteration it computes.
  *

@@ -1,5 +1,5 @@
 /*
- * pile_workpile.c - seed 003's local workpiles with random-pair balancing
+ * pile_workpile.c - Rudolph et al. 1991's local workpiles with random-pair balancing
  * (Rudolph, Slivkin-Allalouf & Upfal, Fig. 2), across a network, as the
  * rules of one PE (pile_policy.h):
  *

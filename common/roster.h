@@ -1,6 +1,6 @@
 /*
  * roster.h - the children that register with a master or a coordinator:
- * seed 001 DTSS master step 1 (Speed -> V_i = Speed_i / min Speed, the
+ * Chronopoulos et al. 2002 DTSS master step 1 (Speed -> V_i = Speed_i / min Speed, the
  * minimum over every slave of the run at any depth), the registration
  * barrier (it closes when every expected child has registered, or
  * register_timeout_ms after the roster was made, with those in by then), the capabilities it issues (a

@@ -53,7 +53,7 @@ void run_report_tree_free(struct run_report_tree *t)
 	memset(t, 0, sizeof(*t));
 }
 
-/* Tree Scheduling: the chain, seed 000's Table 2 and the links. */
+/* Tree Scheduling: the chain, Kim and Purtilo 1996's Table 2 and the links. */
 static void tree_table(const struct run_report_tree *t, const struct dls_status *s, FILE *out)
 {
 	double collect = 0;

@@ -1,9 +1,9 @@
 /*
  * run_report.h - the end of a run, for the master and Tree Scheduling's
- * coordinator alike: seed 001's per-PE table (T_com+wait / T_comp, chunks,
+ * coordinator alike: Chronopoulos et al. 2002's per-PE table (T_com+wait / T_comp, chunks,
  * iterations), T_p, and for emulated runs T_ideal and the efficiency
  * E = T_ideal / T_p (WORKLOAD.md 2); Tree Scheduling adds its chain and
- * seed 000's Table 2.  As text, CSV and JSON, with the image files.
+ * Kim and Purtilo 1996's Table 2.  As text, CSV and JSON, with the image files.
  */
 #ifndef DLS_RUN_REPORT_H
 #define DLS_RUN_REPORT_H
@@ -20,7 +20,7 @@
 extern "C" {
 #endif
 
-/* Tree Scheduling's figures: the chain and seed 000's Table 2. */
+/* Tree Scheduling's figures: the chain and Kim and Purtilo 1996's Table 2. */
 struct run_report_tree {
 	int64_t migrations, moved, duplicates, reassigned;
 	size_t nunits;
@@ -101,7 +101,7 @@ void run_report_free(struct run_report *r);
  */
 void run_report_set_loops(struct run_report *r, const struct run_report_loop *loops, size_t n);
 
-/* Seed 001's table and the summary lines, for a person. */
+/* Chronopoulos et al. 2002's table and the summary lines, for a person. */
 void run_report_table(const struct run_report *r, FILE *out);
 
 /* One row per PE, with a header; DLS_OK or DLS_EIO. */

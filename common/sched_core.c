@@ -2,7 +2,7 @@
  * sched_core.c - the scheduler core: parameter checks, the virtual-slot
  * model (SCHEMES.md 4.2), the ACPSA recomputation rule (4.4), a switch of
  * technique over what remains (--scheme auto), and the dispatch to the
- * per-technique modules.  The generic master of seed 001 Eq. (1): only the
+ * per-technique modules.  The generic master of Chronopoulos et al. 2002 Eq. (1): only the
  * last chunk is ever cut, iterations go out in increasing order.  sched.c
  * puts --scheme auto's selector (sched_auto.c) in front of it.
  */
@@ -314,7 +314,7 @@ int sched_core_report(struct sched *s, int pe, int64_t acp)
 	s->cur[pe] = acp;
 	for (int j = 0; j < s->p.npes; j++)
 		changed += s->cur[j] != s->acpsa[j];
-	/* "More than 1/2 of A_i changed" (seed 001 step 2(b)), strictly. */
+	/* "More than 1/2 of A_i changed" (Chronopoulos et al. 2002 step 2(b)), strictly. */
 	if (2 * changed <= s->p.npes || s->remaining == 0)
 		return DLS_OK;
 	for (int j = 0; j < s->p.npes; j++)
@@ -354,7 +354,7 @@ int sched_core_serve(struct sched *s, int pe, int64_t acp, struct dls_range *out
 	return DLS_OK;
 }
 
-/* Designed number of steps of the chunk function (seed 001 Table 1 rows). */
+/* Designed number of steps of the chunk function (Chronopoulos et al. 2002 Table 1 rows). */
 static int64_t designed_steps(const struct sched *s)
 {
 	switch (s->p.kind) {

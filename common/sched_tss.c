@@ -1,6 +1,6 @@
 /*
- * Trapezoid self-scheduling (Tzen & Ni 1993; seed 001 section 2) and its
- * distributed form DTSS (seed 001 section 3): chunks fall linearly from F to
+ * Trapezoid self-scheduling (Tzen & Ni 1993; Chronopoulos et al. 2002 section 2) and its
+ * distributed form DTSS (Chronopoulos et al. 2002 section 3): chunks fall linearly from F to
  * L by the integer decrement D, so that early chunks are large (little
  * overhead) and the last ones small (good balance).  SCHEMES.md 1.4, 4.3.
  */
@@ -56,7 +56,7 @@ dls_i128 sched_tss_slots(const struct sched *s, int64_t first, int64_t n)
 }
 
 /*
- * TFSS (seed 001 section 2, "[3]"): stage k of U slots gets the ceiling of
+ * TFSS (Chronopoulos et al. 2002 section 2, "[3]"): stage k of U slots gets the ceiling of
  * the average of its U TSS values (SCHEMES.md 1.7, 4.7; ceil per ambiguity 5).
  */
 int64_t sched_tfss_stage(const struct sched *s, int64_t j)

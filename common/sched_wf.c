@@ -1,7 +1,7 @@
 /*
  * Weighted factoring (Hummel, Schmidt, Uma & Wein 1996; SCHEMES.md 1.8):
  * factoring whose batch of p requests is shared in proportion to static
- * weights, ceil(w_i R_j / (alpha W)).  Given for comparison; seed 001 only
+ * weights, ceil(w_i R_j / (alpha W)).  Given for comparison; Chronopoulos et al. 2002 only
  * cites it.
  */
 #include "sched_internal.h"

@@ -1,6 +1,6 @@
 /*
  * serve.h - the serving core that the master and a two-level hmaster both
- * run over their children (seed 001 DTSS master steps 2-3):
+ * run over their children (Chronopoulos et al. 2002 DTSS master steps 2-3):
  *
  *  - a child's request is taken only after the checks: a retry (the seq of
  *    either of its last two replies) gets the same reply again, an older

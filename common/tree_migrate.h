@@ -27,7 +27,7 @@ enum tree_gamma {
  */
 int64_t tree_migrate_count(enum tree_gamma g, double tau_sender, double tau_receiver, int64_t r);
 
-/* How often a migration of a given size occurred (seed 000 Table 2). */
+/* How often a migration of a given size occurred (Kim and Purtilo 1996 Table 2). */
 struct tree_unit {
 	int64_t size, count;
 };

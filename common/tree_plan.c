@@ -1,5 +1,5 @@
 /*
- * Bitonic construction (seed 000 section 3): sort ascending, pair the slowest
+ * Bitonic construction (Kim and Purtilo 1996 section 3): sort ascending, pair the slowest
  * with the fastest, the second slowest with the second fastest, ..., and
  * repeat on the clusters until one remains.  "Faster" is Def. 3.3: larger
  * throughput, or equal throughput and more balanced (smaller B).  An odd

@@ -1,5 +1,5 @@
 /*
- * tree_plan.h - Kim and Purtilo's cluster tree and migration chain (seed 000
+ * tree_plan.h - Kim and Purtilo's cluster tree and migration chain (Kim and Purtilo 1996
  * section 3; SCHEMES.md 6.1-6.3, 6.5), computed from the PEs' throughputs.
  * No CORBA: the coordinator and `dls chunks --tree` use it.
  */

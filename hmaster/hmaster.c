@@ -93,7 +93,7 @@ static void append(struct pending **list, struct pending *p)
 	*list = p;
 }
 
-/* Sends every registration up as one message (seed 001 Remark 2). */
+/* Sends every registration up as one message (Chronopoulos et al. 2002 Remark 2). */
 static void forward_registrations(struct hmaster *h)
 {
 	struct pending *batch = h->regs, *p;

@@ -1,10 +1,10 @@
 /*
- * hmaster.h - the core of an HDTSS hmaster (seed 001 section 4.2, SCHEMES.md
+ * hmaster.h - the core of an HDTSS hmaster (Chronopoulos et al. 2002 section 4.2, SCHEMES.md
  * 5), in one of two modes.  Two-level (twolevel.h): to its parent it
  * is one child with the summed power of its slaves and it schedules them
  * itself.  Relay, described here: to its parent (a master or another
  * hmaster) it is a group of slaves, to its children a master.  It merges what passes through
- * it (seed 001 Remark 2): its children's registrations go up as one
+ * it (Chronopoulos et al. 2002 Remark 2): its children's registrations go up as one
  * message and their V_i come down; the requests pending when it forwards
  * (with their piggy-backed results) go up as one message and the replies
  * come down, split per slave.  It never waits for every child: whatever is

@@ -1,5 +1,5 @@
 /*
- * master.c - the master's lifecycle, registration (seed 001 DTSS master
+ * master.c - the master's lifecycle, registration (Chronopoulos et al. 2002 DTSS master
  * step 1, over the shared roster) and snapshots.
  */
 #include <math.h>

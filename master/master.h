@@ -156,7 +156,7 @@ void master_destroy(struct master *m);
 int master_withdraw(struct master *m, const char *name, char *why);
 
 /*
- * Seed 001 DTSS master step 1: registers a slave reporting `speed` (> 0,
+ * Chronopoulos et al. 2002 DTSS master step 1: registers a slave reporting `speed` (> 0,
  * finite), then blocks until every expected slave has registered or the
  * registration window closed, and returns the slave's id, its capability
  * (every later call must carry it) and V_i.  `caller` identifies the

@@ -1,5 +1,5 @@
 /*
- * master_serve.c - seed 001 DTSS master steps 2-3 on the shared serving
+ * master_serve.c - Chronopoulos et al. 2002 DTSS master steps 2-3 on the shared serving
  * core (serve.h): requests carrying A_i and piggy-backed results, served in
  * ACPSA order once the start gate has collected every slave's first
  * request; results checked whole before any is applied; the work of lost

@@ -8,13 +8,13 @@
  * says.  No master hands out work; iterations only ever move whole, so none
  * is lost or computed twice (the run checks it).
  *
- *   workpile  seed 003 (Rudolph, Slivkin-Allalouf & Upfal): before taking its
+ *   workpile  Rudolph et al. 1991 (Rudolph, Slivkin-Allalouf & Upfal): before taking its
  *             next iteration, PE i pairs with a random other PE with
  *             probability 1/l_i (l_i: its pile); if the two piles differ by
  *             more than the threshold, the longer gives the shorter half the
  *             difference.  An empty PE retries with exponential backoff.
  *             (common/pile_workpile.c: the same rules the slaves run)
- *   roc       seed 002 (Campos & Scherson, RoC-LB): in sample intervals each
+ *   roc       Campos and Scherson 2000 (Campos & Scherson, RoC-LB): in sample intervals each
  *             PE computes its load change DL and predicted load
  *             PL = load + DL * ND / interval; below CT, or with PL < 0 and
  *             load <= HT, it sends one request (source table first, else a
@@ -22,12 +22,12 @@
  *             holds above HT, up to the amount asked, and forwards the rest
  *             (NF up to 8; then the requester is told it was dropped).
  *             (common/pile_roc.c)
- *   ripple    seed 004 (Melhem, Pruhs & Znati): every balance step each PE
+ *   ripple    Melhem et al. 1991 (Melhem, Pruhs & Znati): every balance step each PE
  *             spreads its own load change (the iterations it started) evenly
  *             over all PEs, Tortoise on a line of PEs or on the binomial
  *             spanning trees of a hypercube; the continuous flow on each link
  *             is carried out in whole iterations (ripple_net.h).
- *   none      no balancing: the placement alone (seed 002's T_noLB).
+ *   none      no balancing: the placement alone (Campos and Scherson 2000's T_noLB).
  *
  * Messages take the one-way latency; balancing decisions take no compute
  * time (the seeds' simulators' assumption).  Deterministic for a given
@@ -67,7 +67,7 @@ struct pile_sim_result {
 	int64_t migrations, moved; /* transfers of work and the iterations they carried */
 	int64_t messages;	 /* balancing messages other than transfers */
 	int64_t dropped;	 /* roc: requests dropped after nf_max forwards */
-	struct tree_unit *units; /* migration sizes (seed 000 Table 2 style) */
+	struct tree_unit *units; /* migration sizes (Kim and Purtilo 1996 Table 2 style) */
 	size_t nunits;
 	int64_t *pe_iterations; /* by PE: iterations computed */
 	double *pe_busy;	/* by PE: time spent computing */

@@ -1,5 +1,5 @@
 /*
- * ripple_net.c - seed 004's Tortoise on a line and its hypercube spanning
+ * ripple_net.c - Melhem et al. 1991's Tortoise on a line and its hypercube spanning
  * trees (see ripple_net.h).  A PE's schedule is a circular table per link
  * direction: the line needs n slots (S1 schedules up to n - 1 steps ahead),
  * the cube two (every pass goes at the next step).

@@ -1,5 +1,5 @@
 /*
- * ripple_net.h - the Ripple paradigm of seed 004 (Melhem, Pruhs & Znati,
+ * ripple_net.h - the Ripple paradigm of Melhem et al. 1991 (Melhem, Pruhs & Znati,
  * "Using Spanning-Trees for Balancing Dynamic Load on Multiprocessors") on
  * continuous load, in synchronous balance steps:
  *

@@ -11,7 +11,7 @@
  * left without work sends its demands), transfers arrive, demands arrive,
  * then every PE at a boundary serves its pending demands and starts its
  * next iteration: a demand that arrives exactly when the sender finishes
- * an iteration is served before the next one starts (seed 000's fluid
+ * an iteration is served before the next one starts (Kim and Purtilo 1996's fluid
  * model, reproduced exactly for Example 4.3).  Times are kept on a 1e-9 grid
  * so that ties stay ties.  Deterministic; not thread-safe.
  */
@@ -38,7 +38,7 @@ struct tree_sim_config {
 	double t_unit;	      /* time of one cost unit at power 1 */
 	enum tree_alloc alloc;
 	enum tree_gamma gamma;
-	int bidirectional; /* idle PEs ask both neighbours (seed 000 4.3) */
+	int bidirectional; /* idle PEs ask both neighbours (Kim and Purtilo 1996 4.3) */
 	double latency;	   /* one-way time of a demand or a transfer */
 };
 
@@ -46,7 +46,7 @@ struct tree_sim_result {
 	double t_p; /* the last iteration's end */
 	int64_t migrations, moved;
 	int64_t *link_migrations; /* npes - 1: link chain[k] - chain[k+1], both directions */
-	struct tree_unit *units; /* seed 000 Table 2, by increasing size */
+	struct tree_unit *units; /* Kim and Purtilo 1996 Table 2, by increasing size */
 	size_t nunits;
 	int64_t *pe_iterations; /* by PE: iterations computed */
 	double *pe_busy;	/* by PE: time spent computing */

@@ -661,7 +661,7 @@ double slave_calibrate(int ms)
 	uint64_t work = 0;
 	int32_t x = 0;
 
-	/* the core's own speed: its load is Q_i's, not Speed's (seed 001), so
+	/* the core's own speed: its load is Q_i's, not Speed's (Chronopoulos et al. 2002), so
 	 * the work counts against this thread's CPU time, not the wall clock,
 	 * which other processes on the core would stretch (a wall of 10 x ms
 	 * bounds it on a core too busy to give the thread its time) */

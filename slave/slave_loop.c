@@ -1,5 +1,5 @@
 /*
- * slave_loop.c - the master-slave loop of seed 001 (DTSS slave steps 1-4,
+ * slave_loop.c - the master-slave loop of Chronopoulos et al. 2002 (DTSS slave steps 1-4,
  * step 4 looping to step 2 so that A_i is refreshed before every request,
  * SCHEMES.md ambiguity 10), asking ahead (slave_ahead.h): the request for
  * the next chunk leaves while the current one computes, and carries the
@@ -502,7 +502,8 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 		return rc;
 	r.registered = 1;
 	r.cut = ops->cut;
-	st->times.t_comwait = 0; /* seed 001's T_com+wait is the loop's, not the start-up's */
+	/* Chronopoulos et al. 2002's T_com+wait is the loop's, not the start-up's */
+	st->times.t_comwait = 0;
 	r.t0 = dls_now();
 	rc = slave_setup(&r);
 	if (rc) {

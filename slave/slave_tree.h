@@ -1,5 +1,5 @@
 /*
- * slave_tree.h - a slave in Tree Scheduling (seed 000 section 3, SCHEMES.md
+ * slave_tree.h - a slave in Tree Scheduling (Kim and Purtilo 1996 section 3, SCHEMES.md
  * 6.4): it computes the iterations the coordinator placed with it, one at
  * a time; between iterations it serves its neighbours' demands by handing
  * over the tail of its unstarted iterations (tree_migrate_count); when it

@@ -1,6 +1,6 @@
 /*
- * coordinator.h - Tree Scheduling's coordinator P0 (seed 000 section 3,
- * seed 001 section 4.1, SCHEMES.md 6): it registers the slaves, builds the
+ * coordinator.h - Tree Scheduling's coordinator P0 (Kim and Purtilo 1996 section 3,
+ * Chronopoulos et al. 2002 section 4.1, SCHEMES.md 6): it registers the slaves, builds the
  * bitonic cluster tree and migration chain from their throughputs, gives
  * each its neighbours and its initial iterations, takes the results that
  * slaves report at intervals (or when idle), and ends the run at I.  Work
@@ -233,7 +233,7 @@ int coordinator_all_lost(struct coordinator *c);
 /* A consistent copy of its state, the slaves in chain order (free with dls_status_free). */
 int coordinator_snapshot(struct coordinator *c, struct dls_status *out);
 
-/* The chain and seed 000's Table 2, for the report (free with run_report_tree_free). */
+/* The chain and Kim and Purtilo 1996's Table 2, for the report (free with run_report_tree_free). */
 int coordinator_tree_stats(struct coordinator *c, struct run_report_tree *out);
 
 /* The job the slaves learn when they register (JobSpec). */

@@ -43,7 +43,7 @@ struct coordinator {
 	int64_t *start, *count, *stride; /* its initial iterations */
 	uint64_t *peer_key;	/* what its neighbours show it */
 	struct pair_counts pairs; /* workpile, roc, ripple: migrations per (giver, receiver) */
-	struct tree_unit *units; /* seed 000 Table 2 */
+	struct tree_unit *units; /* Kim and Purtilo 1996 Table 2 */
 	size_t nunits;
 	int64_t migrations, moved, duplicates, reassigned;
 

@@ -3,7 +3,7 @@
  * servant: binds it as DLS/<run>/treesched, watches every living slave
  * (liveness.h: a lost slave's work goes to its neighbour and the chain is
  * repaired), waits for the last result, tells the slaves to stop, writes the
- * report with the chain and seed 000's Table 2, and unbinds.
+ * report with the chain and Kim and Purtilo 1996's Table 2, and unbinds.
  */
 #ifndef DLS_COORDINATOR_ORB_H
 #define DLS_COORDINATOR_ORB_H

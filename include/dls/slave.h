@@ -202,7 +202,7 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 /*
  * Q_i of this host now: the processes that share one of its cores, this
  * one included, max(1, procs_running / the cores this process may run on)
- * (seed 001's run queue, on a host of several cores; fractional).
+ * (Chronopoulos et al. 2002's run queue, on a host of several cores; fractional).
  */
 double slave_read_runqueue(void);
 

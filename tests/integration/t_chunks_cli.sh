@@ -6,7 +6,7 @@ set -eu
 
 c() { dls chunks "$@"; }
 
-# seed 001 Table 1 (function view, table profile)
+# Chronopoulos et al. 2002 Table 1 (function view, table profile)
 expect_eq "TSS table1" "$(c --scheme TSS --iterations 1000 --pes 4 --function)" \
 	"125 117 109 101 93 85 77 69 61 53 45 37 29 21 13 5"
 expect_eq "FSS table1" "$(c --scheme fss --iterations 1000 --pes 4 --function)" \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-of-run collection (seed 001 section 5's alternative) gives the same
+# End-of-run collection (Chronopoulos et al. 2002 section 5's alternative) gives the same
 # image; so does piggy-backing with results larger than one message.
 set -eu
 . "$(dirname "$0")/lib.sh"

@@ -20,7 +20,7 @@ run roc-var-end --scheme roc --cluster C8-var --t-iter 300 --order interleaved -
 run ripple-nat --scheme ripple --cluster C8 --t-iter 300
 run ripple-cube-end --scheme ripple --topology cube --cluster C8-nd --t-iter 300 \
 	--order interleaved --report-interval 0
-# the figures add up: sizes (seed 000's Table 2) and pairs
+# the figures add up: sizes (Kim and Purtilo 1996's Table 2) and pairs
 python3 - "$T/wp-nat.json" "$T/roc-nat.json" <<'PY'
 import json, sys
 for path, scheme in zip(sys.argv[1:], ["workpile", "roc"]):

@@ -33,7 +33,7 @@ expect_usage_error "^dls simulate: --take-back 'x': must be off, holders or orac
 expect_usage_error "^dls simulate: --take-back: models a flat master-slave run of one step only" \
 	dls simulate --cluster C8 --take-back oracle --hmasters 2
 
-# Tree Scheduling: seed 000's Example 4.3 exactly (SCHEMES.md 6.6) and a
+# Tree Scheduling: Kim and Purtilo 1996's Example 4.3 exactly (SCHEMES.md 6.6) and a
 # theorem check of 6.7, through the command line
 out=$(dls simulate --scheme trees --tau 1,2,3,4 --tasks 60 --gamma proportional --json "$T/t.json")
 echo "$out" | grep -qx "chain 0 3 1 2"

@@ -21,7 +21,7 @@ run proportional --cluster C8-nd --gamma proportional --alloc proportional --t-i
 run ratio-rr --cluster C8 --gamma ratio --alloc round-robin --t-iter 300
 run bidi-end --cluster C8-nd --bidirectional --report-interval 0 --t-iter 300
 run bidi-var --cluster C8-var --bidirectional --gamma proportional --t-iter 300 --order interleaved
-# the migration figures add up: seed 000's Table 2 and the links
+# the migration figures add up: Kim and Purtilo 1996's Table 2 and the links
 python3 - "$T/half-equal.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

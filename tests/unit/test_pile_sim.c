@@ -1,6 +1,6 @@
 /*
  * The decentralized policies of seeds 002-004 (sim/pile_sim.c, ripple_net.c):
- * seed 004's Tortoise and hypercube Ripple on continuous load against the
+ * Melhem et al. 1991's Tortoise and hypercube Ripple on continuous load against the
  * seed's own claims (levelling, the load and migration per step); every
  * policy conserving work on random clusters; a balanced start staying put
  * (seeds 002 and 003); determinism; RoC's forward-and-drop; refusals.
@@ -15,7 +15,7 @@
 #include "suites.h"
 #include "tree_plan.h"
 
-/* Tortoise on a line: n units appear at P_1 (seed 004, section 3). */
+/* Tortoise on a line: n units appear at P_1 (Melhem et al. 1991, section 3). */
 static void test_tortoise_line(void)
 {
 	enum { N = 9 };
@@ -655,8 +655,8 @@ int pile_sim_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("pile_sim", NULL, NULL);
 
-	if (!s || !CU_add_test(s, "Tortoise on a line (seed 004)", test_tortoise_line) ||
-	    !CU_add_test(s, "Ripple on a hypercube (seed 004)", test_ripple_cube) ||
+	if (!s || !CU_add_test(s, "Tortoise on a line (Melhem et al. 1991)", test_tortoise_line) ||
+	    !CU_add_test(s, "Ripple on a hypercube (Melhem et al. 1991)", test_ripple_cube) ||
 	    !CU_add_test(s, "Ripple spreads a loss", test_ripple_negative) ||
 	    !CU_add_test(s, "placed as the coordinator places", test_placed_as_the_coordinator) ||
 	    !CU_add_test(s, "every policy conserves work", test_conservation) ||

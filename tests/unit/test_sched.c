@@ -1,5 +1,5 @@
 /*
- * Exact vectors of SCHEMES.md: seed 001 Table 1 in both profiles, the worked
+ * Exact vectors of SCHEMES.md: Chronopoulos et al. 2002 Table 1 in both profiles, the worked
  * examples of sections 1-4, and the refusals of out-of-range input.
  */
 #include <CUnit/CUnit.h>
@@ -30,7 +30,7 @@ static void check_realized(const struct sched_params *p, const struct sched_driv
 	CU_ASSERT_STRING_EQUAL(buf, tu_expand(want));
 }
 
-/* Seed 001 Table 1, all four rows, `table` profile. */
+/* Chronopoulos et al. 2002 Table 1, all four rows, `table` profile. */
 static void test_table1(void)
 {
 	check_function(SCHED_TSS, SCHED_PROFILE_TABLE,
@@ -246,7 +246,7 @@ int sched_suite_add(void)
 
 	if (!s)
 		return 1;
-	return !CU_add_test(s, "seed 001 Table 1, table profile", test_table1) ||
+	return !CU_add_test(s, "Chronopoulos et al. 2002 Table 1, table profile", test_table1) ||
 	       !CU_add_test(s, "text profile (1.5-1.6)", test_text_profile) ||
 	       !CU_add_test(s, "realized simple schedules, GSS(10), CSS(120)",
 			    test_realized_simple) ||
