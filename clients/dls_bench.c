@@ -71,7 +71,7 @@ static void help(void)
 	       "  --quick           C8 and C8-nd, interleaved, 1 run, 1000x500 at 400 ns,\n"
 	       "                    with --capacity: a few minutes\n"
 	       "  --out DIR         default bench-out\n\n"
-	       "The runs keep no journal (dls run --no-journal), as the seeds' and the peers'\n"
+	       "The runs keep no journal (dls run --no-journal), as the papers' and the peers'\n"
 	       "figures; what the journal costs: scripts/bench-journal.sh (BENCHMARKS.md 12).\n");
 }
 
@@ -189,7 +189,7 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 	args[n++] = "--run";
 	args[n++] = runname;
 	args[n++] = "--no-progress";
-	args[n++] = "--no-journal"; /* the scheme as the seeds and peers measure it */
+	args[n++] = "--no-journal"; /* the scheme as the papers and peers measure it */
 	snprintf(lat, sizeof(lat), "%g", o->latency_us);
 	args[n++] = "--link-latency-us";
 	args[n++] = lat;

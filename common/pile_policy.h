@@ -31,7 +31,7 @@ enum pile_alloc { PILE_ALLOC_EQUAL, PILE_ALLOC_PROPORTIONAL };
 
 enum ripple_topology { RIPPLE_LINE, RIPPLE_CUBE };
 
-/* The policies' parameters, with the seeds' values as defaults (pile_params_init). */
+/* The policies' parameters, with the papers' values as defaults (pile_params_init). */
 struct pile_params {
 	/* workpile */
 	int64_t threshold;    /* pair only when the piles differ by more (seed: tau; default 1) */
@@ -106,7 +106,7 @@ const struct pile_policy_ops *pile_policy_ops(enum pile_policy p);
  * pile_policy_ops. */
 extern const struct pile_policy_ops pile_workpile_ops, pile_roc_ops, pile_ripple_ops;
 
-/* The seeds' defaults. */
+/* The papers' defaults. */
 void pile_params_init(struct pile_params *p);
 
 /*

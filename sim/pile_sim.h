@@ -30,7 +30,7 @@
  *   none      no balancing: the placement alone (Campos and Scherson 2000's T_noLB).
  *
  * Messages take the one-way latency; balancing decisions take no compute
- * time (the seeds' simulators' assumption).  Deterministic for a given
+ * time (the papers' simulators' assumption).  Deterministic for a given
  * seed; not thread-safe.
  */
 #ifndef DLS_PILE_SIM_H
