@@ -28,7 +28,7 @@ struct piles_opts {
  * random policies' end games differ from seed to seed). */
 #define PILE_BENCH_SEEDS 9
 
-/* Defaults: the seeds' parameters, equal placement, seed 1, one seed. */
+/* Defaults: the papers' parameters, equal placement, seed 1, one seed. */
 void piles_opts_init(struct piles_opts *o, enum pile_policy policy);
 
 /*
