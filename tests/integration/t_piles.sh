@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The balancing policies of seeds 003, 002 and 004 end to end:
+# The balancing policies of Rudolph et al. 1991, Campos and Scherson 2000
+# and Melhem et al. 1991 end to end:
 # dls-treesched --policy workpile|roc|ripple places the slaves, which move work
 # among themselves with the rules the simulator runs; the image is exact in
 # both orders and both collection modes, equal and proportional placement,

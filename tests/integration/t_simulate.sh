@@ -85,7 +85,7 @@ expect_usage_error "^dls bench: --schemes 'awf': awf learns its weights between 
 dls simulate --scheme fsc --cluster C8 --overhead-us 100 | grep -q "^fsc: h 100.0 us (the modelled round trip), iteration sd"
 dls simulate --scheme fsc --cluster C8 | grep -q "^fsc: h = sd (the model has no overhead"
 
-# the decentralized policies of seeds 002-004: each balances
+# the decentralized policies (docs/papers.md): each balances
 # C8 far above the placement alone (NP against it), and bad options are
 # refused with the reason
 for s in workpile roc ripple; do
