@@ -24,8 +24,10 @@
 extern "C" {
 #endif
 
-/* Called for each accepted iteration: its loop index and result_bytes octets. */
-typedef void (*result_sink_fn)(void *ctx, int64_t index, const void *data, size_t bytes);
+/* Called for each accepted iteration: the run's loop it is of (0 first),
+ * its loop index and result_bytes octets. */
+typedef void (*result_sink_fn)(void *ctx, uint32_t loop, int64_t index, const void *data,
+			       size_t bytes);
 
 struct result_store {
 	struct work work;

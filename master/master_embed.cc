@@ -32,6 +32,7 @@ struct dls_embed_master {
 	struct master_orb_opts oo;
 	struct run_secret secret;
 	int rc;
+	void (*on_result)(void *user, int64_t index, const void *data, size_t bytes);
 	void (*on_loop_result)(void *user, uint32_t loop, int64_t index, const void *data,
 			       size_t bytes);
 	void *user;
@@ -74,12 +75,21 @@ static int between_loops(void *ctx)
 	return next;
 }
 
-// on_loop_result under the master's lock: the loop is the results' own
-static void loop_sink(void *ctx, int64_t index, const void *data, size_t bytes)
+// The results, under the master's lock, to the program's callback: with
+// the loop's number, or (on_result) without it.
+static void loop_sink(void *ctx, uint32_t loop, int64_t index, const void *data, size_t bytes)
 {
 	struct dls_embed_master *e = (struct dls_embed_master *)ctx;
 
-	e->on_loop_result(e->user, master_results(e->m)->work.loop.number, index, data, bytes);
+	e->on_loop_result(e->user, loop, index, data, bytes);
+}
+
+static void plain_sink(void *ctx, uint32_t loop, int64_t index, const void *data, size_t bytes)
+{
+	struct dls_embed_master *e = (struct dls_embed_master *)ctx;
+
+	(void)loop;
+	e->on_result(e->user, index, data, bytes);
 }
 
 // A new run's loop and scheme from the options; DLS_OK or DLS_EINVAL with why.
@@ -151,8 +161,6 @@ static int config_from(const struct dls_embed_master_options *o, struct master_c
 	c->rejoin_ms = o->rejoin_ms;
 	if (!o->resume) /* a resumed run's is the journal's */
 		c->loops = o->loops;
-	c->sink = o->on_result;
-	c->sink_ctx = o->user;
 	return DLS_OK;
 }
 
@@ -181,12 +189,11 @@ extern "C" int dls_embed_master_start(const struct dls_embed_master_options *o,
 	pthread_mutex_init(&e->lock, NULL);
 	pthread_cond_init(&e->cond, NULL);
 	e->next = -1;
-	if (o->on_loop_result) {
-		e->on_loop_result = o->on_loop_result;
-		e->user = o->user;
-		c.sink = loop_sink;
-		c.sink_ctx = e;
-	}
+	e->on_result = o->on_result;
+	e->on_loop_result = o->on_loop_result;
+	e->user = o->user;
+	c.sink = o->on_loop_result ? loop_sink : o->on_result ? plain_sink : NULL;
+	c.sink_ctx = e;
 	if (run_secret_load(&e->secret, o->secret_file, why, len)) {
 		delete e;
 		return DLS_EINVAL;

@@ -151,6 +151,25 @@ wait "$LAST_PID"
 grep -q "^master_callback: 240 columns from 2 slaves in .* s, sum of counts $want\$" "$T/cbj2.log"
 expect_eq "slaves of the embedded master that rejoined" "$(cat "$T"/cbjslave?.log | grep -c 'rejoined the master')" 2
 
+# a run of 4 loops driven by the program, killed -9 once its first loop is
+# in and resumed: the loops after come whole, and the resumed program is
+# handed again only the results of the loop it was in
+"$X/master_callback" cbl 2 --loops 4 --journal "$T/cbl" $NS $EP >"$T/cbl1.log" 2>&1 &
+CB1=$!
+for i in 0 1; do
+	spawn cblslave$i dls-slave --run cbl --name s$i --t-iter 1500 --rejoin-ms 20000 $NS $EP
+done
+for _ in $(seq 600); do grep -q '^loop 0:' "$T/cbl1.log" && break; sleep 0.1; done
+grep -q "^loop 0: 240 columns, sum of counts $want\$" "$T/cbl1.log"
+kill_wait KILL "$CB1"
+spawn cbl2 "$X/master_callback" cbl 2 --loops 4 --resume "$T/cbl" $NS $EP
+wait "$LAST_PID" || { cat "$T/cbl2.log"; fail "master_callback --loops: the resumed run failed"; }
+grep -q "^loop 3: 240 columns, sum of counts $want\$" "$T/cbl2.log"
+[ "$(grep -c "^loop [1-3]: 240 columns, sum of counts $want\$" "$T/cbl2.log")" -ge 1 ]
+! grep -q "^loop 0:" "$T/cbl2.log"
+grep -q "^master_callback: 240 columns from 2 slaves in .* s, sum of counts $want\$" "$T/cbl2.log"
+echo "ok master_callback: 4 loops, killed and resumed in a later loop"
+
 # a slave from the IDL and PROTOCOL.md alone, beside dls-slave
 REF=$(reference 600 900)
 for mode in "natural piggyback" "interleaved end"; do
