@@ -450,7 +450,7 @@ int dls_cmd_simulate(int argc, char **argv)
 	if ((tau_list || tasks) && !trees)
 		cli_usage_error(PROG, tau_list ? "--tau" : "--tasks", NULL, "needs --scheme trees");
 	if (steps > 1 && (trees || piles || hmasters))
-		cli_usage_error(PROG, "--steps", NULL,
+		cli_usage_error(PROG, "--loops", NULL,
 				trees || piles ? "models master-slave schemes only"
 					       : "models a flat run only (no hmasters)");
 	if (takeback && takeback_given && (trees || piles || hmasters || steps > 1))

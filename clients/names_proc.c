@@ -53,6 +53,27 @@ static long file_size(const char *path)
 	return stat(path, &st) ? 0 : (long)st.st_size;
 }
 
+/* How long a launch may take to start omniNames at all (a remote login on
+ * a loaded host runs the shell's start-up first): the wait for its port
+ * goes on while it has written nothing. */
+#define NAMES_LAUNCH_S 30
+
+/* Waits for omniNames (pid, writing to log past offset from) to take
+ * connections on addr:p: 5 s once it has written something, and before
+ * that as long as its launch runs, up to NAMES_LAUNCH_S.  0 once it
+ * answers, -1 if not. */
+static int wait_names_port(const char *addr, int p, pid_t pid, const char *log, long from)
+{
+	double until = dls_now() + NAMES_LAUNCH_S;
+
+	for (;;) {
+		if (proc_wait_port(addr, p, 5000, pid) == 0)
+			return 0;
+		if (file_size(log) > from || dls_now() >= until || waitpid(pid, NULL, WNOHANG) != 0)
+			return -1;
+	}
+}
+
 int names_start(const char *dir, const char *addr, int port, int daemon,
 		const struct names_spawn *how, pid_t *pid, int *port_out, char *why, size_t len)
 {
@@ -81,7 +102,8 @@ int names_start(const char *dir, const char *addr, int port, int daemon,
 			return -1;
 		}
 		/* it must be our omniNames that answers, not whoever took the port */
-		if (proc_wait_port(addr, p, 5000, *pid) == 0 && waitpid(*pid, NULL, WNOHANG) == 0) {
+		if (wait_names_port(addr, p, *pid, log, from) == 0 &&
+		    waitpid(*pid, NULL, WNOHANG) == 0) {
 			/* (a launch that hides omniNames' output: the port will do) */
 			wait_root_context(log, from, 5000);
 			*port_out = p;
@@ -92,7 +114,8 @@ int names_start(const char *dir, const char *addr, int port, int daemon,
 			 * address, not the port, is wrong (another port would not do) */
 			proc_stop(*pid, 500);
 			snprintf(why, len,
-				 "omniNames runs on %s:%d but this host cannot reach it there in 5 s: "
+				 "omniNames runs on %s:%d but this host cannot reach it there in 5 s "
+				 "after it started: "
 				 "the address must be one of this host's that the run's hosts reach "
 				 "(see %s)",
 				 addr, p, log);

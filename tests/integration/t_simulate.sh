@@ -74,13 +74,14 @@ assert len(s) == 3 and abs(sum(x["t_p"] for x in s) - r["t_p"]) < 1e-6, r
 assert sum(x["chunks"] for x in s) == r["chunks"], r
 assert all(0.5 < x["efficiency"] <= 1.0 for x in s), s
 PY
-expect_usage_error "^dls simulate: --steps: auto decides over one loop" \
-	dls simulate --scheme auto --cluster C8 --steps 2
-expect_usage_error "^dls simulate: --steps: models a flat run only" \
+# auto starts every loop afresh, as dls run --loops does
+dls simulate --scheme auto --cluster C8 --loops 2 >"$T/auto-loops.log"
+[ "$(grep -c '^step [12]: ' "$T/auto-loops.log")" = 2 ] || { cat "$T/auto-loops.log"; fail "auto --loops 2"; }
+expect_usage_error "^dls simulate: --loops: models a flat run only" \
 	dls simulate --scheme dtss --cluster C8 --steps 2 --hmasters 2
-expect_usage_error "^dls run: --scheme 'awf': awf learns its weights between the time steps" \
+expect_usage_error "^dls run: --scheme 'awf': awf learns its weights from one loop for the next: give --loops N" \
 	dls run --cluster C8 --scheme awf
-expect_usage_error "^dls bench: --schemes 'awf': awf learns its weights between the time steps" \
+expect_usage_error "^dls bench: --schemes 'awf': awf learns its weights from one loop for the next: give --loops N" \
 	dls bench --schemes awf
 dls simulate --scheme fsc --cluster C8 --overhead-us 100 | grep -q "^fsc: h 100.0 us (the modelled round trip), iteration sd"
 dls simulate --scheme fsc --cluster C8 | grep -q "^fsc: h = sd (the model has no overhead"

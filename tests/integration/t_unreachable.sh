@@ -95,9 +95,11 @@ dls-slave --help | grep -q -- --load
 dls run --help | grep -q -- --cluster
 
 # a naming service that runs but whose port this host cannot reach (here an
-# omniNames that never opens it) is said as such, and stopped
+# omniNames that starts, says so as the real one does, and never opens its
+# port) is said as such, and stopped
 mkdir -p "$T/fakebin"
-printf '#!/bin/sh\nexec sleep 60\n' >"$T/fakebin/omniNames"
+printf '#!/bin/sh\necho "Starting omniNames for the first time."\nexec sleep 60\n' \
+	>"$T/fakebin/omniNames"
 chmod +x "$T/fakebin/omniNames"
 rc=0
 PATH="$T/fakebin:$PATH" dls names start --dir "$T/fakenames" >"$T/fakenames.log" 2>&1 || rc=$?
