@@ -623,15 +623,16 @@ void master_remember_again(struct master *m, const struct dls_request *r,
  * served again when the loop ended (as a first request of the next, at its
  * start gate) or work came back (a lost slave's), and the new reply is
  * journaled ("held") and remembered in place of the WAIT; else the WAIT
- * stands, 1 ms long: it is held again when it asks.  DLS_OK with *out and
+ * stands, 1 ms long: it is held again when it asks.  loop: the loop it was
+ * served in (the take-back's calls, made without the lock, may have seen
+ * that loop end).  DLS_OK with *out and
  * *ticket (the "held" event's, 0: none), or the refusal of the second
  * serving (the WAIT stands for a retry).  The lock is held.
  */
-static int hold_to_loop_end(struct master *m, const struct dls_request *req, struct dls_reply *out,
-			    uint64_t *ticket, char *why)
+static int hold_to_loop_end(struct master *m, const struct dls_request *req, uint32_t loop,
+			    struct dls_reply *out, uint64_t *ticket, char *why)
 {
 	double until = dls_now() + m->cfg.wait_ms / 1000.0;
-	uint32_t loop = m->loop;
 	int rc;
 
 	*ticket = 0;
@@ -662,7 +663,7 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 	struct dls_request own, *logged;
 	struct dls_result *kept;
 	uint64_t ticket;
-	uint32_t loop;
+	uint32_t loop, served_in;
 	int rc, retry;
 
 	pthread_mutex_lock(&m->lock);
@@ -682,6 +683,7 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 	logged = journal_before_next_loop(m, req, &fresh, 1, loop);
 	master_log_pending_loop(m);
 	rc = serve_in_turn(m, req, out, why);
+	served_in = m->loop;
 	if (!rc && out->kind == DLS_REPLY_WAIT) /* the end game: maybe a tail */
 		master_take_back(m, req->slave_id, out, &told);
 	if (!rc)
@@ -694,7 +696,7 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 	    !ledger_held_undelivered(&m->children[req->slave_id].serve.held)) {
 		uint64_t held;
 
-		rc = hold_to_loop_end(m, req, out, &held, why);
+		rc = hold_to_loop_end(m, req, served_in, out, &held, why);
 		ticket = held ? held : ticket;
 	}
 	pthread_mutex_unlock(&m->lock);
