@@ -660,6 +660,11 @@ void run_opts_validate(struct run_opts *o)
 			cli_usage_error(PROG, "--loops", n,
 					"two-level hmasters run one loop a run; --hmode relay runs "
 					"many");
+		for (int i = 0; i < o->nparams; i++)
+			if (!strcmp(o->params[i].name, "dls.loop"))
+				cli_usage_error(PROG, "--param", "dls.loop",
+						"a run of many loops numbers its loops itself "
+						"(loop k gets dls.loop=k)");
 	}
 	if (o->real && o->t_iter_given)
 		cli_usage_error(PROG, "--t-iter", NULL,

@@ -68,7 +68,7 @@ void result_store_put(struct result_store *rs, int64_t i, const void *data)
 
 	memcpy(rs->data + (size_t)x * rb, data, rb);
 	if (rs->sink)
-		rs->sink(rs->sink_ctx, rs->work.loop.number, x, rs->data + (size_t)x * rb, rb);
+		rs->sink(rs->sink_ctx, rs->loop, x, rs->data + (size_t)x * rb, rb);
 }
 
 int result_store_take(struct result_store *rs, const struct dls_result *res, size_t n, char *why,
@@ -108,7 +108,7 @@ void result_store_accept(struct result_store *rs, const struct dls_result *res, 
 		for (int64_t i = res[b].start; i < res[b].start + res[b].count; i++) {
 			int64_t x = iter_order_column(&rs->work.order, i);
 
-			rs->sink(rs->sink_ctx, rs->work.loop.number, x, rs->data + (size_t)x * rb, rb);
+			rs->sink(rs->sink_ctx, rs->loop, x, rs->data + (size_t)x * rb, rb);
 		}
 }
 

@@ -39,6 +39,8 @@ struct result_store {
 	double t_start, t_end;
 	double all_given; /* the master's: seconds from the start until the last
 			     child was given its first chunk */
+	uint32_t loop;	  /* the run's loop these are the results of, 0 first (its
+			     owner sets it; the sink hears it) */
 };
 
 /*

@@ -39,6 +39,13 @@ static int check_config(const struct master_config *c, char *why)
 		master_why(why, "%d loops: a run holds 1..%d", c->loops, WORK_MAX_LOOPS);
 		return DLS_EINVAL;
 	}
+	for (int i = 0; c->loops > 1 && i < c->nparams && i < DLS_MAX_PARAMS; i++)
+		if (!strcmp(c->params[i].name, "dls.loop")) {
+			master_why(why, "parameter dls.loop=%s: a run of %d loops numbers its loops "
+					"itself (loop k gets dls.loop=k)",
+				   c->params[i].value, c->loops);
+			return DLS_EINVAL;
+		}
 	if (c->register_timeout_ms < 1 || c->start_timeout_ms < 0 || c->wait_ms < 1 ||
 	    c->early_wait_ms < 0 || c->nparams < 0 || c->nparams > DLS_MAX_PARAMS) {
 		master_why(why, "a timeout, the WAIT time or the parameter count is out of range");
@@ -546,6 +553,7 @@ int master_begin_loop(struct master *m, const struct dls_param *given, int ngive
 		return rc;
 	fresh.sink = m->results.sink;
 	fresh.sink_ctx = m->results.sink_ctx;
+	fresh.loop = m->loop + 1;
 	if (m->cfg.auto_loops && !m->replaying) { /* the driver takes them */
 		m->finished = m->results;
 		m->has_finished = 1;

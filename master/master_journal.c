@@ -550,7 +550,7 @@ static void hand_again(const struct result_store *rs)
 		if (rs->ledger.state[i] == 1) {
 			int64_t x = iter_order_column(&rs->work.order, i);
 
-			rs->sink(rs->sink_ctx, rs->work.loop.number, x, rs->data + (size_t)x * rb, rb);
+			rs->sink(rs->sink_ctx, rs->loop, x, rs->data + (size_t)x * rb, rb);
 		}
 }
 

@@ -122,7 +122,7 @@ static int loop_done(void *ctx)
 	master_job(s->m, &job);
 	st.elapsed = result_store_elapsed(rs); // the next loop may run already
 	run_report_build(&r, &job, &st, rs, &s->o->out, master_clock_lead_of(s->m, rs), NULL);
-	s->loops.push_back({rs->work.loop.number, rs->work.loop.iterations, rs->t_start, rs->t_end,
+	s->loops.push_back({rs->loop, rs->work.loop.iterations, rs->t_start, rs->t_end,
 			    result_store_elapsed(rs), r.t_ideal, r.efficiency, r.work, 0,
 			    rs->all_given});
 	if (s->loops.size() > 1) // the loop before ended in this process too

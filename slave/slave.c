@@ -548,8 +548,6 @@ static int open_job(struct run *r)
 		work_close(&r->work);
 		return rc;
 	}
-	r->loop = r->work.loop.number;
-	r->store.loop = r->loop;
 	return DLS_OK;
 }
 
@@ -573,11 +571,12 @@ int slave_next_job(struct run *r, const struct dls_job *job)
 	if (rc) {
 		r->job = was;
 		r->work = old;
-		r->loop = r->work.loop.number;
-		r->store.loop = r->loop;
 		return rc;
 	}
 	work_close(&old);
+	/* the run's loop: its master numbers loop k of the run dls.loop = k */
+	r->loop = r->work.loop.number;
+	r->store.loop = r->loop;
 	return DLS_OK;
 }
 
@@ -587,6 +586,10 @@ int slave_setup(struct run *r)
 	int rc = open_job(r);
 
 	snprintf(r->log_label, sizeof(r->log_label), "%s", dls_log_thread_label());
+	/* the run's first loop, whatever dls.loop its job names (a run of one
+	 * loop may compute loop K of a workload alone) */
+	r->loop = 0;
+	r->store.loop = 0;
 	if (rc)
 		return rc;
 	if (!r->cfg->emulated && !r->cfg->q_override)

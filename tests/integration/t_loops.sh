@@ -97,6 +97,13 @@ for k in range(int(sys.argv[3])):
 PY
 echo "ok mkill: the master killed in a later loop, resumed there, every loop exact"
 
+# one loop of a drifting workload alone (a run of one loop naming its
+# dls.loop): the slaves number it as the run's first, and it is exact
+dls run $PARAMS --param dls.loop=2 --speeds 1,2 --out "$T/alone.npy" --no-progress \
+	>"$T/alone.log" 2>&1 || { cat "$T/alone.log"; fail "a run of loop 2 alone failed"; }
+cmp "$T/alone.npy" "$T/ref2.npy"
+echo "ok loop 2 alone, in a run of one loop, exact"
+
 # what cannot run many loops says so before anything starts
 expect_usage_error "^dls run: --loops '3': Tree Scheduling and the balancing policies run one loop" \
 	dls run --speeds 1,2 --scheme trees --loops 3
@@ -107,4 +114,6 @@ expect_usage_error "^dls run: --scheme 'awf': awf learns its weights from one lo
 expect_usage_error "^dls-master: --loops '.*mkill-dir': a resumed run takes its configuration from its journal" \
 	dls-master --loops 2 --resume "$T/mkill-dir"
 expect_usage_error "^dls-master: --loops '0': " dls-master --slaves 1 --loops 0
+expect_usage_error "^dls run: --param 'dls.loop': a run of many loops numbers its loops itself" \
+	dls run --speeds 1,2 --loops 3 --param dls.loop=1
 echo "ok refusals before the run"

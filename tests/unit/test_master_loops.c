@@ -41,7 +41,7 @@ static void *drive(void *arg)
 			return NULL;
 		}
 		rs = master_loop_results(d->m);
-		d->exact[k] = rs->work.loop.number == (uint32_t)k &&
+		d->exact[k] = rs->loop == (uint32_t)k &&
 			      !memcmp(rs->data, all, (size_t)W * H * sizeof(uint16_t));
 		free(all);
 		if (d->automatic) /* the next loop runs already, or this was the last */
