@@ -148,15 +148,27 @@ void master_leave(struct master *m)
 	upcall_gate_leave(&m->gate, &m->lock, &m->cond);
 }
 
+/* After the close, how long the calls that were inside (a registration
+ * waiting for the others, refused now) have for their replies to leave:
+ * the ORB sends a reply after the call has left the core, and a process
+ * that destroys its ORB at once closes the connection first, so that the
+ * caller's ORB retries the call on a new connection, to nobody. */
+#define MASTER_CLOSE_REPLY_MS 200
+
 void master_close(struct master *m)
 {
+	int inside;
+
 	pthread_mutex_lock(&m->lock);
 	m->gate.closing = 1;
+	inside = m->gate.inside;
 	/* every wait inside looks at closing before it sleeps and when it wakes */
 	pthread_cond_broadcast(&m->cond);
 	serve_queue_wake_all(&m->queue);
 	upcall_gate_drain(&m->gate, &m->cond, &m->lock, "the master");
 	pthread_mutex_unlock(&m->lock);
+	if (inside)
+		dls_sleep_ms(MASTER_CLOSE_REPLY_MS);
 }
 
 void master_destroy(struct master *m)
