@@ -503,16 +503,6 @@ int master_more_loops(const struct master *m)
 	return m->loop + 1 < (uint32_t)m->cfg.loops;
 }
 
-int master_more_loops_left(struct master *m)
-{
-	int more;
-
-	pthread_mutex_lock(&m->lock);
-	more = master_more_loops(m);
-	pthread_mutex_unlock(&m->lock);
-	return more;
-}
-
 uint32_t master_loop(struct master *m)
 {
 	uint32_t k;

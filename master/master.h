@@ -334,9 +334,6 @@ void master_job(const struct master *m, struct dls_job *out);
 /* The current loop's number, 0 first. */
 uint32_t master_loop(struct master *m);
 
-/* Whether a loop of cfg.loops follows the current one. */
-int master_more_loops_left(struct master *m);
-
 /*
  * The driver's side of a run of many loops: waits until a loop's results
  * are all in (DLS_OK) or timeout_ms passed (DLS_ETIMEDOUT).  Then

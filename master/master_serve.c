@@ -50,10 +50,6 @@ int master_admit_caller(struct master *m, int id, uint64_t key, char *why)
 	return rc;
 }
 
-/* The results of a call of admitted child id as the master takes them:
- * all, or from a child taken back those of work it still holds
- * (serve_drop_lost_work; *kept to free).  DLS_OK, or DLS_ENOMEM with why.
- * The lock is held. */
 /* Results of a loop before the current one (a slave taken back after it
  * was lost, or a copy that travelled late) are dropped: that loop has every
  * result.  A block of a loop not begun is refused.  *kept (to free) holds
@@ -90,6 +86,10 @@ static int current_loop_results(struct master *m, int id, const struct dls_resul
 	return DLS_OK;
 }
 
+/* The results of a call of admitted child id as the master takes them:
+ * those of the current loop (current_loop_results), and from a child taken
+ * back only those of work it still holds (serve_drop_lost_work); *kept to
+ * free.  DLS_OK, or a refusal with why.  The lock is held. */
 static int keep_results(struct master *m, int id, const struct dls_result **res, size_t *n,
 			struct dls_result **kept, char *why)
 {
@@ -250,11 +250,10 @@ int master_open_gate_with(struct master *m, const int64_t *acp)
 	return DLS_OK;
 }
 
+/* Child i is still in the run: not lost, not dismissed. */
 static int in_run(const struct master *m, int i)
 {
-	enum dls_slave_state st = m->roster.v[i].info.state;
-
-	return m->roster.v[i].registered && st != DLS_SLAVE_LOST && st != DLS_SLAVE_DONE;
+	return roster_alive(&m->roster, i) && m->roster.v[i].info.state != DLS_SLAVE_DONE;
 }
 
 /* A loop after the first: whether each registration still in the run (a
