@@ -1,6 +1,6 @@
 /*
  * cluster.h - an emulated cluster: each slave's virtual power V_i and load
- * schedule Q_i(t); the reference clusters of WORKLOAD.md 3 by name.
+ * schedule Q_i(t); the reference clusters of docs/emulation.md 3 by name.
  */
 #ifndef DLS_CLUSTER_H
 #define DLS_CLUSTER_H

@@ -118,7 +118,7 @@ static int is_hdtss(const char *scheme)
 	return !strcmp(scheme, "hdtss") || !strcmp(scheme, "hdtss-relay");
 }
 
-/* No master: Tree Scheduling, or a policy of seeds 002-003 (dls-treesched). */
+/* No master: Tree Scheduling, or a policy of docs/schemes.md appendix A (dls-treesched). */
 static int is_decentralized(const char *scheme)
 {
 	return !strcmp(scheme, "trees") || !strcmp(scheme, "workpile") || !strcmp(scheme, "roc") ||

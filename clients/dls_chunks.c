@@ -1,5 +1,5 @@
 /*
- * dls chunks - print the realized schedule of a scheme (SCHEMES.md 9), its
+ * dls chunks - print the realized schedule of a scheme (docs/schemes.md 9), its
  * untruncated chunk function (--function), or the Tree Scheduling plan
  * (--tree).  Deterministic: request streams never depend on the clock.
  */

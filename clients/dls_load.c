@@ -1,5 +1,5 @@
 /*
- * dls load - the seed's artificial background load: a matrix-by-matrix
+ * dls load - Chronopoulos et al. 2002's artificial background load: a matrix-by-matrix
  * product, repeated until stopped (or for --seconds), for real
  * non-dedicated runs.  Each instance adds one process to the run queue.
  */

@@ -1,7 +1,7 @@
 /*
  * dls simulate - the scheme's own schedule on a cluster description, without
  * (or with a modelled) framework overhead: the second limit of every run
- * (WORKLOAD.md 4), and runs at scales that processes here cannot reach.
+ * (docs/emulation.md 4), and runs at scales that processes here cannot reach.
  */
 #include <getopt.h>
 #include <jansson.h>

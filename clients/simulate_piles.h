@@ -1,5 +1,5 @@
 /*
- * simulate_piles.h - the decentralized policies of seeds 002-004 in
+ * simulate_piles.h - the decentralized policies of docs/schemes.md appendix A in
  * `dls simulate --scheme workpile|roc|ripple` (sim/pile_sim.h): their
  * options, and the run printed with the migrations (Kim and Purtilo 1996 Table 2
  * style), E against the ideal and Campos and Scherson 2000's normalised performance NP

@@ -1,5 +1,5 @@
 /*
- * dls_math.h - exact integer rounding (SCHEMES.md section 0).
+ * dls_math.h - exact integer rounding (docs/schemes.md 0).
  *
  * The schemes are rational formulas; we never use floating point where the
  * spec says integer.  Every helper takes d > 0 and works on 128-bit values so

@@ -1,16 +1,16 @@
 /*
- * sched.h - the self-scheduling schemes of SCHEMES.md behind one interface.
+ * sched.h - the self-scheduling schemes of docs/schemes.md behind one interface.
  *
  * Simple schemes (SS, CSS, GSS, TSS, FSS, FISS, TFSS, WF, STATIC, FSC, mFSC)
  * treat every PE as equal (WF: static weights); the adaptive ones (AWF-B,
  * AWF-C, AWF-D, AWF-E, AF) weigh each PE by what it measured
  * (sched_measure); the distributed ones (DTSS, DFSS, DFISS, DTFSS)
  * weigh each request by the slave's available computing power A_k and apply
- * the ACPSA recomputation rule (SCHEMES.md 4.4), or, with measured_rates,
+ * the ACPSA recomputation rule (docs/schemes.md 4.4), or, with measured_rates,
  * by what it measured.  AUTO picks among the others and switches during the
  * run by simulating the rest of the loop on what it measured
  * (sched_auto.c).  Every distributed scheme is
- * the "virtual slot" model of SCHEMES.md 4.2: a request reporting A_k takes
+ * the "virtual slot" model of docs/schemes.md 4.2: a request reporting A_k takes
  * the next A_k unit slots of the unit scheme run for p := A = sum(A_i); a
  * simple scheme is the same model with one slot per request and p := npes.
  *

@@ -5,7 +5,7 @@
  * column (i * stride) mod width, stride coprime to width and close to
  * width / golden ratio, so consecutive iterations land far apart and a large
  * early chunk samples the whole image instead of its expensive middle
- * (WORKLOAD.md 4).  Either way every column is computed exactly once.
+ * (docs/emulation.md 4).  Either way every column is computed exactly once.
  */
 #ifndef DLS_ITER_ORDER_H
 #define DLS_ITER_ORDER_H

@@ -1,5 +1,5 @@
 /*
- * The Mandelbrot kernel, exactly as WORKLOAD.md section 1 writes it.  Built
+ * The Mandelbrot kernel, exactly as docs/emulation.md 1 writes it.  Built
  * with -ffp-contract=off so that no fused multiply-add changes a count: every
  * implementation and every test oracle gets bit-identical results.
  */

@@ -1,5 +1,5 @@
 /*
- * mandel.h - the reference workload (WORKLOAD.md section 1): one Mandelbrot
+ * mandel.h - the reference workload (docs/emulation.md 1): one Mandelbrot
  * column per loop iteration, counts as uint16, bit-exact (the file is built
  * with -ffp-contract=off).  Pure functions; thread-safe.
  */

@@ -1,5 +1,5 @@
 /*
- * pile_policy.h - the decentralized balancing policies of seeds 002-004 as
+ * pile_policy.h - the decentralized balancing policies of docs/schemes.md appendix A as
  * rules of ONE PE, shared by the simulator (sim/pile_sim.c) and
  * the slaves of `dls run` (slave/slave_pile.c): a policy sees its PE
  * through struct pile_host (its pile, its clock, its messages), keeps its
@@ -11,7 +11,7 @@
  *   roc       Campos and Scherson 2000, RoC-LB (pile_roc.c)
  *   ripple    Melhem et al. 1991, Tortoise on a line or the hypercube's binomial
  *             trees, each PE stepping on its own clock (pile_ripple.c;
- *             sim/ripple_net.c is the seed's synchronous model it is
+ *             sim/ripple_net.c is the paper's synchronous model it is
  *             checked against)
  *   none      no balancing: the placement alone
  */
@@ -41,7 +41,7 @@ struct pile_params {
 	int64_t ht, lt, ct; /* thresholds (25, 10, 4) */
 	int table_size;	    /* source and sink tables (5, at most PILE_TABLE_MAX) */
 	int nf_max;	    /* forwards before a request is dropped (8) */
-	double interval_s;  /* sample interval (default 10 ms: the seed's "multiple of
+	double interval_s;  /* sample interval (default 10 ms: the paper's "multiple of
 			       the time slice") */
 	double nd_s;	    /* network delay before any is measured: 0 gives the
 			       time to move 1 MB at 1 Gb/s plus a round trip */
@@ -49,7 +49,7 @@ struct pile_params {
 	enum ripple_topology topology; /* line (default) or cube (2^d PEs) */
 	double step_s;		       /* balance step (default 1 ms) */
 	double pass_min; /* a flow smaller than this (iterations) waits for the next step,
-			    added to what that step sends (default 1; 0: the seed's every step) */
+			    added to what that step sends (default 1; 0: the paper's every step) */
 };
 
 #define PILE_TABLE_MAX 64

@@ -7,7 +7,7 @@
  *   start: no global clock) DL = load - load at the previous sample and
  *   PL = load + DL * ND / interval.  With no request outstanding, a PE at or
  *   below HT requests when PL < 0 or load < CT.
- * How many [REC: the seed says |PL| and "unconditionally" below CT]:
+ * How many [REC: the paper says |PL| and "unconditionally" below CT]:
  *   NLUR = max(ceil(-PL), LT - load, 1), enough to leave the sink state.
  * Where: the first entry of its source table (removed), else a random PE
  *   that is not in its sink table.

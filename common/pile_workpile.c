@@ -12,9 +12,9 @@
  *   threshold it sends i half the difference from its tail; when i's is, it
  *   asks i for half the difference (REPLY carries the amount), which i sends
  *   from its tail if it still has more than r had; otherwise REPLY 0;
- * - one pairing per PE at a time (the seed's lock on the initiator's pile);
+ * - one pairing per PE at a time (the paper's lock on the initiator's pile);
  *   the PE goes on computing while it waits, since across a network the
- *   pairing takes a round trip that the seed's shared memory did not.
+ *   pairing takes a round trip that the paper's shared memory did not.
  *
  * A PAIR unanswered for WP_LOST_S (its peer died) is given up.
  * Messages: PAIR a = the initiator's pile; REPLY a = how many the initiator

@@ -2,7 +2,7 @@
  * run_report.h - the end of a run, for the master and Tree Scheduling's
  * coordinator alike: Chronopoulos et al. 2002's per-PE table (T_com+wait / T_comp, chunks,
  * iterations), T_p, and for emulated runs T_ideal and the efficiency
- * E = T_ideal / T_p (WORKLOAD.md 2); Tree Scheduling adds its chain and
+ * E = T_ideal / T_p (docs/emulation.md 2); Tree Scheduling adds its chain and
  * Kim and Purtilo 1996's Table 2.  As text, CSV and JSON, with the image files.
  */
 #ifndef DLS_RUN_REPORT_H

@@ -1,6 +1,6 @@
 /*
  * sched_core.c - the scheduler core: parameter checks, the virtual-slot
- * model (SCHEMES.md 4.2), the ACPSA recomputation rule (4.4), a switch of
+ * model (docs/schemes.md 4.2), the ACPSA recomputation rule (4.4), a switch of
  * technique over what remains (--scheme auto), and the dispatch to the
  * per-technique modules.  The generic master of Chronopoulos et al. 2002 Eq. (1): only the
  * last chunk is ever cut, iterations go out in increasing order.  sched.c
@@ -245,7 +245,7 @@ static int64_t tfss_stage(struct sched *s, int64_t j)
 
 /*
  * Sum of the stage values over slots [first, first + n): a stage is U
- * consecutive slots (SCHEMES.md ambiguity 13), and a request may straddle
+ * consecutive slots (docs/schemes.md 7.13), and a request may straddle
  * two.  Stops once the sum covers what remains, since only that much can be
  * handed out.  Returns 0 when memory ran out.
  */

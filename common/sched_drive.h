@@ -1,6 +1,6 @@
 /*
  * sched_drive.h - deterministic request streams for a scheduler
- * (SCHEMES.md 9): `sorted` (ACPSA order), `rr`, an explicit cyclic list, with
+ * (docs/schemes.md 9): `sorted` (ACPSA order), `rr`, an explicit cyclic list, with
  * an optional prefix of explicit (pe, A) requests.  Used by `dls chunks` and
  * the tests; never wall-clock order.
  */

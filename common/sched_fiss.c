@@ -1,6 +1,6 @@
 /*
  * Fixed increase self-scheduling (Philip & Das 1997; Chronopoulos et al. 2002 section 2) and
- * DFISS (SCHEMES.md 1.6, 4.6): chunks grow by a bump B each stage, from
+ * DFISS (docs/schemes.md 1.6, 4.6): chunks grow by a bump B each stage, from
  * C_0 = floor(I/(X U)), over sigma designed stages.  The `table` profile uses
  * the real B that makes the sigma stages sum to I and rounds each stage half
  * to even (reproduces Chronopoulos et al. 2002 Table 1); `text` uses the printed ceiling B.

@@ -1,6 +1,6 @@
 /*
  * Factoring (Hummel, Schonberg & Flynn 1992; Chronopoulos et al. 2002 section 2) and DFSS
- * (SCHEMES.md 4.5): each stage of U slots hands out about R_j/alpha, so the
+ * (docs/schemes.md 4.5): each stage of U slots hands out about R_j/alpha, so the
  * chunks halve stage by stage (alpha = 2).  The `table` profile rounds half
  * to even with a clamp at 1 (the only rule that reproduces Chronopoulos et al. 2002 Table 1);
  * `text` takes the printed ceiling.  Optional FAC computes alpha per stage

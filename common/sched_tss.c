@@ -2,7 +2,7 @@
  * Trapezoid self-scheduling (Tzen & Ni 1993; Chronopoulos et al. 2002 section 2) and its
  * distributed form DTSS (Chronopoulos et al. 2002 section 3): chunks fall linearly from F to
  * L by the integer decrement D, so that early chunks are large (little
- * overhead) and the last ones small (good balance).  SCHEMES.md 1.4, 4.3.
+ * overhead) and the last ones small (good balance).  docs/schemes.md 1.4, 4.3.
  */
 #include "sched_internal.h"
 
@@ -13,10 +13,10 @@ void sched_tss_setup(struct sched *s)
 	int first_time = s->recomputations == 0;
 
 	/* User F and L apply to the first computation; a recomputation (ACPSA
-	 * rule) derives F from the new I and A, as the seed prescribes. */
+	 * rule) derives F from the new I and A, as the paper prescribes. */
 	F = first_time && s->p.tss_first ? s->p.tss_first : (int64_t)(I / (2 * (dls_i128)U));
 	L = s->p.tss_last ? s->p.tss_last : 1;
-	/* Guards of SCHEMES.md 1.4 / ambiguity 6: I < 2p would give F = 0. */
+	/* Guards of docs/schemes.md 1.4 and 7.6: I < 2p would give F = 0. */
 	F = dls_max64(1, dls_min64(F, I));
 	L = dls_max64(1, dls_min64(L, F));
 	N = (int64_t)dls_ceil_div(2 * (dls_i128)I, F + L);
@@ -35,7 +35,7 @@ static dls_i128 linear_sum(const struct sched *s, int64_t a, int64_t b)
 }
 
 /*
- * Closed form of sum over slots of max(L, F - slot*D) (SCHEMES.md 4.3: the
+ * Closed form of sum over slots of max(L, F - slot*D) (docs/schemes.md 4.3: the
  * seed's C_i = A_i(F - D(S + (A_i-1)/2)), clamped at L past the trapezoid).
  */
 dls_i128 sched_tss_slots(const struct sched *s, int64_t first, int64_t n)
@@ -57,7 +57,7 @@ dls_i128 sched_tss_slots(const struct sched *s, int64_t first, int64_t n)
 
 /*
  * TFSS (Chronopoulos et al. 2002 section 2, "[3]"): stage k of U slots gets the ceiling of
- * the average of its U TSS values (SCHEMES.md 1.7, 4.7; ceil per ambiguity 5).
+ * the average of its U TSS values (docs/schemes.md 1.7, 4.7; ceil per 7.5).
  */
 int64_t sched_tfss_stage(const struct sched *s, int64_t j)
 {

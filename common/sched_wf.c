@@ -1,5 +1,5 @@
 /*
- * Weighted factoring (Hummel, Schmidt, Uma & Wein 1996; SCHEMES.md 1.8):
+ * Weighted factoring (Hummel, Schmidt, Uma & Wein 1996; docs/schemes.md 1.8):
  * factoring whose batch of p requests is shared in proportion to static
  * weights, ceil(w_i R_j / (alpha W)).  Given for comparison; Chronopoulos et al. 2002 only
  * cites it.

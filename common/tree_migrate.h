@@ -1,5 +1,5 @@
 /*
- * tree_migrate.h - Kim and Purtilo's migration rules (SCHEMES.md 6.4), the
+ * tree_migrate.h - Kim and Purtilo's migration rules (docs/schemes.md 6.4), the
  * one place that says how much work a demand moves: the simulator and the
  * slaves in tree mode both call it.
  */
@@ -23,7 +23,7 @@ enum tree_gamma {
  * How many of the sender's r unstarted iterations a demand moves:
  * n = min(r, max(1, ceil(gamma r))), 0 when r = 0.  Exact for half and for
  * throughputs that are small integers; the throughputs are the endpoints'
- * own (SCHEMES.md 7, ambiguity 18).
+ * own (docs/schemes.md 7.18).
  */
 int64_t tree_migrate_count(enum tree_gamma g, double tau_sender, double tau_receiver, int64_t r);
 

@@ -3,7 +3,7 @@
  * with the fastest, the second slowest with the second fastest, ..., and
  * repeat on the clusters until one remains.  "Faster" is Def. 3.3: larger
  * throughput, or equal throughput and more balanced (smaller B).  An odd
- * level carries its median up unpaired (SCHEMES.md ambiguity 20).
+ * level carries its median up unpaired (docs/schemes.md 7.20).
  */
 #include "tree_plan.h"
 
@@ -19,7 +19,7 @@ struct build {
 	double *bnum, *bden; /* balance ratio B = bnum / bden (0/1 for a terminal) */
 };
 
-/* Ascending key (tau, -B, creation order) of SCHEMES.md 6.1. */
+/* Ascending key (tau, -B, creation order) of docs/schemes.md 6.1. */
 static int slower(const struct build *b, int x, int y)
 {
 	const struct tree_node *nx = &b->t->nodes[x], *ny = &b->t->nodes[y];

@@ -1,6 +1,6 @@
 /*
  * tree_plan.h - Kim and Purtilo's cluster tree and migration chain (Kim and Purtilo 1996
- * section 3; SCHEMES.md 6.1-6.3, 6.5), computed from the PEs' throughputs.
+ * section 3; docs/schemes.md 6.1-6.3, 6.5), computed from the PEs' throughputs.
  * No CORBA: the coordinator and `dls chunks --tree` use it.
  */
 #ifndef DLS_TREE_PLAN_H
@@ -50,7 +50,7 @@ int tree_plan_build(const double *tau, int npes, struct tree_plan **out);
 void tree_plan_destroy(struct tree_plan *t);
 
 /*
- * The initial allocation of I iterations (SCHEMES.md 6.5): for each PE,
+ * The initial allocation of I iterations (docs/schemes.md 6.5): for each PE,
  * start[pe] and count[pe].  Equal and proportional give contiguous blocks in
  * chain order; round-robin gives count[pe] iterations starting at start[pe]
  * with stride npes.  The counts sum to I.  Returns DLS_OK or DLS_EINVAL.

@@ -1,6 +1,6 @@
 /*
  * hmaster.c - relay-mode merging: a batch is whatever is pending when the
- * forwarding thread is free; it never waits for every child (SCHEMES.md 5).
+ * forwarding thread is free; it never waits for every child (docs/schemes.md 5).
  */
 #include "hmaster.h"
 #include "reg_memo.h"

@@ -1,5 +1,5 @@
 /*
- * hmaster.h - the core of an HDTSS hmaster (Chronopoulos et al. 2002 section 4.2, SCHEMES.md
+ * hmaster.h - the core of an HDTSS hmaster (Chronopoulos et al. 2002 section 4.2, docs/schemes.md
  * 5), in one of two modes.  Two-level (twolevel.h): to its parent it
  * is one child with the summed power of its slaves and it schedules them
  * itself.  Relay, described here: to its parent (a master or another

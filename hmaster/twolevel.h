@@ -1,5 +1,5 @@
 /*
- * twolevel.h - the two-level mode of an hmaster (SCHEMES.md 5): to
+ * twolevel.h - the two-level mode of an hmaster (docs/schemes.md 5): to
  * its parent it is ONE child whose power is the sum of its slaves'; it runs
  * the run's scheme over its own slaves on the chunks its parent gave it
  * (I := chunk, the slaves' A_i) and asks its parent for the next chunk

@@ -249,7 +249,7 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 /*
  * Serves the requests of an hmaster's merged message: all are checked
  * before any is applied; the ACPSA rule runs once per message, after every
- * report is recorded (SCHEMES.md ambiguity 16); replies in request order.
+ * report is recorded (docs/schemes.md 7.16); replies in request order.
  */
 int master_request_group(struct master *m, const struct dls_request *reqs, size_t n,
 			 struct dls_reply *out, char *why);

@@ -1,5 +1,5 @@
 /*
- * pile_sim.h - the decentralized balancing policies of seeds 002-004 in a
+ * pile_sim.h - the decentralized balancing policies of docs/schemes.md appendix A in a
  * discrete-event model of a loop: each PE holds a pile of
  * unstarted iterations (placed at the start in blocks of the chosen order,
  * equal or proportional to tau_i, in the order of Tree Scheduling's chain

@@ -114,7 +114,7 @@ void ripple_net_add(struct ripple_net *net, int pe, double f)
 		return;
 	net->load[pe] += f;
 	if (net->topology == RIPPLE_LINE) {
-		int i = pe + 1; /* the seed's 1-based P_i */
+		int i = pe + 1; /* the paper's 1-based P_i */
 
 		for (int a = 0; a <= i - 2; a++)
 			*slot(net, pe, 0, t + a) += f / n;

@@ -3,10 +3,10 @@
  * library as the master, the real per-iteration costs of the workload, the
  * emulated cluster (V_i, Q_i(t)), a per-request service time at the master
  * and a one-way link latency, and a slave that asks for its next chunk a
- * lead before the current one ends.  It gives a run's second limit (WORKLOAD.md 4):
+ * lead before the current one ends.  It gives a run's second limit (docs/emulation.md 4):
  * the scheme's own schedule without framework overhead (overhead 0, latency
  * 0), or a model of the framework with measured overheads, at any scale.
- * With hmasters (relay mode, SCHEMES.md 5) each slave talks to its hmaster;
+ * With hmasters (relay mode, docs/schemes.md 5) each slave talks to its hmaster;
  * an hmaster has one merged message in flight to the master at a time and
  * sends, when its reply is back, every request that arrived meanwhile, as
  * hmaster.c does.  The master serves messages one at a time, overhead_s
@@ -19,7 +19,7 @@
  *
  * The one header of sim/ that its users include: it also brings Tree
  * Scheduling's model (tree_sim.h: tree_sim_run) and the decentralized
- * policies of seeds 002-004 (pile_sim.h: pile_sim_run).  The event heap and the
+ * policies of docs/schemes.md appendix A (pile_sim.h: pile_sim_run).  The event heap and the
  * slaves' and hierarchy's models are private to sim/.
  */
 #ifndef DLS_SIM_H

@@ -1,5 +1,5 @@
 /*
- * sim_twolevel.h - the two-level HDTSS model (SCHEMES.md 5), run by sim_run
+ * sim_twolevel.h - the two-level HDTSS model (docs/schemes.md 5), run by sim_run
  * when the configuration asks for it.
  */
 #ifndef DLS_SIM_TWOLEVEL_H

@@ -1,5 +1,5 @@
 /*
- * tree_sim.h - Tree Scheduling (SCHEMES.md 6) in a discrete-event model:
+ * tree_sim.h - Tree Scheduling (docs/schemes.md 6) in a discrete-event model:
  * the bitonic chain of tree_plan, the initial allocation, and the migration
  * rules of 6.4: an idle PE sends one demand to its left neighbour (and its
  * right one, bi-directional); a busy PE serves a demand between iterations

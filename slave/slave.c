@@ -1,7 +1,7 @@
 /*
  * slave.c - what the slave's loops (slave_loop.c, slave_tree.c) share: the
  * results held, the calls with retries and rejoining, the computation and
- * the emulation of WORKLOAD.md 2 and 5, the run queue and calibration.
+ * the emulation of docs/emulation.md 2 and 5, the run queue and calibration.
  */
 #include "dls/slave.h"
 #include "idle_worker.h"

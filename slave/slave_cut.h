@@ -6,7 +6,7 @@
  *
  * The slave's loop is the only one that begins and ends chunks and records
  * what it computed; the servant's threads read the progress and lower the
- * bound.  Emulated (WORKLOAD.md 2), an iteration counts as done once its
+ * bound.  Emulated (docs/emulation.md 2), an iteration counts as done once its
  * emulated time has passed, and the chunk ends at the emulated time of the
  * work below the bound; real (or a program's own body), the computation
  * checks the bound between pieces of a few milliseconds.

@@ -182,7 +182,7 @@ int slave_wait_out(struct run *r, double *since, double began);
 	})
 
 /*
- * Tree Scheduling and the policies of seeds 002-003: sends every stored
+ * Tree Scheduling and the policies of docs/schemes.md appendix A: sends every stored
  * result with report() (the coordinator's), 1 MiB a message at most, with
  * retries; the time counts as collection.  DLS_OK, or the failure with
  * r->why.
@@ -217,7 +217,7 @@ int slave_next_job(struct run *r, const struct dls_job *job);
 
 /*
  * Computes [start, start + count) into r->store and, emulated, sleeps until
- * the chunk's emulated cost has passed (WORKLOAD.md 2, 5).  With r->cut, the
+ * the chunk's emulated cost has passed (docs/emulation.md 2, 5).  With r->cut, the
  * chunk is the cut's current one (the caller began it): it ends at the
  * cut's bound, which the master may lower meanwhile (take-back), and
  * *kept (NULL: not wanted) is the iterations [start, start + *kept) whose

@@ -1,7 +1,7 @@
 /*
  * slave_loop.c - the master-slave loop of Chronopoulos et al. 2002 (DTSS slave steps 1-4,
  * step 4 looping to step 2 so that A_i is refreshed before every request,
- * SCHEMES.md ambiguity 10), asking ahead (slave_ahead.h): the request for
+ * docs/schemes.md 7.10), asking ahead (slave_ahead.h): the request for
  * the next chunk leaves while the current one computes, and carries the
  * results of the chunk before it (PROTOCOL.md 5, one chunk in flight).
  * Where the master allows it (depth 2) and the chunks take less than a
@@ -58,8 +58,8 @@ struct loop {
 
 /* A_i = 0 under load q: says so when the wait begins and every
  * SLAVE_IDLE_SAY_S after, with V_i and q; nothing else shows why a run
- * whose slaves are all loaded makes no progress (SCHEMES.md 7, ambiguity
- * 11). */
+ * whose slaves are all loaded makes no progress (docs/schemes.md
+ * 7.11). */
 static void say_idle(struct loop *L, double q)
 {
 	const struct run *r = L->r;

@@ -1,5 +1,5 @@
 /*
- * slave_pile.h - a slave under a decentralized policy of seeds 002-003
+ * slave_pile.h - a slave under a decentralized policy of docs/schemes.md appendix A
  * (workpile, roc): placed by the coordinator like a tree slave
  * (slave_tree.c registers it and hands over here), it computes the
  * iterations of its pile one at a time from the head, and runs the

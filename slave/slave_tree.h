@@ -1,5 +1,5 @@
 /*
- * slave_tree.h - a slave in Tree Scheduling (Kim and Purtilo 1996 section 3, SCHEMES.md
+ * slave_tree.h - a slave in Tree Scheduling (Kim and Purtilo 1996 section 3, docs/schemes.md
  * 6.4): it computes the iterations the coordinator placed with it, one at
  * a time; between iterations it serves its neighbours' demands by handing
  * over the tail of its unstarted iterations (tree_migrate_count); when it
@@ -34,7 +34,7 @@ struct tree_assignment {
 	double report_interval;
 	int gamma; /* enum tree_gamma */
 	int bidirectional;
-	/* version 6: a policy of seeds 002-003 instead of Tree Scheduling
+	/* version 6: a policy of docs/schemes.md appendix A instead of Tree Scheduling
 	 * (slave_pile.h), its parameters, and how many slaves it may call */
 	int piles;
 	enum pile_policy policy;

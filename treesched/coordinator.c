@@ -440,7 +440,8 @@ int coordinator_peer(struct coordinator *c, int id, uint64_t key, int peer, uint
 	pthread_mutex_lock(&c->lock);
 	rc = check_slave(c, id, key, why);
 	if (!rc && !coordinator_piles(&c->cfg)) {
-		why_f(why, "peer: the run balances by Tree Scheduling, not a policy of seeds 002-004");
+		why_f(why, "peer: the run balances by Tree Scheduling, not a decentralized "
+			   "policy (workpile, roc, ripple)");
 		rc = DLS_EINVAL;
 	} else if (!rc && (peer < 0 || peer >= c->plan->npes)) {
 		why_f(why, "peer: no slave %d in this run of %d", peer, c->plan->npes);

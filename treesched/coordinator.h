@@ -1,6 +1,6 @@
 /*
  * coordinator.h - Tree Scheduling's coordinator P0 (Kim and Purtilo 1996 section 3,
- * Chronopoulos et al. 2002 section 4.1, SCHEMES.md 6): it registers the slaves, builds the
+ * Chronopoulos et al. 2002 section 4.1, docs/schemes.md 6): it registers the slaves, builds the
  * bitonic cluster tree and migration chain from their throughputs, gives
  * each its neighbours and its initial iterations, takes the results that
  * slaves report at intervals (or when idle), and ends the run at I.  Work
@@ -51,8 +51,8 @@ struct coordinator_config {
 	int bidirectional;	/* idle slaves ask both neighbours */
 	double report_interval; /* seconds; 0: slaves report when idle */
 	/* "trees" (Tree Scheduling, the default; "" reads as it), or a policy
-	 * of seeds 002-003 the slaves run instead (pile_policy.h: "workpile",
-	 * "roc", "none"), with its parameters; the chain then only places the
+	 * the slaves run instead (RoC or the workpiles, pile_policy.h:
+	 * "workpile", "roc", "none"), with its parameters; the chain then only places the
 	 * slaves and says where a dead one's work goes */
 	char policy[16];
 	struct pile_params pile;
@@ -252,7 +252,7 @@ uint64_t coordinator_peer_key(struct coordinator *c, int id);
 
 /*
  * Slave id (showing its capability key) asks for slave peer's peer key, to
- * call it under a policy of seeds 002-004 (Coordinator::peer).  DLS_OK with
+ * call it under a policy of docs/schemes.md appendix A (Coordinator::peer).  DLS_OK with
  * *peer_key, or with *lost = 1 (and no key) for a peer declared lost;
  * DLS_ENOENT, DLS_EINVAL or DLS_ESTATE for a caller roster_check_caller
  * refuses; DLS_EINVAL under Tree Scheduling or for a peer id out of the
@@ -261,7 +261,7 @@ uint64_t coordinator_peer_key(struct coordinator *c, int id);
 int coordinator_peer(struct coordinator *c, int id, uint64_t key, int peer, uint64_t *peer_key,
 		     int *lost, char *why);
 
-/* Non-zero when the slaves run a policy of seeds 002-003, not Tree Scheduling. */
+/* Non-zero when the slaves run a policy of docs/schemes.md appendix A, not Tree Scheduling. */
 int coordinator_piles(const struct coordinator_config *cfg);
 
 /*

@@ -1,5 +1,5 @@
 /*
- * pile_cli.h - the options of the decentralized policies of seeds 002-003
+ * pile_cli.h - the options of the decentralized policies of docs/schemes.md appendix A
  * (common/pile_policy.h), one parser for `dls simulate`, `dls run` and
  * dls-treesched.  May exit (a bad value: status 2 with a clear error).
  */

@@ -1,5 +1,5 @@
 /*
- * emul.h - the emulated heterogeneous cluster (WORKLOAD.md 2, 5).
+ * emul.h - the emulated heterogeneous cluster (docs/emulation.md 2, 5).
  *
  * A load schedule gives Q(t), the emulated run-queue length, as steps
  * "0:1,2.5:2" (from t = 0 s Q = 1, from 2.5 s Q = 2); a slave's times

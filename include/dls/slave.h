@@ -1,8 +1,8 @@
 /*
- * slave.h - the DLS slave's core: registers, then loops per SCHEMES.md 4.1
+ * slave.h - the DLS slave's core: registers, then loops per docs/schemes.md 4.1
  * (read Q_i, A_i = floor(V_i/Q_i); A_i = 0 waits and reads again; request
  * with the previous chunk's results; compute), emulating its speed when
- * asked (WORKLOAD.md 2).  Plain C: the remote calls are the callbacks of
+ * asked (docs/emulation.md 2).  Plain C: the remote calls are the callbacks of
  * struct slave_ops, which the ORB adapter (slave_client.cc) provides, so the
  * core can also be driven by a host program or a test.
  *

@@ -5,7 +5,7 @@
  * into a loop: how many iterations, how many result octets each, and the
  * numpy type of its values; then it computes any range of its loop indices.
  * The master opens the job's workload to size, check and store the results;
- * each slave opens it to compute.  DLS ships "mandelbrot" (WORKLOAD.md) and
+ * each slave opens it to compute.  DLS ships "mandelbrot" (docs/emulation.md) and
  * "pendulum" (a parameter sweep of a pendulum near its separatrix, results
  * as doubles); a host program registers its own loop body under a name of
  * its choice and runs a job naming it.

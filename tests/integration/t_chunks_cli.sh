@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `dls chunks` reproduces every number of SCHEMES.md from the command line,
+# `dls chunks` reproduces every number of docs/schemes.md from the command line,
 # and refuses bad input with one line and exit 2.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -30,7 +30,7 @@ expect_eq "GSS(10)" "$(c --scheme gss --iterations 1000 --pes 4 --chunk 10)" \
 	"250 188 141 106 79 59 45 33 25 19 14 11 10 10 10"
 expect_eq "CSS(120)" "$(c --scheme css --iterations 1000 --pes 4 --chunk 120)" "$(expand '120x8 40')"
 expect_eq "CSS default K" "$(c --scheme css --iterations 10 --pes 4)" "3 3 3 1"
-# distributed schemes (SCHEMES.md 4.3-4.7)
+# distributed schemes (docs/schemes.md 4.3-4.7)
 expect_eq "DTSS" "$(c --scheme dtss --iterations 1000 --acp 1,1,2,2)" \
 	"(2,163) (3,151) (0,71) (1,68) (2,127) (3,115) (0,53) (1,50) (2,91) (3,79) (0,32)"
 expect_eq "ACPSA" "$(c --scheme dtss --iterations 1000 --acp 1,1,1,1 --requests 0:1,1:1,2:2,3:2,0:2 | cut -d' ' -f1-5)" \

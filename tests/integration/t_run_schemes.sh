@@ -127,7 +127,7 @@ fi
 grep -q "two-level hmasters run a distributed scheme" "$T/auto-twolevel.log"
 echo "ok auto under relay hmasters; refused under two-level ones"
 
-# A_i = 0 (SCHEMES.md 7, ambiguity 11): every slave loaded past its power.
+# A_i = 0 (docs/schemes.md 7.11): every slave loaded past its power.
 # A simple scheme does not weigh A_i, so its slaves ask on and the image is
 # exact; a distributed one would never ask, so dls run refuses it at once.
 # A slave that waits with A_i = 0 says why in its log, and when it asks again.

@@ -6,7 +6,7 @@ set -eu
 out=$(dls simulate --speeds 1,1,1,1 --scheme ss --width 200 --height 100 --json "$T/s.json")
 echo "$out" | grep -qE "^T_p .* E (0\.9|1\.0)"
 expect_eq "chunks" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["chunks"])' "$T/s.json")" 200
-# C8's ideal time for 4000x2000 is 3.537 s (WORKLOAD.md 3)
+# C8's ideal time for 4000x2000 is 3.537 s (docs/emulation.md 3)
 dls simulate --cluster C8 --scheme gss --order interleaved --width 4000 --height 2000 | grep -q "T_ideal 3.537 s"
 dls simulate --pes 1000 --nd --scheme dtss --width 4000 --height 100 --overhead-us 20 | grep -q "1000 slaves"
 # pN / pN-nd are cluster names of run, simulate and bench alike: --pes N [--nd]
@@ -33,7 +33,7 @@ expect_usage_error "^dls simulate: --take-back 'x': must be off, holders or orac
 expect_usage_error "^dls simulate: --take-back: models a flat master-slave run of one step only" \
 	dls simulate --cluster C8 --take-back oracle --hmasters 2
 
-# Tree Scheduling: Kim and Purtilo 1996's Example 4.3 exactly (SCHEMES.md 6.6) and a
+# Tree Scheduling: Kim and Purtilo 1996's Example 4.3 exactly (docs/schemes.md 6.6) and a
 # theorem check of 6.7, through the command line
 out=$(dls simulate --scheme trees --tau 1,2,3,4 --tasks 60 --gamma proportional --json "$T/t.json")
 echo "$out" | grep -qx "chain 0 3 1 2"

@@ -1,7 +1,7 @@
 /*
  * The hmaster core talking to an in-process master core.  Relay: merged
  * messages (a child hmaster's requests for four slaves at once) reproduce
- * flat DTSS in the same service order (SCHEMES.md 5 relay mode, 4.3's
+ * flat DTSS in the same service order (docs/schemes.md 5 relay mode, 4.3's
  * example), also when the hmaster dies midway and a resumed one takes the
  * slaves back, and the image is exact.  Two-level: four slave threads behind
  * one hmaster that the master sees as one child; the image is exact, every
@@ -34,7 +34,7 @@ static void test_relay_is_flat_dtss(void)
 	struct hmaster_parent ops;
 	const char *names[] = {"s0", "s1", "s2", "s3"};
 	const double speeds[] = {1, 1, 2, 2};
-	/* SCHEMES.md 4.3: I = 1000, A = (1,1,2,2), ACPSA order 2,3,0,1 */
+	/* docs/schemes.md 4.3: I = 1000, A = (1,1,2,2), ACPSA order 2,3,0,1 */
 	const int order[] = {2, 3, 0, 1};
 	const int64_t want[] = {163, 151, 71, 68, 127, 115, 53, 50, 91, 79, 32};
 	struct mandel_params mp = {W, 1, 256};
@@ -172,7 +172,7 @@ struct tl_slave {
 	int comes_back; /* declared lost at vanish_at, it goes on (it was stopped) */
 };
 
-/* A slave of the two-level hmaster: SCHEMES.md 4.1 with A_i = V_i. */
+/* A slave of the two-level hmaster: docs/schemes.md 4.1 with A_i = V_i. */
 static void *tl_slave_main(void *arg)
 {
 	struct tl_slave *s = arg;

@@ -1,7 +1,7 @@
 /*
- * The Mandelbrot kernel against known totals: WORKLOAD.md's 200x100, and a
+ * The Mandelbrot kernel against known totals: docs/emulation.md's 200x100, and a
  * size of our own whose total was computed independently (a Python
- * transcription of WORKLOAD.md 1 with IEEE doubles, no fused multiply-add).
+ * transcription of docs/emulation.md 1 with IEEE doubles, no fused multiply-add).
  */
 #include <CUnit/CUnit.h>
 #include <stdlib.h>
@@ -50,7 +50,7 @@ static void test_check(void)
 
 int mandel_suite_add(void)
 {
-	CU_pSuite s = CU_add_suite("mandel (WORKLOAD.md 1)", NULL, NULL);
+	CU_pSuite s = CU_add_suite("mandel (docs/emulation.md 1)", NULL, NULL);
 
 	if (!s)
 		return 1;

@@ -81,7 +81,7 @@ static void test_registration(void)
 }
 
 /* A merged message of the four first requests in ACPSA order gives the
- * DTSS example of SCHEMES.md 4.3: the master adds nothing to the scheme. */
+ * DTSS example of docs/schemes.md 4.3: the master adds nothing to the scheme. */
 static void test_acpsa_order_dtss(void)
 {
 	struct master *m = make(4, SCHED_DTSS, DLS_COLLECT_PIGGYBACK);

@@ -1,9 +1,9 @@
 /*
- * The decentralized policies of seeds 002-004 (sim/pile_sim.c, ripple_net.c):
+ * The decentralized policies of docs/schemes.md appendix A (sim/pile_sim.c, ripple_net.c):
  * Melhem et al. 1991's Tortoise and hypercube Ripple on continuous load against the
- * seed's own claims (levelling, the load and migration per step); every
+ * paper's own claims (levelling, the load and migration per step); every
  * policy conserving work on random clusters; a balanced start staying put
- * (seeds 002 and 003); determinism; RoC's forward-and-drop; refusals.
+ * (Campos and Scherson 2000; Rudolph et al. 1991); determinism; RoC's forward-and-drop; refusals.
  */
 #include <CUnit/CUnit.h>
 #include <math.h>
@@ -32,7 +32,7 @@ static void test_tortoise_line(void)
 		double total = 0;
 
 		ripple_net_step(net, flow);
-		/* the seed: P_i's load at step t is n - t; each link carries <= 1 a step */
+		/* the paper: P_i's load at step t is n - t; each link carries <= 1 a step */
 		CU_ASSERT_DOUBLE_EQUAL(load[0], t + 1 < N ? N - (t + 1) : 1, 1e-12);
 		for (int l = 0; l < N - 1; l++)
 			CU_ASSERT(flow[l] >= -1e-12 && flow[l] <= 1 + 1e-12);
@@ -197,7 +197,7 @@ static void test_conservation(void)
 	}
 }
 
-/* Seeds 002 and 003: a balanced system stays so, with nothing moved. */
+/* RoC and the workpiles: a balanced system stays so, with nothing moved. */
 static void test_balanced_stays(void)
 {
 	const double tau[] = {2, 2, 2, 2, 2, 2};
@@ -282,7 +282,7 @@ static void test_roc_drops(void)
 	CU_ASSERT_EQUAL(r.t_p, none.t_p);
 	pile_sim_result_free(&r);
 	pile_sim_result_free(&none);
-	/* the seed's thresholds: the fast PE is fed, the rest stays above HT */
+	/* the paper's thresholds: the fast PE is fed, the rest stays above HT */
 	config(&c, tau, 4, 400, NULL, PILE_ROC);
 	CU_ASSERT_EQUAL_FATAL(pile_sim_run(&c, &r), DLS_OK);
 	CU_ASSERT(r.moved > 0);
@@ -532,7 +532,7 @@ static void lock_stop(struct lock_net *net, const struct pile_policy_ops *r)
 }
 
 /* Tortoise bridges a dead PE: with PE 3 of 7 dead from the start, the six
- * living follow the seed's model on a line of six step by step; when PE 5
+ * living follow the paper's model on a line of six step by step; when PE 5
  * dies mid-run (seen by its neighbours only) and its pile arrives at PE 4
  * from the coordinator, PEs 4 and 6 become neighbours, the counts travel
  * down the line, and nothing more goes to PE 5. */
@@ -545,7 +545,7 @@ static void test_ripple_bridges_the_dead(void)
 	double fluid[LN] = {0};
 	int link46 = 0;
 
-	lock_start(&net, r, 0, 3); /* pass_min 0: the seed's, every flow at once */
+	lock_start(&net, r, 0, 3); /* pass_min 0: the paper's, every flow at once */
 	CU_ASSERT_EQUAL_FATAL(ripple_net_create(RIPPLE_LINE, LN - 1, &ref), DLS_OK);
 	load = ripple_net_loads(ref);
 	for (int t = 0; t < 3 * LN; t++) {
@@ -581,7 +581,7 @@ static void test_ripple_bridges_the_dead(void)
 	lock_stop(&net, r);
 }
 
-/* The per-PE rules in lockstep are the seed's synchronous model: every PE
+/* The per-PE rules in lockstep are the paper's synchronous model: every PE
  * consumes at its own rate, and each PE's load (its consumption, plus what
  * crossed its links) is ripple_net's, step by step; the level is reached. */
 static void test_ripple_rules_lockstep(void)
@@ -592,7 +592,7 @@ static void test_ripple_rules_lockstep(void)
 	const double *load;
 	double fluid[LN] = {0};
 
-	lock_start(&net, r, 0, -1); /* pass_min 0: the seed's, every flow at once */
+	lock_start(&net, r, 0, -1); /* pass_min 0: the paper's, every flow at once */
 	CU_ASSERT_EQUAL_FATAL(ripple_net_create(RIPPLE_LINE, LN, &ref), DLS_OK);
 	load = ripple_net_loads(ref);
 	for (int t = 0; t < 3 * LN; t++) {
@@ -615,7 +615,7 @@ static void test_ripple_rules_lockstep(void)
 }
 
 /* With pass_min = 1 a flow under one iteration waits for the next step:
- * fewer PASSes than the seed's every step (5-6 fold on the reference
+ * fewer PASSes than the paper's every step (5-6 fold on the reference
  * clusters, a third here), and the loads still level (each within two
  * iterations of the fair share: the deferred rests). */
 static void test_ripple_defers_small_flows(void)
@@ -665,7 +665,7 @@ int pile_sim_suite_add(void)
 	    !CU_add_test(s, "deterministic for a seed", test_deterministic) ||
 	    !CU_add_test(s, "RoC forwards and drops", test_roc_drops) ||
 	    !CU_add_test(s, "the rules take nonsense from peers", test_rules_nonsense) ||
-	    !CU_add_test(s, "Ripple's rules in lockstep are the seed's model",
+	    !CU_add_test(s, "Ripple's rules in lockstep are the paper's model",
 			 test_ripple_rules_lockstep) ||
 	    !CU_add_test(s, "Ripple bridges a dead PE", test_ripple_bridges_the_dead) ||
 	    !CU_add_test(s, "Ripple defers flows under an iteration",

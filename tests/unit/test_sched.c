@@ -1,5 +1,5 @@
 /*
- * Exact vectors of SCHEMES.md: Chronopoulos et al. 2002 Table 1 in both profiles, the worked
+ * Exact vectors of docs/schemes.md: Chronopoulos et al. 2002 Table 1 in both profiles, the worked
  * examples of sections 1-4, and the refusals of out-of-range input.
  */
 #include <CUnit/CUnit.h>
@@ -41,7 +41,7 @@ static void test_table1(void)
 	check_function(SCHED_TFSS, SCHED_PROFILE_TABLE, "113x4 81x4 49x4 17x4");
 }
 
-/* SCHEMES.md 1.5-1.6: the printed formulas. */
+/* docs/schemes.md 1.5-1.6: the printed formulas. */
 static void test_text_profile(void)
 {
 	struct sched_params p;
@@ -79,7 +79,7 @@ static void test_realized_simple(void)
 	check_realized(&p, NULL, "1x5");
 }
 
-/* SCHEMES.md 4.3 */
+/* docs/schemes.md 4.3 */
 static void test_dtss_example(void)
 {
 	struct sched_params p;
@@ -90,7 +90,7 @@ static void test_dtss_example(void)
 		       "(3,79) (0,32)");
 }
 
-/* SCHEMES.md 4.4: the ACPSA example, --requests 0:1,1:1,2:2,3:2,0:2 */
+/* docs/schemes.md 4.4: the ACPSA example, --requests 0:1,1:1,2:2,3:2,0:2 */
 static void test_acpsa_example(void)
 {
 	static const struct sched_request reqs[] = {{0, 1}, {1, 1}, {2, 2}, {3, 2}, {0, 2}};
@@ -112,7 +112,7 @@ static void test_acpsa_example(void)
 	sched_destroy(s);
 }
 
-/* SCHEMES.md 4.5 */
+/* docs/schemes.md 4.5 */
 static void test_dfss_example(void)
 {
 	struct sched_params p;
@@ -136,7 +136,7 @@ static void test_dfss_example(void)
 	}
 }
 
-/* SCHEMES.md 4.6 and 4.7 */
+/* docs/schemes.md 4.6 and 4.7 */
 static void test_dfiss_dtfss_examples(void)
 {
 	struct sched_params p;
@@ -242,7 +242,7 @@ static void test_names(void)
 
 int sched_suite_add(void)
 {
-	CU_pSuite s = CU_add_suite("sched (SCHEMES.md vectors)", NULL, NULL);
+	CU_pSuite s = CU_add_suite("sched (docs/schemes.md vectors)", NULL, NULL);
 
 	if (!s)
 		return 1;

@@ -1,5 +1,5 @@
 /*
- * The sanity properties of SCHEMES.md section 8 over many seeded random
+ * The sanity properties of docs/schemes.md 8 over many seeded random
  * inputs (I in [1, 5000], p in [1, 40], A_i in [0, 4]), checked against an
  * independent re-derivation of the TSS parameters where a formula is needed.
  */
@@ -67,7 +67,7 @@ static int drive(const struct sched_params *p, const struct sched_drive_spec *d)
 	return sched_drive(p, d, record, &run, MAXCH);
 }
 
-/* Independent TSS parameters (SCHEMES.md 1.4 with its guards). */
+/* Independent TSS parameters (docs/schemes.md 1.4 with its guards). */
 static void tss_params(int64_t I, int64_t p, int64_t *F, int64_t *N, int64_t *D)
 {
 	int64_t f = I / (2 * p), L = 1;

@@ -1,5 +1,5 @@
 /*
- * The cluster tree and migration chain (SCHEMES.md 6.1-6.3, 6.5 and the Tree
+ * The cluster tree and migration chain (docs/schemes.md 6.1-6.3, 6.5 and the Tree
  * items of section 8): Example 4.2, Fig. 4, and properties over random
  * throughputs.
  */
@@ -155,7 +155,7 @@ static void test_refusals(void)
 
 int tree_plan_suite_add(void)
 {
-	CU_pSuite s = CU_add_suite("tree_plan (SCHEMES.md 6)", NULL, NULL);
+	CU_pSuite s = CU_add_suite("tree_plan (docs/schemes.md 6)", NULL, NULL);
 
 	if (!s)
 		return 1;

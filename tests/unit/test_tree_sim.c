@@ -1,6 +1,6 @@
 /*
  * The Tree Scheduling simulator against Kim and Purtilo 1996: Example 4.3 exactly
- * (SCHEMES.md 6.6), the analytic checks of Theorems 4.1-4.3 (6.7), and
+ * (docs/schemes.md 6.6), the analytic checks of Theorems 4.1-4.3 (6.7), and
  * conservation of work on random clusters with every gamma, allocation and
  * direction.
  */
@@ -126,6 +126,6 @@ int tree_sim_suite_add(void)
 	if (!s)
 		return 1;
 	return !CU_add_test(s, "Kim and Purtilo 1996 Example 4.3 exactly", test_example_4_3) ||
-	       !CU_add_test(s, "Theorems 4.1-4.3 (SCHEMES.md 6.7)", test_theorems) ||
+	       !CU_add_test(s, "Theorems 4.1-4.3 (docs/schemes.md 6.7)", test_theorems) ||
 	       !CU_add_test(s, "random clusters: work conserved", test_conservation);
 }
