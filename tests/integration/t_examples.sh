@@ -6,6 +6,8 @@
 #    embeds slaves on its own ORB: two of them compute its loop body for a
 #    master that only knows the loop's shape; the results equal its own
 #    sequential sweep byte for byte, and its interface answers meanwhile;
+#  - collatz, the README's own loop: a workload of its own, a master and 4
+#    slaves in one program; its total equals the sequential loop's;
 #  - steps drives a slave from its own main loop (the step API): the prime
 #    counts are right;
 #  - master_callback embeds the master and takes results in a callback (and,
@@ -62,6 +64,20 @@ cmp "$T/steps.bin" "$T/steps-ref.bin"
 [ "$(grep -c '^step [0-5]: hot' "$T/heat-steps.log")" = 6 ]
 diff <(grep '^step' "$T/heat-steps.log" | sed 's/, T_p.*//') <(grep '^step' "$T/heat-steps-ref.log")
 echo "ok heat_sim: 6 time steps in one run, each exact"
+
+# the README's example: a program's own loop body, master and slaves in it
+timeout 120 "$X/collatz" $NS $EP >"$T/collatz.log" 2>&1 || { cat "$T/collatz.log"; fail "collatz"; }
+want=$(/usr/bin/python3 -c '
+def steps(v):
+    n = 0
+    while v != 1:
+        v = 3 * v + 1 if v % 2 else v // 2
+        n += 1
+    return n
+print(sum(steps(x) for x in range(1, 200001)))')
+grep -qx "collatz: 200000 iterations, $want steps in all (as the sequential loop)" "$T/collatz.log" ||
+	{ cat "$T/collatz.log"; fail "collatz: not $want steps"; }
+echo "ok collatz: the README's own loop, exact"
 
 # a C program's own main loop, on the step API
 spawn pmaster dls-master --slaves 1 --run primes --workload primes --param dls.iterations=300 \
