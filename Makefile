@@ -9,9 +9,10 @@
 #                   FUZZ_SECONDS per target (default 120), new inputs in build/fuzz/corpus
 #   make install    PREFIX=/usr/local: programs, libdls.so and libdls.a, headers
 #                   (include/dls/), dls.pc, the IDL (share/dls/idl/), the
-#                   README, PROTOCOL.md and the examples (share/doc/dls/), the
+#                   the documents and the examples (share/doc/dls/), the
 #                   manual pages (share/man/man1/, made by help2man)
 #   make uninstall  PREFIX=...: removes what make install put there
+#   make docs       docs/options.md from the programs' --help (make check compares)
 #   V=1             show the commands
 
 BUILD      ?= build
@@ -141,6 +142,8 @@ FUZZ_REPLAY   := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/replay_%)
 FUZZ_BIN      := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%)
 FUZZ_SECONDS  ?= 120
 
+
+.PHONY: docs check-docs
 .PHONY: all check check-repeat check-cluster soak check-unit check-layout check-integration check-fuzz-corpus examples \
         sanitize fuzz fuzz-run clean install uninstall man demo deps
 all: $(PROGRAMS) $(PUBLIC_SO) $(PUBLIC_A)
@@ -149,7 +152,7 @@ deps: $(DEPS_MK)
 # gcc only: clang has no such option (make fuzz builds with clang)
 VECT_FLAG := $(if $(findstring clang,$(CC)),,-fvect-cost-model=dynamic)
 
-# The kernel must be bit-exact: no fused multiply-add (WORKLOAD.md 1).
+# The kernel must be bit-exact: no fused multiply-add (docs/emulation.md 1).
 $(BUILD)/common/mandel.o $(BUILD)/common/pendulum.o: ALL_CFLAGS += -ffp-contract=off
 # The result checks read every octet the master takes: let the compiler
 # vectorize their loops (-O2's cheap cost model leaves them scalar).
@@ -279,7 +282,16 @@ $(FUZZ_BIN): $(BUILD)/tests/fuzz/fuzz_%: $(BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_LIB
 	$(Q)$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer $^ $(CORE_LIBS) -o $@
 
 # --- tests --------------------------------------------------------------------
-check: check-unit check-layout check-fuzz-corpus check-integration
+check: check-unit check-layout check-docs check-fuzz-corpus check-integration
+
+# docs/options.md is every program's --help: it must be what they print
+check-docs: all
+	$(Q)scripts/options-doc.sh $(BUILD)/bin | diff -u docs/options.md - >$(BUILD)/options.diff || \
+	  { cat $(BUILD)/options.diff; echo "docs/options.md differs from the programs' --help: make docs"; exit 1; }
+
+# rewrites docs/options.md from the programs' --help
+docs: all
+	scripts/options-doc.sh $(BUILD)/bin >docs/options.md
 
 # every saved fuzz input (the corpus make fuzz grew, and each input that once
 # broke an invariant) replayed through its harness: none may break one
@@ -406,7 +418,10 @@ install: all man
 	install -m 644 include/dls/*.h include/dls/*.hh $(DESTDIR)$(PREFIX)/include/dls/
 	install -m 644 idl/dls.idl $(DESTDIR)$(PREFIX)/share/dls/idl/
 	install -d $(DESTDIR)$(PREFIX)/share/doc/dls/examples/heat_sim
-	install -m 644 README.md PROTOCOL.md CHANGELOG.md $(DESTDIR)$(PREFIX)/share/doc/dls/
+	install -m 644 README.md PROTOCOL.md CHANGELOG.md BENCHMARKS.md $(DESTDIR)$(PREFIX)/share/doc/dls/
+	install -d $(DESTDIR)$(PREFIX)/share/doc/dls/docs/plots
+	install -m 644 docs/*.md $(DESTDIR)$(PREFIX)/share/doc/dls/docs/
+	install -m 644 docs/plots/*.png $(DESTDIR)$(PREFIX)/share/doc/dls/docs/plots/
 	install -m 644 examples/Makefile examples/*.c examples/*.cc \
 	  $(DESTDIR)$(PREFIX)/share/doc/dls/examples/
 	install -m 644 examples/heat_sim/* $(DESTDIR)$(PREFIX)/share/doc/dls/examples/heat_sim/
