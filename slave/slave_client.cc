@@ -182,7 +182,7 @@ static int register_tree(void *ctx, const char *name, double speed, struct tree_
 		}
 		a->gamma = g;
 		a->bidirectional = r->bidirectional;
-		if (strcmp(r->policy, "trees")) { // version 6: workpile, roc or ripple
+		if (strcmp(r->policy, "trees")) { // workpile, roc or ripple
 			if (pile_policy_parse(r->policy, &a->policy)) {
 				snprintf(why, len, "unknown policy '%s'", (const char *)r->policy);
 				return DLS_EINVAL;

@@ -34,8 +34,9 @@ struct tree_assignment {
 	double report_interval;
 	int gamma; /* enum tree_gamma */
 	int bidirectional;
-	/* version 6: a policy of docs/schemes.md appendix A instead of Tree Scheduling
-	 * (slave_pile.h), its parameters, and how many slaves it may call */
+	/* a decentralized policy (docs/schemes.md appendix A, slave_pile.h)
+	 * instead of Tree Scheduling, its parameters, and how many slaves it
+	 * may call */
 	int piles;
 	enum pile_policy policy;
 	struct pile_params pile;

@@ -49,7 +49,7 @@ static int pile_from_json(json_t *o, struct pile_params *p)
 	const char *topology = "line";
 
 	pile_params_init(p);
-	if (!o) /* a journal of before version 6: Tree Scheduling */
+	if (!o) /* a journal without a policy: Tree Scheduling */
 		return DLS_OK;
 	if (json_unpack(o, "{s:I, s:F, s:F, s:I, s:I, s:I, s:i, s:i, s:F, s:F}", "threshold", &th,
 			"backoff", &p->backoff_s, "backoff_max", &p->backoff_max_s, "ht", &ht, "lt",
