@@ -159,6 +159,7 @@ static void plot_efficiency(FILE *gp, const char *pdir, const struct bench_cell 
 {
 	char clusters[8][32], schemes[32][24], path[4300];
 	int nc = 0, ns = 0;
+	double lo = 0.98; /* the axis's lower end: 0.02 below the lowest E, in 0.02 steps */
 	FILE *dat;
 
 	for (int k = 0; k < ncells; k++) {
@@ -197,23 +198,32 @@ static void plot_efficiency(FILE *gp, const char *pdir, const struct bench_cell 
 				    !strcmp(cells[k].scheme, schemes[s]) && cells[k].ok)
 					e = cells[k].eff[cells[k].ok / 2];
 			fprintf(dat, " %.4f", e);
+			if (e > 0 && e < lo + 0.02)
+				lo = floor((e - 0.02) * 50) / 50;
 		}
 		fprintf(dat, "\n");
 	}
+	if (lo < 0)
+		lo = 0;
 	fclose(dat);
+	/* the axis starts just below the lowest E, so that 0.95 and 0.99 look
+	 * different; the legend sits above the plot, clear of the bars */
 	fprintf(gp,
 		"set output '%s/efficiency-%s.png'\n"
-		"set title 'Efficiency E = T_{ideal} / T_p, %s order (median of runs)'\n"
+		"set title 'Efficiency E = T_{ideal} / T_p, %s order (median of runs; "
+		"the axis starts at %.2f)'\n"
 		"set style histogram clustered gap 1\n"
 		"set style fill solid 0.8 border -1; set boxwidth 0.9\n"
-		"set yrange [0:1.05]; set ylabel 'E'; set key top left; set grid ytics\n"
+		"set yrange [%.2f:1]; set ylabel 'E'; set grid ytics; set mytics 2\n"
+		"set key horizontal top center outside\n"
 		"set xtics rotate by -30\n"
 		"plot for [i=2:%d] '%s' using i:xtic(1) with histograms title columnheader(i)\n"
-		"set xtics norotate; set yrange [*:*]\n",
-		pdir, order, order, nc + 1, path);
+		"set xtics norotate; set yrange [*:*]; set key default; set mytics default\n",
+		pdir, order, order, lo, lo, nc + 1, path);
 }
 
-/* T_comp per PE for each scheme (Chronopoulos et al. 2002 Figures 6-7). */
+/* T_comp per PE for each scheme (Chronopoulos et al. 2002 Figures 6-7): one
+ * cluster of bars per PE, a bar per scheme (the PEs are categories). */
 static void plot_tcomp(FILE *gp, const char *pdir, const struct bench_cell *cells, int ncells,
 		       int g)
 {
@@ -242,13 +252,14 @@ static void plot_tcomp(FILE *gp, const char *pdir, const struct bench_cell *cell
 	fclose(dat);
 	fprintf(gp,
 		"set output '%s/tcomp-%s-%s.png'\n"
-		"set title 'T_{comp} per PE, %s, %s order (PEs 1..%d/2: V = 1, the rest V = 2)'\n"
+		"set title 'T_{comp} per PE, %s, %s order (median run of each scheme)'\n"
 		"set xlabel 'PE'; set ylabel 'T_{comp} (s)'; set yrange [0:*]; set key outside right\n"
-		"set grid\n"
-		"plot for [i=2:%d] '%s' using 1:i with linespoints title columnheader(i)\n"
+		"set style histogram clustered gap 1; set style fill solid 0.8 border -1\n"
+		"set boxwidth 0.9; set grid ytics\n"
+		"plot for [i=2:%d] '%s' using i:xtic(1) with histograms title columnheader(i)\n"
 		"set xlabel ''\n",
-		pdir, cells[g].cluster, cells[g].order, cells[g].cluster, cells[g].order,
-		cells[g].nslaves, nsch + 1, path);
+		pdir, cells[g].cluster, cells[g].order, cells[g].cluster, cells[g].order, nsch + 1,
+		path);
 }
 
 /* pN or pN-nd: N slaves (half V = 1); *nd set for -nd.  0 when not such a name. */
