@@ -143,7 +143,7 @@ FUZZ_BIN      := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%)
 FUZZ_SECONDS  ?= 120
 
 
-.PHONY: docs check-docs
+.PHONY: docs check-docs test-deps
 .PHONY: all check check-repeat check-cluster soak check-unit check-layout check-integration check-fuzz-corpus examples \
         sanitize fuzz fuzz-run clean install uninstall man demo deps
 all: $(PROGRAMS) $(PUBLIC_SO) $(PUBLIC_A)
@@ -309,7 +309,12 @@ check-unit: $(UNIT_BIN)
 
 TEST_ENV = DLS_BIN_DIR=$(abspath $(BUILD)/bin) DLS_TEST_BIN_DIR=$(abspath $(BUILD)/tests/bin) \
 	   DLS_PREFIX=$(abspath $(BUILD)/prefix) DLS_EXAMPLES_DIR=$(abspath $(BUILD)/examples)
-check-integration: all $(TEST_PROGS) examples
+# what only the tests need: a real browser for the HTML report (t_gantt)
+TEST_PKGS := chromium
+test-deps:
+	$(Q)scripts/install-deps.sh $(TEST_PKGS)
+
+check-integration: all $(TEST_PROGS) examples test-deps
 	$(TEST_ENV) tests/integration/run.sh
 
 # Flakes hunted: the integration suite N times, each in a fresh temporary
@@ -317,7 +322,7 @@ check-integration: all $(TEST_PROGS) examples
 # (scripts/check-repeat.sh; BENCHMARKS.md).
 N   ?= 20
 HOG ?= 0
-check-repeat: all $(TEST_PROGS) examples
+check-repeat: all $(TEST_PROGS) examples test-deps
 	$(TEST_ENV) REPEAT_DIR=$(abspath $(BUILD)/repeat) scripts/check-repeat.sh $(N) $(HOG)
 
 # What a user does: install into a prefix (here a temporary one), then build

@@ -17,6 +17,7 @@
 #include "dls/err.h"
 #include "dls_cmds.h"
 #include "gantt.h"
+#include "report_html.h"
 #include "dls_time.h"
 #include "journal.h"
 #include "names_proc.h"
@@ -156,7 +157,7 @@ static void remove_dir(const char *dir)
 /* Where the processes of a run are found and how they talk. */
 struct run_env {
 	char logdir[4096], bindir[4096], ns[128];
-	char gantt_json[4200]; /* --gantt without --json: the master's JSON here */
+	char gantt_json[4200]; /* --gantt or --report without --json: the master's JSON here */
 	char secret[4300]; /* the run's secret: every process of the run gets it */
 };
 
@@ -900,6 +901,19 @@ static void show_hmaster_tables(const struct run_opts *o, const struct run_state
 	fflush(stdout);
 }
 
+/* --report: the HTML report of the run's JSON; 0, or 1 (said) when it failed. */
+static int write_report(const struct run_opts *o)
+{
+	char why[512];
+
+	if (report_html_write(o->out.json, o->report, why, sizeof(why))) {
+		fprintf(stderr, PROG ": --report '%s': %s\n", o->report, why);
+		return 1;
+	}
+	fprintf(stderr, PROG ": wrote the report in %s\n", o->report);
+	return 0;
+}
+
 /* --gantt: the chart of the run's JSON; 0, or 1 (said) when it failed. */
 static int draw_gantt(const struct run_opts *o)
 {
@@ -960,7 +974,7 @@ int dls_cmd_run(int argc, char **argv)
 		run_opts_free(&o);
 		return 1;
 	}
-	if (o.gantt && !o.out.json) { /* the chart is drawn from the master's JSON */
+	if ((o.gantt || o.report) && !o.out.json) { /* drawn from the master's JSON */
 		snprintf(e.gantt_json, sizeof(e.gantt_json), "%s/run.json", e.logdir);
 		o.out.json = e.gantt_json;
 	}
@@ -985,6 +999,8 @@ int dls_cmd_run(int argc, char **argv)
 		show_hmaster_tables(&o, &r);
 	if (status == 0 && o.gantt)
 		status = draw_gantt(&o);
+	if (status == 0 && o.report)
+		status = write_report(&o);
 	if (status != 0 && status != 130) {
 		if (r.master.pid <= 0) /* it never ran: launch() said why */
 			fprintf(stderr, PROG ": run '%s' failed before its %s ran; logs in %s\n",

@@ -101,6 +101,35 @@ static int run_gnuplot(const char *script, const char *log, char *why, size_t le
 	return DLS_OK;
 }
 
+/*
+ * What the chart shows: the whole run, or in a run of many loops its last
+ * loop (the master keeps the timeline of the loop it is in).  Its T_p and
+ * E, and (loops > 1) which loop it is.
+ */
+struct shown {
+	double t_p, efficiency;
+	long long iterations, loop;
+	size_t loops;
+};
+
+static struct shown shown_of(json_t *run)
+{
+	json_t *loops = json_object_get(run, "loops");
+	json_t *last = json_array_get(loops, json_array_size(loops) - 1);
+	struct shown w = {json_number_value(json_object_get(run, "t_p")),
+			  json_number_value(json_object_get(run, "efficiency")),
+			  (long long)json_integer_value(json_object_get(run, "iterations")), 0, 1};
+
+	if (json_array_size(loops) > 1 && json_is_object(last)) {
+		w.loops = json_array_size(loops);
+		w.loop = (long long)json_integer_value(json_object_get(last, "loop"));
+		w.t_p = json_number_value(json_object_get(last, "t_p"));
+		w.efficiency = json_number_value(json_object_get(last, "efficiency"));
+		w.iterations = (long long)json_integer_value(json_object_get(last, "iterations"));
+	}
+	return w;
+}
+
 /* Writes the bars and the script that draws them: DLS_OK or DLS_EIO. */
 static int write_plot(const char *dat, const char *gp, const char *out, json_t *run,
 		      const struct bar *b, size_t n, json_t *pes, const int *row_of, char *why,
@@ -109,7 +138,8 @@ static int write_plot(const char *dat, const char *gp, const char *out, json_t *
 	FILE *f = fopen(dat, "w");
 	size_t npes = json_array_size(pes), i;
 	int svg = ends_with(out, ".svg");
-	double xmax = json_number_value(json_object_get(run, "t_p"));
+	struct shown w = shown_of(run);
+	double xmax = w.t_p;
 	json_t *p;
 
 	if (!f) {
@@ -142,13 +172,13 @@ static int write_plot(const char *dat, const char *gp, const char *out, json_t *
 	else
 		fprintf(f, "set terminal pngcairo size 1100,%zu font 'sans,11'\n", 130 + 26 * npes);
 	fprintf(f, "set output '%s'\n", out);
-	fprintf(f, "set title \"run %s: %s, %s, %lld iterations; T_p %.3f s, E %.3f\" noenhanced\n",
-		json_string_value(json_object_get(run, "run")),
+	fprintf(f, "set title \"run %s: %s, %s, ", json_string_value(json_object_get(run, "run")),
 		json_string_value(json_object_get(run, "scheme")),
-		json_string_value(json_object_get(run, "order")),
-		(long long)json_integer_value(json_object_get(run, "iterations")),
-		json_number_value(json_object_get(run, "t_p")),
-		json_number_value(json_object_get(run, "efficiency")));
+		json_string_value(json_object_get(run, "order")));
+	if (w.loops > 1)
+		fprintf(f, "loop %lld (the last of %zu), ", w.loop, w.loops);
+	fprintf(f, "%lld iterations; T_p %.3f s, E %.3f\" noenhanced\n", w.iterations, w.t_p,
+		w.efficiency);
 	fprintf(f, "set xlabel \"seconds since scheduling started (bars: each chunk's "
 		   "computation; gaps: waits)\"\n");
 	fprintf(f, "set yrange [%zu-0.3:-0.7]\nset ytics (", npes); /* the first PE on top */
@@ -161,8 +191,7 @@ static int write_plot(const char *dat, const char *gp, const char *out, json_t *
 	fprintf(f, ") noenhanced\nset xrange [0:%f]\nset grid xtics\n", 1.02 * xmax);
 	fprintf(f, "set cblabel 'iterations in the chunk'\nset palette rgb 33,13,10\n");
 	fprintf(f, "set arrow from %f, graph 0 to %f, graph 1 nohead dt 2 lc rgb '#444444'\n",
-		json_number_value(json_object_get(run, "t_p")),
-		json_number_value(json_object_get(run, "t_p")));
+		w.t_p, w.t_p);
 	fprintf(f, "set key outside bottom center horizontal\n");
 	fprintf(f, "plot '%s' index 0 using 1:2:3:4:5:6:7 with boxxyerror fs solid 0.9 border "
 		   "lc rgb '#333333' lc palette notitle",
@@ -245,7 +274,7 @@ int gantt_draw(const char *json_path, const char *out, char *why, size_t len)
 		if (id >= 0)
 			row_of[id] = row;
 	}
-	b = bars_of(timeline, row_of, max_pe, json_number_value(json_object_get(run, "t_p")), &n,
+	b = bars_of(timeline, row_of, max_pe, shown_of(run).t_p, &n,
 		    why, len);
 	rc = b ? DLS_OK : DLS_EINVAL;
 	snprintf(dat, sizeof(dat), "%s.dat", out);

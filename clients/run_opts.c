@@ -18,7 +18,17 @@
 
 #define PROG "dls run"
 
-enum { PATH_NPY, PATH_PNG, PATH_RAW, PATH_CSV, PATH_JSON, PATH_DIR, PATH_SLAVEPROG, PATH_GANTT };
+enum {
+	PATH_NPY,
+	PATH_PNG,
+	PATH_RAW,
+	PATH_CSV,
+	PATH_JSON,
+	PATH_DIR,
+	PATH_SLAVEPROG,
+	PATH_GANTT,
+	PATH_REPORT
+};
 
 /* path as an absolute one, in o's buffer k: the programs of a run may start
  * in another folder (ssh starts them in the home folder) */
@@ -69,6 +79,7 @@ enum {
 	O_JSYNC,
 	O_HOSTFILE,
 	O_GANTT,
+	O_HTML_REPORT,
 	O_STALL,
 	O_LOOPS,
 	O_FRESH,
@@ -151,6 +162,9 @@ static void help(void)
 	       "  --out FILE.npy       the results, one row per loop index (numpy.load)\n"
 	       "  --gantt FILE.png|FILE.svg  draw the run's Gantt chart there at its end\n"
 	       "                       (dls plot --gantt; master-slave schemes)\n"
+	       "  --report FILE.html   the run's report there at its end: the table, E,\n"
+	       "                       the Gantt chart, the scheme's decisions, in one\n"
+	       "                       file any browser opens (dls plot --report)\n"
 	       "  --png, --raw, --csv, --json FILE   the outputs of the master (images:\n"
 	       "                       Mandelbrot only)\n"
 	       "  --run NAME           naming context (default run-PID)\n"
@@ -350,6 +364,7 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 					     {"csv", required_argument, 0, O_CSV},
 					     {"json", required_argument, 0, O_JSON},
 					     {"gantt", required_argument, 0, O_GANTT},
+					     {"report", required_argument, 0, O_HTML_REPORT},
 					     {"stall-ms", required_argument, 0, O_STALL},
 					     {"loops", required_argument, 0, O_LOOPS},
 					     {"fresh-loops", no_argument, 0, O_FRESH},
@@ -484,6 +499,14 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 			o->gantt = absolute(o, PATH_GANTT, optarg);
 			break;
 		}
+		case O_HTML_REPORT: {
+			size_t n = strlen(optarg);
+
+			if (n < 6 || strcmp(optarg + n - 5, ".html"))
+				cli_usage_error(PROG, "--report", optarg, "must name a .html file");
+			o->report = absolute(o, PATH_REPORT, optarg);
+			break;
+		}
 		case O_RUN:
 			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= sizeof(o->run))
 				cli_usage_error(PROG, "--run", optarg,
@@ -580,6 +603,27 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 
 /* The workload knows its parameters, and images are Mandelbrot's; the
  * loop's iterations.  The outputs can be written. */
+/* --gantt and --report name files of their own: not each other, not an output's. */
+static void pictures_distinct_or_die(const struct run_opts *o)
+{
+	const struct {
+		const char *opt, *path;
+	} outs[] = {{"--out", o->out.npy}, {"--png", o->out.png}, {"--raw", o->out.raw},
+		    {"--csv", o->out.csv}, {"--json", o->out.json}, {"--gantt", o->gantt}};
+	char cause[80];
+
+	for (size_t i = 0; i < sizeof(outs) / sizeof(*outs); i++) {
+		const char *pic = i + 1 < sizeof(outs) / sizeof(*outs) ? o->gantt : NULL;
+
+		snprintf(cause, sizeof(cause), "the same file as %s: one would overwrite the other",
+			 outs[i].opt);
+		if (cli_same_file(outs[i].path, pic))
+			cli_usage_error(PROG, "--gantt", o->gantt, cause);
+		if (cli_same_file(outs[i].path, o->report))
+			cli_usage_error(PROG, "--report", o->report, cause);
+	}
+}
+
 static int64_t validate_workload(const struct run_opts *o)
 {
 	struct work wk;
@@ -596,6 +640,8 @@ static int64_t validate_workload(const struct run_opts *o)
 				"images are Mandelbrot's; write the results with --out FILE.npy");
 	cli_outputs_writable_or_die(PROG, &o->out, 0); /* the master writes them */
 	cli_writable_or_die(PROG, "--gantt", o->gantt);
+	cli_writable_or_die(PROG, "--report", o->report);
+	pictures_distinct_or_die(o);
 	if (o->gantt && o->trees)
 		cli_usage_error(PROG, "--gantt", o->gantt,
 				"Tree Scheduling and the balancing policies keep no timeline of "

@@ -40,7 +40,7 @@ struct run_opts {
 	int low_priority;	       /* ... and yield the cores (--low-priority) */
 	/* every path the programs get, made absolute: they may run elsewhere
 	 * (ssh starts them in the home folder) */
-	char abs_path[8][4200];
+	char abs_path[9][4200];
 	int hm_per_host;	       /* --hmasters per-host */
 	int ping_ms, ping_timeout_ms;  /* 0: the programs' defaults */
 	int stall_ms;		       /* dls-master --stall-ms; -1: its default */
@@ -50,6 +50,7 @@ struct run_opts {
 	int slave_hm[CLUSTER_MAX];     /* each slave's hmaster on the last level */
 	const char *slave_program; /* instead of dls-slave: a program taking its options */
 	const char *gantt;	   /* --gantt: the Gantt chart to draw at the end, or NULL */
+	const char *report;	   /* --report: the HTML report to write at the end, or NULL */
 	struct run_outputs out; /* the master's files (paths only; passed through) */
 	const char *order, *collect, *hmode;
 	const char *take_back; /* dls-master --take-back: on or off */

@@ -256,6 +256,17 @@ static void resolved(const char *path, char *out, size_t len)
 	snprintf(out, len, "%s/%s", real, base);
 }
 
+int cli_same_file(const char *a, const char *b)
+{
+	char x[2 * PATH_MAX], y[2 * PATH_MAX];
+
+	if (!a || !b)
+		return 0;
+	resolved(a, x, sizeof(x));
+	resolved(b, y, sizeof(y));
+	return !strcmp(x, y);
+}
+
 void cli_outputs_writable_or_die(const char *prog, const struct run_outputs *o, int hold)
 {
 	const struct {

@@ -60,6 +60,12 @@ struct run_outputs;
 void cli_outputs_writable_or_die(const char *prog, const struct run_outputs *o, int hold);
 
 /*
+ * Whether paths a and b name the same file (their folders resolved; the
+ * files need not exist).  0 when either is NULL.
+ */
+int cli_same_file(const char *a, const char *b);
+
+/*
  * Loads the run's secret named by option opt (run_auth.h) into *out, or
  * exits 2 with the file and the cause (unreadable, mode not 0600, size).
  */
