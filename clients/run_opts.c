@@ -139,7 +139,8 @@ static void help(void)
 	       "                       hmasters delay their own calls)\n"
 	       "  --workload NAME      the loop body: mandelbrot (default) or pendulum\n"
 	       "  --param NAME=VALUE   a workload parameter (repeatable; PROTOCOL.md 3)\n"
-	       "  --width, --height    Mandelbrot's image size (default 400x200); --maxit (256)\n"
+	       "  --width, --height    Mandelbrot's image size (default 4000x2000, as dls\n"
+	       "                       simulate and dls bench); --maxit (256)\n"
 	       "  --order O            natural (default) or interleaved\n"
 	       "  --loops N            the loop N times in one run (default 1): the slaves\n"
 	       "                       stay registered, loop k gets dls.loop=k (pendulum's\n"
@@ -661,9 +662,32 @@ static void slave_in_cluster(const struct run_opts *o, const char *opt, int i)
 	cli_usage_error(PROG, opt, NULL, beyond);
 }
 
+/*
+ * Mandelbrot's reference image (docs/emulation.md 1), 4000x2000, for each
+ * side not given: dls run, dls simulate and dls bench compute the same loop
+ * by default.
+ */
+static void default_size(struct run_opts *o)
+{
+	int w = 0, h = 0;
+
+	if (strcmp(o->workload, "mandelbrot"))
+		return;
+	for (int i = 0; i < o->nparams; i++) {
+		w |= !strcmp(o->params[i].name, "width");
+		h |= !strcmp(o->params[i].name, "height");
+	}
+	if ((!w && dls_params_set(o->params, &o->nparams, "width", "4000")) ||
+	    (!h && dls_params_set(o->params, &o->nparams, "height", "2000")))
+		cli_usage_error(PROG, "--param", NULL, "too many parameters");
+}
+
 void run_opts_validate(struct run_opts *o)
 {
-	int64_t iterations = validate_workload(o);
+	int64_t iterations;
+
+	default_size(o);
+	iterations = validate_workload(o);
 
 	char why[4600];
 

@@ -91,7 +91,7 @@ expect_usage_error "^dls-master: --out 'm.txt': the results are written as NumPy
 # watching a run: dls run says how, and dls status finds it by its folder,
 # from inside it, or by its name; once it is over, status says so
 run=watch-$$
-dls run -c C8 --t-iter 8000 --run $run --no-progress >"$T/w.log" 2>&1 &
+dls run -c C8 --width 400 --height 200 --t-iter 8000 --run $run --no-progress >"$T/w.log" 2>&1 &
 RUN=$!
 wait_for grep -q "^dls run: run '$run' in /tmp/dls-run-.*; to watch it: dls status --dir " "$T/w.log"
 dir=$(sed -n "s/^dls run: run '$run' in \(.*\); to watch it: dls status --dir .*$/\1/p" "$T/w.log")
@@ -117,7 +117,7 @@ grep -qx "dls status: run 'nothing-$$' is not running: nothing is bound under DL
 
 # short options, and two drills, each at its own time; the image is exact
 REF=$(reference 400 200)
-dls run -c C8 -s gss --t-iter 3000 --kill slave.3@0.2 --kill slave.6@0.6 --raw "$T/k.pgm" \
+dls run -c C8 -s gss --width 400 --height 200 --t-iter 3000 --kill slave.3@0.2 --kill slave.6@0.6 --raw "$T/k.pgm" \
 	--dir "$T/k" --no-progress >"$T/k.log" 2>&1
 at3=$(sed -n 's/^dls run: drill: kill -9 slave.3 (pid [0-9]*) at \([0-9.]*\) s$/\1/p' "$T/k.log")
 at6=$(sed -n 's/^dls run: drill: kill -9 slave.6 (pid [0-9]*) at \([0-9.]*\) s$/\1/p' "$T/k.log")

@@ -47,7 +47,7 @@ remove_kept_logs() {
 # a master that fails: the naming service given by --names does not exist
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 rc=0
-dls run --speeds 1,1 --names corbaname::127.0.0.1:$port --run fail-$$ --timeout 30 \
+dls run --speeds 1,1 --width 400 --height 200 --names corbaname::127.0.0.1:$port --run fail-$$ --timeout 30 \
 	>"$T/fail.log" 2>&1 || rc=$?
 expect_eq "failed run exit status" "$rc" 1
 grep -q "run 'fail-$$' failed (master exit 1); logs in" "$T/fail.log"
