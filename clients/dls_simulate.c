@@ -6,10 +6,12 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <math.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cli_opt.h"
 #include "cli_getopt.h"
@@ -22,6 +24,7 @@
 #include "work.h"
 #include "sched_cli.h"
 #include "sim.h"
+#include "simulate_json.h"
 #include "simulate_piles.h"
 #include "simulate_trees.h"
 
@@ -77,7 +80,10 @@ static void help(void)
 	    "                       flat only, no take-back; prints each loop's T_p, E\n"
 	    "  --fresh-loops        every loop's scheme starts afresh\n"
 	    "  --per-pe             also print each PE's chunks, iterations, T_comp\n"
-	    "  --json FILE          the result for scripts\n" SCHED_CLI_HELP
+	    "  --json FILE          the result for scripts, with every chunk's timeline\n"
+	    "                       (the flat model), as dls run --json has it\n"
+	    "  --gantt FILE.png|FILE.svg  the simulated run's Gantt chart (dls plot)\n"
+	    "  --report FILE.html   its report, as dls run --report writes one\n" SCHED_CLI_HELP
 	    "  --scheme trees       Kim and Purtilo's Tree Scheduling: no master in the loop;\n"
 	    "                       --gamma half|proportional|ratio (default half),\n"
 	    "                       --alloc equal|proportional|round-robin (default equal),\n"
@@ -115,6 +121,8 @@ enum {
 	O_POLL,
 	O_PERPE,
 	O_JSON,
+	O_GANTT,
+	O_HTML,
 	O_WORKLOAD = 120,
 	O_PARAM,
 	O_OVERLAP,
@@ -243,6 +251,23 @@ static int simulate_tree_tasks(const struct trees_opts *to, const char *tau_list
 	return rc;
 }
 
+/* --gantt and --report: pictures of the flat model's timeline. */
+static void pictures_ok_or_die(const char *gantt, const char *report, int decentralized,
+			       int hmasters)
+{
+	size_t g = gantt ? strlen(gantt) : 0, r = report ? strlen(report) : 0;
+
+	if (gantt && (g < 5 || (strcmp(gantt + g - 4, ".png") && strcmp(gantt + g - 4, ".svg"))))
+		cli_usage_error(PROG, "--gantt", gantt, "must name a .png or .svg file");
+	if (report && (r < 6 || strcmp(report + r - 5, ".html")))
+		cli_usage_error(PROG, "--report", report, "must name a .html file");
+	if ((gantt || report) && (decentralized || hmasters))
+		cli_usage_error(PROG, gantt ? "--gantt" : "--report", gantt ? gantt : report,
+				decentralized ? "Tree Scheduling and the balancing policies keep "
+						"no timeline of chunks"
+					      : "the flat model only keeps a timeline (no --hmasters)");
+}
+
 int dls_cmd_simulate(int argc, char **argv)
 {
 	static const struct option opts[] = {SCHED_CLI_LONG_OPTIONS,
@@ -275,6 +300,8 @@ int dls_cmd_simulate(int argc, char **argv)
 					     {"tau", required_argument, 0, O_TAU},
 					     {"tasks", required_argument, 0, O_TASKS},
 					     {"json", required_argument, 0, O_JSON},
+					     {"gantt", required_argument, 0, O_GANTT},
+					     {"report", required_argument, 0, O_HTML},
 					     {"workload", required_argument, 0, O_WORKLOAD},
 					     {"param", required_argument, 0, O_PARAM},
 					     {"help", no_argument, 0, 'h'},
@@ -287,7 +314,8 @@ int dls_cmd_simulate(int argc, char **argv)
 	struct sim_pe *pes;
 	struct iter_order order;
 	enum iter_order_mode mode = ITER_ORDER_NATURAL;
-	const char *loads = NULL, *json = NULL;
+	const char *loads = NULL, *json = NULL, *gantt = NULL, *report = NULL;
+	char tmp_json[64] = ""; /* --gantt or --report without --json: the JSON here */
 	int c, rc, npes = 0, nd = 0, per_pe = 0;
 	double t_iter = 100, overhead = 0, latency = 0, poll = 100, per_request = 0, hm_overhead = 0;
 	int hmasters = 0, twolevel = 1, trees = 0, overlap = 1, steps = 1, fresh_loops = 0;
@@ -419,6 +447,12 @@ int dls_cmd_simulate(int argc, char **argv)
 		case O_JSON:
 			json = optarg;
 			break;
+		case O_GANTT:
+			gantt = optarg;
+			break;
+		case O_HTML:
+			report = optarg;
+			break;
 		case O_WORKLOAD:
 			workload = optarg;
 			break;
@@ -456,6 +490,7 @@ int dls_cmd_simulate(int argc, char **argv)
 	if (takeback && takeback_given && (trees || piles || hmasters || steps > 1))
 		cli_usage_error(PROG, "--take-back", NULL,
 				"models a flat master-slave run of one step only");
+	pictures_ok_or_die(gantt, report, trees || piles, hmasters);
 	if (trees || piles || hmasters || steps > 1) /* as dls run: no take-back there */
 		takeback = SIM_TAKEBACK_OFF;
 	if (trees && (tau_list || tasks))
@@ -593,6 +628,18 @@ int dls_cmd_simulate(int argc, char **argv)
 		sched_switch_describe(&res.decisions[k], line, sizeof(line));
 		printf("scheme auto: %s\n", line);
 	}
+	if ((gantt || report) && !json) { /* the pictures are drawn from a JSON */
+		int fd;
+
+		snprintf(tmp_json, sizeof(tmp_json), "/tmp/dls-simulate-XXXXXX.json");
+		fd = mkstemps(tmp_json, 5);
+		if (fd < 0) {
+			fprintf(stderr, PROG ": cannot make a temporary file: %s\n", strerror(errno));
+			return 1;
+		}
+		close(fd);
+		json = tmp_json;
+	}
 	if (json) {
 		json_t *o = json_pack("{sssisisssssfsfsbsfsfsfsIsi}", "scheme",
 				      sched_kind_name(sc.p.kind), "slaves", cl.n, "hmasters",
@@ -622,13 +669,19 @@ int dls_cmd_simulate(int argc, char **argv)
 			json_object_set_new(o, "steps", per_step);
 		else
 			json_decref(per_step);
-		bad = !o || json_dump_file(o, json, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
+		bad = !o || simulate_json_run(o, &res, cl.speed, cl.n, n, sim.latency_s) ||
+		      json_dump_file(o, json, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
 
 		json_decref(o);
 		if (bad) {
 			fprintf(stderr, PROG ": cannot write '%s'\n", json);
 			return 1;
 		}
+		rc = simulate_pictures(json, gantt, report);
+		if (*tmp_json)
+			unlink(tmp_json);
+		if (rc)
+			return 1;
 	}
 	sim_result_free(&res);
 	for (int k = 1; lcost && k < steps; k++)

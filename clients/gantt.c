@@ -20,6 +20,7 @@ struct bar {
 	long long count;
 	int lost; /* never delivered, and not taken back: its work went elsewhere */
 	double given;
+	double begin; /* when its PE began it, where the timeline says (a model's); else -1 */
 	int pe;
 };
 
@@ -65,6 +66,9 @@ static struct bar *bars_of(json_t *timeline, const int *row_of, int max_pe, doub
 		b[i].pe = pe;
 		b[i].row = row_of[pe];
 		b[i].given = json_number_value(json_object_get(c, "given"));
+		b[i].begin = json_is_number(json_object_get(c, "begin"))
+				 ? json_number_value(json_object_get(c, "begin"))
+				 : -1;
 		b[i].count = (long long)json_integer_value(json_object_get(c, "count"));
 		b[i].from = json_is_number(cp) ? json_number_value(cp) : -1; /* compute, for now */
 		b[i].to = json_is_number(d) ? json_number_value(d) : -1;      /* delivered */
@@ -75,7 +79,9 @@ static struct bar *bars_of(json_t *timeline, const int *row_of, int max_pe, doub
 	qsort(b, n, sizeof(*b), by_pe_given);
 	for (i = 0; i < n; i++) {
 		double prev_end = i && b[i - 1].pe == b[i].pe ? b[i - 1].to : 0;
-		double start = b[i].given > prev_end ? b[i].given : prev_end;
+		double start = b[i].begin >= 0	      ? b[i].begin
+			       : b[i].given > prev_end ? b[i].given
+						       : prev_end;
 		double compute = b[i].from, delivered = b[i].to;
 
 		b[i].from = start;

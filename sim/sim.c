@@ -31,8 +31,24 @@ void sim_result_free(struct sim_result *r)
 {
 	free(r->pe);
 	free(r->step);
+	free(r->timeline);
 	r->pe = NULL;
 	r->step = NULL;
+	r->timeline = NULL;
+	r->ntimeline = 0;
+}
+
+/* The books' chunks as the result's timeline: DLS_OK or DLS_ENOMEM. */
+static int keep_timeline(const struct tb_books *b, struct sim_result *out)
+{
+	out->timeline = malloc((b->n ? b->n : 1) * sizeof(*out->timeline));
+	if (!out->timeline)
+		return DLS_ENOMEM;
+	for (size_t k = 0; k < b->n; k++)
+		out->timeline[k] = (struct sim_chunk){b->v[k].holder, b->v[k].start, b->v[k].count,
+						      b->v[k].given, b->v[k].begin, b->v[k].end};
+	out->ntimeline = b->n;
+	return DLS_OK;
 }
 
 /* The request slave s sent at s->asked tells the master the times of its
@@ -75,7 +91,7 @@ static double serve(const struct sim_config *c, struct sched *sched, struct sim_
 
 	report_measured(sched, &sl[i], i);
 	*rc = reported ? sched_serve(sched, i, acp, &ch) : sched_next(sched, i, acp, &ch);
-	if (*rc == DLS_EDONE && tb) { /* the end game (reply: the master's time + latency) */
+	if (*rc == DLS_EDONE && tb && c->takeback) { /* the end game (reply: the master's time + latency) */
 		*rc = tb_take(tb, c, sl, i, reply - c->latency_s, out, &ch, &reply);
 		second = 0;
 		*rc = *rc == 1 ? DLS_OK : *rc == 0 ? DLS_EDONE : *rc;
@@ -89,7 +105,7 @@ static double serve(const struct sim_config *c, struct sched *sched, struct sim_
 	if (*rc)
 		return -1;
 	end = sim_chunk_end(c, &sl[i], begin, ch.start, ch.count);
-	if (tb && (*rc = tb_record(tb, i, ch.start, ch.count, begin, end)))
+	if (tb && (*rc = tb_record(tb, i, ch.start, ch.count, reply - c->latency_s, begin, end)))
 		return -1;
 	out->pe[i].t_comp += end - begin;
 	out->pe[i].chunks++;
@@ -335,7 +351,7 @@ int sim_run(const struct sim_config *given, struct sim_result *out)
 			continue;
 		master_free = now + c->overhead_s + c->per_request_s;
 		sl[best].ready = serve(c, sched, sl, best, best_acp, 0, 1, master_free + c->latency_s,
-				       out, &last_end, c->takeback ? &books : NULL, &rc);
+				       out, &last_end, &books, &rc);
 		if (rc)
 			goto done;
 		if (sl[best].ready < 0) {
@@ -360,7 +376,7 @@ int sim_run(const struct sim_config *given, struct sim_result *out)
 	out->step[step].t_p = last_end - step_began(out, step);
 	out->step[step].chunks = out->chunks - chunks_before(out, step);
 	out->efficiency = out->t_p > 0 ? out->t_ideal / out->t_p : 0;
-	rc = DLS_OK;
+	rc = keep_timeline(&books, out);
 done:
 	tb_free(&books);
 	sched_destroy(sched);

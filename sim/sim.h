@@ -86,6 +86,15 @@ struct sim_pe_result {
 	double t_comp, t_comwait;
 };
 
+/* One chunk as the flat model ran it: its PE, its iterations, when the
+ * master served it, and when the PE began and ended computing it (a chunk
+ * cut by the take-back ends sooner). */
+struct sim_chunk {
+	int pe;
+	int64_t start, count;
+	double given, begin, end;
+};
+
 #define SIM_MAX_DECISIONS 16
 
 struct sim_result {
@@ -98,6 +107,10 @@ struct sim_result {
 	struct sched_switch decisions[SIM_MAX_DECISIONS]; /* --scheme auto's first ones */
 	int ndecisions;					  /* how many it made in all */
 	struct sim_pe_result *pe; /* npes entries; free with sim_result_free */
+	/* the flat model's every chunk, in the order served (all loops, on
+	 * one clock); NULL with hmasters */
+	struct sim_chunk *timeline;
+	size_t ntimeline;
 	/* each time step's T_p, T_ideal (the same work from its start) and
 	 * chunks (steps entries, steps >= 1; t_p etc. above are the totals) */
 	struct sim_step_result {

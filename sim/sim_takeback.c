@@ -9,8 +9,8 @@
 
 #include "dls/err.h"
 
-int tb_record(struct tb_books *b, int holder, int64_t start, int64_t count, double begin,
-	      double end)
+int tb_record(struct tb_books *b, int holder, int64_t start, int64_t count, double given,
+	      double begin, double end)
 {
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 256;
@@ -21,7 +21,7 @@ int tb_record(struct tb_books *b, int holder, int64_t start, int64_t count, doub
 		b->v = v;
 		b->cap = cap;
 	}
-	b->v[b->n++] = (struct tb_chunk){holder, start, count, begin, end};
+	b->v[b->n++] = (struct tb_chunk){holder, start, count, given, begin, end};
 	return DLS_OK;
 }
 

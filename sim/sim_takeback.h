@@ -25,11 +25,12 @@
 #include "sim.h"
 #include "sim_slave.h"
 
-/* One chunk as the model ran it: its holder, iterations and times. */
+/* One chunk as the model ran it: its holder, iterations and times (when
+ * the master served it, when the holder began and ended it). */
 struct tb_chunk {
 	int holder;
 	int64_t start, count;
-	double begin, end;
+	double given, begin, end;
 };
 
 /* Every chunk of a run, and what was taken back. */
@@ -40,8 +41,8 @@ struct tb_books {
 };
 
 /* Records a chunk given: DLS_OK or DLS_ENOMEM. */
-int tb_record(struct tb_books *b, int holder, int64_t start, int64_t count, double begin,
-	      double end);
+int tb_record(struct tb_books *b, int holder, int64_t start, int64_t count, double given,
+	      double begin, double end);
 
 /*
  * Slave i asks at the master's time `now` and the scheme is exhausted:

@@ -112,3 +112,36 @@ expect_usage_error "^dls simulate: --topology 'ring': must be line or cube" \
 	dls simulate --scheme ripple --cluster C8 --topology ring
 expect_usage_error "^dls simulate: --seed/--threshold/--ht/...: needs --scheme workpile" \
 	dls simulate --scheme ss --cluster C8 --ht 3
+
+# the simulated run's timeline and pictures, as a measured run's: every
+# iteration in exactly one chunk (the take-back's cut chunks and their
+# tails included), the Gantt chart and the report drawn from it
+out=$(dls simulate --cluster C8-mis --scheme mfsc --width 400 --height 200 --json "$T/tl.json" \
+	--gantt "$T/tl.png" --report "$T/tl.html")
+echo "$out" | grep -qx "drew the Gantt chart in $T/tl.png" || fail "simulate --gantt: $out"
+echo "$out" | grep -qx "wrote the report in $T/tl.html" || fail "simulate --report: $out"
+python3 - "$T/tl.json" "$T/tl.png" <<'PY'
+import json, struct, sys
+r = json.load(open(sys.argv[1]))
+covered = [0] * 400
+for c in r["timeline"]:
+    assert c["count"] > 0 and c["begin"] >= c["given"] >= 0, c
+    assert c["delivered"] >= c["begin"] + c["compute"] - 1e-6, c
+    for i in range(c["first"], c["first"] + c["count"]):
+        covered[i] += 1
+assert covered == [1] * 400, [i for i, k in enumerate(covered) if k != 1][:10]
+assert len(r["pes"]) == 8 and r["iterations"] == 400, r["pes"]
+assert sum(p["iterations"] for p in r["pes"]) >= 400
+head = open(sys.argv[2], "rb").read(24)
+assert head[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", head[16:24]) == (1100, 130 + 26 * 8)
+PY
+grep -q '<td id="efficiency">' "$T/tl.html" || fail "the simulated run's report has no E"
+expect_usage_error "^dls simulate: --gantt 'x.gif': must name a .png or .svg file$" \
+	dls simulate --cluster C8 --gantt x.gif
+expect_usage_error "^dls simulate: --report 'x.htm': must name a .html file$" \
+	dls simulate --cluster C8 --report x.htm
+expect_usage_error "^dls simulate: --gantt 'x.png': the flat model only keeps a timeline" \
+	dls simulate --cluster C8 --hmasters 2 --gantt x.png
+expect_usage_error "^dls simulate: --report 'x.html': Tree Scheduling and the balancing policies" \
+	dls simulate --cluster C8 --scheme trees --report x.html
+echo "ok a simulated run's timeline covers the loop once; its Gantt chart and report drawn"
