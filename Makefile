@@ -108,11 +108,11 @@ DLS_BIN   := $(BUILD)/bin/dls
 # The library users link (make install): the cores, the ORB adapters, the
 # embedding API (slave/ and master/ adapters); libdls.so exports only the
 # functions of include/dls/ (scripts/libdls.map).
-VERSION    := 0.2.0
+VERSION    := 0.3.0
 # the version the programs print (--version): cli_util.o only
 $(BUILD)/common/cli/cli_util.o: ALL_CFLAGS += -DDLS_VERSION='"$(VERSION)"'
 $(BUILD)/common/cli/cli_util.o: Makefile
-SOVERSION  := 1
+SOVERSION  := 2
 PUBLIC_OBJ := $(CORE_OBJ) $(ORB_OBJ) $(patsubst %.cc,$(BUILD)/%.o,$(wildcard master/*.cc slave/*.cc))
 PUBLIC_SO  := $(BUILD)/lib/libdls.so.$(SOVERSION)
 PUBLIC_A   := $(BUILD)/lib/libdls.a
