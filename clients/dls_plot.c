@@ -11,6 +11,7 @@
 #include "dls/err.h"
 #include "dls_cmds.h"
 #include "gantt.h"
+#include "pictures.h"
 #include "report_html.h"
 
 #define PROG "dls plot"
@@ -37,6 +38,10 @@ int dls_cmd_plot(int argc, char **argv)
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	const char *gantt = NULL, *report = NULL;
+	struct {
+		const char *opt, *out;
+		picture_fn draw;
+	} pics[2];
 	char why[512];
 	int c, rc;
 
@@ -60,27 +65,21 @@ int dls_cmd_plot(int argc, char **argv)
 		cli_usage_error(PROG, "RUN.json", NULL, "one run's JSON is required");
 	if (!gantt && !report)
 		cli_usage_error(PROG, "--gantt", NULL, "or --report is required: what to draw");
-	if (gantt) {
-		rc = gantt_draw(argv[optind], gantt, why, sizeof(why));
+	pics[0].opt = "--gantt", pics[0].out = gantt, pics[0].draw = gantt_draw;
+	pics[1].opt = "--report", pics[1].out = report, pics[1].draw = report_html_write;
+	for (size_t i = 0; i < sizeof(pics) / sizeof(*pics); i++) {
+		if (!pics[i].out)
+			continue;
+		rc = pics[i].draw(argv[optind], pics[i].out, why, sizeof(why));
+		/* a bad file name is the option's fault, anything else the JSON's */
 		if (rc == DLS_EINVAL)
-			cli_usage_error(PROG, strstr(why, "picture") ? "--gantt" : "RUN.json",
-					strstr(why, "picture") ? gantt : argv[optind], why);
+			cli_usage_error(PROG, strstr(why, "'s name must") ? pics[i].opt : "RUN.json",
+					strstr(why, "'s name must") ? pics[i].out : argv[optind], why);
 		if (rc) {
 			fprintf(stderr, PROG ": %s\n", why);
 			return 1;
 		}
-		printf("wrote %s\n", gantt);
-	}
-	if (report) {
-		rc = report_html_write(argv[optind], report, why, sizeof(why));
-		if (rc == DLS_EINVAL)
-			cli_usage_error(PROG, strstr(why, "report") ? "--report" : "RUN.json",
-					strstr(why, "report") ? report : argv[optind], why);
-		if (rc) {
-			fprintf(stderr, PROG ": %s\n", why);
-			return 1;
-		}
-		printf("wrote %s\n", report);
+		printf("wrote %s\n", pics[i].out);
 	}
 	return 0;
 }

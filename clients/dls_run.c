@@ -16,8 +16,7 @@
 
 #include "dls/err.h"
 #include "dls_cmds.h"
-#include "gantt.h"
-#include "report_html.h"
+#include "pictures.h"
 #include "dls_time.h"
 #include "journal.h"
 #include "names_proc.h"
@@ -901,32 +900,6 @@ static void show_hmaster_tables(const struct run_opts *o, const struct run_state
 	fflush(stdout);
 }
 
-/* --report: the HTML report of the run's JSON; 0, or 1 (said) when it failed. */
-static int write_report(const struct run_opts *o)
-{
-	char why[512];
-
-	if (report_html_write(o->out.json, o->report, why, sizeof(why))) {
-		fprintf(stderr, PROG ": --report '%s': %s\n", o->report, why);
-		return 1;
-	}
-	fprintf(stderr, PROG ": wrote the report in %s\n", o->report);
-	return 0;
-}
-
-/* --gantt: the chart of the run's JSON; 0, or 1 (said) when it failed. */
-static int draw_gantt(const struct run_opts *o)
-{
-	char why[512];
-
-	if (gantt_draw(o->out.json, o->gantt, why, sizeof(why))) {
-		fprintf(stderr, PROG ": --gantt '%s': %s\n", o->gantt, why);
-		return 1;
-	}
-	fprintf(stderr, PROG ": drew the Gantt chart in %s\n", o->gantt);
-	return 0;
-}
-
 /* The folder for logs and the naming service's data: --dir, or a new one. */
 static int make_logdir(const struct run_opts *o, struct run_env *e)
 {
@@ -997,10 +970,8 @@ int dls_cmd_run(int argc, char **argv)
 	stop_all(&r);
 	if (status == 0 && twolevel(&o) && !o.out.quiet)
 		show_hmaster_tables(&o, &r);
-	if (status == 0 && o.gantt)
-		status = draw_gantt(&o);
-	if (status == 0 && o.report)
-		status = write_report(&o);
+	if (status == 0 && (o.gantt || o.report))
+		status = pictures_draw(o.out.json, o.gantt, o.report, PROG, stderr, PROG ": ");
 	if (status != 0 && status != 130) {
 		if (r.master.pid <= 0) /* it never ran: launch() said why */
 			fprintf(stderr, PROG ": run '%s' failed before its %s ran; logs in %s\n",

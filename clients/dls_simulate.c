@@ -24,6 +24,7 @@
 #include "work.h"
 #include "sched_cli.h"
 #include "sim.h"
+#include "pictures.h"
 #include "simulate_json.h"
 #include "simulate_piles.h"
 #include "simulate_trees.h"
@@ -677,7 +678,7 @@ int dls_cmd_simulate(int argc, char **argv)
 			fprintf(stderr, PROG ": cannot write '%s'\n", json);
 			return 1;
 		}
-		rc = simulate_pictures(json, gantt, report);
+		rc = pictures_draw(json, gantt, report, PROG, stdout, "");
 		if (*tmp_json)
 			unlink(tmp_json);
 		if (rc)

@@ -7,10 +7,6 @@
 #include <stdio.h>
 
 #include "dls/err.h"
-#include "gantt.h"
-#include "report_html.h"
-
-#define PROG "dls simulate"
 
 /* Each PE as dls run's report lists it. */
 static json_t *pes_json(const struct sim_result *res, const double *vpower, int npes)
@@ -75,21 +71,4 @@ int simulate_json_run(json_t *o, const struct sim_result *res, const double *vpo
 	return DLS_OK;
 }
 
-int simulate_pictures(const char *json_path, const char *gantt, const char *report)
-{
-	char why[512];
 
-	if (gantt && gantt_draw(json_path, gantt, why, sizeof(why))) {
-		fprintf(stderr, PROG ": --gantt '%s': %s\n", gantt, why);
-		return 1;
-	}
-	if (gantt)
-		printf("drew the Gantt chart in %s\n", gantt);
-	if (report && report_html_write(json_path, report, why, sizeof(why))) {
-		fprintf(stderr, PROG ": --report '%s': %s\n", report, why);
-		return 1;
-	}
-	if (report)
-		printf("wrote the report in %s\n", report);
-	return 0;
-}

@@ -1,9 +1,8 @@
 /*
  * simulate_json.h - what dls simulate adds to its JSON so that a simulated
  * run reads as a measured one (dls run --json): the PEs and the timeline of
- * every chunk, which dls plot draws (--gantt, --report); and the drawing
- * itself.  The simulated run and a measured one can then be laid side by
- * side.
+ * every chunk, which dls plot draws (--gantt, --report).  The simulated
+ * run and a measured one can then be laid side by side.
  */
 #ifndef DLS_SIMULATE_JSON_H
 #define DLS_SIMULATE_JSON_H
@@ -23,12 +22,5 @@
  */
 int simulate_json_run(json_t *o, const struct sim_result *res, const double *vpower, int npes,
 		      int64_t iterations, double latency_s);
-
-/*
- * Draws the simulated run in json_path: the Gantt chart into gantt and the
- * HTML report into report (either may be NULL).  0, or 1 with a line on
- * standard error naming what failed.
- */
-int simulate_pictures(const char *json_path, const char *gantt, const char *report);
 
 #endif
