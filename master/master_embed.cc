@@ -111,7 +111,8 @@ static int new_run_config(const struct dls_embed_master_options *o, struct maste
 	}
 	snprintf(c->run_name, sizeof(c->run_name), "%s", o->run);
 	snprintf(c->workload, sizeof(c->workload), "%s", o->workload);
-	memcpy(c->params, o->params, (size_t)o->nparams * sizeof(*o->params));
+	if (o->nparams) /* params may be NULL without any */
+		memcpy(c->params, o->params, (size_t)o->nparams * sizeof(*o->params));
 	c->nparams = o->nparams;
 	sched_params_init(&c->sched);
 	c->sched.kind = kind;
