@@ -115,9 +115,12 @@ cmp "$T/primes-one.npy" "$T/primes2.npy"
 
 # a program whose loop body blocks after 2 steps while DLS answers the
 # master's pings: the master sees its chunk stall (--stall-ms 2000), takes
-# it as lost, and the other program computes it; counts exact
+# it as lost, and the other program computes it; counts exact.  SS, one
+# iteration a step, so that the program surely gets its third step before
+# the other has computed the loop (with GSS's two large chunks and the end
+# game, it could end the run with its first)
 spawn pmaster3 dls-master --slaves 2 --run primes3 --workload primes --param dls.iterations=300 \
-	--param dls.result_bytes=4 --param dls.dtype='<u4' --scheme gss --stall-ms 2000 \
+	--param dls.result_bytes=4 --param dls.dtype='<u4' --scheme ss --stall-ms 2000 \
 	--out "$T/primes3.npy" $NS $EP
 PMASTER=$LAST_PID
 spawn blocked "$X/steps" primes3 --block-after 2 $NS $EP
