@@ -54,12 +54,16 @@ $(DEPS_MK): scripts/install-deps.sh Makefile
 	$(Q)mv $@.tmp $@
 
 # --- flags --------------------------------------------------------------------
-# Dependencies point down: clients -> roles -> common.  Every file sees the
-# public headers (include/dls/) and common/; its own folder is searched
-# first by the compiler anyway.  Only the programs' main() and the clients see
-# the CLI helpers (common/cli/, which may exit); only the clients see the
-# simulator; the tests see everything.
-INCLUDES     := -Iinclude -iquote common
+# Dependencies point down: clients -> roles -> common.  common/ is a set of
+# libraries, from the lowest (base) to the highest (the ORB glue); a library
+# includes only its own headers and those of the libraries below it
+# (tests/tools/check_layout.py checks the order).  Every file sees the
+# public headers (include/dls/) and common's libraries; its own folder is
+# searched first by the compiler anyway.  Only the programs' main() and the
+# clients see the CLI helpers (common/cli/, which may exit); only the
+# clients see the simulator; the tests see everything.
+COMMON_LIBS  := base sched files workload policy journal trust serve report orb
+INCLUDES     := -Iinclude $(COMMON_LIBS:%=-iquote common/%)
 CLI_INC      := -iquote common/cli
 CLIENT_INC   := $(CLI_INC) -iquote sim
 TEST_INC     := $(CLIENT_INC) -iquote master -iquote slave -iquote hmaster -iquote treesched
@@ -74,7 +78,7 @@ ALL_LDFLAGS   = $(SAN) $(LDFLAGS)
 # The C cores (no CORBA) go into libdls.a, with the master and slave cores
 # that the unit tests drive without sockets; the C++ adapters and the IDL
 # stubs into libdls_orb.a.
-CORE_SRC  := $(wildcard common/*.c sim/*.c) \
+CORE_SRC  := $(wildcard $(COMMON_LIBS:%=common/%/*.c) sim/*.c) \
              $(filter-out %/main.c,$(wildcard treesched/*.c master/*.c slave/*.c hmaster/*.c))
 CORE_OBJ  := $(CORE_SRC:%.c=$(BUILD)/%.o)
 LIBDLS    := $(BUILD)/libdls.a
@@ -85,7 +89,7 @@ LIBCLI    := $(BUILD)/libdls_cli.a
 
 IDL_HH    := $(BUILD)/idl/dls.hh
 IDL_OBJ   := $(BUILD)/idl/dlsSK.o
-ORB_SRC   := $(wildcard common/*.cc)
+ORB_SRC   := $(wildcard common/orb/*.cc)
 ORB_OBJ   := $(ORB_SRC:%.cc=$(BUILD)/%.o) $(IDL_OBJ)
 LIBORB    := $(BUILD)/libdls_orb.a
 # what the C cores link (libdls.a); the ORB's programs add omniORB
@@ -153,10 +157,10 @@ deps: $(DEPS_MK)
 VECT_FLAG := $(if $(findstring clang,$(CC)),,-fvect-cost-model=dynamic)
 
 # The kernel must be bit-exact: no fused multiply-add (docs/emulation.md 1).
-$(BUILD)/common/mandel.o $(BUILD)/common/pendulum.o: ALL_CFLAGS += -ffp-contract=off
+$(BUILD)/common/workload/mandel.o $(BUILD)/common/workload/pendulum.o: ALL_CFLAGS += -ffp-contract=off
 # The result checks read every octet the master takes: let the compiler
 # vectorize their loops (-O2's cheap cost model leaves them scalar).
-$(BUILD)/common/mandel_workload.o $(BUILD)/common/pendulum.o: ALL_CFLAGS += $(VECT_FLAG)
+$(BUILD)/common/workload/mandel_workload.o $(BUILD)/common/workload/pendulum.o: ALL_CFLAGS += $(VECT_FLAG)
 
 # Objects are rebuilt when the flags change (-fPIC, sanitizers, OPT, or a
 # per-file flag in this Makefile): the stamp holds the flags of the last
@@ -176,8 +180,8 @@ $(BUILD)/%.o: %.c $(FLAGS_STAMP) | $(DEPS_MK)
 	$(Q)$(CC) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/tests/unit/%.o: ALL_CFLAGS += $(CUNIT_CFLAGS)
-$(BUILD)/common/image_file.o: ALL_CFLAGS += $(PNG_CFLAGS)
-$(BUILD)/common/run_report.o: ALL_CFLAGS += $(JSON_CFLAGS)
+$(BUILD)/common/files/image_file.o: ALL_CFLAGS += $(PNG_CFLAGS)
+$(BUILD)/common/report/run_report.o: ALL_CFLAGS += $(JSON_CFLAGS)
 $(BUILD)/clients/%.o: ALL_CFLAGS += $(JSON_CFLAGS)
 $(BUILD)/%/main.o: INCLUDES += $(CLI_INC)
 $(BUILD)/common/cli/%.o: INCLUDES += $(CLI_INC)
@@ -360,7 +364,7 @@ check-cluster: all $(SUBREAPER_BIN)
 # ASan reports go to build/san/asan.PID, not stderr: a server that dls run stops while
 # ASan writes its report (symbolizing takes seconds) leaves it whole there.
 # DLS_NO_CLONES: the sanitized build runs the checking loops' baseline code,
-# which make check does not reach on an AVX2 machine (common/dls_simd.h).
+# which make check does not reach on an AVX2 machine (common/base/dls_simd.h).
 sanitize:
 	mkdir -p build/san
 	DLS_SANITIZE=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \

@@ -15,7 +15,7 @@
 #include "orb_util.hh"
 #include "ping_slave.hh"
 
-// The liveness policy (common/liveness.c) over the hmaster core: a child that
+// The liveness policy (common/serve/liveness.c) over the hmaster core: a child that
 // holds work and does not answer a ping is lost; the core decides what that
 // means (relay: its parent is told; two-level: its work goes to its siblings).
 struct watch {

@@ -1,5 +1,5 @@
 /*
- * master_journal.c - what the master journals (common/journal.h) and how a
+ * master_journal.c - what the master journals (common/journal/journal.h) and how a
  * resumed master replays it (PROTOCOL.md 15).
  *
  * Events, in the order the master's state changed:

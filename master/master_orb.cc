@@ -1,5 +1,5 @@
 // master_orb.cc - the master process around its servant: it publishes the
-// servant and hands the master core to the run loop (common/run_loop.c:
+// servant and hands the master core to the run loop (common/serve/run_loop.c:
 // liveness, progress, the end); here only the ORB calls.
 #include "master_orb.h"
 

@@ -1,7 +1,7 @@
 /*
  * pile_internal.h - between the pile engine (pile_sim.c, pile_engine.c) and
  * its policy; private to sim/.  The per-PE rules of workpile, roc and
- * ripple (common/pile_policy.h) run through the adapter pile_local.c, which
+ * ripple (common/policy/pile_policy.h) run through the adapter pile_local.c, which
  * gives each PE its struct pile_host.
  *
  * The engine owns the piles, the clock and the events: a PE computes the

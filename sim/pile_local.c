@@ -1,5 +1,5 @@
 /*
- * pile_local.c - the per-PE rules of common/pile_policy.h (workpile, roc, ripple)
+ * pile_local.c - the per-PE rules of common/policy/pile_policy.h (workpile, roc, ripple)
  * in the engine: each PE gets a struct pile_host over its own pile and a
  * zeroed state of the rules' size; the engine's hooks dispatch to the PE
  * they concern.  A message goes to the PE it names; nothing else is shared.

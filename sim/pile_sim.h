@@ -13,7 +13,7 @@
  *             probability 1/l_i (l_i: its pile); if the two piles differ by
  *             more than the threshold, the longer gives the shorter half the
  *             difference.  An empty PE retries with exponential backoff.
- *             (common/pile_workpile.c: the same rules the slaves run)
+ *             (common/policy/pile_workpile.c: the same rules the slaves run)
  *   roc       Campos and Scherson 2000 (Campos & Scherson, RoC-LB): in sample intervals each
  *             PE computes its load change DL and predicted load
  *             PL = load + DL * ND / interval; below CT, or with PL < 0 and
@@ -21,7 +21,7 @@
  *             random PE not in its sink table); a PE above HT gives what it
  *             holds above HT, up to the amount asked, and forwards the rest
  *             (NF up to 8; then the requester is told it was dropped).
- *             (common/pile_roc.c)
+ *             (common/policy/pile_roc.c)
  *   ripple    Melhem et al. 1991 (Melhem, Pruhs & Znati): every balance step each PE
  *             spreads its own load change (the iterations it started) evenly
  *             over all PEs, Tortoise on a line of PEs or on the binomial

@@ -3,7 +3,7 @@
  * (workpile, roc): placed by the coordinator like a tree slave
  * (slave_tree.c registers it and hands over here), it computes the
  * iterations of its pile one at a time from the head, and runs the
- * policy's rules (common/pile_policy.h, the same code the simulator runs)
+ * policy's rules (common/policy/pile_policy.h, the same code the simulator runs)
  * on its own pile.  Two threads: the caller's computes and reports; a
  * balancer takes the messages and work other slaves send (queued by the
  * servant's ORB threads), fires the policy's timers, and makes the calls the

@@ -1,6 +1,6 @@
 /*
  * coordinator_log.c - the coordinator's events, appended to its journal
- * (common/journal.h) as its state changes; coordinator_journal.c reads them
+ * (common/journal/journal.h) as its state changes; coordinator_journal.c reads them
  * back.  The events and their JSON bodies are PROTOCOL.md 15's:
  *
  *   chain      the chain was built: every registered slave's name, speed,

@@ -1,6 +1,6 @@
 // coordinator_orb.cc - the coordinator process around its servant: it
 // publishes the servant and hands the coordinator core to the run loop
-// (common/run_loop.c: liveness, progress, the end); here only the ORB calls,
+// (common/serve/run_loop.c: liveness, progress, the end); here only the ORB calls,
 // among them the repairs the core decides after a loss.
 #include "coordinator_orb.h"
 

@@ -1,6 +1,6 @@
 /*
  * pile_cli.h - the options of the decentralized policies of docs/schemes.md appendix A
- * (common/pile_policy.h), one parser for `dls simulate`, `dls run` and
+ * (common/policy/pile_policy.h), one parser for `dls simulate`, `dls run` and
  * dls-treesched.  May exit (a bad value: status 2 with a clear error).
  */
 #ifndef DLS_PILE_CLI_H

@@ -3,7 +3,9 @@
 
 1. Dependencies point down: clients -> roles -> common; no role folder
    (master, hmaster, slave, treesched, sim) includes another's headers, and
-   nothing outside clients/ and tests/ includes a clients/ header.
+   nothing outside clients/ and tests/ includes a clients/ header.  common/
+   is a stack of libraries (COMMON below, lowest first): a library includes
+   its own headers and those of the libraries below it, never above.
 2. No circle of files: among the objects of the build, a file that calls a
    function of another must not be called back by it, directly or around a
    longer loop (strongly connected components of the call graph, by nm).
@@ -19,7 +21,11 @@ import subprocess
 import sys
 
 ROLES = ["master", "hmaster", "slave", "treesched", "sim"]
-FOLDERS = ROLES + ["clients", "common", "common/cli", "include/dls"]
+# common/'s libraries, lowest first (the Makefile's COMMON_LIBS)
+COMMON = ["base", "sched", "files", "workload", "policy", "journal", "trust", "serve", "report",
+          "orb"]
+LIBS = ["common/" + lib for lib in COMMON]
+FOLDERS = ROLES + ["clients"] + LIBS + ["common/cli", "include/dls"]
 
 
 def headers_of(folder):
@@ -31,14 +37,17 @@ def check_includes(errors):
     for folder in FOLDERS:
         for h in headers_of(folder):
             owner.setdefault(h, folder)
-    for folder in [f for f in ROLES + ["common", "common/cli"] if os.path.isdir(f)]:
+    for folder in [f for f in ROLES + LIBS + ["common/cli"] if os.path.isdir(f)]:
         for f in sorted(os.listdir(folder)):
             if not f.endswith((".c", ".cc", ".h", ".hh")):
                 continue
             path = os.path.join(folder, f)
             for inc in re.findall(r'#include "([^"]+)"', open(path).read()):
                 home = owner.get(inc)
-                if inc in headers_of(folder) or home in (None, "common", "include/dls"):
+                if inc in headers_of(folder) or home in (None, "include/dls"):
+                    continue
+                if home in LIBS and (folder not in LIBS or
+                                     LIBS.index(home) < LIBS.index(folder)):
                     continue
                 if home == "common/cli" and (f == "main.c" or folder == "common/cli"):
                     continue
@@ -116,7 +125,7 @@ def check_circles(build, errors):
 
 
 def check_no_exit(build, errors):
-    for folder in ["common"] + ROLES:
+    for folder in LIBS + ROLES:
         d = os.path.join(build, folder)
         if not os.path.isdir(d):
             continue

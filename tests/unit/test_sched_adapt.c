@@ -1,4 +1,4 @@
-/* Unit tests of the fixed-size and adaptive techniques (common/sched_adapt.c):
+/* Unit tests of the fixed-size and adaptive techniques (common/sched/sched_adapt.c):
  * their chunks worked by hand from the formulas, what they learn from
  * measurements, nonsense measurements refused, and every iteration handed
  * out exactly once whatever they are told. */

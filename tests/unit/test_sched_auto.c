@@ -1,4 +1,4 @@
-/* Unit tests of --scheme auto (common/sched_auto.c): the probe, a switch
+/* Unit tests of --scheme auto (common/sched/sched_auto.c): the probe, a switch
  * when the measurements call for one, small chunks where costs sit
  * together, the same decisions from the same measurements, and no switch
  * to a technique that cannot take over.  A toy cluster runs the schedule:

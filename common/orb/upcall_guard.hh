@@ -1,4 +1,4 @@
-// upcall_guard.hh - a servant's link to its core (common/upcall_gate.h):
+// upcall_guard.hh - a servant's link to its core (common/serve/upcall_gate.h):
 // every operation enters the core through it and leaves on every way out.
 // At the end of the run the servant detaches the link, so that no later
 // operation touches the core, not even one the ORB had begun to unmarshal
