@@ -29,9 +29,9 @@
  *           probes at most (a slave that asks ahead asks again before its
  *           first is measured); a PE that still has measured nothing then
  *           counts as below.
- *   AF      adaptive factoring, Banicescu & Liu, "Analyzing the
- *           scalability of dynamic loop scheduling techniques on
- *           heterogeneous systems", HPC 2000 (and Banicescu, Velusamy &
+ *   AF      adaptive factoring, Banicescu & Liu, "Adaptive factoring: a
+ *           dynamic scheduling method tuned to the rate of weight
+ *           changes", HPC 2000 (and Banicescu, Velusamy &
  *           Devaprasad, Cluster Computing 6, 2003): with mu_j, sigma_j the
  *           mean and standard deviation of an iteration's time on PE j,
  *           D = sum_j sigma_j^2 / mu_j and T = 1 / sum_j (1/mu_j),
