@@ -27,6 +27,8 @@ void master_why(char *why, const char *fmt, ...)
 
 static int check_config(const struct master_config *c, char *why)
 {
+	const struct dls_param *given;
+
 	if (c->nslaves < 1 || c->nslaves > MASTER_MAX_SLAVES) {
 		master_why(why, "%d slaves: a master serves 1..%d", c->nslaves, MASTER_MAX_SLAVES);
 		return DLS_EINVAL;
@@ -39,16 +41,16 @@ static int check_config(const struct master_config *c, char *why)
 		master_why(why, "%d loops: a run holds 1..%d", c->loops, WORK_MAX_LOOPS);
 		return DLS_EINVAL;
 	}
-	for (int i = 0; c->loops > 1 && i < c->nparams && i < DLS_MAX_PARAMS; i++)
-		if (!strcmp(c->params[i].name, "dls.loop")) {
-			master_why(why, "parameter dls.loop=%s: a run of %d loops numbers its loops "
-					"itself (loop k gets dls.loop=k)",
-				   c->params[i].value, c->loops);
-			return DLS_EINVAL;
-		}
 	if (c->register_timeout_ms < 1 || c->start_timeout_ms < 0 || c->wait_ms < 1 ||
 	    c->early_wait_ms < 0 || c->nparams < 0 || c->nparams > DLS_MAX_PARAMS) {
 		master_why(why, "a timeout, the WAIT time or the parameter count is out of range");
+		return DLS_EINVAL;
+	}
+	given = work_params_loop(c->params, c->nparams);
+	if (c->loops > 1 && given) {
+		master_why(why, "parameter dls.loop=%s: a run of %d loops numbers its loops itself "
+				"(loop k gets dls.loop=k)",
+			   given->value, c->loops);
 		return DLS_EINVAL;
 	}
 	return DLS_OK;

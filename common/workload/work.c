@@ -140,18 +140,33 @@ int work_open(struct work *wk, const char *name, const struct dls_param *params,
 	return DLS_OK;
 }
 
+/* Where params (n of them) hold the reserved dls.loop, or -1. */
+static int loop_at(const struct dls_param *params, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(params[i].name, "dls.loop"))
+			return i;
+	return -1;
+}
+
+const struct dls_param *work_params_loop(const struct dls_param *params, int n)
+{
+	int i = loop_at(params, n);
+
+	return i < 0 ? NULL : &params[i];
+}
+
 int work_params_set_loop(struct dls_param *params, int *n, uint32_t number)
 {
 	char v[16];
+	int i;
 
 	if (number == 0) { /* drop it: loop 0 is the job as given */
-		for (int i = 0; i < *n; i++)
-			if (!strcmp(params[i].name, "dls.loop")) {
-				memmove(&params[i], &params[i + 1],
-					(size_t)(*n - i - 1) * sizeof(*params));
-				(*n)--;
-				break;
-			}
+		i = loop_at(params, *n);
+		if (i >= 0) {
+			memmove(&params[i], &params[i + 1], (size_t)(*n - i - 1) * sizeof(*params));
+			(*n)--;
+		}
 		return DLS_OK;
 	}
 	snprintf(v, sizeof(v), "%u", (unsigned)number);

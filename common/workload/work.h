@@ -53,6 +53,9 @@ int work_open(struct work *wk, const char *name, const struct dls_param *params,
  */
 int work_params_set_loop(struct dls_param *params, int *n, uint32_t number);
 
+/* The reserved parameter dls.loop among params (n of them), or NULL. */
+const struct dls_param *work_params_loop(const struct dls_param *params, int n);
+
 /* Non-zero when the loop was only declared (no body in this process). */
 int work_is_declared(const struct work *wk);
 
