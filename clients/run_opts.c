@@ -14,7 +14,6 @@
 #include "cli_util.h"
 #include "tree_migrate.h"
 #include "tree_plan.h"
-#include "work.h"
 
 #define PROG "dls run"
 
@@ -602,29 +601,19 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 	return 0;
 }
 
-/* The workload knows its parameters, and images are Mandelbrot's; the
- * loop's iterations.  The outputs can be written. */
 /* --gantt and --report name files of their own: not each other, not an output's. */
 static void pictures_distinct_or_die(const struct run_opts *o)
 {
-	const struct {
-		const char *opt, *path;
-	} outs[] = {{"--out", o->out.npy}, {"--png", o->out.png}, {"--raw", o->out.raw},
-		    {"--csv", o->out.csv}, {"--json", o->out.json}, {"--gantt", o->gantt}};
-	char cause[80];
+	const struct cli_file files[] = {
+	    {"--out", o->out.npy}, {"--png", o->out.png},   {"--raw", o->out.raw},
+	    {"--csv", o->out.csv}, {"--json", o->out.json}, {"--gantt", o->gantt},
+	    {"--report", o->report}};
 
-	for (size_t i = 0; i < sizeof(outs) / sizeof(*outs); i++) {
-		const char *pic = i + 1 < sizeof(outs) / sizeof(*outs) ? o->gantt : NULL;
-
-		snprintf(cause, sizeof(cause), "the same file as %s: one would overwrite the other",
-			 outs[i].opt);
-		if (cli_same_file(outs[i].path, pic))
-			cli_usage_error(PROG, "--gantt", o->gantt, cause);
-		if (cli_same_file(outs[i].path, o->report))
-			cli_usage_error(PROG, "--report", o->report, cause);
-	}
+	cli_files_distinct_or_die(PROG, files, sizeof(files) / sizeof(*files));
 }
 
+/* The workload knows its parameters, and images are Mandelbrot's; the
+ * loop's iterations.  The outputs can be written. */
 static int64_t validate_workload(const struct run_opts *o)
 {
 	struct work wk;
@@ -730,11 +719,10 @@ void run_opts_validate(struct run_opts *o)
 			cli_usage_error(PROG, "--loops", n,
 					"two-level hmasters run one loop a run; --hmode relay runs "
 					"many");
-		for (int i = 0; i < o->nparams; i++)
-			if (!strcmp(o->params[i].name, "dls.loop"))
-				cli_usage_error(PROG, "--param", "dls.loop",
-						"a run of many loops numbers its loops itself "
-						"(loop k gets dls.loop=k)");
+		if (work_params_loop(o->params, o->nparams))
+			cli_usage_error(PROG, "--param", "dls.loop",
+					"a run of many loops numbers its loops itself "
+					"(loop k gets dls.loop=k)");
 	}
 	if (o->real && o->t_iter_given)
 		cli_usage_error(PROG, "--t-iter", NULL,

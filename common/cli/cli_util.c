@@ -256,25 +256,32 @@ static void resolved(const char *path, char *out, size_t len)
 	snprintf(out, len, "%s/%s", real, base);
 }
 
-int cli_same_file(const char *a, const char *b)
+void cli_files_distinct_or_die(const char *prog, const struct cli_file *f, size_t n)
 {
-	char x[2 * PATH_MAX], y[2 * PATH_MAX];
+	char a[2 * PATH_MAX], b[2 * PATH_MAX], cause[80];
 
-	if (!a || !b)
-		return 0;
-	resolved(a, x, sizeof(x));
-	resolved(b, y, sizeof(y));
-	return !strcmp(x, y);
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; f[i].path && j < n; j++) {
+			if (!f[j].path)
+				continue;
+			resolved(f[i].path, a, sizeof(a));
+			resolved(f[j].path, b, sizeof(b));
+			if (!strcmp(a, b)) {
+				snprintf(cause, sizeof(cause), "the same file as %s: one would "
+							       "overwrite the other",
+					 f[i].opt);
+				cli_usage_error(prog, f[j].opt, f[j].path, cause);
+			}
+		}
 }
 
 void cli_outputs_writable_or_die(const char *prog, const struct run_outputs *o, int hold)
 {
-	const struct {
-		const char *opt, *path;
-	} outs[] = {{"--out", o->npy}, {"--png", o->png}, {"--raw", o->raw},
-		    {"--csv", o->csv}, {"--json", o->json}};
-	char a[2 * PATH_MAX], b[2 * PATH_MAX], cause[80];
-
+	const struct cli_file outs[] = {{"--out", o->npy},
+					{"--png", o->png},
+					{"--raw", o->raw},
+					{"--csv", o->csv},
+					{"--json", o->json}};
 	size_t n = o->npy ? strlen(o->npy) : 0;
 
 	/* --out m.txt would hold .npy octets under a name that says otherwise */
@@ -282,19 +289,7 @@ void cli_outputs_writable_or_die(const char *prog, const struct run_outputs *o, 
 		cli_usage_error(prog, "--out", o->npy,
 				"the results are written as NumPy .npy: name the file FILE.npy");
 	/* two outputs in one file: the second would overwrite the first */
-	for (size_t i = 0; i < sizeof(outs) / sizeof(*outs); i++)
-		for (size_t j = i + 1; outs[i].path && j < sizeof(outs) / sizeof(*outs); j++) {
-			if (!outs[j].path)
-				continue;
-			resolved(outs[i].path, a, sizeof(a));
-			resolved(outs[j].path, b, sizeof(b));
-			if (!strcmp(a, b)) {
-				snprintf(cause, sizeof(cause), "the same file as %s: one would "
-							       "overwrite the other",
-					 outs[i].opt);
-				cli_usage_error(prog, outs[j].opt, outs[j].path, cause);
-			}
-		}
+	cli_files_distinct_or_die(prog, outs, sizeof(outs) / sizeof(*outs));
 	/* checked, and held open until the results are written (out_files.h) */
 	for (size_t i = 0; i < sizeof(outs) / sizeof(*outs); i++) {
 		int e = outs[i].path && hold ? out_files_hold(outs[i].path) : 0;

@@ -6,13 +6,14 @@
 #ifndef DLS_CLI_UTIL_H
 #define DLS_CLI_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* DLS's version ("0.2.0"), as the Makefile and dls.pc give it. */
+/* DLS's version ("0.3.0"), as the Makefile and dls.pc give it. */
 const char *cli_version(void);
 
 /*
@@ -59,11 +60,17 @@ void cli_writable_or_die(const char *prog, const char *opt, const char *path);
 struct run_outputs;
 void cli_outputs_writable_or_die(const char *prog, const struct run_outputs *o, int hold);
 
+/* A file an option names (path NULL: not given). */
+struct cli_file {
+	const char *opt, *path;
+};
+
 /*
- * Whether paths a and b name the same file (their folders resolved; the
- * files need not exist).  0 when either is NULL.
+ * Exits 2 when two of the n files are one (their folders resolved; the
+ * files need not exist), naming the later option and the earlier: one
+ * would overwrite the other.
  */
-int cli_same_file(const char *a, const char *b);
+void cli_files_distinct_or_die(const char *prog, const struct cli_file *f, size_t n);
 
 /*
  * Loads the run's secret named by option opt (run_auth.h) into *out, or
