@@ -156,7 +156,7 @@ static void remove_dir(const char *dir)
 /* Where the processes of a run are found and how they talk. */
 struct run_env {
 	char logdir[4096], bindir[4096], ns[128];
-	char gantt_json[4200]; /* --gantt or --report without --json: the master's JSON here */
+	char pictures_json[4200]; /* --gantt or --report without --json: the master's JSON here */
 	char secret[4300]; /* the run's secret: every process of the run gets it */
 };
 
@@ -948,8 +948,8 @@ int dls_cmd_run(int argc, char **argv)
 		return 1;
 	}
 	if ((o.gantt || o.report) && !o.out.json) { /* drawn from the master's JSON */
-		snprintf(e.gantt_json, sizeof(e.gantt_json), "%s/run.json", e.logdir);
-		o.out.json = e.gantt_json;
+		snprintf(e.pictures_json, sizeof(e.pictures_json), "%s/run.json", e.logdir);
+		o.out.json = e.pictures_json;
 	}
 	proc_self_dir(e.bindir, sizeof(e.bindir));
 	r.slaves = calloc((size_t)o.cl.n, sizeof(*r.slaves));

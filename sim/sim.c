@@ -38,17 +38,13 @@ void sim_result_free(struct sim_result *r)
 	r->ntimeline = 0;
 }
 
-/* The books' chunks as the result's timeline: DLS_OK or DLS_ENOMEM. */
-static int keep_timeline(const struct tb_books *b, struct sim_result *out)
+/* The books' chunks become the result's timeline (the books keep none). */
+static void keep_timeline(struct tb_books *b, struct sim_result *out)
 {
-	out->timeline = malloc((b->n ? b->n : 1) * sizeof(*out->timeline));
-	if (!out->timeline)
-		return DLS_ENOMEM;
-	for (size_t k = 0; k < b->n; k++)
-		out->timeline[k] = (struct sim_chunk){b->v[k].holder, b->v[k].start, b->v[k].count,
-						      b->v[k].given, b->v[k].begin, b->v[k].end};
+	out->timeline = b->v;
 	out->ntimeline = b->n;
-	return DLS_OK;
+	b->v = NULL;
+	b->n = b->cap = 0;
 }
 
 /* The request slave s sent at s->asked tells the master the times of its
@@ -376,7 +372,8 @@ int sim_run(const struct sim_config *given, struct sim_result *out)
 	out->step[step].t_p = last_end - step_began(out, step);
 	out->step[step].chunks = out->chunks - chunks_before(out, step);
 	out->efficiency = out->t_p > 0 ? out->t_ideal / out->t_p : 0;
-	rc = keep_timeline(&books, out);
+	keep_timeline(&books, out);
+	rc = DLS_OK;
 done:
 	tb_free(&books);
 	sched_destroy(sched);

@@ -14,20 +14,20 @@ int tb_record(struct tb_books *b, int holder, int64_t start, int64_t count, doub
 {
 	if (b->n == b->cap) {
 		size_t cap = b->cap ? 2 * b->cap : 256;
-		struct tb_chunk *v = realloc(b->v, cap * sizeof(*v));
+		struct sim_chunk *v = realloc(b->v, cap * sizeof(*v));
 
 		if (!v)
 			return DLS_ENOMEM;
 		b->v = v;
 		b->cap = cap;
 	}
-	b->v[b->n++] = (struct tb_chunk){holder, start, count, given, begin, end};
+	b->v[b->n++] = (struct sim_chunk){holder, start, count, given, begin, end};
 	return DLS_OK;
 }
 
 /* Iterations of chunk ch its holder s has finished by time t. */
 static int64_t done_by(const struct sim_config *c, const struct sim_slave *s,
-		       const struct tb_chunk *ch, double t)
+		       const struct sim_chunk *ch, double t)
 {
 	double work = 0;
 	int64_t d = 0;
@@ -54,7 +54,7 @@ static double measured_rate(const struct tb_books *b, int pe, double t)
 	int64_t its = 0;
 
 	for (size_t k = 0; k < b->n; k++)
-		if (b->v[k].holder == pe && b->v[k].end <= t) {
+		if (b->v[k].pe == pe && b->v[k].end <= t) {
 			seconds += b->v[k].end - b->v[k].begin;
 			its += b->v[k].count;
 		}
@@ -72,12 +72,12 @@ static long pick_victim(const struct tb_books *b, const struct sim_config *c,
 	int64_t d = 0;
 
 	for (size_t k = 0; k < b->n; k++) {
-		const struct tb_chunk *ch = &b->v[k];
-		const struct sim_slave *h = &sl[ch->holder];
+		const struct sim_chunk *ch = &b->v[k];
+		const struct sim_slave *h = &sl[ch->pe];
 		double est;
 
 		/* running at t_q, and its holder's latest (nothing queued after it) */
-		if (ch->holder == i || ch->end <= t_q || h->busy != ch->end)
+		if (ch->pe == i || ch->end <= t_q || h->busy != ch->end)
 			continue;
 		if (c->takeback == SIM_TAKEBACK_ORACLE) {
 			est = ch->end;
@@ -101,7 +101,7 @@ static long pick_victim(const struct tb_books *b, const struct sim_config *c,
 /* The holder h of chunk ch, told at t_cut, ends it at new_end instead of
  * old_end: its timeline, its measured chunk and its figures follow. */
 static void shorten_holder(const struct sim_config *c, struct sim_slave *h, int hid,
-			   const struct tb_chunk *ch, double old_end, int64_t taken, double t_cut,
+			   const struct sim_chunk *ch, double old_end, int64_t taken, double t_cut,
 			   double now, struct sim_result *res)
 {
 	double saved = old_end - ch->end, lead = sim_slave_lead(c);
@@ -139,13 +139,13 @@ int tb_take(struct tb_books *b, const struct sim_config *c, struct sim_slave *sl
 	double rate_i, rate_h, old_end;
 	int64_t done = 0, keep, undone, take;
 	long v = pick_victim(b, c, sl, i, t_q, &done);
-	struct tb_chunk *ch;
+	struct sim_chunk *ch;
 	int h;
 
 	if (v < 0)
 		return 0;
 	ch = &b->v[v];
-	h = ch->holder;
+	h = ch->pe;
 	if (ch->end <= t_cut)
 		return 0; /* it ends before the call reaches it */
 	keep = done_by(c, &sl[h], ch, t_cut) + 1; /* and the one it is on */
@@ -189,14 +189,14 @@ double tb_last_end(const struct tb_books *b)
 
 static int by_start(const void *x, const void *y)
 {
-	const struct tb_chunk *a = x, *b = y;
+	const struct sim_chunk *a = x, *b = y;
 
 	return (a->start > b->start) - (a->start < b->start);
 }
 
 int tb_check_cover(const struct tb_books *b, int64_t iterations)
 {
-	struct tb_chunk *v = malloc((b->n ? b->n : 1) * sizeof(*v));
+	struct sim_chunk *v = malloc((b->n ? b->n : 1) * sizeof(*v));
 	int64_t next = 0;
 	int rc = DLS_OK;
 

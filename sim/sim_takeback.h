@@ -25,17 +25,10 @@
 #include "sim.h"
 #include "sim_slave.h"
 
-/* One chunk as the model ran it: its holder, iterations and times (when
- * the master served it, when the holder began and ended it). */
-struct tb_chunk {
-	int holder;
-	int64_t start, count;
-	double given, begin, end;
-};
-
-/* Every chunk of a run, and what was taken back. */
+/* Every chunk of a run as the model ran it (its holder is the chunk's pe;
+ * sim.h), and what was taken back. */
 struct tb_books {
-	struct tb_chunk *v;
+	struct sim_chunk *v;
 	size_t n, cap;
 	int64_t takebacks, taken; /* take-backs, and their iterations */
 };
