@@ -5,8 +5,8 @@
  */
 #include <getopt.h>
 #include <jansson.h>
-#include <math.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,12 +256,7 @@ static int simulate_tree_tasks(const struct trees_opts *to, const char *tau_list
 static void pictures_ok_or_die(const char *gantt, const char *report, int decentralized,
 			       int hmasters)
 {
-	size_t g = gantt ? strlen(gantt) : 0, r = report ? strlen(report) : 0;
-
-	if (gantt && (g < 5 || (strcmp(gantt + g - 4, ".png") && strcmp(gantt + g - 4, ".svg"))))
-		cli_usage_error(PROG, "--gantt", gantt, "must name a .png or .svg file");
-	if (report && (r < 6 || strcmp(report + r - 5, ".html")))
-		cli_usage_error(PROG, "--report", report, "must name a .html file");
+	pictures_names_or_die(PROG, gantt, report);
 	if ((gantt || report) && (decentralized || hmasters))
 		cli_usage_error(PROG, gantt ? "--gantt" : "--report", gantt ? gantt : report,
 				decentralized ? "Tree Scheduling and the balancing policies keep "
@@ -316,7 +311,7 @@ int dls_cmd_simulate(int argc, char **argv)
 	struct iter_order order;
 	enum iter_order_mode mode = ITER_ORDER_NATURAL;
 	const char *loads = NULL, *json = NULL, *gantt = NULL, *report = NULL;
-	char tmp_json[64] = ""; /* --gantt or --report without --json: the JSON here */
+	char tmp_json[4200] = ""; /* --gantt or --report without --json: the JSON here */
 	int c, rc, npes = 0, nd = 0, per_pe = 0;
 	double t_iter = 100, overhead = 0, latency = 0, poll = 100, per_request = 0, hm_overhead = 0;
 	int hmasters = 0, twolevel = 1, trees = 0, overlap = 1, steps = 1, fresh_loops = 0;
@@ -630,9 +625,11 @@ int dls_cmd_simulate(int argc, char **argv)
 		printf("scheme auto: %s\n", line);
 	}
 	if ((gantt || report) && !json) { /* the pictures are drawn from a JSON */
+		const char *tmp = getenv("TMPDIR");
 		int fd;
 
-		snprintf(tmp_json, sizeof(tmp_json), "/tmp/dls-simulate-XXXXXX.json");
+		snprintf(tmp_json, sizeof(tmp_json), "%s/dls-simulate-XXXXXX.json",
+			 tmp && *tmp ? tmp : "/tmp");
 		fd = mkstemps(tmp_json, 5);
 		if (fd < 0) {
 			fprintf(stderr, PROG ": cannot make a temporary file: %s\n", strerror(errno));
@@ -674,11 +671,9 @@ int dls_cmd_simulate(int argc, char **argv)
 		      json_dump_file(o, json, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
 
 		json_decref(o);
-		if (bad) {
+		if (bad)
 			fprintf(stderr, PROG ": cannot write '%s'\n", json);
-			return 1;
-		}
-		rc = pictures_draw(json, gantt, report, PROG, stdout, "");
+		rc = bad || pictures_draw(json, gantt, report, PROG, stdout, "");
 		if (*tmp_json)
 			unlink(tmp_json);
 		if (rc)

@@ -3,6 +3,9 @@
  */
 #include "pictures.h"
 
+#include <string.h>
+
+#include "cli_util.h"
 #include "gantt.h"
 #include "report_html.h"
 
@@ -26,4 +29,20 @@ int pictures_draw(const char *json_path, const char *gantt, const char *report, 
 		fprintf(said, "%s%s in %s\n", lead, pics[i].done, pics[i].out);
 	}
 	return 0;
+}
+
+/* Whether name ends in ext (".png") with a name before it. */
+static int named(const char *name, const char *ext)
+{
+	size_t n = strlen(name), e = strlen(ext);
+
+	return n > e && !strcmp(name + n - e, ext);
+}
+
+void pictures_names_or_die(const char *prog, const char *gantt, const char *report)
+{
+	if (gantt && !named(gantt, ".png") && !named(gantt, ".svg"))
+		cli_usage_error(prog, "--gantt", gantt, "must name a .png or .svg file");
+	if (report && !named(report, ".html"))
+		cli_usage_error(prog, "--report", report, "must name a .html file");
 }

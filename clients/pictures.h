@@ -22,4 +22,10 @@ typedef int (*picture_fn)(const char *json_path, const char *out, char *why, siz
 int pictures_draw(const char *json_path, const char *gantt, const char *report, const char *prog,
 		  FILE *said, const char *lead);
 
+/*
+ * Exits 2 (a usage error of prog) when gantt does not name a .png or .svg
+ * file or report a .html file; either may be NULL.
+ */
+void pictures_names_or_die(const char *prog, const char *gantt, const char *report);
+
 #endif

@@ -12,6 +12,7 @@
 #include "work.h"
 #include "cli_getopt.h"
 #include "cli_util.h"
+#include "pictures.h"
 #include "tree_migrate.h"
 #include "tree_plan.h"
 
@@ -491,22 +492,14 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 		case O_STALL:
 			o->stall_ms = (int)cli_i64_or_die(PROG, "--stall-ms", optarg, 0, 86400000);
 			break;
-		case O_GANTT: {
-			size_t n = strlen(optarg);
-
-			if (n < 5 || (strcmp(optarg + n - 4, ".png") && strcmp(optarg + n - 4, ".svg")))
-				cli_usage_error(PROG, "--gantt", optarg, "must name a .png or .svg file");
+		case O_GANTT:
+			pictures_names_or_die(PROG, optarg, NULL);
 			o->gantt = absolute(o, PATH_GANTT, optarg);
 			break;
-		}
-		case O_HTML_REPORT: {
-			size_t n = strlen(optarg);
-
-			if (n < 6 || strcmp(optarg + n - 5, ".html"))
-				cli_usage_error(PROG, "--report", optarg, "must name a .html file");
+		case O_HTML_REPORT:
+			pictures_names_or_die(PROG, NULL, optarg);
 			o->report = absolute(o, PATH_REPORT, optarg);
 			break;
-		}
 		case O_RUN:
 			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= sizeof(o->run))
 				cli_usage_error(PROG, "--run", optarg,
