@@ -315,20 +315,45 @@ struct blocks {
 	double work;
 };
 
-/* One block [b, b + *n) of a chunk that may be cut, in pieces of `grain`
- * iterations (emulated: 1, each one's cost told to the cut for the
- * timeline), ending early (*n and *end lowered) at the cut's bound, which
- * is checked after each piece.  When a piece fails, *n is what the pieces
- * before it computed (kept: the slave delivers them as it leaves). */
-static int compute_cut(struct blocks *k, int64_t b, int64_t *n, uint8_t *buf, uint64_t *cost,
-		       int64_t *end, int64_t grain)
+/* Real (or embedded) computation under a take-back goes in pieces of about
+ * SLAVE_CUT_GRAIN_S, so that the cut's bound is seen within that time
+ * whatever the iterations cost, and a body that works on runs of
+ * iterations still gets runs.  Each block starts with a piece of one
+ * iteration and grows from the pieces' own times: an average over the
+ * chunks before says nothing of this chunk's iterations (a Mandelbrot
+ * column costs 1 to 256 units a row).  Emulated pieces are one iteration
+ * each: each one's cost is told to the cut for the timeline. */
+#define SLAVE_CUT_GRAIN_S 2e-3
+
+/* The next real piece's size after a piece of m iterations took secs: the
+ * size that would have taken SLAVE_CUT_GRAIN_S, at most twice m (costs
+ * change along a loop: a run of cheap iterations is no promise). */
+static int64_t next_grain(int64_t m, double secs)
 {
+	double g = secs > 0 ? (double)m * SLAVE_CUT_GRAIN_S / secs : 2.0 * (double)m;
+
+	if (g > 2.0 * (double)m)
+		g = 2.0 * (double)m;
+	return g < 1 ? 1 : (int64_t)g;
+}
+
+/* One block [b, b + *n) of a chunk that may be cut, in pieces (from one
+ * iteration, adapted to each real piece's time), ending early (*n and
+ * *end lowered) at the cut's bound, which is checked after each piece.
+ * When a piece fails, *n is what the pieces before it computed (kept: the
+ * slave delivers them as it leaves). */
+static int compute_cut(struct blocks *k, int64_t b, int64_t *n, uint8_t *buf, uint64_t *cost,
+		       int64_t *end)
+{
+	int64_t grain = 1;
 	struct run *r = k->r;
 	size_t rb = r->work.loop.result_bytes;
+	int real = !r->cfg->emulated;
 
-	for (int64_t i = 0; i < *n; i += grain) {
+	for (int64_t i = 0; i < *n;) {
 		int64_t m = *n - i < grain ? *n - i : grain;
 		uint64_t c = 0;
+		double t0 = real ? dls_now() : 0;
 		int rc = work_compute(&r->work, b + i, m, buf + (size_t)i * rb, &c, r->why, r->len);
 
 		if (rc) {
@@ -336,31 +361,17 @@ static int compute_cut(struct blocks *k, int64_t b, int64_t *n, uint8_t *buf, ui
 			*end = b + i;
 			return rc;
 		}
+		if (real)
+			grain = next_grain(m, dls_now() - t0);
 		*cost += c;
-		if (!slave_cut_computed(r->cut, b + i + m - 1 - k->start, (double)c)) {
-			*n = i + m;
-			*end = b + i + m;
+		i += m;
+		if (!slave_cut_computed(r->cut, b + i - 1 - k->start, (double)c)) {
+			*n = i;
+			*end = b + i;
 			break;
 		}
 	}
 	return DLS_OK;
-}
-
-/* Real (or embedded) computation under a take-back: pieces of about
- * SLAVE_CUT_GRAIN_S by the seconds an iteration took so far, so that a
- * body that works on runs of iterations still gets runs. */
-#define SLAVE_CUT_GRAIN_S 2e-3
-
-static int64_t cut_grain(const struct run *r, int64_t n)
-{
-	int64_t g;
-
-	if (r->cfg->emulated)
-		return 1;
-	if (!(r->real_spi > 0))
-		return n;
-	g = (int64_t)(SLAVE_CUT_GRAIN_S / r->real_spi);
-	return g < 1 ? 1 : g;
 }
 
 static int compute_blocks(void *arg)
@@ -384,7 +395,7 @@ static int compute_blocks(void *arg)
 			return DLS_ENOMEM;
 		}
 		if (r->cut)
-			rc = compute_cut(k, b, &n, buf, &cost, &end, cut_grain(r, n));
+			rc = compute_cut(k, b, &n, buf, &cost, &end);
 		else if ((rc = work_compute(&r->work, b, n, buf, &cost, r->why, r->len)))
 			n = 0;
 		k->work += (double)cost;
