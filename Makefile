@@ -4,6 +4,7 @@
 #   make check      unit + integration tests
 #   make check-repeat N=20 [HOG=1]  the integration suite N times, each test's passes
 #   make demo       a whole emulated C8 run writing mandelbrot.png
+#   make bench-omp  dls run --real against OpenMP on this host's cores
 #   make sanitize   the tests under ASan/UBSan, in build/san
 #   make fuzz       libFuzzer (clang) + ASan/UBSan on the core handlers, in build/fuzz:
 #                   FUZZ_SECONDS per target (default 120), new inputs in build/fuzz/corpus
@@ -133,7 +134,9 @@ BADCLIENT_BIN := $(BUILD)/tests/bin/bad_client
 PINGRETRY_OBJ := $(BUILD)/tests/tools/ping_retry.o
 PINGRETRY_BIN := $(BUILD)/tests/bin/ping_retry
 SUBREAPER_BIN := $(BUILD)/tests/bin/subreaper
-TEST_PROGS    := $(BADCLIENT_BIN) $(PINGRETRY_BIN) $(SUBREAPER_BIN)
+# the reference workload in shared memory (OpenMP), for make bench-omp
+OMP_BIN       := $(BUILD)/tests/bin/omp_mandel
+TEST_PROGS    := $(BADCLIENT_BIN) $(PINGRETRY_BIN) $(SUBREAPER_BIN) $(OMP_BIN)
 
 # Fuzz harnesses of the core handlers (tests/fuzz/): each links either
 # libFuzzer (make fuzz, clang) or replay_main.c, which replays the committed
@@ -149,7 +152,7 @@ FUZZ_SECONDS  ?= 120
 
 .PHONY: docs check-docs test-deps
 .PHONY: all check check-repeat check-cluster soak check-unit check-layout check-integration check-fuzz-corpus examples \
-        sanitize fuzz fuzz-run clean install uninstall man demo deps
+        sanitize fuzz fuzz-run clean install uninstall man demo deps bench-omp
 all: $(PROGRAMS) $(PUBLIC_SO) $(PUBLIC_A)
 deps: $(DEPS_MK)
 
@@ -228,6 +231,12 @@ $(SUBREAPER_BIN): $(BUILD)/tests/tools/subreaper.o
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@
+
+$(OMP_BIN): tests/bench/omp_mandel.c common/workload/mandel.c common/workload/mandel.h
+	$(Q)mkdir -p $(@D)
+	$(if $(Q),@echo "  CC      $@")
+	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(WERROR) -fopenmp -ffp-contract=off \
+	  -Iinclude -iquote common/workload tests/bench/omp_mandel.c common/workload/mandel.c -o $@
 
 $(TREESCHED_BIN): $(TREESCHED_OBJ) $(LIBCLI) $(LIBORB) $(LIBDLS)
 	$(Q)mkdir -p $(@D)
@@ -351,6 +360,12 @@ soak: all examples
 	  DLS_PREFIX=$(abspath $(BUILD)/prefix) \
 	  SOAK_DIR=$(abspath $(BUILD)/soak) \
 	  scripts/soak.sh $(SOAK_RUNS) $(SOAK_SEED)
+
+# DLS on real cores against the same kernel in OpenMP, one slave and one
+# thread per core (scripts/bench-omp.sh; BENCHMARKS.md "Real cores against
+# shared memory").  Not in make check: a benchmark, for an idle host.
+bench-omp: all $(OMP_BIN)
+	scripts/bench-omp.sh $(BUILD)
 
 # Slurm, for real: installs slurm-wlm and munge, starts a private one-node
 # Slurm (root) and runs dls run --slurm under salloc.  Not in make check: it
