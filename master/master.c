@@ -67,6 +67,7 @@ static int check_scheme(struct master *m, char *why)
 	m->cfg.sched.acp = NULL;
 	/* auto: the loop's own order may keep expensive iterations together */
 	m->cfg.sched.correlated = m->results.work.order.mode == ITER_ORDER_NATURAL;
+	m->cfg.sched.service_s = SCHED_SERVICE_S;
 	if (m->cfg.sched.kind == SCHED_AWF && m->cfg.loops < 2) {
 		master_why(why, "scheme awf cannot run here: %s", SCHED_AWF_ONE_LOOP_WHY);
 		return DLS_EINVAL;

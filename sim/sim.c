@@ -38,6 +38,16 @@ void sim_result_free(struct sim_result *r)
 	r->ntimeline = 0;
 }
 
+/* The master's scheme: the run's, with the master's service time per
+ * request as the model knows it (auto's model queues on it). */
+static struct sched_params master_params(const struct sim_config *c)
+{
+	struct sched_params p = c->sched;
+
+	p.service_s = c->overhead_s + c->per_request_s;
+	return p;
+}
+
 /* The books' chunks become the result's timeline (the books keep none). */
 static void keep_timeline(struct tb_books *b, struct sim_result *out)
 {
@@ -165,7 +175,7 @@ static double loop_work(struct sim_config *c, int k)
 static int next_scheme(const struct sim_config *c, struct sched **sched, struct sim_slave *sl,
 		       double end)
 {
-	struct sched_params p = c->sched;
+	struct sched_params p = master_params(c);
 	int64_t *acp;
 	int rc;
 
@@ -226,7 +236,7 @@ int sim_run(const struct sim_config *given, struct sim_result *out)
 	struct sim_config cc = *given, *c = &cc; /* c->cost is the current loop's */
 	struct sim_slave *sl;
 	struct sched *sched = NULL;
-	struct sched_params p = c->sched;
+	struct sched_params p = master_params(c);
 	struct emul_steps total = {0};
 	struct tb_books books = {0};
 	int64_t *acp0;

@@ -93,6 +93,7 @@ static int start_chunk(struct tl *s, struct hm *m)
 	struct dls_range r = m->queue[0];
 	int rc;
 
+	p.service_s = s->c->hm_overhead_s;
 	memmove(m->queue, m->queue + 1, --m->nqueue * sizeof(*m->queue));
 	p.iterations = r.count;
 	p.npes = m->nmembers;
@@ -238,6 +239,7 @@ static int on_parent_request(struct tl *s, int h, double t)
 	int64_t *acp;
 	int rc;
 
+	p.service_s = s->c->overhead_s + s->c->per_request_s;
 	if (s->msched)
 		return serve_parent(s, h, t);
 	s->gate[s->ngate++] = h;

@@ -100,7 +100,15 @@ struct sched_params {
 	int correlated;	      /* auto: the costs of neighbouring iterations may
 				 sit together (the natural order); 0 when the
 				 order mixes them (interleaved) */
+	double service_s;     /* auto: the master's time to serve one request,
+				 >= 0 (0: not modelled); a constant of the run,
+				 so that a replay decides alike */
 };
+
+/* The master's time to serve one request on the reference host (a flat
+ * master with 8 slaves on loopback, about 18 us end to end): what a real
+ * master tells auto (sched_params.service_s). */
+#define SCHED_SERVICE_S 20e-6
 
 struct sched;
 

@@ -12,17 +12,26 @@
  * hide), and the relative cost of the iterations each chunk covered,
  * c_k = compute_k / (count_k tau_j) (1 = an average iteration).
  *
- * When it decides: the first time once a sixteenth of the loop is measured
- * and every PE has measured a chunk (or after 4p + I/16 chunks), running SS
- * until then (the probe: one iteration a request); again each time what
- * remains has halved, while at least 2p iterations remain.  A probe that
+ * When it decides: the first time once every PE has measured a chunk and a
+ * sixteenth of the loop is measured, or, in an order that mixes the costs,
+ * once half of what was handed out is measured and the probe's requests
+ * have cost the master a sixteenth of the loop's expected time (p PEs of
+ * the measured mean tau over I iterations: what ends the probe when PEs
+ * are many and iterations per PE few), or after 4p + I/16 chunks; running SS until then
+ * (the probe: one iteration a request); again each time what remains has
+ * halved, while at least 2p iterations remain.  A probe that
  * measured nothing (slaves that do not measure: PROTOCOL.md 6 allows it)
  * hands over to factoring (FSS).
  *
  * How it decides: it simulates every candidate (SS, FSC with the learnt h
  * and sigma, mFSC, GSS, TSS, FSS, AWF-C, AWF-E, AF; the adaptive ones start
  * from what the run learnt) over the iterations that remain, PE j taking
- * h + tau_j x (the chunk's cost) per chunk, on several futures:
+ * h + s + tau_j x (the chunk's cost) per chunk, on several futures, where s
+ * is the master's service time per request (sched_params.service_s): the
+ * master serves one request at a time, so a chunk starts no earlier than
+ * its request's turn in the master's queue, and s is charged to the PE as
+ * well (a request's messages cost its own side about as much, and a master
+ * that shares the PEs' cores takes its time from them):
  *   - bootstrap futures: the remaining iterations take the relative costs
  *     of measured chunks drawn at random, a chunk's cost over a block as
  *     long as that chunk (costs as they were met, neighbours together);
@@ -41,7 +50,8 @@
  *
  * The model is coarse on purpose: at most max(2048, min(8p, 65536)) model
  * iterations (a model iteration is a run of ceil(R / that) iterations),
- * the PEs all free at once, no master queue.  Deterministic: the same
+ * the PEs all free at once, a request entering the master's queue when its
+ * PE is free (asking ahead hides what h does not show), no end game.  Deterministic: the same
  * measurements in the same order give the same decisions (a resumed master
  * replays them).  Each PE's sums of compute time and iterations are the
  * scheduler's own estimates (s->est: auto keeps them whatever runs).
@@ -288,7 +298,7 @@ static double simulate(const struct sched *s, enum sched_kind kind, const struct
 	struct sched_params q = s->p;
 	struct sched *m;
 	struct dls_range c;
-	double t_end = 0;
+	double t_end = 0, master_free = 0, sv = s->p.service_s;
 	int p = s->p.npes;
 
 	q.kind = kind;
@@ -306,10 +316,14 @@ static double simulate(const struct sched *s, enum sched_kind kind, const struct
 	while (sched_core_serve(m, a->heap_pe[0], 1, &c) == DLS_OK) {
 		int pe = a->heap_pe[0];
 		double work = a->tau[pe] * (a->cost[c.start + c.count] - a->cost[c.start]);
+		double t = a->heap_t[0], served;
 
 		sched_adapt_measure(m, pe, c.count, work > 0 ? work : 1e-12,
 				    (work > 0 ? work : 1e-12) + h);
-		a->heap_t[0] += h + work;
+		/* the request's turn at the master, then its wait and its side */
+		served = (t > master_free ? t : master_free) + sv;
+		master_free = served;
+		a->heap_t[0] = (t + h > served ? t + h : served) + sv + work;
 		if (a->heap_t[0] > t_end)
 			t_end = a->heap_t[0];
 		heap_down(a, p, 0);
@@ -415,12 +429,27 @@ int sched_auto_checkpoint(struct sched *s)
 	if (s->remaining < 2 * p)
 		return DLS_OK;
 	if (!a->decided) { /* the probe: enough measured to tell the PEs apart */
-		double seen = 0;
+		double seen = 0, tau_sum = 0;
+		int measured = 0;
 
 		for (int j = 0; j < p; j++) {
 			all = all && s->est[j].sum_n > 0;
 			seen += s->est[j].sum_n;
+			if (s->est[j].sum_n > 0) {
+				tau_sum += s->est[j].sum_t / s->est[j].sum_n;
+				measured++;
+			}
 		}
+		/* the master's time in the probe against the loop's expected
+		 * time (I iterations of the measured mean tau over p): only
+		 * where the iterations met so far stand for the rest (a
+		 * correlated order keeps its expensive ones together), and
+		 * once half of what was handed out is measured (the chunks that
+		 * end first are the cheap ones) */
+		if (measured && !s->p.correlated && seen * 2 >= (double)(s->total - s->remaining) &&
+		    (double)a->served * s->p.service_s * AUTO_PROBE >=
+			tau_sum / measured * (double)s->total / (double)p)
+			probe_over = 1;
 		if ((!all || seen * AUTO_PROBE < (double)s->total) && !probe_over)
 			return DLS_OK;
 	} else if (!a->nobs || s->remaining > a->check_at) {

@@ -56,6 +56,8 @@ static int check_params(const struct sched_params *p)
 	if (p->fac && (!isfinite(p->fac_mu) || !isfinite(p->fac_sigma) || p->fac_mu <= 0 ||
 		       p->fac_sigma < 0))
 		return DLS_EINVAL;
+	if (!isfinite(p->service_s) || p->service_s < 0)
+		return DLS_EINVAL;
 	if (p->kind == SCHED_FSC && (p->fsc_h || p->fsc_sigma) &&
 	    (!isfinite(p->fsc_h) || !isfinite(p->fsc_sigma) || p->fsc_h <= 0 || p->fsc_sigma <= 0))
 		return DLS_EINVAL;

@@ -1,6 +1,6 @@
 /* Unit tests of --scheme auto (common/sched/sched_auto.c): the probe, a switch
  * when the measurements call for one, small chunks where costs sit
- * together, the same decisions from the same measurements, and no switch
+ * together, the master's time in the model, the same decisions from the same measurements, and no switch
  * to a technique that cannot take over.  A toy cluster runs the schedule:
  * PE j computes an iteration of cost c in c / speed_j seconds and waits h
  * for each chunk. */
@@ -25,6 +25,7 @@ struct toy {
 	const double *cost; /* I entries, seconds at speed 1 */
 	int64_t iterations;
 	double h;
+	double service; /* sched_params.service_s */
 };
 
 struct toy_out {
@@ -49,6 +50,7 @@ static void toy_run(const struct toy *t, struct toy_out *o)
 	memset(o, 0, sizeof(*o));
 	tu_params(&p, t->kind, t->iterations, t->npes, NULL);
 	p.correlated = t->correlated;
+	p.service_s = t->service;
 	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
 	probe_end = t->iterations - t->iterations / 16;
 	o->exact = 1;
@@ -99,7 +101,7 @@ static void test_probe_then_switch(void)
 {
 	static const enum sched_kind others[] = {SCHED_SS, SCHED_FSS, SCHED_GSS, SCHED_AWF_C};
 	double *cost = uniform_costs(4000, 1e-3), best = INFINITY, alone_ss = 0;
-	struct toy t = {SCHED_AUTO, 0, speeds, 4, cost, 4000, 1e-3};
+	struct toy t = {SCHED_AUTO, 0, speeds, 4, cost, 4000, 1e-3, 0};
 	struct toy_out o, alone;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(cost);
@@ -132,7 +134,7 @@ static void test_probe_then_switch(void)
 static void test_correlated_costs_keep_chunks_small(void)
 {
 	double *cost = uniform_costs(4000, 2e-5);
-	struct toy t = {SCHED_AUTO, 1, speeds, 4, cost, 4000, 1e-5};
+	struct toy t = {SCHED_AUTO, 1, speeds, 4, cost, 4000, 1e-5, 0};
 	struct toy_out o, ss, fss;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(cost);
@@ -150,12 +152,36 @@ static void test_correlated_costs_keep_chunks_small(void)
 	free(cost);
 }
 
+/* Where the master's service time is a good part of an iteration's and the
+ * order mixes the costs, the probe ends once its requests cost the master a
+ * sixteenth of the loop's expected time (about 50 requests here, not 250),
+ * and auto leaves SS. */
+static void test_master_time_ends_probe(void)
+{
+	double *cost = uniform_costs(4000, 1e-4);
+	struct toy t = {SCHED_AUTO, 0, speeds, 4, cost, 4000, 1e-5, 1e-4};
+	struct toy_out o;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cost);
+	toy_run(&t, &o);
+	CU_ASSERT(o.exact);
+	CU_ASSERT_FATAL(o.ndec >= 1);
+	CU_ASSERT(o.dec[0].remaining >= 4000 - 100);
+	CU_ASSERT_NOT_EQUAL(o.dec[0].to, SCHED_SS);
+	/* the same loop with costs that may sit together: the full probe */
+	t.correlated = 1;
+	toy_run(&t, &o);
+	CU_ASSERT_FATAL(o.ndec >= 1);
+	CU_ASSERT(o.dec[0].remaining <= 4000 - 4000 / 16);
+	free(cost);
+}
+
 /* The same measurements in the same order give the same decisions (a
  * resumed master replays its journal into the same schedule). */
 static void test_same_measurements_same_decisions(void)
 {
 	double *cost = uniform_costs(6000, 1e-3);
-	struct toy t = {SCHED_AUTO, 0, speeds, 4, cost, 6000, 5e-4};
+	struct toy t = {SCHED_AUTO, 0, speeds, 4, cost, 6000, 5e-4, 0};
 	struct toy_out a, b;
 
 	CU_ASSERT_PTR_NOT_NULL_FATAL(cost);
@@ -233,6 +259,8 @@ int sched_auto_suite_add(void)
 	return !s || !CU_add_test(s, "probe with SS, then switch", test_probe_then_switch) ||
 	       !CU_add_test(s, "costs that sit together keep chunks small",
 			    test_correlated_costs_keep_chunks_small) ||
+	       !CU_add_test(s, "the master's time ends the probe",
+			    test_master_time_ends_probe) ||
 	       !CU_add_test(s, "same measurements, same decisions",
 			    test_same_measurements_same_decisions) ||
 	       !CU_add_test(s, "nothing measured: factoring after the probe",
