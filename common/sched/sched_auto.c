@@ -17,9 +17,9 @@
  * once half of what was handed out is measured and the probe's requests
  * have cost the master a sixteenth of the loop's expected time (p PEs of
  * the measured mean tau over I iterations: what ends the probe when PEs
- * are many and iterations per PE few), or after 4p + I/16 chunks; running SS until then
- * (the probe: one iteration a request); again each time what remains has
- * halved, while at least 2p iterations remain.  A probe that
+ * are many and iterations per PE few), or after 4p + I/16 chunks; running
+ * SS until then (the probe: one iteration a request); again each time what
+ * remains has halved, while at least 2p iterations remain.  A probe that
  * measured nothing (slaves that do not measure: PROTOCOL.md 6 allows it)
  * hands over to factoring (FSS).
  *
@@ -51,9 +51,9 @@
  * The model is coarse on purpose: at most max(2048, min(8p, 65536)) model
  * iterations (a model iteration is a run of ceil(R / that) iterations),
  * the PEs all free at once, a request entering the master's queue when its
- * PE is free (asking ahead hides what h does not show), no end game.  Deterministic: the same
- * measurements in the same order give the same decisions (a resumed master
- * replays them).  Each PE's sums of compute time and iterations are the
+ * PE is free (asking ahead hides what h does not show), no end game.
+ * Deterministic: the same measurements in the same order give the same
+ * decisions (a resumed master replays them).  Each PE's sums of compute time and iterations are the
  * scheduler's own estimates (s->est: auto keeps them whatever runs).
  */
 #include <math.h>
@@ -429,26 +429,22 @@ int sched_auto_checkpoint(struct sched *s)
 	if (s->remaining < 2 * p)
 		return DLS_OK;
 	if (!a->decided) { /* the probe: enough measured to tell the PEs apart */
-		double seen = 0, tau_sum = 0;
-		int measured = 0;
+		double seen = 0;
 
 		for (int j = 0; j < p; j++) {
 			all = all && s->est[j].sum_n > 0;
 			seen += s->est[j].sum_n;
-			if (s->est[j].sum_n > 0) {
-				tau_sum += s->est[j].sum_t / s->est[j].sum_n;
-				measured++;
-			}
 		}
 		/* the master's time in the probe against the loop's expected
-		 * time (I iterations of the measured mean tau over p): only
-		 * where the iterations met so far stand for the rest (a
+		 * time (I iterations of the measured PEs' mean tau over p):
+		 * only where the iterations met so far stand for the rest (a
 		 * correlated order keeps its expensive ones together), and
 		 * once half of what was handed out is measured (the chunks that
 		 * end first are the cheap ones) */
-		if (measured && !s->p.correlated && seen * 2 >= (double)(s->total - s->remaining) &&
+		if (s->p.service_s > 0 && !s->p.correlated && seen > 0 &&
+		    seen * 2 >= (double)(s->total - s->remaining) &&
 		    (double)a->served * s->p.service_s * AUTO_PROBE >=
-			tau_sum / measured * (double)s->total / (double)p)
+			learn_tau(s) * (double)s->total / (double)p)
 			probe_over = 1;
 		if ((!all || seen * AUTO_PROBE < (double)s->total) && !probe_over)
 			return DLS_OK;

@@ -1,7 +1,7 @@
 /* Unit tests of --scheme auto (common/sched/sched_auto.c): the probe, a switch
  * when the measurements call for one, small chunks where costs sit
- * together, the master's time in the model, the same decisions from the same measurements, and no switch
- * to a technique that cannot take over.  A toy cluster runs the schedule:
+ * together, the master's time in the model, the same decisions from the
+ * same measurements, and no switch to a technique that cannot take over.  A toy cluster runs the schedule:
  * PE j computes an iteration of cost c in c / speed_j seconds and waits h
  * for each chunk. */
 #include <CUnit/CUnit.h>
