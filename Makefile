@@ -232,11 +232,12 @@ $(SUBREAPER_BIN): $(BUILD)/tests/tools/subreaper.o
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@
 
-$(OMP_BIN): tests/bench/omp_mandel.c common/workload/mandel.c common/workload/mandel.h
+# the slaves' own kernel object, so that both compute with the same code
+$(BUILD)/tests/bench/omp_mandel.o: ALL_CFLAGS += -fopenmp
+$(OMP_BIN): $(BUILD)/tests/bench/omp_mandel.o $(BUILD)/common/workload/mandel.o
 	$(Q)mkdir -p $(@D)
-	$(if $(Q),@echo "  CC      $@")
-	$(Q)$(CC) -std=c11 -D_GNU_SOURCE $(OPT) $(WARN) $(WERROR) -fopenmp -ffp-contract=off \
-	  -Iinclude -iquote common/workload tests/bench/omp_mandel.c common/workload/mandel.c -o $@
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) -fopenmp $^ -o $@
 
 $(TREESCHED_BIN): $(TREESCHED_OBJ) $(LIBCLI) $(LIBORB) $(LIBDLS)
 	$(Q)mkdir -p $(@D)

@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
