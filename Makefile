@@ -144,7 +144,7 @@ TEST_PROGS    := $(BADCLIENT_BIN) $(PINGRETRY_BIN) $(SUBREAPER_BIN) $(OMP_BIN)
 FUZZ_TARGETS  := master twolevel coordinator tree_slave journal record
 FUZZ_LIB_OBJ  := $(BUILD)/tests/fuzz/fuzz_input.o $(BUILD)/tests/fuzz/fuzz_run.o \
                  $(BUILD)/tests/fuzz/fuzz_master_target.o \
-                 $(BUILD)/tests/unit/master_testutil.o
+                 $(BUILD)/tests/unit/master_testutil.o $(BUILD)/tests/unit/journal_testutil.o
 FUZZ_REPLAY   := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/replay_%)
 FUZZ_BIN      := $(FUZZ_TARGETS:%=$(BUILD)/tests/fuzz/fuzz_%)
 FUZZ_SECONDS  ?= 120

@@ -218,6 +218,7 @@ int main(int argc, char **argv)
 				"(N >= 2), or use awf-b, awf-c, awf-d or awf-e");
 	cfg.rejoin_ms = rejoin_ms;
 	cfg.journal_os = rc_opts.journal_os;
+	cfg.journal_key.set = run_auth_journal_key(&rc_opts.secret, cfg.journal_key.bytes);
 	o.out = rc_opts.out;
 	o.ior_file = rc_opts.ior_file;
 	o.ping_ms = rc_opts.ping_ms;

@@ -18,6 +18,7 @@
 #include "dls/proto.h"
 #include "iter_order.h"
 #include "dls_sched.h"
+#include "journal_mac.h"
 #include "result_store.h"
 
 #ifdef __cplusplus
@@ -75,6 +76,9 @@ struct master_config {
 	int journal_os;		/* 0: every journal commit is synced to the disk
 				   (survives a power cut); 1: handed to the OS only
 				   (survives the master's crash, not the machine's) */
+	struct journal_key journal_key; /* the journal's MAC key, from the run's
+					   secret (run_auth_journal_key); unset:
+					   an open run's empty key */
 	int rejoin_ms;		/* after a resume: how long a slave holding work may
 				   take to rejoin before it is declared lost */
 };

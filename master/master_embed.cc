@@ -199,6 +199,7 @@ extern "C" int dls_embed_master_start(const struct dls_embed_master_options *o,
 		delete e;
 		return DLS_EINVAL;
 	}
+	c.journal_key.set = run_auth_journal_key(&e->secret, c.journal_key.bytes);
 	e->m = master_open(&c, &rc, mwhy);
 	if (!e->m) {
 		snprintf(why, len, "%s", mwhy);

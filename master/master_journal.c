@@ -574,7 +574,8 @@ static int journal_begin(struct master *m, char *why)
 	sink = m->results.sink;
 	if (m->cfg.resume && m->cfg.loops > 1)
 		m->results.sink = NULL;
-	rc = journal_start(m->cfg.journal_dir, mine, !m->cfg.journal_os, m->cfg.resume,
+	rc = journal_start(m->cfg.journal_dir, mine, !m->cfg.journal_os, &m->cfg.journal_key,
+			   m->cfg.resume,
 			   replay_event, &rp, &rp.events, &m->journal, why, MASTER_WHY_LEN);
 	m->replaying = 0;
 	free(mine);

@@ -24,6 +24,7 @@
 
 #include "dls/proto.h"
 #include "iter_order.h"
+#include "journal_mac.h"
 #include "pile_policy.h"
 #include "result_store.h"
 #include "run_report.h"
@@ -59,6 +60,7 @@ struct coordinator_config {
 	char journal_dir[1024]; /* "": no journal; else journal to DIR/journal.db */
 	int resume;		/* continue the journal in journal_dir (coordinator_open) */
 	int journal_os;		/* 0: every commit synced to the disk; 1: to the OS */
+	struct journal_key journal_key; /* the journal's MAC key (as a master's) */
 };
 
 /* A slave's place in the chain. */

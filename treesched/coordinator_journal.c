@@ -359,7 +359,8 @@ static int journal_begin(struct coordinator *c, char *why)
 		return DLS_ENOMEM;
 	}
 	c->replaying = c->cfg.resume;
-	rc = journal_start(c->cfg.journal_dir, mine, !c->cfg.journal_os, c->cfg.resume,
+	rc = journal_start(c->cfg.journal_dir, mine, !c->cfg.journal_os, &c->cfg.journal_key,
+			   c->cfg.resume,
 			   replay_event, &rp, &rp.events, &c->journal, why, COORDINATOR_WHY_LEN);
 	c->replaying = 0;
 	free(mine);

@@ -180,6 +180,7 @@ int main(int argc, char **argv)
 	if (!ro.resume_dir)
 		config_from_options(&cfg, &ro);
 	cfg.journal_os = ro.journal_os;
+	cfg.journal_key.set = run_auth_journal_key(&ro.secret, cfg.journal_key.bytes);
 	o.out = ro.out;
 	o.ior_file = ro.ior_file;
 	o.ping_ms = ro.ping_ms;

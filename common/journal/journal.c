@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <openssl/crypto.h>
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -39,11 +40,15 @@ struct journal {
 	uint64_t appended, durable;
 	int flushing, failed;
 	struct journal_stats stats;
+	struct journal_key key;
+	uint8_t run_mac[JOURNAL_MAC_LEN]; /* the chain's start */
+	uint8_t head[JOURNAL_MAC_LEN];	  /* the last record's MAC: the next one chains to it */
 };
 
 static const char schema[] =
-	"CREATE TABLE run(format INTEGER NOT NULL, config TEXT NOT NULL);"
-	"CREATE TABLE event(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, body TEXT NOT NULL);"
+	"CREATE TABLE run(format INTEGER NOT NULL, config TEXT NOT NULL, mac BLOB NOT NULL);"
+	"CREATE TABLE event(id INTEGER PRIMARY KEY, kind TEXT NOT NULL, body TEXT NOT NULL,"
+	" mac BLOB NOT NULL);"
 	"CREATE TABLE block(event INTEGER NOT NULL, start INTEGER NOT NULL,"
 	" count INTEGER NOT NULL, data BLOB NOT NULL);";
 
@@ -94,8 +99,8 @@ static int db_open(struct journal *j, int sync_disk, char *why, size_t len)
 
 static int prepare_inserts(struct journal *j, char *why, size_t len)
 {
-	if (sqlite3_prepare_v2(j->db, "INSERT INTO event(id, kind, body) VALUES(?, ?, ?)", -1,
-			       &j->ins_event, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(j->db, "INSERT INTO event(id, kind, body, mac) VALUES(?, ?, ?, ?)",
+			       -1, &j->ins_event, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(j->db,
 			       "INSERT INTO block(event, start, count, data) VALUES(?, ?, ?, ?)",
 			       -1, &j->ins_block, NULL) != SQLITE_OK)
@@ -103,7 +108,8 @@ static int prepare_inserts(struct journal *j, char *why, size_t len)
 	return DLS_OK;
 }
 
-static struct journal *journal_new(const char *dir, char *why, size_t len)
+static struct journal *journal_new(const char *dir, const struct journal_key *key, char *why,
+				   size_t len)
 {
 	struct journal *j = calloc(1, sizeof(*j));
 
@@ -111,6 +117,8 @@ static struct journal *journal_new(const char *dir, char *why, size_t len)
 		snprintf(why, len, "out of memory");
 		return NULL;
 	}
+	if (key)
+		j->key = *key;
 	if ((size_t)snprintf(j->path, sizeof(j->path), "%s/%s", dir, JOURNAL_FILE) >=
 	    sizeof(j->path)) {
 		snprintf(why, len, "journal folder '%s': path too long", dir);
@@ -166,13 +174,14 @@ static void journal_free(struct journal *j)
 	sqlite3_close(j->db);
 	if (j->lock_fd >= 0)
 		close(j->lock_fd); /* and the lock with it */
+	OPENSSL_cleanse(&j->key, sizeof(j->key));
 	pthread_mutex_destroy(&j->mu);
 	pthread_cond_destroy(&j->cond);
 	free(j);
 }
 
-int journal_create(const char *dir, const char *config, int sync_disk, struct journal **out,
-		   char *why, size_t len)
+int journal_create(const char *dir, const char *config, int sync_disk,
+		   const struct journal_key *key, struct journal **out, char *why, size_t len)
 {
 	struct journal *j;
 	sqlite3_stmt *st = NULL;
@@ -183,9 +192,11 @@ int journal_create(const char *dir, const char *config, int sync_disk, struct jo
 		snprintf(why, len, "journal folder '%s': %s", dir, strerror(errno));
 		return DLS_EIO;
 	}
-	j = journal_new(dir, why, len);
+	j = journal_new(dir, key, why, len);
 	if (!j)
 		return DLS_ENOMEM;
+	journal_mac_run(&j->key, JOURNAL_FORMAT, config, j->run_mac);
+	memcpy(j->head, j->run_mac, JOURNAL_MAC_LEN);
 	rc = lock_journal(j, dir, why, len);
 	if (rc) {
 		journal_free(j);
@@ -211,10 +222,12 @@ int journal_create(const char *dir, const char *config, int sync_disk, struct jo
 		rc = db_error(j, "cannot begin", why, len);
 	if (!rc && sqlite3_exec(j->db, schema, NULL, NULL, NULL) != SQLITE_OK)
 		rc = db_error(j, "cannot create its tables", why, len);
-	if (!rc && (sqlite3_prepare_v2(j->db, "INSERT INTO run(format, config) VALUES(?, ?)", -1,
-				       &st, NULL) != SQLITE_OK ||
+	if (!rc && (sqlite3_prepare_v2(j->db, "INSERT INTO run(format, config, mac) VALUES(?, ?, ?)",
+				       -1, &st, NULL) != SQLITE_OK ||
 		    sqlite3_bind_int(st, 1, JOURNAL_FORMAT) != SQLITE_OK ||
 		    sqlite3_bind_text(st, 2, config, -1, SQLITE_STATIC) != SQLITE_OK ||
+		    sqlite3_bind_blob(st, 3, j->run_mac, JOURNAL_MAC_LEN, SQLITE_STATIC) !=
+			    SQLITE_OK ||
 		    sqlite3_step(st) != SQLITE_DONE))
 		rc = db_error(j, "cannot record the run", why, len);
 	sqlite3_finalize(st);
@@ -230,14 +243,29 @@ int journal_create(const char *dir, const char *config, int sync_disk, struct jo
 	return DLS_OK;
 }
 
-/* Reads run.config and the last event id of an opened journal. */
-static int read_run(struct journal *j, char **config, char *why, size_t len)
+/* Copies a MAC column into out: 0, or -1 when it is not one. */
+static int mac_column(sqlite3_stmt *st, int col, uint8_t out[JOURNAL_MAC_LEN])
+{
+	if (sqlite3_column_type(st, col) != SQLITE_BLOB ||
+	    sqlite3_column_bytes(st, col) != JOURNAL_MAC_LEN)
+		return -1;
+	memcpy(out, sqlite3_column_blob(st, col), JOURNAL_MAC_LEN);
+	return 0;
+}
+
+/*
+ * Reads run.config, the last event's id and the chain's start and head of
+ * an opened journal; check: the run's record must match its MAC.
+ */
+static int read_run(struct journal *j, char **config, int check, char *why, size_t len)
 {
 	sqlite3_stmt *st = NULL;
+	uint8_t mine[JOURNAL_MAC_LEN];
 	int rc = DLS_OK;
 
 	if (sqlite3_prepare_v2(j->db,
-			       "SELECT format, config, (SELECT ifnull(max(id), 0) FROM event) FROM run",
+			       "SELECT format, config, (SELECT ifnull(max(id), 0) FROM event), mac, "
+			       "(SELECT mac FROM event ORDER BY id DESC LIMIT 1) FROM run",
 			       -1, &st, NULL) != SQLITE_OK) {
 		if (sqlite3_prepare_v2(j->db, "SELECT 1 FROM sqlite_master", -1, &st, NULL) ==
 			    SQLITE_OK &&
@@ -251,6 +279,16 @@ static int read_run(struct journal *j, char **config, char *why, size_t len)
 			return DLS_ENOENT;
 		}
 		sqlite3_finalize(st);
+		/* a journal of format 1 has no MACs */
+		if (sqlite3_prepare_v2(j->db, "SELECT format FROM run", -1, &st, NULL) ==
+			    SQLITE_OK &&
+		    sqlite3_step(st) == SQLITE_ROW) {
+			snprintf(why, len, "journal '%s': format %d, this program reads format %d",
+				 j->path, sqlite3_column_int(st, 0), JOURNAL_FORMAT);
+			sqlite3_finalize(st);
+			return DLS_EINVAL;
+		}
+		sqlite3_finalize(st);
 		return db_error(j, "not a DLS journal", why, len);
 	}
 	if (sqlite3_step(st) != SQLITE_ROW) {
@@ -260,9 +298,22 @@ static int read_run(struct journal *j, char **config, char *why, size_t len)
 		snprintf(why, len, "journal '%s': format %d, this program reads format %d",
 			 j->path, sqlite3_column_int(st, 0), JOURNAL_FORMAT);
 		rc = DLS_EINVAL;
+	} else if (mac_column(st, 3, j->run_mac) ||
+		   (check && (journal_mac_run(&j->key, JOURNAL_FORMAT,
+					      (const char *)sqlite3_column_text(st, 1), mine),
+			      CRYPTO_memcmp(mine, j->run_mac, JOURNAL_MAC_LEN)))) {
+		snprintf(why, len,
+			 "journal '%s': the run's record does not match its MAC: the journal "
+			 "was changed after it was written, or this is not the run's secret",
+			 j->path);
+		rc = DLS_EINVAL;
 	} else {
 		*config = strdup((const char *)sqlite3_column_text(st, 1));
 		j->appended = j->durable = (uint64_t)sqlite3_column_int64(st, 2);
+		if (j->appended == 0)
+			memcpy(j->head, j->run_mac, JOURNAL_MAC_LEN);
+		else if (mac_column(st, 4, j->head))
+			memset(j->head, 0, JOURNAL_MAC_LEN); /* the replay finds it */
 		if (!*config) {
 			snprintf(why, len, "out of memory");
 			rc = DLS_ENOMEM;
@@ -272,15 +323,17 @@ static int read_run(struct journal *j, char **config, char *why, size_t len)
 	return rc;
 }
 
-int journal_open(const char *dir, int sync_disk, char **config, struct journal **out, char *why,
-		 size_t len)
+/* journal_open; check 0: the MACs are not looked at (reading the
+ * configuration only). */
+static int open_journal(const char *dir, int sync_disk, const struct journal_key *key, int check,
+			char **config, struct journal **out, char *why, size_t len)
 {
 	struct journal *j;
 	int rc;
 
 	*out = NULL;
 	*config = NULL;
-	j = journal_new(dir, why, len);
+	j = journal_new(dir, key, why, len);
 	if (!j)
 		return DLS_ENOMEM;
 	if (!access(j->path, F_OK) && (rc = lock_journal(j, dir, why, len))) {
@@ -296,7 +349,7 @@ int journal_open(const char *dir, int sync_disk, char **config, struct journal *
 	}
 	rc = db_open(j, sync_disk, why, len);
 	if (!rc)
-		rc = read_run(j, config, why, len);
+		rc = read_run(j, config, check, why, len);
 	if (!rc)
 		rc = prepare_inserts(j, why, len);
 	if (rc) {
@@ -309,10 +362,16 @@ int journal_open(const char *dir, int sync_disk, char **config, struct journal *
 	return DLS_OK;
 }
 
+int journal_open(const char *dir, int sync_disk, const struct journal_key *key, char **config,
+		 struct journal **out, char *why, size_t len)
+{
+	return open_journal(dir, sync_disk, key, 1, config, out, why, len);
+}
+
 int journal_read_config(const char *dir, char **config, char *why, size_t len)
 {
 	struct journal *j;
-	int rc = journal_open(dir, 0, config, &j, why, len);
+	int rc = open_journal(dir, 0, NULL, 0, config, &j, why, len);
 
 	if (!rc)
 		journal_close(j);
@@ -357,9 +416,9 @@ static int count_event(void *ctx, const char *kind, const char *body,
 	return c->fn(c->ctx, kind, body, blocks, n, why, len);
 }
 
-int journal_start(const char *dir, const char *config, int sync_disk, int resume,
-		  journal_event_fn fn, void *ctx, size_t *events, struct journal **out, char *why,
-		  size_t len)
+int journal_start(const char *dir, const char *config, int sync_disk,
+		  const struct journal_key *key, int resume, journal_event_fn fn, void *ctx,
+		  size_t *events, struct journal **out, char *why, size_t len)
 {
 	struct counted counted = {fn, ctx, 0};
 	struct journal *j;
@@ -369,9 +428,9 @@ int journal_start(const char *dir, const char *config, int sync_disk, int resume
 	if (events)
 		*events = 0;
 	if (!resume)
-		return journal_create(dir, config, sync_disk, out, why, len);
+		return journal_create(dir, config, sync_disk, key, out, why, len);
 	*out = NULL;
-	rc = journal_open(dir, sync_disk, &theirs, &j, why, len);
+	rc = journal_open(dir, sync_disk, key, &theirs, &j, why, len);
 	if (rc)
 		return rc;
 	if (strcmp(config, theirs)) {
@@ -434,9 +493,11 @@ int journal_replay(struct journal *j, journal_event_fn fn, void *ctx, char *why,
 {
 	sqlite3_stmt *ev = NULL, *bl = NULL;
 	struct event_blocks b = {0};
+	uint8_t prev[JOURNAL_MAC_LEN], mine[JOURNAL_MAC_LEN], theirs[JOURNAL_MAC_LEN];
 	int rc = DLS_OK, brow;
 
-	if (sqlite3_prepare_v2(j->db, "SELECT id, kind, body FROM event ORDER BY id", -1, &ev,
+	memcpy(prev, j->run_mac, JOURNAL_MAC_LEN);
+	if (sqlite3_prepare_v2(j->db, "SELECT id, kind, body, mac FROM event ORDER BY id", -1, &ev,
 			       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(j->db, "SELECT event, start, count, data FROM block ORDER BY rowid",
 			       -1, &bl, NULL) != SQLITE_OK) {
@@ -458,11 +519,33 @@ int journal_replay(struct journal *j, journal_event_fn fn, void *ctx, char *why,
 				rc = blocks_add(&b, bl);
 			}
 		}
-		if (!rc)
-			rc = fn(ctx, (const char *)sqlite3_column_text(ev, 1),
-				(const char *)sqlite3_column_text(ev, 2), b.v, b.n, why, len);
+		if (!rc) {
+			const char *kind = (const char *)sqlite3_column_text(ev, 1);
+			const char *body = (const char *)sqlite3_column_text(ev, 2);
+
+			journal_mac_event(&j->key, prev, id, kind, body, b.v, b.n, mine);
+			if (mac_column(ev, 3, theirs) ||
+			    CRYPTO_memcmp(mine, theirs, JOURNAL_MAC_LEN)) {
+				snprintf(why, len,
+					 "journal '%s': record %lld (event '%s') does not match its "
+					 "MAC: the journal was changed there (a record edited, "
+					 "removed or inserted) or is not of this run's secret",
+					 j->path, (long long)id, kind);
+				rc = DLS_EINVAL;
+			} else {
+				memcpy(prev, mine, JOURNAL_MAC_LEN);
+				rc = fn(ctx, kind, body, b.v, b.n, why, len);
+			}
+		}
 		blocks_clear(&b);
 	}
+	if (!rc && brow == SQLITE_ROW) {
+		snprintf(why, len, "journal '%s': a block of no event (%lld)", j->path,
+			 (long long)sqlite3_column_int64(bl, 0));
+		rc = DLS_EINVAL;
+	}
+	if (!rc)
+		memcpy(j->head, prev, JOURNAL_MAC_LEN);
 	if (rc == DLS_ENOMEM)
 		snprintf(why, len, "out of memory");
 out:
@@ -517,12 +600,17 @@ uint64_t journal_append(struct journal *j, const char *kind, char *body,
 static int write_record(struct journal *j, const struct jrec *r)
 {
 	sqlite3_stmt *e = j->ins_event, *b = j->ins_block;
+	const char *body = r->body ? r->body : "{}";
 	int ok;
 
+	/* only the flushing thread writes: the chain's head is its own */
+	journal_mac_event(&j->key, j->head, (int64_t)r->ticket, r->kind, body, r->blocks, r->n,
+			  j->head);
 	sqlite3_reset(e);
 	ok = sqlite3_bind_int64(e, 1, (sqlite3_int64)r->ticket) == SQLITE_OK &&
 	     sqlite3_bind_text(e, 2, r->kind, -1, SQLITE_STATIC) == SQLITE_OK &&
-	     sqlite3_bind_text(e, 3, r->body ? r->body : "{}", -1, SQLITE_STATIC) == SQLITE_OK &&
+	     sqlite3_bind_text(e, 3, body, -1, SQLITE_STATIC) == SQLITE_OK &&
+	     sqlite3_bind_blob(e, 4, j->head, JOURNAL_MAC_LEN, SQLITE_STATIC) == SQLITE_OK &&
 	     sqlite3_step(e) == SQLITE_DONE;
 	for (size_t i = 0; ok && i < r->n; i++) {
 		sqlite3_reset(b);

@@ -11,9 +11,15 @@
  * the machine's) and the disk is synced at checkpoints.  Three
  * tables, readable with the sqlite3 shell:
  *
- *   run(format, config)                 one row: the run's configuration (JSON)
- *   event(id, kind, body)               in order; body is JSON
+ *   run(format, config, mac)            one row: the run's configuration (JSON)
+ *   event(id, kind, body, mac)          in order; body is JSON
  *   block(event, start, count, data)    the result blocks of an event
+ *
+ * Every record carries a MAC chained to the one before (journal_mac.h),
+ * under a key from the run's secret: a journal changed after it was written
+ * is refused when it is opened or replayed, naming the first record that
+ * does not match.  Records removed from the end cannot be told from a
+ * master that died before writing them (their work is computed again).
  *
  * Group commit: journal_append is cheap (the owner calls it under its own
  * lock, so the log's order is the state's order) and returns a ticket;
@@ -39,6 +45,7 @@
 #include <stdint.h>
 
 #include "dls/proto.h"
+#include "journal_mac.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,28 +53,30 @@ extern "C" {
 
 /* The journal's file in its folder, and its format (run.format). */
 #define JOURNAL_FILE "journal.db"
-#define JOURNAL_FORMAT 1
+#define JOURNAL_FORMAT 2
 
 struct journal;
 
 /*
  * Creates DIR/journal.db (DIR is made if missing, mode 0700) holding the
  * run's configuration `config` (JSON text); sync_disk: every commit is synced
- * to the disk.  Refuses a journal that already
- * exists (DLS_ESTATE: resume it, or remove it).  DLS_OK, or DLS_EIO /
- * DLS_ESTATE / DLS_ENOMEM with why (len octets) naming the file and cause.
+ * to the disk; key: the MAC key (copied; NULL or unset: the empty key of an
+ * open run).  Refuses a journal that already exists (DLS_ESTATE: resume it,
+ * or remove it).  DLS_OK, or DLS_EIO / DLS_ESTATE / DLS_ENOMEM with why (len
+ * octets) naming the file and cause.
  */
-int journal_create(const char *dir, const char *config, int sync_disk, struct journal **out,
-		   char *why, size_t len);
+int journal_create(const char *dir, const char *config, int sync_disk,
+		   const struct journal_key *key, struct journal **out, char *why, size_t len);
 
 /*
- * Opens the journal in DIR to resume it: *config receives the run's
- * configuration (malloc'd JSON text, the caller frees).  DLS_OK, or
- * DLS_ENOENT (no journal there), DLS_EINVAL (not a journal of this format),
- * DLS_EIO, with why.
+ * Opens the journal in DIR to resume it under key (as journal_create's):
+ * *config receives the run's configuration (malloc'd JSON text, the caller
+ * frees).  DLS_OK, or DLS_ENOENT (no journal there), DLS_EINVAL (not a
+ * journal of this format, or its run's record does not match its MAC under
+ * key), DLS_EIO, with why.  The events' MACs are checked by journal_replay.
  */
-int journal_open(const char *dir, int sync_disk, char **config, struct journal **out, char *why,
-		 size_t len);
+int journal_open(const char *dir, int sync_disk, const struct journal_key *key, char **config,
+		 struct journal **out, char *why, size_t len);
 
 /*
  * Called once per event, in order: its kind, its body (JSON text) and its
@@ -77,23 +86,29 @@ int journal_open(const char *dir, int sync_disk, char **config, struct journal *
 typedef int (*journal_event_fn)(void *ctx, const char *kind, const char *body,
 				const struct dls_result *blocks, size_t n, char *why, size_t len);
 
-/* Replays every event of an opened journal: DLS_OK, fn's error, or DLS_EIO. */
+/*
+ * Replays every event of an opened journal, each checked against its MAC
+ * before fn sees it: DLS_OK, fn's error, DLS_EINVAL naming the first record
+ * that does not match (fn has seen the ones before), or DLS_EIO.
+ */
 int journal_replay(struct journal *j, journal_event_fn fn, void *ctx, char *why, size_t len);
 
 /*
  * A role's journal as it starts: resume 0 creates a new one in dir holding
- * config (as journal_create); resume 1 opens the one there, which must hold
- * the same configuration (else DLS_EINVAL: "of another run (or other
- * options)"), and replays it through fn.  *events receives how many were
- * replayed (may be NULL).  DLS_OK with *out, or an error with why.
+ * config (as journal_create); resume 1 opens the one there under key, which
+ * must hold the same configuration (else DLS_EINVAL: "of another run (or
+ * other options)"), and replays it through fn (journal_replay).  *events
+ * receives how many were replayed (may be NULL).  DLS_OK with *out, or an
+ * error with why.
  */
-int journal_start(const char *dir, const char *config, int sync_disk, int resume,
-		  journal_event_fn fn, void *ctx, size_t *events, struct journal **out, char *why,
-		  size_t len);
+int journal_start(const char *dir, const char *config, int sync_disk,
+		  const struct journal_key *key, int resume, journal_event_fn fn, void *ctx,
+		  size_t *events, struct journal **out, char *why, size_t len);
 
 /*
  * Reads the configuration of the journal in dir (malloc'd JSON text in
- * *config) without resuming it.  As journal_open.
+ * *config) without resuming it, and without checking its MACs (resuming
+ * does).  As journal_open.
  */
 int journal_read_config(const char *dir, char **config, char *why, size_t len);
 

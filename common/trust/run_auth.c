@@ -20,6 +20,7 @@
 
 static const char JOIN_LABEL[] = "DLS-join-3";
 static const char PARENT_LABEL[] = "DLS-master-3";
+static const char JOURNAL_KEY_LABEL[] = "DLS-journal-key-1";
 
 int dls_random_bytes(void *buf, size_t n)
 {
@@ -223,6 +224,17 @@ int run_auth_check_parent(const struct run_secret *s, const uint8_t *nonce, size
 		return DLS_EINVAL;
 	}
 	return DLS_OK;
+}
+
+int run_auth_journal_key(const struct run_secret *s, uint8_t key[RUN_AUTH_PROOF_LEN])
+{
+	EVP_MAC_CTX *ctx;
+
+	if (!s || !s->set)
+		return 0;
+	ctx = mac_start(s, JOURNAL_KEY_LABEL);
+	mac_end(ctx, key);
+	return 1;
 }
 
 int run_auth_init(struct run_auth *a, const struct run_secret *s)

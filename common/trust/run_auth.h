@@ -89,6 +89,13 @@ int run_auth_check_parent(const struct run_secret *s, const uint8_t *nonce, size
 			  const int *ids, const uint64_t *keys, size_t n, const uint8_t *proof,
 			  size_t plen, char *why, size_t len);
 
+/*
+ * The key of the run's journals (journal_mac.h): HMAC-SHA256(secret,
+ * "DLS-journal-key-1").  Returns 1 with key filled, or 0 (key untouched) in
+ * an open run or for s NULL.
+ */
+int run_auth_journal_key(const struct run_secret *s, uint8_t key[RUN_AUTH_PROOF_LEN]);
+
 /* A parent's view: its secret and the nonces already used in the run. */
 struct run_auth {
 	struct run_secret secret;

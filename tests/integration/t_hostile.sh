@@ -10,6 +10,8 @@
 # and the slave refuses to work for it.  A secret readable by others, and a
 # slave without the secret, are refused with a reason.  10,000 idle
 # connections held on the master's port cost a run nothing: exact image.
+# A journal edited after a kill -9, or resumed under another secret, is
+# refused naming the record; the untouched one resumes exact.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -253,3 +255,64 @@ grep -qE "refused (requests|results): [0-9]+ more in the last [0-9]+ s \(from sl
 size=$(stat -c %s "$T/flood-master.log")
 [ "$size" -lt 20000 ] || fail "the flood's log has $size octets"
 echo "ok a flood of 4000 forged calls: all refused, image exact, $lines refusal lines, $size octets of log"
+
+# --- an edited journal: refused, naming the first record that does not match ---------
+# a master journaling under the run's secret is killed with kill -9 part way;
+# the counts of one result block are changed in its journal.db; --resume
+# refuses it in one line naming the record, and refuses the untouched journal
+# under another secret; the untouched copy then resumes, exact.
+J=$T/ej
+EJ_SECRET=$T/ej.secret
+OTHER=$T/other.secret
+head -c 32 /dev/urandom >"$EJ_SECRET"
+head -c 32 /dev/urandom >"$OTHER"
+chmod 600 "$EJ_SECRET" "$OTHER"
+# not under timeout: the kill below must reach the master itself
+dls-master --run ej --slaves 2 --width 400 --height 200 --scheme dtss --journal "$J" \
+	--secret-file "$EJ_SECRET" $NS $EP >"$T/ej-master1.log" 2>&1 &
+EJ=$!
+wait_for sh -c "nameclt $NS list DLS/ej | grep -qx master"
+EJS=""
+for i in 0 1; do
+	spawn ej$i dls-slave --run ej --name s$i --t-iter 3000 --rejoin-ms 30000 \
+		--secret-file "$EJ_SECRET" $NS $EP
+	EJS="$EJS $LAST_PID"
+done
+wait_for python3 -c 'import sqlite3, sys
+sys.exit(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM block").fetchone()[0] < 2)' "$J/journal.db"
+kill_wait KILL "$EJ"
+wait "$EJ" 2>/dev/null || true
+cp -a "$J" "$J.untouched"
+bad=$(python3 - "$J/journal.db" <<-'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+event, rowid = db.execute("SELECT event, rowid FROM block ORDER BY rowid LIMIT 1").fetchone()
+db.execute("UPDATE block SET data = zeroblob(length(data)) WHERE rowid = ?", (rowid,))
+db.commit()
+print(event)
+PY
+)
+rc=0
+dls-master --resume "$J" --secret-file "$EJ_SECRET" $NS $EP >"$T/ej-edited.log" 2>&1 || rc=$?
+expect_eq "resuming an edited journal" "$rc" 2
+expect_eq "the refusal's lines" "$(wc -l <"$T/ej-edited.log")" 1
+grep -q "^dls-master: cannot set up the run: journal '.*journal.db': record $bad (event '[a-z]*') does not match its MAC" \
+	"$T/ej-edited.log" || fail "the refusal: $(cat "$T/ej-edited.log")"
+rm -rf "$J"
+cp -a "$J.untouched" "$J"
+rc=0
+dls-master --resume "$J" --secret-file "$OTHER" $NS $EP >"$T/ej-other.log" 2>&1 || rc=$?
+expect_eq "resuming under another secret" "$rc" 2
+grep -q "the run's record does not match its MAC" "$T/ej-other.log" ||
+	fail "the refusal: $(cat "$T/ej-other.log")"
+rc=0
+timeout 60 dls-master --resume "$J" --raw "$T/ej.pgm" --secret-file "$EJ_SECRET" $NS $EP \
+	>"$T/ej-master2.log" 2>&1 || rc=$?
+expect_eq "the untouched journal resumed" "$rc" 0
+same_image "$T/ej.pgm" "$REF"
+for p in $EJS; do
+	rc=0
+	wait "$p" || rc=$?
+	expect_eq "a slave of the resumed run" "$rc" 0
+done
+echo "ok an edited journal: refused naming record $bad, another secret refused, the untouched one resumed exact"

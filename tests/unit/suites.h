@@ -22,6 +22,7 @@ int serve_suite_add(void);
 int roster_suite_add(void);
 int run_auth_suite_add(void);
 int journal_suite_add(void);
+int journal_mac_suite_add(void);
 int liveness_suite_add(void);
 int workload_suite_add(void);
 int net_addr_suite_add(void);

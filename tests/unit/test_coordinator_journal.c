@@ -21,6 +21,7 @@
 #include "coordinator.h"
 #include "dls/err.h"
 #include "journal.h"
+#include "journal_testutil.h"
 #include "master_testutil.h"
 #include "suites.h"
 
@@ -306,7 +307,7 @@ static void test_coordinator_journal_refusals(void)
 	fresh_dir();
 	CU_ASSERT_EQUAL(coordinator_journal_config(dir, &c, why), DLS_ENOENT);
 	/* a master's journal */
-	CU_ASSERT_EQUAL_FATAL(journal_create(dir, "{\"run\":\"m\"}", 0, &j, why,
+	CU_ASSERT_EQUAL_FATAL(journal_create(dir, "{\"run\":\"m\"}", 0, NULL, &j, why,
 					     sizeof(why)),
 			      DLS_OK);
 	journal_close(j);
@@ -339,6 +340,11 @@ static void test_coordinator_journal_refusals(void)
 	CU_ASSERT(sqlite3_changes(db) > 0);
 	sqlite3_close(db);
 	CU_ASSERT_EQUAL_FATAL(coordinator_journal_config(dir, &c, why), DLS_OK);
+	CU_ASSERT_PTR_NULL(coordinator_open(&c, &err, why));
+	CU_ASSERT_EQUAL(err, DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "does not match its MAC"));
+	/* by a forger who knows the key: the replay's own checks refuse it */
+	CU_ASSERT_EQUAL_FATAL(tu_journal_rechain(path, NULL), 0);
 	CU_ASSERT_PTR_NULL(coordinator_open(&c, &err, why));
 	CU_ASSERT_EQUAL(err, DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "does not hold iteration 0"));

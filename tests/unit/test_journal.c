@@ -18,6 +18,7 @@
 
 #include "dls/err.h"
 #include "journal.h"
+#include "journal_testutil.h"
 #include "mandel.h"
 #include "master.h"
 #include "master_testutil.h"
@@ -417,6 +418,12 @@ static void test_journal_refusals(void)
 	CU_ASSERT(sqlite3_changes(db) > 0);
 	sqlite3_close(db);
 	CU_ASSERT_EQUAL_FATAL(master_journal_config(dir, &c, why), DLS_OK);
+	CU_ASSERT_PTR_NULL(master_open(&c, &err, why));
+	CU_ASSERT_EQUAL(err, DLS_EINVAL);
+	CU_ASSERT_PTR_NOT_NULL(strstr(why, "does not match its MAC")); /* the edit, caught */
+	/* the same edit by a forger who knows the key (an open run's is empty):
+	 * the replay's own checks still refuse a reply the scheme would not give */
+	CU_ASSERT_EQUAL_FATAL(tu_journal_rechain(path, NULL), 0);
 	CU_ASSERT_PTR_NULL(master_open(&c, &err, why));
 	CU_ASSERT_EQUAL(err, DLS_EINVAL);
 	CU_ASSERT_PTR_NOT_NULL(strstr(why, "not this program's journal"));
