@@ -35,6 +35,10 @@ public:
 	{
 		throw CORBA::NO_IMPLEMENT();
 	}
+	DLS::OctetSeq *prove_name(const DLS::OctetSeq &, const char *) override
+	{
+		return new DLS::OctetSeq;
+	}
 	DLS::GroupRegistration *register_group(CORBA::ULong, const DLS::Credentials &, const char *,
 					       const DLS::StringSeq &, const DLS::DoubleSeq &,
 					       DLS::Slave_ptr) override

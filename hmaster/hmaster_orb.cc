@@ -13,6 +13,7 @@
 #include "hmaster_parent.hh"
 #include "hmaster_servant.hh"
 #include "orb_util.hh"
+#include "publish.hh"
 #include "ping_slave.hh"
 
 // The liveness policy (common/serve/liveness.c) over the hmaster core: a child that
@@ -51,7 +52,8 @@ struct parent_ops_guard {
 
 extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 {
-	char ppath[192], mpath[192], why[256] = "";
+	char ppath[192], mpath[192], why[256] = "", squat[256];
+	struct dls_name_guard *name_guard = NULL;
 	CORBA::Object_var obj;
 	struct hmaster *h;
 	HMaster_i *servant;
@@ -73,10 +75,15 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 	}
 	/* before anything reaches the parent: a resumed hmaster would otherwise
 	 * declare a predecessor that still serves its slaves lost */
-	if (dls_name_held(mpath, DLS_NAME_HELD_MS, why, sizeof(why))) {
+	if (dls_name_claim(mpath, o->secret, DLS_NAME_HELD_MS, squat, sizeof(squat), why,
+			   sizeof(why))) {
 		fprintf(stderr, "dls-hmaster: cannot take '%s': %s\n", mpath, why);
 		return 1;
 	}
+	if (squat[0])
+		log_warn("'%s' was held by an object that cannot prove the run's secret (%s): "
+			 "taking the name over",
+			 mpath, squat);
 	obj = dls_name_resolve_wait(ppath, o->connect_timeout_ms, &err, why, sizeof(why));
 	if (CORBA::is_nil(obj)) {
 		fprintf(stderr, "dls-hmaster: cannot find the parent '%s': %s\n", ppath, why);
@@ -116,6 +123,7 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 			fprintf(stderr, "dls-hmaster: cannot bind '%s': %s\n", mpath, why);
 			return 1;
 		}
+		name_guard = dls_name_guard_start(mpath, me, DLS_NAME_GUARD_MS);
 	} catch (const CORBA::Exception &e) {
 		dls_corba_error(e, why, sizeof(why));
 		fprintf(stderr, "dls-hmaster: cannot reach the parent '%s': %s\n", ppath, why);
@@ -129,6 +137,7 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 	live = liveness_start(&ops, o->ping_ms, &err);
 	if (!live) {
 		fprintf(stderr, "dls-hmaster: cannot watch the slaves: %s\n", dls_strerror(err));
+		dls_name_guard_stop(name_guard);
 		dls_name_unbind(mpath);
 		hmaster_destroy(h);
 		return 1;
@@ -165,6 +174,7 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 		fflush(stdout);
 	}
 	liveness_stop(live);
+	dls_name_guard_stop(name_guard);
 	dls_name_unbind(mpath);
 	dls_sleep_ms(100); /* let the last replies leave */
 	servant->forget_refs(); /* while the ORB is whole */

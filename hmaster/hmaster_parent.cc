@@ -243,7 +243,7 @@ static int p_register_group(void *ctx, const char *const *names, const double *s
 			    vpowers[i] = r->virtual_powers[(CORBA::ULong)i];
 		    }
 		    if (trust_check_parent(&p->secret, cred, ids, keys, n, r->proof, why, len))
-			    return DLS_EINVAL;
+			    return DLS_EREMOTE; /* a stranger on its name: looked up again */
 		    issued(p, ids, keys, n);
 		    return proto_job_in(r->job, job, why, len);
 	    },
@@ -312,7 +312,7 @@ static int p_register_cluster(void *ctx, const double *speeds, size_t n, int *id
 		    uint64_t rkey = r->key;
 
 		    if (trust_check_parent(&p->secret, cred, &rid, &rkey, 1, r->proof, why, len))
-			    return DLS_EINVAL;
+			    return DLS_EREMOTE; /* a stranger on its name: looked up again */
 		    if (vp->length() != n) {
 			    snprintf(why, len, "the parent returned %u powers for %zu slaves",
 				     (unsigned)vp->length(), n);

@@ -12,6 +12,7 @@
 #include "master_servant.hh"
 #include "npy_file.h"
 #include "orb_util.hh"
+#include "publish.hh"
 #include "proto_conv.hh"
 #include "run_loop.h"
 #include "timeline.h"
@@ -206,7 +207,7 @@ extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 		fprintf(stderr, "dls-master: cannot write '%s'\n", o->out.npy);
 		return 1;
 	}
-	status = dls_serve(servant, o->ior_file, c->run_name, "master", c->nslaves, &ops,
+	status = dls_serve(servant, o->ior_file, c->run_name, "master", c->nslaves, o->secret, &ops,
 			   o->ping_ms, o->progress);
 	npy_stream_close(s.npy); // the run ended before its last loop: no file
 	return status;

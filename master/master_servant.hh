@@ -26,6 +26,10 @@ public:
 	DLS::Reply *request(const DLS::ChunkRequest &req) override;
 	void submit(CORBA::Long slave_id, DLS::Capability key, const DLS::ResultSeq &results) override;
 	DLS::RunStatus *status() override;
+	DLS::OctetSeq *prove_name(const DLS::OctetSeq &nonce, const char *path) override
+	{
+		return trust_.prove_name(nonce, path);
+	}
 	DLS::GroupRegistration *register_group(CORBA::ULong version, const DLS::Credentials &cred,
 					       const char *hmaster_name,
 					       const DLS::StringSeq &names,

@@ -17,6 +17,22 @@
 
 static void refind_parent(slave_client *c);
 
+// The parent found by name did not prove the run's secret: a stranger may
+// hold the name until the real parent takes it over (PROTOCOL.md 14), so
+// the name is looked up again and the registration retried (DLS_EREMOTE);
+// a parent given by IOR is not this run's (DLS_EINVAL).  why says so.
+static int parent_unproven(slave_client *c, char *why, size_t len)
+{
+	size_t used = strlen(why);
+
+	if (c->opts->master_ior)
+		return DLS_EINVAL;
+	refind_parent(c);
+	if (used < len)
+		snprintf(why + used, len - used, ": looking its name up again");
+	return DLS_EREMOTE;
+}
+
 static int reg(void *ctx, const char *name, double speed, int *id, double *vpower,
 	       struct dls_job *job, char *why, size_t len)
 {
@@ -31,7 +47,7 @@ static int reg(void *ctx, const char *name, double speed, int *id, double *vpowe
 		uint64_t rkey = r->key;
 
 		if (trust_check_parent(&c->secret, cred, &rid, &rkey, 1, r->proof, why, len))
-			return DLS_EINVAL;
+			return parent_unproven(c, why, len);
 		*id = r->slave_id;
 		*vpower = r->virtual_power;
 		c->key = r->key;
@@ -161,7 +177,7 @@ static int register_tree(void *ctx, const char *name, double speed, struct tree_
 		uint64_t rkey = r->reg.key;
 
 		if (trust_check_parent(&c->secret, cred, &rid, &rkey, 1, r->reg.proof, why, len))
-			return DLS_EINVAL;
+			return parent_unproven(c, why, len);
 		memset(a, 0, sizeof(*a));
 		a->id = r->reg.slave_id;
 		a->vpower = r->reg.virtual_power;

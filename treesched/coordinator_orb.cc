@@ -12,6 +12,7 @@
 #include "dls/err.h"
 #include "dls/log.h"
 #include "orb_util.hh"
+#include "publish.hh"
 #include "proto_conv.hh"
 #include "run_loop.h"
 
@@ -133,6 +134,6 @@ extern "C" int coordinator_orb_run(struct coordinator *c, const struct coordinat
 				   wait_done, all_lost,	       snapshot,
 				   dismiss,   write_outputs,   o->timeout_s, NULL, quiesce};
 
-	return dls_serve(servant, o->ior_file, cfg->run_name, "treesched", cfg->nslaves, &ops,
-			 o->ping_ms, o->progress);
+	return dls_serve(servant, o->ior_file, cfg->run_name, "treesched", cfg->nslaves, o->secret,
+			 &ops, o->ping_ms, o->progress);
 }

@@ -25,6 +25,10 @@ public:
 		      CORBA::LongLong start, CORBA::LongLong count,
 		      CORBA::LongLong stride) override;
 	DLS::RunStatus *status() override;
+	DLS::OctetSeq *prove_name(const DLS::OctetSeq &nonce, const char *path) override
+	{
+		return trust_.prove_name(nonce, path);
+	}
 	DLS::Slave_ptr peer(CORBA::Long slave_id, DLS::Capability key, CORBA::Long peer_id,
 			    DLS::Capability_out peer_key) override;
 	DLS::Registration *rejoin(CORBA::ULong version, const DLS::Credentials &cred,

@@ -19,7 +19,6 @@
 #include "dls_time.h"
 #include "net_addr.h"
 #include "run_auth.h"
-#include "run_loop.h"
 
 static CORBA::ORB_var orb_;
 static PortableServer::POA_var poa_;
@@ -488,75 +487,6 @@ int dls_serve_until_killed(PortableServer::ServantBase *servant, const char *ior
 		fprintf(stderr, "%s: %s\n", prog, why);
 		return 1;
 	}
-}
-
-int dls_publish(PortableServer::ServantBase *servant, const char *ior_file, const char *path,
-		const char *prog)
-{
-	char why[256] = "";
-
-	if (dls_name_held(path, DLS_NAME_HELD_MS, why, sizeof(why))) {
-		fprintf(stderr, "%s: cannot take '%s': %s\n", prog, path, why);
-		return 1;
-	}
-	try {
-		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
-		CORBA::Object_var obj = dls_root_poa()->id_to_reference(oid);
-		int failed = ior_file && dls_write_ior(obj, ior_file, prog);
-
-		if (!failed && dls_name_bind(path, obj, why, sizeof(why))) {
-			fprintf(stderr, "%s: cannot bind '%s' in the naming service: %s\n", prog,
-				path, why);
-			failed = 1;
-		}
-		if (failed) /* nobody could call it yet: the POA lets go at once */
-			dls_root_poa()->deactivate_object(oid);
-		return failed;
-	} catch (const CORBA::Exception &e) {
-		dls_corba_error(e, why, sizeof(why));
-		fprintf(stderr, "%s: cannot activate the servant: %s\n", prog, why);
-		return 1;
-	}
-}
-
-void dls_unpublish(PortableServer::ServantBase *servant)
-{
-	double deadline = dls_now() + 10;
-
-	try {
-		PortableServer::ObjectId_var oid = dls_root_poa()->servant_to_id(servant);
-		dls_root_poa()->deactivate_object(oid);
-	} catch (const CORBA::Exception &e) {
-		char why[256];
-
-		dls_corba_error(e, why, sizeof(why));
-		log_warn("cannot deactivate the servant: %s", why);
-	}
-	// the creator's reference is the last one once the POA let go
-	while (servant->_refcount_value() > 1 && dls_now() < deadline)
-		dls_sleep_ms(2);
-	if (servant->_refcount_value() > 1)
-		log_warn("a call on the servant has not returned after 10 s: the ORB deletes it");
-	servant->_remove_ref();
-}
-
-int dls_serve(PortableServer::ServantBase *servant, const char *ior_file, const char *run,
-	      const char *leaf, int nslaves, const struct run_loop_ops *ops, int ping_ms,
-	      int progress)
-{
-	char path[192];
-	int status;
-
-	dls_name_path(path, run, leaf);
-	if (dls_publish(servant, ior_file, path, ops->prog)) {
-		servant->_remove_ref(); /* not active: this deletes it */
-		return 1;
-	}
-	log_info("bound as '%s', waiting for %d slaves", path, nslaves);
-	status = run_loop(ops, ping_ms, progress);
-	dls_name_unbind(path);
-	dls_unpublish(servant);
-	return status;
 }
 
 CORBA::Object_ptr dls_name_resolve_wait(const char *path, int timeout_ms, int *err, char *why,

@@ -68,14 +68,6 @@ typename T::_ptr_type dls_ref_with_timeout(CORBA::Object_ptr obj, int timeout_ms
 // silent (a crashed predecessor's name is free to take again).
 int dls_name_held(const char *path, int timeout_ms, char *why, size_t len);
 
-// Makes servant reachable: refuses a path that a live servant holds
-// (dls_name_held), activates it in the root POA, writes its IOR to
-// ior_file (unless NULL) and binds it at path.  0, or 1 with the reason on
-// stderr after "prog: ", the servant then not active (the caller's
-// reference is the last).
-int dls_publish(PortableServer::ServantBase *servant, const char *ior_file, const char *path,
-		const char *prog);
-
 // Writes obj's IOR to path: 0, or 1 with the reason on stderr after "prog: ".
 int dls_write_ior(CORBA::Object_ptr obj, const char *path, const char *prog);
 
@@ -84,22 +76,6 @@ int dls_write_ior(CORBA::Object_ptr obj, const char *path, const char *prog);
 // owns it), writes its IOR to ior_path and runs the ORB.  The exit status.
 int dls_serve_until_killed(PortableServer::ServantBase *servant, const char *ior_path,
 			   const char *prog);
-
-// Deactivates a servant dls_publish activated and deletes it in this
-// thread: the POA lets go of it when the last call on it has returned, and
-// this waits for that (at most 10 s, logged), so that its deletion never
-// falls to an ORB thread, maybe while the ORB is being destroyed.  Past
-// that, it is left to the ORB, as any servant is.
-void dls_unpublish(PortableServer::ServantBase *servant);
-
-struct run_loop_ops;
-
-// A serving role's whole life: publishes servant as DLS/<run>/<leaf>,
-// runs the run loop (run_loop.h) for nslaves children, then unbinds and
-// unpublishes.  Returns the exit status.
-int dls_serve(PortableServer::ServantBase *servant, const char *ior_file, const char *run,
-	      const char *leaf, int nslaves, const struct run_loop_ops *ops, int ping_ms,
-	      int progress);
 
 // Pings a slave (or an hmaster answering for slaves below it): DLS_OK when it
 // answered within its reference's timeout, else DLS_EREMOTE with why filled.

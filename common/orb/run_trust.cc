@@ -44,6 +44,19 @@ void RunTrust::prove(const DLS::Credentials &cred, const int *ids, const uint64_
 		proof[(CORBA::ULong)k] = p[k];
 }
 
+DLS::OctetSeq *RunTrust::prove_name(const DLS::OctetSeq &nonce, const char *path) const
+{
+	DLS::OctetSeq *proof = new DLS::OctetSeq;
+	uint8_t p[RUN_AUTH_PROOF_LEN];
+	size_t plen;
+
+	run_auth_prove_name(&auth_.secret, nonce.get_buffer(), nonce.length(), path, p, &plen);
+	proof->length((CORBA::ULong)plen);
+	for (size_t k = 0; k < plen; k++)
+		(*proof)[(CORBA::ULong)k] = p[k];
+	return proof;
+}
+
 DLS::Registration *RunTrust::registration(const DLS::Credentials &cred, int id, uint64_t key,
 					  double vpower, const DLS::JobSpec &job) const
 {

@@ -25,6 +25,9 @@ public:
 	// The proof back over cred's nonce and the n children registered.
 	void prove(const DLS::Credentials &cred, const int *ids, const uint64_t *keys, size_t n,
 		   DLS::OctetSeq &proof) const;
+	// Master::prove_name's answer: the name proof over nonce and path
+	// (empty in an open run).
+	DLS::OctetSeq *prove_name(const DLS::OctetSeq &nonce, const char *path) const;
 	// The answer to one child's registration or rejoin: its id, capability,
 	// V_i and the job, with the proof back.
 	DLS::Registration *registration(const DLS::Credentials &cred, int id, uint64_t key,

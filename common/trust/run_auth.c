@@ -21,6 +21,7 @@
 static const char JOIN_LABEL[] = "DLS-join-3";
 static const char PARENT_LABEL[] = "DLS-master-3";
 static const char JOURNAL_KEY_LABEL[] = "DLS-journal-key-1";
+static const char NAME_LABEL[] = "DLS-name-1";
 
 int dls_random_bytes(void *buf, size_t n)
 {
@@ -224,6 +225,31 @@ int run_auth_check_parent(const struct run_secret *s, const uint8_t *nonce, size
 		return DLS_EINVAL;
 	}
 	return DLS_OK;
+}
+
+void run_auth_prove_name(const struct run_secret *s, const uint8_t *nonce, size_t nlen,
+			 const char *path, uint8_t proof[RUN_AUTH_PROOF_LEN], size_t *plen)
+{
+	EVP_MAC_CTX *ctx;
+
+	*plen = 0;
+	if (!s || !s->set)
+		return;
+	ctx = mac_start(s, NAME_LABEL);
+	mac_add(ctx, nonce, nlen);
+	mac_add(ctx, (const uint8_t *)path, strlen(path));
+	mac_end(ctx, proof);
+	*plen = RUN_AUTH_PROOF_LEN;
+}
+
+int run_auth_check_name(const struct run_secret *s, const uint8_t *nonce, size_t nlen,
+			const char *path, const uint8_t *proof, size_t plen)
+{
+	uint8_t want[RUN_AUTH_PROOF_LEN];
+	size_t wlen;
+
+	run_auth_prove_name(s, nonce, nlen, path, want, &wlen);
+	return wlen && plen == wlen && !CRYPTO_memcmp(want, proof, wlen);
 }
 
 int run_auth_journal_key(const struct run_secret *s, uint8_t key[RUN_AUTH_PROOF_LEN])

@@ -90,6 +90,20 @@ int run_auth_check_parent(const struct run_secret *s, const uint8_t *nonce, size
 			  size_t plen, char *why, size_t len);
 
 /*
+ * A server proves that it knows the run's secret to one that finds it
+ * holding a name it wants (Master::prove_name, PROTOCOL.md 14):
+ * HMAC-SHA256(secret, "DLS-name-1" | nonce | path); *plen = 0 in an open
+ * run.
+ */
+void run_auth_prove_name(const struct run_secret *s, const uint8_t *nonce, size_t nlen,
+			 const char *path, uint8_t proof[RUN_AUTH_PROOF_LEN], size_t *plen);
+
+/* 1 when proof is run_auth_prove_name's over nonce and path under s (which
+ * must have a secret), else 0. */
+int run_auth_check_name(const struct run_secret *s, const uint8_t *nonce, size_t nlen,
+			const char *path, const uint8_t *proof, size_t plen);
+
+/*
  * The key of the run's journals (journal_mac.h): HMAC-SHA256(secret,
  * "DLS-journal-key-1").  Returns 1 with key filled, or 0 (key untouched) in
  * an open run or for s NULL.

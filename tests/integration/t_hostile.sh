@@ -316,3 +316,42 @@ for p in $EJS; do
 	expect_eq "a slave of the resumed run" "$rc" 0
 done
 echo "ok an edited journal: refused naming record $bad, another secret refused, the untouched one resumed exact"
+
+# --- a squatter on the master's name ------------------------------------------------------
+# a stranger's live master is bound as run sq's master before sq's master
+# starts: sq's master asks it to prove sq's secret, it cannot, and the name
+# is taken over with a line; bound to the stranger again mid-run, the name is
+# bound back within a second; the run ends exact.  An open run cannot tell a
+# squatter from its own: it refuses, and says a secret would take it over.
+SQ_SECRET=$T/sq.secret
+head -c 32 /dev/urandom >"$SQ_SECRET"
+chmod 600 "$SQ_SECRET"
+spawn sq-evil dls-master --run sqe --slaves 1 --width 40 --height 20 --register-timeout-ms 60000 \
+	$NS $EP
+SQE=$LAST_PID
+wait_for sh -c "nameclt $NS list DLS/sqe | grep -qx master"
+"$DLS_TEST_BIN_DIR/bad_client" --hijack sq sqe $NS $EP >"$T/sq-hijack.log" 2>&1
+spawn sq-master dls-master --run sq --slaves 2 --width 400 --height 200 --scheme dtss \
+	--secret-file "$SQ_SECRET" --raw "$T/sq.pgm" $NS $EP
+SQ=$LAST_PID
+wait_for grep -q "'DLS/sq/master' was held by an object that cannot prove the run's secret (it proves no secret): taking the name over" \
+	"$T/sq-master.log"
+for i in 0 1; do
+	DLS_LOG_LEVEL=info spawn sq$i dls-slave --run sq --name s$i --t-iter 3000 \
+		--secret-file "$SQ_SECRET" $NS $EP
+done
+wait_for grep -q "registered as slave" "$T/sq0.log"
+wait_for grep -q "registered as slave" "$T/sq1.log"
+"$DLS_TEST_BIN_DIR/bad_client" --hijack sq sqe $NS $EP >>"$T/sq-hijack.log" 2>&1
+wait_for grep -q "'DLS/sq/master' was bound to another object: bound it back" "$T/sq-master.log"
+wait "$SQ"
+same_image "$T/sq.pgm" "$REF"
+"$DLS_TEST_BIN_DIR/bad_client" --hijack sqo sqe $NS $EP >>"$T/sq-hijack.log" 2>&1
+rc=0
+timeout 60 dls-master --run sqo --slaves 1 --width 40 --height 20 $NS $EP \
+	>"$T/sqo.log" 2>&1 || rc=$?
+expect_eq "an open run's master on a squatted name" "$rc" 1
+grep -q "^dls-master: cannot take 'DLS/sqo/master': .*with a secret, --secret-file, a name held by a stranger is taken over" \
+	"$T/sqo.log" || fail "the open run's refusal: $(cat "$T/sqo.log")"
+kill_wait TERM "$SQE"
+echo "ok a squatter: the name taken over at the start and bound back mid-run, image exact; an open run refuses"
