@@ -18,6 +18,7 @@
 #include "dls_cmds.h"
 #include "pictures.h"
 #include "dls_time.h"
+#include "ior_wait.h"
 #include "journal.h"
 #include "names_proc.h"
 #include "net_addr.h"
@@ -158,6 +159,7 @@ struct run_env {
 	char logdir[4096], bindir[4096], ns[128];
 	char pictures_json[4200]; /* --gantt or --report without --json: the master's JSON here */
 	char secret[4300]; /* the run's secret: every process of the run gets it */
+	char master_ior[4096]; /* the master's (coordinator's) IOR, once written: "" by name */
 };
 
 /* The run's TLS folder for host h (its CA's folder holds one per host). */
@@ -392,6 +394,8 @@ static int start_master(const struct run_opts *o, const struct run_env *e, struc
 	if (o->progress)
 		add_arg(margv, &mn, "--progress");
 	add_arg(margv, &mn, "--secret-file=%s", e->secret);
+	if (!o->hosts.from_file) /* on this host: its IOR for the slaves (below) */
+		add_arg(margv, &mn, "--ior=%s/master.ior", e->logdir);
 	add_ping_args(margv, &mn, o);
 	if (o->stall_ms >= 0 && !o->trees)
 		add_arg(margv, &mn, "--stall-ms=%d", o->stall_ms);
@@ -525,6 +529,9 @@ static void resume_hmasters(const struct run_opts *o, const struct run_env *e,
 		}
 }
 
+/* How long the slaves wait for the master's IOR before they look for it by name. */
+#define MASTER_IOR_WAIT_MS 10000
+
 /* What --no-start launches a slave from: no such program in the bin folder. */
 #define NOSTART_PROGRAM "dls-slave.no-start-drill"
 
@@ -568,6 +575,8 @@ static int start_slaves(const struct run_opts *o, const struct run_env *e, struc
 		if (o->nlevels)
 			add_arg(sargv, &sn, "--master=hmaster.%d.%d", o->nlevels - 1,
 				o->slave_hm[i]);
+		else if (e->master_ior[0] && !o->slave_program && !r->slaves[i].drilled)
+			add_arg(sargv, &sn, "--master-ior=%s", e->master_ior);
 		if (o->trees)
 			add_arg(sargv, &sn, "--coordinator=treesched");
 		if (o->journal || o->nlevels) /* a resumed master or hmaster */
@@ -619,8 +628,19 @@ static void say_placement(const struct run_opts *o)
 static int launch(const struct run_opts *o, struct run_env *e, struct run_state *r)
 {
 	say_placement(o);
+	char ior_path[4200];
+
 	if (start_names_and_tls(o, e, r) || start_master(o, e, r, 0))
 		return 1;
+	/* the slaves reach the master by its reference, which no stranger on
+	 * the naming service can rebind or squat (a successor resumed later
+	 * they find by name, proving the run's secret); by name when the
+	 * master is on another host, or is not up in time */
+	snprintf(ior_path, sizeof(ior_path), "%s/master.ior", e->logdir);
+	if (!o->hosts.from_file &&
+	    ior_wait(ior_path, r->master.pid, MASTER_IOR_WAIT_MS, e->master_ior,
+		     sizeof(e->master_ior)))
+		e->master_ior[0] = '\0';
 	start_hmasters(o, e, r);
 	return start_slaves(o, e, r);
 }

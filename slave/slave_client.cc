@@ -110,8 +110,8 @@ static int submit(void *ctx, int id, const struct dls_result *res, size_t n, cha
 
 static int rejoin(void *ctx, int id, char *why, size_t len);
 
-// The master's current reference answers, or (a slave that may rejoin,
-// the master found by name) one bound under its name does.
+// The master's current reference answers, or one bound under its name does
+// (a successor, resumed there; also for a master first reached by IOR).
 static int reach(void *ctx, int timeout_ms, char *why, size_t len)
 {
 	slave_client *c = (slave_client *)ctx;
@@ -120,7 +120,7 @@ static int reach(void *ctx, int timeout_ms, char *why, size_t len)
 	DLS::Master_var m = master_ref(c);
 
 	dls_name_path(path, o->run_name, o->master_leaf);
-	return dls_reach_parent(m.in(), o->master_ior ? NULL : path, timeout_ms, why, len);
+	return dls_reach_parent(m.in(), path, timeout_ms, why, len);
 }
 
 static int leave(void *ctx, int id, const char *cause, char *why, size_t len)
@@ -452,16 +452,15 @@ static void set_parent_refs(slave_client *c, CORBA::Object_ptr obj)
 // After a registration found the parent unreachable: its name is looked up
 // again, so that the next attempt reaches a parent resumed under the same
 // name (one killed while its slaves register; they are not yet theirs to
-// rejoin).  Nothing when the name is not bound (yet) or the parent was
-// given as an IOR.  The new parent must still prove the run's secret.
+// rejoin).  Nothing when the name is not bound (yet), or there is no
+// naming service (a parent given as an IOR alone).  The new parent must
+// still prove the run's secret.
 static void refind_parent(slave_client *c)
 {
 	const struct slave_orb_opts *o = c->opts;
 	char path[192], why[256];
 	int err;
 
-	if (o->master_ior)
-		return;
 	dls_name_path(path, o->run_name, o->coordinator_leaf ? o->coordinator_leaf : o->master_leaf);
 	try {
 		CORBA::Object_var obj = dls_name_resolve(path, &err, why, sizeof(why));
@@ -473,8 +472,8 @@ static void refind_parent(slave_client *c)
 }
 
 // Finds the master (or coordinator) again (a new one is bound under the same
-// name) and joins it with our id and capability; it must prove the run's
-// secret.
+// name; the IOR first given, when no name is bound) and joins it with our id
+// and capability; it must prove the run's secret.
 static int rejoin(void *ctx, int id, char *why, size_t len)
 {
 	slave_client *c = (slave_client *)ctx;
@@ -484,15 +483,13 @@ static int rejoin(void *ctx, int id, char *why, size_t len)
 	int err = DLS_OK;
 
 	try {
-		if (o->master_ior) {
+		dls_name_path(path, o->run_name,
+			      o->coordinator_leaf ? o->coordinator_leaf : o->master_leaf);
+		obj = dls_name_resolve(path, &err, why, len);
+		if (CORBA::is_nil(obj) && o->master_ior)
 			obj = dls_orb()->string_to_object(o->master_ior);
-		} else {
-			dls_name_path(path, o->run_name,
-				      o->coordinator_leaf ? o->coordinator_leaf : o->master_leaf);
-			obj = dls_name_resolve(path, &err, why, len);
-			if (CORBA::is_nil(obj))
-				return err;
-		}
+		if (CORBA::is_nil(obj))
+			return err;
 		set_parent_refs(c, obj);
 		DLS::Master_var m = master_ref(c);
 		DLS::Registration_var r =

@@ -458,12 +458,17 @@ int dls_call_error(const CORBA::Exception &e, char *why, size_t len)
 int dls_write_ior(CORBA::Object_ptr obj, const char *path, const char *prog)
 {
 	CORBA::String_var ior = dls_orb()->object_to_string(obj);
-	FILE *f = fopen(path, "w");
+	std::string tmp = std::string(path) + ".tmp";
+	FILE *f = fopen(tmp.c_str(), "w");
 
-	if (f && fprintf(f, "%s\n", (const char *)ior) >= 0 && !fclose(f))
+	int ok = f && fprintf(f, "%s\n", (const char *)ior) >= 0;
+
+	if (f && fclose(f))
+		ok = 0;
+	/* whole or not at all: a reader waiting for the file never reads half */
+	if (ok && !rename(tmp.c_str(), path))
 		return 0;
-	if (f)
-		fclose(f);
+	remove(tmp.c_str());
 	fprintf(stderr, "%s: cannot write the IOR to '%s'\n", prog, path);
 	return 1;
 }

@@ -68,7 +68,8 @@ typename T::_ptr_type dls_ref_with_timeout(CORBA::Object_ptr obj, int timeout_ms
 // silent (a crashed predecessor's name is free to take again).
 int dls_name_held(const char *path, int timeout_ms, char *why, size_t len);
 
-// Writes obj's IOR to path: 0, or 1 with the reason on stderr after "prog: ".
+// Writes obj's IOR to path (through path.tmp, renamed: a reader finds the
+// whole IOR or no file): 0, or 1 with the reason on stderr after "prog: ".
 int dls_write_ior(CORBA::Object_ptr obj, const char *path, const char *prog);
 
 // Serves one servant until the process is killed, for the measuring tools

@@ -12,6 +12,7 @@
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls_time.h"
+#include "log_limit.h"
 #include "run_loop.h"
 
 int dls_name_claim(const char *path, const struct run_secret *secret, int timeout_ms,
@@ -133,9 +134,11 @@ struct dls_name_guard {
 	int stop;
 };
 
-// One look: path bound to self, else bound back (said).
+// One look: path bound to self, else bound back (said; a stranger who
+// rebinds it again and again gets a summary, not a line each time).
 static void guard_look(struct dls_name_guard *g)
 {
+	static struct log_limit lim = LOG_LIMIT_INIT("names bound back");
 	char why[256];
 	int err;
 
@@ -146,11 +149,12 @@ static void guard_look(struct dls_name_guard *g)
 		if (CORBA::is_nil(obj) && err != DLS_ENOENT)
 			return; /* the naming service cannot say: nothing to mend */
 		if (dls_name_bind(g->path, g->self, why, sizeof(why)))
-			log_warn("'%s' was %s and cannot be bound back: %s", g->path,
-				 CORBA::is_nil(obj) ? "unbound" : "bound to another object", why);
+			log_limited(&lim, -1, "'%s' was %s and cannot be bound back: %s", g->path,
+				    CORBA::is_nil(obj) ? "unbound" : "bound to another object",
+				    why);
 		else
-			log_warn("'%s' was %s: bound it back", g->path,
-				 CORBA::is_nil(obj) ? "unbound" : "bound to another object");
+			log_limited(&lim, -1, "'%s' was %s: bound it back", g->path,
+				    CORBA::is_nil(obj) ? "unbound" : "bound to another object");
 	} catch (const CORBA::Exception &) {
 	}
 }

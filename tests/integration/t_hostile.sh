@@ -353,5 +353,32 @@ timeout 60 dls-master --run sqo --slaves 1 --width 40 --height 20 $NS $EP \
 expect_eq "an open run's master on a squatted name" "$rc" 1
 grep -q "^dls-master: cannot take 'DLS/sqo/master': .*with a secret, --secret-file, a name held by a stranger is taken over" \
 	"$T/sqo.log" || fail "the open run's refusal: $(cat "$T/sqo.log")"
+# dls run on a naming service where a stranger binds its object as the run's
+# master before the run starts and again and again while it runs: the
+# master takes the name over and binds it back, and its slaves reach it by
+# the reference it wrote, so no name look-up can divert them; exact
+"$DLS_TEST_BIN_DIR/bad_client" --hijack dr sqe $NS $EP >>"$T/sq-hijack.log" 2>&1
+(
+	trap 'exit 0' TERM # after the bad_client in flight
+	while :; do
+		"$DLS_TEST_BIN_DIR/bad_client" --hijack dr sqe $NS $EP >/dev/null 2>&1
+		sleep 0.02
+	done
+) &
+SQUAT=$!
+rc=0
+timeout 120 dls run --names "$NS_ADDR" --run dr --cluster C8 --width 400 --height 200 \
+	--raw "$T/dr.pgm" --json "$T/dr.json" --dir "$T/dr" >"$T/dr.log" 2>&1 || rc=$?
+kill_wait TERM "$SQUAT"
+expect_eq "dls run on a squatted name" "$rc" 0
+same_image "$T/dr.pgm" "$REF"
+# every slave worked (by name, the stranger would have refused them: 1 of 8)
+python3 - "$T/dr.json" <<'PY' || fail "not every slave of dls run worked: $(cat "$T/dr.log")"
+import json, sys
+pes = json.load(open(sys.argv[1]))["pes"]
+assert len(pes) == 8 and all(p["state"] == "done" for p in pes), [p["state"] for p in pes]
+PY
+grep -q "'DLS/dr/master' was held by an object that cannot prove the run's secret" "$T/dr/master.log" ||
+	fail "dls run's master did not take its name over: $(cat "$T/dr/master.log")"
 kill_wait TERM "$SQE"
-echo "ok a squatter: the name taken over at the start and bound back mid-run, image exact; an open run refuses"
+echo "ok a squatter: the name taken over at the start and bound back mid-run, image exact; an open run refuses; dls run's slaves reach the master by its IOR"
