@@ -18,6 +18,7 @@
 
 #include "cli_opt.h"
 #include "dls/err.h"
+#include "dls/log.h"
 #include "dls/workload.h"
 #include "net_addr.h"
 #include "run_auth.h"
@@ -166,6 +167,23 @@ static void watch_lifeline(const char *prog)
 		pthread_detach(t);
 }
 
+/* A server takes every descriptor its hard limit allows: a stranger's idle
+ * connections each hold one, and the common soft limit (1,024) is soon
+ * spent.  Nothing to do, or nothing allowed: it goes on with what it has. */
+static void raise_descriptor_limit(void)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r) || r.rlim_cur >= r.rlim_max)
+		return;
+	rlim_t was = r.rlim_cur;
+
+	r.rlim_cur = r.rlim_max;
+	if (!setrlimit(RLIMIT_NOFILE, &r))
+		log_info("descriptors: soft limit raised from %llu to the hard limit, %llu",
+			 (unsigned long long)was, (unsigned long long)r.rlim_max);
+}
+
 int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void),
 		     int default_ms)
 {
@@ -182,6 +200,7 @@ int cli_server_start(const char *prog, int *argc, char **argv, void (*help)(void
 	 * OpenSSL's issues 6214 and 17469).  The process's exit
 	 * returns the memory. */
 	OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, NULL);
+	raise_descriptor_limit();
 	for (int i = 1; i < *argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			help();

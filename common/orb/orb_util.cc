@@ -53,6 +53,9 @@ static int load_tls_transport(int argc, char **argv, bool asked)
 }
 
 // The ORB's options, as ORB_init's options array wants them (name, value).
+// Connections with a thread each, and the pool's threads past them.
+#define DLS_CONN_THREADS 1024
+
 class OrbOptions {
 public:
 	void add(const char *name, const std::string &value)
@@ -82,14 +85,22 @@ private:
 // Connections: an incoming connection idle for 30 s is closed (omniORB's
 // default is 180 s; a client that calls again reconnects at once), so that
 // idle connections from strangers do not hold a server's descriptors for
-// minutes.  -ORBinConScanPeriod on the command line still wins.  Then the
-// address and TLS folder of a server placed on a network.
+// minutes.  Threads: the first DLS_CONN_THREADS connections get a thread
+// each (a blocked call, a registration waiting at the barrier, holds one);
+// past that the ORB serves new connections from a pool of as many threads,
+// so that thousands of idle connections cost no thread (omniORB's default
+// gives each of the first 10,000 a thread).  The command line's -ORB
+// options still win.  Then the address and TLS folder of a server placed
+// on a network.
 static int network_options(OrbOptions &opts, const struct net_listen *listen,
 			   const char *tls_dir)
 {
 	char endpoint[NET_HOST_LEN + 32], password[256], why[4600];
 
 	opts.add("inConScanPeriod", "30");
+	opts.add("threadPerConnectionUpperLimit", std::to_string(DLS_CONN_THREADS));
+	opts.add("threadPerConnectionLowerLimit", std::to_string(DLS_CONN_THREADS * 7 / 8));
+	opts.add("maxServerThreadPoolSize", std::to_string(DLS_CONN_THREADS));
 	if (tls_dir) {
 		if (net_tls_dir_check(tls_dir, password, sizeof(password), why, sizeof(why))) {
 			log_err("--tls-dir '%s': %s", tls_dir, why);

@@ -112,13 +112,19 @@ PY
 HOLDER=$!
 for _ in $(seq 600); do grep -q "holding 10000" "$T/holder.log" && break; sleep 0.1; done
 grep -q "holding 10000" "$T/holder.log"
+# the connections cost no thread each: the ORB serves them from its pool
+# past the first 1024 (without the bound: one thread each, 10,003)
+mpid=$(pgrep -P "$IDLEM" -x dls-master)
+threads=$(awk '/^Threads:/ {print $2}' "/proc/$mpid/status")
+rss=$(awk '/^VmRSS:/ {print $2}' "/proc/$mpid/status")
+[ "$threads" -le 1100 ] || fail "the master has $threads threads under 10000 idle connections"
 for i in 0 1; do
 	spawn islave$i dls-slave --run idle --name s$i --t-iter 400 $NS $EP
 done
 wait "$IDLEM"
 kill_wait TERM "$HOLDER"
 same_image "$T/idle.pgm" "$REF"
-echo "ok 10000 idle connections: image exact, T_p $(json_get "$T/idle.json" t_p) s"
+echo "ok 10000 idle connections: image exact, T_p $(json_get "$T/idle.json" t_p) s, the master at $threads threads and $((rss / 1024)) MB"
 
 # --- withdraw: only the run's own launcher, before registration closes ---------------
 # a slave that will not come is withdrawn (dls run does it for a slave that
