@@ -5,8 +5,9 @@
 # speed moves from one hour to the next).  BEFORE_BIN and AFTER_BIN are
 # folders holding dls, dls-master and dls-slave (copies of build/bin: a
 # build changes build/bin in place).  Each CELL is "CLUSTER SCHEME ORDER
-# LATENCY_US", e.g. "C8 ss natural 500".  4000x2000, no journal.  Prints
-# each cell's E, median and runs, for both.
+# LATENCY_US", e.g. "C8 ss natural 500".  4000x2000, no journal (with
+# JOURNAL=1 in the environment: dls run's journal, handed to the OS).
+# Prints each cell's E, median and runs, for both.
 #
 #   cp -r build/bin /tmp/before; (change, make); cp -r build/bin /tmp/after
 #   scripts/bench-ab.sh /tmp/before /tmp/after 3 "C8 ss natural 500" "C8 gss interleaved 0"
@@ -16,6 +17,8 @@ BEFORE=$(cd "$1" && pwd)
 AFTER=$(cd "$2" && pwd)
 REPS=$3
 shift 3
+journal=--no-journal
+[ "${JOURNAL:-0}" = 1 ] && journal=
 T=$(mktemp -d /tmp/dls-ab-XXXXXX)
 trap 'rm -rf "$T"' EXIT
 for rep in $(seq "$REPS"); do
@@ -25,7 +28,7 @@ for rep in $(seq "$REPS"); do
 			bin=$BEFORE
 			[ $side = after ] && bin=$AFTER
 			"$bin/dls" run --cluster "$cl" --scheme "$scheme" --order "$order" \
-				--width 4000 --height 2000 --link-latency-us "$lat" --no-journal \
+				--width 4000 --height 2000 --link-latency-us "$lat" $journal \
 				--no-progress --json "$T/$cl,$scheme,$order,$lat,$side,$rep.json" \
 				>"$T/run.log" 2>&1 || { cat "$T/run.log" >&2; exit 1; }
 		done
