@@ -134,9 +134,10 @@ BADCLIENT_BIN := $(BUILD)/tests/bin/bad_client
 PINGRETRY_OBJ := $(BUILD)/tests/tools/ping_retry.o
 PINGRETRY_BIN := $(BUILD)/tests/bin/ping_retry
 SUBREAPER_BIN := $(BUILD)/tests/bin/subreaper
+FREEZE_BIN    := $(BUILD)/tests/bin/freeze_main
 # the reference workload in shared memory (OpenMP), for make bench-omp
 OMP_BIN       := $(BUILD)/tests/bin/omp_mandel
-TEST_PROGS    := $(BADCLIENT_BIN) $(PINGRETRY_BIN) $(SUBREAPER_BIN) $(OMP_BIN)
+TEST_PROGS    := $(BADCLIENT_BIN) $(PINGRETRY_BIN) $(SUBREAPER_BIN) $(FREEZE_BIN) $(OMP_BIN)
 
 # Fuzz harnesses of the core handlers (tests/fuzz/): each links either
 # libFuzzer (make fuzz, clang) or replay_main.c, which replays the committed
@@ -228,6 +229,11 @@ $(PINGRETRY_BIN): $(PINGRETRY_OBJ) $(LIBORB) $(LIBDLS)
 	$(Q)$(CXX) $(ALL_LDFLAGS) $^ $(ORB_LIBS) -o $@
 
 $(SUBREAPER_BIN): $(BUILD)/tests/tools/subreaper.o
+	$(Q)mkdir -p $(@D)
+	$(if $(Q),@echo "  LD      $@")
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@
+
+$(FREEZE_BIN): $(BUILD)/tests/tools/freeze_main.o
 	$(Q)mkdir -p $(@D)
 	$(if $(Q),@echo "  LD      $@")
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ -o $@

@@ -55,6 +55,10 @@ struct master_child {
 	 * it was last asked */
 	int64_t stall_start, stall_done;
 	double stall_since, stall_asked;
+	/* the end game's view of it (master_takeback.c): the chunk its last
+	 * answer showed, how far, and since when it has not advanced */
+	int64_t pace_start, pace_done;
+	double pace_since;
 	double last_delivery_at; /* when results of it last came, or it was
 				    first given work (0: neither yet) */
 	uint32_t loop_told; /* the loop whose job it was last sent */

@@ -9,8 +9,16 @@
  * before the asker's reply leaves; a holder that is not told in time (or
  * never) computes the tail too, and the master drops those results: every
  * iteration is delivered exactly once either way.
+ *
+ * A holder whose chunk has not advanced for far longer than its pace
+ * allows (a loop body that hangs, a computing thread stuck while its ORB
+ * answers) is a straggler: it is declared lost there and then, and the
+ * asker computes its work again; the stall watch (master_stall.c) would
+ * find it only after --stall-ms.  If it comes back, it is taken back as
+ * any lost slave, and its results of that work are dropped.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +33,12 @@
  * arrival, beyond the two calls' round trips: the journal and the master's
  * own work (seconds). */
 #define TAKEBACK_MARGIN_S 1e-3
+/* A straggler: a chunk that has not advanced for STRAGGLER_PACES times the
+ * time its holder's pace needs for what is left of it, and at least
+ * STRAGGLER_MIN_S (a holder starved of the processor by a busy host for a
+ * moment is no straggler). */
+#define STRAGGLER_PACES 16.0
+#define STRAGGLER_MIN_S 3.0
 
 struct probe {
 	int id;
@@ -162,6 +176,70 @@ static double rate_of(const struct master *m, int id)
 	return ch->claimed_s > 0 && ch->claimed_n > 0 ? ch->claimed_n / ch->claimed_s : 0;
 }
 
+/* Notes how far each answer shows its holder: since when its chunk has
+ * not advanced.  The lock is held. */
+static void note_progress(struct master *m, const struct probe *v, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		struct master_child *ch = &m->children[v[k].id];
+
+		if (v[k].rc)
+			continue;
+		if (!(ch->pace_since > 0) || ch->pace_start != v[k].p.start ||
+		    ch->pace_done != v[k].p.done) {
+			ch->pace_start = v[k].p.start;
+			ch->pace_done = v[k].p.done;
+			ch->pace_since = v[k].at;
+		}
+	}
+}
+
+/* Iterations a second holder h computes: its measured pace, else its
+ * chunk's, else the asker's scaled by their declared powers (0: none). */
+static double pace_of(const struct master *m, int asker, const struct probe *v)
+{
+	double pace = rate_of(m, v->id), ra = rate_of(m, asker);
+	double va = m->roster.v[asker].info.vpower, vh = m->roster.v[v->id].info.vpower;
+
+	if (!(pace > 0) && v->p.done > 0 && v->p.elapsed > 0)
+		pace = (double)v->p.done / v->p.elapsed;
+	if (!(pace > 0) && ra > 0 && va > 0 && vh > 0)
+		pace = ra * vh / va;
+	return isfinite(pace) && pace > 0 ? pace : 0;
+}
+
+/* The straggler furthest past what its pace allows (-1: none), with the
+ * cause of its loss in cause.  The lock is held. */
+static long pick_straggler(const struct master *m, int asker, const struct probe *v, size_t n,
+			   char *cause, size_t len)
+{
+	double now = dls_now(), worst = 0;
+	long who = -1;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct master_child *ch = &m->children[v[k].id];
+		double pace = pace_of(m, asker, &v[k]), still, allowed;
+
+		if (v[k].rc || !(pace > 0)) /* (done == count: computed, never delivered) */
+			continue;
+		still = now - ch->pace_since;
+		allowed = STRAGGLER_PACES * (double)(v[k].p.count - v[k].p.done + 1) / pace;
+		if (allowed < STRAGGLER_MIN_S)
+			allowed = STRAGGLER_MIN_S;
+		if (still > allowed && still / allowed > worst) {
+			worst = still / allowed;
+			who = (long)k;
+			snprintf(cause, len,
+				 "a straggler: its chunk [%lld, +%lld) stayed at %lld computed for "
+				 "%.1f s, where its pace (%.3g iterations/s) allows %.1f s, while "
+				 "slave %d waited for work",
+				 (long long)v[k].p.start, (long long)v[k].p.count,
+				 (long long)v[k].p.done, still, pace, allowed, asker);
+		}
+	}
+	return who;
+}
+
 /* How many iterations of victim v's chunk asker id takes (0: none): of
  * what the holder will not have done when the cut reaches it (and the one
  * it is on), the asker's share by the two rates.  The lock is held. */
@@ -187,6 +265,7 @@ static int64_t share(const struct master *m, int id, const struct probe *v)
 void master_take_back(struct master *m, int id, struct dls_reply *out, struct master_cut *told)
 {
 	struct probe v[TAKEBACK_PROBES];
+	char cause[MASTER_WHY_LEN];
 	struct master_callout co = m->callout;
 	struct dls_range c;
 	size_t n;
@@ -204,8 +283,21 @@ void master_take_back(struct master *m, int id, struct dls_reply *out, struct ma
 	m->taking_back = 0;
 	for (size_t j = 0; j < n; j++)
 		check_answer(m, &v[j]);
-	if (!may_take_back(m, id) || (k = pick_victim(v, n)) < 0 ||
-	    (take = share(m, id, &v[k])) < 1)
+	if (!may_take_back(m, id))
+		return;
+	note_progress(m, v, n);
+	if ((k = pick_straggler(m, id, v, n, cause, sizeof(cause))) >= 0) {
+		master_release_lost(m, v[k].id, cause);
+		pthread_cond_broadcast(&m->cond);
+		if (!serve_ranges_pop_for(&m->requeue, id, &c))
+			return;
+		if (master_give_work(m, id, c, out)) /* out of memory: the next request */
+			(void)serve_ranges_push(&m->requeue, c.start, c.count);
+		else
+			m->roster.v[id].info.requeued_chunks++; /* as master_serve_one's */
+		return;
+	}
+	if ((k = pick_victim(v, n)) < 0 || (take = share(m, id, &v[k])) < 1)
 		return;
 	end = v[k].p.start + v[k].p.count - take;
 	rc = master_cut_tail(m, v[k].id, v[k].p.start, end);

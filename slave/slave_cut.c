@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "dls/err.h"
 #include "dls_time.h"
@@ -19,6 +20,11 @@ int slave_cut_init(struct slave_cut *c)
 		pthread_mutex_destroy(&c->lock);
 		return DLS_ENOMEM;
 	}
+	if (pthread_mutex_init(&c->seen_lock, NULL)) {
+		pthread_cond_destroy(&c->cond);
+		pthread_mutex_destroy(&c->lock);
+		return DLS_ENOMEM;
+	}
 	return DLS_OK;
 }
 
@@ -26,6 +32,7 @@ void slave_cut_destroy(struct slave_cut *c)
 {
 	pthread_cond_destroy(&c->cond);
 	pthread_mutex_destroy(&c->lock);
+	pthread_mutex_destroy(&c->seen_lock);
 	free(c->cum);
 	c->cum = NULL;
 }
@@ -137,10 +144,26 @@ void slave_cut_finish(struct slave_cut *c)
 
 void slave_cut_progress(struct slave_cut *c, struct dls_progress *p)
 {
-	double now = dls_now();
+	double now = dls_now(), c0 = 0;
+	struct timespec until;
 
 	memset(p, 0, sizeof(*p));
-	pthread_mutex_lock(&c->lock);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += SLAVE_CUT_LOCK_WAIT_MS * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	if (pthread_mutex_timedlock(&c->lock, &until)) {
+		/* the computing thread holds the lock and does not let go: it
+		 * is stuck, and its chunk is where it showed it last */
+		pthread_mutex_lock(&c->seen_lock);
+		*p = c->seen;
+		if (p->count > 0)
+			p->elapsed = now > c->seen_c0 ? now - c->seen_c0 : 0;
+		pthread_mutex_unlock(&c->seen_lock);
+		return;
+	}
 	if (c->on) {
 		int64_t done = c->computed;
 
@@ -162,8 +185,13 @@ void slave_cut_progress(struct slave_cut *c, struct dls_progress *p)
 		p->done = done < p->count ? done : p->count;
 		p->elapsed = now > c->c0 ? now - c->c0 : 0;
 		p->cuttable = c->cuttable;
+		c0 = c->c0;
 	}
 	pthread_mutex_unlock(&c->lock);
+	pthread_mutex_lock(&c->seen_lock);
+	c->seen = *p;
+	c->seen_c0 = c0;
+	pthread_mutex_unlock(&c->seen_lock);
 }
 
 int slave_cut_take(struct slave_cut *c, int64_t start, int64_t end, char *why, size_t len)

@@ -41,7 +41,16 @@ struct slave_cut {
 	double *cum;
 	int64_t cap;
 	int64_t takebacks, taken; /* chunks cut, iterations given away */
+	/* what slave_cut_progress showed last, for an asker that finds the
+	 * lock held by a computing thread that does not let go of it */
+	pthread_mutex_t seen_lock;
+	struct dls_progress seen;
+	double seen_c0;
 };
+
+/* How long slave_cut_progress waits for the lock before it answers with
+ * what it showed last. */
+#define SLAVE_CUT_LOCK_WAIT_MS 200
 
 /* An idle cut: DLS_OK or DLS_ENOMEM.  slave_cut_destroy frees. */
 int slave_cut_init(struct slave_cut *c);
@@ -92,7 +101,9 @@ double slave_cut_sleep(struct slave_cut *c, double lead, double *aimed);
 /* The chunk is over: progress says none, a take_back changes nothing. */
 void slave_cut_finish(struct slave_cut *c);
 
-/* The servant's progress(): the chunk now (count 0: none). */
+/* The servant's progress(): the chunk now (count 0: none); when the
+ * computing thread holds the lock past SLAVE_CUT_LOCK_WAIT_MS, the chunk as
+ * it was shown last, not advanced (a stuck computation). */
 void slave_cut_progress(struct slave_cut *c, struct dls_progress *p);
 
 /*

@@ -9,7 +9,8 @@
 #  - collatz, the README's own loop: a workload of its own, a master and 4
 #    slaves in one program; its total equals the sequential loop's;
 #  - steps drives a slave from its own main loop (the step API): the prime
-#    counts are right;
+#    counts are right, also when one program's loop body blocks (found by
+#    the stall watch, or without it as a straggler by its pace);
 #  - master_callback embeds the master and takes results in a callback (and,
 #    killed with -9 and run again with --resume, still every column once): the
 #    sum equals the sequential image's;
@@ -115,13 +116,14 @@ cmp "$T/primes-one.npy" "$T/primes2.npy"
 
 # a program whose loop body blocks after 2 steps while DLS answers the
 # master's pings: the master sees its chunk stall (--stall-ms 2000), takes
-# it as lost, and the other program computes it; counts exact.  SS, one
+# it as lost, and the other program computes it; counts exact.  (Without
+# the end game, whose straggler rule, below, would find it first.)  SS, one
 # iteration a step, so that the program surely gets its third step before
 # the other has computed the loop (with GSS's two large chunks and the end
 # game, it could end the run with its first)
 spawn pmaster3 dls-master --slaves 2 --run primes3 --workload primes --param dls.iterations=300 \
 	--param dls.result_bytes=4 --param dls.dtype='<u4' --scheme ss --stall-ms 2000 \
-	--out "$T/primes3.npy" $NS $EP
+	--take-back off --out "$T/primes3.npy" $NS $EP
 PMASTER=$LAST_PID
 spawn blocked "$X/steps" primes3 --block-after 2 $NS $EP
 BLOCKED=$LAST_PID
@@ -132,6 +134,28 @@ grep -q "slave [01] 'steps' lost (stalled: its chunk \[[0-9]*, +[0-9]*) stayed a
 	"$T/pmaster3.log" || fail "the stall was not seen: $(grep -i "lost\|stall" "$T/pmaster3.log")"
 cmp "$T/primes-one.npy" "$T/primes3.npy"
 kill_wait TERM "$BLOCKED" # timeout passes it to the program
+
+# the same without the stall watch (--stall-ms 0), with the end game: once
+# the other program has nothing left to compute, the master finds the
+# blocked one's chunk a straggler by its pace (3 s at least) and gives its
+# work to the idle one; the run ends exact within seconds, not at the stall
+# watch's 120 s
+spawn pmaster4 dls-master --slaves 2 --run primes4 --workload primes --param dls.iterations=300 \
+	--param dls.result_bytes=4 --param dls.dtype='<u4' --scheme ss --stall-ms 0 \
+	--out "$T/primes4.npy" --json "$T/primes4.json" $NS $EP
+PMASTER=$LAST_PID
+spawn blocked4 "$X/steps" primes4 --block-after 2 $NS $EP
+BLOCKED=$LAST_PID
+t0=$SECONDS
+"$X/steps" primes4 $NS $EP >"$T/steps4.log" 2>&1
+wait "$PMASTER"
+took=$((SECONDS - t0))
+grep -q "^steps: the loop body blocks in step 3" "$T/blocked4.log" || fail "steps did not block"
+grep -q "slave [01] 'steps' lost (a straggler: its chunk \[[0-9]*, +1) stayed at 0 computed for [0-9.]* s, where its pace (.*) allows 3.0 s, while slave [01] waited for work)" \
+	"$T/pmaster4.log" || fail "the straggler was not seen: $(grep -i "lost\|stall\|straggl" "$T/pmaster4.log")"
+cmp "$T/primes-one.npy" "$T/primes4.npy"
+[ "$took" -lt 30 ] || fail "the straggler's run took $took s"
+kill_wait TERM "$BLOCKED"
 
 # a job it cannot compute (8-octet results): refused in one line, and the
 # master, told at once, ends the run without waiting for a ping
