@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "log_limit.h"
 #include "cli_getopt.h"
 #include "cli_util.h"
 #include "dls/log.h"
@@ -235,6 +236,7 @@ int main(int argc, char **argv)
 				"only a two-level hmaster keeps a record (a relay one resumes "
 				"without)");
 	rc = hmaster_orb_run(&o);
+	log_limit_flush(1); /* the refusals of strangers not yet summed up */
 	dls_orb_destroy();
 	return rc;
 }

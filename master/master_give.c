@@ -1,10 +1,11 @@
 /*
  * master_give.c - what a child holds: a chunk given to it (from the scheme
- * or the requeue), and the take-back's shrink of a chunk it holds, which
- * the live master and the journal's replay both make; and the time it
- * held work.
+ * or the requeue), the take-back's shrink of a chunk it holds, and its
+ * holdings released to the others when it is lost, which the live master
+ * and the journal's replay all make; and the time it held work.
  */
 #include "dls/err.h"
+#include "dls/log.h"
 #include "dls_time.h"
 #include "master_internal.h"
 
@@ -72,4 +73,19 @@ int master_cut_tail(struct master *m, int holder, int64_t start, int64_t end)
 	m->taken_back += start + count - end;
 	master_log_takeback(m, holder, start, end);
 	return DLS_OK;
+}
+
+void master_release_lost(struct master *m, int id, const char *cause)
+{
+	struct roster_entry *s = &m->roster.v[id];
+	int64_t moved;
+
+	s->info.state = DLS_SLAVE_LOST;
+	/* undelivered runs of every held range go to the others */
+	moved = serve_release(&m->results.ledger, &m->children[id].serve, id, &m->requeue);
+	m->requeued_total += moved;
+	if (!m->replaying)
+		log_warn("slave %d '%s' lost (%s): %lld undelivered iterations requeued", id,
+			 s->info.name, cause, (long long)moved);
+	master_log_lost(m, id, cause);
 }

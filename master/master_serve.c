@@ -825,21 +825,6 @@ int master_submit(struct master *m, int slave_id, uint64_t key, const struct dls
 	return rc;
 }
 
-void master_release_lost(struct master *m, int id, const char *cause)
-{
-	struct roster_entry *s = &m->roster.v[id];
-	int64_t moved;
-
-	s->info.state = DLS_SLAVE_LOST;
-	/* undelivered runs of every held range go to the others */
-	moved = serve_release(&m->results.ledger, &m->children[id].serve, id, &m->requeue);
-	m->requeued_total += moved;
-	if (!m->replaying)
-		log_warn("slave %d '%s' lost (%s): %lld undelivered iterations requeued", id,
-			 s->info.name, cause, (long long)moved);
-	master_log_lost(m, id, cause);
-}
-
 int master_slave_lost(struct master *m, int slave_id, const char *cause)
 {
 	struct roster_entry *s;

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "log_limit.h"
 #include "cli_getopt.h"
 #include "cli_util.h"
 #include "dls/log.h"
@@ -243,6 +244,7 @@ int main(int argc, char **argv)
 		log_warn("stays at its priority: nice %d refused (%s)", EMULATED_NICE,
 			 strerror(errno));
 	rc = slave_orb_run(&cfg, &o);
+	log_limit_flush(1); /* the refusals of strangers not yet summed up */
 	dls_orb_destroy();
 	return rc;
 }

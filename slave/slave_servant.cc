@@ -85,15 +85,20 @@ void Slave_i::take_back(DLS::Capability key, CORBA::LongLong start, CORBA::LongL
 	if (!cut_ok_ || tree_)
 		throw DLS::Refused("take_back: this slave's chunks cannot be cut");
 	if (slave_cut_take(&cut_, start, end, why, sizeof(why))) {
-		log_warn("refused %s", why);
+		static struct log_limit lim = LOG_LIMIT_INIT("refused take-backs");
+
+		log_limited(&lim, -1, "refused %s", why);
 		throw DLS::Refused(why);
 	}
 }
 
 void Slave_i::demand(CORBA::Long from_slave_id, DLS::Capability key)
 {
+	static struct log_limit lim = LOG_LIMIT_INIT("refused demands");
+
 	if (!tree_) {
-		log_warn("demand from slave %d refused: not in tree mode", (int)from_slave_id);
+		log_limited(&lim, (int)from_slave_id, "demand from slave %d refused: not in tree mode",
+			    (int)from_slave_id);
 		throw DLS::Refused("this slave does not run Tree Scheduling");
 	}
 	{
@@ -106,8 +111,9 @@ void Slave_i::demand(CORBA::Long from_slave_id, DLS::Capability key)
 			return;
 		}
 		if (key != peer_key_) {
-			log_warn("demand from slave %d refused: not a neighbour's key",
-				 (int)from_slave_id);
+			log_limited(&lim, (int)from_slave_id,
+				    "demand from slave %d refused: not a neighbour's key",
+				    (int)from_slave_id);
 			throw DLS::Refused("demand: the caller does not show this slave's peer "
 					   "key: only its neighbours may ask it for work");
 		}
@@ -118,9 +124,12 @@ void Slave_i::demand(CORBA::Long from_slave_id, DLS::Capability key)
 void Slave_i::transfer(CORBA::Long from_slave_id, DLS::Capability key, CORBA::LongLong start,
 		       CORBA::LongLong count, CORBA::LongLong stride)
 {
+	static struct log_limit lim = LOG_LIMIT_INIT("refused transfers");
+
 	if (!tree_) {
-		log_warn("transfer of [%lld, +%lld) from slave %d refused: not in tree mode",
-			 (long long)start, (long long)count, (int)from_slave_id);
+		log_limited(&lim, (int)from_slave_id,
+			    "transfer of [%lld, +%lld) from slave %d refused: not in tree mode",
+			    (long long)start, (long long)count, (int)from_slave_id);
 		throw DLS::Refused("this slave does not run Tree Scheduling");
 	}
 	{
@@ -129,8 +138,9 @@ void Slave_i::transfer(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Lo
 		if (from_slave_id < 0) // the coordinator, after a failure
 			require_key(key, "transfer");
 		else if (peer_key_ == 0 || key != peer_key_) {
-			log_warn("transfer from slave %d refused: not a neighbour's key",
-				 (int)from_slave_id);
+			log_limited(&lim, (int)from_slave_id,
+				    "transfer from slave %d refused: not a neighbour's key",
+				    (int)from_slave_id);
 			throw DLS::Refused("transfer: the caller does not show this slave's peer "
 					   "key: only its neighbours (its peers under workpile or "
 					   "roc) may hand it work");
@@ -165,8 +175,11 @@ void Slave_i::balance(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Lon
 					   "policy");
 		if (key != peer_key_ || from_slave_id < 0 ||
 		    (size_t)from_slave_id >= peer_keys_.size()) {
-			log_warn("balance message from slave %d refused: not a peer's key",
-				 (int)from_slave_id);
+			static struct log_limit lim = LOG_LIMIT_INIT("refused balance messages");
+
+			log_limited(&lim, (int)from_slave_id,
+				    "balance message from slave %d refused: not a peer's key",
+				    (int)from_slave_id);
 			throw DLS::Refused("balance: the caller does not show this slave's peer key, "
 					   "or is not a slave of the run");
 		}
