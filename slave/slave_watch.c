@@ -8,41 +8,32 @@
 
 #include "dls/err.h"
 #include "dls/log.h"
+#include "dls_ticker.h"
 #include "dls_time.h"
 #include "parent_watch.h"
 #include "slave_cut.h"
 #include "slave_internal.h"
 
-static void *watch(void *arg)
+/* One look at the master: 1 once it is gone for good (said). */
+static int look(void *arg)
 {
 	struct slave_watch *w = arg;
 	struct run *r = w->r;
-	struct parent_watch pw;
+	char cause[256] = "", gone[512];
+	int rc;
 
-	dls_log_set_thread_label(r->log_label);
-	parent_watch_init(&pw, r->cfg->rejoin_ms, r->cfg->patience_ms);
-	pthread_mutex_lock(&w->lock);
-	while (!w->stop) {
-		char cause[256] = "", gone[512];
-		int rc;
-
-		dls_cond_wait_until(&w->cond, &w->lock, dls_now() + 1.0);
-		if (w->stop)
-			break;
-		pthread_mutex_unlock(&w->lock);
-		rc = r->ops->reach(r->ops->ctx, SLAVE_WATCH_TIMEOUT_MS, cause, sizeof(cause));
-		if (parent_watch_check(&pw, dls_now(), rc, cause, gone, sizeof(gone))) {
-			log_err("gave up: the %s %s", slave_parent(r), gone);
-			atomic_store(&r->parent_gone, 1);
-			if (r->cut)
-				slave_cut_short(r->cut);
-			pthread_mutex_lock(&w->lock);
-			break;
-		}
-		pthread_mutex_lock(&w->lock);
+	if (!w->labelled) { /* the ticker's thread: the slave's name in its lines */
+		dls_log_set_thread_label(r->log_label);
+		w->labelled = 1;
 	}
-	pthread_mutex_unlock(&w->lock);
-	return NULL;
+	rc = r->ops->reach(r->ops->ctx, SLAVE_WATCH_TIMEOUT_MS, cause, sizeof(cause));
+	if (!parent_watch_check(&w->pw, dls_now(), rc, cause, gone, sizeof(gone)))
+		return 0;
+	log_err("gave up: the %s %s", slave_parent(r), gone);
+	atomic_store(&r->parent_gone, 1);
+	if (r->cut)
+		slave_cut_short(r->cut);
+	return 1;
 }
 
 int slave_watch_start(struct slave_watch *w, struct run *r)
@@ -51,27 +42,13 @@ int slave_watch_start(struct slave_watch *w, struct run *r)
 	w->r = r;
 	if (!r->ops->reach)
 		return DLS_OK;
-	pthread_mutex_init(&w->lock, NULL);
-	dls_cond_init(&w->cond);
-	if (pthread_create(&w->thread, NULL, watch, w)) {
-		pthread_cond_destroy(&w->cond);
-		pthread_mutex_destroy(&w->lock);
-		return DLS_ENOMEM;
-	}
-	w->started = 1;
-	return DLS_OK;
+	parent_watch_init(&w->pw, r->cfg->rejoin_ms, r->cfg->patience_ms);
+	w->ticker = dls_ticker_start(1000, look, w);
+	return w->ticker ? DLS_OK : DLS_ENOMEM;
 }
 
 void slave_watch_stop(struct slave_watch *w)
 {
-	if (!w->started)
-		return;
-	pthread_mutex_lock(&w->lock);
-	w->stop = 1;
-	pthread_cond_broadcast(&w->cond);
-	pthread_mutex_unlock(&w->lock);
-	pthread_join(w->thread, NULL);
-	pthread_cond_destroy(&w->cond);
-	pthread_mutex_destroy(&w->lock);
-	w->started = 0;
+	dls_ticker_stop(w->ticker);
+	w->ticker = NULL;
 }

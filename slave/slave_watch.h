@@ -11,15 +11,15 @@
 #ifndef DLS_SLAVE_WATCH_H
 #define DLS_SLAVE_WATCH_H
 
-#include <pthread.h>
+#include "parent_watch.h"
 
 struct run;
+struct dls_ticker;
 
 struct slave_watch {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond; /* stop was set */
-	int stop, started;
+	struct dls_ticker *ticker; /* NULL: not watching */
+	struct parent_watch pw;
+	int labelled; /* the ticker's thread logs under the slave's name */
 	struct run *r;
 };
 

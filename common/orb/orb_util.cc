@@ -294,25 +294,35 @@ CORBA::Object_ptr dls_ref_copy(CORBA::Object_ptr obj)
 	return orb_->string_to_object(ior);
 }
 
-int dls_name_held(const char *path, int timeout_ms, char *why, size_t len)
+CORBA::Object_ptr dls_name_live(const char *path, int timeout_ms)
 {
+	char why[256];
 	int err;
 
 	try {
-		CORBA::Object_var obj = dls_name_resolve(path, &err, why, len);
+		CORBA::Object_var obj = dls_name_resolve(path, &err, why, sizeof(why));
 		if (CORBA::is_nil(obj))
-			return 0;
+			return CORBA::Object::_nil();
 		CORBA::Object_var probe = dls_ref_with_timeout(obj, timeout_ms);
 		if (probe->_non_existent())
-			return 0;
-		snprintf(why, len,
-			 "'%s' is bound to a servant that answers: a second one would share its "
-			 "name (stop that one first, or choose another run or name)",
-			 path);
-		return 1;
+			return CORBA::Object::_nil();
+		return probe._retn();
 	} catch (const CORBA::Exception &) {
-		return 0; // gone, unreachable or silent: the name is free to take
+		return CORBA::Object::_nil(); // gone, unreachable or silent
 	}
+}
+
+int dls_name_held(const char *path, int timeout_ms, char *why, size_t len)
+{
+	CORBA::Object_var live = dls_name_live(path, timeout_ms);
+
+	if (CORBA::is_nil(live))
+		return 0; // the name is free to take
+	snprintf(why, len,
+		 "'%s' is bound to a servant that answers: a second one would share its "
+		 "name (stop that one first, or choose another run or name)",
+		 path);
+	return 1;
 }
 
 // A ping that failed with the connection closed under it is asked once more

@@ -62,6 +62,11 @@ typename T::_ptr_type dls_ref_with_timeout(CORBA::Object_ptr obj, int timeout_ms
 // How long dls_name_held waits for a bound servant to answer.
 #define DLS_NAME_HELD_MS 2000
 
+// The object bound at path, if it answers within timeout_ms (its reference
+// carries that timeout); nil when path is not bound, there is no naming
+// service, or the object is gone, unreachable or silent.
+CORBA::Object_ptr dls_name_live(const char *path, int timeout_ms);
+
 // Is path bound to a servant that answers (it exists and replied within
 // timeout_ms)?  1 with why (a second servant would share the name), else 0:
 // not bound, no naming service, or bound to one that is gone, unreachable or

@@ -2,15 +2,14 @@
 // squatters and guarded while the role serves (see publish.hh).
 #include "publish.hh"
 
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "dls.hh"
 #include "dls/err.h"
 #include "dls/log.h"
+#include "dls_ticker.h"
 #include "dls_time.h"
 #include "log_limit.h"
 #include "run_loop.h"
@@ -19,16 +18,12 @@ int dls_name_claim(const char *path, const struct run_secret *secret, int timeou
 		   char *squat, size_t slen, char *why, size_t len)
 {
 	uint8_t nonce[RUN_AUTH_NONCE_LEN];
-	int err;
 
 	squat[0] = '\0';
 	try {
-		CORBA::Object_var obj = dls_name_resolve(path, &err, why, len);
-		if (CORBA::is_nil(obj))
-			return 0;
-		CORBA::Object_var probe = dls_ref_with_timeout(obj, timeout_ms);
-		if (probe->_non_existent())
-			return 0;
+		CORBA::Object_var probe = dls_name_live(path, timeout_ms);
+		if (CORBA::is_nil(probe))
+			return 0; // the name is free to take
 		if (!secret || !secret->set) {
 			snprintf(why, len,
 				 "'%s' is bound to a servant that answers: a second one would share "
@@ -127,27 +122,24 @@ void dls_unpublish(PortableServer::ServantBase *servant)
 struct dls_name_guard {
 	char path[192];
 	CORBA::Object_var self;
-	int period_ms;
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	int stop;
+	struct dls_ticker *ticker;
 };
 
 // One look: path bound to self, else bound back (said; a stranger who
 // rebinds it again and again gets a summary, not a line each time).
-static void guard_look(struct dls_name_guard *g)
+static int guard_look(void *arg)
 {
 	static struct log_limit lim = LOG_LIMIT_INIT("names bound back");
+	struct dls_name_guard *g = (struct dls_name_guard *)arg;
 	char why[256];
 	int err;
 
 	try {
 		CORBA::Object_var obj = dls_name_resolve(g->path, &err, why, sizeof(why));
 		if (!CORBA::is_nil(obj) && obj->_is_equivalent(g->self))
-			return;
+			return 0;
 		if (CORBA::is_nil(obj) && err != DLS_ENOENT)
-			return; /* the naming service cannot say: nothing to mend */
+			return 0; /* the naming service cannot say: nothing to mend */
 		if (dls_name_bind(g->path, g->self, why, sizeof(why)))
 			log_limited(&lim, -1, "'%s' was %s and cannot be bound back: %s", g->path,
 				    CORBA::is_nil(obj) ? "unbound" : "bound to another object",
@@ -157,32 +149,7 @@ static void guard_look(struct dls_name_guard *g)
 				    CORBA::is_nil(obj) ? "unbound" : "bound to another object");
 	} catch (const CORBA::Exception &) {
 	}
-}
-
-static void *guard_main(void *arg)
-{
-	struct dls_name_guard *g = (struct dls_name_guard *)arg;
-
-	pthread_mutex_lock(&g->lock);
-	while (!g->stop) {
-		struct timespec until;
-
-		clock_gettime(CLOCK_REALTIME, &until);
-		until.tv_sec += g->period_ms / 1000;
-		until.tv_nsec += (long)(g->period_ms % 1000) * 1000000L;
-		if (until.tv_nsec >= 1000000000L) {
-			until.tv_sec++;
-			until.tv_nsec -= 1000000000L;
-		}
-		pthread_cond_timedwait(&g->cond, &g->lock, &until);
-		if (g->stop)
-			break;
-		pthread_mutex_unlock(&g->lock);
-		guard_look(g);
-		pthread_mutex_lock(&g->lock);
-	}
-	pthread_mutex_unlock(&g->lock);
-	return NULL;
+	return 0;
 }
 
 struct dls_name_guard *dls_name_guard_start(const char *path, CORBA::Object_ptr self,
@@ -192,14 +159,9 @@ struct dls_name_guard *dls_name_guard_start(const char *path, CORBA::Object_ptr 
 
 	snprintf(g->path, sizeof(g->path), "%s", path);
 	g->self = CORBA::Object::_duplicate(self);
-	g->period_ms = period_ms > 0 ? period_ms : 1000;
-	g->stop = 0;
-	pthread_mutex_init(&g->lock, NULL);
-	pthread_cond_init(&g->cond, NULL);
-	if (pthread_create(&g->thread, NULL, guard_main, g)) {
+	g->ticker = dls_ticker_start(period_ms, guard_look, g);
+	if (!g->ticker) {
 		log_warn("'%s': cannot start the thread that keeps the name bound", path);
-		pthread_mutex_destroy(&g->lock);
-		pthread_cond_destroy(&g->cond);
 		delete g;
 		return NULL;
 	}
@@ -210,13 +172,7 @@ void dls_name_guard_stop(struct dls_name_guard *g)
 {
 	if (!g)
 		return;
-	pthread_mutex_lock(&g->lock);
-	g->stop = 1;
-	pthread_cond_broadcast(&g->cond);
-	pthread_mutex_unlock(&g->lock);
-	pthread_join(g->thread, NULL);
-	pthread_mutex_destroy(&g->lock);
-	pthread_cond_destroy(&g->cond);
+	dls_ticker_stop(g->ticker);
 	delete g;
 }
 

@@ -7,7 +7,6 @@
 #include <fcntl.h>
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
-#include <openssl/params.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 
 #include "dls/err.h"
 #include "dls/log.h"
+#include "dls_hmac.h"
 
 static const char JOIN_LABEL[] = "DLS-join-3";
 static const char PARENT_LABEL[] = "DLS-master-3";
@@ -126,45 +126,20 @@ int run_secret_create(struct run_secret *s, const char *path, char *why, size_t 
 	return run_secret_load(s, path, why, len);
 }
 
-/* An HMAC-SHA256 under the run's secret, fed piece by piece. */
-static EVP_MAC_CTX *mac_start(const struct run_secret *s, const char *label)
+/* An HMAC-SHA256 under the run's secret that has taken label. */
+static dls_hmac *mac_start(const struct run_secret *s, const char *label)
 {
-	EVP_MAC *hmac = EVP_MAC_fetch(NULL, "HMAC", NULL);
-	EVP_MAC_CTX *ctx = hmac ? EVP_MAC_CTX_new(hmac) : NULL;
-	char digest[] = "SHA256";
-	OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string("digest", digest, 0),
-			       OSSL_PARAM_construct_end()};
-
-	EVP_MAC_free(hmac); /* the context keeps its own reference */
-	if (!ctx || !EVP_MAC_init(ctx, s->bytes, s->len, params) ||
-	    !EVP_MAC_update(ctx, (const unsigned char *)label, strlen(label)))
-		abort(); /* libcrypto without HMAC-SHA256: no proof can be made */
-	return ctx;
-}
-
-static void mac_add(EVP_MAC_CTX *ctx, const uint8_t *p, size_t n)
-{
-	if (n && !EVP_MAC_update(ctx, p, n))
-		abort();
-}
-
-static void mac_end(EVP_MAC_CTX *ctx, uint8_t out[RUN_AUTH_PROOF_LEN])
-{
-	size_t olen = 0;
-
-	if (!EVP_MAC_final(ctx, out, &olen, RUN_AUTH_PROOF_LEN) || olen != RUN_AUTH_PROOF_LEN)
-		abort();
-	EVP_MAC_CTX_free(ctx);
+	return dls_hmac_start(s->bytes, s->len, label);
 }
 
 /* HMAC-SHA256(secret, "DLS-join-3" | nonce). */
 static void join_mac(const struct run_secret *s, const uint8_t *nonce, size_t nlen,
 		     uint8_t out[RUN_AUTH_PROOF_LEN])
 {
-	EVP_MAC_CTX *ctx = mac_start(s, JOIN_LABEL);
+	dls_hmac *ctx = mac_start(s, JOIN_LABEL);
 
-	mac_add(ctx, nonce, nlen);
-	mac_end(ctx, out);
+	dls_hmac_add(ctx, nonce, nlen);
+	dls_hmac_end(ctx, out);
 }
 
 void run_auth_join(const struct run_secret *s, uint8_t nonce[RUN_AUTH_NONCE_LEN],
@@ -183,13 +158,13 @@ void run_auth_prove(const struct run_secret *s, const uint8_t *nonce, size_t nle
 		    const int *ids, const uint64_t *keys, size_t n,
 		    uint8_t proof[RUN_AUTH_PROOF_LEN], size_t *plen)
 {
-	EVP_MAC_CTX *ctx;
+	dls_hmac *ctx;
 
 	*plen = 0;
 	if (!s || !s->set)
 		return;
 	ctx = mac_start(s, PARENT_LABEL);
-	mac_add(ctx, nonce, nlen);
+	dls_hmac_add(ctx, nonce, nlen);
 	for (size_t k = 0; k < n; k++) { /* each child: id (4 octets), key (8), big-endian */
 		uint8_t c[12];
 		uint32_t id = (uint32_t)ids[k];
@@ -198,9 +173,9 @@ void run_auth_prove(const struct run_secret *s, const uint8_t *nonce, size_t nle
 			c[i] = (uint8_t)(id >> (8 * (3 - i)));
 		for (int i = 0; i < 8; i++)
 			c[4 + i] = (uint8_t)(keys[k] >> (8 * (7 - i)));
-		mac_add(ctx, c, sizeof(c));
+		dls_hmac_add(ctx, c, sizeof(c));
 	}
-	mac_end(ctx, proof);
+	dls_hmac_end(ctx, proof);
 	*plen = RUN_AUTH_PROOF_LEN;
 }
 
@@ -230,15 +205,15 @@ int run_auth_check_parent(const struct run_secret *s, const uint8_t *nonce, size
 void run_auth_prove_name(const struct run_secret *s, const uint8_t *nonce, size_t nlen,
 			 const char *path, uint8_t proof[RUN_AUTH_PROOF_LEN], size_t *plen)
 {
-	EVP_MAC_CTX *ctx;
+	dls_hmac *ctx;
 
 	*plen = 0;
 	if (!s || !s->set)
 		return;
 	ctx = mac_start(s, NAME_LABEL);
-	mac_add(ctx, nonce, nlen);
-	mac_add(ctx, (const uint8_t *)path, strlen(path));
-	mac_end(ctx, proof);
+	dls_hmac_add(ctx, nonce, nlen);
+	dls_hmac_add(ctx, (const uint8_t *)path, strlen(path));
+	dls_hmac_end(ctx, proof);
 	*plen = RUN_AUTH_PROOF_LEN;
 }
 
@@ -254,12 +229,12 @@ int run_auth_check_name(const struct run_secret *s, const uint8_t *nonce, size_t
 
 int run_auth_journal_key(const struct run_secret *s, uint8_t key[RUN_AUTH_PROOF_LEN])
 {
-	EVP_MAC_CTX *ctx;
+	dls_hmac *ctx;
 
 	if (!s || !s->set)
 		return 0;
 	ctx = mac_start(s, JOURNAL_KEY_LABEL);
-	mac_end(ctx, key);
+	dls_hmac_end(ctx, key);
 	return 1;
 }
 

@@ -130,6 +130,17 @@ spawn() {
 	LAST_PID=$!
 }
 
+# wait_ok WHAT PID...: each PID (a child of the test) must exit 0.
+wait_ok() {
+	local what=$1 p rc
+	shift
+	for p; do
+		rc=0
+		wait "$p" || rc=$?
+		expect_eq "$what" "$rc" 0
+	done
+}
+
 # wait_for CMD...: retry CMD for up to 10 s.
 wait_for() {
 	for _ in $(seq 100); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done

@@ -316,11 +316,8 @@ timeout 60 dls-master --resume "$J" --raw "$T/ej.pgm" --secret-file "$EJ_SECRET"
 	>"$T/ej-master2.log" 2>&1 || rc=$?
 expect_eq "the untouched journal resumed" "$rc" 0
 same_image "$T/ej.pgm" "$REF"
-for p in $EJS; do
-	rc=0
-	wait "$p" || rc=$?
-	expect_eq "a slave of the resumed run" "$rc" 0
-done
+# shellcheck disable=SC2086 # one PID a word
+wait_ok "a slave of the resumed run" $EJS
 echo "ok an edited journal: refused naming record $bad, another secret refused, the untouched one resumed exact"
 
 # --- a squatter on the master's name ------------------------------------------------------

@@ -160,11 +160,8 @@ timeout 60 dls-master --resume "$J" --raw "$T/hand.pgm" --json "$T/hand.json" \
 	--secret-file "$T/secret" $NS $EP >"$T/master2.log" 2>&1 || rc=$?
 expect_eq "the resumed master" "$rc" 0
 same_image "$T/hand.pgm" "$REF"
-for p in $SL; do
-	rc=0
-	wait "$p" || rc=$?
-	expect_eq "a slave of the resumed run" "$rc" 0
-done
+# shellcheck disable=SC2086 # one PID a word
+wait_ok "a slave of the resumed run" $SL
 grep -q "resumed run 'hand'" "$T/master2.log"
 python3 - "$T/hand.json" <<'PY'
 import json, sys
