@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # A slave whose computation hangs while its ORB still answers: a real
 # dls-slave whose main thread, the one that computes, is frozen alone
-# (tests/tools/freeze_main: a ptrace stop of that thread) part way through
-# the run, with the stall watch off.  Once the scheme has nothing left, the
+# (tests/tools/freeze_main: a ptrace stop of that thread) while it
+# computes its first chunk, with the stall watch off.  Once the scheme has nothing left, the
 # idle slaves' requests find its chunk has not advanced for far longer than
 # its pace allows (at least 3 s): it is declared a straggler, lost, and its
 # work computed by the others.  The image is exact; the run ends within
@@ -19,8 +19,13 @@ wait_for sh -c "nameclt $NS list DLS/st | grep -qx master"
 for i in 0 1; do
 	spawn s$i dls-slave --run st --name s$i --t-iter 3000 $NS $EP
 done
-spawn frozen "$DLS_TEST_BIN_DIR/freeze_main" 1.5 dls-slave --run st --name s2 --t-iter 3000 $NS $EP
+DLS_LOG_LEVEL=info spawn frozen "$DLS_TEST_BIN_DIR/freeze_main" dls-slave --run st --name s2 \
+	--t-iter 3000 $NS $EP
 FZ=$LAST_PID
+# frozen once it computes its first chunk (registered, then a moment)
+wait_for grep -q "registered as slave" "$T/frozen.log"
+sleep 0.5
+kill -USR2 "$(pgrep -P "$FZ" -x freeze_main)"
 t0=$SECONDS
 rc=0
 wait "$M" || rc=$?
@@ -37,4 +42,4 @@ grep -q "slave [0-2] 's2' lost (a straggler: its chunk \[[0-9]*, +[0-9]*) stayed
 	"$T/master.log" || fail "no straggler found: $(grep -i "lost\|took back" "$T/master.log")"
 [ "$took" -lt 60 ] || fail "the run took $took s"
 kill_wait TERM "$FZ"
-echo "ok a dls-slave frozen at 1.5 s while its ORB answers: found a straggler, image exact, the run over in $took s"
+echo "ok a dls-slave frozen in its first chunk while its ORB answers: found a straggler, image exact, the run over $took s later"
