@@ -17,16 +17,14 @@
 
 static void refind_parent(slave_client *c);
 
-// The parent found by name did not prove the run's secret: a stranger may
-// hold the name until the real parent takes it over (PROTOCOL.md 14), so
-// the name is looked up again and the registration retried (DLS_EREMOTE);
-// a parent given by IOR is not this run's (DLS_EINVAL).  why says so.
+// The parent did not prove the run's secret: a stranger may hold its name
+// until the real parent takes it over (PROTOCOL.md 14), so the name is
+// looked up again and the registration retried (DLS_EREMOTE: the retries
+// end it, also for a wrong parent given by IOR alone).  why says so.
 static int parent_unproven(slave_client *c, char *why, size_t len)
 {
 	size_t used = strlen(why);
 
-	if (c->opts->master_ior)
-		return DLS_EINVAL;
 	refind_parent(c);
 	if (used < len)
 		snprintf(why + used, len - used, ": looking its name up again");
