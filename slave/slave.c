@@ -5,6 +5,7 @@
  */
 #include "dls/slave.h"
 #include "idle_worker.h"
+#include "slave_call.h"
 #include "slave_cut.h"
 #include "slave_internal.h"
 
@@ -182,6 +183,49 @@ int slave_rejoin(struct run *r)
 	return rc;
 }
 
+/* A submit() of one block, a request, a report(): the calls slave_call makes. */
+struct submit_call {
+	struct run *r;
+	const struct dls_result *block;
+};
+
+static int submit_once(void *arg, char *why, size_t len)
+{
+	struct submit_call *c = arg;
+
+	return c->r->ops->submit(c->r->ops->ctx, c->r->st->id, c->block, 1, why, len);
+}
+
+struct request_call {
+	struct run *r;
+	const struct dls_request *req;
+	struct dls_reply *reply;
+};
+
+static int request_once(void *arg, char *why, size_t len)
+{
+	struct request_call *c = arg;
+
+	return c->r->ops->request(c->r->ops->ctx, c->req, c->reply, why, len);
+}
+
+struct report_call {
+	struct run *r;
+	int (*report)(void *ctx, int id, const struct dls_result *res, size_t n,
+		      const struct dls_times *times, char *why, size_t len);
+	void *ctx;
+	int id;
+	const struct dls_result *blocks;
+	size_t n;
+};
+
+static int report_once(void *arg, char *why, size_t len)
+{
+	struct report_call *c = arg;
+
+	return c->report(c->ctx, c->id, c->blocks, c->n, &c->r->st->times, why, len);
+}
+
 /* Sends every block of *s from the keep-th on with submit(); the first
  * rides on the request (piggy-backing).  A retried submit that is refused as
  * already delivered means an earlier attempt got through (before a crash,
@@ -190,8 +234,8 @@ int slave_deliver(struct run *r, struct store *s, size_t keep)
 {
 	for (size_t i = keep; i < s->n; i++) {
 		uint64_t unreached = r->unreached;
-		int rc = WITH_RETRIES(
-		    r, r->ops->submit(r->ops->ctx, r->st->id, &s->blocks[i], 1, r->why, r->len));
+		struct submit_call c = {r, &s->blocks[i]};
+		int rc = slave_call(r, submit_once, &c, r->why, r->len);
 
 		/* a refusal is DLS_ESTATE or DLS_EINVAL (struct slave_ops); its
 		 * reason is PROTOCOL.md 7's "already delivered" */
@@ -222,7 +266,9 @@ int slave_exchange(struct run *r, struct store *out, struct dls_request *req,
 		  (long long)req->acp, req->nresults ? (long long)req->results[0].start : 0LL,
 		  req->nresults ? (long long)req->results[0].count : 0LL,
 		  out && out->n > 1 ? " and more by submit" : "");
-	return WITH_RETRIES(r, r->ops->request(r->ops->ctx, req, reply, r->why, r->len));
+	struct request_call c = {r, req, reply};
+
+	return slave_call(r, request_once, &c, r->why, r->len);
 }
 
 void slave_store_trim(struct store *s, int64_t from, int64_t to, size_t result_bytes)
@@ -703,8 +749,9 @@ int slave_report_all(struct run *r,
 		while (i + n < r->store.n &&
 		       (n == 0 || bytes + r->store.blocks[i + n].nbytes <= DLS_MAX_RESULT_BYTES))
 			bytes += r->store.blocks[i + n++].nbytes;
-		rc = WITH_RETRIES(
-		    r, report(ctx, id, &r->store.blocks[i], n, &r->st->times, r->why, r->len));
+		struct report_call c = {r, report, ctx, id, &r->store.blocks[i], n};
+
+		rc = slave_call(r, report_once, &c, r->why, r->len);
 		i += n;
 	}
 	if (!rc)

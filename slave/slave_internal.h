@@ -117,25 +117,6 @@ const char *slave_parent(const struct run *r);
  * reach it goes to slave_rejoin at once (it polls the naming service). */
 int slave_may_rejoin(const struct run *r);
 
-/* Calls op with bounded retries while the master cannot be reached, then
- * (slave_rejoin) again after rejoining it. */
-#define WITH_RETRIES(r, call)                                                                      \
-	({                                                                                         \
-		int rcr_ = DLS_EREMOTE;                                                            \
-		for (int again_ = 1; again_;) {                                                    \
-			rcr_ = WITH_RETRIES_ONCE(r, call);                                         \
-			again_ = 0;                                                                \
-			if (rcr_ == DLS_EREMOTE) {                                                 \
-				int j_ = slave_rejoin(r);                                          \
-				if (j_ == DLS_OK)                                                  \
-					again_ = 1;                                                \
-				else if (j_ != DLS_EREMOTE)                                        \
-					rcr_ = j_;                                                 \
-			}                                                                          \
-		}                                                                                  \
-		rcr_;                                                                              \
-	})
-
 /*
  * A call to the parent that began at `began` timed out (DLS_ETIMEDOUT), the
  * first of a row at *since (0: this one, now set): 1 while the parent is
@@ -144,42 +125,6 @@ int slave_may_rejoin(const struct run *r);
  * gone or the slave was asked to stop (ops->stop_requested).
  */
 int slave_wait_out(struct run *r, double *since, double began);
-
-/* One round of WITH_RETRIES: cfg->retries attempts, doubling back-offs; a
- * call that timed out is asked again while slave_wait_out says so. */
-#define WITH_RETRIES_ONCE(r, call)                                                                 \
-	({                                                                                         \
-		int rc_ = DLS_EREMOTE;                                                             \
-		int delay_ = (r)->cfg->retry_delay_ms;                                             \
-		int tries_ = slave_may_rejoin(r) || atomic_load(&(r)->parent_gone)                 \
-				 ? 1                                                               \
-				 : (r)->cfg->retries;                                              \
-		double since_ = 0;                                                                 \
-		for (int a_ = 1; a_ <= tries_; a_++) {                                             \
-			double c0_ = dls_now();                                                    \
-			slave_link_delay((r)->cfg->link_latency_us);                                     \
-			rc_ = (call);                                                              \
-			(r)->st->times.t_comwait += dls_now() - c0_;                               \
-			if (rc_ == DLS_ETIMEDOUT) {                                                \
-				if (slave_wait_out(r, &since_, c0_)) {                             \
-					a_--;                                                      \
-					continue;                                                  \
-				}                                                                  \
-				rc_ = DLS_EREMOTE;                                                 \
-			}                                                                          \
-			if (rc_ != DLS_EREMOTE)                                                    \
-				break;                                                             \
-			(r)->unreached++;                                                          \
-			log_warn("%s not reached (attempt %d of %d): %s", slave_parent(r), a_,     \
-				 tries_, (r)->why);                                                \
-			if (a_ < tries_) {                                                         \
-				dls_sleep_ms(delay_);                                              \
-				(r)->st->times.t_comwait += delay_ / 1000.0;                       \
-				delay_ *= 2;                                                       \
-			}                                                                          \
-		}                                                                                  \
-		rc_;                                                                               \
-	})
 
 /*
  * Tree Scheduling and the policies of docs/schemes.md appendix A: sends every stored

@@ -11,6 +11,7 @@
  */
 #include "dls/slave.h"
 #include "slave_ahead.h"
+#include "slave_call.h"
 #include "slave_internal.h"
 #include "slave_watch.h"
 #include "idle_worker.h"
@@ -479,6 +480,15 @@ static int loop_run(struct loop *L)
 	}
 }
 
+/* Step 1's call, as slave_call makes it: Speed up, V_i and the job down. */
+static int register_once(void *arg, char *why, size_t len)
+{
+	struct run *r = arg;
+
+	return r->ops->register_slave(r->ops->ctx, r->cfg->name, slave_declared_speed(r->cfg),
+				      &r->st->id, &r->st->vpower, &r->job, why, len);
+}
+
 int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struct slave_stats *st,
 	      char *why, size_t len)
 {
@@ -496,8 +506,7 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 	r.len = len;
 	why[0] = '\0';
 	/* step 1: Speed up, V_i down (blocks until every slave registered) */
-	rc = WITH_RETRIES(&r, ops->register_slave(ops->ctx, cfg->name, slave_declared_speed(cfg),
-						  &st->id, &st->vpower, &r.job, why, len));
+	rc = slave_call(&r, register_once, &r, why, len);
 	if (rc)
 		return rc;
 	r.registered = 1;

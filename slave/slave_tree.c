@@ -12,6 +12,7 @@
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls_time.h"
+#include "slave_call.h"
 #include "slave_internal.h"
 #include "slave_pile.h"
 #include "tree_migrate.h"
@@ -200,6 +201,35 @@ void slave_tree_on_stop(struct slave_tree *t)
 }
 
 /* Serves the demands waiting here, between iterations; the lock is held. */
+/* The coordinator's migrated() and register_tree(), as slave_call makes them. */
+struct migrated_call {
+	const struct slave_tree_ops *ops;
+	int from, to;
+	struct trange tail;
+};
+
+static int migrated_once(void *arg, char *why, size_t len)
+{
+	struct migrated_call *c = arg;
+
+	return c->ops->migrated(c->ops->ctx, c->from, c->to, c->tail.start, c->tail.count,
+				c->tail.stride, why, len);
+}
+
+struct register_call {
+	const struct slave_tree_ops *ops;
+	const char *name;
+	double speed;
+	struct tree_assignment *a;
+};
+
+static int register_once(void *arg, char *why, size_t len)
+{
+	struct register_call *c = arg;
+
+	return c->ops->register_tree(c->ops->ctx, c->name, c->speed, c->a, why, len);
+}
+
 static void serve_demands(struct run *r, struct slave_tree *t, const struct slave_tree_ops *ops,
 			  const struct tree_assignment *a)
 {
@@ -230,8 +260,9 @@ static void serve_demands(struct run *r, struct slave_tree *t, const struct slav
 		/* the coordinator learns who holds them before they move, so that
 		 * its books are never behind: a report from the receiver, or a
 		 * hand-over further along the chain, always finds them there */
-		rc = WITH_RETRIES(r, ops->migrated(ops->ctx, t->id, to, tail.start, tail.count,
-						   tail.stride, why, sizeof(why)));
+		struct migrated_call mc = {ops, t->id, to, tail};
+
+		rc = slave_call(r, migrated_once, &mc, why, sizeof(why));
 		if (rc) {
 			log_warn("the coordinator did not take the hand-over of %lld iterations to "
 				 "slave %d, kept: %s",
@@ -300,8 +331,9 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 	r.tree = 1;
 	why[0] = '\0';
 	q = slave_load(&r, r.t0); /* emulated: the load at the start */
-	rc = WITH_RETRIES(&r, ops->register_tree(ops->ctx, cfg->name, slave_declared_speed(cfg) / q,
-						 &a, why, len));
+	struct register_call rc_call = {ops, cfg->name, slave_declared_speed(cfg) / q, &a};
+
+	rc = slave_call(&r, register_once, &rc_call, why, len);
 	if (rc)
 		return rc;
 	st->id = a.id;
