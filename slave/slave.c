@@ -24,7 +24,6 @@
 #include "dls_time.h"
 #include "iter_order.h"
 #include "mandel.h"
-#include "patience.h"
 
 void slave_config_init(struct slave_config *c)
 {
@@ -92,12 +91,6 @@ int slave_store_add(struct store *s, int64_t start, int64_t count, void *buf, si
 	return DLS_OK;
 }
 
-/* An emulated link: a call waits for its request and its reply to travel. */
-void slave_link_delay(double one_way_us)
-{
-	dls_sleep_emulated(2 * one_way_us * 1e-6);
-}
-
 static double runqueue_without(int own);
 
 double slave_load(const struct run *r, double at)
@@ -115,72 +108,6 @@ int64_t slave_acp(const struct run *r, double at, double *q)
 		*q = load;
 	return sched_acp(r->st->vpower, load,
 			 sched_kind_is_distributed((enum sched_kind)r->job.scheme.kind));
-}
-
-const char *slave_parent(const struct run *r)
-{
-	return r->tree ? "coordinator" : "master";
-}
-
-int slave_may_rejoin(const struct run *r)
-{
-	return r->registered && r->cfg->rejoin_ms > 0 && r->ops && r->ops->rejoin &&
-	       !atomic_load(&r->parent_gone);
-}
-
-int slave_wait_out(struct run *r, double *since, double began)
-{
-	char who[32];
-
-	if (r->ops->stop_requested && r->ops->stop_requested(r->ops->ctx)) {
-		log_warn("asked to stop: the %s is not waited for any more (%s)", slave_parent(r),
-			 r->why);
-		return 0;
-	}
-	snprintf(who, sizeof(who), "the %s", slave_parent(r));
-	if (!patience_wait_out(since, r->cfg->patience_ms, began, r->cfg->retry_delay_ms / 1000.0,
-			       who, r->why))
-		return 0;
-	r->unreached++;
-	return 1;
-}
-
-int slave_rejoin(struct run *r)
-{
-	double t0 = dls_now(), deadline = t0 + r->cfg->rejoin_ms / 1000.0, since = 0;
-	int delay = 50, rc = DLS_EREMOTE;
-
-	if (!slave_may_rejoin(r))
-		return DLS_EREMOTE;
-	log_warn("the %s is gone: trying to rejoin it for up to %d ms", slave_parent(r),
-		 r->cfg->rejoin_ms);
-	while (dls_now() < deadline) {
-		double t1 = dls_now();
-
-		rc = r->ops->rejoin(r->ops->ctx, r->st->id, r->why, r->len);
-		if (rc == DLS_ETIMEDOUT) { /* a master that is there but slow: waited out */
-			if (!slave_wait_out(r, &since, t1))
-				break;
-			if (deadline < since + r->cfg->patience_ms / 1000.0)
-				deadline = since + r->cfg->patience_ms / 1000.0;
-			continue;
-		}
-		if (rc != DLS_EREMOTE && rc != DLS_ENOENT)
-			break;
-		dls_sleep_until(dls_now() + delay / 1000.0 < deadline ? dls_now() + delay / 1000.0
-								      : deadline);
-		delay = delay < 250 ? 2 * delay : 500; /* a new master binds within ~1 s */
-	}
-	r->st->times.t_comwait += dls_now() - t0;
-	if (rc == DLS_ENOENT || rc == DLS_ETIMEDOUT)
-		rc = DLS_EREMOTE;
-	if (rc == DLS_OK) /* a warning: the run survived a failure */
-		log_warn("rejoined the %s as slave %d after %.2f s", slave_parent(r), r->st->id,
-			 dls_now() - t0);
-	else
-		log_err("could not rejoin the %s in %d ms: %s", slave_parent(r), r->cfg->rejoin_ms,
-			r->why);
-	return rc;
 }
 
 /* A submit() of one block, a request, a report(): the calls slave_call makes. */

@@ -102,6 +102,8 @@ int slave_deliver(struct run *r, struct store *s, size_t keep);
 int slave_exchange(struct run *r, struct store *out, struct dls_request *req,
 		   struct dls_reply *reply);
 
+/* The parts of the call policy (slave_call.c). */
+
 /*
  * The master stayed unreachable after the retries: rejoins it (a master
  * resumed from its journal) for up to cfg->rejoin_ms when the run allows
