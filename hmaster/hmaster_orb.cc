@@ -52,7 +52,7 @@ struct parent_ops_guard {
 
 extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 {
-	char ppath[192], mpath[192], why[256] = "", squat[256];
+	char ppath[192], mpath[192], why[256] = "";
 	struct dls_name_guard *name_guard = NULL;
 	CORBA::Object_var obj;
 	struct hmaster *h;
@@ -75,15 +75,8 @@ extern "C" int hmaster_orb_run(const struct hmaster_orb_opts *o)
 	}
 	/* before anything reaches the parent: a resumed hmaster would otherwise
 	 * declare a predecessor that still serves its slaves lost */
-	if (dls_name_claim(mpath, o->secret, DLS_NAME_HELD_MS, squat, sizeof(squat), why,
-			   sizeof(why))) {
-		fprintf(stderr, "dls-hmaster: cannot take '%s': %s\n", mpath, why);
+	if (dls_name_take(mpath, o->secret, "dls-hmaster"))
 		return 1;
-	}
-	if (squat[0])
-		log_warn("'%s' was held by an object that cannot prove the run's secret (%s): "
-			 "taking the name over",
-			 mpath, squat);
 	obj = dls_name_resolve_wait(ppath, o->connect_timeout_ms, &err, why, sizeof(why));
 	if (CORBA::is_nil(obj)) {
 		fprintf(stderr, "dls-hmaster: cannot find the parent '%s': %s\n", ppath, why);

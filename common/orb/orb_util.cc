@@ -312,19 +312,6 @@ CORBA::Object_ptr dls_name_live(const char *path, int timeout_ms)
 	}
 }
 
-int dls_name_held(const char *path, int timeout_ms, char *why, size_t len)
-{
-	CORBA::Object_var live = dls_name_live(path, timeout_ms);
-
-	if (CORBA::is_nil(live))
-		return 0; // the name is free to take
-	snprintf(why, len,
-		 "'%s' is bound to a servant that answers: a second one would share its "
-		 "name (stop that one first, or choose another run or name)",
-		 path);
-	return 1;
-}
-
 // A ping that failed with the connection closed under it is asked once more
 // on a fresh one: the peer's ORB closes a connection idle for
 // inConScanPeriod (30 s), and a ping sent at that moment is lost with
@@ -381,7 +368,6 @@ static int exists(CORBA::Object_ptr obj, int timeout_ms, char *why, size_t len)
 int dls_reach_parent(CORBA::Object_ptr obj, const char *path, int timeout_ms, char *why,
 		     size_t len)
 {
-	char nwhy[512];
 	int rc;
 
 	if (CORBA::is_nil(obj)) {
@@ -391,8 +377,12 @@ int dls_reach_parent(CORBA::Object_ptr obj, const char *path, int timeout_ms, ch
 		rc = exists(obj, timeout_ms, why, len);
 	}
 	/* a successor bound under the parent's name that answers */
-	if (rc == DLS_EREMOTE && path && dls_name_held(path, timeout_ms, nwhy, sizeof(nwhy)))
-		return DLS_OK;
+	if (rc == DLS_EREMOTE && path) {
+		CORBA::Object_var successor = dls_name_live(path, timeout_ms);
+
+		if (!CORBA::is_nil(successor))
+			return DLS_OK;
+	}
 	return rc;
 }
 

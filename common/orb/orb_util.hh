@@ -59,19 +59,14 @@ typename T::_ptr_type dls_ref_with_timeout(CORBA::Object_ptr obj, int timeout_ms
 	return ref;
 }
 
-// How long dls_name_held waits for a bound servant to answer.
+// How long a server that wants a name waits for the object bound there to
+// answer.
 #define DLS_NAME_HELD_MS 2000
 
 // The object bound at path, if it answers within timeout_ms (its reference
 // carries that timeout); nil when path is not bound, there is no naming
 // service, or the object is gone, unreachable or silent.
 CORBA::Object_ptr dls_name_live(const char *path, int timeout_ms);
-
-// Is path bound to a servant that answers (it exists and replied within
-// timeout_ms)?  1 with why (a second servant would share the name), else 0:
-// not bound, no naming service, or bound to one that is gone, unreachable or
-// silent (a crashed predecessor's name is free to take again).
-int dls_name_held(const char *path, int timeout_ms, char *why, size_t len);
 
 // Writes obj's IOR to path (through path.tmp, renamed: a reader finds the
 // whole IOR or no file): 0, or 1 with the reason on stderr after "prog: ".

@@ -14,8 +14,11 @@
 #include "log_limit.h"
 #include "run_loop.h"
 
-int dls_name_claim(const char *path, const struct run_secret *secret, int timeout_ms,
-		   char *squat, size_t slen, char *why, size_t len)
+/* dls_name_take's question: 1 with why when a servant of the run holds
+ * path; 0 when it is free, with squat filled (slen octets) when an object
+ * that cannot prove the secret holds it. */
+static int name_claim(const char *path, const struct run_secret *secret, int timeout_ms,
+		      char *squat, size_t slen, char *why, size_t len)
 {
 	uint8_t nonce[RUN_AUTH_NONCE_LEN];
 
@@ -64,13 +67,11 @@ int dls_name_claim(const char *path, const struct run_secret *secret, int timeou
 	}
 }
 
-int dls_publish(PortableServer::ServantBase *servant, const char *ior_file, const char *path,
-		const struct run_secret *secret, const char *prog)
+int dls_name_take(const char *path, const struct run_secret *secret, const char *prog)
 {
-	char why[256] = "", squat[256];
+	char why[512] = "", squat[256];
 
-	if (dls_name_claim(path, secret, DLS_NAME_HELD_MS, squat, sizeof(squat), why,
-			   sizeof(why))) {
+	if (name_claim(path, secret, DLS_NAME_HELD_MS, squat, sizeof(squat), why, sizeof(why))) {
 		fprintf(stderr, "%s: cannot take '%s': %s\n", prog, path, why);
 		return 1;
 	}
@@ -78,6 +79,16 @@ int dls_publish(PortableServer::ServantBase *servant, const char *ior_file, cons
 		log_warn("'%s' was held by an object that cannot prove the run's secret (%s): "
 			 "taking the name over",
 			 path, squat);
+	return 0;
+}
+
+int dls_publish(PortableServer::ServantBase *servant, const char *ior_file, const char *path,
+		const struct run_secret *secret, const char *prog)
+{
+	char why[256] = "";
+
+	if (dls_name_take(path, secret, prog))
+		return 1;
 	try {
 		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
 		CORBA::Object_var obj = dls_root_poa()->id_to_reference(oid);

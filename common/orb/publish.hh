@@ -11,14 +11,14 @@
 #include "run_auth.h"
 
 // May this server take path?  Asks the object bound there, if it answers
-// within timeout_ms, to prove the run's secret (Master::prove_name over a
-// fresh nonce).  0: the name is free (not bound, bound to an object that is
-// gone, unreachable or silent), or held by one that cannot prove the secret
-// (a squatter: squat, slen octets, says why; the caller rebinds it).  1: a
-// servant of this run holds it (in an open run, secret NULL or unset: any
-// servant that answers), with why: a second one would share its name.
-int dls_name_claim(const char *path, const struct run_secret *secret, int timeout_ms,
-		   char *squat, size_t slen, char *why, size_t len);
+// within DLS_NAME_HELD_MS, to prove the run's secret (Master::prove_name
+// over a fresh nonce).  0: the name is free (not bound, bound to an object
+// that is gone, unreachable or silent, a crashed predecessor's), or held by
+// one that cannot prove the secret (a squatter, said in a line: the caller
+// binds over it).  1: a servant of this run holds it (in an open run,
+// secret NULL or unset: any servant that answers), said on stderr after
+// "prog: ": a second one would share its name.
+int dls_name_take(const char *path, const struct run_secret *secret, const char *prog);
 
 // Makes servant reachable: refuses a path that a servant of the run holds,
 // takes it over from one that cannot prove the run's secret (said in a

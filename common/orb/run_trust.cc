@@ -31,6 +31,14 @@ void RunTrust::check_join(const DLS::Credentials &cred, const char *op)
 	}
 }
 
+// out holds the n octets of p.
+static void octets(DLS::OctetSeq &out, const uint8_t *p, size_t n)
+{
+	out.length((CORBA::ULong)n);
+	for (size_t k = 0; k < n; k++)
+		out[(CORBA::ULong)k] = p[k];
+}
+
 void RunTrust::prove(const DLS::Credentials &cred, const int *ids, const uint64_t *keys, size_t n,
 		     DLS::OctetSeq &proof) const
 {
@@ -39,9 +47,7 @@ void RunTrust::prove(const DLS::Credentials &cred, const int *ids, const uint64_
 
 	run_auth_prove(&auth_.secret, cred.nonce.get_buffer(), cred.nonce.length(), ids, keys, n,
 		       p, &plen);
-	proof.length((CORBA::ULong)plen);
-	for (size_t k = 0; k < plen; k++)
-		proof[(CORBA::ULong)k] = p[k];
+	octets(proof, p, plen);
 }
 
 DLS::OctetSeq *RunTrust::prove_name(const DLS::OctetSeq &nonce, const char *path) const
@@ -51,9 +57,7 @@ DLS::OctetSeq *RunTrust::prove_name(const DLS::OctetSeq &nonce, const char *path
 	size_t plen;
 
 	run_auth_prove_name(&auth_.secret, nonce.get_buffer(), nonce.length(), path, p, &plen);
-	proof->length((CORBA::ULong)plen);
-	for (size_t k = 0; k < plen; k++)
-		(*proof)[(CORBA::ULong)k] = p[k];
+	octets(*proof, p, plen);
 	return proof;
 }
 
@@ -76,12 +80,8 @@ void trust_credentials(const struct run_secret *secret, DLS::Credentials &out)
 	size_t plen;
 
 	run_auth_join(secret, nonce, proof, &plen);
-	out.nonce.length(RUN_AUTH_NONCE_LEN);
-	for (CORBA::ULong k = 0; k < RUN_AUTH_NONCE_LEN; k++)
-		out.nonce[k] = nonce[k];
-	out.proof.length((CORBA::ULong)plen);
-	for (CORBA::ULong k = 0; k < plen; k++)
-		out.proof[k] = proof[k];
+	octets(out.nonce, nonce, RUN_AUTH_NONCE_LEN);
+	octets(out.proof, proof, plen);
 }
 
 int trust_check_parent(const struct run_secret *secret, const DLS::Credentials &cred,

@@ -166,14 +166,8 @@ void run_auth_prove(const struct run_secret *s, const uint8_t *nonce, size_t nle
 	ctx = mac_start(s, PARENT_LABEL);
 	dls_hmac_add(ctx, nonce, nlen);
 	for (size_t k = 0; k < n; k++) { /* each child: id (4 octets), key (8), big-endian */
-		uint8_t c[12];
-		uint32_t id = (uint32_t)ids[k];
-
-		for (int i = 0; i < 4; i++)
-			c[i] = (uint8_t)(id >> (8 * (3 - i)));
-		for (int i = 0; i < 8; i++)
-			c[4 + i] = (uint8_t)(keys[k] >> (8 * (7 - i)));
-		dls_hmac_add(ctx, c, sizeof(c));
+		dls_hmac_add_be(ctx, (uint32_t)ids[k], 4);
+		dls_hmac_add_be(ctx, keys[k], 8);
 	}
 	dls_hmac_end(ctx, proof);
 	*plen = RUN_AUTH_PROOF_LEN;
