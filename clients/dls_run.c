@@ -627,9 +627,9 @@ static void say_placement(const struct run_opts *o)
 
 static int launch(const struct run_opts *o, struct run_env *e, struct run_state *r)
 {
-	say_placement(o);
 	char ior_path[4200];
 
+	say_placement(o);
 	if (start_names_and_tls(o, e, r) || start_master(o, e, r, 0))
 		return 1;
 	/* the slaves reach the master by its reference, which no stranger on

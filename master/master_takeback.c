@@ -262,12 +262,29 @@ static int64_t share(const struct master *m, int id, const struct probe *v)
 	return (int64_t)floor(undone * (rate_a / (rate_a + rate_h)));
 }
 
+/* Gives asker id the requeue's next range (its own first), as
+ * master_serve_one would, so that a replay gives the same: DLS_OK with
+ * *out, else the range stays in the requeue for a later request.  The lock
+ * is held. */
+static int give_requeued(struct master *m, int id, struct dls_reply *out)
+{
+	struct dls_range c;
+
+	if (!serve_ranges_pop_for(&m->requeue, id, &c))
+		return DLS_ENOENT;
+	if (master_give_work(m, id, c, out)) { /* out of memory */
+		(void)serve_ranges_push(&m->requeue, c.start, c.count);
+		return DLS_ENOMEM;
+	}
+	m->roster.v[id].info.requeued_chunks++;
+	return DLS_OK;
+}
+
 void master_take_back(struct master *m, int id, struct dls_reply *out, struct master_cut *told)
 {
 	struct probe v[TAKEBACK_PROBES];
 	char cause[MASTER_WHY_LEN];
 	struct master_callout co = m->callout;
-	struct dls_range c;
 	size_t n;
 	long k;
 	int64_t take, end;
@@ -289,12 +306,7 @@ void master_take_back(struct master *m, int id, struct dls_reply *out, struct ma
 	if ((k = pick_straggler(m, id, v, n, cause, sizeof(cause))) >= 0) {
 		master_release_lost(m, v[k].id, cause);
 		pthread_cond_broadcast(&m->cond);
-		if (!serve_ranges_pop_for(&m->requeue, id, &c))
-			return;
-		if (master_give_work(m, id, c, out)) /* out of memory: the next request */
-			(void)serve_ranges_push(&m->requeue, c.start, c.count);
-		else
-			m->roster.v[id].info.requeued_chunks++; /* as master_serve_one's */
+		(void)give_requeued(m, id, out); /* else the next request takes it */
 		return;
 	}
 	if ((k = pick_victim(v, n)) < 0 || (take = share(m, id, &v[k])) < 1)
@@ -306,13 +318,12 @@ void master_take_back(struct master *m, int id, struct dls_reply *out, struct ma
 			  (long long)take, dls_strerror(rc));
 		return;
 	}
-	if (!serve_ranges_pop_for(&m->requeue, id, &c) || master_give_work(m, id, c, out)) {
+	if (give_requeued(m, id, out)) {
 		/* kept in the requeue: the next request takes it */
 		log_warn("take-back: the tail [%lld, +%lld) could not be given to slave %d now",
 			 (long long)end, (long long)take, id);
 		return;
 	}
-	m->roster.v[id].info.requeued_chunks++; /* as a requeued range's (its replay) */
 	*told = (struct master_cut){v[k].id, v[k].key, v[k].p.start, end};
 	log_info("took back [%lld, +%lld) of slave %d's chunk [%lld, +%lld) (%lld done in "
 		 "%.3f s) for slave %d",
