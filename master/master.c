@@ -523,8 +523,8 @@ static void forget_loop(struct master_child *ch)
 	ledger_held_free(&ch->serve.held);
 	memset(&ch->serve.held, 0, sizeof(ch->serve.held));
 	ch->cut = 0;
-	ch->stall_start = ch->stall_done = 0;
-	ch->stall_since = ch->stall_asked = 0;
+	ch->seen_start = ch->seen_done = 0;
+	ch->seen_since = ch->stall_asked = 0;
 	ch->last_delivery_at = 0;
 }
 

@@ -46,9 +46,9 @@ int master_give_work(struct master *m, int id, struct dls_range c, struct dls_re
 	master_note_busy(m, id);
 	if (!(m->children[id].last_delivery_at > 0)) /* the stall watch counts from here */
 		m->children[id].last_delivery_at = dls_now();
-	/* the end game judges its pace afresh: a chunk of another loop may
-	 * begin where this one did */
-	m->children[id].pace_since = 0;
+	/* its progress is judged afresh: work given back to it (requeued after
+	 * it was lost and taken back) may begin where an old answer showed */
+	m->children[id].seen_since = 0;
 	/* the picture of the run only: a chunk it cannot note is still served */
 	(void)timeline_give(&m->timeline, id, c.start, c.count, result_store_elapsed(&m->results));
 	return DLS_OK;

@@ -50,15 +50,11 @@ struct master_child {
 	double claimed_s, claimed_n;
 	int slowed;
 	int cut; /* a tail of its was taken back: its results of it are dropped */
-	/* the stall watch (master_stall.c): the chunk it last showed in
-	 * progress, how far it was, since when it showed no advance, and when
-	 * it was last asked */
-	int64_t stall_start, stall_done;
-	double stall_since, stall_asked;
-	/* the end game's view of it (master_takeback.c): the chunk its last
-	 * answer showed, how far, and since when it has not advanced */
-	int64_t pace_start, pace_done;
-	double pace_since;
+	/* its progress as its answers showed it (master_progress_still): the
+	 * chunk in progress, how far it was, and since when it showed no
+	 * advance; when the stall watch last asked it */
+	int64_t seen_start, seen_done;
+	double seen_since, stall_asked;
 	double last_delivery_at; /* when results of it last came, or it was
 				    first given work (0: neither yet) */
 	uint32_t loop_told; /* the loop whose job it was last sent */
@@ -192,6 +188,15 @@ void master_take_back_tell(struct master *m, const struct master_cut *told);
 
 /* Declares slave id lost: its undelivered work is requeued. */
 void master_release_lost(struct master *m, int id, const char *cause);
+
+/*
+ * What a holder's answer to progress(), come at `at`, says of its chunk:
+ * the seconds since the chunk last advanced (0 when it has none, or moved
+ * on since its last answer: the count starts anew), as the stall watch and
+ * the end game's straggler rule both judge it.  The lock is held.
+ * (master_stall.c)
+ */
+double master_progress_still(struct master_child *ch, const struct dls_progress *p, double at);
 /* Whether a loop follows the current one. */
 int master_more_loops(const struct master *m);
 

@@ -1,6 +1,8 @@
 /*
  * master_stall.c - the stall watch: a holder whose computation does not
- * advance is lost, though its ORB answers pings (see master.h).
+ * advance is lost, though its ORB answers pings (see master.h); and how
+ * long a holder's chunk has not advanced, which the end game's straggler
+ * rule judges too.
  */
 #include "dls/err.h"
 #include "dls_time.h"
@@ -8,11 +10,26 @@
 
 #include <stdio.h>
 
+double master_progress_still(struct master_child *ch, const struct dls_progress *p, double at)
+{
+	if (p->count <= 0) { /* no chunk in progress now */
+		ch->seen_since = 0;
+		return 0;
+	}
+	if (!(ch->seen_since > 0) || p->start != ch->seen_start || p->done != ch->seen_done) {
+		ch->seen_start = p->start; /* a new chunk, or it advanced */
+		ch->seen_done = p->done;
+		ch->seen_since = at;
+		return 0;
+	}
+	return at - ch->seen_since;
+}
+
 int master_check_stall(struct master *m, int id, int stall_ms, char *why, size_t len)
 {
 	struct master_child *ch;
 	struct dls_progress p;
-	double now = dls_now();
+	double now = dls_now(), still;
 	uint64_t key;
 	char err[128];
 	int stalled = 0;
@@ -34,19 +51,14 @@ int master_check_stall(struct master *m, int id, int stall_ms, char *why, size_t
 		return 0; /* it cannot say: judged by its pings alone */
 	pthread_mutex_lock(&m->lock);
 	ch = &m->children[id];
-	if (p.count <= 0) { /* no chunk in progress now */
-		ch->stall_since = 0;
-	} else if (!(ch->stall_since > 0) || p.start != ch->stall_start || p.done != ch->stall_done) {
-		ch->stall_start = p.start; /* a new chunk, or it advanced */
-		ch->stall_done = p.done;
-		ch->stall_since = now;
-	} else if (now - ch->stall_since >= stall_ms / 1000.0) {
+	still = master_progress_still(ch, &p, now);
+	if (still > 0 && still >= stall_ms / 1000.0) {
 		snprintf(why, len,
 			 "stalled: its chunk [%lld, +%lld) stayed at %lld computed for %.0f s "
 			 "(--stall-ms %d) while it answered pings",
-			 (long long)p.start, (long long)p.count, (long long)p.done,
-			 now - ch->stall_since, stall_ms);
-		ch->stall_since = 0;
+			 (long long)p.start, (long long)p.count, (long long)p.done, still,
+			 stall_ms);
+		ch->seen_since = 0;
 		stalled = 1;
 	}
 	pthread_mutex_unlock(&m->lock);

@@ -47,6 +47,7 @@ struct probe {
 	int rc;
 	struct dls_progress p;
 	double rtt, at; /* the call's round trip, and when its answer came */
+	double still;	/* seconds its chunk had not advanced then */
 };
 
 void master_set_callout(struct master *m, const struct master_callout *c)
@@ -176,23 +177,6 @@ static double rate_of(const struct master *m, int id)
 	return ch->claimed_s > 0 && ch->claimed_n > 0 ? ch->claimed_n / ch->claimed_s : 0;
 }
 
-/* Notes how far each answer shows its holder: since when its chunk has
- * not advanced.  The lock is held. */
-static void note_progress(struct master *m, const struct probe *v, size_t n)
-{
-	for (size_t k = 0; k < n; k++) {
-		struct master_child *ch = &m->children[v[k].id];
-
-		if (v[k].rc)
-			continue;
-		if (!(ch->pace_since > 0) || ch->pace_start != v[k].p.start ||
-		    ch->pace_done != v[k].p.done) {
-			ch->pace_start = v[k].p.start;
-			ch->pace_done = v[k].p.done;
-			ch->pace_since = v[k].at;
-		}
-	}
-}
 
 /* Iterations a second holder h computes: its measured pace, else its
  * chunk's, else the asker's scaled by their declared powers (0: none). */
@@ -217,12 +201,11 @@ static long pick_straggler(const struct master *m, int asker, const struct probe
 	long who = -1;
 
 	for (size_t k = 0; k < n; k++) {
-		const struct master_child *ch = &m->children[v[k].id];
 		double pace = pace_of(m, asker, &v[k]), still, allowed;
 
 		if (v[k].rc || !(pace > 0)) /* (done == count: computed, never delivered) */
 			continue;
-		still = now - ch->pace_since;
+		still = v[k].still + (now - v[k].at);
 		allowed = STRAGGLER_PACES * (double)(v[k].p.count - v[k].p.done + 1) / pace;
 		if (allowed < STRAGGLER_MIN_S)
 			allowed = STRAGGLER_MIN_S;
@@ -298,11 +281,13 @@ void master_take_back(struct master *m, int id, struct dls_reply *out, struct ma
 	ask_holders(&co, v, n);
 	pthread_mutex_lock(&m->lock);
 	m->taking_back = 0;
-	for (size_t j = 0; j < n; j++)
+	for (size_t j = 0; j < n; j++) {
 		check_answer(m, &v[j]);
+		if (!v[j].rc)
+			v[j].still = master_progress_still(&m->children[v[j].id], &v[j].p, v[j].at);
+	}
 	if (!may_take_back(m, id))
 		return;
-	note_progress(m, v, n);
 	if ((k = pick_straggler(m, id, v, n, cause, sizeof(cause))) >= 0) {
 		master_release_lost(m, v[k].id, cause);
 		pthread_cond_broadcast(&m->cond);

@@ -22,10 +22,7 @@ static int look(void *arg)
 	char cause[256] = "", gone[512];
 	int rc;
 
-	if (!w->labelled) { /* the ticker's thread: the slave's name in its lines */
-		dls_log_set_thread_label(r->log_label);
-		w->labelled = 1;
-	}
+	dls_log_set_thread_label(r->log_label); /* the ticker's thread: the slave's lines */
 	rc = r->ops->reach(r->ops->ctx, SLAVE_WATCH_TIMEOUT_MS, cause, sizeof(cause));
 	if (!parent_watch_check(&w->pw, dls_now(), rc, cause, gone, sizeof(gone)))
 		return 0;

@@ -19,7 +19,6 @@ struct dls_ticker;
 struct slave_watch {
 	struct dls_ticker *ticker; /* NULL: not watching */
 	struct parent_watch pw;
-	int labelled; /* the ticker's thread logs under the slave's name */
 	struct run *r;
 };
 
