@@ -1,19 +1,16 @@
 /*
- * hmaster.h - the core of an HDTSS hmaster (Chronopoulos et al. 2002 section 4.2, docs/schemes.md
- * 5), in one of two modes.  Two-level (twolevel.h): to its parent it
- * is one child with the summed power of its slaves and it schedules them
- * itself.  Relay, described here: to its parent (a master or another
- * hmaster) it is a group of slaves, to its children a master.  It merges what passes through
- * it (Chronopoulos et al. 2002 Remark 2): its children's registrations go up as one
- * message and their V_i come down; the requests pending when it forwards
- * (with their piggy-backed results) go up as one message and the replies
- * come down, split per slave.  It never waits for every child: whatever is
- * pending when the parent is free goes up.  The parent computes every chunk,
- * so the schedule is flat DTSS's in the same service order.
+ * hmaster.h - an HDTSS hmaster (Chronopoulos et al. 2002 section 4.2,
+ * docs/schemes.md 5), in one of two modes chosen when it is created.
+ * Relay (relay.c): to its parent (a master or another hmaster) it is a
+ * group of slaves, to its children a master; it merges their
+ * registrations and requests into one message each way, and the parent
+ * computes every chunk, so the schedule is flat DTSS's in the same service
+ * order.  Two-level (twolevel.c): to its parent it is one child with the
+ * summed power of its slaves, and it schedules them itself.
  *
- * Plain C: the parent is reached through struct hmaster_parent.  Children's
- * calls block in their own ORB threads; one forwarding thread talks to the
- * parent.  Thread-safe.
+ * Plain C: the parent is reached through struct hmaster_parent
+ * (hmaster_mode.h).  Children's calls block in their own ORB threads; one
+ * forwarding thread talks to the parent.  Thread-safe.
  */
 #ifndef DLS_HMASTER_H
 #define DLS_HMASTER_H
@@ -23,41 +20,11 @@
 #include <stdio.h>
 
 #include "dls/proto.h"
+#include "hmaster_mode.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-#define HMASTER_WHY_LEN 256
-
-enum hmaster_mode { HMASTER_RELAY, HMASTER_TWOLEVEL };
-
-/* The parent's operations (the IDL DLS::Master operations an hmaster uses:
- * the group ones in relay mode, register_cluster and request in two-level). */
-struct hmaster_parent {
-	void *ctx;
-	int (*register_group)(void *ctx, const char *const *names, const double *speeds, size_t n,
-			      int *ids, uint64_t *keys, double *vpowers, struct dls_job *job,
-			      char *why, size_t len);
-	int (*request_group)(void *ctx, const struct dls_request *reqs, size_t n,
-			     struct dls_reply *out, char *why, size_t len);
-	int (*submit)(void *ctx, int slave_id, uint64_t key, const struct dls_result *res, size_t n,
-		      char *why, size_t len);
-	int (*slave_lost)(void *ctx, int slave_id, uint64_t key, const char *cause, char *why,
-			  size_t len);
-	int (*register_cluster)(void *ctx, const double *speeds, size_t n, int *id, uint64_t *key,
-				double *vpowers, struct dls_job *job, char *why, size_t len);
-	int (*request)(void *ctx, const struct dls_request *req, struct dls_reply *out, char *why,
-		       size_t len);
-	/* a resumed relay hmaster: a child's rejoin, passed up (Master::rejoin) */
-	int (*rejoin)(void *ctx, int slave_id, uint64_t key, double *vpower, struct dls_job *job,
-		      char *why, size_t len);
-	/* Checks the parent, within timeout_ms: DLS_OK when it answers (or,
-	 * where this hmaster may rejoin, a successor bound under its name
-	 * answers), DLS_ETIMEDOUT when it took the ping and did not answer in
-	 * time, else DLS_EREMOTE; why says what failed (parent_watch.h). */
-	int (*reach)(void *ctx, int timeout_ms, char *why, size_t len);
-};
 
 struct hmaster;
 

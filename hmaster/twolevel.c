@@ -1,10 +1,11 @@
 /*
- * twolevel.c - two-level HDTSS (see twolevel.h): a local
+ * twolevel.c - an hmaster's two-level mode (twolevel_internal.h): a local
  * pool of the parent's chunks, the scheme run over each with the children's
- * A_i, a prefetch of the next chunk when half of the current one is handed
- * out, and an outbox of results that the forwarding thread sends up.
+ * A_i, the children's calls, and the resume of one that died.  The
+ * forwarding thread that feeds the pool and sends results up is
+ * twolevel_up.c.  Fills hmaster_twolevel_mode.
  */
-#include "twolevel.h"
+#include "twolevel_internal.h"
 #include "withdraw_below.h"
 
 #include <pthread.h>
@@ -15,115 +16,10 @@
 #include "dls/err.h"
 #include "dls/log.h"
 #include "dls_time.h"
-#include "ledger.h"
-#include "work.h"
-#include "serve.h"
-#include "dls_sched.h"
 #include "roster.h"
 #include "run_auth.h"
 #include "times_bound.h"
 #include "twolevel_record.h"
-
-/* A child: its row (name, V_i = the sum of its slaves', A_i, chunks, times,
- * state) and what the serving core keeps of it. */
-struct child {
-	struct dls_slave_status info;
-	struct serve_child serve;
-	uint64_t key;	 /* its capability */
-	int readmitted; /* taken back after it was declared lost, or BACK */
-	int back;	/* resumed: it rejoined this hmaster */
-};
-
-/* readmitted: it came back to a resumed hmaster (the work it held went to
- * the parent's other children) */
-enum { BACK = 2 };
-
-/* A child's registration waiting for the merged one to come back. */
-struct pending_reg {
-	const double *speeds;
-	size_t n;
-	int id;
-	double *vpowers;
-	struct dls_job *job;
-	int rc, done;
-	char why[HMASTER_WHY_LEN];
-	struct pending_reg *next;
-};
-
-/* Results on their way up (copies: the child's message is gone by then). */
-struct outbox {
-	struct dls_result *v;
-	size_t n, cap;
-};
-
-struct twolevel {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	struct hmaster_parent parent;
-	char name[64];
-	int nslaves, leaves, register_timeout_ms, stop;
-	int expected; /* leaves it waits for: nslaves less those withdrawn */
-	double link_latency_s, first_register;
-
-	struct pending_reg *regs;
-	int registration_sent, my_id, failed;
-	char record[4096]; /* where to keep the record for a resume ("" none) */
-	int resumed;	   /* it succeeds one that died; its children rejoin */
-	uint64_t my_key; /* the parent's capability for this hmaster */
-	char failure[HMASTER_WHY_LEN];
-	struct dls_job job;
-	struct work work; /* the job's workload when this build has it (w NULL: not) */
-	struct child *children; /* nslaves at most */
-	int nchildren;
-	struct ledger ledger;
-
-	/* the pool: the scheme over the current chunk, then queued chunks */
-	struct sched *cur;
-	int64_t cur_start, cur_size;
-	struct serve_ranges chunks;  /* the parent's chunks not started yet */
-	struct serve_ranges requeue; /* the work of lost children */
-	struct serve_queue waiting;   /* children's requests in ACPSA order */
-
-	/* the parent */
-	int first_sent, in_flight, parent_done, need, just_submitted;
-	int first_requests;
-	double first_request, wait_until;
-	uint32_t seq;
-	struct outbox out;
-	size_t unsure; /* the head of out the last submit carried, its answer lost */
-
-	int64_t received; /* iterations the parent gave */
-	double t_first;	  /* the first chunk's arrival */
-	pthread_t thread;
-	long parent_requests, local_chunks;
-};
-
-/* Iterations in the pool not yet handed to a child. */
-static int64_t pool_left(const struct twolevel *t)
-{
-	int64_t n = t->cur ? sched_remaining(t->cur) : 0;
-
-	return n + serve_ranges_left(&t->chunks) + serve_ranges_left(&t->requeue);
-}
-
-/* Ask the parent for the next chunk once half of the current one is out. */
-static int pool_low(const struct twolevel *t)
-{
-	if (t->chunks.n || t->requeue.n)
-		return 0;
-	return !t->cur || 2 * sched_remaining(t->cur) <= t->cur_size;
-}
-
-static int64_t children_acp(const struct twolevel *t)
-{
-	int64_t a = 0;
-
-	for (int i = 0; i < t->nchildren; i++)
-		if (t->children[i].info.state == DLS_SLAVE_ACTIVE ||
-		    t->children[i].info.state == DLS_SLAVE_REGISTERED)
-			a += t->children[i].info.acp;
-	return a;
-}
 
 /* Starts the scheme over the next queued chunk; the lock is held. */
 static int start_chunk(struct twolevel *t)
@@ -159,307 +55,12 @@ static int start_chunk(struct twolevel *t)
 	return DLS_OK;
 }
 
-/* Opens the job's workload to check results with, when this build has it
- * and it describes the same loop; the parent checks them anyway. */
-static void open_work(struct twolevel *t, const struct dls_job *job)
-{
-	char why[HMASTER_WHY_LEN];
-
-	if (work_open(&t->work, job->workload, job->params, (size_t)job->nparams,
-		      (enum iter_order_mode)job->order, why, sizeof(why))) {
-		log_info("results go up unchecked for their values: %s", why);
-		return;
-	}
-	if (t->work.loop.iterations != job->iterations ||
-	    t->work.loop.result_bytes != job->result_bytes) {
-		log_warn("workload '%s' here differs from the parent's; its values go up unchecked",
-			 job->workload);
-		work_close(&t->work);
-	}
-}
-
-/* The parent's job, as two-level mode needs it (a distributed scheme, a
- * loop of results it can hold); then this hmaster is the parent's child id
- * with capability key.  DLS_OK, or an error with why.  The lock is held. */
-static int accept_job(struct twolevel *t, int id, uint64_t key, const struct dls_job *job,
-		      char *why)
-{
-	if (job->scheme.kind < 0 || !sched_kind_is_distributed(job->scheme.kind)) {
-		snprintf(why, HMASTER_WHY_LEN,
-			 "two-level mode runs a distributed scheme (dtss, dfss, dfiss, dtfss); "
-			 "the run's is not one");
-		return DLS_EINVAL;
-	}
-	if (job->iterations < 1 || job->result_bytes < 1 ||
-	    job->result_bytes > DLS_MAX_RESULT_BYTES) {
-		snprintf(why, HMASTER_WHY_LEN, "the parent's job of %lld iterations of %u octets",
-			 (long long)job->iterations, (unsigned)job->result_bytes);
-		return DLS_EINVAL;
-	}
-	if (ledger_init(&t->ledger, job->iterations, job->result_bytes)) {
-		snprintf(why, HMASTER_WHY_LEN, "out of memory");
-		return DLS_ENOMEM;
-	}
-	open_work(t, job);
-	t->my_id = id;
-	t->my_key = key;
-	t->job = *job;
-	return DLS_OK;
-}
-
-/* Writes the record a resumed hmaster starts from, if one is kept: who it
- * is to its parent and whom it issued which capability.  A failure costs
- * only the resume (logged).  The lock is held. */
-static void keep_record(struct twolevel *t)
-{
-	struct twolevel_record r = {.nslaves = t->nslaves, .leaves = t->leaves,
-				    .my_id = t->my_id, .my_key = t->my_key,
-				    .nchildren = t->nchildren};
-	char why[HMASTER_WHY_LEN];
-
-	if (!t->record[0])
-		return;
-	snprintf(r.name, sizeof(r.name), "%s", t->name);
-	r.children = calloc((size_t)t->nchildren, sizeof(*r.children));
-	for (int i = 0; r.children && i < t->nchildren; i++) {
-		snprintf(r.children[i].name, sizeof(r.children[i].name), "%s",
-			 t->children[i].info.name);
-		r.children[i].vpower = t->children[i].info.vpower;
-		r.children[i].key = t->children[i].key;
-	}
-	if (!r.children)
-		log_err("cannot keep the record '%s': out of memory; this hmaster cannot be "
-			"resumed", t->record);
-	else if (twolevel_record_write(t->record, &r, why, sizeof(why)))
-		log_err("cannot keep the record: %s; this hmaster cannot be resumed", why);
-	free(r.children);
-}
-
-/* --- the forwarding thread --------------------------------------------- */
-
-static void forward_registration(struct twolevel *t)
-{
-	struct pending_reg *batch = t->regs, *p;
-	size_t n = 0, k = 0;
-	double *speeds, *vp;
-	int rc, id = -1;
-	uint64_t key = 0;
-	struct dls_job job;
-	char why[HMASTER_WHY_LEN] = "";
-
-	t->regs = NULL;
-	t->registration_sent = 1;
-	for (p = batch; p; p = p->next)
-		n += p->n;
-	speeds = calloc(n, sizeof(*speeds));
-	vp = calloc(n, sizeof(*vp));
-	for (p = batch; p && speeds; p = p->next)
-		for (size_t i = 0; i < p->n; i++)
-			speeds[k++] = p->speeds[i];
-	pthread_mutex_unlock(&t->lock);
-	rc = !speeds || !vp ? DLS_ENOMEM
-			    : t->parent.register_cluster(t->parent.ctx, speeds, n, &id, &key, vp, &job,
-							 why, sizeof(why));
-	pthread_mutex_lock(&t->lock);
-	if (!rc)
-		rc = accept_job(t, id, key, &job, why);
-	if (!rc) {
-		log_info("registered with the parent as child %d for %zu slaves", id, n);
-	} else {
-		t->failed = 1;
-		snprintf(t->failure, sizeof(t->failure), "%s", why);
-	}
-	k = 0;
-	for (p = batch; p; p = p->next) {
-		p->rc = rc;
-		snprintf(p->why, sizeof(p->why), "%s", why);
-		for (size_t i = 0; i < p->n; i++, k++)
-			if (!rc) {
-				p->vpowers[i] = vp[k];
-				t->children[p->id].info.vpower += vp[k];
-			}
-		if (!rc)
-			*p->job = job;
-		p->done = 1;
-	}
-	if (!rc)
-		keep_record(t);
-	free(speeds);
-	free(vp);
-	pthread_cond_broadcast(&t->cond);
-}
-
-/*
- * Sends up to 1 MiB of queued results in one submit(); the lock is held.
- * A submit whose answer was lost is sent again with exactly the blocks it
- * carried, not with those queued since: the parent refuses a submit whole
- * when its first block was delivered, so a refusal of the same blocks means
- * the lost one got through, and none is dropped undelivered.
- */
-static void forward_results(struct twolevel *t)
-{
-	size_t n = 0, bytes = 0;
-	char why[HMASTER_WHY_LEN] = "";
-	int rc, retry = t->unsure > 0;
-
-	struct dls_result *batch;
-
-	if (retry)
-		n = t->unsure;
-	else
-		while (n < t->out.n &&
-		       (n == 0 || bytes + t->out.v[n].nbytes <= DLS_MAX_RESULT_BYTES))
-			bytes += t->out.v[n++].nbytes;
-	/* a copy of the entries: children may grow the outbox meanwhile; the
-	 * counts stay put, only this thread frees them */
-	batch = malloc(n * sizeof(*batch));
-	if (!batch)
-		return;
-	memcpy(batch, t->out.v, n * sizeof(*batch));
-	pthread_mutex_unlock(&t->lock);
-	if (t->link_latency_s > 0)
-		dls_sleep_until(dls_now() + 2 * t->link_latency_s);
-	rc = t->parent.submit(t->parent.ctx, t->my_id, t->my_key, batch, n, why, sizeof(why));
-	free(batch);
-	pthread_mutex_lock(&t->lock);
-	t->just_submitted = 1;
-	t->unsure = rc == DLS_EREMOTE ? n : 0;
-	if (rc == DLS_EREMOTE) {
-		log_warn("results not sent to the parent, retrying: %s", why);
-		pthread_mutex_unlock(&t->lock);
-		dls_sleep_ms(200);
-		pthread_mutex_lock(&t->lock);
-		return;
-	}
-	if (rc && (retry || strstr(why, "already delivered"))) /* an earlier try got through */
-		log_warn("the parent refused %zu result blocks sent again: %s (an earlier "
-			 "submit of them got through)",
-			 n, why);
-	else if (rc)
-		log_err("the parent refused %zu result blocks: %s", n, why);
-	for (size_t i = 0; i < n; i++)
-		free((void *)t->out.v[i].data);
-	memmove(t->out.v, t->out.v + n, (t->out.n - n) * sizeof(*t->out.v));
-	t->out.n -= n;
-	pthread_cond_broadcast(&t->cond);
-}
-
-/* One request for this hmaster's next chunk; the lock is held. */
-static void forward_request(struct twolevel *t)
-{
-	struct dls_request req;
-	struct dls_reply rep;
-	char why[HMASTER_WHY_LEN] = "";
-	int rc;
-
-	memset(&req, 0, sizeof(req));
-	req.slave_id = t->my_id;
-	req.key = t->my_key;
-	req.seq = ++t->seq;
-	req.acp = children_acp(t);
-	for (int i = 0; i < t->nchildren; i++) {
-		const struct dls_times *c = &t->children[i].info.times;
-
-		req.times.t_comp += c->t_comp;
-		req.times.t_comwait += c->t_comwait;
-		req.times.emul_error += c->emul_error;
-		req.times.emul_bias += c->emul_bias;
-		req.times.late_chunks += c->late_chunks;
-	}
-	if (req.acp < 1)
-		req.acp = 1;
-	t->in_flight = 1;
-	t->first_sent = 1;
-	t->need = 0;
-	t->just_submitted = 0;
-	pthread_mutex_unlock(&t->lock);
-	for (int tries = 0;; tries++) { /* a retry carries the same seq */
-		if (t->link_latency_s > 0)
-			dls_sleep_until(dls_now() + 2 * t->link_latency_s);
-		rc = t->parent.request(t->parent.ctx, &req, &rep, why, sizeof(why));
-		if (rc != DLS_EREMOTE || tries >= 50 || t->stop)
-			break;
-		dls_sleep_ms(200);
-	}
-	pthread_mutex_lock(&t->lock);
-	t->in_flight = 0;
-	t->parent_requests++;
-	if (rc) {
-		log_err("the parent failed: %s", why);
-		t->failed = 1;
-		snprintf(t->failure, sizeof(t->failure), "the parent failed: %s", why);
-	} else if (rep.kind == DLS_REPLY_WORK) {
-		if (serve_ranges_push(&t->chunks, rep.start, rep.count))
-			t->failed = 1;
-		if (!t->received)
-			t->t_first = dls_now();
-		t->received += rep.count;
-	} else if (rep.kind == DLS_REPLY_WAIT) {
-		t->wait_until = dls_now() + (rep.wait_ms > 0 ? rep.wait_ms : 50) / 1000.0;
-	} else {
-		t->parent_done = 1;
-	}
-	pthread_cond_broadcast(&t->cond);
-	/* new work for the head of the line; a failure, WAIT or DONE for all */
-	if (!rc && rep.kind == DLS_REPLY_WORK && !t->failed)
-		serve_queue_wake_head(&t->waiting);
-	else
-		serve_queue_wake_all(&t->waiting);
-}
-
-/* When the forwarder must look again by itself: a registration or a first
- * request window closing, or the parent's WAIT ending; at most a second. */
-static double next_deadline(const struct twolevel *t, double now)
-{
-	double next = now + 1.0, window = t->register_timeout_ms / 1000.0;
-
-	if (t->regs && t->first_register + window < next)
-		next = t->first_register + window;
-	if (!t->first_sent && t->first_requests > 0 && t->first_request + window < next)
-		next = t->first_request + window;
-	if (t->wait_until > now && t->wait_until < next)
-		next = t->wait_until;
-	return next;
-}
-
-static void *forwarder(void *arg)
-{
-	struct twolevel *t = arg;
-
-	pthread_mutex_lock(&t->lock);
-	while (!t->stop && !t->failed) {
-		double now = dls_now();
-		int due = t->regs && (t->leaves == t->expected ||
-				      now >= t->first_register + t->register_timeout_ms / 1000.0);
-		int gate = t->first_sent || (t->first_requests > 0 &&
-					     (t->first_requests >= t->nchildren ||
-					      now >= t->first_request + t->register_timeout_ms / 1000.0));
-		int dry = pool_left(t) == 0;
-		/* a child waits on an empty pool, or half the chunk is out: prefetch */
-		int want = gate && !t->parent_done && !t->in_flight && now >= t->wait_until &&
-			   children_acp(t) > 0 && ((t->need && dry) || (t->first_sent && pool_low(t)));
-
-		if (due)
-			forward_registration(t);
-		else if (t->out.n && !(want && t->just_submitted && !dry))
-			forward_results(t);
-		else if (want)
-			forward_request(t);
-		else
-			dls_cond_wait_until(&t->cond, &t->lock, next_deadline(t, now));
-	}
-	if (t->failed)
-		serve_queue_wake_all(&t->waiting);
-	pthread_cond_broadcast(&t->cond);
-	pthread_mutex_unlock(&t->lock);
-	return NULL;
-}
-
 /* --- lifecycle ----------------------------------------------------------- */
 
-struct twolevel *twolevel_create(const char *name, int nslaves, int register_timeout_ms,
-				 double link_latency_us, const struct hmaster_parent *parent,
-				 int *err)
+static void twolevel_destroy(void *core);
+
+static void *twolevel_create(const char *name, int nslaves, int register_timeout_ms,
+			     double link_latency_us, const struct hmaster_parent *parent, int *err)
 {
 	struct twolevel *t;
 
@@ -482,7 +83,7 @@ struct twolevel *twolevel_create(const char *name, int nslaves, int register_tim
 	t->link_latency_s = link_latency_us * 1e-6;
 	t->my_id = -1;
 	snprintf(t->name, sizeof(t->name), "%s", name);
-	if (pthread_create(&t->thread, NULL, forwarder, t)) {
+	if (pthread_create(&t->thread, NULL, twolevel_forwarder, t)) {
 		t->thread = 0;
 		twolevel_destroy(t);
 		return NULL;
@@ -491,8 +92,10 @@ struct twolevel *twolevel_create(const char *name, int nslaves, int register_tim
 	return t;
 }
 
-void twolevel_stop(struct twolevel *t)
+static void twolevel_stop(void *core)
 {
+	struct twolevel *t = core;
+
 	pthread_mutex_lock(&t->lock);
 	t->stop = 1;
 	pthread_cond_broadcast(&t->cond);
@@ -500,10 +103,10 @@ void twolevel_stop(struct twolevel *t)
 	pthread_mutex_unlock(&t->lock);
 }
 
-void twolevel_destroy(struct twolevel *t)
+static void twolevel_destroy(void *core)
 {
-	if (!t)
-		return;
+	struct twolevel *t = core;
+
 	twolevel_stop(t);
 	if (t->thread)
 		pthread_join(t->thread, NULL);
@@ -525,8 +128,9 @@ void twolevel_destroy(struct twolevel *t)
 
 /* --- the children's calls ------------------------------------------------ */
 
-int twolevel_withdraw(struct twolevel *t, const char *name, char *why)
+static int twolevel_withdraw(void *core, const char *name, char *why)
 {
+	struct twolevel *t = core;
 	int rc, in = 0;
 
 	pthread_mutex_lock(&t->lock);
@@ -540,9 +144,14 @@ int twolevel_withdraw(struct twolevel *t, const char *name, char *why)
 	return rc;
 }
 
-int twolevel_register(struct twolevel *t, const char *name, const double *speeds, size_t n,
-		      int *id, uint64_t *key, double *vpowers, struct dls_job *job, char *why)
+/* The child registers its n slaves under names[0]; ids[0] and keys[0]:
+ * its id here and the capability issued to it. */
+static int twolevel_register_below(void *core, const char *const *names, const double *speeds,
+				   size_t n, int *ids, uint64_t *keys, double *vpowers,
+				   struct dls_job *job, char *why)
 {
+	struct twolevel *t = core;
+	const char *name = names[0];
 	struct pending_reg p = {.speeds = speeds, .n = n, .vpowers = vpowers, .job = job};
 	struct pending_reg **at;
 
@@ -583,8 +192,8 @@ int twolevel_register(struct twolevel *t, const char *name, const double *speeds
 	}
 	if (p.rc)
 		snprintf(why, HMASTER_WHY_LEN, "%s", p.why);
-	*id = p.id;
-	*key = t->children[p.id].key;
+	ids[0] = p.id;
+	keys[0] = t->children[p.id].key;
 	pthread_mutex_unlock(&t->lock);
 	return p.rc;
 }
@@ -721,8 +330,9 @@ static int serve(struct twolevel *t, int c, int64_t acp, struct dls_reply *out)
 	return 1;
 }
 
-int twolevel_request(struct twolevel *t, const struct dls_request *req, struct dls_reply *out,
-		     char *why)
+/* Serves one child's request from the local pool (blocks while it refills). */
+static int request_one(struct twolevel *t, const struct dls_request *req, struct dls_reply *out,
+		       char *why)
 {
 	struct serve_waiter w;
 	struct child *ch;
@@ -777,12 +387,12 @@ int twolevel_request(struct twolevel *t, const struct dls_request *req, struct d
 			break;
 		}
 		if (t->first_sent && !t->in_flight && dls_now() < t->wait_until &&
-		    pool_left(t) == 0) {
+		    twolevel_pool_left(t) == 0) {
 			out->kind = DLS_REPLY_WAIT;
 			out->wait_ms = (int)((t->wait_until - dls_now()) * 1000) + 1;
 			break;
 		}
-		t->need = pool_left(t) == 0;
+		t->need = twolevel_pool_left(t) == 0;
 		pthread_cond_broadcast(&t->cond); /* the forwarder */
 		dls_cond_wait_until(&w.turn, &t->lock, DLS_NEVER);
 	}
@@ -797,8 +407,21 @@ done:
 	return rc;
 }
 
-void twolevel_keep_record(struct twolevel *t, const char *path)
+/* Each request is served from the pool in turn. */
+static int twolevel_request(void *core, const struct dls_request *reqs, size_t n,
+			    struct dls_reply *out, char *why)
 {
+	int rc = DLS_OK;
+
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = request_one(core, &reqs[i], &out[i], why);
+	return rc;
+}
+
+static void twolevel_keep_record(void *core, const char *path)
+{
+	struct twolevel *t = core;
+
 	pthread_mutex_lock(&t->lock);
 	snprintf(t->record, sizeof(t->record), "%s", path);
 	pthread_mutex_unlock(&t->lock);
@@ -822,14 +445,22 @@ static void restore_children(struct twolevel *t, const struct twolevel_record *r
 	t->leaves = r->leaves;
 }
 
-int twolevel_resume(struct twolevel *t, const char *path, char *why)
+static int twolevel_resume(void *core, const char *path, char *why)
 {
+	struct twolevel *t = core;
 	struct twolevel_record r;
 	struct dls_job job;
 	char lost_why[HMASTER_WHY_LEN];
 	double vpower = 0;
-	int rc = twolevel_record_read(path, &r, why, HMASTER_WHY_LEN);
+	int rc;
 
+	if (!path) {
+		snprintf(why, HMASTER_WHY_LEN,
+			 "a two-level hmaster resumes from the record its predecessor kept "
+			 "(--record FILE)");
+		return DLS_EINVAL;
+	}
+	rc = twolevel_record_read(path, &r, why, HMASTER_WHY_LEN);
 	if (!rc && (strcmp(r.name, t->name) || r.nslaves != t->nslaves ||
 		    r.nchildren > t->nslaves)) {
 		snprintf(why, HMASTER_WHY_LEN,
@@ -853,7 +484,7 @@ int twolevel_resume(struct twolevel *t, const char *path, char *why)
 		rc = DLS_ESTATE;
 	}
 	if (!rc)
-		rc = accept_job(t, r.my_id, r.my_key, &job, why);
+		rc = twolevel_accept_job(t, r.my_id, r.my_key, &job, why);
 	if (!rc) {
 		restore_children(t, &r);
 		t->registration_sent = t->first_sent = t->resumed = 1;
@@ -868,9 +499,10 @@ int twolevel_resume(struct twolevel *t, const char *path, char *why)
 	return rc;
 }
 
-int twolevel_rejoin(struct twolevel *t, int child, uint64_t key, double *vpower,
-		    struct dls_job *job, char *why)
+static int twolevel_rejoin(void *core, int child, uint64_t key, double *vpower,
+			   struct dls_job *job, char *why)
 {
+	struct twolevel *t = core;
 	int rc;
 
 	pthread_mutex_lock(&t->lock);
@@ -894,8 +526,9 @@ int twolevel_rejoin(struct twolevel *t, int child, uint64_t key, double *vpower,
 	return rc;
 }
 
-int twolevel_resumed_idle(struct twolevel *t)
+static int twolevel_resumed_idle(void *core)
 {
+	struct twolevel *t = core;
 	int idle;
 
 	pthread_mutex_lock(&t->lock);
@@ -906,8 +539,24 @@ int twolevel_resumed_idle(struct twolevel *t)
 	return idle;
 }
 
-int twolevel_check_caller(struct twolevel *t, int child, uint64_t key, char *why)
+/* A resumed two-level hmaster refuses every registration: its children rejoin. */
+static int twolevel_may_register(void *core, char *why)
 {
+	struct twolevel *t = core;
+	int resumed;
+
+	pthread_mutex_lock(&t->lock);
+	resumed = t->resumed;
+	pthread_mutex_unlock(&t->lock);
+	if (!resumed)
+		return DLS_OK;
+	snprintf(why, HMASTER_WHY_LEN, HMASTER_RESUMED_REFUSES);
+	return DLS_ESTATE;
+}
+
+static int twolevel_check_caller(void *core, int child, uint64_t key, char *why)
+{
+	struct twolevel *t = core;
 	int rc;
 
 	pthread_mutex_lock(&t->lock);
@@ -916,8 +565,9 @@ int twolevel_check_caller(struct twolevel *t, int child, uint64_t key, char *why
 	return rc;
 }
 
-uint64_t twolevel_child_key(struct twolevel *t, int child)
+static uint64_t twolevel_child_key(void *core, int child)
 {
+	struct twolevel *t = core;
 	uint64_t key = 0;
 
 	pthread_mutex_lock(&t->lock);
@@ -927,9 +577,10 @@ uint64_t twolevel_child_key(struct twolevel *t, int child)
 	return key;
 }
 
-int twolevel_submit(struct twolevel *t, int child, uint64_t key, const struct dls_result *res,
-		    size_t n, char *why)
+static int twolevel_submit(void *core, int child, uint64_t key, const struct dls_result *res,
+			   size_t n, char *why)
 {
+	struct twolevel *t = core;
 	struct dls_result *kept = NULL;
 	int64_t total;
 	int rc;
@@ -950,8 +601,9 @@ int twolevel_submit(struct twolevel *t, int child, uint64_t key, const struct dl
 	return rc;
 }
 
-int twolevel_child_lost(struct twolevel *t, int child, const char *cause)
+static int twolevel_slave_lost(void *core, int child, const char *cause)
 {
+	struct twolevel *t = core;
 	int64_t moved;
 
 	pthread_mutex_lock(&t->lock);
@@ -971,8 +623,9 @@ int twolevel_child_lost(struct twolevel *t, int child, const char *cause)
 	return DLS_OK;
 }
 
-size_t twolevel_children_holding(struct twolevel *t, int *ids, size_t max)
+static size_t twolevel_slaves_holding(void *core, int *ids, size_t max)
 {
+	struct twolevel *t = core;
 	size_t n = 0;
 
 	pthread_mutex_lock(&t->lock);
@@ -983,8 +636,9 @@ size_t twolevel_children_holding(struct twolevel *t, int *ids, size_t max)
 	return n;
 }
 
-int twolevel_wait_finished(struct twolevel *t, int timeout_ms)
+static int twolevel_wait_finished(void *core, int timeout_ms)
 {
+	struct twolevel *t = core;
 	double deadline = dls_now() + timeout_ms / 1000.0;
 	int rc = DLS_ETIMEDOUT;
 
@@ -1007,8 +661,10 @@ int twolevel_wait_finished(struct twolevel *t, int timeout_ms)
 	return rc;
 }
 
-void twolevel_report(struct twolevel *t, FILE *out)
+static void twolevel_report(void *core, FILE *out)
 {
+	struct twolevel *t = core;
+
 	pthread_mutex_lock(&t->lock);
 	fprintf(out, "%s: %d slaves, %ld requests to the parent, %ld local chunks\n", t->name,
 		t->nchildren, t->parent_requests, t->local_chunks);
@@ -1024,8 +680,9 @@ void twolevel_report(struct twolevel *t, FILE *out)
 	pthread_mutex_unlock(&t->lock);
 }
 
-int twolevel_snapshot(struct twolevel *t, struct dls_status *out)
+static int twolevel_snapshot(void *core, struct dls_status *out)
 {
+	struct twolevel *t = core;
 	int rc = DLS_OK;
 
 	memset(out, 0, sizeof(*out));
@@ -1053,3 +710,26 @@ done:
 	pthread_mutex_unlock(&t->lock);
 	return rc;
 }
+
+const struct hmaster_mode_ops hmaster_twolevel_mode = {
+    .mode = HMASTER_TWOLEVEL,
+    .create = twolevel_create,
+    .stop = twolevel_stop,
+    .destroy = twolevel_destroy,
+    .withdraw = twolevel_withdraw,
+    .keep_record = twolevel_keep_record,
+    .resume = twolevel_resume,
+    .rejoin = twolevel_rejoin,
+    .resumed_idle = twolevel_resumed_idle,
+    .may_register = twolevel_may_register,
+    .register_below = twolevel_register_below,
+    .request = twolevel_request,
+    .submit = twolevel_submit,
+    .check_caller = twolevel_check_caller,
+    .child_key = twolevel_child_key,
+    .slave_lost = twolevel_slave_lost,
+    .slaves_holding = twolevel_slaves_holding,
+    .wait_finished = twolevel_wait_finished,
+    .snapshot = twolevel_snapshot,
+    .report = twolevel_report,
+};

@@ -399,7 +399,7 @@ done:
  * no message in flight sends every request it holds as one message, which
  * the master serves in message order once it is free; the replies come back
  * through the hmaster.  The first message of each hmaster waits for the
- * first request of all its slaves (hmaster.c).
+ * first request of all its slaves (hmaster/relay.c).
  */
 static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_slave *sl,
 		    struct sim_result *out)
@@ -470,7 +470,7 @@ static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_
 			busy[h] = send; /* nothing sendable yet */
 			continue;
 		}
-		/* the message in ACPSA order, as hmaster.c sends it */
+		/* the message in ACPSA order, as hmaster/relay.c sends it */
 		for (int j = 1; j < n; j++) {
 			int v = batch[j], m = j;
 

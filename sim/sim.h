@@ -9,7 +9,7 @@
  * With hmasters (relay mode, docs/schemes.md 5) each slave talks to its hmaster;
  * an hmaster has one merged message in flight to the master at a time and
  * sends, when its reply is back, every request that arrived meanwhile, as
- * hmaster.c does.  The master serves messages one at a time, overhead_s
+ * hmaster/relay.c does.  The master serves messages one at a time, overhead_s
  * each plus per_request_s per request they carry.  Two-level mode
  * (twolevel.c): the master runs the scheme over the hmasters with
  * A_h = sum of their slaves' A_i; each hmaster runs it over its slaves on

@@ -1,5 +1,5 @@
 /*
- * fuzz_twolevel.c - a two-level hmaster (hmaster.h, twolevel.h) under
+ * fuzz_twolevel.c - a two-level hmaster (hmaster.h, twolevel_internal.h) under
  * hostile children, without CORBA: its parent is a real master core in this
  * process (tu_master_parent); the fuzzer's bytes choose the run and script its children's
  * requests, submissions and losses with any id, capability, seq, A_i, range
