@@ -9,15 +9,36 @@ set -eu
 
 start_names
 REF=$(reference 400 200)
-# the real slaves start with A_i = 0 (V = 1, Q = 2) for 1.5 s, so the bad
-# client probes alone and no other slave delivers the ranges it probes
 spawn master dls-master --run bad --slaves 3 --width 400 --height 200 --scheme ss \
 	--start-timeout-ms 100 --raw "$T/bad.pgm" $NS $EP
 MASTER=$LAST_PID
+# The bad client probes alone: no other slave may be given, or deliver,
+# the ranges it probes.  The real slaves register first and are stopped
+# (SIGSTOP) before the bad client registers, which closes the
+# registration; they go on once its last probe is answered, and compute the
+# rest of the loop beside it.  A stopped slave may be declared lost
+# meanwhile: it is taken back when it calls again, holding nothing.
+SLAVES=()
+for i in 0 1; do
+	spawn slave$i dls-slave --run bad --name s$i --t-iter 200 $NS $EP
+	SLAVES+=("$LAST_PID")
+done
+both_registered() {
+	dls status --run bad $NS >"$T/status.txt" 2>&1 &&
+		grep -q ' s0 .* registered ' "$T/status.txt" &&
+		grep -q ' s1 .* registered ' "$T/status.txt"
+}
+wait_for both_registered
+for p in "${SLAVES[@]}"; do
+	pkill -STOP -P "$p" || fail "no slave under $p to stop (pkill exit $?)"
+done
 spawn bad "$DLS_TEST_BIN_DIR/bad_client" bad $NS $EP
 BAD=$LAST_PID
-for i in 0 1; do
-	spawn slave$i dls-slave --run bad --name s$i --t-iter 200 --load 0:2,1.5:1 $NS $EP
+probed() { grep -q 'a request carrying results already delivered' "$T/bad.log"; }
+for _ in $(seq 600); do probed || ! kill -0 "$BAD" 2>/dev/null && break; sleep 0.1; done
+probed || fail "the bad client did not finish its probes: $(tail -3 "$T/bad.log")"
+for p in "${SLAVES[@]}"; do
+	pkill -CONT -P "$p" || fail "no slave under $p to resume (pkill exit $?)"
 done
 wait "$MASTER"
 wait "$BAD"
