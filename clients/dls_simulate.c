@@ -4,14 +4,10 @@
  * (docs/emulation.md 4), and runs at scales that processes here cannot reach.
  */
 #include <getopt.h>
-#include <jansson.h>
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "cli_opt.h"
 #include "cli_getopt.h"
@@ -25,14 +21,11 @@
 #include "sched_cli.h"
 #include "sim.h"
 #include "pictures.h"
-#include "simulate_json.h"
+#include "simulate_flat.h"
 #include "simulate_piles.h"
 #include "simulate_trees.h"
 
-#define PROG "dls simulate"
-
-/* --take-back's values, by enum sim_takeback */
-static const char *const takeback_names[] = {"off", "holders", "oracle"};
+#define PROG SIMULATE_PROG
 
 static void help(void)
 {
@@ -133,91 +126,6 @@ enum {
 	O_FRESH
 };
 
-/* FSC's inputs when --h and --sd are not given: a chunk's scheduling
- * overhead is the modelled round trip, the iteration time's sd that of
- * the costs at power 1 (both 0, the library's h = sd, if the costs are
- * all equal). */
-static void fsc_from_model(struct sim_config *sim)
-{
-	double mean = 0, var = 0;
-
-	for (int64_t i = 0; i < sim->iterations; i++)
-		mean += (double)sim->cost[i];
-	mean /= (double)sim->iterations;
-	for (int64_t i = 0; i < sim->iterations; i++)
-		var += ((double)sim->cost[i] - mean) * ((double)sim->cost[i] - mean);
-	var /= (double)sim->iterations;
-	if (!(var > 0) || !(sim_round_trip(sim) > 0) || !(sim->t_iter_s > 0)) {
-		printf("fsc: h = sd (the model has no overhead or no spread of costs)\n");
-		return;
-	}
-	sim->sched.fsc_h = sim_round_trip(sim);
-	sim->sched.fsc_sigma = sqrt(var) * sim->t_iter_s;
-	printf("fsc: h %.1f us (the modelled round trip), iteration sd %.1f us\n",
-	       sim->sched.fsc_h * 1e6, sim->sched.fsc_sigma * 1e6);
-}
-
-/* Opens the workload whose costs are simulated; a bad workload or parameter exits 2. */
-static void open_workload(const char *name, const struct dls_param *p, int n, struct work *wk)
-{
-	char why[256];
-
-	if (work_open(wk, name, p, (size_t)n, ITER_ORDER_NATURAL, why, sizeof(why)))
-		cli_usage_error(PROG, "--workload", name, why);
-	if (work_is_declared(wk)) {
-		work_close(wk);
-		cli_usage_error(PROG, "--workload", name, "its body is needed for its costs");
-	}
-}
-
-/*
- * A run of `loops` loops of workload `name`: loop k's cost of each
- * iteration (in the order's sequence), computed as dls reference would with
- * dls.loop = k; [0] is cost0, the loop 0 costs already made.  NULL when
- * out of memory; exits 1 when the workload fails.
- */
-static uint64_t **loop_costs(const char *name, const struct dls_param *params, int nparams,
-			     enum iter_order_mode mode, int64_t n, int loops, uint64_t *cost0)
-{
-	uint64_t **lc = calloc((size_t)loops, sizeof(*lc)), *col = malloc((size_t)n * 8);
-	struct iter_order order;
-	char why[256];
-
-	if (!lc || !col) {
-		free(lc);
-		free(col);
-		return NULL;
-	}
-	lc[0] = cost0;
-	iter_order_init(&order, mode, n);
-	for (int k = 1; k < loops; k++) {
-		struct dls_param p[DLS_MAX_PARAMS];
-		int np = nparams;
-		struct work wk;
-
-		memcpy(p, params, (size_t)nparams * sizeof(*p));
-		lc[k] = malloc((size_t)n * sizeof(**lc));
-		if (!lc[k] || work_params_set_loop(p, &np, (uint32_t)k)) {
-			for (int j = 1; j < k + 1; j++)
-				free(lc[j]);
-			free(lc);
-			free(col);
-			return NULL;
-		}
-		open_workload(name, p, np, &wk);
-		if (wk.loop.iterations != n || work_sequential(&wk, NULL, col, why, sizeof(why))) {
-			fprintf(stderr, PROG ": workload '%s', loop %d: %s\n", name, k,
-				wk.loop.iterations != n ? "another number of iterations" : why);
-			exit(1);
-		}
-		work_close(&wk);
-		for (int64_t i = 0; i < n; i++)
-			lc[k][i] = col[iter_order_column(&order, i)];
-	}
-	free(col);
-	return lc;
-}
-
 /* --scheme trees --tau LIST --tasks N: Kim and Purtilo 1996's task-level model. */
 static int simulate_tree_tasks(const struct trees_opts *to, const char *tau_list, int64_t tasks,
 			       double latency)
@@ -264,7 +172,158 @@ static void pictures_ok_or_die(const char *gantt, const char *report, int decent
 					      : "the flat model only keeps a timeline (no --hmasters)");
 }
 
-int dls_cmd_simulate(int argc, char **argv)
+/* What the options say: the cluster, the work, and the model to run. */
+struct simulate_args {
+	struct cluster cl;
+	const char *loads;
+	int npes, nd;
+	struct mandel_params mp;
+	const char *workload; /* NULL: the Mandelbrot image of --width x --height */
+	struct dls_param params[DLS_MAX_PARAMS];
+	int nparams;
+	struct sched_cli sc;
+	struct flat_opts flat; /* the master-slave model's options */
+	int takeback_given;
+	int trees, piles, piles_set;
+	struct trees_opts to;
+	const char *tau_list, *alloc;
+	int64_t tasks;
+	struct piles_opts po;
+	enum pile_policy policy;
+};
+
+static void args_init(struct simulate_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->mp = (struct mandel_params){4000, 2000, MANDEL_DEFAULT_MAXIT};
+	sched_cli_init(&a->sc);
+	piles_opts_init(&a->po, PILE_NONE);
+	a->to = (struct trees_opts){TREE_GAMMA_HALF, TREE_ALLOC_EQUAL, 0, 0, NULL};
+	a->flat.mode = ITER_ORDER_NATURAL;
+	a->flat.t_iter_ns = 100;
+	a->flat.poll_ms = 100;
+	a->flat.twolevel = 1;
+	a->flat.overlap = 1;
+	a->flat.loops = 1;
+	a->flat.takeback = SIM_TAKEBACK_HOLDERS;
+}
+
+/* One option of the simulator's own (not the scheme's, cluster's or
+ * balancing policy's): 0, or -1 for an option it does not know. */
+static int own_option(struct simulate_args *a, int c)
+{
+	struct flat_opts *f = &a->flat;
+
+	switch (c) {
+	case O_PES:
+		a->npes = (int)cli_i64_or_die(PROG, "--pes", optarg, 1, CLUSTER_MAX);
+		break;
+	case O_ND:
+		a->nd = 1;
+		break;
+	case O_WIDTH:
+		a->mp.width = (int32_t)cli_i64_or_die(PROG, "--width", optarg, 1, MANDEL_MAX_SIDE);
+		break;
+	case O_HEIGHT:
+		a->mp.height = (int32_t)cli_i64_or_die(PROG, "--height", optarg, 1, MANDEL_MAX_SIDE);
+		break;
+	case O_MAXIT:
+		a->mp.maxit = (int32_t)cli_i64_or_die(PROG, "--maxit", optarg, 1, MANDEL_MAX_MAXIT);
+		break;
+	case O_ORDER:
+		if (iter_order_parse(optarg, &f->mode))
+			cli_usage_error(PROG, "--order", optarg, "must be natural or interleaved");
+		break;
+	case O_TITER:
+		f->t_iter_ns = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
+		break;
+	case O_OVERHEAD:
+		f->overhead_us = cli_double_or_die(PROG, "--overhead-us", optarg, 0, 1e9);
+		break;
+	case O_LATENCY:
+		f->latency_us = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e9);
+		break;
+	case O_OVERLAP:
+		f->overlap = cli_on_off_or_die(PROG, "--overlap", optarg);
+		break;
+	case O_TAKEBACK:
+		a->takeback_given = 1;
+		f->takeback = SIM_TAKEBACK_OFF;
+		while (strcmp(optarg, simulate_takeback_names[f->takeback]))
+			if (++f->takeback > SIM_TAKEBACK_ORACLE)
+				cli_usage_error(PROG, "--take-back", optarg,
+						"must be off, holders or oracle");
+		break;
+	case O_POLL:
+		f->poll_ms = cli_double_or_die(PROG, "--poll-ms", optarg, 0.001, 1e7);
+		break;
+	case O_PERREQ:
+		f->per_request_us = cli_double_or_die(PROG, "--per-request-us", optarg, 0, 1e9);
+		break;
+	case O_HMASTERS:
+		f->hmasters = (int)cli_i64_or_die(PROG, "--hmasters", optarg, 1, CLUSTER_MAX);
+		break;
+	case O_HMODE:
+		if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))
+			cli_usage_error(PROG, "--hmode", optarg, "must be relay or twolevel");
+		f->twolevel = !strcmp(optarg, "twolevel");
+		break;
+	case O_HMOVH:
+		f->hm_overhead_us = cli_double_or_die(PROG, "--hm-overhead-us", optarg, 0, 1e9);
+		break;
+	case O_PERPE:
+		f->per_pe = 1;
+		break;
+	case O_STEPS:
+		f->loops = (int)cli_i64_or_die(PROG, "--loops", optarg, 1, 100000);
+		break;
+	case O_FRESH:
+		f->fresh_loops = 1;
+		break;
+	case O_SEEDS:
+		a->po.seeds = (int)cli_i64_or_die(PROG, "--seeds", optarg, 1, 1000);
+		a->piles_set = 1;
+		break;
+	case O_GAMMA:
+		if (tree_migrate_gamma_parse(optarg, &a->to.gamma))
+			cli_usage_error(PROG, "--gamma", optarg, "must be half, proportional or ratio");
+		break;
+	case O_ALLOC:
+		a->alloc = optarg; /* its values depend on the scheme */
+		break;
+	case O_BIDI:
+		a->to.bidirectional = 1;
+		break;
+	case O_TAU:
+		a->tau_list = optarg;
+		break;
+	case O_TASKS:
+		a->tasks = cli_i64_or_die(PROG, "--tasks", optarg, 1, (int64_t)1 << 40);
+		break;
+	case O_JSON:
+		f->json = optarg;
+		break;
+	case O_GANTT:
+		f->gantt = optarg;
+		break;
+	case O_HTML:
+		f->report = optarg;
+		break;
+	case O_WORKLOAD:
+		a->workload = optarg;
+		break;
+	case O_PARAM:
+		cli_param_or_die(PROG, "--param", a->params, &a->nparams, NULL, optarg);
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+/* Reads the command line into a: -1 to go on, else the exit status
+ * (--help: 0; an unknown option: 2, said). */
+static int parse_args(int argc, char **argv, struct simulate_args *a)
 {
 	static const struct option opts[] = {SCHED_CLI_LONG_OPTIONS,
 					     CLUSTER_CLI_LONG_OPTIONS,
@@ -302,390 +361,176 @@ int dls_cmd_simulate(int argc, char **argv)
 					     {"param", required_argument, 0, O_PARAM},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
-	static struct cluster cl;
-	struct mandel_params mp = {4000, 2000, MANDEL_DEFAULT_MAXIT};
-	struct sched_cli sc;
-	struct sim_config sim;
-	struct sim_result res;
-	struct sim_pe *pes;
-	struct iter_order order;
-	enum iter_order_mode mode = ITER_ORDER_NATURAL;
-	const char *loads = NULL, *json = NULL, *gantt = NULL, *report = NULL;
-	char tmp_json[4200] = ""; /* --gantt or --report without --json: the JSON here */
-	int c, rc, npes = 0, nd = 0, per_pe = 0;
-	double t_iter = 100, overhead = 0, latency = 0, poll = 100, per_request = 0, hm_overhead = 0;
-	int hmasters = 0, twolevel = 1, trees = 0, overlap = 1, steps = 1, fresh_loops = 0;
-	uint64_t **lcost = NULL;
-	enum sim_takeback takeback = SIM_TAKEBACK_HOLDERS;
-	int takeback_given = 0;
-	struct trees_opts to = {TREE_GAMMA_HALF, TREE_ALLOC_EQUAL, 0, 0, NULL};
-	const char *tau_list = NULL, *alloc = NULL;
-	struct piles_opts po;
-	enum pile_policy policy;
-	int piles = 0, piles_set = 0;
-	int64_t tasks = 0, n;
-	const char *workload = NULL; /* NULL: the Mandelbrot image of --width x --height */
-	struct work wk = {0};
-	struct dls_param params[DLS_MAX_PARAMS];
-	int nparams = 0;
-	char what[160];
-	uint64_t *colcost, *cost;
-	uint16_t *col;
+	int c;
 
-	sched_cli_init(&sc);
-	piles_opts_init(&po, PILE_NONE);
-	cl.n = 0;
 	optind = 1;
 	while ((c = cli_getopt(PROG, argc, argv, "h", opts)) != -1) {
 		if (c == SCHED_OPT_SCHEME && !strcasecmp(optarg, "trees")) {
-			trees = 1;
+			a->trees = 1;
 			continue;
 		}
-		if (c == SCHED_OPT_SCHEME && !pile_policy_parse(optarg, &policy)) {
-			piles = 1;
+		if (c == SCHED_OPT_SCHEME && !pile_policy_parse(optarg, &a->policy)) {
+			a->piles = 1;
 			continue;
 		}
-		if (pile_cli_option(PROG, &po.params, &po.seed, c, optarg)) {
-			piles_set = 1;
+		if (pile_cli_option(PROG, &a->po.params, &a->po.seed, c, optarg)) {
+			a->piles_set = 1;
 			continue;
 		}
-		if (sched_cli_option(PROG, &sc, c, optarg))
+		if (sched_cli_option(PROG, &a->sc, c, optarg))
 			continue;
-		if (cluster_cli_option(PROG, &cl, c, optarg, &loads))
+		if (cluster_cli_option(PROG, &a->cl, c, optarg, &a->loads))
 			continue;
-		switch (c) {
-		case O_PES:
-			npes = (int)cli_i64_or_die(PROG, "--pes", optarg, 1, CLUSTER_MAX);
-			break;
-		case O_ND:
-			nd = 1;
-			break;
-		case O_WIDTH:
-			mp.width = (int32_t)cli_i64_or_die(PROG, "--width", optarg, 1, MANDEL_MAX_SIDE);
-			break;
-		case O_HEIGHT:
-			mp.height = (int32_t)cli_i64_or_die(PROG, "--height", optarg, 1, MANDEL_MAX_SIDE);
-			break;
-		case O_MAXIT:
-			mp.maxit = (int32_t)cli_i64_or_die(PROG, "--maxit", optarg, 1, MANDEL_MAX_MAXIT);
-			break;
-		case O_ORDER:
-			if (iter_order_parse(optarg, &mode))
-				cli_usage_error(PROG, "--order", optarg, "must be natural or interleaved");
-			break;
-		case O_TITER:
-			t_iter = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
-			break;
-		case O_OVERHEAD:
-			overhead = cli_double_or_die(PROG, "--overhead-us", optarg, 0, 1e9);
-			break;
-		case O_LATENCY:
-			latency = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e9);
-			break;
-		case O_OVERLAP:
-			overlap = cli_on_off_or_die(PROG, "--overlap", optarg);
-			break;
-		case O_TAKEBACK:
-			takeback_given = 1;
-			takeback = SIM_TAKEBACK_OFF;
-			while (strcmp(optarg, takeback_names[takeback]))
-				if (++takeback > SIM_TAKEBACK_ORACLE)
-					cli_usage_error(PROG, "--take-back", optarg,
-							"must be off, holders or oracle");
-			break;
-		case O_POLL:
-			poll = cli_double_or_die(PROG, "--poll-ms", optarg, 0.001, 1e7);
-			break;
-		case O_PERREQ:
-			per_request = cli_double_or_die(PROG, "--per-request-us", optarg, 0, 1e9);
-			break;
-		case O_HMASTERS:
-			hmasters = (int)cli_i64_or_die(PROG, "--hmasters", optarg, 1, CLUSTER_MAX);
-			break;
-		case O_HMODE:
-			if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))
-				cli_usage_error(PROG, "--hmode", optarg, "must be relay or twolevel");
-			twolevel = !strcmp(optarg, "twolevel");
-			break;
-		case O_HMOVH:
-			hm_overhead = cli_double_or_die(PROG, "--hm-overhead-us", optarg, 0, 1e9);
-			break;
-		case O_PERPE:
-			per_pe = 1;
-			break;
-		case O_STEPS:
-			steps = (int)cli_i64_or_die(PROG, "--loops", optarg, 1, 100000);
-			break;
-		case O_FRESH:
-			fresh_loops = 1;
-			break;
-		case O_SEEDS:
-			po.seeds = (int)cli_i64_or_die(PROG, "--seeds", optarg, 1, 1000);
-			piles_set = 1;
-			break;
-		case O_GAMMA:
-			if (tree_migrate_gamma_parse(optarg, &to.gamma))
-				cli_usage_error(PROG, "--gamma", optarg,
-						"must be half, proportional or ratio");
-			break;
-		case O_ALLOC:
-			alloc = optarg; /* its values depend on the scheme */
-			break;
-		case O_BIDI:
-			to.bidirectional = 1;
-			break;
-		case O_TAU:
-			tau_list = optarg;
-			break;
-		case O_TASKS:
-			tasks = cli_i64_or_die(PROG, "--tasks", optarg, 1, (int64_t)1 << 40);
-			break;
-		case O_JSON:
-			json = optarg;
-			break;
-		case O_GANTT:
-			gantt = optarg;
-			break;
-		case O_HTML:
-			report = optarg;
-			break;
-		case O_WORKLOAD:
-			workload = optarg;
-			break;
-		case O_PARAM:
-			cli_param_or_die(PROG, "--param", params, &nparams, NULL, optarg);
-			break;
-		case 'h':
+		if (c == 'h') {
 			help();
 			return 0;
-		default:
+		}
+		if (own_option(a, c)) {
 			fprintf(stderr, "try '" PROG " --help'\n");
 			return 2;
 		}
 	}
 	if (optind < argc)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
-	to.per_pe = per_pe;
-	to.json = json;
-	if (piles_set && !piles)
+	return -1;
+}
+
+/* Refuses options that do not go together (exit 2, with the line), and
+ * settles what one option implies for another. */
+static void check_args(struct simulate_args *a)
+{
+	struct flat_opts *f = &a->flat;
+	int decentralized = a->trees || a->piles;
+
+	a->to.per_pe = f->per_pe;
+	a->to.json = f->json;
+	if (a->piles_set && !a->piles)
 		cli_usage_error(PROG, "--seed/--threshold/--ht/...", NULL,
 				"needs --scheme workpile, roc, ripple or none");
-	if (alloc && piles && pile_alloc_parse(alloc, &po.alloc))
-		cli_usage_error(PROG, "--alloc", alloc, "must be equal or proportional");
-	if (alloc && !piles && tree_plan_alloc_parse(alloc, &to.alloc))
-		cli_usage_error(PROG, "--alloc", alloc, "must be equal, proportional or round-robin");
-	if (piles && (trees || hmasters))
-		cli_usage_error(PROG, "--scheme", pile_policy_name(policy),
-				trees ? "one scheme at a time" : "has no hmasters");
-	if ((tau_list || tasks) && !trees)
-		cli_usage_error(PROG, tau_list ? "--tau" : "--tasks", NULL, "needs --scheme trees");
-	if (steps > 1 && (trees || piles || hmasters))
+	if (a->alloc && a->piles && pile_alloc_parse(a->alloc, &a->po.alloc))
+		cli_usage_error(PROG, "--alloc", a->alloc, "must be equal or proportional");
+	if (a->alloc && !a->piles && tree_plan_alloc_parse(a->alloc, &a->to.alloc))
+		cli_usage_error(PROG, "--alloc", a->alloc,
+				"must be equal, proportional or round-robin");
+	if (a->piles && (a->trees || f->hmasters))
+		cli_usage_error(PROG, "--scheme", pile_policy_name(a->policy),
+				a->trees ? "one scheme at a time" : "has no hmasters");
+	if ((a->tau_list || a->tasks) && !a->trees)
+		cli_usage_error(PROG, a->tau_list ? "--tau" : "--tasks", NULL,
+				"needs --scheme trees");
+	if (f->loops > 1 && (decentralized || f->hmasters))
 		cli_usage_error(PROG, "--loops", NULL,
-				trees || piles ? "models master-slave schemes only"
-					       : "models a flat run only (no hmasters)");
-	if (takeback && takeback_given && (trees || piles || hmasters || steps > 1))
+				decentralized ? "models master-slave schemes only"
+					      : "models a flat run only (no hmasters)");
+	if (f->takeback && a->takeback_given && (decentralized || f->hmasters || f->loops > 1))
 		cli_usage_error(PROG, "--take-back", NULL,
 				"models a flat master-slave run of one step only");
-	pictures_ok_or_die(gantt, report, trees || piles, hmasters);
-	if (trees || piles || hmasters || steps > 1) /* as dls run: no take-back there */
-		takeback = SIM_TAKEBACK_OFF;
-	if (trees && (tau_list || tasks))
-		return simulate_tree_tasks(&to, tau_list, tasks, latency);
-	if (npes && cluster_halves(npes, nd, &cl))
+	pictures_ok_or_die(f->gantt, f->report, decentralized, f->hmasters);
+	if (decentralized || f->hmasters || f->loops > 1) /* as dls run: no take-back there */
+		f->takeback = SIM_TAKEBACK_OFF;
+}
+
+/* The cluster, and the work's shape: what the task-level tree model needs
+ * not (exit 2 on a bad value). */
+static void finish_args(struct simulate_args *a, struct work *wk, int64_t *n)
+{
+	if (a->npes && cluster_halves(a->npes, a->nd, &a->cl))
 		cli_usage_error(PROG, "--pes", NULL, "out of range");
-	if (cl.n == 0)
+	if (a->cl.n == 0)
 		cli_usage_error(PROG, "--cluster", NULL, "--speeds or --pes is required");
-	cluster_cli_finish(PROG, &cl, loads);
-	if (nparams && !workload)
-		cli_usage_error(PROG, "--param", params[0].name, "needs --workload");
-	if (workload)
-		open_workload(workload, params, nparams, &wk);
-	n = workload ? wk.loop.iterations : mp.width;
-	sched_cli_finish(PROG, &sc, "dtss", n, cl.n);
+	cluster_cli_finish(PROG, &a->cl, a->loads);
+	if (a->nparams && !a->workload)
+		cli_usage_error(PROG, "--param", a->params[0].name, "needs --workload");
+	if (a->workload)
+		simulate_open_workload(a->workload, a->params, a->nparams, wk);
+	*n = a->workload ? wk->loop.iterations : a->mp.width;
+	sched_cli_finish(PROG, &a->sc, "dtss", *n, a->cl.n);
+	a->flat.sched = a->sc.p;
+	a->flat.workload = a->workload;
+	a->flat.params = a->params;
+	a->flat.nparams = a->nparams;
+}
 
-	/* the real cost of every iteration, in the chosen order */
-	colcost = malloc((size_t)n * sizeof(*colcost));
-	cost = malloc((size_t)n * sizeof(*cost));
-	col = malloc((size_t)mp.height * sizeof(*col));
-	pes = calloc((size_t)cl.n, sizeof(*pes));
-	if (!colcost || !cost || !col || !pes) {
+/*
+ * The real cost of each of the n iterations, in the chosen order, into a
+ * new array (NULL: out of memory, or the workload failed; said), with what
+ * describes the work; wk (the workload, when there is one) is closed.
+ */
+static uint64_t *iteration_costs(const struct simulate_args *a, struct work *wk, int64_t n,
+				 char *what, size_t len)
+{
+	uint64_t *colcost = malloc((size_t)n * sizeof(*colcost));
+	uint64_t *cost = malloc((size_t)n * sizeof(*cost));
+	struct iter_order order;
+	char why[256];
+	int rc = 0;
+
+	if (!colcost || !cost) {
 		fprintf(stderr, PROG ": out of memory\n");
-		return 1;
-	}
-	if (workload) { /* each iteration computed once, as dls reference does */
-		char why[256];
-
-		rc = work_sequential(&wk, NULL, colcost, why, sizeof(why));
-		work_close(&wk);
-		if (rc) {
-			fprintf(stderr, PROG ": workload '%s': %s\n", workload, why);
-			return 1;
-		}
-		snprintf(what, sizeof(what), "workload %s, %lld iterations", workload, (long long)n);
+		rc = -1;
+	} else if (a->workload) { /* each iteration computed once, as dls reference does */
+		rc = work_sequential(wk, NULL, colcost, why, sizeof(why));
+		if (rc)
+			fprintf(stderr, PROG ": workload '%s': %s\n", a->workload, why);
+		snprintf(what, len, "workload %s, %lld iterations", a->workload, (long long)n);
 	} else {
-		for (int32_t x = 0; x < mp.width; x++)
-			colcost[x] = mandel_column(&mp, x, col);
-		snprintf(what, sizeof(what), "%d x %d", mp.width, mp.height);
+		uint16_t *col = malloc((size_t)a->mp.height * sizeof(*col));
+
+		for (int32_t x = 0; col && x < a->mp.width; x++)
+			colcost[x] = mandel_column(&a->mp, x, col);
+		if (!col)
+			fprintf(stderr, PROG ": out of memory\n");
+		rc = col ? 0 : -1;
+		free(col);
+		snprintf(what, len, "%d x %d", a->mp.width, a->mp.height);
 	}
-	iter_order_init(&order, mode, n);
+	if (a->workload)
+		work_close(wk);
+	if (rc) {
+		free(colcost);
+		free(cost);
+		return NULL;
+	}
+	iter_order_init(&order, a->flat.mode, n);
 	for (int64_t i = 0; i < n; i++)
 		cost[i] = colcost[iter_order_column(&order, i)];
-	for (int i = 0; i < cl.n; i++) {
-		pes[i].speed = cl.speed[i];
-		pes[i].declared = cl.declared[i];
-		pes[i].load = cl.load[i];
-	}
-	if (piles) {
-		char where[200];
-
-		po.policy = policy;
-		po.per_pe = per_pe;
-		po.json = json;
-		snprintf(where, sizeof(where), "%s, order %s", what, iter_order_name(mode));
-		rc = simulate_piles_cluster(&po, &cl, cost, n, t_iter * 1e-9, latency * 1e-6, where);
-		free(colcost);
-		free(cost);
-		free(col);
-		free(pes);
-		return rc;
-	}
-	if (trees) {
-		char where[200];
-
-		snprintf(where, sizeof(where), "%s, order %s", what, iter_order_name(mode));
-		rc = simulate_trees_cluster(&to, &cl, cost, n, t_iter * 1e-9, latency * 1e-6,
-					    where);
-		free(colcost);
-		free(cost);
-		free(col);
-		free(pes);
-		return rc;
-	}
-	memset(&sim, 0, sizeof(sim));
-	sim.sched = sc.p;
-	sim.sched.correlated = mode == ITER_ORDER_NATURAL;
-	sim.cost = cost;
-	sim.iterations = n;
-	sim.pes = pes;
-	sim.npes = cl.n;
-	sim.t_iter_s = t_iter * 1e-9;
-	sim.overhead_s = overhead * 1e-6;
-	sim.per_request_s = per_request * 1e-6;
-	sim.hmasters = hmasters;
-	sim.hm_overhead_s = hm_overhead * 1e-6;
-	sim.twolevel = twolevel;
-	sim.latency_s = latency * 1e-6;
-	sim.poll_s = poll * 1e-3;
-	sim.overlap = overlap;
-	sim.steps = steps;
-	sim.fresh_loops = fresh_loops;
-	sim.takeback = takeback;
-	if (workload && steps > 1) {
-		lcost = loop_costs(workload, params, nparams, mode, n, steps, cost);
-		if (!lcost) {
-			fprintf(stderr, PROG ": out of memory\n");
-			return 1;
-		}
-		sim.loop_cost = (const uint64_t *const *)lcost;
-	}
-	if (sim.sched.kind == SCHED_FSC && !sim.sched.fsc_h)
-		fsc_from_model(&sim);
-	rc = sim_run(&sim, &res);
-	if (rc) {
-		fprintf(stderr, PROG ": cannot simulate: %s\n", dls_strerror(rc));
-		return 1;
-	}
-	printf("simulated: scheme %s, %s, order %s, %d slaves, %d hmasters%s, overhead %.1f "
-	       "us + %.1f us a request, latency %.1f us, overlap %s\n",
-	       sched_kind_name(sc.p.kind), what, iter_order_name(mode), cl.n,
-	       hmasters, hmasters ? (twolevel ? " (twolevel)" : " (relay)") : "", overhead,
-	       per_request, latency, overlap ? "on" : "off");
-	if (per_pe)
-		for (int i = 0; i < cl.n; i++)
-			printf("%5d V %.2f chunks %lld iterations %lld T_com+wait/T_comp %.3f/%.3f\n",
-			       i, cl.speed[i], (long long)res.pe[i].chunks,
-			       (long long)res.pe[i].iterations, res.pe[i].t_comwait, res.pe[i].t_comp);
-	if (res.steps > 1)
-		for (int k = 0; k < res.steps; k++)
-			printf("step %d: T_p %.3f s   T_ideal %.3f s   E %.3f   chunks %lld\n",
-			       k + 1, res.step[k].t_p, res.step[k].t_ideal,
-			       res.step[k].t_p > 0 ? res.step[k].t_ideal / res.step[k].t_p : 0,
-			       (long long)res.step[k].chunks);
-	printf("T_p %.3f s   T_ideal %.3f s   E %.3f   chunks %lld   recomputations %d%s\n",
-	       res.t_p, res.t_ideal, res.efficiency, (long long)res.chunks, res.recomputations,
-	       res.steps > 1 ? "   (all steps)" : "");
-	if (takeback)
-		printf("take-back (%s): %lld take-backs, %lld iterations taken back\n",
-		       takeback_names[takeback],
-		       (long long)res.takebacks, (long long)res.taken_back);
-	for (int k = 0; k < res.ndecisions && k < SIM_MAX_DECISIONS; k++) {
-		char line[160];
-
-		sched_switch_describe(&res.decisions[k], line, sizeof(line));
-		printf("scheme auto: %s\n", line);
-	}
-	if ((gantt || report) && !json) { /* the pictures are drawn from a JSON */
-		const char *tmp = getenv("TMPDIR");
-		int fd;
-
-		snprintf(tmp_json, sizeof(tmp_json), "%s/dls-simulate-XXXXXX.json",
-			 tmp && *tmp ? tmp : "/tmp");
-		fd = mkstemps(tmp_json, 5);
-		if (fd < 0) {
-			fprintf(stderr, PROG ": cannot make a temporary file: %s\n", strerror(errno));
-			return 1;
-		}
-		close(fd);
-		json = tmp_json;
-	}
-	if (json) {
-		json_t *o = json_pack("{sssisisssssfsfsbsfsfsfsIsi}", "scheme",
-				      sched_kind_name(sc.p.kind), "slaves", cl.n, "hmasters",
-				      hmasters, "hmode",
-				      hmasters ? (twolevel ? "twolevel" : "relay") : "flat", "order",
-				      iter_order_name(mode), "overhead_us", overhead, "latency_us",
-				      latency, "overlap", overlap, "t_p", res.t_p, "t_ideal", res.t_ideal, "efficiency",
-				      res.efficiency, "chunks", (json_int_t)res.chunks,
-				      "recomputations", res.recomputations);
-		json_t *per_step = json_array();
-		int bad;
-
-		for (int k = 0; per_step && k < res.steps; k++)
-			json_array_append_new(
-			    per_step,
-			    json_pack("{sfsfsfsI}", "t_p", res.step[k].t_p, "t_ideal",
-				      res.step[k].t_ideal, "efficiency",
-				      res.step[k].t_p > 0 ? res.step[k].t_ideal / res.step[k].t_p
-							  : 0,
-				      "chunks", (json_int_t)res.step[k].chunks));
-		if (o && takeback) {
-			json_object_set_new(o, "take_back", json_string(takeback_names[takeback]));
-			json_object_set_new(o, "takebacks", json_integer(res.takebacks));
-			json_object_set_new(o, "taken_back", json_integer(res.taken_back));
-		}
-		if (o && per_step)
-			json_object_set_new(o, "steps", per_step);
-		else
-			json_decref(per_step);
-		bad = !o || simulate_json_run(o, &res, cl.speed, cl.n, n, sim.latency_s) ||
-		      json_dump_file(o, json, JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(9));
-
-		json_decref(o);
-		if (bad)
-			fprintf(stderr, PROG ": cannot write '%s'\n", json);
-		rc = bad || pictures_draw(json, gantt, report, PROG, stdout, "");
-		if (*tmp_json)
-			unlink(tmp_json);
-		if (rc)
-			return 1;
-	}
-	sim_result_free(&res);
-	for (int k = 1; lcost && k < steps; k++)
-		free(lcost[k]);
-	free(lcost);
 	free(colcost);
+	return cost;
+}
+
+int dls_cmd_simulate(int argc, char **argv)
+{
+	static struct simulate_args a; /* the cluster's arrays are large */
+	struct work wk = {0};
+	char what[160], where[200];
+	uint64_t *cost;
+	int64_t n;
+	int rc;
+
+	args_init(&a);
+	rc = parse_args(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	check_args(&a);
+	if (a.trees && (a.tau_list || a.tasks))
+		return simulate_tree_tasks(&a.to, a.tau_list, a.tasks, a.flat.latency_us);
+	finish_args(&a, &wk, &n);
+	cost = iteration_costs(&a, &wk, n, what, sizeof(what));
+	if (!cost)
+		return 1;
+	snprintf(where, sizeof(where), "%s, order %s", what, iter_order_name(a.flat.mode));
+	if (a.piles) {
+		a.po.policy = a.policy;
+		a.po.per_pe = a.flat.per_pe;
+		a.po.json = a.flat.json;
+		rc = simulate_piles_cluster(&a.po, &a.cl, cost, n, a.flat.t_iter_ns * 1e-9,
+					    a.flat.latency_us * 1e-6, where);
+	} else if (a.trees) {
+		rc = simulate_trees_cluster(&a.to, &a.cl, cost, n, a.flat.t_iter_ns * 1e-9,
+					    a.flat.latency_us * 1e-6, where);
+	} else {
+		rc = simulate_flat(&a.flat, &a.cl, cost, n, what);
+	}
 	free(cost);
-	free(col);
-	free(pes);
-	return 0;
+	return rc;
 }
