@@ -170,7 +170,55 @@ static int run_tree(const char *tau_s, int64_t iterations, const char *alloc_s)
 enum { OPT_FUNCTION = 256, OPT_ACP, OPT_ORDER, OPT_REQUESTS, OPT_TREE, OPT_TAU, OPT_ALLOC,
        OPT_MAXCH };
 
-int dls_cmd_chunks(int argc, char **argv)
+/* What the options say. */
+struct chunks_args {
+	struct sched_cli sc;
+	struct sched_drive_spec d; /* the request stream */
+	const char *acp_s, *tau_s, *alloc_s;
+	int function, tree;
+	int64_t iterations, pes, max_chunks;
+	int64_t *acp; /* --acp's values, nacp of them */
+	size_t nacp;
+	int *list;		     /* --order's PEs (d.list) */
+	struct sched_request *reqs; /* --requests (d.prefix) */
+};
+
+static void args_free(struct chunks_args *a)
+{
+	free(a->acp);
+	free(a->list);
+	free(a->reqs);
+}
+
+/* --order sorted, rr, or a list of PE numbers (exit 2 on another value). */
+static void parse_order(struct chunks_args *a, const char *arg)
+{
+	int64_t *l;
+	size_t nl;
+
+	if (!strcmp(arg, "sorted")) {
+		a->d.order = SCHED_ORDER_SORTED;
+		return;
+	}
+	if (!strcmp(arg, "rr")) {
+		a->d.order = SCHED_ORDER_RR;
+		return;
+	}
+	if (cli_parse_i64_list(arg, 0, SCHED_MAX_PES - 1, &l, &nl))
+		cli_usage_error(PROG, "--order", arg, "must be sorted, rr or a list of PE numbers");
+	free(a->list);
+	a->list = calloc(nl, sizeof(int));
+	for (size_t i = 0; a->list && i < nl; i++)
+		a->list[i] = (int)l[i];
+	free(l);
+	a->d.order = SCHED_ORDER_LIST;
+	a->d.list = a->list;
+	a->d.nlist = nl;
+}
+
+/* Reads the command line into a: -1 to go on, else the exit status
+ * (--help: 0; an unknown option: 2, said). */
+static int parse_args(int argc, char **argv, struct chunks_args *a)
 {
 	static const struct option opts[] = {
 		SCHED_CLI_LONG_OPTIONS,
@@ -186,78 +234,50 @@ int dls_cmd_chunks(int argc, char **argv)
 		{"max-chunks", required_argument, 0, OPT_MAXCH},
 		{"help", no_argument, 0, 'h'},
 		{0, 0, 0, 0}};
-	struct sched_cli sc;
-	struct sched_params p;
-	struct sched_drive_spec d = {SCHED_ORDER_SORTED, NULL, 0, NULL, 0};
-	const char *acp_s = NULL, *tau_s = NULL, *alloc_s = NULL;
-	int function = 0, tree = 0, c, rc, status = 0;
-	int64_t iterations = 0, pes = 0, max_chunks = DEFAULT_MAX_CHUNKS;
-	int64_t *acp = NULL;
-	int *list = NULL;
-	struct sched_request *reqs = NULL;
-	size_t nacp = 0;
 	const char *cause;
+	int c;
 
-	sched_cli_init(&sc);
 	optind = 1;
 	while ((c = cli_getopt(PROG, argc, argv, "i:p:h", opts)) != -1) {
-		if (sched_cli_option(PROG, &sc, c, optarg))
+		if (sched_cli_option(PROG, &a->sc, c, optarg))
 			continue;
 		switch (c) {
 		case 'i':
-			iterations = cli_i64_or_die(PROG, "--iterations", optarg, 1,
-						      SCHED_MAX_ITERATIONS);
+			a->iterations =
+			    cli_i64_or_die(PROG, "--iterations", optarg, 1, SCHED_MAX_ITERATIONS);
 			break;
 		case 'p':
-			pes = cli_i64_or_die(PROG, "--pes", optarg, 1, SCHED_MAX_PES);
+			a->pes = cli_i64_or_die(PROG, "--pes", optarg, 1, SCHED_MAX_PES);
 			break;
 		case OPT_FUNCTION:
-			function = 1;
+			a->function = 1;
 			break;
 		case OPT_ACP:
-			acp_s = optarg;
-			cause = cli_parse_i64_list(optarg, 0, SCHED_MAX_ACP, &acp, &nacp);
+			a->acp_s = optarg;
+			free(a->acp);
+			cause = cli_parse_i64_list(optarg, 0, SCHED_MAX_ACP, &a->acp, &a->nacp);
 			if (cause)
 				cli_usage_error(PROG, "--acp", optarg, cause);
 			break;
 		case OPT_ORDER:
-			if (!strcmp(optarg, "sorted")) {
-				d.order = SCHED_ORDER_SORTED;
-			} else if (!strcmp(optarg, "rr")) {
-				d.order = SCHED_ORDER_RR;
-			} else {
-				int64_t *l;
-				size_t nl;
-
-				cause = cli_parse_i64_list(optarg, 0, SCHED_MAX_PES - 1, &l, &nl);
-				if (cause)
-					cli_usage_error(PROG, "--order", optarg,
-							"must be sorted, rr or a list of PE numbers");
-				list = calloc(nl, sizeof(int));
-				for (size_t i = 0; list && i < nl; i++)
-					list[i] = (int)l[i];
-				free(l);
-				d.order = SCHED_ORDER_LIST;
-				d.list = list;
-				d.nlist = nl;
-			}
+			parse_order(a, optarg);
 			break;
 		case OPT_REQUESTS:
-			free(reqs);
-			reqs = parse_requests(optarg, &d.nprefix);
-			d.prefix = reqs;
+			free(a->reqs);
+			a->reqs = parse_requests(optarg, &a->d.nprefix);
+			a->d.prefix = a->reqs;
 			break;
 		case OPT_TREE:
-			tree = 1;
+			a->tree = 1;
 			break;
 		case OPT_TAU:
-			tau_s = optarg;
+			a->tau_s = optarg;
 			break;
 		case OPT_ALLOC:
-			alloc_s = optarg;
+			a->alloc_s = optarg;
 			break;
 		case OPT_MAXCH:
-			max_chunks = cli_i64_or_die(PROG, "--max-chunks", optarg, 1, INT64_MAX);
+			a->max_chunks = cli_i64_or_die(PROG, "--max-chunks", optarg, 1, INT64_MAX);
 			break;
 		case 'h':
 			help();
@@ -269,110 +289,124 @@ int dls_cmd_chunks(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
-	if (tree)
-		return run_tree(tau_s, iterations, alloc_s);
-	if (!sc.scheme)
+	return -1;
+}
+
+/* The scheme's parameters from the options; what is missing or does not
+ * fit is refused (exit 2, with the line). */
+static void scheme_params(struct chunks_args *a, struct sched_params *p)
+{
+	if (!a->sc.scheme)
 		cli_usage_error(PROG, "--scheme", NULL, "is required (or --tree)");
-	if (!iterations)
+	if (!a->iterations)
 		cli_usage_error(PROG, "--iterations", NULL, "is required");
-	sched_cli_finish(PROG, &sc, NULL, iterations, 1);
-	p = sc.p;
-	p.iterations = iterations;
-	if (acp) {
-		if (pes && (size_t)pes != nacp)
-			cli_usage_error(PROG, "--acp", acp_s,
+	sched_cli_finish(PROG, &a->sc, NULL, a->iterations, 1);
+	*p = a->sc.p;
+	p->iterations = a->iterations;
+	if (a->acp) {
+		if (a->pes && (size_t)a->pes != a->nacp)
+			cli_usage_error(PROG, "--acp", a->acp_s,
 					"the list must have one value per PE (--pes)");
-		if (nacp > SCHED_MAX_PES)
-			cli_usage_error(PROG, "--acp", acp_s, "too many PEs");
-		pes = (int64_t)nacp;
-	} else if (sched_kind_is_distributed(p.kind)) {
+		if (a->nacp > SCHED_MAX_PES)
+			cli_usage_error(PROG, "--acp", a->acp_s, "too many PEs");
+		a->pes = (int64_t)a->nacp;
+	} else if (sched_kind_is_distributed(p->kind)) {
 		cli_usage_error(PROG, "--acp", NULL, "is required by the distributed schemes");
 	}
-	if (!pes)
+	if (!a->pes)
 		cli_usage_error(PROG, "--pes", NULL, "is required");
-	p.npes = (int)pes;
-	p.acp = acp;
-	if (p.kind == SCHED_CSS && !sc.k)
-		p.css_k = (iterations + pes - 1) / pes; /* the reference fallback: ceil(I/p) */
-	for (size_t i = 0; i < d.nlist; i++)
-		if (d.list[i] >= p.npes)
+	p->npes = (int)a->pes;
+	p->acp = a->acp;
+	if (p->kind == SCHED_CSS && !a->sc.k)
+		p->css_k = (a->iterations + a->pes - 1) / a->pes; /* the reference fallback: ceil(I/p) */
+	for (size_t i = 0; i < a->d.nlist; i++)
+		if (a->d.list[i] >= p->npes)
 			cli_usage_error(PROG, "--order", NULL, "names a PE beyond --pes/--acp");
-	for (size_t i = 0; i < d.nprefix; i++)
-		if (d.prefix[i].pe >= p.npes)
+	for (size_t i = 0; i < a->d.nprefix; i++)
+		if (a->d.prefix[i].pe >= p->npes)
 			cli_usage_error(PROG, "--requests", NULL, "names a PE beyond --pes/--acp");
+}
 
-	if (function) {
-		int64_t *vals;
-		size_t n;
+/* --function: the untruncated chunk function on one line; the exit status. */
+static int print_function(const struct sched_params *p, int64_t max_chunks)
+{
+	size_t cap = (size_t)max_chunks > (1u << 27) ? (1u << 27) : (size_t)max_chunks, n;
+	int64_t *vals;
+	int rc;
 
-		if (sched_kind_is_distributed(p.kind) || p.kind == SCHED_WF ||
-		    sched_kind_is_adaptive(p.kind) || p.kind == SCHED_AUTO)
-			cli_usage_error(PROG, "--function", NULL,
-					"applies to the simple, non-adaptive schemes only");
-		vals = malloc((size_t)max_chunks * sizeof(*vals) > (1u << 30)
-				      ? (1u << 30)
-				      : (size_t)max_chunks * sizeof(*vals));
-		if (!vals) {
-			fprintf(stderr, PROG ": out of memory\n");
-			status = 1;
-			goto out;
-		}
-		rc = sched_function(&p, vals,
-				    (size_t)max_chunks > (1u << 27) ? (1u << 27) : (size_t)max_chunks,
-				    &n);
-		if (rc) {
-			fprintf(stderr, PROG ": cannot list the chunk function: %s\n",
-				dls_strerror(rc));
-			free(vals);
-			status = 1;
-			goto out;
-		}
-		for (size_t i = 0; i < n; i++)
-			printf(i ? " %lld" : "%lld", (long long)vals[i]);
-		printf("\n");
-		free(vals);
-	} else {
-		struct emit_state e = {
-		    sched_kind_is_distributed(p.kind) || sched_kind_is_weighted(p.kind), 1, stdout};
-
-		if (p.kind == SCHED_AWF)
-			fprintf(stderr, PROG ": awf's first time step, on the given weights as wf; "
-					     "it learns its weights between steps (dls simulate "
-					     "--steps)\n");
-		else if (sched_kind_is_adaptive(p.kind))
-			fprintf(stderr, PROG ": %s learns from measured chunk times; with none, as "
-					     "here, every PE weighs 1 (factoring)\n",
-				sched_kind_name(p.kind));
-		if (p.kind == SCHED_AUTO)
-			fprintf(stderr, PROG ": auto decides from measured chunk times; with none, "
-					     "as here, it keeps its probe (SS)\n");
-		if (!e.pairs && (d.nprefix || d.nlist || d.order != SCHED_ORDER_SORTED))
-			d.order = SCHED_ORDER_RR; /* request order does not matter for these */
-		rc = sched_drive(&p, &d, emit, &e, max_chunks);
-		printf("\n");
-		if (rc == DLS_EOVERFLOW) {
-			fprintf(stderr,
-				PROG ": schedule longer than %lld chunks: raise --max-chunks\n",
-				(long long)max_chunks);
-			status = 1;
-			goto out;
-		}
-		if (rc == DLS_EINVAL) {
-			fprintf(stderr,
-				PROG ": a request came from a PE with A_i = 0 (never served) or out "
-				     "of range\n");
-			status = 1;
-			goto out;
-		}
-		if (rc) {
-			fprintf(stderr, PROG ": %s\n", dls_strerror(rc));
-			status = 1;
-			goto out;
-		}
+	if (sched_kind_is_distributed(p->kind) || p->kind == SCHED_WF ||
+	    sched_kind_is_adaptive(p->kind) || p->kind == SCHED_AUTO)
+		cli_usage_error(PROG, "--function", NULL,
+				"applies to the simple, non-adaptive schemes only");
+	vals = malloc(cap * sizeof(*vals));
+	if (!vals) {
+		fprintf(stderr, PROG ": out of memory\n");
+		return 1;
 	}
-out:
-	free(acp);
-	free(list);
-	free(reqs);
-	return status;
+	rc = sched_function(p, vals, cap, &n);
+	if (rc) {
+		fprintf(stderr, PROG ": cannot list the chunk function: %s\n", dls_strerror(rc));
+		free(vals);
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		printf(i ? " %lld" : "%lld", (long long)vals[i]);
+	printf("\n");
+	free(vals);
+	return 0;
+}
+
+/* The realized schedule under the request stream d, on one line (with a
+ * word on stderr for the schemes that learn); the exit status. */
+static int print_schedule(const struct sched_params *p, struct sched_drive_spec *d,
+			  int64_t max_chunks)
+{
+	struct emit_state e = {
+	    sched_kind_is_distributed(p->kind) || sched_kind_is_weighted(p->kind), 1, stdout};
+	int rc;
+
+	if (p->kind == SCHED_AWF)
+		fprintf(stderr, PROG ": awf's first time step, on the given weights as wf; "
+				     "it learns its weights between steps (dls simulate "
+				     "--steps)\n");
+	else if (sched_kind_is_adaptive(p->kind))
+		fprintf(stderr, PROG ": %s learns from measured chunk times; with none, as "
+				     "here, every PE weighs 1 (factoring)\n",
+			sched_kind_name(p->kind));
+	if (p->kind == SCHED_AUTO)
+		fprintf(stderr, PROG ": auto decides from measured chunk times; with none, "
+				     "as here, it keeps its probe (SS)\n");
+	if (!e.pairs && (d->nprefix || d->nlist || d->order != SCHED_ORDER_SORTED))
+		d->order = SCHED_ORDER_RR; /* request order does not matter for these */
+	rc = sched_drive(p, d, emit, &e, max_chunks);
+	printf("\n");
+	if (rc == DLS_EOVERFLOW)
+		fprintf(stderr, PROG ": schedule longer than %lld chunks: raise --max-chunks\n",
+			(long long)max_chunks);
+	else if (rc == DLS_EINVAL)
+		fprintf(stderr, PROG ": a request came from a PE with A_i = 0 (never served) or out "
+				     "of range\n");
+	else if (rc)
+		fprintf(stderr, PROG ": %s\n", dls_strerror(rc));
+	return rc ? 1 : 0;
+}
+
+int dls_cmd_chunks(int argc, char **argv)
+{
+	struct chunks_args a = {.d = {SCHED_ORDER_SORTED, NULL, 0, NULL, 0},
+				.max_chunks = DEFAULT_MAX_CHUNKS};
+	struct sched_params p;
+	int rc;
+
+	sched_cli_init(&a.sc);
+	rc = parse_args(argc, argv, &a);
+	if (rc < 0 && a.tree)
+		rc = run_tree(a.tau_s, a.iterations, a.alloc_s);
+	if (rc < 0) {
+		scheme_params(&a, &p);
+		rc = a.function ? print_function(&p, a.max_chunks)
+				: print_schedule(&p, &a.d, a.max_chunks);
+	}
+	args_free(&a);
+	return rc;
 }
