@@ -103,7 +103,7 @@ static int run_dls(char **args, const char *log)
 	return proc_status(ws);
 }
 
-/* Per-PE T_com+wait and T_comp of a run's CSV, by slave name (slave.K). */
+/* What every cell's runs share. */
 struct bench_opts {
 	int width, height;
 	double t_iter;
@@ -419,7 +419,28 @@ static void collection(const struct bench_opts *o, const char *size, FILE *out)
 	}
 }
 
-int dls_cmd_bench(int argc, char **argv)
+/* What the options say. */
+struct bench_args {
+	struct bench_opts o;
+	char *cl_s, *sc_s, *or_s; /* --clusters, --schemes, --orders (copies) */
+	const char *coll;	  /* --collection WIDTHxHEIGHT, or NULL */
+	int reps, quick, cap, plots;
+	int overlaps[2], nov; /* --overlap: on, or off, or both (on, then off) */
+	/* the lists, split (pointing into the copies) */
+	const char *clusters[MAX_LIST], *schemes[MAX_LIST], *orders[MAX_LIST];
+	int ncl, nsc, nor;
+};
+
+static void args_free(struct bench_args *a)
+{
+	free(a->cl_s);
+	free(a->sc_s);
+	free(a->or_s);
+}
+
+/* Reads the command line into a: -1 to go on, else the exit status
+ * (--help: 0; an unknown option: 2, said). */
+static int parse_args(int argc, char **argv, struct bench_args *a)
 {
 	static const struct option opts[] = {{"quick", no_argument, 0, 'Q'},
 					     {"clusters", required_argument, 0, 'c'},
@@ -438,75 +459,65 @@ int dls_cmd_bench(int argc, char **argv)
 					     {"loops", required_argument, 0, 'N'},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
-	static struct cluster cl;
-	struct bench_opts o = {4000, 2000, 100, "bench-out", 0, 1};
-	const char *clusters[MAX_LIST], *schemes[MAX_LIST], *orders[MAX_LIST], *coll = NULL;
-	char *cl_s = NULL, *sc_s = NULL, *or_s = NULL, runs[4200];
-	int ncl = 0, nsc = 0, nor = 0, reps = 3, quick = 0, cap = 0, plots = 1, c, ncells = 0;
-	int overlaps[2] = {1, 0}, nov = 1; /* on, then off */
-	struct bench_cell *cells;
-	uint64_t *colcost;
-	uint16_t *col;
-	struct mandel_params mp;
-	FILE *tables;
-	char tpath[4300];
+	struct bench_opts *o = &a->o;
+	int c, w, h;
 
 	optind = 1;
 	while ((c = cli_getopt(PROG, argc, argv, "h", opts)) != -1) {
 		switch (c) {
 		case 'Q':
-			quick = 1;
+			a->quick = 1;
 			break;
 		case 'c':
-			cl_s = strdup(optarg);
+			free(a->cl_s);
+			a->cl_s = strdup(optarg);
 			break;
 		case 's':
-			sc_s = strdup(optarg);
+			free(a->sc_s);
+			a->sc_s = strdup(optarg);
 			break;
 		case 'o':
-			or_s = strdup(optarg);
+			free(a->or_s);
+			a->or_s = strdup(optarg);
 			break;
 		case 'r':
-			reps = (int)cli_i64_or_die(PROG, "--reps", optarg, 1, BENCH_MAX_REPS);
+			a->reps = (int)cli_i64_or_die(PROG, "--reps", optarg, 1, BENCH_MAX_REPS);
 			break;
 		case 'w':
-			o.width = (int)cli_i64_or_die(PROG, "--width", optarg, 1, MANDEL_MAX_SIDE);
+			o->width = (int)cli_i64_or_die(PROG, "--width", optarg, 1, MANDEL_MAX_SIDE);
 			break;
 		case 'H':
-			o.height = (int)cli_i64_or_die(PROG, "--height", optarg, 1, 524288);
+			o->height = (int)cli_i64_or_die(PROG, "--height", optarg, 1, 524288);
 			break;
 		case 't':
-			o.t_iter = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
+			o->t_iter = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
 			break;
 		case 'O':
-			o.out = optarg;
+			o->out = optarg;
 			break;
 		case 'C':
-			cap = 1;
+			a->cap = 1;
 			break;
-		case 'L': {
-			int w, h;
-
+		case 'L':
 			if (sscanf(optarg, "%dx%d", &w, &h) != 2 || w < 1 || h < 1)
 				cli_usage_error(PROG, "--collection", optarg, "must be WIDTHxHEIGHT");
-			coll = optarg;
+			a->coll = optarg;
 			break;
-		}
 		case 'P':
-			plots = 0;
+			a->plots = 0;
 			break;
 		case 'N':
-			o.loops = (int)cli_i64_or_die(PROG, "--loops", optarg, 1, 100000);
+			o->loops = (int)cli_i64_or_die(PROG, "--loops", optarg, 1, 100000);
 			break;
 		case 'l':
-			o.latency_us = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
+			o->latency_us = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
 			break;
 		case 'V':
 			if (!strcmp(optarg, "both")) {
-				nov = 2;
+				a->nov = 2;
 			} else {
-				nov = 1;
-				overlaps[0] = cli_on_off_or_die(PROG, "--overlap", optarg);
+				a->nov = 1;
+				a->overlaps[0] = cli_on_off_or_die(PROG, "--overlap", optarg);
 			}
 			break;
 		case 'h':
@@ -519,113 +530,168 @@ int dls_cmd_bench(int argc, char **argv)
 	}
 	if (optind < argc)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
-	if (quick) {
-		if (!or_s)
-			or_s = strdup("interleaved");
-		reps = reps == 3 ? 1 : reps;
-		if (o.width == 4000 && o.height == 2000) {
-			o.width = 1000;
-			o.height = 500;
-			o.t_iter = 400;
+	return -1;
+}
+
+/* --quick's smaller defaults, the lists split and checked (exit 2, with
+ * the line, on an unknown cluster, order or scheme, or one --loops cannot
+ * run). */
+static void settle_lists(struct bench_args *a)
+{
+	static struct cluster cl; /* its arrays are large */
+	struct bench_opts *o = &a->o;
+
+	if (a->quick) {
+		if (!a->or_s)
+			a->or_s = strdup("interleaved");
+		a->reps = a->reps == 3 ? 1 : a->reps;
+		if (o->width == 4000 && o->height == 2000) {
+			o->width = 1000;
+			o->height = 500;
+			o->t_iter = 400;
 		}
-		cap = 1;
+		a->cap = 1;
 	}
-	ncl = split_list(cl_s ? cl_s : (cl_s = strdup("C8,C8-nd")), clusters, MAX_LIST);
-	nor = split_list(or_s ? or_s : (or_s = strdup("natural,interleaved")), orders, MAX_LIST);
-	if (sc_s)
-		nsc = split_list(sc_s, schemes, MAX_LIST);
+	a->ncl = split_list(a->cl_s ? a->cl_s : (a->cl_s = strdup("C8,C8-nd")), a->clusters,
+			    MAX_LIST);
+	a->nor = split_list(a->or_s ? a->or_s : (a->or_s = strdup("natural,interleaved")),
+			    a->orders, MAX_LIST);
+	if (a->sc_s)
+		a->nsc = split_list(a->sc_s, a->schemes, MAX_LIST);
 	else
-		for (nsc = 0; nsc < 12; nsc++)
-			schemes[nsc] = all_schemes[nsc];
-	for (int i = 0; i < ncl; i++)
-		if (cluster_reference(clusters[i], &cl))
-			cli_usage_error(PROG, "--clusters", clusters[i],
+		for (a->nsc = 0; a->nsc < 12; a->nsc++)
+			a->schemes[a->nsc] = all_schemes[a->nsc];
+	for (int i = 0; i < a->ncl; i++)
+		if (cluster_reference(a->clusters[i], &cl))
+			cli_usage_error(PROG, "--clusters", a->clusters[i],
 					"unknown cluster (" CLUSTER_NAMES ")");
-	for (int i = 0; i < nor; i++)
-		if (strcmp(orders[i], "natural") && strcmp(orders[i], "interleaved"))
-			cli_usage_error(PROG, "--orders", orders[i], "must be natural or interleaved");
-	for (int i = 0; i < nsc; i++) {
+	for (int i = 0; i < a->nor; i++)
+		if (strcmp(a->orders[i], "natural") && strcmp(a->orders[i], "interleaved"))
+			cli_usage_error(PROG, "--orders", a->orders[i],
+					"must be natural or interleaved");
+	for (int i = 0; i < a->nsc; i++) {
+		const char *s = a->schemes[i];
+		int central = !is_hdtss(s) && !is_decentralized(s);
 		enum sched_kind k;
 
-		if (!is_hdtss(schemes[i]) && !is_decentralized(schemes[i]) &&
-		    sched_kind_parse(schemes[i], &k))
-			cli_usage_error(PROG, "--schemes", schemes[i], "unknown scheme");
-		if (!is_hdtss(schemes[i]) && !is_decentralized(schemes[i]) && k == SCHED_AWF &&
-		    o.loops < 2)
-			cli_usage_error(PROG, "--schemes", schemes[i],
+		if (central && sched_kind_parse(s, &k))
+			cli_usage_error(PROG, "--schemes", s, "unknown scheme");
+		if (central && k == SCHED_AWF && o->loops < 2)
+			cli_usage_error(PROG, "--schemes", s,
 					"awf learns its weights from one loop for the next: give "
 					"--loops N (N >= 2)");
-		if (o.loops > 1 && (is_decentralized(schemes[i]) || !strcmp(schemes[i], "hdtss")))
-			cli_usage_error(PROG, "--loops", schemes[i],
+		if (o->loops > 1 && (is_decentralized(s) || !strcmp(s, "hdtss")))
+			cli_usage_error(PROG, "--loops", s,
 					"Tree Scheduling, the balancing policies and two-level "
 					"hmasters run one loop a run");
 	}
-	proc_self_dir(self_exe, sizeof(self_exe));
-	strncat(self_exe, "/dls", sizeof(self_exe) - strlen(self_exe) - 1);
-	snprintf(runs, sizeof(runs), "%s/runs", o.out);
-	if ((mkdir(o.out, 0755) && errno != EEXIST) || (mkdir(runs, 0755) && errno != EEXIST)) {
-		fprintf(stderr, PROG ": cannot create '%s': %s\n", runs, strerror(errno));
-		return 1;
-	}
-	/* the real cost of every column, for the simulations */
-	mp = (struct mandel_params){o.width, o.height, MANDEL_DEFAULT_MAXIT};
-	colcost = malloc((size_t)o.width * sizeof(*colcost));
-	col = malloc((size_t)o.height * sizeof(*col));
-	cells = calloc((size_t)(ncl * nor * nsc * nov), sizeof(*cells));
-	if (!colcost || !col || !cells)
-		return 1;
-	for (int x = 0; x < o.width; x++)
-		colcost[x] = mandel_column(&mp, x, col);
-	for (int ic = 0; ic < ncl; ic++) {
-		cluster_reference(clusters[ic], &cl);
-		for (int io = 0; io < nor; io++)
-			for (int is = 0; is < nsc; is++) {
-				struct bench_cell *side = &cells[ncells]; /* nov cells */
+}
 
-				for (int iv = 0; iv < nov; iv++) {
-					struct bench_cell *cell = &cells[ncells++];
+/*
+ * Every cell (cluster x order x scheme x overlap), simulated and run reps
+ * times, the cells side by side alternating run by run, each line said on
+ * stderr; colcost is every column's real cost.  The cells (*ncells of
+ * them; free with free_cells), or NULL when out of memory.
+ */
+static struct bench_cell *run_cells(const struct bench_args *a, const uint64_t *colcost,
+				    int *ncells)
+{
+	static struct cluster cl; /* its arrays are large */
+	struct bench_cell *cells = calloc((size_t)(a->ncl * a->nor * a->nsc * a->nov),
+					  sizeof(*cells));
+
+	*ncells = 0;
+	for (int ic = 0; cells && ic < a->ncl; ic++) {
+		cluster_reference(a->clusters[ic], &cl);
+		for (int io = 0; io < a->nor; io++)
+			for (int is = 0; is < a->nsc; is++) {
+				struct bench_cell *side = &cells[*ncells]; /* nov cells */
+
+				for (int iv = 0; iv < a->nov; iv++) {
+					struct bench_cell *cell = &cells[(*ncells)++];
 
 					snprintf(cell->cluster, sizeof(cell->cluster), "%s",
-						 clusters[ic]);
-					snprintf(cell->order, sizeof(cell->order), "%s", orders[io]);
-					snprintf(cell->kind, sizeof(cell->kind), "%s", schemes[is]);
-					cell->overlap = overlaps[iv];
-					snprintf(cell->scheme, sizeof(cell->scheme), "%s%s", schemes[is],
-						 nov > 1 && !cell->overlap ? "-off" : "");
+						 a->clusters[ic]);
+					snprintf(cell->order, sizeof(cell->order), "%s",
+						 a->orders[io]);
+					snprintf(cell->kind, sizeof(cell->kind), "%s",
+						 a->schemes[is]);
+					cell->overlap = a->overlaps[iv];
+					snprintf(cell->scheme, sizeof(cell->scheme), "%s%s",
+						 a->schemes[is],
+						 a->nov > 1 && !cell->overlap ? "-off" : "");
 					cell->nslaves = cl.n;
-					cell->reps = reps;
+					cell->reps = a->reps;
 					cell->comwait = calloc((size_t)cl.n, sizeof(double));
 					cell->comp = calloc((size_t)cl.n, sizeof(double));
-					simulate_cell(cell, &cl, colcost, &o);
+					simulate_cell(cell, &cl, colcost, &a->o);
 				}
-				/* cells side by side alternate, run by run */
-				for (int r = 0; r < reps; r++)
-					for (int iv = 0; iv < nov; iv++)
-						run_cell(&side[iv], &o, r, &cl);
-				for (int iv = 0; iv < nov; iv++)
+				for (int r = 0; r < a->reps; r++)
+					for (int iv = 0; iv < a->nov; iv++)
+						run_cell(&side[iv], &a->o, r, &cl);
+				for (int iv = 0; iv < a->nov; iv++)
 					fprintf(stderr, "%s %s %-9s T_p %.3f (simulated %.3f)\n",
 						side[iv].cluster, side[iv].order, side[iv].scheme,
 						bench_median(&side[iv]), side[iv].sim_tp);
 			}
 	}
-	snprintf(tpath, sizeof(tpath), "%s/tables.txt", o.out);
+	return cells;
+}
+
+static void free_cells(struct bench_cell *cells, int ncells)
+{
+	for (int i = 0; cells && i < ncells; i++) {
+		free(cells[i].comwait);
+		free(cells[i].comp);
+	}
+	free(cells);
+}
+
+/* Every column's real cost in the image of o (NULL: out of memory). */
+static uint64_t *column_costs(const struct bench_opts *o)
+{
+	struct mandel_params mp = {o->width, o->height, MANDEL_DEFAULT_MAXIT};
+	uint64_t *colcost = malloc((size_t)o->width * sizeof(*colcost));
+	uint16_t *col = malloc((size_t)o->height * sizeof(*col));
+
+	for (int x = 0; colcost && col && x < o->width; x++)
+		colcost[x] = mandel_column(&mp, x, col);
+	if (!col) {
+		free(colcost);
+		colcost = NULL;
+	}
+	free(col);
+	return colcost;
+}
+
+/* The tables on stdout and in OUT/tables.txt, with the capacity and
+ * collection measurements when asked for (measured once, written to
+ * both). */
+static void write_tables(const struct bench_args *a, const struct bench_cell *cells,
+			 int ncells)
+{
+	const struct bench_opts *o = &a->o;
+	char tpath[4300];
+	FILE *tables;
+
+	snprintf(tpath, sizeof(tpath), "%s/tables.txt", o->out);
 	tables = fopen(tpath, "w");
 	printf("dls bench: %dx%d, t_iter %g ns, link latency %g us, %d run(s) a cell; T_p, T_ideal"
 	       " in s; overhead = measured / simulated T_p - 1\n",
-	       o.width, o.height, o.t_iter, o.latency_us, reps);
+	       o->width, o->height, o->t_iter, o->latency_us, a->reps);
 	bench_print_tables(stdout, cells, ncells);
 	if (tables)
 		bench_print_tables(tables, cells, ncells);
-	if (cap || coll) { /* measured once, reported on stdout and in tables.txt */
+	if (a->cap || a->coll) {
 		char *extra = NULL;
 		size_t len = 0;
 		FILE *mem = open_memstream(&extra, &len);
 
 		if (mem) {
-			if (cap)
-				capacity(&o, mem);
-			if (coll)
-				collection(&o, coll, mem);
+			if (a->cap)
+				capacity(o, mem);
+			if (a->coll)
+				collection(o, a->coll, mem);
 			fclose(mem);
 			fputs(extra, stdout);
 			if (tables)
@@ -635,21 +701,50 @@ int dls_cmd_bench(int argc, char **argv)
 	}
 	if (tables)
 		fclose(tables);
-	if (bench_write_files(o.out, cells, ncells))
-		return 1;
-	if (plots && bench_plot(o.out, cells, ncells))
-		fprintf(stderr, PROG ": gnuplot failed; see %s/plots/gnuplot.log\n", o.out);
-	printf("\nwrote %s/bench.csv, %s/bench.json, %s/tables.txt", o.out, o.out, o.out);
-	printf(plots ? " and the plots in %s/plots/\n" : "\n", o.out);
-	for (int i = 0; i < ncells; i++) {
-		free(cells[i].comwait);
-		free(cells[i].comp);
+}
+
+int dls_cmd_bench(int argc, char **argv)
+{
+	struct bench_args a = {.o = {4000, 2000, 100, "bench-out", 0, 1},
+			       .reps = 3,
+			       .plots = 1,
+			       .overlaps = {1, 0},
+			       .nov = 1};
+	struct bench_cell *cells = NULL;
+	uint64_t *colcost = NULL;
+	char runs[4200];
+	int ncells = 0, rc;
+
+	rc = parse_args(argc, argv, &a);
+	if (rc >= 0)
+		goto out;
+	settle_lists(&a);
+	proc_self_dir(self_exe, sizeof(self_exe));
+	strncat(self_exe, "/dls", sizeof(self_exe) - strlen(self_exe) - 1);
+	snprintf(runs, sizeof(runs), "%s/runs", a.o.out);
+	if ((mkdir(a.o.out, 0755) && errno != EEXIST) || (mkdir(runs, 0755) && errno != EEXIST)) {
+		fprintf(stderr, PROG ": cannot create '%s': %s\n", runs, strerror(errno));
+		rc = 1;
+		goto out;
 	}
-	free(cells);
+	colcost = column_costs(&a.o); /* for the simulations */
+	cells = colcost ? run_cells(&a, colcost, &ncells) : NULL;
+	if (!cells) {
+		fprintf(stderr, PROG ": out of memory\n");
+		rc = 1;
+		goto out;
+	}
+	write_tables(&a, cells, ncells);
+	rc = bench_write_files(a.o.out, cells, ncells) ? 1 : 0;
+	if (rc)
+		goto out;
+	if (a.plots && bench_plot(a.o.out, cells, ncells))
+		fprintf(stderr, PROG ": gnuplot failed; see %s/plots/gnuplot.log\n", a.o.out);
+	printf("\nwrote %s/bench.csv, %s/bench.json, %s/tables.txt", a.o.out, a.o.out, a.o.out);
+	printf(a.plots ? " and the plots in %s/plots/\n" : "\n", a.o.out);
+out:
+	free_cells(cells, ncells);
 	free(colcost);
-	free(col);
-	free(cl_s);
-	free(sc_s);
-	free(or_s);
-	return 0;
+	args_free(&a);
+	return rc;
 }
