@@ -343,64 +343,237 @@ static void parse_hmasters(struct run_opts *o, const char *arg)
 	free(l);
 }
 
+/* dls run's long options (keep_sched_option reads the scheme's back from it). */
+static const struct option run_options[] = {
+	SCHED_CLI_LONG_OPTIONS,
+	CLUSTER_CLI_LONG_OPTIONS,
+	{"t-iter", required_argument, 0, O_TITER},
+	{"workload", required_argument, 0, O_WORKLOAD},
+	{"param", required_argument, 0, O_PARAM},
+	{"out", required_argument, 0, O_OUT},
+	{"slave-program", required_argument, 0, O_SLAVEPROG},
+	{"width", required_argument, 0, O_WIDTH},
+	{"height", required_argument, 0, O_HEIGHT},
+	{"maxit", required_argument, 0, O_MAXIT},
+	{"order", required_argument, 0, O_ORDER},
+	{"collect", required_argument, 0, O_COLLECT},
+	{"take-back", required_argument, 0, O_TAKEBACK},
+	{"overlap", required_argument, 0, O_OVERLAP},
+	{"low-priority", required_argument, 0, O_IDLE},
+	{"png", required_argument, 0, O_PNG},
+	{"raw", required_argument, 0, O_RAW},
+	{"csv", required_argument, 0, O_CSV},
+	{"json", required_argument, 0, O_JSON},
+	{"gantt", required_argument, 0, O_GANTT},
+	{"report", required_argument, 0, O_HTML_REPORT},
+	{"stall-ms", required_argument, 0, O_STALL},
+	{"loops", required_argument, 0, O_LOOPS},
+	{"fresh-loops", no_argument, 0, O_FRESH},
+	{"run", required_argument, 0, O_RUN},
+	{"names", required_argument, 0, O_NAMES},
+	{"dir", required_argument, 0, O_DIR},
+	{"kill", required_argument, 0, O_KILL},
+	{"no-start", required_argument, 0, O_NOSTART},
+	{"hmasters", required_argument, 0, O_HMASTERS},
+	{"hmode", required_argument, 0, O_HMODE},
+	{"gamma", required_argument, 0, O_GAMMA},
+	{"alloc", required_argument, 0, O_ALLOC},
+	{"bidirectional", no_argument, 0, O_BIDI},
+	{"report-interval", required_argument, 0, O_REPORT},
+	{"link-latency-us", required_argument, 0, O_LATENCY},
+	{"tls", no_argument, 0, O_TLS},
+	{"hostfile", required_argument, 0, O_HOSTFILE},
+	{"launch", required_argument, 0, O_LAUNCH},
+	{"slurm", no_argument, 0, O_SLURM},
+	{"real", no_argument, 0, O_REAL},
+	{"ping-ms", required_argument, 0, O_PING},
+	{"ping-timeout-ms", required_argument, 0, O_PINGTO},
+	{"register-window-ms", required_argument, 0, O_REGWIN},
+	{"timeout", required_argument, 0, O_TIMEOUT},
+	{"progress", no_argument, 0, O_PROGRESS},
+	{"no-progress", no_argument, 0, O_NOPROGRESS},
+	{"no-journal", no_argument, 0, O_NOJOURNAL},
+	{"journal-sync", required_argument, 0, O_JSYNC},
+	PILES_CLI_LONG_OPTIONS,
+	{"help", no_argument, 0, 'h'},
+	{0, 0, 0, 0},
+};
+
+/* One of dls run's own options (not the scheme's, cluster's or balancing
+ * policy's) into o: 0, or -1 for one it does not know. */
+static int run_option(struct run_opts *o, int c)
+{
+	switch (c) {
+	case O_TITER:
+		o->t_iter = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
+		o->t_iter_given = 1;
+		break;
+	case O_WIDTH:
+		cli_param_or_die(PROG, "--width", o->params, &o->nparams, "width", optarg);
+		break;
+	case O_HEIGHT:
+		cli_param_or_die(PROG, "--height", o->params, &o->nparams, "height", optarg);
+		break;
+	case O_MAXIT:
+		cli_param_or_die(PROG, "--maxit", o->params, &o->nparams, "maxit", optarg);
+		break;
+	case O_WORKLOAD:
+		o->workload = optarg;
+		break;
+	case O_PARAM:
+		cli_param_or_die(PROG, "--param", o->params, &o->nparams, NULL, optarg);
+		break;
+	case O_OUT:
+		o->out.npy = absolute(o, PATH_NPY, optarg);
+		break;
+	case O_SLAVEPROG:
+		if (access(optarg, X_OK))
+			cli_usage_error(PROG, "--slave-program", optarg, strerror(errno));
+		o->slave_program = absolute(o, PATH_SLAVEPROG, optarg);
+		break;
+	case O_ORDER:
+		if (strcmp(optarg, "natural") && strcmp(optarg, "interleaved"))
+			cli_usage_error(PROG, "--order", optarg, "must be natural or interleaved");
+		o->order = optarg;
+		break;
+	case O_COLLECT:
+		if (strcmp(optarg, "piggyback") && strcmp(optarg, "end"))
+			cli_usage_error(PROG, "--collect", optarg, "must be piggyback or end");
+		o->collect = optarg;
+		o->collect_given = 1;
+		break;
+	case O_TAKEBACK:
+		o->take_back = cli_on_off_or_die(PROG, "--take-back", optarg) ? "on" : "off";
+		o->take_back_given = 1;
+		break;
+	case O_OVERLAP:
+		o->overlap = cli_on_off_or_die(PROG, "--overlap", optarg);
+		break;
+	case O_IDLE:
+		o->low_priority = cli_on_off_or_die(PROG, "--low-priority", optarg);
+		break;
+	case O_PNG:
+		o->out.png = absolute(o, PATH_PNG, optarg);
+		break;
+	case O_RAW:
+		o->out.raw = absolute(o, PATH_RAW, optarg);
+		break;
+	case O_CSV:
+		o->out.csv = absolute(o, PATH_CSV, optarg);
+		break;
+	case O_JSON:
+		o->out.json = absolute(o, PATH_JSON, optarg);
+		break;
+	case O_LOOPS:
+		o->loops = (int)cli_i64_or_die(PROG, "--loops", optarg, 1, WORK_MAX_LOOPS);
+		break;
+	case O_FRESH:
+		o->fresh_loops = 1;
+		break;
+	case O_STALL:
+		o->stall_ms = (int)cli_i64_or_die(PROG, "--stall-ms", optarg, 0, 86400000);
+		break;
+	case O_GANTT:
+		pictures_names_or_die(PROG, optarg, NULL);
+		o->gantt = absolute(o, PATH_GANTT, optarg);
+		break;
+	case O_HTML_REPORT:
+		pictures_names_or_die(PROG, NULL, optarg);
+		o->report = absolute(o, PATH_REPORT, optarg);
+		break;
+	case O_RUN:
+		if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= sizeof(o->run))
+			cli_usage_error(PROG, "--run", optarg,
+					"must be 1 to 63 characters without '/'");
+		snprintf(o->run, sizeof(o->run), "%s", optarg);
+		break;
+	case O_NAMES:
+		if (strncmp(optarg, "corbaname:", 10) && strncmp(optarg, "corbaloc:", 9))
+			cli_usage_error(PROG, "--names", optarg,
+					"must be a corbaname:: or corbaloc:: address");
+		o->names = optarg;
+		break;
+	case O_DIR:
+		o->dir = absolute(o, PATH_DIR, optarg);
+		break;
+	case O_KILL:
+		parse_kill(o, optarg);
+		break;
+	case O_NOSTART:
+		o->nostart_slave = slave_number("--no-start", optarg);
+		break;
+	case O_TLS:
+		o->tls = 1;
+		break;
+	case O_HOSTFILE:
+		o->hostfile = optarg;
+		break;
+	case O_LAUNCH:
+		o->launch = optarg;
+		break;
+	case O_SLURM:
+		o->slurm = 1;
+		break;
+	case O_REAL:
+		o->real = 1;
+		break;
+	case O_PING:
+		o->ping_ms = (int)cli_i64_or_die(PROG, "--ping-ms", optarg, 1, 3600000);
+		break;
+	case O_REGWIN:
+		o->register_window_ms = (int)cli_i64_or_die(PROG, "--register-window-ms",
+							    optarg, 1000, 3600000);
+		break;
+	case O_PINGTO:
+		o->ping_timeout_ms =
+			(int)cli_i64_or_die(PROG, "--ping-timeout-ms", optarg, 1, 3600000);
+		break;
+	case O_GAMMA:
+	case O_ALLOC:
+	case O_REPORT:
+	case O_BIDI:
+		keep_tree_option(o, c);
+		break;
+	case O_HMODE:
+		if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))
+			cli_usage_error(PROG, "--hmode", optarg, "must be relay or twolevel");
+		o->hmode = optarg;
+		break;
+	case O_LATENCY:
+		o->latency_us = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
+		break;
+	case O_HMASTERS:
+		parse_hmasters(o, optarg);
+		break;
+	case O_TIMEOUT:
+		o->timeout = cli_double_or_die(PROG, "--timeout", optarg, 0.1, 1e7);
+		break;
+	case O_PROGRESS:
+		o->progress = 1;
+		break;
+	case O_NOPROGRESS:
+		o->progress = 0;
+		break;
+	case O_NOJOURNAL:
+		o->journal = 0;
+		break;
+	case O_JSYNC:
+		if (strcmp(optarg, "disk") && strcmp(optarg, "os"))
+			cli_usage_error(PROG, "--journal-sync", optarg, "must be disk or os");
+		o->journal_sync = optarg;
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
 int run_opts_parse(int argc, char **argv, struct run_opts *o)
 {
-	static const struct option opts[] = {SCHED_CLI_LONG_OPTIONS,
-					     CLUSTER_CLI_LONG_OPTIONS,
-					     {"t-iter", required_argument, 0, O_TITER},
-					     {"workload", required_argument, 0, O_WORKLOAD},
-					     {"param", required_argument, 0, O_PARAM},
-					     {"out", required_argument, 0, O_OUT},
-					     {"slave-program", required_argument, 0, O_SLAVEPROG},
-					     {"width", required_argument, 0, O_WIDTH},
-					     {"height", required_argument, 0, O_HEIGHT},
-					     {"maxit", required_argument, 0, O_MAXIT},
-					     {"order", required_argument, 0, O_ORDER},
-					     {"collect", required_argument, 0, O_COLLECT},
-					     {"take-back", required_argument, 0, O_TAKEBACK},
-					     {"overlap", required_argument, 0, O_OVERLAP},
-					     {"low-priority", required_argument, 0, O_IDLE},
-					     {"png", required_argument, 0, O_PNG},
-					     {"raw", required_argument, 0, O_RAW},
-					     {"csv", required_argument, 0, O_CSV},
-					     {"json", required_argument, 0, O_JSON},
-					     {"gantt", required_argument, 0, O_GANTT},
-					     {"report", required_argument, 0, O_HTML_REPORT},
-					     {"stall-ms", required_argument, 0, O_STALL},
-					     {"loops", required_argument, 0, O_LOOPS},
-					     {"fresh-loops", no_argument, 0, O_FRESH},
-					     {"run", required_argument, 0, O_RUN},
-					     {"names", required_argument, 0, O_NAMES},
-					     {"dir", required_argument, 0, O_DIR},
-					     {"kill", required_argument, 0, O_KILL},
-					     {"no-start", required_argument, 0, O_NOSTART},
-					     {"hmasters", required_argument, 0, O_HMASTERS},
-					     {"hmode", required_argument, 0, O_HMODE},
-					     {"gamma", required_argument, 0, O_GAMMA},
-					     {"alloc", required_argument, 0, O_ALLOC},
-					     {"bidirectional", no_argument, 0, O_BIDI},
-					     {"report-interval", required_argument, 0, O_REPORT},
-					     {"link-latency-us", required_argument, 0, O_LATENCY},
-					     {"tls", no_argument, 0, O_TLS},
-					     {"hostfile", required_argument, 0, O_HOSTFILE},
-					     {"launch", required_argument, 0, O_LAUNCH},
-					     {"slurm", no_argument, 0, O_SLURM},
-					     {"real", no_argument, 0, O_REAL},
-					     {"ping-ms", required_argument, 0, O_PING},
-					     {"ping-timeout-ms", required_argument, 0, O_PINGTO},
-					     {"register-window-ms", required_argument, 0, O_REGWIN},
-					     {"timeout", required_argument, 0, O_TIMEOUT},
-					     {"progress", no_argument, 0, O_PROGRESS},
-					     {"no-progress", no_argument, 0, O_NOPROGRESS},
-					     {"no-journal", no_argument, 0, O_NOJOURNAL},
-					     {"journal-sync", required_argument, 0, O_JSYNC},
-					     PILES_CLI_LONG_OPTIONS,
-					     {"help", no_argument, 0, 'h'},
-					     {0, 0, 0, 0}};
 	int c;
 
 	optind = 1;
-	while ((c = cli_getopt(PROG, argc, argv, "hs:c:o:", opts)) != -1) {
+	while ((c = cli_getopt(PROG, argc, argv, "hs:c:o:", run_options)) != -1) {
 		/* the short forms of the common ones */
 		c = c == 's' ? SCHED_OPT_SCHEME : c == 'c' ? CLUSTER_OPT_CLUSTER : c == 'o' ? O_OUT : c;
 		if (c == SCHED_OPT_SCHEME && !strcasecmp(optarg, "trees")) {
@@ -417,174 +590,16 @@ int run_opts_parse(int argc, char **argv, struct run_opts *o)
 			continue;
 		}
 		if (c >= SCHED_OPT_SCHEME && c <= SCHED_OPT_LAST) {
-			keep_sched_option(o, opts, c);
+			keep_sched_option(o, run_options, c);
 			continue;
 		}
 		if (cluster_cli_option(PROG, &o->cl, c, optarg, &o->loads))
 			continue;
-		switch (c) {
-		case O_TITER:
-			o->t_iter = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
-			o->t_iter_given = 1;
-			break;
-		case O_WIDTH:
-			cli_param_or_die(PROG, "--width", o->params, &o->nparams, "width", optarg);
-			break;
-		case O_HEIGHT:
-			cli_param_or_die(PROG, "--height", o->params, &o->nparams, "height", optarg);
-			break;
-		case O_MAXIT:
-			cli_param_or_die(PROG, "--maxit", o->params, &o->nparams, "maxit", optarg);
-			break;
-		case O_WORKLOAD:
-			o->workload = optarg;
-			break;
-		case O_PARAM:
-			cli_param_or_die(PROG, "--param", o->params, &o->nparams, NULL, optarg);
-			break;
-		case O_OUT:
-			o->out.npy = absolute(o, PATH_NPY, optarg);
-			break;
-		case O_SLAVEPROG:
-			if (access(optarg, X_OK))
-				cli_usage_error(PROG, "--slave-program", optarg, strerror(errno));
-			o->slave_program = absolute(o, PATH_SLAVEPROG, optarg);
-			break;
-		case O_ORDER:
-			if (strcmp(optarg, "natural") && strcmp(optarg, "interleaved"))
-				cli_usage_error(PROG, "--order", optarg, "must be natural or interleaved");
-			o->order = optarg;
-			break;
-		case O_COLLECT:
-			if (strcmp(optarg, "piggyback") && strcmp(optarg, "end"))
-				cli_usage_error(PROG, "--collect", optarg, "must be piggyback or end");
-			o->collect = optarg;
-			o->collect_given = 1;
-			break;
-		case O_TAKEBACK:
-			o->take_back = cli_on_off_or_die(PROG, "--take-back", optarg) ? "on" : "off";
-			o->take_back_given = 1;
-			break;
-		case O_OVERLAP:
-			o->overlap = cli_on_off_or_die(PROG, "--overlap", optarg);
-			break;
-		case O_IDLE:
-			o->low_priority = cli_on_off_or_die(PROG, "--low-priority", optarg);
-			break;
-		case O_PNG:
-			o->out.png = absolute(o, PATH_PNG, optarg);
-			break;
-		case O_RAW:
-			o->out.raw = absolute(o, PATH_RAW, optarg);
-			break;
-		case O_CSV:
-			o->out.csv = absolute(o, PATH_CSV, optarg);
-			break;
-		case O_JSON:
-			o->out.json = absolute(o, PATH_JSON, optarg);
-			break;
-		case O_LOOPS:
-			o->loops = (int)cli_i64_or_die(PROG, "--loops", optarg, 1, WORK_MAX_LOOPS);
-			break;
-		case O_FRESH:
-			o->fresh_loops = 1;
-			break;
-		case O_STALL:
-			o->stall_ms = (int)cli_i64_or_die(PROG, "--stall-ms", optarg, 0, 86400000);
-			break;
-		case O_GANTT:
-			pictures_names_or_die(PROG, optarg, NULL);
-			o->gantt = absolute(o, PATH_GANTT, optarg);
-			break;
-		case O_HTML_REPORT:
-			pictures_names_or_die(PROG, NULL, optarg);
-			o->report = absolute(o, PATH_REPORT, optarg);
-			break;
-		case O_RUN:
-			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= sizeof(o->run))
-				cli_usage_error(PROG, "--run", optarg,
-						"must be 1 to 63 characters without '/'");
-			snprintf(o->run, sizeof(o->run), "%s", optarg);
-			break;
-		case O_NAMES:
-			if (strncmp(optarg, "corbaname:", 10) && strncmp(optarg, "corbaloc:", 9))
-				cli_usage_error(PROG, "--names", optarg,
-						"must be a corbaname:: or corbaloc:: address");
-			o->names = optarg;
-			break;
-		case O_DIR:
-			o->dir = absolute(o, PATH_DIR, optarg);
-			break;
-		case O_KILL:
-			parse_kill(o, optarg);
-			break;
-		case O_NOSTART:
-			o->nostart_slave = slave_number("--no-start", optarg);
-			break;
-		case O_TLS:
-			o->tls = 1;
-			break;
-		case O_HOSTFILE:
-			o->hostfile = optarg;
-			break;
-		case O_LAUNCH:
-			o->launch = optarg;
-			break;
-		case O_SLURM:
-			o->slurm = 1;
-			break;
-		case O_REAL:
-			o->real = 1;
-			break;
-		case O_PING:
-			o->ping_ms = (int)cli_i64_or_die(PROG, "--ping-ms", optarg, 1, 3600000);
-			break;
-		case O_REGWIN:
-			o->register_window_ms = (int)cli_i64_or_die(PROG, "--register-window-ms",
-								    optarg, 1000, 3600000);
-			break;
-		case O_PINGTO:
-			o->ping_timeout_ms =
-				(int)cli_i64_or_die(PROG, "--ping-timeout-ms", optarg, 1, 3600000);
-			break;
-		case O_GAMMA:
-		case O_ALLOC:
-		case O_REPORT:
-		case O_BIDI:
-			keep_tree_option(o, c);
-			break;
-		case O_HMODE:
-			if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))
-				cli_usage_error(PROG, "--hmode", optarg, "must be relay or twolevel");
-			o->hmode = optarg;
-			break;
-		case O_LATENCY:
-			o->latency_us = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
-			break;
-		case O_HMASTERS:
-			parse_hmasters(o, optarg);
-			break;
-		case O_TIMEOUT:
-			o->timeout = cli_double_or_die(PROG, "--timeout", optarg, 0.1, 1e7);
-			break;
-		case O_PROGRESS:
-			o->progress = 1;
-			break;
-		case O_NOPROGRESS:
-			o->progress = 0;
-			break;
-		case O_NOJOURNAL:
-			o->journal = 0;
-			break;
-		case O_JSYNC:
-			if (strcmp(optarg, "disk") && strcmp(optarg, "os"))
-				cli_usage_error(PROG, "--journal-sync", optarg, "must be disk or os");
-			o->journal_sync = optarg;
-			break;
-		case 'h':
+		if (c == 'h') {
 			help();
 			return 1;
-		default:
+		}
+		if (run_option(o, c)) {
 			fprintf(stderr, "try '" PROG " --help'\n");
 			return 2;
 		}
@@ -664,13 +679,11 @@ static void default_size(struct run_opts *o)
 		cli_usage_error(PROG, "--param", NULL, "too many parameters");
 }
 
-void run_opts_validate(struct run_opts *o)
+/* The hosts (--hostfile, --slurm, --launch) and the slaves placed on
+ * them, the cluster's speeds and loads settled, each slave's hmaster on
+ * the last level. */
+static void place_slaves(struct run_opts *o)
 {
-	int64_t iterations;
-
-	default_size(o);
-	iterations = validate_workload(o);
-
 	char why[4600];
 
 	if (o->slurm && o->hostfile)
@@ -694,6 +707,13 @@ void run_opts_validate(struct run_opts *o)
 		o->slave_hm[i] = o->hm_per_host
 					 ? o->hosts.used_index[o->hosts.slave_host[i]]
 					 : i % o->levels[o->nlevels - 1];
+}
+
+/* The scheme and its options as the master will see them, and what it
+ * cannot run: awf without loops, many loops where one runs, --real
+ * against emulated settings, a distributed scheme whose slaves never ask. */
+static void check_scheme(struct run_opts *o, int64_t iterations)
+{
 	if (!o->trees) /* the scheme and its options, as the master will see them */
 		sched_cli_finish(PROG, &o->sc, "dtss", iterations, o->cl.n);
 	if (!o->trees && o->sc.p.kind == SCHED_AWF && o->loops < 2)
@@ -730,6 +750,13 @@ void run_opts_validate(struct run_opts *o)
 				"every slave's A_i = floor(V_i / Q_i) is 0 throughout: a distributed "
 				"scheme never serves a slave with A_i = 0, so the run would never "
 				"start (lighter loads, or a simple scheme)");
+}
+
+/* The drills name slaves of the cluster; options of one kind of run
+ * (master-slave, Tree Scheduling, the balancing policies) are refused
+ * in another; the balancing policy's arguments for dls-treesched. */
+static void check_roles(struct run_opts *o)
+{
 	for (int i = 0; i < o->ndrills; i++)
 		if (o->drills[i].slave >= 0)
 			slave_in_cluster(o, "--kill", o->drills[i].slave);
@@ -776,6 +803,12 @@ void run_opts_validate(struct run_opts *o)
 		if (pile_cli_args(&o->pile, o->tree_argv, &o->tree_argc, 32))
 			cli_usage_error(PROG, "--scheme", NULL, "out of memory");
 	}
+}
+
+/* The hmasters' levels (each at least as wide as the one above) and the
+ * hmaster each --kill of one names. */
+static void plan_hmasters(struct run_opts *o)
+{
 	o->first[0] = 0;
 	for (int l = 0; l < o->nlevels; l++) {
 		if (l > 0 && o->levels[l] < o->levels[l - 1])
@@ -803,6 +836,18 @@ void run_opts_validate(struct run_opts *o)
 					"only a run with a journal resumes its master or coordinator "
 					"(not --no-journal)");
 	}
+}
+
+void run_opts_validate(struct run_opts *o)
+{
+	int64_t iterations;
+
+	default_size(o);
+	iterations = validate_workload(o);
+	place_slaves(o);
+	check_scheme(o, iterations);
+	check_roles(o);
+	plan_hmasters(o);
 	if (cluster_power(&o->cl, &o->power))
 		cli_usage_error(PROG, "--loads", o->loads,
 				"the schedules have too many steps in all");
