@@ -100,29 +100,113 @@ static const char *leaf_or_die(const char *opt, const char *v)
 	return v;
 }
 
+static const struct option hmaster_options[] = {
+	{"slaves", required_argument, 0, O_SLAVES},
+	{"run", required_argument, 0, O_RUN},
+	{"name", required_argument, 0, O_NAME},
+	{"parent", required_argument, 0, O_PARENT},
+	{"connect-timeout-ms", required_argument, 0, O_CONNTO},
+	{"register-timeout-ms", required_argument, 0, O_REGTO},
+	{"window-ms", required_argument, 0, O_WINDOW},
+	{"ping-ms", required_argument, 0, O_PING},
+	{"ping-timeout-ms", required_argument, 0, O_PINGTO},
+	{"call-timeout-ms", required_argument, 0, O_CALLTO},
+	{"link-latency-us", required_argument, 0, O_LATENCY},
+	{"mode", required_argument, 0, O_MODE},
+	{"secret-file", required_argument, 0, O_SECRET},
+	{"rejoin-ms", required_argument, 0, O_REJOIN},
+	{"patience-ms", required_argument, 0, O_PATIENCE},
+	{"resume", no_argument, 0, O_RESUME},
+	{"record", required_argument, 0, O_RECORD},
+	{"relay-grace-ms", required_argument, 0, O_RELAYGRACE},
+	{"timeout", required_argument, 0, O_TIMEOUT},
+	{"help", no_argument, 0, 'h'},
+	{0, 0, 0, 0},
+};
+
+/* One option into o (exit 2, with the line, on a bad value): 0, or -1
+ * for one it does not know.  A flat table, one case an option. */
+static int hmaster_option(struct hmaster_orb_opts *o, int c)
+{
+	static struct run_secret secret;
+
+	switch (c) {
+	case O_SLAVES:
+		o->nslaves = (int)cli_i64_or_die(PROG, "--slaves", optarg, 1, 65536);
+		break;
+	case O_RUN:
+		o->run_name = leaf_or_die("--run", optarg);
+		break;
+	case O_NAME:
+		o->name = leaf_or_die("--name", optarg);
+		dls_log_set_role(optarg);
+		break;
+	case O_PARENT:
+		o->parent = leaf_or_die("--parent", optarg);
+		break;
+	case O_CONNTO:
+		o->connect_timeout_ms =
+			(int)cli_i64_or_die(PROG, "--connect-timeout-ms", optarg, 0, 3600000);
+		break;
+	case O_REGTO:
+		o->register_timeout_ms =
+			(int)cli_i64_or_die(PROG, "--register-timeout-ms", optarg, 1, 3600000);
+		break;
+	case O_WINDOW:
+		o->window_ms = (int)cli_i64_or_die(PROG, "--window-ms", optarg, 1, 3600000);
+		break;
+	case O_PING:
+		o->ping_ms = (int)cli_i64_or_die(PROG, "--ping-ms", optarg, 1, 3600000);
+		break;
+	case O_PINGTO:
+		o->ping_timeout_ms =
+			(int)cli_i64_or_die(PROG, "--ping-timeout-ms", optarg, 1, 3600000);
+		break;
+	case O_CALLTO:
+		break; /* applied before the ORB started */
+	case O_LATENCY:
+		o->link_latency_us =
+			cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
+		break;
+	case O_SECRET:
+		cli_secret_or_die(PROG, "--secret-file", optarg, &secret);
+		o->secret = &secret;
+		break;
+	case O_RELAYGRACE:
+		o->relay_grace_ms =
+			(int)cli_i64_or_die(PROG, "--relay-grace-ms", optarg, 0, 3600000);
+		break;
+	case O_TIMEOUT:
+		cli_watchdog(PROG, cli_double_or_die(PROG, "--timeout", optarg, 0.001, 1e7));
+		break;
+	case O_REJOIN:
+		o->rejoin_ms = (int)cli_i64_or_die(PROG, "--rejoin-ms", optarg, 0, 86400000);
+		break;
+	case O_PATIENCE:
+		o->patience_ms =
+			(int)cli_i64_or_die(PROG, "--patience-ms", optarg, 0, 86400000);
+		break;
+	case O_RESUME:
+		o->resume = 1;
+		break;
+	case O_RECORD:
+		if (!*optarg)
+			cli_usage_error(PROG, "--record", optarg, "must name a file");
+		o->record = optarg;
+		break;
+	case O_MODE:
+		if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))
+			cli_usage_error(PROG, "--mode", optarg, "must be relay or twolevel");
+		o->twolevel = !strcmp(optarg, "twolevel");
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {{"slaves", required_argument, 0, O_SLAVES},
-					     {"run", required_argument, 0, O_RUN},
-					     {"name", required_argument, 0, O_NAME},
-					     {"parent", required_argument, 0, O_PARENT},
-					     {"connect-timeout-ms", required_argument, 0, O_CONNTO},
-					     {"register-timeout-ms", required_argument, 0, O_REGTO},
-					     {"window-ms", required_argument, 0, O_WINDOW},
-					     {"ping-ms", required_argument, 0, O_PING},
-					     {"ping-timeout-ms", required_argument, 0, O_PINGTO},
-					     {"call-timeout-ms", required_argument, 0, O_CALLTO},
-					     {"link-latency-us", required_argument, 0, O_LATENCY},
-					     {"mode", required_argument, 0, O_MODE},
-					     {"secret-file", required_argument, 0, O_SECRET},
-					     {"rejoin-ms", required_argument, 0, O_REJOIN},
-					     {"patience-ms", required_argument, 0, O_PATIENCE},
-					     {"resume", no_argument, 0, O_RESUME},
-					     {"record", required_argument, 0, O_RECORD},
-					     {"relay-grace-ms", required_argument, 0, O_RELAYGRACE},
-					     {"timeout", required_argument, 0, O_TIMEOUT},
-					     {"help", no_argument, 0, 'h'},
-					     {0, 0, 0, 0}};
 	struct hmaster_orb_opts o = {.run_name = "dls",
 				     .name = "hmaster",
 				     .parent = "master",
@@ -133,7 +217,6 @@ int main(int argc, char **argv)
 				     .twolevel = 1,
 				     .patience_ms = 300000,
 				     .relay_grace_ms = DLS_RELAY_GRACE_MS};
-	static struct run_secret secret;
 	int c, rc, verbose = 0;
 
 	dls_log_set_role("hmaster");
@@ -142,83 +225,12 @@ int main(int argc, char **argv)
 	rc = cli_server_start(PROG, &argc, argv, help, 30000);
 	if (rc)
 		return rc > 0 ? 0 : 1;
-	while ((c = cli_getopt(PROG, argc, argv, "vq", opts)) != -1) {
-		switch (c) {
-		case O_SLAVES:
-			o.nslaves = (int)cli_i64_or_die(PROG, "--slaves", optarg, 1, 65536);
-			break;
-		case O_RUN:
-			o.run_name = leaf_or_die("--run", optarg);
-			break;
-		case O_NAME:
-			o.name = leaf_or_die("--name", optarg);
-			dls_log_set_role(optarg);
-			break;
-		case O_PARENT:
-			o.parent = leaf_or_die("--parent", optarg);
-			break;
-		case O_CONNTO:
-			o.connect_timeout_ms =
-				(int)cli_i64_or_die(PROG, "--connect-timeout-ms", optarg, 0, 3600000);
-			break;
-		case O_REGTO:
-			o.register_timeout_ms =
-				(int)cli_i64_or_die(PROG, "--register-timeout-ms", optarg, 1, 3600000);
-			break;
-		case O_WINDOW:
-			o.window_ms = (int)cli_i64_or_die(PROG, "--window-ms", optarg, 1, 3600000);
-			break;
-		case O_PING:
-			o.ping_ms = (int)cli_i64_or_die(PROG, "--ping-ms", optarg, 1, 3600000);
-			break;
-		case O_PINGTO:
-			o.ping_timeout_ms =
-				(int)cli_i64_or_die(PROG, "--ping-timeout-ms", optarg, 1, 3600000);
-			break;
-		case O_CALLTO:
-			break; /* applied before the ORB started */
-		case O_LATENCY:
-			o.link_latency_us =
-				cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
-			break;
-		case O_SECRET:
-			cli_secret_or_die(PROG, "--secret-file", optarg, &secret);
-			o.secret = &secret;
-			break;
-		case O_RELAYGRACE:
-			o.relay_grace_ms =
-				(int)cli_i64_or_die(PROG, "--relay-grace-ms", optarg, 0, 3600000);
-			break;
-		case O_TIMEOUT:
-			cli_watchdog(PROG, cli_double_or_die(PROG, "--timeout", optarg, 0.001, 1e7));
-			break;
-		case O_REJOIN:
-			o.rejoin_ms = (int)cli_i64_or_die(PROG, "--rejoin-ms", optarg, 0, 86400000);
-			break;
-		case O_PATIENCE:
-			o.patience_ms =
-				(int)cli_i64_or_die(PROG, "--patience-ms", optarg, 0, 86400000);
-			break;
-		case O_RESUME:
-			o.resume = 1;
-			break;
-		case O_RECORD:
-			if (!*optarg)
-				cli_usage_error(PROG, "--record", optarg, "must name a file");
-			o.record = optarg;
-			break;
-		case O_MODE:
-			if (strcmp(optarg, "relay") && strcmp(optarg, "twolevel"))
-				cli_usage_error(PROG, "--mode", optarg, "must be relay or twolevel");
-			o.twolevel = !strcmp(optarg, "twolevel");
-			break;
-		case 'v':
+	while ((c = cli_getopt(PROG, argc, argv, "vq", hmaster_options)) != -1) {
+		if (c == 'v') {
 			dls_log_set_level(++verbose >= 2 ? DLS_LOG_DEBUG : DLS_LOG_INFO);
-			break;
-		case 'q':
+		} else if (c == 'q') {
 			dls_log_set_level(DLS_LOG_ERR);
-			break;
-		default:
+		} else if (hmaster_option(&o, c)) {
 			fprintf(stderr, "try '" PROG " --help'\n");
 			return 2;
 		}

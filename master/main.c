@@ -105,134 +105,167 @@ static void resume_config(const char *dir, struct master_config *cfg, struct run
 			    cfg->nparams, cfg->order, cfg->register_timeout_ms);
 }
 
+static const struct option master_options[] = {
+	SCHED_CLI_LONG_OPTIONS,
+	RUN_CLI_LONG_OPTIONS,
+	{"collect", required_argument, 0, O_COLLECT},
+	{"start-timeout-ms", required_argument, 0, O_STARTTO},
+	{"rejoin-ms", required_argument, 0, O_REJOIN},
+	{"relay-grace-ms", required_argument, 0, O_RELAYGRACE},
+	{"stall-ms", required_argument, 0, O_STALL},
+	{"take-back", required_argument, 0, O_TAKEBACK},
+	{"loops", required_argument, 0, O_LOOPS},
+	{"fresh-loops", no_argument, 0, O_FRESH},
+	{"help", no_argument, 0, 'h'},
+	{0, 0, 0, 0}};
+
+/* What the command line says. */
+struct master_args {
+	struct run_cli rc_opts; /* its out.power points into it: kept in place */
+	struct master_config cfg;
+	struct master_orb_opts o;
+	struct sched_cli sc;
+	int rejoin_ms, loops, fresh_loops;
+};
+
+/* The defaults, before the options. */
+static void args_init(struct master_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->cfg.start_timeout_ms = 3000;
+	a->cfg.wait_ms = 20;
+	a->cfg.take_back = 1;
+	a->cfg.early_wait_ms = MASTER_EARLY_WAIT_MS;
+	a->o.dismiss_timeout_ms = 5000;
+	a->o.relay_grace_ms = DLS_RELAY_GRACE_MS;
+	a->o.stall_ms = DLS_STALL_MS;
+	a->rejoin_ms = 30000;
+	run_cli_init(&a->rc_opts, MASTER_MAX_SLAVES);
+	sched_cli_init(&a->sc);
+}
+
+/* One option into a (exit 2, with the line, on a bad value): 0, or -1
+ * for one it does not know.  An option that sets the run's configuration
+ * is remembered: --resume takes the configuration from the journal. */
+static int master_option(struct master_args *a, int c)
+{
+	if (c == SCHED_OPT_SCHEME && !strcasecmp(optarg, "trees"))
+		cli_usage_error(PROG, "--scheme", optarg,
+				"Tree Scheduling runs under its own coordinator, dls-treesched");
+	if (sched_cli_option(PROG, &a->sc, c, optarg)) {
+		if (!a->rc_opts.config_given)
+			a->rc_opts.config_given = "--scheme";
+		return 0;
+	}
+	if (run_cli_option(PROG, &a->rc_opts, c, optarg))
+		return 0;
+	if (!a->rc_opts.config_given && (c == O_COLLECT || c == O_STARTTO || c == O_TAKEBACK ||
+					 c == O_LOOPS || c == O_FRESH))
+		a->rc_opts.config_given = c == O_COLLECT    ? "--collect"
+					  : c == O_TAKEBACK ? "--take-back"
+					  : c == O_LOOPS    ? "--loops"
+					  : c == O_FRESH    ? "--fresh-loops"
+							    : "--start-timeout-ms";
+	switch (c) {
+	case O_COLLECT:
+		if (!strcmp(optarg, "piggyback"))
+			a->cfg.collect = DLS_COLLECT_PIGGYBACK;
+		else if (!strcmp(optarg, "end"))
+			a->cfg.collect = DLS_COLLECT_END;
+		else
+			cli_usage_error(PROG, "--collect", optarg, "must be piggyback or end");
+		break;
+	case O_TAKEBACK:
+		a->cfg.take_back = cli_on_off_or_die(PROG, "--take-back", optarg);
+		break;
+	case O_STARTTO:
+		a->cfg.start_timeout_ms =
+			(int)cli_i64_or_die(PROG, "--start-timeout-ms", optarg, 0, 3600000);
+		break;
+	case O_REJOIN:
+		a->rejoin_ms = (int)cli_i64_or_die(PROG, "--rejoin-ms", optarg, 0, 86400000);
+		break;
+	case O_RELAYGRACE:
+		a->o.relay_grace_ms =
+			(int)cli_i64_or_die(PROG, "--relay-grace-ms", optarg, 0, 3600000);
+		break;
+	case O_LOOPS:
+		a->loops = (int)cli_i64_or_die(PROG, "--loops", optarg, 1, WORK_MAX_LOOPS);
+		break;
+	case O_FRESH:
+		a->fresh_loops = 1;
+		break;
+	case O_STALL:
+		a->o.stall_ms = (int)cli_i64_or_die(PROG, "--stall-ms", optarg, 0, 86400000);
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+/* The run's configuration (from the journal for --resume without
+ * configuration options, else from the options) and the servant's. */
+static void settle(struct master_args *a)
+{
+	struct master_config *cfg = &a->cfg;
+	struct run_cli *rc_opts = &a->rc_opts;
+
+	if (rc_opts->resume_dir && !rc_opts->config_given && !rc_opts->journal_dir)
+		resume_config(rc_opts->resume_dir, cfg, rc_opts);
+	run_cli_finish(PROG, rc_opts);
+	if (!rc_opts->resume_dir) {
+		config_from_options(cfg, rc_opts, &a->sc, rc_opts->journal_dir);
+		cfg->loops = a->loops;
+		cfg->fresh_loops = a->fresh_loops;
+	}
+	cfg->auto_loops = 1; /* each next loop starts at once, with the run's parameters */
+	if (cfg->sched.kind == SCHED_AWF && cfg->loops < 2)
+		cli_usage_error(PROG, "--scheme", "awf",
+				"awf learns its weights from one loop for the next: give --loops N "
+				"(N >= 2), or use awf-b, awf-c, awf-d or awf-e");
+	cfg->rejoin_ms = a->rejoin_ms;
+	cfg->journal_os = rc_opts->journal_os;
+	cfg->journal_key.set = run_auth_journal_key(&rc_opts->secret, cfg->journal_key.bytes);
+	a->o.out = rc_opts->out;
+	a->o.ior_file = rc_opts->ior_file;
+	a->o.ping_ms = rc_opts->ping_ms;
+	a->o.ping_timeout_ms = rc_opts->ping_timeout_ms;
+	a->o.progress = rc_opts->progress;
+	a->o.secret = &rc_opts->secret;
+	a->o.timeout_s = rc_opts->timeout_s;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		SCHED_CLI_LONG_OPTIONS,
-		RUN_CLI_LONG_OPTIONS,
-		{"collect", required_argument, 0, O_COLLECT},
-		{"start-timeout-ms", required_argument, 0, O_STARTTO},
-		{"rejoin-ms", required_argument, 0, O_REJOIN},
-		{"relay-grace-ms", required_argument, 0, O_RELAYGRACE},
-		{"stall-ms", required_argument, 0, O_STALL},
-		{"take-back", required_argument, 0, O_TAKEBACK},
-		{"loops", required_argument, 0, O_LOOPS},
-		{"fresh-loops", no_argument, 0, O_FRESH},
-		{"help", no_argument, 0, 'h'},
-		{0, 0, 0, 0}};
-	static struct run_cli rc_opts; /* its out.power points into it */
-	struct master_config cfg;
-	struct master_orb_opts o = {0};
-	struct sched_cli sc;
+	static struct master_args a; /* rc_opts must stay in place */
 	struct master *m;
 	char why[MASTER_WHY_LEN];
-	int c, rc, rejoin_ms = 30000, loops = 0, fresh_loops = 0;
+	int c, rc;
 
-	memset(&cfg, 0, sizeof(cfg));
 	dls_log_set_role("master");
 	dls_log_set_level(-1);
-	cfg.start_timeout_ms = 3000;
-	cfg.wait_ms = 20;
-	cfg.take_back = 1;
-	cfg.early_wait_ms = MASTER_EARLY_WAIT_MS;
-	o.dismiss_timeout_ms = 5000;
-	o.relay_grace_ms = DLS_RELAY_GRACE_MS;
-	o.stall_ms = DLS_STALL_MS;
-	run_cli_init(&rc_opts, MASTER_MAX_SLAVES);
-	sched_cli_init(&sc);
+	args_init(&a);
 	/* first the ORB, which removes the -ORB... options from argv */
 	cli_keep_message_buffers();
 	rc = cli_server_start(PROG, &argc, argv, help, 10000);
 	if (rc)
 		return rc > 0 ? 0 : 1;
-	while ((c = cli_getopt(PROG, argc, argv, "vq", opts)) != -1) {
-		if (c == SCHED_OPT_SCHEME && !strcasecmp(optarg, "trees"))
-			cli_usage_error(PROG, "--scheme", optarg,
-					"Tree Scheduling runs under its own coordinator, "
-					"dls-treesched");
-		if (sched_cli_option(PROG, &sc, c, optarg)) {
-			if (!rc_opts.config_given)
-				rc_opts.config_given = "--scheme";
-			continue;
-		}
-		if (run_cli_option(PROG, &rc_opts, c, optarg))
-			continue;
-		if (!rc_opts.config_given && (c == O_COLLECT || c == O_STARTTO || c == O_TAKEBACK ||
-					      c == O_LOOPS || c == O_FRESH))
-			rc_opts.config_given = c == O_COLLECT	  ? "--collect"
-					       : c == O_TAKEBACK ? "--take-back"
-					       : c == O_LOOPS	  ? "--loops"
-					       : c == O_FRESH	  ? "--fresh-loops"
-								 : "--start-timeout-ms";
-		switch (c) {
-		case O_COLLECT:
-			if (!strcmp(optarg, "piggyback"))
-				cfg.collect = DLS_COLLECT_PIGGYBACK;
-			else if (!strcmp(optarg, "end"))
-				cfg.collect = DLS_COLLECT_END;
-			else
-				cli_usage_error(PROG, "--collect", optarg, "must be piggyback or end");
-			break;
-		case O_TAKEBACK:
-			cfg.take_back = cli_on_off_or_die(PROG, "--take-back", optarg);
-			break;
-		case O_STARTTO:
-			cfg.start_timeout_ms =
-				(int)cli_i64_or_die(PROG, "--start-timeout-ms", optarg, 0, 3600000);
-			break;
-		case O_REJOIN:
-			rejoin_ms = (int)cli_i64_or_die(PROG, "--rejoin-ms", optarg, 0, 86400000);
-			break;
-		case O_RELAYGRACE:
-			o.relay_grace_ms =
-				(int)cli_i64_or_die(PROG, "--relay-grace-ms", optarg, 0, 3600000);
-			break;
-		case O_LOOPS:
-			loops = (int)cli_i64_or_die(PROG, "--loops", optarg, 1, WORK_MAX_LOOPS);
-			break;
-		case O_FRESH:
-			fresh_loops = 1;
-			break;
-		case O_STALL:
-			o.stall_ms = (int)cli_i64_or_die(PROG, "--stall-ms", optarg, 0, 86400000);
-			break;
-		default:
+	while ((c = cli_getopt(PROG, argc, argv, "vq", master_options)) != -1)
+		if (master_option(&a, c)) {
 			fprintf(stderr, "try '%s --help'\n", prog);
 			return 2;
 		}
-	}
 	if (optind < argc)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
-	if (rc_opts.resume_dir && !rc_opts.config_given && !rc_opts.journal_dir)
-		resume_config(rc_opts.resume_dir, &cfg, &rc_opts);
-	run_cli_finish(PROG, &rc_opts);
-	if (!rc_opts.resume_dir) {
-		config_from_options(&cfg, &rc_opts, &sc, rc_opts.journal_dir);
-		cfg.loops = loops;
-		cfg.fresh_loops = fresh_loops;
-	}
-	cfg.auto_loops = 1; /* each next loop starts at once, with the run's parameters */
-	if (cfg.sched.kind == SCHED_AWF && cfg.loops < 2)
-		cli_usage_error(PROG, "--scheme", "awf",
-				"awf learns its weights from one loop for the next: give --loops N "
-				"(N >= 2), or use awf-b, awf-c, awf-d or awf-e");
-	cfg.rejoin_ms = rejoin_ms;
-	cfg.journal_os = rc_opts.journal_os;
-	cfg.journal_key.set = run_auth_journal_key(&rc_opts.secret, cfg.journal_key.bytes);
-	o.out = rc_opts.out;
-	o.ior_file = rc_opts.ior_file;
-	o.ping_ms = rc_opts.ping_ms;
-	o.ping_timeout_ms = rc_opts.ping_timeout_ms;
-	o.progress = rc_opts.progress;
-	o.secret = &rc_opts.secret;
-	o.timeout_s = rc_opts.timeout_s;
-	m = master_open(&cfg, &rc, why);
+	settle(&a);
+	m = master_open(&a.cfg, &rc, why);
 	if (!m) {
 		fprintf(stderr, "%s: cannot set up the run: %s\n", prog, why);
 		dls_orb_destroy();
 		return rc == DLS_EINVAL ? 2 : 1;
 	}
-	rc = master_orb_run(m, &o);
+	rc = master_orb_run(m, &a.o);
 	dls_orb_destroy();
 	master_destroy(m);
 	return rc;

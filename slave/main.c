@@ -86,164 +86,182 @@ static void help(void)
 enum { O_COORD = 101, O_LATENCY = 100, O_MASTER = 1, O_RUN, O_NAME, O_SPEED, O_LOAD, O_TITER, O_REAL, O_Q, O_IOR, O_CONNTO, O_REGTO,
        O_CALLTO, O_RETRIES, O_RETRYDELAY, O_POLL, O_SECRET, O_REJOIN, O_TIMEOUT, O_OVERLAP, O_IDLE, O_DECLARE, O_PATIENCE };
 
+static const struct option slave_options[] = {
+	{"run", required_argument, 0, O_RUN},
+	{"name", required_argument, 0, O_NAME},
+	{"speed", required_argument, 0, O_SPEED},
+	{"declare", required_argument, 0, O_DECLARE},
+	{"load", required_argument, 0, O_LOAD},
+	{"t-iter", required_argument, 0, O_TITER},
+	{"real", no_argument, 0, O_REAL},
+	{"q", required_argument, 0, O_Q},
+	{"master-ior", required_argument, 0, O_IOR},
+	{"master", required_argument, 0, O_MASTER},
+	{"coordinator", required_argument, 0, O_COORD},
+	{"connect-timeout-ms", required_argument, 0, O_CONNTO},
+	{"register-timeout-ms", required_argument, 0, O_REGTO},
+	{"call-timeout-ms", required_argument, 0, O_CALLTO},
+	{"retries", required_argument, 0, O_RETRIES},
+	{"retry-delay-ms", required_argument, 0, O_RETRYDELAY},
+	{"rejoin-ms", required_argument, 0, O_REJOIN},
+	{"patience-ms", required_argument, 0, O_PATIENCE},
+	{"timeout", required_argument, 0, O_TIMEOUT},
+	{"poll-ms", required_argument, 0, O_POLL},
+	{"overlap", required_argument, 0, O_OVERLAP},
+	{"low-priority", required_argument, 0, O_IDLE},
+	{"link-latency-us", required_argument, 0, O_LATENCY},
+	{"secret-file", required_argument, 0, O_SECRET},
+	{"help", no_argument, 0, 'h'},
+	{0, 0, 0, 0},
+};
+
+/* What the command line says. */
+struct slave_args {
+	struct slave_config cfg;
+	struct slave_orb_opts o;
+	int speed_given;
+};
+
+/* One option into a (exit 2, with the line, on a bad value): 0, or -1
+ * for one it does not know.  A flat table, one case an option. */
+static int slave_option(struct slave_args *a, int c)
+{
+	static struct run_secret secret;
+	const char *cause;
+
+	switch (c) {
+	case O_RUN:
+		if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= 64)
+			cli_usage_error(PROG, "--run", optarg,
+					"must be 1 to 63 characters without '/'");
+		a->o.run_name = optarg;
+		break;
+	case O_NAME:
+		if (!*optarg || strlen(optarg) >= sizeof(a->cfg.name))
+			cli_usage_error(PROG, "--name", optarg, "must be 1 to 63 characters");
+		snprintf(a->cfg.name, sizeof(a->cfg.name), "%s", optarg);
+		dls_log_set_role(optarg);
+		break;
+	case O_SPEED:
+		a->cfg.speed = cli_double_or_die(PROG, "--speed", optarg, 1e-6, 1e9);
+		a->speed_given = 1;
+		break;
+	case O_DECLARE:
+		a->cfg.declared_speed = cli_double_or_die(PROG, "--declare", optarg, 1e-6, 1e9);
+		break;
+	case O_LOAD:
+		cause = emul_steps_parse(optarg, &a->cfg.load);
+		if (cause)
+			cli_usage_error(PROG, "--load", optarg, cause);
+		break;
+	case O_TITER:
+		a->cfg.t_iter_ns = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
+		break;
+	case O_REAL:
+		a->cfg.emulated = 0;
+		break;
+	case O_Q:
+		a->cfg.q_override = cli_double_or_die(PROG, "--q", optarg, 1, 1e6);
+		break;
+	case O_MASTER:
+		if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= 64)
+			cli_usage_error(PROG, "--master", optarg,
+					"must be 1 to 63 characters without '/'");
+		a->o.master_leaf = optarg;
+		break;
+	case O_COORD:
+		if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= 64)
+			cli_usage_error(PROG, "--coordinator", optarg,
+					"must be 1 to 63 characters without '/'");
+		a->o.coordinator_leaf = optarg;
+		break;
+	case O_IOR:
+		a->o.master_ior = optarg;
+		break;
+	case O_CONNTO:
+		a->o.connect_timeout_ms =
+			(int)cli_i64_or_die(PROG, "--connect-timeout-ms", optarg, 0, 3600000);
+		break;
+	case O_REGTO:
+		a->o.register_timeout_ms =
+			(int)cli_i64_or_die(PROG, "--register-timeout-ms", optarg, 1, 3600000);
+		break;
+	case O_CALLTO:
+		break; /* applied before the ORB started */
+	case O_RETRIES:
+		a->cfg.retries = (int)cli_i64_or_die(PROG, "--retries", optarg, 1, 1000);
+		break;
+	case O_REJOIN:
+		a->cfg.rejoin_ms = (int)cli_i64_or_die(PROG, "--rejoin-ms", optarg, 0, 86400000);
+		break;
+	case O_PATIENCE:
+		a->cfg.patience_ms =
+			(int)cli_i64_or_die(PROG, "--patience-ms", optarg, 0, 86400000);
+		break;
+	case O_TIMEOUT:
+		cli_watchdog(PROG, cli_double_or_die(PROG, "--timeout", optarg, 0.001, 1e7));
+		break;
+	case O_RETRYDELAY:
+		a->cfg.retry_delay_ms =
+			(int)cli_i64_or_die(PROG, "--retry-delay-ms", optarg, 0, 600000);
+		break;
+	case O_LATENCY:
+		a->cfg.link_latency_us =
+			cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
+		break;
+	case O_SECRET:
+		cli_secret_or_die(PROG, "--secret-file", optarg, &secret);
+		a->o.secret = &secret;
+		break;
+	case O_POLL:
+		a->cfg.poll_ms = (int)cli_i64_or_die(PROG, "--poll-ms", optarg, 1, 600000);
+		break;
+	case O_OVERLAP:
+		a->cfg.overlap = cli_on_off_or_die(PROG, "--overlap", optarg);
+		break;
+	case O_IDLE:
+		a->cfg.low_priority = cli_on_off_or_die(PROG, "--low-priority", optarg);
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {{"run", required_argument, 0, O_RUN},
-					     {"name", required_argument, 0, O_NAME},
-					     {"speed", required_argument, 0, O_SPEED},
-					     {"declare", required_argument, 0, O_DECLARE},
-					     {"load", required_argument, 0, O_LOAD},
-					     {"t-iter", required_argument, 0, O_TITER},
-					     {"real", no_argument, 0, O_REAL},
-					     {"q", required_argument, 0, O_Q},
-					     {"master-ior", required_argument, 0, O_IOR},
-					     {"master", required_argument, 0, O_MASTER},
-					     {"coordinator", required_argument, 0, O_COORD},
-					     {"connect-timeout-ms", required_argument, 0, O_CONNTO},
-					     {"register-timeout-ms", required_argument, 0, O_REGTO},
-					     {"call-timeout-ms", required_argument, 0, O_CALLTO},
-					     {"retries", required_argument, 0, O_RETRIES},
-					     {"retry-delay-ms", required_argument, 0, O_RETRYDELAY},
-					     {"rejoin-ms", required_argument, 0, O_REJOIN},
-					     {"patience-ms", required_argument, 0, O_PATIENCE},
-					     {"timeout", required_argument, 0, O_TIMEOUT},
-					     {"poll-ms", required_argument, 0, O_POLL},
-					     {"overlap", required_argument, 0, O_OVERLAP},
-					     {"low-priority", required_argument, 0, O_IDLE},
-					     {"link-latency-us", required_argument, 0, O_LATENCY},
-					     {"secret-file", required_argument, 0, O_SECRET},
-					     {"help", no_argument, 0, 'h'},
-					     {0, 0, 0, 0}};
-	struct slave_config cfg;
-	struct slave_orb_opts o = {"dls", NULL, "master", NULL, 20000, 60000, 0, NULL};
-	static struct run_secret secret;
-	int c, rc, verbose = 0, speed_given = 0;
-	const char *cause;
+	struct slave_args a = {.o = {"dls", NULL, "master", NULL, 20000, 60000, 0, NULL}};
+	int c, rc, verbose = 0;
 
 	dls_precise_timers(); /* before the ORB starts its threads */
 	dls_log_set_role("slave");
 	dls_log_set_level(-1);
-	slave_config_init(&cfg);
+	slave_config_init(&a.cfg);
 	rc = cli_server_start(PROG, &argc, argv, help, 30000);
 	if (rc)
 		return rc > 0 ? 0 : 1;
-	while ((c = cli_getopt(PROG, argc, argv, "vq", opts)) != -1) {
-		switch (c) {
-		case O_RUN:
-			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= 64)
-				cli_usage_error(PROG, "--run", optarg,
-						"must be 1 to 63 characters without '/'");
-			o.run_name = optarg;
-			break;
-		case O_NAME:
-			if (!*optarg || strlen(optarg) >= sizeof(cfg.name))
-				cli_usage_error(PROG, "--name", optarg, "must be 1 to 63 characters");
-			snprintf(cfg.name, sizeof(cfg.name), "%s", optarg);
-			dls_log_set_role(optarg);
-			break;
-		case O_SPEED:
-			cfg.speed = cli_double_or_die(PROG, "--speed", optarg, 1e-6, 1e9);
-			speed_given = 1;
-			break;
-		case O_DECLARE:
-			cfg.declared_speed = cli_double_or_die(PROG, "--declare", optarg, 1e-6, 1e9);
-			break;
-		case O_LOAD:
-			cause = emul_steps_parse(optarg, &cfg.load);
-			if (cause)
-				cli_usage_error(PROG, "--load", optarg, cause);
-			break;
-		case O_TITER:
-			cfg.t_iter_ns = cli_double_or_die(PROG, "--t-iter", optarg, 0, 1e12);
-			break;
-		case O_REAL:
-			cfg.emulated = 0;
-			break;
-		case O_Q:
-			cfg.q_override = cli_double_or_die(PROG, "--q", optarg, 1, 1e6);
-			break;
-		case O_MASTER:
-			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= 64)
-				cli_usage_error(PROG, "--master", optarg,
-						"must be 1 to 63 characters without '/'");
-			o.master_leaf = optarg;
-			break;
-		case O_COORD:
-			if (!*optarg || strchr(optarg, '/') || strlen(optarg) >= 64)
-				cli_usage_error(PROG, "--coordinator", optarg,
-						"must be 1 to 63 characters without '/'");
-			o.coordinator_leaf = optarg;
-			break;
-		case O_IOR:
-			o.master_ior = optarg;
-			break;
-		case O_CONNTO:
-			o.connect_timeout_ms =
-				(int)cli_i64_or_die(PROG, "--connect-timeout-ms", optarg, 0, 3600000);
-			break;
-		case O_REGTO:
-			o.register_timeout_ms =
-				(int)cli_i64_or_die(PROG, "--register-timeout-ms", optarg, 1, 3600000);
-			break;
-		case O_CALLTO:
-			break; /* applied before the ORB started */
-		case O_RETRIES:
-			cfg.retries = (int)cli_i64_or_die(PROG, "--retries", optarg, 1, 1000);
-			break;
-		case O_REJOIN:
-			cfg.rejoin_ms = (int)cli_i64_or_die(PROG, "--rejoin-ms", optarg, 0, 86400000);
-			break;
-		case O_PATIENCE:
-			cfg.patience_ms =
-				(int)cli_i64_or_die(PROG, "--patience-ms", optarg, 0, 86400000);
-			break;
-		case O_TIMEOUT:
-			cli_watchdog(PROG, cli_double_or_die(PROG, "--timeout", optarg, 0.001, 1e7));
-			break;
-		case O_RETRYDELAY:
-			cfg.retry_delay_ms =
-				(int)cli_i64_or_die(PROG, "--retry-delay-ms", optarg, 0, 600000);
-			break;
-		case O_LATENCY:
-			cfg.link_latency_us =
-				cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
-			break;
-		case O_SECRET:
-			cli_secret_or_die(PROG, "--secret-file", optarg, &secret);
-			o.secret = &secret;
-			break;
-		case O_POLL:
-			cfg.poll_ms = (int)cli_i64_or_die(PROG, "--poll-ms", optarg, 1, 600000);
-			break;
-		case O_OVERLAP:
-			cfg.overlap = cli_on_off_or_die(PROG, "--overlap", optarg);
-			break;
-		case O_IDLE:
-			cfg.low_priority = cli_on_off_or_die(PROG, "--low-priority", optarg);
-			break;
-		case 'v':
+	while ((c = cli_getopt(PROG, argc, argv, "vq", slave_options)) != -1) {
+		if (c == 'v') {
 			dls_log_set_level(++verbose >= 2 ? DLS_LOG_DEBUG : DLS_LOG_INFO);
-			break;
-		case 'q':
+		} else if (c == 'q') {
 			dls_log_set_level(DLS_LOG_ERR);
-			break;
-		default:
+		} else if (slave_option(&a, c)) {
 			fprintf(stderr, "try '" PROG " --help'\n");
 			return 2;
 		}
 	}
 	if (optind < argc)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
-	if (!cfg.emulated && !speed_given) {
-		cfg.speed = slave_calibrate(200);
-		log_info("calibrated Speed: %.0f unit iterations/s", cfg.speed);
+	if (!a.cfg.emulated && !a.speed_given) {
+		a.cfg.speed = slave_calibrate(200);
+		log_info("calibrated Speed: %.0f unit iterations/s", a.cfg.speed);
 	}
 	/* before the ORB starts its threads, which inherit it (BENCHMARKS.md 16) */
-	if (cfg.emulated && cfg.low_priority && !o.coordinator_leaf &&
+	if (a.cfg.emulated && a.cfg.low_priority && !a.o.coordinator_leaf &&
 	    setpriority(PRIO_PROCESS, 0, EMULATED_NICE))
 		log_warn("stays at its priority: nice %d refused (%s)", EMULATED_NICE,
 			 strerror(errno));
-	rc = slave_orb_run(&cfg, &o);
+	rc = slave_orb_run(&a.cfg, &a.o);
 	log_limit_flush(1); /* the refusals of strangers not yet summed up */
 	dls_orb_destroy();
 	return rc;

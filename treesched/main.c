@@ -93,108 +93,138 @@ static void config_from_options(struct coordinator_config *cfg, const struct run
 		snprintf(cfg->journal_dir, sizeof(cfg->journal_dir), "%s", ro->journal_dir);
 }
 
+static const struct option treesched_options[] = {
+	RUN_CLI_LONG_OPTIONS,
+	{"gamma", required_argument, 0, O_GAMMA},
+	{"alloc", required_argument, 0, O_ALLOC},
+	{"bidirectional", no_argument, 0, O_BIDI},
+	{"report-interval", required_argument, 0, O_REPORT},
+	{"policy", required_argument, 0, O_POLICY},
+	PILES_CLI_LONG_OPTIONS,
+	{"help", no_argument, 0, 'h'},
+	{0, 0, 0, 0}};
+
+/* What the command line says. */
+struct treesched_args {
+	struct run_cli ro; /* its out.power points into it: kept in place */
+	struct coordinator_config cfg;
+	struct coordinator_orb_opts o;
+};
+
+/* The defaults, before the options. */
+static void args_init(struct treesched_args *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->cfg.alloc = TREE_ALLOC_EQUAL;
+	a->cfg.gamma = TREE_GAMMA_HALF;
+	a->cfg.report_interval = 0.5;
+	snprintf(a->cfg.policy, sizeof(a->cfg.policy), "trees");
+	pile_params_init(&a->cfg.pile);
+	run_cli_init(&a->ro, COORDINATOR_MAX_SLAVES);
+}
+
+/* One option into a (exit 2, with the line, on a bad value): 0, or -1
+ * for one it does not know.  An option that sets the run's configuration
+ * is remembered: --resume takes the configuration from the journal. */
+static int treesched_option(struct treesched_args *a, int c)
+{
+	struct coordinator_config *cfg = &a->cfg;
+	const char *cause;
+
+	if (run_cli_option(PROG, &a->ro, c, optarg))
+		return 0;
+	if (!a->ro.config_given && ((c >= O_GAMMA && c <= O_POLICY) || c >= PILES_OPT_SEED))
+		a->ro.config_given = c == O_GAMMA    ? "--gamma"
+				     : c == O_ALLOC  ? "--alloc"
+				     : c == O_BIDI   ? "--bidirectional"
+				     : c == O_REPORT ? "--report-interval"
+						     : "--policy or its parameters";
+	if (pile_cli_option(PROG, &cfg->pile, NULL, c, optarg))
+		return 0;
+	switch (c) {
+	case O_GAMMA:
+		if (tree_migrate_gamma_parse(optarg, &cfg->gamma))
+			cli_usage_error(PROG, "--gamma", optarg, "must be half, proportional or ratio");
+		break;
+	case O_ALLOC:
+		if (tree_plan_alloc_parse(optarg, &cfg->alloc))
+			cli_usage_error(PROG, "--alloc", optarg,
+					"must be equal, proportional or round-robin");
+		break;
+	case O_BIDI:
+		cfg->bidirectional = 1;
+		break;
+	case O_REPORT:
+		cfg->report_interval = cli_double_or_die(PROG, "--report-interval", optarg, 0, 3600);
+		break;
+	case O_POLICY:
+		snprintf(cfg->policy, sizeof(cfg->policy), "%s", optarg);
+		if (strlen(optarg) >= sizeof(cfg->policy))
+			cli_usage_error(PROG, "--policy", optarg, "unknown");
+		if ((cause = coordinator_policy_check(cfg)))
+			cli_usage_error(PROG, "--policy", optarg, cause);
+		break;
+	default:
+		return -1;
+	}
+	return 0;
+}
+
+/* The run's configuration (from the journal for --resume without
+ * configuration options, else from the options) and the servant's. */
+static void settle(struct treesched_args *a)
+{
+	struct coordinator_config *cfg = &a->cfg;
+	struct run_cli *ro = &a->ro;
+
+	if (coordinator_piles(cfg) && cfg->alloc == TREE_ALLOC_ROUND_ROBIN)
+		cli_usage_error(PROG, "--alloc", "round-robin", "applies to --policy trees only");
+	if (ro->resume_dir && !ro->config_given && !ro->journal_dir)
+		resume_config(ro->resume_dir, cfg, ro);
+	run_cli_finish(PROG, ro);
+	if (!ro->resume_dir)
+		config_from_options(cfg, ro);
+	cfg->journal_os = ro->journal_os;
+	cfg->journal_key.set = run_auth_journal_key(&ro->secret, cfg->journal_key.bytes);
+	a->o.out = ro->out;
+	a->o.ior_file = ro->ior_file;
+	a->o.ping_ms = ro->ping_ms;
+	a->o.ping_timeout_ms = ro->ping_timeout_ms;
+	a->o.progress = ro->progress;
+	a->o.secret = &ro->secret;
+	a->o.timeout_s = ro->timeout_s;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		RUN_CLI_LONG_OPTIONS,
-		{"gamma", required_argument, 0, O_GAMMA},
-		{"alloc", required_argument, 0, O_ALLOC},
-		{"bidirectional", no_argument, 0, O_BIDI},
-		{"report-interval", required_argument, 0, O_REPORT},
-		{"policy", required_argument, 0, O_POLICY},
-		PILES_CLI_LONG_OPTIONS,
-		{"help", no_argument, 0, 'h'},
-		{0, 0, 0, 0}};
-	static struct run_cli ro; /* its out.power points into it */
-	struct coordinator_config cfg;
-	struct coordinator_orb_opts o = {0};
+	static struct treesched_args a; /* ro must stay in place */
 	struct coordinator *co;
 	char why[COORDINATOR_WHY_LEN];
 	int c, rc;
 
-	memset(&cfg, 0, sizeof(cfg));
 	dls_log_set_role("treesched");
 	dls_log_set_level(-1);
-	cfg.alloc = TREE_ALLOC_EQUAL;
-	cfg.gamma = TREE_GAMMA_HALF;
-	cfg.report_interval = 0.5;
-	snprintf(cfg.policy, sizeof(cfg.policy), "trees");
-	pile_params_init(&cfg.pile);
-	run_cli_init(&ro, COORDINATOR_MAX_SLAVES);
+	args_init(&a);
 	/* first the ORB, which removes the -ORB... options from argv */
 	cli_keep_message_buffers();
 	rc = cli_server_start(PROG, &argc, argv, help, 10000);
 	if (rc)
 		return rc > 0 ? 0 : 1;
-	while ((c = cli_getopt(PROG, argc, argv, "vq", opts)) != -1) {
-		if (run_cli_option(PROG, &ro, c, optarg))
-			continue;
-		if (!ro.config_given && ((c >= O_GAMMA && c <= O_POLICY) || c >= PILES_OPT_SEED))
-			ro.config_given = c == O_GAMMA	  ? "--gamma"
-					  : c == O_ALLOC  ? "--alloc"
-					  : c == O_BIDI	  ? "--bidirectional"
-					  : c == O_REPORT ? "--report-interval"
-							  : "--policy or its parameters";
-		if (pile_cli_option(PROG, &cfg.pile, NULL, c, optarg))
-			continue;
-		switch (c) {
-		case O_GAMMA:
-			if (tree_migrate_gamma_parse(optarg, &cfg.gamma))
-				cli_usage_error(PROG, "--gamma", optarg,
-						"must be half, proportional or ratio");
-			break;
-		case O_ALLOC:
-			if (tree_plan_alloc_parse(optarg, &cfg.alloc))
-				cli_usage_error(PROG, "--alloc", optarg,
-						"must be equal, proportional or round-robin");
-			break;
-		case O_BIDI:
-			cfg.bidirectional = 1;
-			break;
-		case O_REPORT:
-			cfg.report_interval =
-				cli_double_or_die(PROG, "--report-interval", optarg, 0, 3600);
-			break;
-		case O_POLICY: {
-			const char *cause;
-
-			snprintf(cfg.policy, sizeof(cfg.policy), "%s", optarg);
-			if (strlen(optarg) >= sizeof(cfg.policy))
-				cli_usage_error(PROG, "--policy", optarg, "unknown");
-			if ((cause = coordinator_policy_check(&cfg)))
-				cli_usage_error(PROG, "--policy", optarg, cause);
-			break;
-		}
-		default:
+	while ((c = cli_getopt(PROG, argc, argv, "vq", treesched_options)) != -1)
+		if (treesched_option(&a, c)) {
 			fprintf(stderr, "try '" PROG " --help'\n");
 			return 2;
 		}
-	}
 	if (optind < argc)
 		cli_usage_error(PROG, "argument", argv[optind], "unexpected");
-	if (coordinator_piles(&cfg) && cfg.alloc == TREE_ALLOC_ROUND_ROBIN)
-		cli_usage_error(PROG, "--alloc", "round-robin", "applies to --policy trees only");
-	if (ro.resume_dir && !ro.config_given && !ro.journal_dir)
-		resume_config(ro.resume_dir, &cfg, &ro);
-	run_cli_finish(PROG, &ro);
-	if (!ro.resume_dir)
-		config_from_options(&cfg, &ro);
-	cfg.journal_os = ro.journal_os;
-	cfg.journal_key.set = run_auth_journal_key(&ro.secret, cfg.journal_key.bytes);
-	o.out = ro.out;
-	o.ior_file = ro.ior_file;
-	o.ping_ms = ro.ping_ms;
-	o.ping_timeout_ms = ro.ping_timeout_ms;
-	o.progress = ro.progress;
-	o.secret = &ro.secret;
-	o.timeout_s = ro.timeout_s;
-	co = coordinator_open(&cfg, &rc, why);
+	settle(&a);
+	co = coordinator_open(&a.cfg, &rc, why);
 	if (!co) {
 		fprintf(stderr, PROG ": cannot set up the run: %s\n", why);
 		dls_orb_destroy();
 		return rc == DLS_EINVAL ? 2 : 1;
 	}
-	rc = coordinator_orb_run(co, &o);
+	rc = coordinator_orb_run(co, &a.o);
 	dls_orb_destroy();
 	coordinator_destroy(co);
 	return rc;
