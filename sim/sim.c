@@ -231,6 +231,135 @@ static double declared_of(const struct sim_pe *pe)
 	return pe->declared > 0 ? pe->declared : pe->speed;
 }
 
+/* Each slave's emulated state at the start (V_i over the slowest
+ * declared, its power over time, its first request and A_i), the
+ * cluster's total power in *total.  DLS_OK or DLS_EINVAL. */
+static int slaves_start(const struct sim_config *c, struct sim_slave *sl, int64_t *acp0,
+			struct emul_steps *total)
+{
+	double min_speed = INFINITY;
+
+	for (int i = 0; i < c->npes; i++) {
+		if (!(c->pes[i].speed > 0) || !(c->pes[i].declared >= 0))
+			return DLS_EINVAL;
+		if (declared_of(&c->pes[i]) < min_speed)
+			min_speed = declared_of(&c->pes[i]);
+	}
+	for (int i = 0; i < c->npes; i++) {
+		const struct sim_pe *pe = &c->pes[i];
+
+		sl[i].vpower = declared_of(pe) / min_speed; /* what the master believes */
+		sl[i].power = pe->load;
+		for (size_t k = 0; k < pe->load.n; k++)
+			sl[i].power.value[k] = pe->speed / pe->load.value[k];
+		if (emul_power_add(total, pe->speed, &pe->load))
+			return DLS_EINVAL;
+		sl[i].active = 1;
+		sl[i].ready = c->latency_s;
+		sl[i].asked = 0;
+		acp0[i] = sim_slave_acp_at(c, &sl[i], pe, 0);
+		if (sched_kind_is_weighted(c->sched.kind))
+			acp0[i] = (int64_t)(sl[i].vpower * 1000 + 0.5);
+	}
+	return DLS_OK;
+}
+
+/*
+ * The flat run, event by event: the master serves the requests pending
+ * when it is free in ACPSA order, a slave with A_i = 0 polls again (or is
+ * dismissed once nothing is left), and each loop after the first starts
+ * once the last result of the one before is in.  *step is the last loop
+ * run and *last_end when its last chunk ended.
+ */
+static int flat_events(struct sim_config *c, struct sched **sched, struct sim_slave *sl,
+		       struct sim_result *out, struct emul_steps *total, struct tb_books *books,
+		       int *step, double *last_end)
+{
+	double master_free = 0;
+	int rc, active = c->npes;
+
+	while (active > 0 || *step + 1 < out->steps) {
+		double now, first = INFINITY;
+		int best = -1;
+		int64_t best_acp = 0;
+
+		if (active == 0) { /* the step's last result is in: the next step */
+			rc = next_step(c, sched, sl, out, total, ++*step, *last_end);
+			if (rc)
+				return rc;
+			active = c->npes;
+		}
+		for (int i = 0; i < c->npes; i++)
+			if (sl[i].active && sl[i].ready < first)
+				first = sl[i].ready;
+		now = first > master_free ? first : master_free;
+		/* the requests pending now, in ACPSA order */
+		for (int i = 0; i < c->npes; i++) {
+			int64_t a;
+
+			if (!sl[i].active || sl[i].ready > now)
+				continue;
+			a = sim_slave_acp_at(c, &sl[i], &c->pes[i], sl[i].asked);
+			if (a < 1 && sched_remaining(*sched) == 0) {
+				/* nothing left: the master dismisses it (master_orb.cc) */
+				sl[i].active = 0;
+				active--;
+				continue;
+			}
+			if (a < 1) { /* it would not have asked: poll again */
+				sl[i].ready += c->poll_s;
+				sl[i].asked += c->poll_s;
+				if (sl[i].asked > 86400)
+					return DLS_ENOPOWER;
+				continue;
+			}
+			if (best < 0 || sched_acpsa_before(a, sl[i].ready, best_acp, sl[best].ready)) {
+				best = i;
+				best_acp = a;
+			}
+		}
+		if (best < 0)
+			continue;
+		master_free = now + c->overhead_s + c->per_request_s;
+		sl[best].ready = serve(c, *sched, sl, best, best_acp, 0, 1, master_free + c->latency_s,
+				       out, last_end, books, &rc);
+		if (rc)
+			return rc;
+		if (sl[best].ready < 0) {
+			sl[best].active = 0;
+			active--;
+		}
+	}
+	return DLS_OK;
+}
+
+/* The flat run's figures once its events are over: the take-backs' books,
+ * T_p (from the first request at the master, latency_s, to the last
+ * result there, last_end + latency_s), the last loop's, E, auto's
+ * decisions and the timeline. */
+static int flat_finish(const struct sim_config *c, const struct sched *sched,
+		       struct sim_result *out, struct tb_books *books, int step, double last_end)
+{
+	int rc;
+
+	out->recomputations = sched_recomputations(sched);
+	out->ndecisions = sched_auto_decisions(sched, out->decisions, SIM_MAX_DECISIONS);
+	if (c->takeback) { /* chunks ended sooner than served: the books say when */
+		rc = tb_check_cover(books, c->iterations);
+		if (rc)
+			return rc;
+		last_end = tb_last_end(books);
+		out->takebacks = books->takebacks;
+		out->taken_back = books->taken;
+	}
+	out->t_p = last_end;
+	out->step[step].t_p = last_end - step_began(out, step);
+	out->step[step].chunks = out->chunks - chunks_before(out, step);
+	out->efficiency = out->t_p > 0 ? out->t_ideal / out->t_p : 0;
+	keep_timeline(books, out);
+	return DLS_OK;
+}
+
 int sim_run(const struct sim_config *given, struct sim_result *out)
 {
 	struct sim_config cc = *given, *c = &cc; /* c->cost is the current loop's */
@@ -240,8 +369,8 @@ int sim_run(const struct sim_config *given, struct sim_result *out)
 	struct emul_steps total = {0};
 	struct tb_books books = {0};
 	int64_t *acp0;
-	double min_speed = INFINITY, master_free = 0, last_end = 0, work = 0;
-	int rc, active, step = 0;
+	double last_end = 0, work = 0;
+	int rc, step = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (c->npes < 1 || c->iterations < 1 || !c->cost || c->t_iter_s < 0 || c->overhead_s < 0 ||
@@ -253,36 +382,10 @@ int sim_run(const struct sim_config *given, struct sim_result *out)
 	acp0 = calloc((size_t)c->npes, sizeof(*acp0));
 	out->pe = calloc((size_t)c->npes, sizeof(*out->pe));
 	out->step = calloc((size_t)out->steps, sizeof(*out->step));
-	if (!sl || !acp0 || !out->pe || !out->step) {
-		rc = DLS_ENOMEM;
+	rc = !sl || !acp0 || !out->pe || !out->step ? DLS_ENOMEM
+						    : slaves_start(c, sl, acp0, &total);
+	if (rc)
 		goto done;
-	}
-	for (int i = 0; i < c->npes; i++) {
-		if (!(c->pes[i].speed > 0) || !(c->pes[i].declared >= 0)) {
-			rc = DLS_EINVAL;
-			goto done;
-		}
-		if (declared_of(&c->pes[i]) < min_speed)
-			min_speed = declared_of(&c->pes[i]);
-	}
-	for (int i = 0; i < c->npes; i++) {
-		const struct sim_pe *pe = &c->pes[i];
-
-		sl[i].vpower = declared_of(pe) / min_speed; /* what the master believes */
-		sl[i].power = pe->load;
-		for (size_t k = 0; k < pe->load.n; k++)
-			sl[i].power.value[k] = pe->speed / pe->load.value[k];
-		if (emul_power_add(&total, pe->speed, &pe->load)) {
-			rc = DLS_EINVAL;
-			goto done;
-		}
-		sl[i].active = 1;
-		sl[i].ready = c->latency_s;
-		sl[i].asked = 0;
-		acp0[i] = sim_slave_acp_at(c, &sl[i], pe, 0);
-		if (sched_kind_is_weighted(c->sched.kind))
-			acp0[i] = (int64_t)(sl[i].vpower * 1000 + 0.5);
-	}
 	for (int k = out->steps - 1; k >= 0; k--) /* ends with loop 0's costs */
 		work += loop_work(c, k);
 	out->t_ideal = emul_finish(&total, 0, work);
@@ -310,80 +413,9 @@ int sim_run(const struct sim_config *given, struct sim_result *out)
 		out->efficiency = out->t_p > 0 ? out->t_ideal / out->t_p : 0;
 		goto done;
 	}
-	active = c->npes;
-	while (active > 0 || step + 1 < out->steps) {
-		double now, first = INFINITY;
-		int best = -1;
-		int64_t best_acp = 0;
-
-		if (active == 0) { /* the step's last result is in: the next step */
-			rc = next_step(c, &sched, sl, out, &total, ++step, last_end);
-			if (rc)
-				goto done;
-			active = c->npes;
-		}
-		for (int i = 0; i < c->npes; i++)
-			if (sl[i].active && sl[i].ready < first)
-				first = sl[i].ready;
-		now = first > master_free ? first : master_free;
-		/* the requests pending now, in ACPSA order */
-		for (int i = 0; i < c->npes; i++) {
-			int64_t a;
-
-			if (!sl[i].active || sl[i].ready > now)
-				continue;
-			a = sim_slave_acp_at(c, &sl[i], &c->pes[i], sl[i].asked);
-			if (a < 1 && sched_remaining(sched) == 0) {
-				/* nothing left: the master dismisses it (master_orb.cc) */
-				sl[i].active = 0;
-				active--;
-				continue;
-			}
-			if (a < 1) { /* it would not have asked: poll again */
-				sl[i].ready += c->poll_s;
-				sl[i].asked += c->poll_s;
-				if (sl[i].asked > 86400) {
-					rc = DLS_ENOPOWER;
-					goto done;
-				}
-				continue;
-			}
-			if (best < 0 || sched_acpsa_before(a, sl[i].ready, best_acp, sl[best].ready)) {
-				best = i;
-				best_acp = a;
-			}
-		}
-		if (best < 0)
-			continue;
-		master_free = now + c->overhead_s + c->per_request_s;
-		sl[best].ready = serve(c, sched, sl, best, best_acp, 0, 1, master_free + c->latency_s,
-				       out, &last_end, &books, &rc);
-		if (rc)
-			goto done;
-		if (sl[best].ready < 0) {
-			sl[best].active = 0;
-			active--;
-		}
-	}
-
-	out->recomputations = sched_recomputations(sched);
-	out->ndecisions = sched_auto_decisions(sched, out->decisions, SIM_MAX_DECISIONS);
-	if (c->takeback) { /* chunks ended sooner than served: the books say when */
-		rc = tb_check_cover(&books, c->iterations);
-		if (rc)
-			goto done;
-		last_end = tb_last_end(&books);
-		out->takebacks = books.takebacks;
-		out->taken_back = books.taken;
-	}
-	/* from the first request at the master (latency_s) to the last result
-	 * there (last_end + latency_s) */
-	out->t_p = last_end;
-	out->step[step].t_p = last_end - step_began(out, step);
-	out->step[step].chunks = out->chunks - chunks_before(out, step);
-	out->efficiency = out->t_p > 0 ? out->t_ideal / out->t_p : 0;
-	keep_timeline(&books, out);
-	rc = DLS_OK;
+	rc = flat_events(c, &sched, sl, out, &total, &books, &step, &last_end);
+	if (!rc)
+		rc = flat_finish(c, sched, out, &books, step, last_end);
 done:
 	tb_free(&books);
 	sched_destroy(sched);
