@@ -309,95 +309,109 @@ static void ask(struct run *r, struct slave_tree *t, const struct slave_tree_ops
 	pthread_mutex_lock(&t->lock);
 }
 
-int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
-		   const struct slave_tree_ops *ops, struct slave_stats *st,
-		   struct slave_tree_stats *ts, char *why, size_t len)
+/*
+ * Registers with the coordinator (through the slave's call policy, so
+ * that it may rejoin a resumed coordinator: rejoin_ops carries the
+ * adapter's rejoin) and sets the run up for the placement *a.  DLS_OK
+ * (r set up: slave_teardown frees it), or the error with why.
+ */
+static int place(struct run *r, struct slave_ops *rejoin_ops, const struct slave_config *cfg,
+		 const struct slave_tree_ops *ops, struct slave_stats *st,
+		 struct tree_assignment *a, char *why, size_t len)
 {
-	struct run r = {0};
-	struct slave_ops rejoin_ops = {0}; /* the retries rejoin a resumed coordinator */
-	struct tree_assignment a;
-	struct stretch stretch = {0, 0};
-	double q, last_report;
+	double q;
 	int rc;
 
 	memset(st, 0, sizeof(*st));
-	r.cfg = cfg;
-	r.st = st;
-	r.why = why;
-	r.len = len;
-	rejoin_ops.ctx = ops->ctx;
-	rejoin_ops.rejoin = ops->rejoin;
-	r.ops = &rejoin_ops;
-	r.tree = 1;
+	r->cfg = cfg;
+	r->st = st;
+	r->why = why;
+	r->len = len;
+	rejoin_ops->ctx = ops->ctx;
+	rejoin_ops->rejoin = ops->rejoin;
+	r->ops = rejoin_ops;
+	r->tree = 1;
 	why[0] = '\0';
-	q = slave_load(&r, r.t0); /* emulated: the load at the start */
-	struct register_call rc_call = {ops, cfg->name, slave_declared_speed(cfg) / q, &a};
+	q = slave_load(r, r->t0); /* emulated: the load at the start */
+	struct register_call rc_call = {ops, cfg->name, slave_declared_speed(cfg) / q, a};
 
-	rc = slave_call(&r, register_once, &rc_call, why, len);
+	rc = slave_call(r, register_once, &rc_call, why, len);
 	if (rc)
 		return rc;
-	st->id = a.id;
-	st->vpower = a.vpower;
-	r.registered = 1; /* its id and capability let it rejoin a resumed coordinator */
+	st->id = a->id;
+	st->vpower = a->vpower;
+	r->registered = 1; /* its id and capability let it rejoin a resumed coordinator */
 	st->times.t_comwait = 0;
-	r.job = a.job;
-	r.t0 = dls_now();
-	rc = slave_setup(&r);
-	if (rc)
-		return rc;
-	if (a.piles) { /* workpile, roc or ripple: the pile's own loop */
-		struct slave_pile *p = slave_pile_create(&a);
+	r->job = a->job;
+	r->t0 = dls_now();
+	return slave_setup(r);
+}
 
-		if (!p) {
-			slave_teardown(&r);
-			snprintf(why, len, "out of memory");
-			return DLS_ENOMEM;
-		}
-		pthread_mutex_lock(&t->lock);
-		t->id = a.id;
-		t->iterations = a.job.iterations;
-		t->placed = 1;
-		t->pile = p;
-		if (t->stop)
-			slave_pile_stop(p);
-		pthread_mutex_unlock(&t->lock);
-		if (ops->registered)
-			ops->registered(ops->ctx, a.id, &a.job);
-		log_info("placed as slave %d of %d (%s): %lld iterations from %lld (stride %lld)",
-			 a.id, a.npes, pile_policy_name(a.policy), (long long)a.count,
-			 (long long)a.start, (long long)a.stride);
-		rc = slave_pile_run(p, &r, ops, &a, ts);
-		slave_teardown(&r);
-		return rc;
+/* Workpile, roc or ripple: the pile's own loop (slave_pile.h). */
+static int run_pile(struct slave_tree *t, struct run *r, const struct slave_tree_ops *ops,
+		    const struct tree_assignment *a, struct slave_tree_stats *ts)
+{
+	struct slave_pile *p = slave_pile_create(a);
+
+	if (!p) {
+		snprintf(r->why, r->len, "out of memory");
+		return DLS_ENOMEM;
 	}
 	pthread_mutex_lock(&t->lock);
-	t->id = a.id;
-	t->iterations = a.job.iterations;
-	t->tau = a.tau;
-	t->left = a.left_id;
-	t->right = a.right_id;
-	t->left_tau = a.left_tau;
-	t->right_tau = a.right_tau;
-	rc = add_range(t, a.start, a.count, a.stride);
+	t->id = a->id;
+	t->iterations = a->job.iterations;
+	t->placed = 1;
+	t->pile = p;
+	if (t->stop)
+		slave_pile_stop(p);
+	pthread_mutex_unlock(&t->lock);
+	if (ops->registered)
+		ops->registered(ops->ctx, a->id, &a->job);
+	log_info("placed as slave %d of %d (%s): %lld iterations from %lld (stride %lld)", a->id,
+		 a->npes, pile_policy_name(a->policy), (long long)a->count, (long long)a->start,
+		 (long long)a->stride);
+	return slave_pile_run(p, r, ops, a, ts);
+}
+
+/*
+ * Tree Scheduling's loop: the iterations in hand one at a time, the
+ * neighbours' demands served between them, results reported every
+ * report_interval (and when out of work), then a demand to a neighbour
+ * and a wait for its transfer, until the coordinator says stop.
+ */
+static int run_tree(struct slave_tree *t, struct run *r, const struct slave_tree_ops *ops,
+		    const struct tree_assignment *a, struct slave_tree_stats *ts)
+{
+	struct stretch stretch = {0, 0};
+	double last_report;
+	int rc;
+
+	pthread_mutex_lock(&t->lock);
+	t->id = a->id;
+	t->iterations = a->job.iterations;
+	t->tau = a->tau;
+	t->left = a->left_id;
+	t->right = a->right_id;
+	t->left_tau = a->left_tau;
+	t->right_tau = a->right_tau;
+	rc = add_range(t, a->start, a->count, a->stride);
 	t->placed = 1;
 	adopt_early(t);
 	pthread_mutex_unlock(&t->lock);
-	if (rc) {
-		slave_teardown(&r);
+	if (rc)
 		return rc;
-	}
 	if (ops->registered)
-		ops->registered(ops->ctx, a.id, &a.job);
+		ops->registered(ops->ctx, a->id, &a->job);
 	log_info("placed as slave %d: %lld iterations from %lld (stride %lld), neighbours %d and "
 		 "%d",
-		 a.id, (long long)a.count, (long long)a.start, (long long)a.stride, a.left_id,
-		 a.right_id);
+		 a->id, (long long)a->count, (long long)a->start, (long long)a->stride, a->left_id,
+		 a->right_id);
 	last_report = dls_now();
 	pthread_mutex_lock(&t->lock);
 	while (!t->stop && !rc) {
 		int64_t before = t->ts.migrations_out;
 
-		serve_demands(&r, t, ops, &a);
+		serve_demands(r, t, ops, a);
 		if (t->ts.migrations_out != before)
 			stretch.t0 = 0; /* the calls took their time: start afresh */
 		if (t->n > 0) { /* the next iteration */
@@ -408,10 +422,10 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 			if (--f->count == 0)
 				memmove(t->ranges, t->ranges + 1, --t->n * sizeof(*t->ranges));
 			pthread_mutex_unlock(&t->lock);
-			rc = slave_compute_stretch(&r, it, 1, &stretch);
-			if (!rc && a.report_interval > 0 &&
-			    dls_now() - last_report >= a.report_interval) {
-				rc = slave_report_all(&r, ops->report, ops->ctx, t->id);
+			rc = slave_compute_stretch(r, it, 1, &stretch);
+			if (!rc && a->report_interval > 0 &&
+			    dls_now() - last_report >= a->report_interval) {
+				rc = slave_report_all(r, ops->report, ops->ctx, t->id);
 				last_report = dls_now();
 				stretch.t0 = 0;
 			}
@@ -420,27 +434,42 @@ int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
 		}
 		/* out of work: results go now, then one demand, then wait */
 		stretch.t0 = 0;
-		if (r.store.n) {
+		if (r->store.n) {
 			pthread_mutex_unlock(&t->lock);
-			rc = slave_report_all(&r, ops->report, ops->ctx, t->id);
+			rc = slave_report_all(r, ops->report, ops->ctx, t->id);
 			last_report = dls_now();
 			pthread_mutex_lock(&t->lock);
 			continue;
 		}
 		if (!t->asked)
-			ask(&r, t, ops, &a);
+			ask(r, t, ops, a);
 		if (!t->stop && t->n == 0) {
 			double w0 = dls_now();
 
 			dls_cond_wait_until(&t->cond, &t->lock, w0 + 0.2);
-			st->times.t_comwait += dls_now() - w0;
+			r->st->times.t_comwait += dls_now() - w0;
 		}
 	}
 	pthread_mutex_unlock(&t->lock);
-	if (!rc && r.store.n) /* cannot happen: the run ends once every result is in */
-		log_warn("stopped with %zu result blocks unsent", r.store.n);
+	if (!rc && r->store.n) /* cannot happen: the run ends once every result is in */
+		log_warn("stopped with %zu result blocks unsent", r->store.n);
 	if (ts)
 		*ts = t->ts;
+	return rc;
+}
+
+int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
+		   const struct slave_tree_ops *ops, struct slave_stats *st,
+		   struct slave_tree_stats *ts, char *why, size_t len)
+{
+	struct run r = {0};
+	struct slave_ops rejoin_ops = {0}; /* the retries rejoin a resumed coordinator */
+	struct tree_assignment a;
+	int rc = place(&r, &rejoin_ops, cfg, ops, st, &a, why, len);
+
+	if (rc)
+		return rc;
+	rc = a.piles ? run_pile(t, &r, ops, &a, ts) : run_tree(t, &r, ops, &a, ts);
 	slave_teardown(&r);
 	return rc;
 }
