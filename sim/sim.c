@@ -433,6 +433,79 @@ done:
  * through the hmaster.  The first message of each hmaster waits for the
  * first request of all its slaves (hmaster/relay.c).
  */
+/* The hmaster that can send first (-1: none): free, with a request
+ * waiting (its first message waits for every slave below), and when. */
+static int next_sender(const struct sim_config *c, const struct sim_slave *sl,
+		       const double *busy, const int *sent_first, double *send)
+{
+	int h = -1;
+
+	*send = INFINITY;
+	for (int k = 0; k < c->hmasters; k++) {
+		double first = INFINITY, all = 0, t;
+
+		for (int i = k; i < c->npes; i += c->hmasters) {
+			if (!sl[i].active)
+				continue;
+			if (sl[i].ready < first)
+				first = sl[i].ready;
+			if (sl[i].ready > all)
+				all = sl[i].ready;
+		}
+		if (first == INFINITY)
+			continue;
+		t = sent_first[k] ? first : all; /* the first message carries all */
+		if (t < busy[k])
+			t = busy[k];
+		if (t < *send) {
+			*send = t;
+			h = k;
+		}
+	}
+	return h;
+}
+
+/*
+ * The requests hmaster h holds at `send` into batch (their A_i in acp), in
+ * ACPSA order as hmaster/relay.c sends them; a slave with A_i = 0 polls
+ * again, or is dismissed (*active less one) once nothing is left.  The
+ * number of requests, or -1 (DLS_ENOPOWER: nobody would ever ask).
+ */
+static int gather(const struct sim_config *c, struct sched *sched, struct sim_slave *sl, int h,
+		  double send, int64_t *acp, int *batch, int *active)
+{
+	int n = 0;
+
+	for (int i = h; i < c->npes; i += c->hmasters) {
+		if (!sl[i].active || sl[i].ready > send)
+			continue;
+		acp[i] = sim_slave_acp_at(c, &sl[i], &c->pes[i], sl[i].asked);
+		if (acp[i] < 1) {
+			if (sched_remaining(sched) == 0) {
+				sl[i].active = 0;
+				(*active)--;
+			} else {
+				sl[i].ready += c->poll_s;
+				sl[i].asked += c->poll_s;
+				if (sl[i].asked > 86400)
+					return -1;
+			}
+			continue;
+		}
+		batch[n++] = i;
+	}
+	for (int j = 1; j < n; j++) {
+		int v = batch[j], m = j;
+
+		while (m > 0 && acp[batch[m - 1]] < acp[v]) {
+			batch[m] = batch[m - 1];
+			m--;
+		}
+		batch[m] = v;
+	}
+	return n;
+}
+
 static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_slave *sl,
 		    struct sim_result *out)
 {
@@ -450,67 +523,20 @@ static int sim_hier(const struct sim_config *c, struct sched *sched, struct sim_
 	for (int i = 0; i < c->npes; i++)
 		sl[i].ready = hop; /* at its hmaster */
 	while (active > 0) {
-		double send = INFINITY, arrive, t;
-		int h = -1, n = 0;
+		double send, arrive, t;
+		int h = next_sender(c, sl, busy, sent_first, &send), n;
 
-		/* the hmaster that can send first: free, with a request waiting */
-		for (int k = 0; k < H; k++) {
-			double first = INFINITY, all = 0;
-
-			for (int i = k; i < c->npes; i += H) {
-				if (!sl[i].active)
-					continue;
-				if (sl[i].ready < first)
-					first = sl[i].ready;
-				if (sl[i].ready > all)
-					all = sl[i].ready;
-			}
-			if (first == INFINITY)
-				continue;
-			t = sent_first[k] ? first : all; /* the first message carries all */
-			if (t < busy[k])
-				t = busy[k];
-			if (t < send) {
-				send = t;
-				h = k;
-			}
-		}
 		if (h < 0)
 			break;
 		sent_first[h] = 1;
-		for (int i = h; i < c->npes; i += H) {
-			if (!sl[i].active || sl[i].ready > send)
-				continue;
-			acp[i] = sim_slave_acp_at(c, &sl[i], &c->pes[i], sl[i].asked);
-			if (acp[i] < 1) {
-				if (sched_remaining(sched) == 0) {
-					sl[i].active = 0;
-					active--;
-				} else {
-					sl[i].ready += c->poll_s;
-					sl[i].asked += c->poll_s;
-					if (sl[i].asked > 86400) {
-						rc = DLS_ENOPOWER;
-						goto out;
-					}
-				}
-				continue;
-			}
-			batch[n++] = i;
+		n = gather(c, sched, sl, h, send, acp, batch, &active);
+		if (n < 0) {
+			rc = DLS_ENOPOWER;
+			goto out;
 		}
 		if (n == 0) {
 			busy[h] = send; /* nothing sendable yet */
 			continue;
-		}
-		/* the message in ACPSA order, as hmaster/relay.c sends it */
-		for (int j = 1; j < n; j++) {
-			int v = batch[j], m = j;
-
-			while (m > 0 && acp[batch[m - 1]] < acp[v]) {
-				batch[m] = batch[m - 1];
-				m--;
-			}
-			batch[m] = v;
 		}
 		arrive = send + c->hm_overhead_s + hop;
 		t = arrive > master_free ? arrive : master_free;
