@@ -27,6 +27,7 @@
 
 #define PROG SIMULATE_PROG
 
+/* The help text: one string, as the user reads it. */
 static void help(void)
 {
 	printf(
@@ -209,7 +210,8 @@ static void args_init(struct simulate_args *a)
 }
 
 /* One option of the simulator's own (not the scheme's, cluster's or
- * balancing policy's): 0, or -1 for an option it does not know. */
+ * balancing policy's): 0, or -1 for an option it does not know.  Long as
+ * the option table is: one case an option, each a few lines. */
 static int own_option(struct simulate_args *a, int c)
 {
 	struct flat_opts *f = &a->flat;

@@ -93,6 +93,7 @@ enum {
 	O_REGWIN
 };
 
+/* The help text: one string, as the user reads it. */
 static void help(void)
 {
 	printf("usage: dls run [--cluster NAME | --speeds V,V,... [--loads Q,Q,...]]\n"
@@ -400,7 +401,8 @@ static const struct option run_options[] = {
 };
 
 /* One of dls run's own options (not the scheme's, cluster's or balancing
- * policy's) into o: 0, or -1 for one it does not know. */
+ * policy's) into o: 0, or -1 for one it does not know.  Long as the option
+ * table is: one case an option, each a few lines. */
 static int run_option(struct run_opts *o, int c)
 {
 	switch (c) {

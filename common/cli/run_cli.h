@@ -145,7 +145,8 @@ void run_cli_init(struct run_cli *c, int max_slaves);
 
 /*
  * Applies option opt (a RUN_OPT_*, or 'v' and 'q') with its argument;
- * returns 1 if it was one of them, else 0.  Bad values exit 2.
+ * returns 1 if it was one of them, else 0.  Bad values exit 2.  (Long as
+ * the option table is: one case an option.)
  */
 int run_cli_option(const char *prog, struct run_cli *c, int opt, const char *arg);
 
