@@ -4,7 +4,6 @@
 #include "coordinator_internal.h"
 
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,21 +13,6 @@
 #include "dls_time.h"
 #include "run_auth.h"
 #include "times_bound.h"
-
-void why_f(char *why, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, COORDINATOR_WHY_LEN, fmt, ap);
-	va_end(ap);
-}
-
-/* The loop's iterations. */
-static int64_t iterations(const struct coordinator *c)
-{
-	return c->results.work.loop.iterations;
-}
 
 static void free_chain(struct coordinator *c)
 {
@@ -97,11 +81,6 @@ uint64_t coordinator_peer_key(struct coordinator *c, int id)
 		k = c->peer_key[id];
 	pthread_mutex_unlock(&c->lock);
 	return k;
-}
-
-int coordinator_piles(const struct coordinator_config *cfg)
-{
-	return cfg->policy[0] && strcmp(cfg->policy, "trees");
 }
 
 const char *coordinator_policy_check(const struct coordinator_config *cfg)
@@ -205,9 +184,9 @@ int coordinator_build_chain(struct coordinator *c, const uint64_t *peer_keys)
 	double *tau = calloc((size_t)n, sizeof(*tau));
 
 	c->pos = calloc((size_t)n, sizeof(*c->pos));
-	c->owner = calloc((size_t)iterations(c), sizeof(*c->owner));
-	c->giver = malloc((size_t)iterations(c) * sizeof(*c->giver));
-	c->kept = malloc((size_t)iterations(c) * sizeof(*c->kept));
+	c->owner = calloc((size_t)coordinator_iterations(c), sizeof(*c->owner));
+	c->giver = malloc((size_t)coordinator_iterations(c) * sizeof(*c->giver));
+	c->kept = malloc((size_t)coordinator_iterations(c) * sizeof(*c->kept));
 	c->owned = calloc((size_t)n, sizeof(*c->owned));
 	c->computed = calloc((size_t)n, sizeof(*c->computed));
 	c->mig_in = calloc((size_t)n, sizeof(*c->mig_in));
@@ -236,11 +215,11 @@ int coordinator_build_chain(struct coordinator *c, const uint64_t *peer_keys)
 	if (!rc)
 		rc = tree_plan_build(tau, n, &c->plan);
 	if (!rc)
-		rc = tree_plan_allocate(c->plan, tau, iterations(c), c->cfg.alloc, c->start,
+		rc = tree_plan_allocate(c->plan, tau, coordinator_iterations(c), c->cfg.alloc, c->start,
 					c->count);
 	for (int k = 0; !rc && k < n; k++)
 		c->pos[c->plan->chain[k]] = k;
-	for (int64_t i = 0; !rc && i < iterations(c); i++)
+	for (int64_t i = 0; !rc && i < coordinator_iterations(c); i++)
 		c->giver[i] = c->kept[i] = -1;
 	for (int i = 0; !rc && i < n; i++) {
 		c->stride[i] = c->cfg.alloc == TREE_ALLOC_ROUND_ROBIN ? n : 1;
@@ -259,24 +238,10 @@ int coordinator_build_chain(struct coordinator *c, const uint64_t *peer_keys)
 	return DLS_OK;
 }
 
-static int alive(const struct coordinator *c, int id)
-{
-	return roster_alive(&c->roster, id);
-}
-
-/* The nearest living slave on one side of chain position k (-1: none). */
-static int living_at(const struct coordinator *c, int k, int step)
-{
-	for (k += step; k >= 0 && k < c->plan->npes; k += step)
-		if (alive(c, c->plan->chain[k]))
-			return c->plan->chain[k];
-	return -1;
-}
-
 /* The living slave nearest to chain position `at` on one side; the lock is held. */
 static struct coordinator_side side_of(const struct coordinator *c, int at, int step)
 {
-	struct coordinator_side s = {living_at(c, at, step), 0, 0};
+	struct coordinator_side s = {coordinator_living_at(c, at, step), 0, 0};
 
 	if (s.id >= 0) {
 		s.tau = c->roster.v[s.id].info.speed;
@@ -421,15 +386,6 @@ int coordinator_withdraw(struct coordinator *c, const char *name, char *why)
 	return rc;
 }
 
-static int check_slave(struct coordinator *c, int id, uint64_t key, char *why)
-{
-	if (!c->plan || id < 0 || id >= c->plan->npes) {
-		why_f(why, "unknown slave id %d", id);
-		return DLS_ENOENT;
-	}
-	return roster_check_caller(&c->roster, id, key, why, COORDINATOR_WHY_LEN);
-}
-
 int coordinator_peer(struct coordinator *c, int id, uint64_t key, int peer, uint64_t *peer_key,
 		     int *lost, char *why)
 {
@@ -438,7 +394,7 @@ int coordinator_peer(struct coordinator *c, int id, uint64_t key, int peer, uint
 	*peer_key = 0;
 	*lost = 0;
 	pthread_mutex_lock(&c->lock);
-	rc = check_slave(c, id, key, why);
+	rc = coordinator_check_slave(c, id, key, why);
 	if (!rc && !coordinator_piles(&c->cfg)) {
 		why_f(why, "peer: the run balances by Tree Scheduling, not a decentralized "
 			   "policy (workpile, roc, ripple)");
@@ -455,41 +411,6 @@ int coordinator_peer(struct coordinator *c, int id, uint64_t key, int peer, uint
 	return rc;
 }
 
-/*
- * May slave id hold every iteration start + j * stride (j < count), inside
- * the loop?  Its own, a living neighbour's (a transfer whose notice is on
- * its way), delivered ones, or ones it handed on: a transfer that fails
- * after its notice was taken leaves them with the giver while the books
- * name the receiver, and once the receiver is lost, whoever inherits its
- * work (so two hold them until one delivers; `kept` remembers the giver);
- * and the heir of a giver that died after its notice (`kept` again).
- * The lock is held.
- */
-static int gave_to(const struct coordinator *c, int from, int to)
-{
-	return to >= 0 && pair_counts_get(&c->pairs, from, to) > 0;
-}
-
-static int check_holds(struct coordinator *c, int id, int64_t start, int64_t count,
-		       int64_t stride, char *why)
-{
-	int left = living_at(c, c->pos[id], -1), right = living_at(c, c->pos[id], +1);
-
-	for (int64_t j = 0; j < count; j++) {
-		int64_t i = start + j * stride;
-		int o = c->owner[i];
-
-		if (c->results.ledger.state[i] == 1 || o == id || (o == left && o >= 0) ||
-		    (o == right && o >= 0) || gave_to(c, id, o) || c->giver[i] == id ||
-		    c->kept[i] == id || gave_to(c, id, c->kept[i]))
-			continue;
-		why_f(why, "slave %d does not hold iteration %lld (slave %d does): refused", id,
-		      (long long)i, o);
-		return DLS_EINVAL;
-	}
-	return DLS_OK;
-}
-
 int coordinator_report(struct coordinator *c, int id, uint64_t key, const struct dls_result *res,
 		       size_t n, const struct dls_times *times, char *why)
 {
@@ -499,11 +420,11 @@ int coordinator_report(struct coordinator *c, int id, uint64_t key, const struct
 	int rc;
 
 	pthread_mutex_lock(&c->lock);
-	rc = check_slave(c, id, key, why);
+	rc = coordinator_check_slave(c, id, key, why);
 	for (size_t b = 0; !rc && b < n; b++)
 		rc = ledger_fits(l, &res[b], why, COORDINATOR_WHY_LEN);
 	for (size_t b = 0; !rc && b < n; b++)
-		rc = check_holds(c, id, res[b].start, res[b].count, 1, why);
+		rc = coordinator_check_holds(c, id, res[b].start, res[b].count, 1, why);
 	if (!rc)
 		rc = work_check_results(&c->results.work, res, n, why, COORDINATOR_WHY_LEN);
 	for (size_t b = 0; !rc && b < n; b++)
@@ -533,177 +454,13 @@ int coordinator_report(struct coordinator *c, int id, uint64_t key, const struct
 	return rc;
 }
 
-/*
- * Does `to`, the heir of `dead`, compute iteration i?  Yes when dead holds
- * it: it becomes to's.  Yes too when dead's last notice handed it to a
- * living slave: dead may have died before the transfer, so the receiver
- * may never have got it (a giver notifies first); to computes it as a
- * second holder, and whichever delivers first counts.  The lock is held.
- */
-static int inherits(struct coordinator *c, int dead, int to, int64_t i)
-{
-	if (c->results.ledger.state[i] == 1)
-		return 0;
-	if (c->owner[i] == dead) {
-		if (c->giver[i] >= 0 && c->giver[i] != to && alive(c, c->giver[i]) &&
-		    (c->kept[i] < 0 || !alive(c, c->kept[i])))
-			c->kept[i] = c->giver[i]; /* it may still hold them: see check_holds */
-		c->giver[i] = -1;
-		c->owner[i] = to;
-		c->owned[dead]--;
-		c->owned[to]++;
-		return 1;
-	}
-	if (c->giver[i] != dead || !alive(c, c->owner[i]))
-		return 0;
-	c->giver[i] = -1;
-	if (c->owner[i] == to) {
-		/* the receiver is the heir: told to compute it, maybe again, so it
-		 * may hold two copies, give one on and deliver the other */
-		if (c->kept[i] < 0 || !alive(c, c->kept[i]))
-			c->kept[i] = to;
-		return 1;
-	}
-	if (c->kept[i] >= 0 && c->kept[i] != to && alive(c, c->kept[i]))
-		return 0; /* a second holder that kept its copy goes on */
-	c->kept[i] = to;
-	return 1;
-}
-
-/* Gives what `dead` holds, and what it handed on without a transfer known
- * to have arrived (inherits), to its nearest living left (else right)
- * neighbour. */
-static int reassign(struct coordinator *c, int dead, struct coordinator_repair *rep)
-{
-	int to = living_at(c, c->pos[dead], -1);
-
-	if (to < 0)
-		to = living_at(c, c->pos[dead], +1);
-	rep->to = to;
-	rep->serial = ++c->nrepairs;
-	if (to < 0)
-		return DLS_OK;
-	for (int64_t i = 0; i < iterations(c); i++) {
-		struct dls_range *r;
-
-		if (!inherits(c, dead, to, i))
-			continue;
-		rep->iterations++;
-		if (rep->nranges && rep->ranges[rep->nranges - 1].start +
-						   rep->ranges[rep->nranges - 1].count == i) {
-			rep->ranges[rep->nranges - 1].count++;
-			continue;
-		}
-		r = realloc(rep->ranges, (rep->nranges + 1) * sizeof(*r));
-		if (!r)
-			return DLS_ENOMEM;
-		rep->ranges = r;
-		rep->ranges[rep->nranges++] = (struct dls_range){i, 1};
-	}
-	c->reassigned += rep->iterations;
-	return DLS_OK;
-}
-
-static void repair_init(struct coordinator_repair *rep)
-{
-	memset(rep, 0, sizeof(*rep));
-	rep->to = rep->left = rep->right = -1;
-}
-
-int coordinator_migrated(struct coordinator *c, int from, uint64_t key, int to, int64_t start,
-			 int64_t count, int64_t stride, struct coordinator_repair *rep, char *why)
-{
-	uint64_t ticket = 0;
-	int rc;
-
-	repair_init(rep);
-	pthread_mutex_lock(&c->lock);
-	rc = check_slave(c, from, key, why);
-	if (!rc && (!c->plan || to < 0 || to >= c->plan->npes || to == from)) {
-		why_f(why, "slave %d cannot hand work to slave %d", from, to);
-		rc = DLS_EINVAL;
-	}
-	if (!rc && !tree_migrate_range_ok(start, count, stride, iterations(c))) {
-		why_f(why, "migrated range %lld + %lld x %lld is outside the loop [0, %lld)",
-		      (long long)start, (long long)count, (long long)stride,
-		      (long long)iterations(c));
-		rc = DLS_EINVAL;
-	}
-	if (!rc)
-		rc = check_holds(c, from, start, count, stride, why);
-	if (!rc) {
-		int lo = c->pos[from] < c->pos[to] ? c->pos[from] : c->pos[to];
-
-		for (int64_t j = 0; j < count; j++) {
-			int64_t i = start + j * stride;
-
-			if (c->results.ledger.state[i] == 1)
-				continue;
-			if (c->owner[i] == from) {
-				c->owner[i] = to;
-				c->owned[from]--;
-				c->owned[to]++;
-				c->giver[i] = from;
-			} else { /* a second holder's copy goes on; the owner keeps its own */
-				c->kept[i] = to;
-			}
-		}
-		c->migrations++;
-		c->moved += count;
-		c->mig_in[to]++;
-		c->link[lo]++;
-		if (coordinator_piles(&c->cfg))
-			rc = pair_counts_add(&c->pairs, from, to);
-		ticket = coordinator_log_migrated(c, from, to, start, count, stride);
-		if (!rc)
-			rc = tree_migrate_units_count(&c->units, &c->nunits, count);
-		if (!rc && !alive(c, to)) /* it died meanwhile: the work goes on */
-			rc = reassign(c, to, rep);
-	}
-	pthread_mutex_unlock(&c->lock);
-	journal_wait(c->journal, ticket);
-	return rc;
-}
-
-int coordinator_lost(struct coordinator *c, int id, const char *cause,
-		     struct coordinator_repair *rep)
-{
-	uint64_t ticket;
-	int rc;
-
-	repair_init(rep);
-	pthread_mutex_lock(&c->lock);
-	if (!c->plan || id < 0 || id >= c->plan->npes || !alive(c, id)) {
-		pthread_mutex_unlock(&c->lock);
-		return DLS_ENOENT;
-	}
-	ticket = coordinator_log_lost(c, id, cause);
-	c->roster.v[id].info.state = DLS_SLAVE_LOST;
-	rep->left = living_at(c, c->pos[id], -1);
-	rep->right = living_at(c, c->pos[id], +1);
-	rc = reassign(c, id, rep);
-	log_warn("slave %d '%s' lost (%s): %lld undelivered iterations go to slave %d", id,
-		 c->roster.v[id].info.name, cause, (long long)rep->iterations, rep->to);
-	pthread_cond_broadcast(&c->cond);
-	pthread_mutex_unlock(&c->lock);
-	journal_wait(c->journal, ticket); /* durable before the repair is carried out */
-	return rc;
-}
-
-void coordinator_repair_free(struct coordinator_repair *rep)
-{
-	free(rep->ranges);
-	rep->ranges = NULL;
-	rep->nranges = 0;
-}
-
 size_t coordinator_living(struct coordinator *c, int *ids, size_t max)
 {
 	size_t n = 0;
 
 	pthread_mutex_lock(&c->lock);
 	for (int i = 0; c->plan && i < c->plan->npes && n < max; i++)
-		if (alive(c, i) && c->roster.v[i].info.state != DLS_SLAVE_DONE)
+		if (coordinator_alive(c, i) && c->roster.v[i].info.state != DLS_SLAVE_DONE)
 			ids[n++] = i;
 	pthread_mutex_unlock(&c->lock);
 	return n;
@@ -712,7 +469,7 @@ size_t coordinator_living(struct coordinator *c, int *ids, size_t max)
 void coordinator_dismissed(struct coordinator *c, int id)
 {
 	pthread_mutex_lock(&c->lock);
-	if (alive(c, id)) {
+	if (coordinator_alive(c, id)) {
 		coordinator_log_dismissed(c, id);
 		c->roster.v[id].info.state = DLS_SLAVE_DONE;
 		pthread_cond_broadcast(&c->cond);
@@ -751,7 +508,7 @@ int coordinator_snapshot(struct coordinator *c, struct dls_status *out)
 		return DLS_ENOMEM;
 	}
 	out->scheme = coordinator_piles(&c->cfg) ? c->cfg.policy : "trees";
-	out->iterations = iterations(c);
+	out->iterations = coordinator_iterations(c);
 	out->delivered = c->results.ledger.ndelivered;
 	out->requeued = c->reassigned;
 	out->started = c->results.started;

@@ -57,6 +57,22 @@ struct coordinator {
 	size_t npending;
 };
 
+/* The loop's iterations. */
+int64_t coordinator_iterations(const struct coordinator *c);
+/* Is slave id alive (registered, not lost)? */
+int coordinator_alive(const struct coordinator *c, int id);
+/* The nearest living slave on one side (step -1 or +1) of chain position
+ * k (-1: none); the lock is held. */
+int coordinator_living_at(const struct coordinator *c, int k, int step);
+/* May slave id, showing key, act?  DLS_OK, or DLS_ENOENT / a refusal with
+ * why; the lock is held. */
+int coordinator_check_slave(struct coordinator *c, int id, uint64_t key, char *why);
+/* May slave id hold every iteration start + j * stride (j < count), inside
+ * the loop?  DLS_OK, or DLS_EINVAL with why (coordinator_repair.c); the
+ * lock is held. */
+int coordinator_check_holds(struct coordinator *c, int id, int64_t start, int64_t count,
+			    int64_t stride, char *why);
+
 /* Fills why (COORDINATOR_WHY_LEN) like printf. */
 void why_f(char *why, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
