@@ -357,6 +357,8 @@ static void add_config_args(char **margv, int *mn, const struct run_opts *o,
 		add_arg(margv, mn, "--loops=%d", o->loops);
 	if (o->fresh_loops)
 		add_arg(margv, mn, "--fresh-loops");
+	if (o->verify > 0)
+		add_arg(margv, mn, "--verify=%.17g", o->verify);
 	if (o->journal)
 		add_arg(margv, mn, "--journal=%s", e->logdir);
 }

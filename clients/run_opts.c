@@ -90,7 +90,8 @@ enum {
 	O_REAL,
 	O_OVERLAP,
 	O_IDLE,
-	O_REGWIN
+	O_REGWIN,
+	O_VERIFY
 };
 
 /* The help text: one string, as the user reads it. */
@@ -156,6 +157,11 @@ static void help(void)
 	       "                       of the chunk that would end last (PROTOCOL.md 17);\n"
 	       "                       master-slave schemes, slaves directly under the\n"
 	       "                       master (not below hmasters)\n"
+	       "  --verify F           a secret draw picks the fraction F (0..1) of the\n"
+	       "                       chunks delivered; another slave computes each again\n"
+	       "                       and a mismatch goes to a third: a slave found lying\n"
+	       "                       is dropped and its results computed again\n"
+	       "                       (PROTOCOL.md 19; master-slave schemes)\n"
 	       "  --overlap on|off     slaves ask for their next chunk while the current one\n"
 	       "                       computes (default on; PROTOCOL.md 5)\n"
 	       "  --low-priority on|off  emulated slaves yield the cores to the master (nice\n"
@@ -368,6 +374,7 @@ static const struct option run_options[] = {
 	{"gantt", required_argument, 0, O_GANTT},
 	{"report", required_argument, 0, O_HTML_REPORT},
 	{"stall-ms", required_argument, 0, O_STALL},
+	{"verify", required_argument, 0, O_VERIFY},
 	{"loops", required_argument, 0, O_LOOPS},
 	{"fresh-loops", no_argument, 0, O_FRESH},
 	{"run", required_argument, 0, O_RUN},
@@ -474,6 +481,9 @@ static int run_option(struct run_opts *o, int c)
 		break;
 	case O_STALL:
 		o->stall_ms = (int)cli_i64_or_die(PROG, "--stall-ms", optarg, 0, 86400000);
+		break;
+	case O_VERIFY:
+		o->verify = cli_double_or_die(PROG, "--verify", optarg, 0, 1);
 		break;
 	case O_GANTT:
 		pictures_names_or_die(PROG, optarg, NULL);
@@ -780,6 +790,10 @@ static void check_roles(struct run_opts *o)
 		cli_usage_error(PROG, "--take-back", o->take_back,
 				"Tree Scheduling and the balancing policies move work their own "
 				"way");
+	if (o->verify > 0 && o->trees)
+		cli_usage_error(PROG, "--verify", NULL,
+				"Tree Scheduling and the balancing policies have no master to "
+				"compare copies: master-slave schemes only");
 	if (o->slave_program && (o->trees || o->tls))
 		cli_usage_error(PROG, "--slave-program", o->slave_program,
 				"runs master-slave schemes without --tls only");

@@ -54,6 +54,7 @@ struct run_opts {
 	struct run_outputs out; /* the master's files (paths only; passed through) */
 	const char *order, *collect, *hmode;
 	const char *take_back; /* dls-master --take-back: on or off */
+	double verify;	       /* dls-master --verify: the fraction checked (0: none) */
 	const char *workload;
 	struct dls_param params[DLS_MAX_PARAMS]; /* the workload's */
 	int nparams;

@@ -43,7 +43,12 @@ static void help(void)
 	       "  --take-back M           the end game: on (default) or off: once the scheme\n"
 	       "                          has handed out every iteration, an idle slave takes\n"
 	       "                          back the undone tail of the chunk that would end last\n"
-	       "                          (PROTOCOL.md 17; slaves directly below the master)\n" SCHED_CLI_HELP
+	       "                          (PROTOCOL.md 17; slaves directly below the master)\n"
+	       "  --verify F              a secret draw picks the fraction F (0..1) of the\n"
+	       "                          chunks delivered; another slave computes each again,\n"
+	       "                          a mismatch goes to a third: a slave found lying is\n"
+	       "                          dropped and its results computed again (PROTOCOL.md\n"
+	       "                          19); a resumed run keeps the journal's\n" SCHED_CLI_HELP
 	       RUN_CLI_OUT_HELP
 	       "  --ior FILE              also write the master's IOR\n"
 	       "  --register-timeout-ms T registration closes after T ms (default 30000)\n"
@@ -72,7 +77,17 @@ static void help(void)
 	       "Tree Scheduling (--scheme trees) has its own coordinator: dls-treesched --help.\n");
 }
 
-enum { O_COLLECT = 1, O_STARTTO, O_REJOIN, O_RELAYGRACE, O_TAKEBACK, O_STALL, O_LOOPS, O_FRESH };
+enum {
+	O_COLLECT = 1,
+	O_STARTTO,
+	O_REJOIN,
+	O_RELAYGRACE,
+	O_TAKEBACK,
+	O_STALL,
+	O_LOOPS,
+	O_FRESH,
+	O_VERIFY
+};
 
 /* A new run's configuration, from the options. */
 static void config_from_options(struct master_config *cfg, const struct run_cli *rc_opts,
@@ -116,6 +131,7 @@ static const struct option master_options[] = {
 	{"take-back", required_argument, 0, O_TAKEBACK},
 	{"loops", required_argument, 0, O_LOOPS},
 	{"fresh-loops", no_argument, 0, O_FRESH},
+	{"verify", required_argument, 0, O_VERIFY},
 	{"help", no_argument, 0, 'h'},
 	{0, 0, 0, 0}};
 
@@ -160,11 +176,12 @@ static int master_option(struct master_args *a, int c)
 	if (run_cli_option(PROG, &a->rc_opts, c, optarg))
 		return 0;
 	if (!a->rc_opts.config_given && (c == O_COLLECT || c == O_STARTTO || c == O_TAKEBACK ||
-					 c == O_LOOPS || c == O_FRESH))
+					 c == O_LOOPS || c == O_FRESH || c == O_VERIFY))
 		a->rc_opts.config_given = c == O_COLLECT    ? "--collect"
 					  : c == O_TAKEBACK ? "--take-back"
 					  : c == O_LOOPS    ? "--loops"
 					  : c == O_FRESH    ? "--fresh-loops"
+					  : c == O_VERIFY   ? "--verify"
 							    : "--start-timeout-ms";
 	switch (c) {
 	case O_COLLECT:
@@ -194,6 +211,9 @@ static int master_option(struct master_args *a, int c)
 		break;
 	case O_FRESH:
 		a->fresh_loops = 1;
+		break;
+	case O_VERIFY:
+		a->cfg.verify = cli_double_or_die(PROG, "--verify", optarg, 0, 1);
 		break;
 	case O_STALL:
 		a->o.stall_ms = (int)cli_i64_or_die(PROG, "--stall-ms", optarg, 0, 86400000);

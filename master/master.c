@@ -12,6 +12,7 @@
 #include "dls/log.h"
 #include "dls_time.h"
 #include "master_internal.h"
+#include "run_auth.h"
 #include "work.h"
 
 void master_why(char *why, const char *fmt, ...)
@@ -44,6 +45,10 @@ static int check_config(const struct master_config *c, char *why)
 	if (c->register_timeout_ms < 1 || c->start_timeout_ms < 0 || c->wait_ms < 1 ||
 	    c->early_wait_ms < 0 || c->nparams < 0 || c->nparams > DLS_MAX_PARAMS) {
 		master_why(why, "a timeout, the WAIT time or the parameter count is out of range");
+		return DLS_EINVAL;
+	}
+	if (!(c->verify >= 0 && c->verify <= 1)) {
+		master_why(why, "verify fraction %g: 0..1", c->verify);
 		return DLS_EINVAL;
 	}
 	given = work_params_loop(c->params, c->nparams);
@@ -118,13 +123,21 @@ struct master *master_create(const struct master_config *cfg, int *err, char *wh
 		m->children[i].group = i;
 		m->children[i].first_given_loop = -1;
 	}
+	if (!rc && cfg->verify > 0 && !cfg->verify_key_set) {
+		rc = dls_random_bytes(m->cfg.verify_key, sizeof(m->cfg.verify_key));
+		m->cfg.verify_key_set = !rc;
+		if (rc)
+			master_why(why, "no random key for --verify's draw");
+	}
 	if (!rc && (!m->children || !m->group_live || !m->group_asked ||
+		    master_verify_init(&m->verify, cfg->nslaves) ||
 		    roster_init(&m->roster, cfg->nslaves, cfg->register_timeout_ms) ||
 		    pthread_mutex_init(&m->lock, NULL) || dls_cond_init(&m->cond))) {
 		master_why(why, "out of memory");
 		rc = DLS_ENOMEM;
 	}
 	if (rc) {
+		master_verify_free(&m->verify);
 		free(m->children);
 		free(m->group_live);
 		free(m->group_asked);
@@ -191,6 +204,7 @@ void master_destroy(struct master *m)
 	for (int i = 0; i < m->cfg.nslaves; i++)
 		ledger_held_free(&m->children[i].serve.held);
 	sched_destroy(m->sched);
+	master_verify_free(&m->verify);
 	free(m->children);
 	free(m->group_live);
 	free(m->group_asked);
@@ -455,6 +469,8 @@ int master_snapshot(struct master *m, struct dls_status *out)
 	out->requeued = m->requeued_total;
 	out->takebacks = m->takebacks;
 	out->taken_back = m->taken_back;
+	out->verify = m->verify.st;
+	out->verify.fraction = m->cfg.verify;
 	out->recomputations = m->sched ? sched_recomputations(m->sched) : 0;
 	if (m->sched)
 		master_auto_describe(m->sched, out->scheme_choices, sizeof(out->scheme_choices));
@@ -570,6 +586,7 @@ int master_begin_loop(struct master *m, const struct dls_param *given, int ngive
 	m->nloop_params = n;
 	for (int i = 0; i < m->cfg.nslaves; i++)
 		forget_loop(&m->children[i]);
+	master_verify_new_loop(m);
 	serve_ranges_free(&m->requeue);
 	memset(&m->requeue, 0, sizeof(m->requeue));
 	timeline_free(&m->timeline);
@@ -579,6 +596,19 @@ int master_begin_loop(struct master *m, const struct dls_param *given, int ngive
 	m->loop_ready = 1;
 	m->gate_deadline = dls_now() + m->cfg.start_timeout_ms / 1000.0;
 	return DLS_OK;
+}
+
+void master_complete_if_due(struct master *m)
+{
+	if (master_verify_settled(m) && result_store_complete(&m->results)) {
+		master_log_done(m);
+		if (master_more_loops(m)) { /* requests wait for the next loop */
+			m->gate_open = 0;
+			m->loop_ready = 0;
+			master_auto_next_loop(m);
+		}
+		pthread_cond_broadcast(&m->cond);
+	}
 }
 
 int master_next_loop(struct master *m, const struct dls_param *given, int ngiven, char *why)

@@ -69,6 +69,12 @@ struct master_config {
 				    (master_loop_results); 0: the driver starts it
 				    (master_next_loop) */
 
+	double verify;		 /* the fraction of delivered chunks computed again by
+				    another slave and compared (PROTOCOL.md 19); 0: none */
+	uint8_t verify_key[32];	 /* the secret key of verify's draw (master_create
+				    makes one when verify_key_set is 0) */
+	int verify_key_set;
+
 	/* Survival (PROTOCOL.md 15); not part of the journaled configuration. */
 	char journal_dir[1024]; /* "" : no journal; else journal to DIR/journal.db */
 	int resume;		/* continue the journal in journal_dir (master_create

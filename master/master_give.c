@@ -19,12 +19,10 @@ void master_note_busy(struct master *m, int id)
 	ch->busy_since = ledger_held_undelivered(&ch->serve.held) > 0 ? now : 0;
 }
 
-int master_give_work(struct master *m, int id, struct dls_range c, struct dls_reply *out)
+/* The WORK reply of chunk c to child id (its job with its first chunk of a
+ * loop); the stall watch counts from here. */
+static void reply_work(struct master *m, int id, struct dls_range c, struct dls_reply *out)
 {
-	struct dls_slave_status *info = &m->roster.v[id].info;
-
-	if (ledger_hold(&m->children[id].serve.held, c.start, c.count))
-		return DLS_ENOMEM;
 	out->kind = DLS_REPLY_WORK;
 	out->start = c.start;
 	out->count = c.count;
@@ -40,15 +38,32 @@ int master_give_work(struct master *m, int id, struct dls_range c, struct dls_re
 		master_job(m, &out->job);
 		m->children[id].loop_told = m->loop;
 	}
-	info->chunks++;
-	info->iterations += c.count;
-	info->state = DLS_SLAVE_ACTIVE;
-	master_note_busy(m, id);
-	if (!(m->children[id].last_delivery_at > 0)) /* the stall watch counts from here */
+	if (!(m->children[id].last_delivery_at > 0))
 		m->children[id].last_delivery_at = dls_now();
 	/* its progress is judged afresh: work given back to it (requeued after
 	 * it was lost and taken back) may begin where an old answer showed */
 	m->children[id].seen_since = 0;
+}
+
+int master_give_copy(struct master *m, int id, struct dls_range c, struct dls_reply *out)
+{
+	m->children[id].serve.held.given++; /* its newest chunk (one in flight) */
+	reply_work(m, id, c, out);
+	m->roster.v[id].info.state = DLS_SLAVE_ACTIVE;
+	return DLS_OK;
+}
+
+int master_give_work(struct master *m, int id, struct dls_range c, struct dls_reply *out)
+{
+	struct dls_slave_status *info = &m->roster.v[id].info;
+
+	if (ledger_hold(&m->children[id].serve.held, c.start, c.count))
+		return DLS_ENOMEM;
+	reply_work(m, id, c, out);
+	info->chunks++;
+	info->iterations += c.count;
+	info->state = DLS_SLAVE_ACTIVE;
+	master_note_busy(m, id);
 	/* the picture of the run only: a chunk it cannot note is still served */
 	(void)timeline_give(&m->timeline, id, c.start, c.count, result_store_elapsed(&m->results));
 	return DLS_OK;
@@ -91,4 +106,6 @@ void master_release_lost(struct master *m, int id, const char *cause)
 		log_warn("slave %d '%s' lost (%s): %lld undelivered iterations requeued", id,
 			 s->info.name, cause, (long long)moved);
 	master_log_lost(m, id, cause);
+	master_verify_release(m, id); /* after the journal's "lost" */
+	master_complete_if_due(m);    /* a copy no one is left to settle */
 }

@@ -10,6 +10,7 @@
 
 #include "journal.h"
 #include "master.h"
+#include "master_verify.h"
 #include "result_store.h"
 #include "roster.h"
 #include "serve.h"
@@ -59,6 +60,7 @@ struct master_child {
 				    first given work (0: neither yet) */
 	uint32_t loop_told; /* the loop whose job it was last sent */
 	int64_t first_given_loop; /* the loop it was last given a first chunk of (-1: none) */
+	int distrusted; /* --verify found it returning wrong results: refused */
 	int group; /* the first id of its registration: a relay hmaster
 		      registers its slaves together and forwards their
 		      requests one merged message at a time */
@@ -119,6 +121,8 @@ struct master {
 	int loop_unlogged; /* a loop began automatically, not yet journaled */
 	uint8_t *group_live, *group_asked; /* the start gate's scratch, by group */
 
+	struct verify_book verify; /* --verify (master_verify.c) */
+
 	struct journal *journal; /* NULL: no journal (master_journal.c) */
 	int replaying;		 /* the journal is being replayed: log nothing */
 	double resumed_at;	 /* 0, or when this master resumed a journal */
@@ -146,8 +150,13 @@ void master_close_registration_if_due(struct master *m, double now);
  * are stored and marked on DLS_OK (apply or unmark them), else nothing. */
 int master_check_results(struct master *m, int id, const struct dls_result *res, size_t n,
 			 char *why);
-/* Accepts checked results: delivered, counted against the holder. */
+/* Accepts checked results: delivered, counted against the holder; copies
+ * under verification compared. */
 void master_apply_results(struct master *m, int id, const struct dls_result *res, size_t n);
+/* Ends the loop (or the run) if every result is in and every chunk picked
+ * for verification is settled: journaled, the next loop begun, waiters
+ * woken.  The lock is held. */
+void master_complete_if_due(struct master *m);
 /* Records a request's report (its checked results, times, A_i). */
 void master_record_request(struct master *m, const struct dls_request *r);
 /* Chooses the reply to slave id: requeued work, the scheme's next chunk,
@@ -171,6 +180,9 @@ int master_admit_caller(struct master *m, int id, uint64_t key, char *why);
 /* Gives child id the chunk c (from the requeue or the scheme) as a WORK
  * reply *out: held in the ledger, counted.  DLS_OK or DLS_ENOMEM. */
 int master_give_work(struct master *m, int id, struct dls_range c, struct dls_reply *out);
+/* Gives child id a copy c of a chunk under verification (master_verify_next
+ * chose it) as a WORK reply *out, like any chunk.  DLS_OK. */
+int master_give_copy(struct master *m, int id, struct dls_range c, struct dls_reply *out);
 /* The take-back's shrink: the tail [end, start + count) of holder's chunk
  * that begins at start goes to the requeue (live, and from the journal).
  * DLS_OK, or ledger_cut_tail's refusal with nothing changed. */

@@ -24,6 +24,7 @@
  * program's, or is damaged).
  */
 #include <jansson.h>
+#include <openssl/crypto.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,14 @@ static char *config_json(const struct master_config *c)
 	if (o && c->loops > 1) { /* a run of one loop journals what it always did */
 		json_object_set_new(o, "loops", json_integer(c->loops));
 		json_object_set_new(o, "fresh_loops", json_integer(c->fresh_loops));
+	}
+	if (o && c->verify > 0) { /* the draw's key: a resume draws the same chunks */
+		char key[2 * sizeof(c->verify_key) + 1];
+
+		OPENSSL_buf2hexstr_ex(key, sizeof(key), NULL, c->verify_key, sizeof(c->verify_key),
+				      '\0');
+		json_object_set_new(o, "verify", json_real(c->verify));
+		json_object_set_new(o, "verify_key", json_string(key));
 	}
 	text = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 	json_decref(o);
@@ -111,6 +120,26 @@ static int scheme_from_json(json_t *o, struct sched_params *p, char *why)
 	return DLS_OK;
 }
 
+/* --verify's fraction and draw key, when the configuration has them. */
+static int verify_from_json(json_t *o, struct master_config *c, char *why)
+{
+	const char *key = json_string_value(json_object_get(o, "verify_key"));
+	json_t *f = json_object_get(o, "verify");
+	size_t got = 0;
+
+	if (!f && !key)
+		return DLS_OK;
+	c->verify = json_is_number(f) ? json_number_value(f) : -1;
+	if (!key || !(c->verify > 0) || c->verify > 1 ||
+	    !OPENSSL_hexstr2buf_ex(c->verify_key, sizeof(c->verify_key), &got, key, '\0') ||
+	    got != sizeof(c->verify_key)) {
+		master_why(why, "the journal's configuration: a bad verify fraction or key");
+		return DLS_EINVAL;
+	}
+	c->verify_key_set = 1;
+	return DLS_OK;
+}
+
 static int config_from_json(const char *text, struct master_config *c, char *why)
 {
 	const char *run, *workload;
@@ -149,6 +178,8 @@ static int config_from_json(const char *text, struct master_config *c, char *why
 		master_why(why, "the journal's configuration: %d loops", c->loops);
 		goto out;
 	}
+	if (verify_from_json(o, c, why))
+		goto out;
 	rc = DLS_OK;
 out:
 	json_decref(o);

@@ -160,6 +160,12 @@ static int write_outputs(void *ctx)
 	if (s->npy) // written loop by loop
 		out.npy = NULL;
 	rc = run_report_write(&r, master_results(s->m), &out);
+	if (r.snap.verify.unresolved) {
+		log_err("--verify: %lld chunks unresolved (no two copies agreed): these results "
+			"are not to be trusted",
+			(long long)r.snap.verify.unresolved);
+		rc = 1;
+	}
 	if (s->npy) {
 		rc |= npy_stream_close(s->npy) ? 1 : 0;
 		s->npy = NULL;

@@ -42,6 +42,9 @@ int master_admit_caller(struct master *m, int id, uint64_t key, char *why)
 {
 	int rc = check_caller(m, id, key, why);
 
+	if ((rc == DLS_OK || rc == DLS_ESTATE) && id >= 0 && id < m->roster.n &&
+	    master_verify_refuses(m, id, why))
+		return DLS_ESTATE;
 	if (rc == DLS_ESTATE && m->roster.v[id].info.state == DLS_SLAVE_LOST &&
 	    !m->gate.closing) {
 		master_readmit(m, id);
@@ -93,15 +96,39 @@ static int current_loop_results(struct master *m, int id, const struct dls_resul
 static int keep_results(struct master *m, int id, const struct dls_result **res, size_t *n,
 			struct dls_result **kept, char *why)
 {
-	struct dls_result *this_loop;
+	struct dls_result *this_loop, *all;
+	struct verify_split vs;
 	int64_t dropped;
 	int rc = current_loop_results(m, id, res, n, &this_loop, why);
 
 	*kept = this_loop;
 	if (rc || (!m->children[id].readmitted && !m->children[id].cut))
 		return rc;
-	rc = serve_drop_lost_work(&m->results.ledger, &m->children[id].serve, id, res, n, kept,
-				  &dropped, why, MASTER_WHY_LEN);
+	/* copies under verification are not the ledger's holdings: they stay */
+	rc = master_verify_split(m, id, *res, *n, &vs);
+	if (!rc) {
+		*res = vs.plain;
+		*n = vs.nplain;
+		rc = serve_drop_lost_work(&m->results.ledger, &m->children[id].serve, id, res, n,
+					  kept, &dropped, why, MASTER_WHY_LEN);
+	} else {
+		master_why(why, "out of memory");
+	}
+	if (!rc && vs.ncopies) {
+		all = malloc((*n + vs.ncopies) * sizeof(*all));
+		if (all) {
+			memcpy(all, *res, *n * sizeof(*all));
+			memcpy(all + *n, vs.copies, vs.ncopies * sizeof(*all));
+			*n += vs.ncopies;
+		} else {
+			master_why(why, "out of memory");
+			rc = DLS_ENOMEM;
+		}
+		free(*kept);
+		*kept = all;
+		*res = all;
+	}
+	master_verify_split_free(&vs);
 	free(this_loop);
 	if (!rc && !m->replaying)
 		serve_log_lost_work(id, dropped,
@@ -153,11 +180,17 @@ void master_apply_results(struct master *m, int id, const struct dls_result *res
 {
 	struct master_child *ch = &m->children[id];
 
-	result_store_accept(&m->results, res, n); /* stored by check_values */
-	ledger_commit(&m->results.ledger, &ch->serve.held, res, n);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
+		if (master_verify_is_copy(m, id, &res[i])) {
+			master_verify_take(m, id, &res[i]);
+			continue;
+		}
+		result_store_accept(&m->results, &res[i], 1); /* stored by check_values */
+		ledger_commit(&m->results.ledger, &ch->serve.held, &res[i], 1);
 		timeline_deliver(&m->timeline, id, res[i].start, res[i].count,
 				 result_store_elapsed(&m->results));
+		master_verify_delivered(m, id, &res[i]);
+	}
 	if (n)
 		ch->last_delivery_at = dls_now();
 	if (n && !(ch->first_delivery_at > 0)) {
@@ -166,15 +199,8 @@ void master_apply_results(struct master *m, int id, const struct dls_result *res
 		ch->busy_s = ch->busy_since = 0;
 	}
 	master_note_busy(m, id);
-	if (n && result_store_complete(&m->results)) {
-		master_log_done(m);
-		if (master_more_loops(m)) { /* requests wait for the next loop */
-			m->gate_open = 0;
-			m->loop_ready = 0;
-			master_auto_next_loop(m);
-		}
-		pthread_cond_broadcast(&m->cond);
-	}
+	if (n)
+		master_complete_if_due(m);
 }
 
 /* Forgets results checked (and stored) but refused with their message. */
@@ -183,10 +209,15 @@ static void unmark(struct master *m, const struct dls_result *res, size_t n)
 	ledger_unmark(&m->results.ledger, res, n);
 }
 
-static void discard(struct master *m, const struct dls_result *res, size_t n)
+/* Forgets results of child id checked and stored, refused with their
+ * message (copies under verification were neither). */
+static void discard(struct master *m, int id, const struct dls_result *res, size_t n)
 {
-	result_store_discard(&m->results, res, n);
-	unmark(m, res, n);
+	for (size_t i = 0; i < n; i++)
+		if (!master_verify_is_copy(m, id, &res[i])) {
+			result_store_discard(&m->results, &res[i], 1);
+			unmark(m, &res[i], 1);
+		}
 }
 
 /* The workload's own check of results the ledger accepted (marked), in the
@@ -201,14 +232,37 @@ static int check_values(struct master *m, const struct dls_result *res, size_t n
 	return rc;
 }
 
+/* The checks of a call's results once its caller and order are: copies
+ * under verification (master_verify_check), then the values of the others,
+ * which serve_take or ledger_check marked (unmarked on a refusal). */
+static int check_split(struct master *m, int id, const struct verify_split *vs, char *why)
+{
+	int rc = master_verify_check(m, id, vs, why);
+
+	if (rc) {
+		unmark(m, vs->plain, vs->nplain);
+		return rc;
+	}
+	return check_values(m, vs->plain, vs->nplain, why);
+}
+
 int master_check_results(struct master *m, int id, const struct dls_result *res, size_t n,
 			 char *why)
 {
+	struct verify_split vs;
 	int64_t total;
-	int rc = ledger_check(&m->results.ledger, &m->children[id].serve.held, id, res, n, &total,
-			      why, MASTER_WHY_LEN);
+	int rc = master_verify_split(m, id, res, n, &vs);
 
-	return rc ? rc : check_values(m, res, n, why);
+	if (rc) {
+		master_why(why, "out of memory");
+		return rc;
+	}
+	rc = ledger_check(&m->results.ledger, &m->children[id].serve.held, id, vs.plain, vs.nplain,
+			  &total, why, MASTER_WHY_LEN);
+	if (!rc)
+		rc = check_split(m, id, &vs, why);
+	master_verify_split_free(&vs);
+	return rc;
 }
 
 static void learn(struct master *m, int id);
@@ -454,6 +508,8 @@ int master_serve_one(struct master *m, int id, int64_t acp, int reported, struct
 	if (serve_ranges_pop_for(&m->requeue, id, &c)) {
 		info->requeued_chunks++;
 		rc = DLS_OK;
+	} else if (master_verify_next(m, id, &c)) {
+		return master_give_copy(m, id, c, out);
 	} else if (m->sched && sched_remaining(m->sched) > 0) {
 		rc = reported ? sched_serve(m->sched, id, acp, &c) : sched_next(m->sched, id, acp, &c);
 		master_auto_log(m);
@@ -491,15 +547,25 @@ int master_serve_one(struct master *m, int id, int64_t acp, int reported, struct
 static int take_request(struct master *m, const struct dls_request *r, struct dls_reply *out,
 			int *retry, char *why)
 {
+	struct dls_request plain = *r;
+	struct verify_split vs;
 	int rc = check_caller(m, r->slave_id, r->key, why);
 
 	*retry = 0;
 	if (rc)
 		return rc;
-	rc = serve_take(&m->results.ledger, &m->children[r->slave_id].serve, r,
+	rc = master_verify_split(m, r->slave_id, r->results, r->nresults, &vs);
+	if (rc) {
+		master_why(why, "out of memory");
+		return rc;
+	}
+	plain.results = vs.plain; /* the ledger's checks see the ledger's holdings */
+	plain.nresults = vs.nplain;
+	rc = serve_take(&m->results.ledger, &m->children[r->slave_id].serve, &plain,
 			m->cfg.collect == DLS_COLLECT_PIGGYBACK, out, retry, why, MASTER_WHY_LEN);
 	if (!rc && !*retry)
-		rc = check_values(m, r->results, r->nresults, why);
+		rc = check_split(m, r->slave_id, &vs, why);
+	master_verify_split_free(&vs);
 	return rc;
 }
 
@@ -743,7 +809,8 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 				master_why(why, "slave %d appears twice in one message",
 					   reqs[k].slave_id);
 				if (!retry)
-					discard(m, reqs[k].results, reqs[k].nresults);
+					discard(m, reqs[k].slave_id, reqs[k].results,
+						reqs[k].nresults);
 				rc = DLS_EINVAL;
 			}
 		fresh[k] = !rc && !retry;
@@ -751,7 +818,7 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 	if (rc) {
 		for (size_t j = 0; j + 1 < k; j++)
 			if (fresh[j])
-				discard(m, reqs[j].results, reqs[j].nresults);
+				discard(m, reqs[j].slave_id, reqs[j].results, reqs[j].nresults);
 		goto out;
 	}
 	loop = m->loop;
@@ -853,7 +920,8 @@ size_t master_slaves_holding(struct master *m, int *ids, size_t max)
 
 	pthread_mutex_lock(&m->lock);
 	for (int i = 0; i < m->roster.n && n < max; i++)
-		if (m->children[i].serve.held.n > 0 && roster_alive(&m->roster, i))
+		if ((m->children[i].serve.held.n > 0 || master_verify_holds(m, i)) &&
+		    roster_alive(&m->roster, i))
 			ids[n++] = i;
 	pthread_mutex_unlock(&m->lock);
 	return n;

@@ -16,6 +16,7 @@
 #include "npy_file.h"
 #include "timeline.h"
 #include "out_files.h"
+#include "verify_report.h"
 
 void run_report_build(struct run_report *r, const struct dls_job *job, struct dls_status *snap,
 		      const struct result_store *rs, const struct run_outputs *o, double clock_lead,
@@ -219,6 +220,7 @@ void run_report_table(const struct run_report *r, FILE *out)
 	if (s->takebacks)
 		fprintf(out, "take-back: %lld chunk tails, %lld iterations, went to idle slaves\n",
 			(long long)s->takebacks, (long long)s->taken_back);
+	verify_report_table(s, out);
 	if (s->scheme_choices[0])
 		fprintf(out, "scheme auto: %s\n", s->scheme_choices);
 	if (chunks > 0 && (error > 0 || late > 0))
@@ -383,6 +385,8 @@ int run_report_json(const struct run_report *r, const char *path)
 		json_object_set_new(o, "scheme_choices", json_string(s->scheme_choices));
 	json_object_set_new(o, "takebacks", json_integer((json_int_t)s->takebacks));
 	json_object_set_new(o, "taken_back", json_integer((json_int_t)s->taken_back));
+	if (s->verify.fraction > 0)
+		json_object_set_new(o, "verify", verify_report_json(s));
 	if (r->timeline)
 		json_object_set_new(o, "timeline", timeline_json(r->timeline));
 	if (r->nloops > 1)

@@ -156,6 +156,20 @@ struct dls_slave_status {
 	int64_t acp;
 	int64_t chunks, iterations, held, requeued_chunks;
 	struct dls_times times;
+	int distrusted; /* --verify found it returning wrong results */
+};
+
+/* What --verify did (PROTOCOL.md 19), over the run. */
+struct dls_verify_status {
+	double fraction;		 /* 0: the run does not verify */
+	int64_t chunks, iterations;	 /* chunks picked, their iterations */
+	int64_t agreed, disputed;	 /* settled at the first copy; after more */
+	int64_t of_liars;		 /* dropped: computed again, their slave lied */
+	int64_t copies, copied;		 /* copies computed, their iterations */
+	int64_t unverifiable;		 /* picked while no other slave could check */
+	int64_t unresolved;		 /* no two copies agreed, no slave left */
+	int64_t recomputed;		 /* iterations of liars computed again */
+	int liars;
 };
 
 struct dls_status {
@@ -163,6 +177,7 @@ struct dls_status {
 	char scheme_choices[512]; /* --scheme auto: its decisions, "" for another scheme */
 	int64_t iterations, assigned, delivered, requeued;
 	int64_t takebacks, taken_back; /* chunk tails taken back, their iterations */
+	struct dls_verify_status verify;
 	int recomputations;
 	int started, done;
 	double elapsed; /* since scheduling started; T_p once done */

@@ -9,6 +9,9 @@
 //   bad_client --intruder-trees RUN N   the same against Tree Scheduling
 //   bad_client --hijack RUN FROM    binds FROM's master as RUN's master
 //   bad_client --flood RUN N        N forged requests and results (wrong keys)
+//   bad_client --liar RUN           a member of an open run that returns
+//                                   plausible wrong values for every chunk
+//                                   (each count one higher, below maxit)
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -203,6 +206,79 @@ static void intrude_trees(DLS::Coordinator_ptr co, const char *run, int nslaves,
 	}
 }
 
+// Registers with an open run's master: its id, capability and the image
+// (mp); -1 when it cannot.
+static int join_open_run(DLS::Master_ptr m, DLS::Slave_ptr self, const char *name,
+			 DLS::Capability *key, long long *rb)
+{
+	DLS::Credentials cred;
+	struct dls_job job;
+	char why[256];
+
+	trust_credentials(NULL, cred);
+	DLS::Registration_var reg =
+		m->register_slave(DLS::PROTOCOL_VERSION, cred, name, 1.0, self);
+	if (proto_job_in(reg->job, &job, why, sizeof(why)) ||
+	    strcmp(job.workload, "mandelbrot") ||
+	    mandel_params_from(job.params, (size_t)job.nparams, &mp, why, sizeof(why))) {
+		printf("FAILED: the job is not a Mandelbrot image: %s\n", why);
+		return -1;
+	}
+	*key = reg->key;
+	*rb = job.result_bytes;
+	return (int)reg->slave_id;
+}
+
+// The liar: computes each chunk, then raises every count below maxit by
+// one (values the workload's check accepts) and delivers that, until the
+// master refuses it or the run ends.
+static int lie(DLS::Master_ptr m, DLS::Slave_ptr self)
+{
+	DLS::Capability key;
+	long long rb, held_s = -1, held_c = 0, lies = 0;
+	int id = join_open_run(m, self, "liar", &key, &rb);
+	unsigned seq = 1;
+
+	if (id < 0)
+		return 1;
+	for (;;) {
+		DLS::ChunkRequest r = req(id, seq++, 1, key);
+		if (held_s >= 0) {
+			r.results.length(1);
+			r.results[0] = block(held_s, held_c, held_c * rb);
+			for (CORBA::ULong k = 0; k + 1 < r.results[0].data.length(); k += 2) {
+				unsigned v = r.results[0].data[k] | r.results[0].data[k + 1] << 8;
+
+				if (v < (unsigned)mp.maxit)
+					v++;
+				r.results[0].data[k] = (CORBA::Octet)(v & 0xff);
+				r.results[0].data[k + 1] = (CORBA::Octet)(v >> 8);
+			}
+			lies++;
+		}
+		DLS::Reply_var rep;
+		try {
+			rep = m->request(r);
+		} catch (const DLS::Refused &e) {
+			printf("liar refused after %lld wrong chunks: %s\n", lies,
+			       (const char *)e.reason);
+			return 0;
+		}
+		held_s = -1;
+		if (rep->kind == DLS::REPLY_DONE)
+			break;
+		if (rep->kind == DLS::REPLY_WAIT) {
+			omni_thread::sleep(0, 20000000);
+			continue;
+		}
+		held_s = rep->start;
+		held_c = rep->count;
+		omni_thread::sleep(0, 2000000); // as long as a slave's chunk
+	}
+	printf("liar never refused: %lld wrong chunks delivered\n", lies);
+	return 1;
+}
+
 static DLS::Slave_ptr ping_only_self(void)
 {
 	PingOnlySlave *servant = new PingOnlySlave();
@@ -228,6 +304,12 @@ static int other_mode(int argc, char **argv)
 		}
 		printf("bound %s's master as %s\n", argv[3], path);
 		return 0;
+	}
+	if (!strcmp(argv[1], "--liar") && argc >= 3) {
+		CORBA::Object_var obj = resolve(argv[2], "master");
+		DLS::Slave_var self = ping_only_self();
+
+		return lie(DLS::Master::_narrow(obj), self);
 	}
 	if (argc < 4)
 		return 2;

@@ -30,5 +30,6 @@ int takeback_suite_add(void);
 int host_peers_suite_add(void);
 int timeline_suite_add(void);
 int out_files_suite_add(void);
+int verify_suite_add(void);
 
 #endif

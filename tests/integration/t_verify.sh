@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# --verify F (PROTOCOL.md 19): a master that has a sample of the chunks
+# computed again by other slaves.  An honest run is exact and says what
+# it verified; a registered slave that returns plausible wrong values (each
+# count one higher: the workload's check accepts them) is found, refused
+# from then on, and its results are computed again: the image is exact.
+set -eu
+. "$(dirname "$0")/lib.sh"
+
+start_names
+REF=$(reference 400 200)
+
+# An honest run: every chunk picked is confirmed by a second copy.
+spawn master dls-master --run vh --slaves 3 --width 400 --height 200 --scheme gss \
+	--verify 0.5 --raw "$T/vh.pgm" --json "$T/vh.json" $NS $EP
+MASTER=$LAST_PID
+for i in 0 1 2; do
+	spawn vh$i dls-slave --run vh --name s$i --t-iter 2000 $NS $EP
+done
+wait_ok "the honest master" "$MASTER"
+same_image "$T/vh.pgm" "$REF"
+grep -q "^verify 0.5: [1-9][0-9]* chunks picked" "$T/master.log" ||
+	fail "no verify line: $(grep verify "$T/master.log")"
+verify_get() { # FILE KEY: a field of the JSON's "verify"
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["verify"][sys.argv[2]])' "$1" "$2"
+}
+expect_eq "honest chunks disputed" "$(verify_get "$T/vh.json" disputed)" 0
+expect_eq "honest liars" "$(verify_get "$T/vh.json" liars)" "[]"
+
+# A liar among honest slaves: found, refused, its work computed again.
+spawn lmaster dls-master --run vl --slaves 4 --width 400 --height 200 --scheme ss \
+	--verify 0.3 --raw "$T/vl.pgm" --json "$T/vl.json" $NS $EP
+MASTER=$LAST_PID
+for i in 0 1 2; do
+	spawn vl$i dls-slave --run vl --name s$i --t-iter 2000 $NS $EP
+done
+spawn liar "$DLS_TEST_BIN_DIR/bad_client" --liar vl $NS $EP
+LIAR=$LAST_PID
+wait_ok "the master beside a liar" "$MASTER"
+wait_ok "the liar" "$LIAR"
+same_image "$T/vl.pgm" "$REF"
+grep -q "^liar refused after [1-9][0-9]* wrong chunks: slave [0-9] returned wrong results (--verify): it is no longer trusted" "$T/liar.log" ||
+	fail "the liar was not refused: $(cat "$T/liar.log")"
+grep -q "^verify: wrong results from slave [0-9] 'liar'; their [1-9][0-9]* iterations were computed again by others" "$T/lmaster.log" ||
+	fail "no liar in the report: $(grep verify "$T/lmaster.log")"
