@@ -39,7 +39,7 @@ LIAR=$LAST_PID
 wait_ok "the master beside a liar" "$MASTER"
 wait_ok "the liar" "$LIAR"
 same_image "$T/vl.pgm" "$REF"
-grep -q "^liar refused after [1-9][0-9]* wrong chunks: slave [0-9] returned wrong results (--verify): it is no longer trusted" "$T/liar.log" ||
+grep -q "^liar refused after [1-9][0-9]* wrong chunks delivered: slave [0-9] returned wrong results (--verify): it is no longer trusted" "$T/liar.log" ||
 	fail "the liar was not refused: $(cat "$T/liar.log")"
 grep -q "^verify: wrong results from slave [0-9] 'liar'; their [1-9][0-9]* iterations were computed again by others" "$T/lmaster.log" ||
 	fail "no liar in the report: $(grep verify "$T/lmaster.log")"

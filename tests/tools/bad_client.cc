@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <string>
 #include <vector>
 
 #include "dls.hh"
@@ -229,54 +230,78 @@ static int join_open_run(DLS::Master_ptr m, DLS::Slave_ptr self, const char *nam
 	return (int)reg->slave_id;
 }
 
-// The liar: computes each chunk, then raises every count below maxit by
-// one (values the workload's check accepts) and delivers that, until the
-// master refuses it or the run ends.
-static int lie(DLS::Master_ptr m, DLS::Slave_ptr self)
+// Raises every count below maxit by one: values the workload's check
+// accepts, and wrong.
+static void falsify(DLS::ResultBlock &b)
 {
-	DLS::Capability key;
-	long long rb, held_s = -1, held_c = 0, lies = 0;
-	int id = join_open_run(m, self, "liar", &key, &rb);
-	unsigned seq = 1;
+	for (CORBA::ULong k = 0; k + 1 < b.data.length(); k += 2) {
+		unsigned v = b.data[k] | b.data[k + 1] << 8;
 
-	if (id < 0)
-		return 1;
+		v += v < (unsigned)mp.maxit;
+		b.data[k] = (CORBA::Octet)(v & 0xff);
+		b.data[k + 1] = (CORBA::Octet)(v >> 8);
+	}
+}
+
+// Computes every chunk it is given, 2 ms each (so that the real slaves
+// share the loop), each delivered with the next request, the one held now
+// ([*held_s, +held_c), or none) first, until DONE; a liar falsifies each
+// and stops when refused (its reason in why).  How many it delivered.
+static long long compute_until_done(DLS::Master_ptr m, int id, DLS::Capability key, long long rb,
+				    unsigned *seq, long long held_s, long long held_c, int lie,
+				    std::string *why)
+{
+	long long delivered = 0;
+
 	for (;;) {
-		DLS::ChunkRequest r = req(id, seq++, 1, key);
+		DLS::ChunkRequest r = req(id, (*seq)++, 1, key);
 		if (held_s >= 0) {
 			r.results.length(1);
 			r.results[0] = block(held_s, held_c, held_c * rb);
-			for (CORBA::ULong k = 0; k + 1 < r.results[0].data.length(); k += 2) {
-				unsigned v = r.results[0].data[k] | r.results[0].data[k + 1] << 8;
-
-				if (v < (unsigned)mp.maxit)
-					v++;
-				r.results[0].data[k] = (CORBA::Octet)(v & 0xff);
-				r.results[0].data[k + 1] = (CORBA::Octet)(v >> 8);
-			}
-			lies++;
+			if (lie)
+				falsify(r.results[0]);
 		}
 		DLS::Reply_var rep;
 		try {
 			rep = m->request(r);
 		} catch (const DLS::Refused &e) {
-			printf("liar refused after %lld wrong chunks: %s\n", lies,
-			       (const char *)e.reason);
-			return 0;
+			if (!lie)
+				throw;
+			*why = (const char *)e.reason;
+			return delivered;
 		}
+		delivered += held_s >= 0;
 		held_s = -1;
 		if (rep->kind == DLS::REPLY_DONE)
-			break;
+			return delivered;
 		if (rep->kind == DLS::REPLY_WAIT) {
 			omni_thread::sleep(0, 20000000);
 			continue;
 		}
 		held_s = rep->start;
 		held_c = rep->count;
-		omni_thread::sleep(0, 2000000); // as long as a slave's chunk
+		omni_thread::sleep(0, 2000000);
 	}
-	printf("liar never refused: %lld wrong chunks delivered\n", lies);
-	return 1;
+}
+
+// The liar: delivers every chunk falsified until the master refuses it.
+static int lie(DLS::Master_ptr m, DLS::Slave_ptr self)
+{
+	DLS::Capability key;
+	long long rb, lies;
+	int id = join_open_run(m, self, "liar", &key, &rb);
+	unsigned seq = 1;
+	std::string why;
+
+	if (id < 0)
+		return 1;
+	lies = compute_until_done(m, id, key, rb, &seq, -1, 0, 1, &why);
+	if (why.empty()) {
+		printf("liar never refused: %lld wrong chunks delivered\n", lies);
+		return 1;
+	}
+	printf("liar refused after %lld wrong chunks delivered: %s\n", lies, why.c_str());
+	return 0;
 }
 
 static DLS::Slave_ptr ping_only_self(void)
@@ -347,11 +372,9 @@ static int other_mode(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	char why[256];
-
 	setvbuf(stdout, NULL, _IOLBF, 0); /* a test watches the lines as they come */
 	if (dls_orb_init(&argc, argv, 30000) || argc < 2) {
-		fprintf(stderr, "usage: bad_client [--intruder|--intruder-trees|--hijack] RUN ... "
+		fprintf(stderr, "usage: bad_client [--intruder|--intruder-trees|--hijack|--flood|--liar] RUN ... "
 				"-ORBInitRef NameService=...\n");
 		return 2;
 	}
@@ -377,16 +400,11 @@ int main(int argc, char **argv)
 	EXPECT_REFUSED("register with a NaN speed", m->register_slave(V, cred, "bad", NAN, self));
 	EXPECT_REFUSED("register with a negative speed",
 		       m->register_slave(V, cred, "bad", -1.0, self));
-	DLS::Registration_var reg = m->register_slave(V, cred, "bad", 1.0, self);
-	int id = reg->slave_id;
-	DLS::Capability key = reg->key;
-	struct dls_job job;
-	if (proto_job_in(reg->job, &job, why, sizeof(why)) ||
-	    strcmp(job.workload, "mandelbrot") ||
-	    mandel_params_from(job.params, (size_t)job.nparams, &mp, why, sizeof(why))) {
-		printf("FAILED: the job is not a Mandelbrot image: %s\n", why);
+	DLS::Capability key;
+	long long rb;
+	int id = join_open_run(m, self, "bad", &key, &rb);
+	if (id < 0)
 		return 1;
-	}
 	unsigned seq = 1;
 
 	EXPECT_REFUSED("request from unknown slave id 999", m->request(req(999, 1, 1, key)));
@@ -406,7 +424,7 @@ int main(int argc, char **argv)
 		printf("no work for the bad client\n");
 		return failures ? 1 : 0;
 	}
-	long long s = rep->start, c = rep->count, rb = job.result_bytes;
+	long long s = rep->start, c = rep->count;
 	DLS::ResultSeq rs;
 	rs.length(1);
 
@@ -443,26 +461,8 @@ int main(int argc, char **argv)
 	twice.results = rs;
 	EXPECT_REFUSED("a request carrying results already delivered", m->request(twice));
 
-	// now behave: compute every chunk we are given until the run is done,
-	// 2 ms each, so that the real slaves share the loop
-	for (;;) {
-		DLS::ChunkRequest r = req(id, seq++, 1, key);
-		if (held_s >= 0) {
-			r.results.length(1);
-			r.results[0] = block(held_s, held_c, held_c * rb);
-		}
-		rep = m->request(r);
-		held_s = -1;
-		if (rep->kind == DLS::REPLY_DONE)
-			break;
-		if (rep->kind == DLS::REPLY_WAIT) {
-			omni_thread::sleep(0, 20000000);
-			continue;
-		}
-		held_s = rep->start;
-		held_c = rep->count;
-		omni_thread::sleep(0, 2000000); // as long as a slave's chunk: the others take part
-	}
+	// now behave, so that the real slaves share the loop
+	compute_until_done(m, id, key, rb, &seq, held_s, held_c, 0, NULL);
 	printf("bad client done, %d bad requests accepted\n", failures);
 	dls_orb_destroy();
 	return failures ? 1 : 0;

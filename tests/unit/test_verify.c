@@ -110,6 +110,18 @@ static void register_all(struct master *m, int ns)
 	    master_register_group(m, 0, names, speeds, (size_t)ns, ids, keys, v, why), DLS_OK);
 }
 
+/* A master of configuration c with its ns slaves registered. */
+static struct master *open_registered(const struct master_config *c, int ns)
+{
+	char why[MASTER_WHY_LEN];
+	int err;
+	struct master *m = master_open(c, &err, why);
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	register_all(m, ns);
+	return m;
+}
+
 /* Round robin over the slaves not done, `steps` requests (0: to the end). */
 static void drive(struct master *m, struct driver *d, int steps)
 {
@@ -154,11 +166,8 @@ static void test_honest_confirmed(void)
 	struct driver d = {.ns = 3, .liar = -1};
 	struct dls_verify_status v;
 	struct master *m;
-	int err;
 
-	m = master_open(&c, &err, NULL);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	register_all(m, 3);
+	m = open_registered(&c, 3);
 	drive(m, &d, 0);
 	check_exact(m);
 	v = verify_of(m);
@@ -181,11 +190,8 @@ static void test_liar_found(void)
 	struct dls_verify_status v;
 	struct dls_status s;
 	struct master *m;
-	int err;
 
-	m = master_open(&c, &err, NULL);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	register_all(m, 3);
+	m = open_registered(&c, 3);
 	drive(m, &d, 0);
 	check_exact(m);
 	CU_ASSERT(d.refused[2]);
@@ -208,11 +214,8 @@ static void test_dispute_unresolved(void)
 	struct driver d = {.ns = 2, .liar = 1};
 	struct dls_verify_status v;
 	struct master *m;
-	int err;
 
-	m = master_open(&c, &err, NULL);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	register_all(m, 2);
+	m = open_registered(&c, 2);
 	drive(m, &d, 0);
 	CU_ASSERT_EQUAL(master_wait_done(m, 0), DLS_OK);
 	v = verify_of(m);
@@ -236,9 +239,7 @@ static void test_replay_same(void)
 
 	fresh_dir();
 	c = config(4, 0.5, 1);
-	m = master_open(&c, &err, why);
-	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-	register_all(m, 4);
+	m = open_registered(&c, 4);
 	for (int k = 0; k < 200 && !d.refused[3]; k++)
 		drive(m, &d, 1);
 	CU_ASSERT_FATAL(d.refused[3]);
