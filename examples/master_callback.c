@@ -3,7 +3,7 @@
  * as it arrives (a callback) instead of reading files.  It has no ORB: DLS
  * starts a private one.  Slaves are ordinary dls-slave processes:
  *   master_callback RUN SLAVES [--loops N] [--journal DIR | --resume DIR]
- *                   -ORBInitRef NameService=...
+ *                   [--verify F] -ORBInitRef NameService=...
  *   dls-slave --run RUN -ORBInitRef NameService=...      (SLAVES times)
  * It computes a 240 x 120 Mandelbrot image with DFSS and prints the sum of
  * its counts, after checking that every column arrived exactly once.  With
@@ -12,7 +12,9 @@
  * way.  With --journal DIR it survives its own crash: run it again with
  * --resume DIR (slaves started with --rejoin-ms rejoin it) and the results
  * it had of the loop it was in are handed to the callback again before the
- * new ones (those of the loops before are not: it had them).
+ * new ones (those of the loops before are not: it had them).  With
+ * --verify F about the fraction F of the results is computed again by
+ * another slave and compared (PROTOCOL.md 19), and it says what was found.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -64,11 +66,12 @@ int main(int argc, char **argv)
 	const char *journal = NULL;
 	char why[256];
 	int rc, loops = 1, resume = 0;
+	double verify = 0;
 	uint32_t first = MAX_LOOPS, last = 0;
 
 	if (dls_orb_start(&argc, argv, 0) || argc < 3) {
 		fprintf(stderr, "usage: master_callback RUN SLAVES [--loops N] [--journal DIR | "
-				"--resume DIR] -ORBInitRef NameService=...\n");
+				"--resume DIR] [--verify F] -ORBInitRef NameService=...\n");
 		return 2;
 	}
 	for (int i = 3; i + 1 < argc; i += 2) {
@@ -76,11 +79,14 @@ int main(int argc, char **argv)
 			loops = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--journal") || !strcmp(argv[i], "--resume"))
 			journal = argv[i + 1], resume = !strcmp(argv[i], "--resume");
+		else if (!strcmp(argv[i], "--verify"))
+			verify = atof(argv[i + 1]); /* the master refuses one outside 0..1 */
 		else
 			loops = 0; /* refused below */
 	}
 	if (loops < 1 || loops > MAX_LOOPS || argc % 2 == 0) {
-		fprintf(stderr, "master_callback: --loops 1..%d, --journal DIR, --resume DIR\n",
+		fprintf(stderr,
+			"master_callback: --loops 1..%d, --journal DIR, --resume DIR, --verify F\n",
 			MAX_LOOPS);
 		return 2;
 	}
@@ -95,6 +101,7 @@ int main(int argc, char **argv)
 	o.loops = loops;
 	o.journal_dir = journal;
 	o.resume = resume;
+	o.verify = verify;
 	rc = dls_embed_master_start(&o, &m, why, sizeof(why));
 	if (rc) {
 		fprintf(stderr, "master_callback: %s: %s\n", dls_strerror(rc), why);
@@ -133,6 +140,11 @@ int main(int argc, char **argv)
 			}
 	printf("master_callback: %d columns from %d slaves in %.3f s, sum of counts %llu\n", WIDTH,
 	       st.nslaves, st.elapsed, (unsigned long long)sum[last]);
+	if (st.verify.fraction > 0)
+		printf("master_callback: verified %lld chunks (%lld columns): %lld agreed, %d "
+		       "slaves lied\n",
+		       (long long)st.verify.chunks, (long long)st.verify.iterations,
+		       (long long)(st.verify.agreed + st.verify.disputed), st.verify.liars);
 	dls_status_free(&st);
 	return 0;
 }

@@ -188,6 +188,12 @@ struct dls_embed_master_options {
 	int loops;
 	void (*on_loop_result)(void *user, uint32_t loop, int64_t index, const void *data,
 			       size_t bytes);
+	/* Results that can be checked (PROTOCOL.md 19): about this fraction
+	 * (0..1; 0: none) of the result blocks is computed again by another
+	 * slave and compared; a slave found lying is dropped and its results
+	 * of the loop computed again (on_result then hears those indices
+	 * again, with the right values).  A resumed run keeps the journal's. */
+	double verify;
 };
 
 void dls_embed_master_options_init(struct dls_embed_master_options *o);

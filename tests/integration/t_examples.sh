@@ -180,6 +180,17 @@ dls reference --workload mandelbrot --param width=240 --param height=120 --out "
 want=$(/usr/bin/python3 -c "import numpy; print(int(numpy.load('$T/cb.npy').astype('u8').sum()))")
 grep -q "^master_callback: 240 columns from 2 slaves in .* s, sum of counts $want\$" "$T/cb.log"
 
+# the same with results checked (PROTOCOL.md 19): every chunk picked agrees
+spawn cbv "$X/master_callback" cbv 3 --verify 0.5 $NS $EP
+CBV=$LAST_PID
+for i in 0 1 2; do
+	spawn cbvslave$i dls-slave --run cbv --name s$i --t-iter 50 $NS $EP
+done
+wait_ok "master_callback --verify" "$CBV"
+grep -q "^master_callback: 240 columns from 3 slaves in .* s, sum of counts $want\$" "$T/cbv.log"
+grep -Eq "^master_callback: verified ([1-9][0-9]*) chunks \([1-9][0-9]* columns\): \1 agreed, 0 slaves lied\$" "$T/cbv.log" ||
+	fail "master_callback --verify: $(cat "$T/cbv.log")"
+
 # the same program survives its own crash: kill -9 mid-run, --resume
 "$X/master_callback" cbj 2 --journal "$T/cbj" $NS $EP >"$T/cbj1.log" 2>&1 &
 CB1=$!
