@@ -771,12 +771,13 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 	return rc;
 }
 
-int master_request_group(struct master *m, const struct dls_request *reqs, size_t n,
-			 struct dls_reply *out, char *why)
+/* master_request_group's message, the lock held, without the requests of
+ * distrusted slaves; *ticket: the journal's record to wait for. */
+static int serve_group(struct master *m, const struct dls_request *reqs, size_t n,
+		       struct dls_reply *out, char *why, uint64_t *ticket)
 {
 	struct serve_waiter w;
 	struct dls_request *logged;
-	uint64_t ticket = 0;
 	uint32_t loop;
 	size_t served;
 	int64_t top = 0;
@@ -792,7 +793,6 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 		free(kept);
 		return DLS_ENOMEM;
 	}
-	pthread_mutex_lock(&m->lock);
 	/* every caller admitted first, then every request checked before any
 	 * is applied (marks stay until applied) */
 	for (k = 0; k < n && !rc; k++)
@@ -855,16 +855,58 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 		serve_queue_leave(&m->queue, &w);
 	}
 	/* the ones after a refused one were not served; their results stay */
-	ticket = master_log_message(m, logged ? logged : reqs, fresh, n, out, w_ok, served);
+	*ticket = master_log_message(m, logged ? logged : reqs, fresh, n, out, w_ok, served);
 	free(logged);
 out:
-	pthread_mutex_unlock(&m->lock);
-	master_journal_wait(m, ticket);
 	for (k = 0; k < n; k++)
 		free(kept[k]);
 	free(kept);
 	free(own);
 	free(fresh);
+	return rc;
+}
+
+int master_request_group(struct master *m, const struct dls_request *reqs, size_t n,
+			 struct dls_reply *out, char *why)
+{
+	struct dls_request *trusted = calloc(n ? n : 1, sizeof(*trusted));
+	struct dls_reply *replies = calloc(n ? n : 1, sizeof(*replies));
+	uint8_t *dropped = calloc(n ? n : 1, 1);
+	uint64_t ticket = 0;
+	size_t nt = 0, j = 0;
+	int rc = DLS_OK;
+
+	if (!trusted || !replies || !dropped) {
+		free(trusted);
+		free(replies);
+		free(dropped);
+		return DLS_ENOMEM;
+	}
+	pthread_mutex_lock(&m->lock);
+	/* a slave found lying (--verify) does not sink the others' message:
+	 * it is told DONE, which its relay hmaster passes on */
+	for (size_t k = 0; k < n; k++) {
+		int id = reqs[k].slave_id;
+
+		dropped[k] = id >= 0 && id < m->roster.n && m->children[id].distrusted &&
+			     reqs[k].key == m->roster.v[id].key;
+		if (!dropped[k])
+			trusted[nt++] = reqs[k];
+	}
+	if (nt)
+		rc = serve_group(m, trusted, nt, replies, why, &ticket);
+	for (size_t k = 0; !rc && k < n; k++) {
+		memset(&out[k], 0, sizeof(out[k]));
+		if (dropped[k])
+			out[k].kind = DLS_REPLY_DONE;
+		else
+			out[k] = replies[j++];
+	}
+	pthread_mutex_unlock(&m->lock);
+	master_journal_wait(m, ticket);
+	free(trusted);
+	free(replies);
+	free(dropped);
 	return rc;
 }
 

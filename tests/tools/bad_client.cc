@@ -9,9 +9,10 @@
 //   bad_client --intruder-trees RUN N   the same against Tree Scheduling
 //   bad_client --hijack RUN FROM    binds FROM's master as RUN's master
 //   bad_client --flood RUN N        N forged requests and results (wrong keys)
-//   bad_client --liar RUN           a member of an open run that returns
+//   bad_client --liar RUN [LEAF]    a member of an open run that returns
 //                                   plausible wrong values for every chunk
-//                                   (each count one higher, below maxit)
+//                                   (each count one higher, below maxit),
+//                                   below DLS/RUN/LEAF (default master)
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -284,7 +285,8 @@ static long long compute_until_done(DLS::Master_ptr m, int id, DLS::Capability k
 	}
 }
 
-// The liar: delivers every chunk falsified until the master refuses it.
+// The liar: delivers every chunk falsified until the master refuses it
+// (directly, or below a relay hmaster: told DONE).
 static int lie(DLS::Master_ptr m, DLS::Slave_ptr self)
 {
 	DLS::Capability key;
@@ -297,8 +299,8 @@ static int lie(DLS::Master_ptr m, DLS::Slave_ptr self)
 		return 1;
 	lies = compute_until_done(m, id, key, rb, &seq, -1, 0, 1, &why);
 	if (why.empty()) {
-		printf("liar never refused: %lld wrong chunks delivered\n", lies);
-		return 1;
+		printf("liar told the run is done after %lld wrong chunks delivered\n", lies);
+		return 0;
 	}
 	printf("liar refused after %lld wrong chunks delivered: %s\n", lies, why.c_str());
 	return 0;
@@ -331,7 +333,7 @@ static int other_mode(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--liar") && argc >= 3) {
-		CORBA::Object_var obj = resolve(argv[2], "master");
+		CORBA::Object_var obj = resolve(argv[2], argc >= 4 ? argv[3] : "master");
 		DLS::Slave_var self = ping_only_self();
 
 		return lie(DLS::Master::_narrow(obj), self);

@@ -181,11 +181,12 @@ static void test_honest_confirmed(void)
 	master_destroy(m);
 }
 
-/* A liar among three: found at its first chunk picked, refused, its
- * results computed again; the image is exact. */
+/* A liar among three: found at its first chunk (every chunk is picked:
+ * the draw's key is random, so any smaller fraction could miss it),
+ * refused, its results computed again; the image is exact. */
 static void test_liar_found(void)
 {
-	struct master_config c = config(3, 0.5, 0);
+	struct master_config c = config(3, 1.0, 0);
 	struct driver d = {.ns = 3, .liar = 2};
 	struct dls_verify_status v;
 	struct dls_status s;
@@ -238,7 +239,7 @@ static void test_replay_same(void)
 	int err;
 
 	fresh_dir();
-	c = config(4, 0.5, 1);
+	c = config(4, 1.0, 1);
 	m = open_registered(&c, 4);
 	for (int k = 0; k < 200 && !d.refused[3]; k++)
 		drive(m, &d, 1);
@@ -248,7 +249,7 @@ static void test_replay_same(void)
 	master_destroy(m);
 
 	CU_ASSERT_EQUAL_FATAL(master_journal_config(dir, &back, why), DLS_OK);
-	CU_ASSERT_EQUAL(back.verify, 0.5);
+	CU_ASSERT_EQUAL(back.verify, 1.0);
 	CU_ASSERT(back.verify_key_set);
 	back.rejoin_ms = 60000;
 	m = master_open(&back, &err, why);
@@ -270,6 +271,47 @@ static void test_replay_same(void)
 	fresh_dir();
 }
 
+/* The draw's key travels in the journal: a resumed master at F = 0.5
+ * picked what the first one picked, and picks on the same way. */
+static void test_draw_key_journaled(void)
+{
+	struct master_config c, back;
+	struct driver d = {.ns = 3, .liar = -1};
+	struct dls_verify_status before, after;
+	struct master *m;
+	char why[MASTER_WHY_LEN];
+	double vp;
+	int err;
+
+	fresh_dir();
+	c = config(3, 0.5, 1);
+	for (size_t k = 0; k < sizeof(c.verify_key); k++)
+		c.verify_key[k] = (uint8_t)(k * 37 + 11);
+	c.verify_key_set = 1;
+	m = open_registered(&c, 3);
+	drive(m, &d, 9);
+	before = verify_of(m);
+	master_destroy(m);
+	CU_ASSERT_EQUAL_FATAL(master_journal_config(dir, &back, why), DLS_OK);
+	CU_ASSERT(back.verify_key_set);
+	CU_ASSERT_EQUAL(memcmp(back.verify_key, c.verify_key, sizeof(c.verify_key)), 0);
+	back.rejoin_ms = 60000;
+	m = master_open(&back, &err, why);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	after = verify_of(m);
+	CU_ASSERT_EQUAL(after.chunks, before.chunks);
+	CU_ASSERT_EQUAL(after.agreed, before.agreed);
+	for (int i = 0; i < 3; i++)
+		CU_ASSERT_EQUAL(master_rejoin(m, i, master_child_key(m, i), &vp, why), DLS_OK);
+	drive(m, &d, 0);
+	check_exact(m);
+	after = verify_of(m);
+	CU_ASSERT(after.chunks > 0 && after.chunks < W / 4); /* a sample, not every chunk */
+	CU_ASSERT_EQUAL(after.agreed, after.chunks);
+	master_destroy(m);
+	fresh_dir();
+}
+
 int verify_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("verify", NULL, NULL);
@@ -278,5 +320,6 @@ int verify_suite_add(void)
 	       !CU_add_test(s, "a liar found, refused, its results computed again",
 			    test_liar_found) ||
 	       !CU_add_test(s, "a dispute no third slave can settle", test_dispute_unresolved) ||
-	       !CU_add_test(s, "a journal replays every decision", test_replay_same);
+	       !CU_add_test(s, "a journal replays every decision", test_replay_same) ||
+	       !CU_add_test(s, "the draw's key travels in the journal", test_draw_key_journaled);
 }
