@@ -7,7 +7,9 @@
 # build changes build/bin in place).  Each CELL is "CLUSTER SCHEME ORDER
 # LATENCY_US", e.g. "C8 ss natural 500".  4000x2000, no journal (with
 # JOURNAL=1 in the environment: dls run's journal, handed to the OS).
-# Prints each cell's E, median and runs, for both.
+# Prints each cell's E, median and runs, for both.  AFTER_ARGS in the
+# environment: options the after side's runs take besides (for example
+# AFTER_ARGS="--verify 0.05", with the same folder on both sides).
 #
 #   cp -r build/bin /tmp/before; (change, make); cp -r build/bin /tmp/after
 #   scripts/bench-ab.sh /tmp/before /tmp/after 3 "C8 ss natural 500" "C8 gss interleaved 0"
@@ -25,10 +27,11 @@ for rep in $(seq "$REPS"); do
 	for cell in "$@"; do
 		read -r cl scheme order lat <<<"$cell"
 		for side in before after; do
-			bin=$BEFORE
-			[ $side = after ] && bin=$AFTER
+			bin=$BEFORE extra=
+			[ $side = after ] && bin=$AFTER extra=${AFTER_ARGS:-}
+			# shellcheck disable=SC2086 # extra: options, split into words
 			"$bin/dls" run --cluster "$cl" --scheme "$scheme" --order "$order" \
-				--width 4000 --height 2000 --link-latency-us "$lat" $journal \
+				--width 4000 --height 2000 --link-latency-us "$lat" $journal $extra \
 				--no-progress --json "$T/$cl,$scheme,$order,$lat,$side,$rep.json" \
 				>"$T/run.log" 2>&1 || { cat "$T/run.log" >&2; exit 1; }
 		done
