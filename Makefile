@@ -2,7 +2,8 @@
 #
 #   make            build everything (installs missing Debian packages first)
 #   make check      unit + integration tests
-#   make check-repeat N=20 [HOG=1]  the integration suite N times, each test's passes
+#   make check-repeat N=20 [HOG=1] [TESTS="t_a t_b"]  the integration suite (or
+#                   those tests) N times, each test's passes
 #   make demo       a whole emulated C8 run writing mandelbrot.png
 #   make bench-omp  dls run --real against OpenMP on this host's cores
 #   make sanitize   the tests under ASan/UBSan, in build/san
@@ -343,7 +344,7 @@ check-integration: all $(TEST_PROGS) examples test-deps
 N   ?= 20
 HOG ?= 0
 check-repeat: all $(TEST_PROGS) examples test-deps
-	$(TEST_ENV) REPEAT_DIR=$(abspath $(BUILD)/repeat) scripts/check-repeat.sh $(N) $(HOG)
+	$(TEST_ENV) REPEAT_DIR=$(abspath $(BUILD)/repeat) scripts/check-repeat.sh $(N) $(HOG) $(TESTS)
 
 # What a user does: install into a prefix (here a temporary one), then build
 # the installed examples (share/doc/dls/examples) out of tree with pkg-config

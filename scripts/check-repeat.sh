@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# check-repeat.sh N [HOG] - runs the integration suite (tests/integration/
-# run.sh) N times, each in a fresh temporary folder, and prints how many of
-# the N runs each test passed (make check-repeat N=20 [HOG=1]).
+# check-repeat.sh N [HOG [TEST...]] - runs the integration suite
+# (tests/integration/run.sh), or only the tests named (t_verify ...), N
+# times, each in a fresh temporary folder, and prints how many of the N
+# runs each test passed (make check-repeat N=20 [HOG=1] [TESTS="..."]).
 #
 # HOG=1: one busy process (`dls load`) on every core for the whole time,
 # the load of a shared CI machine.  A run's full output is kept in
@@ -14,6 +15,15 @@
 set -u
 N=${1:-20}
 HOG=${2:-0}
+shift 2 2>/dev/null || shift $#
+tests=()
+for t in "$@"; do
+	[ -f "$(dirname "$0")/../tests/integration/$t.sh" ] || {
+		echo "check-repeat: test '$t': no tests/integration/$t.sh" >&2
+		exit 2
+	}
+	tests+=("tests/integration/$t.sh")
+done
 case $N in
 '' | *[!0-9]* | 0)
 	echo "check-repeat: N '$N': must be a positive integer" >&2
@@ -63,7 +73,8 @@ for i in $(seq "$N"); do
 	tmp=$(mktemp -d "${TMPDIR:-/tmp}/dls-repeat-XXXXXX")
 	mkdir -p "$OUT/run-$i"
 	start=$SECONDS
-	TMPDIR=$tmp DLS_TEST_KEEP=$OUT/run-$i "$here/tests/integration/run.sh" >"$OUT/run-$i.log" 2>&1 &
+	(cd "$here" && TMPDIR=$tmp DLS_TEST_KEEP=$OUT/run-$i tests/integration/run.sh \
+		${tests[@]+"${tests[@]}"}) >"$OUT/run-$i.log" 2>&1 &
 	suite=$!
 	rc=0
 	wait "$suite" || rc=$?
