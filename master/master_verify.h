@@ -40,13 +40,13 @@ struct verify_entry {
 	int origin; /* the slave whose delivery is checked */
 	struct verify_version ver[VERIFY_MAX_VOTES];
 	int nver;
-	int holder;	 /* the slave computing a copy now; -1: none */
-	uint64_t nth;	 /* the holder's nth chunk given (its ledger's count) */
-	uint8_t *copy;	 /* the holder's octets so far, in iteration order */
-	uint8_t *got;	 /* per iteration of the chunk: the holder delivered it */
+	int holder;    /* the slave computing a copy now; -1: none */
+	uint64_t nth;  /* the holder's nth chunk given (its ledger's count) */
+	uint8_t *copy; /* the holder's octets so far, in iteration order */
+	uint8_t *got;  /* per iteration of the chunk: the holder delivered it */
 	int64_t ngot;
-	int void_;	 /* its origin lied: no vote is taken; kept only until the
-			    holder of a copy delivers it (its results are dropped) */
+	int void_; /* its origin lied: no vote is taken; kept only until the
+		      holder of a copy delivers it (its results are dropped) */
 };
 
 /* A range a slave delivered in the current loop (a liar's are computed again). */

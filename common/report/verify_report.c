@@ -48,9 +48,8 @@ json_t *verify_report_json(const struct dls_status *s)
 	return json_pack("{sf sI sI sI sI sI sI sI sI sI sI so}", "fraction", v->fraction, "chunks",
 			 (json_int_t)v->chunks, "iterations", (json_int_t)v->iterations, "agreed",
 			 (json_int_t)v->agreed, "disputed", (json_int_t)v->disputed, "of_liars",
-			 (json_int_t)v->of_liars, "copies",
-			 (json_int_t)v->copies, "copied", (json_int_t)v->copied, "unverifiable",
-			 (json_int_t)v->unverifiable, "unresolved", (json_int_t)v->unresolved,
-			 "recomputed", (json_int_t)v->recomputed, "liars",
-			 liars ? liars : json_array());
+			 (json_int_t)v->of_liars, "copies", (json_int_t)v->copies, "copied",
+			 (json_int_t)v->copied, "unverifiable", (json_int_t)v->unverifiable,
+			 "unresolved", (json_int_t)v->unresolved, "recomputed",
+			 (json_int_t)v->recomputed, "liars", liars ? liars : json_array());
 }
