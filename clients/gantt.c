@@ -19,6 +19,7 @@ struct bar {
 	double from, to;
 	long long count;
 	int lost; /* never delivered, and not taken back: its work went elsewhere */
+	int copy; /* computed again to check another's results (--verify) */
 	double given;
 	double begin; /* when its PE began it, where the timeline says (a model's); else -1 */
 	int pe;
@@ -73,6 +74,7 @@ static struct bar *bars_of(json_t *timeline, const int *row_of, int max_pe, doub
 		b[i].from = json_is_number(cp) ? json_number_value(cp) : -1; /* compute, for now */
 		b[i].to = json_is_number(d) ? json_number_value(d) : -1;      /* delivered */
 		b[i].lost = !json_is_number(d) && !json_is_true(json_object_get(c, "cut"));
+		b[i].copy = json_is_true(json_object_get(c, "copy"));
 	}
 	/* each PE computes its chunks in the order given: a bar begins when the
 	 * chunk was given or the one before ended, and lasts its compute time */
@@ -91,6 +93,13 @@ static struct bar *bars_of(json_t *timeline, const int *row_of, int max_pe, doub
 	}
 	*nbars = n;
 	return b;
+}
+
+/* Which set a bar is drawn in: 0 a chunk delivered, 1 one lost with its
+ * PE, 2 a copy computed to check results. */
+static int bar_set(const struct bar *b)
+{
+	return b->lost ? 1 : b->copy ? 2 : 0;
 }
 
 /* Runs gnuplot on script, its messages into log: DLS_OK or DLS_EIO. */
@@ -146,24 +155,31 @@ static int write_plot(const char *dat, const char *gp, const char *out, json_t *
 	int svg = ends_with(out, ".svg");
 	struct shown w = shown_of(run);
 	double xmax = w.t_p;
+	int index[3];
 	json_t *p;
 
 	if (!f) {
 		snprintf(why, len, "cannot write '%s': %s", dat, strerror(errno));
 		return DLS_EIO;
 	}
-	/* boxxyerror: x y xlow xhigh ylow yhigh, then the colour (the size) */
-	for (i = 0; i < n; i++)
-		if (!b[i].lost)
+	/* boxxyerror: x y xlow xhigh ylow yhigh, then the colour (the size);
+	 * the sets of bars (the chunks delivered, those lost with their PE,
+	 * the copies computed to check results), those not empty, one data
+	 * block each: index[set] is its block (-1: empty) */
+	for (int set = 0, blocks = 0; set < 3; set++) {
+		index[set] = -1;
+		for (i = 0; i < n; i++) {
+			if (bar_set(&b[i]) != set)
+				continue;
+			if (index[set] < 0)
+				fprintf(f, "%s", blocks ? "\n\n" : "");
+			if (index[set] < 0)
+				index[set] = blocks++;
 			fprintf(f, "%.6f %d %.6f %.6f %.2f %.2f %lld\n", (b[i].from + b[i].to) / 2,
 				b[i].row, b[i].from, b[i].to, b[i].row - 0.38, b[i].row + 0.38,
 				b[i].count);
-	fprintf(f, "\n\n"); /* index 1: the chunks that were lost with their PE */
-	for (i = 0; i < n; i++)
-		if (b[i].lost)
-			fprintf(f, "%.6f %d %.6f %.6f %.2f %.2f %lld\n", (b[i].from + b[i].to) / 2,
-				b[i].row, b[i].from, b[i].to, b[i].row - 0.38, b[i].row + 0.38,
-				b[i].count);
+		}
+	}
 	if (fclose(f)) {
 		snprintf(why, len, "cannot write '%s': %s", dat, strerror(errno));
 		return DLS_EIO;
@@ -199,15 +215,20 @@ static int write_plot(const char *dat, const char *gp, const char *out, json_t *
 	fprintf(f, "set arrow from %f, graph 0 to %f, graph 1 nohead dt 2 lc rgb '#444444'\n",
 		w.t_p, w.t_p);
 	fprintf(f, "set key outside bottom center horizontal\n");
-	fprintf(f, "plot '%s' index 0 using 1:2:3:4:5:6:7 with boxxyerror fs solid 0.9 border "
-		   "lc rgb '#333333' lc palette notitle",
-		dat);
-	for (i = 0; i < n && !b[i].lost; i++)
-		;
-	if (i < n)
-		fprintf(f, ", '%s' index 1 using 1:2:3:4:5:6 with boxxyerror fs pattern 4 "
+	fprintf(f, "plot");
+	if (index[0] >= 0)
+		fprintf(f, " '%s' index %d using 1:2:3:4:5:6:7 with boxxyerror fs solid 0.9 "
+			   "border lc rgb '#333333' lc palette notitle",
+			dat, index[0]);
+	if (index[1] >= 0)
+		fprintf(f, "%s '%s' index %d using 1:2:3:4:5:6 with boxxyerror fs pattern 4 "
 			   "lc rgb '#cc0000' title 'lost with its PE (computed again elsewhere)'",
-			dat);
+			index[0] >= 0 ? "," : "", dat, index[1]);
+	if (index[2] >= 0)
+		fprintf(f, "%s '%s' index %d using 1:2:3:4:5:6 with boxxyerror fs pattern 2 "
+			   "border lc rgb '#333333' title 'a copy, computed again to check "
+			   "results (--verify)'",
+			index[0] >= 0 || index[1] >= 0 ? "," : "", dat, index[2]);
 	fprintf(f, "\n");
 	if (fclose(f)) {
 		snprintf(why, len, "cannot write '%s': %s", gp, strerror(errno));

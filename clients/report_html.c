@@ -89,6 +89,36 @@ static void summary(FILE *f, json_t *run)
 	fprintf(f, ", %lld slaves</p>\n", (long long)json_integer_value(json_object_get(run, "slaves")));
 }
 
+/* What --verify checked and found (PROTOCOL.md 19); nothing for a run
+ * that did not verify. */
+static void verified(FILE *f, json_t *run)
+{
+	json_t *v = json_object_get(run, "verify"), *liars = json_object_get(v, "liars"), *id;
+	size_t i;
+
+	if (!v)
+		return;
+	fprintf(f,
+		"<p id=\"verify\">Results checked (verify %g): %lld iterations picked were "
+		"computed again by other slaves, in %lld pieces; %lld agreed at once, %lld "
+		"were settled by more copies.",
+		num_of(v, "fraction"), (long long)json_integer_value(json_object_get(v, "iterations")),
+		(long long)json_integer_value(json_object_get(v, "pieces")),
+		(long long)json_integer_value(json_object_get(v, "agreed")),
+		(long long)json_integer_value(json_object_get(v, "disputed")));
+	if (json_array_size(liars)) {
+		fputs(" <b>Wrong results</b> from PE", f);
+		json_array_foreach(liars, i, id)
+			fprintf(f, "%s %lld", i ? "," : "", (long long)json_integer_value(id));
+		fprintf(f, ": dropped, and their %lld iterations computed again by others.",
+			(long long)json_integer_value(json_object_get(v, "recomputed")));
+	}
+	if (json_integer_value(json_object_get(v, "unresolved")))
+		fprintf(f, " <b>%lld pieces unresolved</b>: no two copies agreed.",
+			(long long)json_integer_value(json_object_get(v, "unresolved")));
+	fputs("</p>\n", f);
+}
+
 /* T_p, T_ideal and E, and what the master did besides handing out chunks. */
 static void figures(FILE *f, json_t *run)
 {
@@ -114,6 +144,7 @@ static void figures(FILE *f, json_t *run)
 		(long long)json_integer_value(json_object_get(run, "requeued")),
 		(long long)json_integer_value(json_object_get(run, "takebacks")),
 		(long long)json_integer_value(json_object_get(run, "taken_back")));
+	verified(f, run);
 }
 
 /* Chronopoulos et al. 2002's per-PE table. */

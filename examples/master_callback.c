@@ -141,9 +141,9 @@ int main(int argc, char **argv)
 	printf("master_callback: %d columns from %d slaves in %.3f s, sum of counts %llu\n", WIDTH,
 	       st.nslaves, st.elapsed, (unsigned long long)sum[last]);
 	if (st.verify.fraction > 0)
-		printf("master_callback: verified %lld chunks (%lld columns): %lld agreed, %d "
+		printf("master_callback: verified %lld pieces (%lld columns): %lld agreed, %d "
 		       "slaves lied\n",
-		       (long long)st.verify.chunks, (long long)st.verify.iterations,
+		       (long long)st.verify.pieces, (long long)st.verify.iterations,
 		       (long long)(st.verify.agreed + st.verify.disputed), st.verify.liars);
 	dls_status_free(&st);
 	return 0;

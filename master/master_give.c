@@ -49,6 +49,9 @@ int master_give_copy(struct master *m, int id, struct dls_range c, struct dls_re
 {
 	m->children[id].serve.held.given++; /* its newest chunk (one in flight) */
 	reply_work(m, id, c, out);
+	/* the picture of the run only, as for any chunk */
+	(void)timeline_give_copy(&m->timeline, id, c.start, c.count,
+				 result_store_elapsed(&m->results));
 	m->roster.v[id].info.state = DLS_SLAVE_ACTIVE;
 	return DLS_OK;
 }

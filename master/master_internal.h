@@ -99,6 +99,7 @@ struct master {
 	struct result_store results;	/* the workload, results, ledger, T_p */
 	struct timeline timeline;	/* every chunk given, for the JSON */
 	int64_t assigned, requeued_total;
+	int64_t last_chunk; /* the size of the scheme's last chunk (--verify's pieces) */
 	int auto_logged; /* --scheme auto: decisions already logged */
 
 	/* the take-back (master_takeback.c) */

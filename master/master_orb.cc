@@ -161,7 +161,7 @@ static int write_outputs(void *ctx)
 		out.npy = NULL;
 	rc = run_report_write(&r, master_results(s->m), &out);
 	if (r.snap.verify.unresolved) {
-		log_err("--verify: %lld chunks unresolved (no two copies agreed): these results "
+		log_err("--verify: %lld pieces unresolved (no two copies agreed): these results "
 			"are not to be trusted",
 			(long long)r.snap.verify.unresolved);
 		rc = 1;

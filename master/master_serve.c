@@ -182,6 +182,8 @@ void master_apply_results(struct master *m, int id, const struct dls_result *res
 
 	for (size_t i = 0; i < n; i++) {
 		if (master_verify_is_copy(m, id, &res[i])) {
+			timeline_deliver(&m->timeline, id, res[i].start, res[i].count,
+					 result_store_elapsed(&m->results));
 			master_verify_take(m, id, &res[i]);
 			continue;
 		}
@@ -519,6 +521,7 @@ int master_serve_one(struct master *m, int id, int64_t acp, int reported, struct
 			return rc;
 		}
 		m->assigned += c.count;
+		m->last_chunk = c.count;
 	} else {
 		rc = DLS_EDONE;
 	}

@@ -261,8 +261,9 @@ static int remember_delivered(struct verify_book *b, int id, int64_t start, int6
 	return DLS_OK;
 }
 
-/* A new entry for block r of slave id, its octets as the first version. */
-static int pick(struct master *m, int id, const struct dls_result *r)
+/* A new entry for [start, +count) of slave id's results, their octets as
+ * the first version. */
+static int pick(struct master *m, int id, int64_t start, int64_t count)
 {
 	struct verify_book *b = &m->verify;
 	struct verify_entry *e;
@@ -278,19 +279,19 @@ static int pick(struct master *m, int id, const struct dls_result *r)
 	}
 	e = &b->v[b->n];
 	memset(e, 0, sizeof(*e));
-	e->start = r->start;
-	e->count = r->count;
+	e->start = start;
+	e->count = count;
 	e->origin = id;
 	e->holder = -1;
-	e->ver[0].data = stored_copy(m, r->start, r->count);
+	e->ver[0].data = stored_copy(m, start, count);
 	e->ver[0].voters[0] = id;
 	e->ver[0].nvoters = 1;
 	e->nver = 1;
 	if (!e->ver[0].data)
 		return DLS_ENOMEM;
 	b->n++;
-	b->st.chunks++;
-	b->st.iterations += r->count;
+	b->st.pieces++;
+	b->st.iterations += count;
 	return DLS_OK;
 }
 
@@ -299,17 +300,26 @@ void master_verify_delivered(struct master *m, int id, const struct dls_result *
 	struct verify_book *b = &m->verify;
 	const struct verify_entry alone = {
 	    .origin = id, .nver = 1, .ver[0] = {.voters = {id}, .nvoters = 1}};
+	/* in pieces no larger than the chunks the scheme hands out now: a
+	 * large chunk delivered near the end is checked by several slaves at
+	 * once, not by one while the others wait */
+	int64_t piece = m->last_chunk > 0 ? m->last_chunk : r->count;
 	int rc;
 
 	if (!verifying(m))
 		return;
 	rc = remember_delivered(b, id, r->start, r->count);
-	if (!rc && drawn(m, r->start, r->count)) {
+	if (rc || !drawn(m, r->start, r->count))
+		goto out;
+	for (int64_t at = r->start; !rc && at < r->start + r->count; at += piece) {
+		int64_t n = r->start + r->count - at < piece ? r->start + r->count - at : piece;
+
 		if (voter_left(m, &alone))
-			rc = pick(m, id, r);
+			rc = pick(m, id, at, n);
 		else
 			b->st.unverifiable++;
 	}
+out:
 	if (rc && !m->replaying)
 		log_warn("--verify: out of memory: chunk [%lld, +%lld) of slave %d is not verified",
 			 (long long)r->start, (long long)r->count, id);

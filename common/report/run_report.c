@@ -344,6 +344,8 @@ static json_t *timeline_json(const struct timeline *t)
 				    c->delivered >= 0 ? json_real(c->delivered) : json_null());
 		json_object_set_new(o, "compute",
 				    c->compute >= 0 ? json_real(c->compute) : json_null());
+		if (c->copy)
+			json_object_set_new(o, "copy", json_true());
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -351,12 +353,16 @@ static json_t *timeline_json(const struct timeline *t)
 
 static json_t *pe_json(const struct dls_slave_status *p)
 {
-	return json_pack("{sisssssfsfsIsIsfsfsfsfsIsf}", "pe", p->id, "name", p->name, "state",
+	json_t *o = json_pack("{sisssssfsfsIsIsfsfsfsfsIsf}", "pe", p->id, "name", p->name, "state",
 			 dls_slave_state_name(p->state), "speed", p->speed, "vpower", p->vpower,
 			 "chunks", (json_int_t)p->chunks, "iterations", (json_int_t)p->iterations,
 			 "t_comwait", p->times.t_comwait, "t_comp", p->times.t_comp, "emul_error",
 			 p->times.emul_error, "emul_bias", p->times.emul_bias, "late_chunks",
 			 (json_int_t)p->times.late_chunks, "t_collect", p->times.t_collect);
+
+	if (o && p->distrusted) /* --verify found it returning wrong results */
+		json_object_set_new(o, "distrusted", json_true());
+	return o;
 }
 
 int run_report_json(const struct run_report *r, const char *path)

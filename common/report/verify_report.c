@@ -11,9 +11,9 @@ void verify_report_table(const struct dls_status *s, FILE *out)
 	if (!(v->fraction > 0))
 		return;
 	fprintf(out,
-		"verify %g: %lld chunks picked (%lld iterations), computed again by another "
-		"slave: %lld agreed, %lld settled by more copies",
-		v->fraction, (long long)v->chunks, (long long)v->iterations, (long long)v->agreed,
+		"verify %g: %lld iterations picked, computed again by other slaves in %lld "
+		"pieces: %lld agreed, %lld settled by more copies",
+		v->fraction, (long long)v->iterations, (long long)v->pieces, (long long)v->agreed,
 		(long long)v->disputed);
 	if (v->of_liars)
 		fprintf(out, ", %lld were a liar's", (long long)v->of_liars);
@@ -27,10 +27,10 @@ void verify_report_table(const struct dls_status *s, FILE *out)
 			(long long)v->recomputed);
 	}
 	if (v->unverifiable)
-		fprintf(out, "verify: %lld chunks picked had no other slave to check them\n",
+		fprintf(out, "verify: %lld pieces picked had no other slave to check them\n",
 			(long long)v->unverifiable);
 	if (v->unresolved)
-		fprintf(out, "verify: %lld chunks UNRESOLVED: no two copies agreed\n",
+		fprintf(out, "verify: %lld pieces UNRESOLVED: no two copies agreed\n",
 			(long long)v->unresolved);
 }
 
@@ -45,8 +45,8 @@ json_t *verify_report_json(const struct dls_status *s)
 	for (int i = 0; liars && i < s->nslaves; i++)
 		if (s->slaves[i].distrusted)
 			json_array_append_new(liars, json_integer(s->slaves[i].id));
-	return json_pack("{sf sI sI sI sI sI sI sI sI sI sI so}", "fraction", v->fraction, "chunks",
-			 (json_int_t)v->chunks, "iterations", (json_int_t)v->iterations, "agreed",
+	return json_pack("{sf sI sI sI sI sI sI sI sI sI sI so}", "fraction", v->fraction, "pieces",
+			 (json_int_t)v->pieces, "iterations", (json_int_t)v->iterations, "agreed",
 			 (json_int_t)v->agreed, "disputed", (json_int_t)v->disputed, "of_liars",
 			 (json_int_t)v->of_liars, "copies", (json_int_t)v->copies, "copied",
 			 (json_int_t)v->copied, "unverifiable", (json_int_t)v->unverifiable,

@@ -19,8 +19,17 @@ int timeline_give(struct timeline *t, int pe, int64_t start, int64_t count, doub
 		t->v = v;
 		t->cap = cap;
 	}
-	t->v[t->n++] = (struct timeline_chunk){pe, start, count, 0, at, -1, -1, 0};
+	t->v[t->n++] = (struct timeline_chunk){pe, start, count, 0, at, -1, -1, 0, 0};
 	return DLS_OK;
+}
+
+int timeline_give_copy(struct timeline *t, int pe, int64_t start, int64_t count, double at)
+{
+	int rc = timeline_give(t, pe, start, count, at);
+
+	if (!rc)
+		t->v[t->n - 1].copy = 1;
+	return rc;
 }
 
 /* The newest chunk of pe that holds iteration i, or NULL.  A child's

@@ -25,6 +25,8 @@ struct timeline_chunk {
 	double delivered;      /* when its last result came in; < 0: never (lost, cut) */
 	double compute;	       /* the child's measured compute seconds; < 0: none */
 	int cut;	       /* its tail was taken back and given to another */
+	int copy;	       /* a copy of a chunk delivered by another, computed again
+				  to check it (--verify, PROTOCOL.md 19) */
 };
 
 struct timeline {
@@ -34,6 +36,9 @@ struct timeline {
 
 /* Child pe was given [start, start + count) at time `at`: DLS_OK or DLS_ENOMEM. */
 int timeline_give(struct timeline *t, int pe, int64_t start, int64_t count, double at);
+
+/* The same for a copy computed to check results (timeline_chunk.copy). */
+int timeline_give_copy(struct timeline *t, int pe, int64_t start, int64_t count, double at);
 
 /*
  * Results of [start, start + count) came from pe at `at`: they count for

@@ -162,7 +162,8 @@ struct dls_slave_status {
 /* What --verify did (PROTOCOL.md 19), over the run. */
 struct dls_verify_status {
 	double fraction;		 /* 0: the run does not verify */
-	int64_t chunks, iterations;	 /* chunks picked, their iterations */
+	int64_t pieces, iterations;	 /* pieces picked (a chunk picked is checked
+					    in pieces), their iterations */
 	int64_t agreed, disputed;	 /* settled at the first copy; after more */
 	int64_t of_liars;		 /* dropped: computed again, their slave lied */
 	int64_t copies, copied;		 /* copies computed, their iterations */

@@ -188,7 +188,7 @@ for i in 0 1 2; do
 done
 wait_ok "master_callback --verify" "$CBV"
 grep -q "^master_callback: 240 columns from 3 slaves in .* s, sum of counts $want\$" "$T/cbv.log"
-grep -Eq "^master_callback: verified ([1-9][0-9]*) chunks \([1-9][0-9]* columns\): \1 agreed, 0 slaves lied\$" "$T/cbv.log" ||
+grep -Eq "^master_callback: verified ([1-9][0-9]*) pieces \([1-9][0-9]* columns\): \1 agreed, 0 slaves lied\$" "$T/cbv.log" ||
 	fail "master_callback --verify: $(cat "$T/cbv.log")"
 
 # the same program survives its own crash: kill -9 mid-run, --resume

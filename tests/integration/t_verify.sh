@@ -20,7 +20,7 @@ for i in 0 1 2; do
 done
 wait_ok "the honest master" "$MASTER"
 same_image "$T/vh.pgm" "$REF"
-grep -q "^verify 0.5: [0-9]* chunks picked" "$T/master.log" ||
+grep -q "^verify 0.5: [0-9]* iterations picked, computed again by other slaves in [0-9]* pieces" "$T/master.log" ||
 	fail "no verify line: $(grep verify "$T/master.log")"
 verify_get() { # FILE KEY: a field of the JSON's "verify"
 	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["verify"][sys.argv[2]])' "$1" "$2"

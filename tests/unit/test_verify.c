@@ -172,7 +172,7 @@ static void test_honest_confirmed(void)
 	check_exact(m);
 	v = verify_of(m);
 	CU_ASSERT_EQUAL(v.fraction, 1.0);
-	CU_ASSERT_EQUAL(v.chunks, W / 4);
+	CU_ASSERT_EQUAL(v.pieces, W / 4);
 	CU_ASSERT_EQUAL(v.iterations, W);
 	CU_ASSERT_EQUAL(v.agreed, W / 4);
 	CU_ASSERT_EQUAL(v.copies, W / 4);
@@ -255,7 +255,7 @@ static void test_replay_same(void)
 	m = master_open(&back, &err, why);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	after = verify_of(m);
-	CU_ASSERT(before.chunks == after.chunks && before.iterations == after.iterations &&
+	CU_ASSERT(before.pieces == after.pieces && before.iterations == after.iterations &&
 		  before.agreed == after.agreed && before.disputed == after.disputed &&
 		  before.of_liars == after.of_liars && before.copies == after.copies &&
 		  before.copied == after.copied && before.recomputed == after.recomputed &&
@@ -299,15 +299,15 @@ static void test_draw_key_journaled(void)
 	m = master_open(&back, &err, why);
 	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
 	after = verify_of(m);
-	CU_ASSERT_EQUAL(after.chunks, before.chunks);
+	CU_ASSERT_EQUAL(after.pieces, before.pieces);
 	CU_ASSERT_EQUAL(after.agreed, before.agreed);
 	for (int i = 0; i < 3; i++)
 		CU_ASSERT_EQUAL(master_rejoin(m, i, master_child_key(m, i), &vp, why), DLS_OK);
 	drive(m, &d, 0);
 	check_exact(m);
 	after = verify_of(m);
-	CU_ASSERT(after.chunks > 0 && after.chunks < W / 4); /* a sample, not every chunk */
-	CU_ASSERT_EQUAL(after.agreed, after.chunks);
+	CU_ASSERT(after.pieces > 0 && after.pieces < W / 4); /* a sample, not every chunk */
+	CU_ASSERT_EQUAL(after.agreed, after.pieces);
 	master_destroy(m);
 	fresh_dir();
 }
