@@ -10,14 +10,21 @@ set -eu
 start_names
 REF=$(reference 400 200)
 
+# verify_run LOG RUN SLAVES SCHEME F HONEST: a master of SLAVES slaves that
+# verifies F (its log $T/LOG.log, image $T/RUN.pgm, JSON $T/RUN.json; its
+# PID in MASTER) and HONEST dls-slaves s0, s1, ...
+verify_run() {
+	spawn "$1" dls-master --run "$2" --slaves "$3" --width 400 --height 200 --scheme "$4" \
+		--verify "$5" --raw "$T/$2.pgm" --json "$T/$2.json" $NS $EP
+	MASTER=$LAST_PID
+	for i in $(seq 0 $(($6 - 1))); do
+		spawn "$2$i" dls-slave --run "$2" --name "s$i" --t-iter 2000 $NS $EP
+	done
+}
+
 # An honest run: every chunk picked is confirmed by a second copy (how
 # many are picked is the secret draw's).
-spawn master dls-master --run vh --slaves 3 --width 400 --height 200 --scheme gss \
-	--verify 0.5 --raw "$T/vh.pgm" --json "$T/vh.json" $NS $EP
-MASTER=$LAST_PID
-for i in 0 1 2; do
-	spawn vh$i dls-slave --run vh --name s$i --t-iter 2000 $NS $EP
-done
+verify_run master vh 3 gss 0.5 3
 wait_ok "the honest master" "$MASTER"
 same_image "$T/vh.pgm" "$REF"
 grep -q "^verify 0.5: [0-9]* iterations picked, computed again by other slaves in [0-9]* pieces" "$T/master.log" ||
@@ -30,12 +37,7 @@ expect_eq "honest liars" "$(verify_get "$T/vh.json" liars)" "[]"
 
 # A liar among honest slaves: found, refused, its work computed again
 # (every chunk picked: the draw's key is random, and a sample might miss it).
-spawn lmaster dls-master --run vl --slaves 4 --width 400 --height 200 --scheme ss \
-	--verify 1 --raw "$T/vl.pgm" --json "$T/vl.json" $NS $EP
-MASTER=$LAST_PID
-for i in 0 1 2; do
-	spawn vl$i dls-slave --run vl --name s$i --t-iter 2000 $NS $EP
-done
+verify_run lmaster vl 4 ss 1 3
 spawn liar "$DLS_TEST_BIN_DIR/bad_client" --liar vl $NS $EP
 LIAR=$LAST_PID
 wait_ok "the master beside a liar" "$MASTER"
@@ -48,14 +50,9 @@ grep -q "^verify: wrong results from slave [0-9] 'liar'; their [1-9][0-9]* itera
 
 # A liar below a relay hmaster: its relay's merged messages go on for the
 # others; the liar is told the run is done.
-spawn rmaster dls-master --run vr --slaves 4 --width 400 --height 200 --scheme gss \
-	--verify 1 --raw "$T/vr.pgm" $NS $EP
-MASTER=$LAST_PID
+verify_run rmaster vr 4 gss 1 2
 spawn rhm dls-hmaster --run vr --name hmaster.0.0 --mode relay --slaves 2 $NS $EP
 RHM=$LAST_PID
-for i in 0 1; do
-	spawn vr$i dls-slave --run vr --name s$i --t-iter 2000 $NS $EP
-done
 spawn vrb dls-slave --run vr --master hmaster.0.0 --name b --t-iter 2000 $NS $EP
 VRB=$LAST_PID
 spawn rliar "$DLS_TEST_BIN_DIR/bad_client" --liar vr hmaster.0.0 $NS $EP
