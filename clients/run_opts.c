@@ -790,10 +790,14 @@ static void check_roles(struct run_opts *o)
 		cli_usage_error(PROG, "--take-back", o->take_back,
 				"Tree Scheduling and the balancing policies move work their own "
 				"way");
-	if (o->verify > 0 && o->trees)
-		cli_usage_error(PROG, "--verify", NULL,
+	if (o->verify > 0 && o->trees) {
+		char f[32];
+
+		snprintf(f, sizeof(f), "%g", o->verify);
+		cli_usage_error(PROG, "--verify", f,
 				"Tree Scheduling and the balancing policies have no master to "
 				"compare copies: master-slave schemes only");
+	}
 	if (o->slave_program && (o->trees || o->tls))
 		cli_usage_error(PROG, "--slave-program", o->slave_program,
 				"runs master-slave schemes without --tls only");

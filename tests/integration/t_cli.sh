@@ -67,6 +67,12 @@ expect_usage_error "^dls chunks: --X: unknown option: it is called --fiss-x now$
 	dls chunks --scheme fiss --iterations 100 --pes 2 --X 5
 expect_usage_error "^dls run: --h: ambiguous: it could be .*--help" dls run --h
 expect_usage_error "^dls run: --cluster: requires a value$" dls run --cluster
+expect_usage_error "^dls run: --verify '1.5': must be a number from 0 to 1$" \
+	dls run --cluster C8 --verify 1.5
+expect_usage_error "^dls run: --verify '0.1': Tree Scheduling and the balancing policies have no master to compare copies" \
+	dls run --cluster C8 --scheme trees --verify 0.1
+expect_usage_error "^dls-master: --verify '-1': must be a number from 0 to 1$" \
+	dls-master --slaves 2 --verify -1
 expect_usage_error "^dls run: -s: requires a value$" dls run -s
 expect_usage_error "^dls run: --fac=1: takes no value$" dls run --fac=1
 expect_usage_error "^dls-slave: -z: unknown option$" dls-slave -z
