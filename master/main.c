@@ -247,13 +247,7 @@ static void settle(struct master_args *a)
 	cfg->rejoin_ms = a->rejoin_ms;
 	cfg->journal_os = rc_opts->journal_os;
 	cfg->journal_key.set = run_auth_journal_key(&rc_opts->secret, cfg->journal_key.bytes);
-	a->o.out = rc_opts->out;
-	a->o.ior_file = rc_opts->ior_file;
-	a->o.ping_ms = rc_opts->ping_ms;
-	a->o.ping_timeout_ms = rc_opts->ping_timeout_ms;
-	a->o.progress = rc_opts->progress;
-	a->o.secret = &rc_opts->secret;
-	a->o.timeout_s = rc_opts->timeout_s;
+	run_cli_serve_opts(rc_opts, &a->o.serve);
 }
 
 int main(int argc, char **argv)

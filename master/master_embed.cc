@@ -211,14 +211,14 @@ extern "C" int dls_embed_master_start(const struct dls_embed_master_options *o,
 		delete e;
 		return rc;
 	}
-	e->oo.out.quiet = 1;
-	e->oo.ior_file = o->ior_file;
-	e->oo.ping_ms = o->ping_ms;
-	e->oo.ping_timeout_ms = o->ping_timeout_ms;
+	e->oo.serve.out.quiet = 1;
+	e->oo.serve.ior_file = o->ior_file;
+	e->oo.serve.ping_ms = o->ping_ms;
+	e->oo.serve.ping_timeout_ms = o->ping_timeout_ms;
 	e->oo.relay_grace_ms = DLS_RELAY_GRACE_MS;
 	e->oo.stall_ms = DLS_STALL_MS;
 	e->oo.dismiss_timeout_ms = 5000;
-	e->oo.secret = &e->secret;
+	e->oo.serve.secret = &e->secret;
 	if (c.loops > 1) {
 		e->oo.between_loops = between_loops;
 		e->oo.between_ctx = e;

@@ -98,7 +98,7 @@ static int build_report(served *s, struct run_report *r)
 	if (master_snapshot(s->m, &st))
 		return 1;
 	master_job(s->m, &job);
-	run_report_build(r, &job, &st, master_results(s->m), &s->o->out, master_clock_lead(s->m),
+	run_report_build(r, &job, &st, master_results(s->m), &s->o->serve.out, master_clock_lead(s->m),
 			 NULL);
 	return 0;
 }
@@ -122,7 +122,7 @@ static int loop_done(void *ctx)
 		return -1;
 	master_job(s->m, &job);
 	st.elapsed = result_store_elapsed(rs); // the next loop may run already
-	run_report_build(&r, &job, &st, rs, &s->o->out, master_clock_lead_of(s->m, rs), NULL);
+	run_report_build(&r, &job, &st, rs, &s->o->serve.out, master_clock_lead_of(s->m, rs), NULL);
 	s->loops.push_back({rs->loop, rs->work.loop.iterations, rs->t_start, rs->t_end,
 			    result_store_elapsed(rs), r.t_ideal, r.efficiency, r.work, 0,
 			    rs->all_given});
@@ -147,7 +147,7 @@ static int loop_done(void *ctx)
 static int write_outputs(void *ctx)
 {
 	served *s = (served *)ctx;
-	struct run_outputs out = s->o->out;
+	struct run_outputs out = s->o->serve.out;
 	struct run_report r;
 	struct timeline tl = {};
 	int rc;
@@ -192,29 +192,29 @@ extern "C" int master_orb_run(struct master *m, const struct master_orb_opts *o)
 	struct dls_job job;
 
 	master_job(m, &job);
-	Master_i *servant = new Master_i(m, proto_job_out(job), o->ping_timeout_ms, o->secret);
+	Master_i *servant = new Master_i(m, proto_job_out(job), o->serve.ping_timeout_ms, o->serve.secret);
 	servant->set_relay_grace_ms(o->relay_grace_ms);
 	served s = {m, servant, o, {}, NULL};
 	struct run_loop_ops ops = {&s,	      "dls-master",  {&s, holding, ping, lost},
 				   wait_done, all_lost,	     snapshot,
-				   dismiss,   write_outputs, o->timeout_s,
+				   dismiss,   write_outputs, o->serve.timeout_s,
 				   loop_done, quiesce};
 	const struct result_store *rs = master_results(m);
 	int status;
 
 	// a resumed master goes on from its loop: the ones before are in the file
-	if (c->loops > 1 && o->out.npy &&
+	if (c->loops > 1 && o->serve.out.npy &&
 	    (master_resumed(m)
-		 ? npy_stream_reopen(&s.npy, o->out.npy, rs->work.loop.dtype, c->loops,
+		 ? npy_stream_reopen(&s.npy, o->serve.out.npy, rs->work.loop.dtype, c->loops,
 				     rs->work.loop.iterations, rs->work.loop.result_bytes,
 				     master_loop(m))
-		 : npy_stream_open(&s.npy, o->out.npy, rs->work.loop.dtype, c->loops,
+		 : npy_stream_open(&s.npy, o->serve.out.npy, rs->work.loop.dtype, c->loops,
 				   rs->work.loop.iterations, rs->work.loop.result_bytes))) {
-		fprintf(stderr, "dls-master: cannot write '%s'\n", o->out.npy);
+		fprintf(stderr, "dls-master: cannot write '%s'\n", o->serve.out.npy);
 		return 1;
 	}
-	status = dls_serve(servant, o->ior_file, c->run_name, "master", c->nslaves, o->secret, &ops,
-			   o->ping_ms, o->progress);
+	status = dls_serve(servant, o->serve.ior_file, c->run_name, "master", c->nslaves,
+			   o->serve.secret, &ops, o->serve.ping_ms, o->serve.progress);
 	npy_stream_close(s.npy); // the run ended before its last loop: no file
 	return status;
 }

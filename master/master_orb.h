@@ -10,22 +10,17 @@
 #include "master.h"
 #include "run_auth.h"
 #include "run_report.h"
+#include "serve_opts.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct master_orb_opts {
-	struct run_outputs out; /* the table and files written at the end */
-	const char *ior_file;	/* also write the IOR here */
-	int ping_ms;		/* liveness check period */
-	int ping_timeout_ms;	/* a slave silent this long is lost */
+	struct serve_opts serve; /* outputs, IOR, liveness, progress, secret, limit */
 	int relay_grace_ms;	/* and one whose relay hmaster is silent, this much later */
 	int stall_ms;		/* one whose chunk does not advance this long is lost (0: never) */
 	int dismiss_timeout_ms; /* how long to wait for slaves to hear DONE */
-	int progress;		/* a live progress line on stderr */
-	const struct run_secret *secret; /* the run's (NULL: an open run) */
-	double timeout_s;		 /* give up this long after the start (0: never) */
 	/* A run of many loops driven by a program (may be NULL: the master
 	 * starts each next loop itself): called once every result of a loop
 	 * is in; returns 1 once the program started the next loop

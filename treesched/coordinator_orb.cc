@@ -100,9 +100,9 @@ static int write_outputs(void *ctx)
 	have_tree = !coordinator_tree_stats(s->c, &tree);
 	/* 0: the chain starts the run as registration closes, before any
 	 * slave's load clock (set when its registration returns) */
-	run_report_build(&r, &job, &st, coordinator_results(s->c), &s->o->out, 0,
+	run_report_build(&r, &job, &st, coordinator_results(s->c), &s->o->serve.out, 0,
 			 have_tree ? &tree : NULL);
-	rc = run_report_write(&r, coordinator_results(s->c), &s->o->out);
+	rc = run_report_write(&r, coordinator_results(s->c), &s->o->serve.out);
 	run_report_free(&r);
 	if (have_tree)
 		run_report_tree_free(&tree);
@@ -126,14 +126,15 @@ extern "C" int coordinator_orb_run(struct coordinator *c, const struct coordinat
 	struct dls_job job;
 
 	coordinator_job(c, &job);
-	Coordinator_i *servant = new Coordinator_i(c, proto_job_out(job), o->ping_timeout_ms, o->secret);
+	Coordinator_i *servant =
+	    new Coordinator_i(c, proto_job_out(job), o->serve.ping_timeout_ms, o->serve.secret);
 	served s = {c, servant, o};
 	if (coordinator_resumed(c))
 		servant->resume();
 	struct run_loop_ops ops = {&s,	     "dls-treesched", {&s, living, ping, lost},
 				   wait_done, all_lost,	       snapshot,
-				   dismiss,   write_outputs,   o->timeout_s, NULL, quiesce};
+				   dismiss,   write_outputs,   o->serve.timeout_s, NULL, quiesce};
 
-	return dls_serve(servant, o->ior_file, cfg->run_name, "treesched", cfg->nslaves, o->secret,
-			 &ops, o->ping_ms, o->progress);
+	return dls_serve(servant, o->serve.ior_file, cfg->run_name, "treesched", cfg->nslaves,
+			 o->serve.secret, &ops, o->serve.ping_ms, o->serve.progress);
 }

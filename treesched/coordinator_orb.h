@@ -11,19 +11,14 @@
 #include "coordinator.h"
 #include "run_auth.h"
 #include "run_report.h"
+#include "serve_opts.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 struct coordinator_orb_opts {
-	struct run_outputs out; /* the table and files written at the end */
-	const char *ior_file;	/* also write the IOR here */
-	int ping_ms;		/* liveness check period */
-	int ping_timeout_ms;	/* a slave silent this long is lost */
-	int progress;		/* a live progress line on stderr */
-	const struct run_secret *secret; /* the run's (NULL: an open run) */
-	double timeout_s;		 /* give up this long after the start (0: never) */
+	struct serve_opts serve; /* outputs, IOR, liveness, progress, secret, limit */
 };
 
 /* Needs dls_orb_init() first.  Returns the exit status: 0, or 1 on failure. */

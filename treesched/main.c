@@ -186,13 +186,7 @@ static void settle(struct treesched_args *a)
 		config_from_options(cfg, ro);
 	cfg->journal_os = ro->journal_os;
 	cfg->journal_key.set = run_auth_journal_key(&ro->secret, cfg->journal_key.bytes);
-	a->o.out = ro->out;
-	a->o.ior_file = ro->ior_file;
-	a->o.ping_ms = ro->ping_ms;
-	a->o.ping_timeout_ms = ro->ping_timeout_ms;
-	a->o.progress = ro->progress;
-	a->o.secret = &ro->secret;
-	a->o.timeout_s = ro->timeout_s;
+	run_cli_serve_opts(ro, &a->o.serve);
 }
 
 int main(int argc, char **argv)

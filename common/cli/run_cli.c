@@ -191,3 +191,14 @@ void run_cli_finish(const char *prog, struct run_cli *c)
 				"images are Mandelbrot's; write this workload's results with "
 				"--out FILE.npy");
 }
+
+void run_cli_serve_opts(const struct run_cli *c, struct serve_opts *o)
+{
+	o->out = c->out;
+	o->ior_file = c->ior_file;
+	o->ping_ms = c->ping_ms;
+	o->ping_timeout_ms = c->ping_timeout_ms;
+	o->progress = c->progress;
+	o->secret = &c->secret;
+	o->timeout_s = c->timeout_s;
+}

@@ -18,6 +18,7 @@
 #include "iter_order.h"
 #include "run_auth.h"
 #include "run_report.h"
+#include "serve_opts.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -167,6 +168,11 @@ void run_cli_take_config(struct run_cli *c, const char *run_name, int nslaves,
  * reason otherwise.
  */
 void run_cli_finish(const char *prog, struct run_cli *c);
+
+/* What the serving process takes of c once finished: its outputs, IOR,
+ * liveness, progress line, secret (which points into c: keep c in place)
+ * and time limit. */
+void run_cli_serve_opts(const struct run_cli *c, struct serve_opts *o);
 
 #ifdef __cplusplus
 }
