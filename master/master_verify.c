@@ -300,39 +300,74 @@ void master_verify_delivered(struct master *m, int id, const struct dls_result *
 	struct verify_book *b = &m->verify;
 	const struct verify_entry alone = {
 	    .origin = id, .nver = 1, .ver[0] = {.voters = {id}, .nvoters = 1}};
-	/* in pieces no larger than the chunks the scheme hands out now: a
-	 * large chunk delivered near the end is checked by several slaves at
-	 * once, not by one while the others wait */
-	int64_t piece = m->last_chunk > 0 ? m->last_chunk : r->count;
 	int rc;
 
 	if (!verifying(m))
 		return;
 	rc = remember_delivered(b, id, r->start, r->count);
-	if (rc || !drawn(m, r->start, r->count))
-		goto out;
-	for (int64_t at = r->start; !rc && at < r->start + r->count; at += piece) {
-		int64_t n = r->start + r->count - at < piece ? r->start + r->count - at : piece;
-
+	if (!rc && drawn(m, r->start, r->count)) {
 		if (voter_left(m, &alone))
-			rc = pick(m, id, at, n);
+			rc = pick(m, id, r->start, r->count);
 		else
 			b->st.unverifiable++;
 	}
-out:
 	if (rc && !m->replaying)
 		log_warn("--verify: out of memory: chunk [%lld, +%lld) of slave %d is not verified",
 			 (long long)r->start, (long long)r->count, id);
 }
 
+/* The largest copy to hand out now: the pieces waiting shared by the
+ * slaves that may compute them, and no more than the scheme's last chunk,
+ * so that a large chunk picked is checked by several slaves at once rather
+ * than by one while the others wait at the end of the loop. */
+static int64_t piece_limit(const struct master *m)
+{
+	int64_t waiting = 0, limit;
+	int slaves = 0;
+
+	for (size_t k = 0; k < m->verify.n; k++)
+		if (!m->verify.v[k].void_ && m->verify.v[k].holder < 0)
+			waiting += m->verify.v[k].count;
+	for (int i = 0; i < m->roster.n; i++)
+		slaves += roster_alive(&m->roster, i) && !m->children[i].distrusted &&
+			  m->roster.v[i].info.state != DLS_SLAVE_DONE;
+	limit = slaves > 0 ? (waiting + slaves - 1) / slaves : waiting;
+	if (m->last_chunk > 0 && m->last_chunk < limit)
+		limit = m->last_chunk;
+	return limit > 0 ? limit : 1;
+}
+
+/* Entry k, which no copy has settled yet, becomes its first `first`
+ * iterations and a new entry for the rest.  DLS_OK or DLS_ENOMEM (nothing
+ * changed); the entries may move. */
+static int split_entry(struct master *m, size_t k, int64_t first)
+{
+	struct verify_entry *e = &m->verify.v[k];
+	int64_t start = e->start + first, count = e->count - first;
+	int rc = pick(m, e->origin, start, count);
+
+	if (rc)
+		return rc;
+	m->verify.st.iterations -= count; /* picked once: counted once */
+	/* the tail's octets are pick's copy of the store's; the head keeps its
+	 * own buffer, of which a vote compares the first `first` iterations */
+	m->verify.v[k].count = first;
+	return DLS_OK;
+}
+
 int master_verify_next(struct master *m, int id, struct dls_range *c)
 {
+	size_t rb = m->results.work.loop.result_bytes;
+
 	for (size_t k = 0; verifying(m) && k < m->verify.n; k++) {
 		struct verify_entry *e = &m->verify.v[k];
-		size_t rb = m->results.work.loop.result_bytes;
+		int64_t limit;
 
 		if (e->void_ || e->holder >= 0 || !may_vote(m, e, id))
 			continue;
+		limit = piece_limit(m);
+		if (e->count > limit && e->nver == 1 && split_entry(m, k, limit) == DLS_OK)
+			e = &m->verify.v[k];
 		free(e->copy);
 		free(e->got);
 		e->copy = malloc((size_t)e->count * rb);

@@ -49,4 +49,14 @@ for cell in cells:
     runs = {s: " ".join(f"{x:.3f}" for x in v) for s, v in e.items()}
     print(f"{cell:34s} {statistics.median(e['before']):7.3f} {runs['before']:24s} "
           f"{statistics.median(e['after']):7.3f} {runs['after']}")
+    # --verify: the share of the loop computed again, run by run
+    for side in ("before", "after"):
+        v = [json.load(open(os.path.join(t, f))).get("verify")
+             for f in sorted(os.listdir(t)) if f.startswith(key + "," + side + ",")]
+        v = [x for x in v if x]
+        if v:
+            share = " ".join(f"{x['copied'] / json.load(open(os.path.join(t, f)))['iterations']:.3f}"
+                             for x, f in zip(v, sorted(g for g in os.listdir(t)
+                                                        if g.startswith(key + "," + side + ","))))
+            print(f"{'':34s} {side}: iterations computed again / the loop's, run by run: {share}")
 PY

@@ -172,10 +172,10 @@ static void test_honest_confirmed(void)
 	check_exact(m);
 	v = verify_of(m);
 	CU_ASSERT_EQUAL(v.fraction, 1.0);
-	CU_ASSERT_EQUAL(v.pieces, W / 4);
+	CU_ASSERT(v.pieces >= W / 4); /* a chunk may be checked in pieces */
 	CU_ASSERT_EQUAL(v.iterations, W);
-	CU_ASSERT_EQUAL(v.agreed, W / 4);
-	CU_ASSERT_EQUAL(v.copies, W / 4);
+	CU_ASSERT_EQUAL(v.agreed, v.pieces);
+	CU_ASSERT_EQUAL(v.copies, v.pieces);
 	CU_ASSERT_EQUAL(v.copied, W);
 	CU_ASSERT_EQUAL(v.disputed + v.liars + v.unresolved + v.unverifiable, 0);
 	master_destroy(m);
@@ -306,7 +306,7 @@ static void test_draw_key_journaled(void)
 	drive(m, &d, 0);
 	check_exact(m);
 	after = verify_of(m);
-	CU_ASSERT(after.pieces > 0 && after.pieces < W / 4); /* a sample, not every chunk */
+	CU_ASSERT(after.iterations > 0 && after.iterations < W); /* a sample, not every chunk */
 	CU_ASSERT_EQUAL(after.agreed, after.pieces);
 	master_destroy(m);
 	fresh_dir();
