@@ -72,9 +72,29 @@ static struct verify_entry *held_copy(const struct master *m, int id, int64_t st
 	return NULL;
 }
 
+/* Whether any iteration of [start, +count) of e's copy came already. */
+static int got_any(const struct verify_entry *e, int64_t start, int64_t count)
+{
+	for (int64_t i = start; i < start + count; i++)
+		if (e->got[i - e->start])
+			return 1;
+	return 0;
+}
+
+/* The entry of which block r of slave id is a copy: one whose copy id
+ * holds, containing r, none of whose iterations in r came yet (a block of
+ * the same iterations that came again is the ledger's: work of a liar's
+ * reopened and given to id besides); NULL when r is not a copy. */
+static struct verify_entry *copy_of(const struct master *m, int id, const struct dls_result *r)
+{
+	struct verify_entry *e = m->verify.n ? held_copy(m, id, r->start, r->count) : NULL;
+
+	return e && !got_any(e, r->start, r->count) ? e : NULL;
+}
+
 int master_verify_is_copy(const struct master *m, int id, const struct dls_result *r)
 {
-	return m->verify.n && held_copy(m, id, r->start, r->count) != NULL;
+	return copy_of(m, id, r) != NULL;
 }
 
 int master_verify_holds(const struct master *m, int id)
@@ -115,11 +135,17 @@ int master_verify_split(struct master *m, int id, const struct dls_result *res, 
 	s->mem = malloc(n * sizeof(*s->mem));
 	if (!s->mem)
 		return DLS_ENOMEM;
-	for (size_t b = 0; b < n; b++)
-		c += held_copy(m, id, res[b].start, res[b].count) != NULL;
-	for (size_t b = 0, k = 0; b < n; b++) {
-		if (held_copy(m, id, res[b].start, res[b].count))
-			s->mem[n - c + k++] = res[b];
+	/* as master_apply_results will take them, one after the other: a block
+	 * whose iterations an earlier copy block of the message brings is the
+	 * ledger's */
+	for (size_t b = 0; b < n; b++) {
+		int copy = copy_of(m, id, &res[b]) != NULL;
+
+		for (size_t a = 0; copy && a < c; a++)
+			copy = res[b].start >= s->mem[n - 1 - a].start + s->mem[n - 1 - a].count ||
+			       s->mem[n - 1 - a].start >= res[b].start + res[b].count;
+		if (copy)
+			s->mem[n - 1 - c++] = res[b];
 		else
 			s->mem[p++] = res[b];
 	}
@@ -141,27 +167,10 @@ int master_verify_check(struct master *m, int id, const struct verify_split *s, 
 	const struct ledger *l = &m->results.ledger;
 	int piggyback = m->cfg.collect == DLS_COLLECT_PIGGYBACK;
 
-	for (size_t b = 0; b < s->ncopies; b++) {
-		const struct dls_result *r = &s->copies[b];
-		struct verify_entry *e = held_copy(m, id, r->start, r->count);
-
-		if (ledger_fits(l, r, why, MASTER_WHY_LEN))
+	/* copies of iterations not come yet, none twice (master_verify_split) */
+	for (size_t b = 0; b < s->ncopies; b++)
+		if (ledger_fits(l, &s->copies[b], why, MASTER_WHY_LEN))
 			return DLS_EINVAL;
-		for (int64_t i = r->start; i < r->start + r->count; i++)
-			if (e->got[i - e->start]) {
-				snprintf(why, MASTER_WHY_LEN,
-					 "iteration %lld was already delivered", (long long)i);
-				return DLS_EINVAL;
-			}
-		for (size_t a = 0; a < b; a++)
-			if (r->start < s->copies[a].start + s->copies[a].count &&
-			    s->copies[a].start < r->start + r->count) {
-				snprintf(why, MASTER_WHY_LEN,
-					 "result blocks [%lld, +%lld) overlap in one message",
-					 (long long)r->start, (long long)r->count);
-				return DLS_EINVAL;
-			}
-	}
 	/* one chunk in flight: a copy given before the newest chunk is due */
 	for (size_t k = 0; piggyback && !m->children[id].serve.may_prefetch && k < m->verify.n;
 	     k++) {
@@ -530,7 +539,7 @@ static void vote(struct verify_entry *e, size_t bytes)
 void master_verify_take(struct master *m, int id, const struct dls_result *r)
 {
 	size_t rb = m->results.work.loop.result_bytes;
-	struct verify_entry *e = held_copy(m, id, r->start, r->count);
+	struct verify_entry *e = copy_of(m, id, r);
 
 	if (!e)
 		return;

@@ -80,23 +80,26 @@ struct verify_split {
 };
 
 /*
- * Splits res[0..n) of slave id: a block inside a copy it holds goes to
- * copies, any other to plain (without a copy held: plain is res, no
- * memory).  DLS_OK or DLS_ENOMEM; free with master_verify_split_free.
+ * Splits res[0..n) of slave id: a block inside a copy it holds, of
+ * iterations of it that did not come yet (by an earlier call or an
+ * earlier block of this one), goes to copies; any other to plain, the
+ * ledger's (without a copy held: plain is res, no memory).  DLS_OK or
+ * DLS_ENOMEM; free with master_verify_split_free.
  */
 int master_verify_split(struct master *m, int id, const struct dls_result *res, size_t n,
 			struct verify_split *s);
 void master_verify_split_free(struct verify_split *s);
 
 /*
- * Checks the copies of slave id before anything is taken: the right size,
- * no iteration delivered twice; with piggy-back collection, every copy it
- * was given before its newest chunk is complete with them.  DLS_OK, or
- * DLS_EINVAL with why (MASTER_WHY_LEN).
+ * Checks the copies of slave id before anything is taken: the right size;
+ * with piggy-back collection, every copy it was given before its newest
+ * chunk is complete with them.  DLS_OK, or DLS_EINVAL with why
+ * (MASTER_WHY_LEN).
  */
 int master_verify_check(struct master *m, int id, const struct verify_split *s, char *why);
 
-/* Whether block r of slave id is of a copy it holds. */
+/* Whether block r of slave id is a copy (master_verify_split's rule), as
+ * the blocks before it in its call were taken. */
 int master_verify_is_copy(const struct master *m, int id, const struct dls_result *r);
 
 /* Takes a block of a copy, checked: a copy complete is compared, and may
