@@ -120,11 +120,7 @@ static int new_run_config(const struct dls_embed_master_options *o, struct maste
 	c->order = o->interleaved ? ITER_ORDER_INTERLEAVED : ITER_ORDER_NATURAL;
 	c->collect = o->collect_end ? DLS_COLLECT_END : DLS_COLLECT_PIGGYBACK;
 	c->register_timeout_ms = o->register_timeout_ms;
-	if (!(o->verify >= 0 && o->verify <= 1)) {
-		snprintf(why, len, "verify %g: a fraction from 0 to 1", o->verify);
-		return DLS_EINVAL;
-	}
-	c->verify = o->verify;
+	c->verify = o->verify; /* master_create refuses one outside 0..1 */
 	c->start_timeout_ms = 3000;
 	c->wait_ms = 20;
 	c->early_wait_ms = MASTER_EARLY_WAIT_MS;

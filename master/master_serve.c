@@ -181,10 +181,9 @@ void master_apply_results(struct master *m, int id, const struct dls_result *res
 	struct master_child *ch = &m->children[id];
 
 	for (size_t i = 0; i < n; i++) {
-		if (master_verify_is_copy(m, id, &res[i])) {
+		if (master_verify_take(m, id, &res[i])) {
 			timeline_deliver(&m->timeline, id, res[i].start, res[i].count,
 					 result_store_elapsed(&m->results));
-			master_verify_take(m, id, &res[i]);
 			continue;
 		}
 		result_store_accept(&m->results, &res[i], 1); /* stored by check_values */
@@ -875,6 +874,7 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 	struct dls_request *trusted = calloc(n ? n : 1, sizeof(*trusted));
 	struct dls_reply *replies = calloc(n ? n : 1, sizeof(*replies));
 	uint8_t *dropped = calloc(n ? n : 1, 1);
+	char scratch[MASTER_WHY_LEN];
 	uint64_t ticket = 0;
 	size_t nt = 0, j = 0;
 	int rc = DLS_OK;
@@ -891,8 +891,9 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 	for (size_t k = 0; k < n; k++) {
 		int id = reqs[k].slave_id;
 
-		dropped[k] = id >= 0 && id < m->roster.n && m->children[id].distrusted &&
-			     reqs[k].key == m->roster.v[id].key;
+		dropped[k] = roster_check_caller(&m->roster, id, reqs[k].key, scratch,
+						 sizeof(scratch)) == DLS_ESTATE &&
+			     m->children[id].distrusted;
 		if (!dropped[k])
 			trusted[nt++] = reqs[k];
 	}

@@ -19,9 +19,7 @@ int master_verify_init(struct verify_book *b, int nslaves)
 	memset(b, 0, sizeof(*b));
 	b->nslaves = nslaves;
 	b->delivered = calloc((size_t)nslaves, sizeof(*b->delivered));
-	b->ndelivered = calloc((size_t)nslaves, sizeof(*b->ndelivered));
-	b->capdelivered = calloc((size_t)nslaves, sizeof(*b->capdelivered));
-	if (b->delivered && b->ndelivered && b->capdelivered)
+	if (b->delivered)
 		return DLS_OK;
 	master_verify_free(b);
 	return DLS_ENOMEM;
@@ -48,10 +46,8 @@ void master_verify_free(struct verify_book *b)
 		entry_drop(b, b->n - 1);
 	free(b->v);
 	for (int i = 0; b->delivered && i < b->nslaves; i++)
-		free(b->delivered[i]);
+		free(b->delivered[i].v);
 	free(b->delivered);
-	free(b->ndelivered);
-	free(b->capdelivered);
 	memset(b, 0, sizeof(*b));
 }
 
@@ -239,13 +235,12 @@ static int voter_left(const struct master *m, const struct verify_entry *e)
 static int drawn(const struct master *m, int64_t start, int64_t count)
 {
 	uint8_t mac[DLS_HMAC_LEN];
-	dls_hmac *h = dls_hmac_start(m->cfg.verify_key, sizeof(m->cfg.verify_key), DRAW_LABEL);
+	dls_hmac *h;
 	uint64_t x = 0;
 
-	if (m->cfg.verify >= 1) { /* every one (x / 2^64 may round to 1) */
-		dls_hmac_end(h, mac);
+	if (m->cfg.verify >= 1) /* every one (x / 2^64 may round to 1) */
 		return 1;
-	}
+	h = dls_hmac_start(m->cfg.verify_key, sizeof(m->cfg.verify_key), DRAW_LABEL);
 	dls_hmac_add_be(h, m->loop, 4);
 	dls_hmac_add_be(h, (uint64_t)start, 8);
 	dls_hmac_add_be(h, (uint64_t)count, 8);
@@ -255,18 +250,18 @@ static int drawn(const struct master *m, int64_t start, int64_t count)
 	return (double)x / 18446744073709551616.0 < m->cfg.verify;
 }
 
-static int remember_delivered(struct verify_book *b, int id, int64_t start, int64_t count)
+static int remember_delivered(struct verify_delivered *d, int64_t start, int64_t count)
 {
-	if (b->ndelivered[id] == b->capdelivered[id]) {
-		size_t cap = b->capdelivered[id] ? 2 * b->capdelivered[id] : 16;
-		struct verify_range *v = realloc(b->delivered[id], cap * sizeof(*v));
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? 2 * d->cap : 16;
+		struct dls_range *v = realloc(d->v, cap * sizeof(*v));
 
 		if (!v)
 			return DLS_ENOMEM;
-		b->delivered[id] = v;
-		b->capdelivered[id] = cap;
+		d->v = v;
+		d->cap = cap;
 	}
-	b->delivered[id][b->ndelivered[id]++] = (struct verify_range){start, count};
+	d->v[d->n++] = (struct dls_range){start, count};
 	return DLS_OK;
 }
 
@@ -313,7 +308,7 @@ void master_verify_delivered(struct master *m, int id, const struct dls_result *
 
 	if (!verifying(m))
 		return;
-	rc = remember_delivered(b, id, r->start, r->count);
+	rc = remember_delivered(&b->delivered[id], r->start, r->count);
 	if (!rc && drawn(m, r->start, r->count)) {
 		if (voter_left(m, &alone))
 			rc = pick(m, id, r->start, r->count);
@@ -400,8 +395,8 @@ static void reopen_delivered(struct master *m, int id)
 	struct verify_book *b = &m->verify;
 	struct ledger *l = &m->results.ledger;
 
-	for (size_t k = 0; k < b->ndelivered[id]; k++) {
-		const struct verify_range *r = &b->delivered[id][k];
+	for (size_t k = 0; k < b->delivered[id].n; k++) {
+		const struct dls_range *r = &b->delivered[id].v[k];
 
 		for (int64_t i = r->start; i < r->start + r->count; i++)
 			if (l->state[i] == 1) {
@@ -414,7 +409,7 @@ static void reopen_delivered(struct master *m, int id)
 				(long long)r->start, (long long)r->count);
 		b->st.recomputed += r->count;
 	}
-	b->ndelivered[id] = 0;
+	b->delivered[id].n = 0;
 }
 
 static void settle_entries(struct master *m);
@@ -428,8 +423,8 @@ static void distrust(struct master *m, int id, const struct verify_entry *e)
 
 	if (m->children[id].distrusted)
 		return;
-	for (size_t k = 0; k < m->verify.ndelivered[id]; k++)
-		delivered += m->verify.delivered[id][k].count;
+	for (size_t k = 0; k < m->verify.delivered[id].n; k++)
+		delivered += m->verify.delivered[id].v[k].count;
 	m->children[id].distrusted = 1;
 	info->distrusted = 1;
 	m->verify.st.liars++;
@@ -536,25 +531,26 @@ static void vote(struct verify_entry *e, size_t bytes)
 	e->got = NULL;
 }
 
-void master_verify_take(struct master *m, int id, const struct dls_result *r)
+int master_verify_take(struct master *m, int id, const struct dls_result *r)
 {
 	size_t rb = m->results.work.loop.result_bytes;
 	struct verify_entry *e = copy_of(m, id, r);
 
 	if (!e)
-		return;
+		return 0;
 	memcpy(e->copy + (size_t)(r->start - e->start) * rb, r->data, (size_t)r->count * rb);
 	memset(e->got + (r->start - e->start), 1, (size_t)r->count);
 	e->ngot += r->count;
 	m->verify.st.copied += r->count;
 	if (e->ngot < e->count)
-		return;
+		return 1;
 	m->verify.st.copies++;
 	if (e->void_)
 		e->holder = -1; /* judge drops it */
 	else
 		vote(e, (size_t)e->count * rb);
 	settle_entries(m);
+	return 1;
 }
 
 /* Judges every entry that is not waiting for a copy (a judgement may
@@ -580,7 +576,7 @@ void master_verify_release(struct master *m, int id)
 void master_verify_new_loop(struct master *m)
 {
 	for (int i = 0; i < m->verify.nslaves; i++)
-		m->verify.ndelivered[i] = 0;
+		m->verify.delivered[i].n = 0;
 	/* copies of a liar's chunks still held: the loop's results filter
 	 * their late delivery (current_loop_results) */
 	while (m->verify.n)

@@ -49,17 +49,18 @@ struct verify_entry {
 		      holder of a copy delivers it (its results are dropped) */
 };
 
-/* A range a slave delivered in the current loop (a liar's are computed again). */
-struct verify_range {
-	int64_t start, count;
+/* The ranges a slave delivered in the current loop (a liar's are computed
+ * again). */
+struct verify_delivered {
+	struct dls_range *v;
+	size_t n, cap;
 };
 
 /* The master's book of verification. */
 struct verify_book {
 	struct verify_entry *v;
 	size_t n, cap;
-	struct verify_range **delivered; /* per slave, this loop */
-	size_t *ndelivered, *capdelivered;
+	struct verify_delivered *delivered; /* per slave, this loop */
 	int nslaves;
 	struct dls_verify_status st; /* the counts, over the run */
 };
@@ -102,10 +103,11 @@ int master_verify_check(struct master *m, int id, const struct verify_split *s, 
  * the blocks before it in its call were taken. */
 int master_verify_is_copy(const struct master *m, int id, const struct dls_result *r);
 
-/* Takes a block of a copy, checked: a copy complete is compared, and may
- * settle its chunk or find a liar (the loop may then end:
- * master_complete_if_due). */
-void master_verify_take(struct master *m, int id, const struct dls_result *r);
+/* Takes block r of slave id if it is a copy (master_verify_is_copy),
+ * checked: a copy complete is compared, and may settle its piece or find a
+ * liar (the loop may then end: master_complete_if_due).  1 when r was a
+ * copy, 0 when it is the ledger's. */
+int master_verify_take(struct master *m, int id, const struct dls_result *r);
 
 /* Block r of slave id was just accepted: kept as what it delivered this
  * loop, and drawn for verification with the run's fraction. */
