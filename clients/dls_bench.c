@@ -65,6 +65,8 @@ static void help(void)
 	       "  --overlap on|off|both  slaves ask ahead (dls run --overlap; default on);\n"
 	       "                    both: every scheme twice, side by side, the cells\n"
 	       "                    without it labelled SCHEME-off\n"
+	       "  --take-back on|off  the end game (dls run --take-back; default on), in\n"
+	       "                    the flat master-slave runs and their simulations\n"
 	       "  --capacity        the master's request rate with 8 slaves and zero-cost\n"
 	       "                    iterations, beside a bare omniORB two-way call rate\n"
 	       "  --collection WxH  piggy-backed against end-of-run collection on a WxH image\n"
@@ -72,7 +74,7 @@ static void help(void)
 	       "                    with --capacity: a few minutes\n"
 	       "  --out DIR         default bench-out\n\n"
 	       "The runs keep no journal (dls run --no-journal), as the papers' and the peers'\n"
-	       "figures; what the journal costs: scripts/bench-journal.sh (BENCHMARKS.md 12).\n");
+	       "figures; what the journal costs: scripts/bench-journal.sh (BENCHMARKS.md 13.1).\n");
 }
 
 static int split_list(char *s, const char **items, int max)
@@ -110,6 +112,7 @@ struct bench_opts {
 	const char *out;
 	double latency_us; /* emulated one-way link latency of every run */
 	int loops;	   /* loops a run holds (dls run --loops; 1: one) */
+	int takeback;	   /* the end game (dls run --take-back): 1 on, 0 off */
 };
 
 /* "hdtss" (two-level) or "hdtss-relay": DTSS through hmasters. */
@@ -172,6 +175,10 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 	}
 	if (!c->overlap && !is_decentralized(c->kind)) {
 		args[n++] = "--overlap";
+		args[n++] = "off";
+	}
+	if (!o->takeback && !is_decentralized(c->kind) && !is_hdtss(c->kind)) {
+		args[n++] = "--take-back";
 		args[n++] = "off";
 	}
 	args[n++] = "--order";
@@ -287,7 +294,8 @@ static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const 
 		sc.twolevel = !strcmp(c->kind, "hdtss");
 	} else {
 		sched_kind_parse(c->kind, &sc.sched.kind);
-		sc.takeback = SIM_TAKEBACK_HOLDERS; /* dls run's default end game */
+		/* as the runs play it: dls run's default end game, or none */
+		sc.takeback = o->takeback ? SIM_TAKEBACK_HOLDERS : SIM_TAKEBACK_OFF;
 	}
 	sc.overlap = c->overlap;
 	sc.sched.correlated = !strcmp(c->order, "natural");
@@ -457,6 +465,7 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
 					     {"link-latency-us", required_argument, 0, 'l'},
 					     {"overlap", required_argument, 0, 'V'},
 					     {"loops", required_argument, 0, 'N'},
+					     {"take-back", required_argument, 0, 'T'},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
 	struct bench_opts *o = &a->o;
@@ -508,6 +517,9 @@ static int parse_args(int argc, char **argv, struct bench_args *a)
 			break;
 		case 'N':
 			o->loops = (int)cli_i64_or_die(PROG, "--loops", optarg, 1, 100000);
+			break;
+		case 'T':
+			o->takeback = cli_on_off_or_die(PROG, "--take-back", optarg);
 			break;
 		case 'l':
 			o->latency_us = cli_double_or_die(PROG, "--link-latency-us", optarg, 0, 1e7);
@@ -705,7 +717,7 @@ static void write_tables(const struct bench_args *a, const struct bench_cell *ce
 
 int dls_cmd_bench(int argc, char **argv)
 {
-	struct bench_args a = {.o = {4000, 2000, 100, "bench-out", 0, 1},
+	struct bench_args a = {.o = {4000, 2000, 100, "bench-out", 0, 1, 1},
 			       .reps = 3,
 			       .plots = 1,
 			       .overlaps = {1, 0},
