@@ -340,7 +340,7 @@ check-integration: all $(TEST_PROGS) examples test-deps
 
 # Flakes hunted: the integration suite N times, each in a fresh temporary
 # folder, with each test's pass count; HOG=1 keeps every core busy meanwhile
-# (scripts/check-repeat.sh; BENCHMARKS.md).
+# (scripts/check-repeat.sh; BENCHMARKS.md 16.3).
 N   ?= 20
 HOG ?= 0
 check-repeat: all $(TEST_PROGS) examples test-deps
@@ -360,7 +360,7 @@ examples: all
 
 # Whole runs in random configurations, failure drills among them, each
 # checked byte for byte against dls reference (scripts/soak.sh; BENCHMARKS.md
-# 21).  Not in make check: SOAK_RUNS runs take about 6 s each.
+# 16.2).  Not in make check: SOAK_RUNS runs take about 6 s each.
 SOAK_RUNS ?= 100
 SOAK_SEED ?= $(shell date +%s)
 soak: all examples
@@ -370,8 +370,7 @@ soak: all examples
 	  scripts/soak.sh $(SOAK_RUNS) $(SOAK_SEED)
 
 # DLS on real cores against the same kernel in OpenMP, one slave and one
-# thread per core (scripts/bench-omp.sh; BENCHMARKS.md "Real cores against
-# shared memory").  Not in make check: a benchmark, for an idle host.
+# thread per core (scripts/bench-omp.sh; BENCHMARKS.md 11.1).  Not in make check: a benchmark, for an idle host.
 bench-omp: all $(OMP_BIN)
 	scripts/bench-omp.sh $(BUILD)
 

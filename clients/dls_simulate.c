@@ -61,7 +61,7 @@ static void help(void)
 	    "                       the overheads and latency are 0)\n"
 	    "  --take-back M        holders (default for a flat run of one step, as\n"
 	    "                       dls run --take-back on), off, or oracle: the end\n"
-	    "                       game (PROTOCOL.md 17, BENCHMARKS.md 25): a slave\n"
+	    "                       game (PROTOCOL.md 17, BENCHMARKS.md 5): a slave\n"
 	    "                       that finds the scheme exhausted gets the undone\n"
 	    "                       tail of the chunk that ends last, by its holders'\n"
 	    "                       estimates (holders: one round of calls first) or\n"

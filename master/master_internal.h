@@ -72,7 +72,7 @@ struct master_child {
  * slowed to it.  Loose on purpose: honest emulated slaves computing tiny
  * chunks on two shared cores deliver up to 12x slower than they compute
  * (their waits for the CPU and the master count in what is seen), so only
- * absurd claims are caught (BENCHMARKS.md 17.5). */
+ * absurd claims are caught (BENCHMARKS.md 4.7). */
 #define MASTER_RATE_TRUST 32.0
 
 /* What child id holds changed (given work, or its results came): its busy

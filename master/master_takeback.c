@@ -1,6 +1,6 @@
 /*
  * master_takeback.c - the end game's take-back (PROTOCOL.md 17, BENCHMARKS.md
- * 25): once the scheme has handed out every iteration, an idle slave's
+ * 5): once the scheme has handed out every iteration, an idle slave's
  * request does not just wait while the others compute; the master asks the
  * holders how far their chunks are (Slave::progress), picks the chunk that
  * would end last by the holders' own pace, and gives the asker the share of

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench-hosts.sh [BUILD_DIR] [REPS] - a run across three hosts against the
-# same run on one (BENCHMARKS.md 15), as root, on three network namespaces
+# same run on one (BENCHMARKS.md 12), as root, on three network namespaces
 # (scripts/netns-hosts.sh; 10.77.0.1-3 on a bridge):
 #  - C8 at 4000x2000: dls run on the first host with its slaves there too
 #    (one host), and with --hostfile over the three (2, 3 and 3 slaves,

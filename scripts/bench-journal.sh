@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench-journal.sh [BUILD_DIR] [REPS] - what the master's (and Tree
 # Scheduling's coordinator's) journal costs and what their crash costs
-# (BENCHMARKS.md 12), on the emulated C8 at 4000x2000:
+# (BENCHMARKS.md 13.1), on the emulated C8 at 4000x2000:
 #  - T_p with the journal, handed to the OS (dls run's default, which
 #    survives the master's crash) and synced to the disk (--journal-sync
 #    disk, which survives the machine's), against --no-journal, alternating

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs of many loops (BENCHMARKS.md 31), in one invocation:
+# Runs of many loops (BENCHMARKS.md 15), in one invocation:
 #   cost     1000 loops of 64 cheap iterations on C8: from a loop's last
 #            result to every slave holding its first chunk of the next
 #            (the JSON's gap + all_given), beside the bare ORB round trip
@@ -10,7 +10,7 @@
 #   separate the same loops as one dls run per loop (today's other way),
 #            for auto on C8-var: the sum of their wall times
 #   heat     examples/heat_sim: STEPS steps in one run against STEPS runs
-#            of one step (farm-bench, paired)
+#            of one step, in pairs, 3 times: the wall time of each
 # usage: scripts/bench-loops.sh [cost|learn|separate|heat ...]   (default: all)
 # Needs `make` and `make examples` (build/bin, build/examples).
 set -eu
@@ -96,8 +96,18 @@ PY
 heat)
 	names=$("$BIN/dls" names start --dir "$OUT/names")
 	ORB="-ORBInitRef NameService=$names -ORBendPoint giop:tcp:127.0.0.1:"
-	farm-bench -n 3 --timeout 900 --vs "sh -c 'for i in \$(seq $STEPS); do $X/heat_sim --steps 1 --slaves 2 --run heat-one-\$\$-\$i $ORB >/dev/null || exit 1; done'" \
-		-- "$X/heat_sim" --steps "$STEPS" --slaves 2 --run heat-all $ORB
+	# paired: one run of STEPS steps, then STEPS runs of one step, 3 times
+	for rep in 1 2 3; do
+		t0=$(date +%s.%N)
+		"$X/heat_sim" --steps "$STEPS" --slaves 2 --run "heat-all-$rep" $ORB >/dev/null
+		t1=$(date +%s.%N)
+		for i in $(seq "$STEPS"); do
+			"$X/heat_sim" --steps 1 --slaves 2 --run "heat-one-$rep-$i" $ORB >/dev/null
+		done
+		t2=$(date +%s.%N)
+		echo "$t0 $t1 $t2"
+	done | awk -v steps="$STEPS" '{ a[NR] = $2 - $1; b[NR] = $3 - $2 }
+		END { for (i = 1; i <= NR; i++) printf "heat: pair %d: %d steps in one run %.3f s, as %d runs %.3f s (%.3f)\n", i, steps, a[i], steps, b[i], a[i] / b[i] }'
 	"$BIN/dls" names stop --dir "$OUT/names"
 	;;
 *)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# plot-piles.sh MAIN_OUT C64_OUT [DEST] - BENCHMARKS.md 18.2's two plots:
+# plot-piles.sh MAIN_OUT C64_OUT [DEST] - BENCHMARKS.md 8.1's two plots:
 # E by scheme and cluster in each order, from two `dls bench --out` folders:
 # MAIN_OUT (C8, C8-nd, C8-var, C24-nd at t_iter 100 ns) and C64_OUT (C64-nd at
 # 300 ns, where 64 emulated slaves on 2 cores leave the work its share).

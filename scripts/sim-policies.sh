@@ -4,7 +4,7 @@
 # best centralized scheme of {ss, gss, fss, af}, all in `dls simulate` on the
 # same costs (4000x2000 Mandelbrot, t_iter 100 ns) and the same modelled
 # framework: every message LATENCY_US one way (default 50), the master and
-# the hmasters 15 us a message plus 2 us a request (BENCHMARKS.md 8).
+# the hmasters 15 us a message plus 2 us a request (BENCHMARKS.md 9.2).
 # Prints a markdown table of E per (cluster, order), then the 4,096-PE row
 # (100000x100, interleaved; ripple on the 12-cube).  Workpile's and roc's
 # cells are the median E over seeds 1-9 (their end games differ from seed to

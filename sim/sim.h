@@ -43,8 +43,8 @@ struct sim_pe {
 	struct emul_steps load; /* Q_i(t), t from the start of scheduling */
 };
 
-/* The take-back end game (sim_takeback.h): a model of a proposal, not of
- * what dls run does (BENCHMARKS.md 25). */
+/* The take-back end game (sim_takeback.h): the model of what dls run
+ * does (BENCHMARKS.md 5). */
 enum sim_takeback {
 	SIM_TAKEBACK_OFF,     /* a slave that finds nothing left is done (dls run) */
 	SIM_TAKEBACK_HOLDERS, /* the victim by the holders' own estimates */

@@ -1,6 +1,6 @@
 /*
- * sim_takeback.h - a model of an end game that dls run does not play yet
- * (BENCHMARKS.md 25): once the scheme has
+ * sim_takeback.h - a model of the end game dls run plays
+ * (PROTOCOL.md 17, BENCHMARKS.md 5): once the scheme has
  * nothing left to hand out, a slave that asks is given the undone tail of
  * the chunk that will end last, which its holder gives back.
  *

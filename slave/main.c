@@ -256,7 +256,7 @@ int main(int argc, char **argv)
 		a.cfg.speed = slave_calibrate(200);
 		log_info("calibrated Speed: %.0f unit iterations/s", a.cfg.speed);
 	}
-	/* before the ORB starts its threads, which inherit it (BENCHMARKS.md 16) */
+	/* before the ORB starts its threads, which inherit it (BENCHMARKS.md 2) */
 	if (a.cfg.emulated && a.cfg.low_priority && !a.o.coordinator_leaf &&
 	    setpriority(PRIO_PROCESS, 0, EMULATED_NICE))
 		log_warn("stays at its priority: nice %d refused (%s)", EMULATED_NICE,

@@ -84,7 +84,7 @@ void cli_secret_or_die(const char *prog, const char *opt, const char *path,
  * Keeps freed message buffers in the process's heap: results arrive in
  * messages of up to 1 MiB, one after another, and by default glibc hands
  * each freed buffer back to the kernel (mmap threshold, heap trimming), so
- * that the next one faults in page by page (BENCHMARKS.md 10).  A
+ * that the next one faults in page by page (BENCHMARKS.md 3.2).  A
  * process-wide malloc setting: for a server's main() only.
  */
 void cli_keep_message_buffers(void);

@@ -25,7 +25,7 @@
  * at its step but added to what the next step sends on that link: the
  * fluid is kept, only later; links settle in whole iterations anyway, and
  * it cuts the messages 5-6 fold at the same E in the model (BENCHMARKS.md
- * 18).  With pass_min 0 every step sends, as in the paper.
+ * 8.2).  With pass_min 0 every step sends, as in the paper.
  *
  * Message: PASS (kind 0), a = rho's IEEE-754 bits; on the line also b and
  * c, the sender's count of living PEs to its left and to its right.

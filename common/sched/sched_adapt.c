@@ -56,7 +56,7 @@
  *
  * Before a PE has measured anything it counts as the mean of those that
  * have (as 1 when none has): AWF-C/E and AF start as plain factoring (a
- * probe start measured worse for them: BENCHMARKS.md 17.1).  Every chunk
+ * probe start measured worse for them: BENCHMARKS.md 4.2).  Every chunk
  * is at least 1.
  */
 #include <math.h>

@@ -14,7 +14,7 @@
 /*
  * Writes every page of fresh (calloc'ed, so still unmapped) memory now,
  * before the run: a first touch while results arrive costs a page fault
- * per 4 KiB inside T_p (BENCHMARKS.md 10).  Through a volatile pointer, as
+ * per 4 KiB inside T_p (BENCHMARKS.md 3.2).  Through a volatile pointer, as
  * the compiler may drop a memset of calloc'ed memory.
  */
 static void prefault(uint8_t *p, size_t n)

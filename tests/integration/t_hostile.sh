@@ -199,9 +199,9 @@ echo "ok withdraw up a chain: refused below for a slave that registered there, i
 # calls on a slave then need a connection it cannot open.  Under make
 # sanitize, UBSan's vptr check still stops this master at its exit, in the
 # ORB's teardown at the descriptor limit: an open defect, see BENCHMARKS.md
-# 30; a release build ends exact, exit 0.)
+# 14.3; a release build ends exact, exit 0.)
 if [ -n "${DLS_SANITIZE:-}" ]; then
-	echo "skip the descriptor-limit master under make sanitize (UBSan stops it in the ORB's teardown: BENCHMARKS.md 30)"
+	echo "skip the descriptor-limit master under make sanitize (UBSan stops it in the ORB's teardown: BENCHMARKS.md 14.3)"
 else
 	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 	(

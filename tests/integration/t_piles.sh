@@ -54,8 +54,7 @@ if 0 < k < r["slaves"] - 1:
 PY
 
 # a slave of a Ripple cube that never starts (withdrawn): seven slaves make
-# no cube, so Ripple runs on a line, exact (before, every slave refused the
-# cube of 7 and the run failed: found by make soak, BENCHMARKS.md 23)
+# no cube, so Ripple runs on a line, exact
 run ripple-cube-nostart --scheme ripple --topology cube --cluster C8 --t-iter 300 --no-start 3
 grep -q "Ripple's cube needs a power-of-two number of slaves and 7 registered: it runs on a line" \
 	"$T/logs-ripple-cube-nostart/master.log"

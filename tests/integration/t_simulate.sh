@@ -18,7 +18,7 @@ expect_usage_error "^dls run: --cluster 'p3x': unknown cluster" dls run --cluste
 expect_usage_error "^dls simulate: --pes '0': must be an integer" dls simulate --pes 0
 expect_usage_error "^dls simulate: --link-latency-us 'x': must be a number" dls simulate --cluster C8 --link-latency-us x
 
-# the take-back (PROTOCOL.md 17, BENCHMARKS.md 25), modelled by default as
+# the take-back (PROTOCOL.md 17, BENCHMARKS.md 5), modelled by default as
 # dls run plays it: mFSC on C8-mis, natural order, beats itself without it,
 # says what it took back; flat, one step only
 off=$(dls simulate --cluster C8-mis --scheme mfsc --width 800 --height 400 --take-back off |

@@ -24,7 +24,7 @@ two_at_once run_one on --t-iter 2000
 two_at_once run_one off --t-iter 2000 --take-back off
 steps_done
 # the default takes tails back and says how many; off takes none.  (What
-# it gains is measured in BENCHMARKS.md 27, side by side: two runs at once
+# it gains is measured in BENCHMARKS.md 4.1 and 5, side by side: two runs at once
 # on a loaded machine do not tell, and a test asserts no speed.)
 grep -qE "^take-back: [1-9][0-9]* chunk tails, [1-9][0-9]* iterations" "$T/on.log"
 [ "$(json_get "$T/on.json" takebacks)" -ge 1 ]

@@ -429,9 +429,8 @@ static void test_piles(void)
 
 /* A giver lost after its notice of a hand-over and (maybe) before the
  * transfer: the receiver may never have got the work the books give it, so
- * the giver's heir computes it too, and either may deliver it.  Before, the
- * books named the receiver alone, and the run waited for ever (BENCHMARKS.md
- * 21). */
+ * the giver's heir computes it too, and either may deliver it: with the
+ * receiver alone in the books, the run would wait for ever. */
 static void test_giver_lost_mid_handover(void)
 {
 	struct coordinator_config c;
@@ -519,8 +518,7 @@ static void test_withdrawn_slave(void)
 /* The dead giver's heir is the receiver of its last notice: told to compute
  * those iterations again (the transfer may not have come), it may hold two
  * copies, give one on, and deliver the other: that report is its due, however
- * far the copy it gave on travelled (a workpile run refused it once: BENCHMARKS
- * 23).  Chain positions 0-3: a at 1, its heir at 0, b at 2, c at 3. */
+ * far the copy it gave on travelled.  Chain positions 0-3: a at 1, its heir at 0, b at 2, c at 3. */
 static void test_heir_of_its_own_transfer(void)
 {
 	struct coordinator_config c;
