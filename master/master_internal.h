@@ -43,12 +43,14 @@ struct master_child {
 	 * delivered then; the seconds since then that it held undelivered
 	 * work (busy_since > 0: it holds some since then; a wait for work,
 	 * A_i = 0 or in the queue, is not counted); what it claimed: compute
-	 * seconds and iterations over every chunk it measured; whether it was
-	 * slowed (logged once) */
+	 * seconds and iterations over every chunk it measured, and how many
+	 * chunks it measured after its first delivery; whether it was slowed
+	 * (logged once) */
 	int64_t first_delivered;
 	double first_delivery_at;
 	double busy_s, busy_since;
 	double claimed_s, claimed_n;
+	int64_t claimed_since;
 	int slowed;
 	int cut; /* a tail of its was taken back: its results of it are dropped */
 	/* its progress as its answers showed it (master_progress_still): the
@@ -74,6 +76,14 @@ struct master_child {
  * (their waits for the CPU and the master count in what is seen), so only
  * absurd claims are caught (BENCHMARKS.md 4.7). */
 #define MASTER_RATE_TRUST 32.0
+
+/* ...and only once it held its work at least this long a chunk on average
+ * since its first delivery: below it, a chunk's exchanges and its waits
+ * for the CPU (an honest slave of chunks of a millisecond, on a loaded
+ * host, holds each for tens of ms) are what the master sees, not its
+ * computing.  A child kept under it cannot lie much: every chunk of its
+ * ends within this of its start. */
+#define MASTER_RATE_FLOOR_S 0.1
 
 /* What child id holds changed (given work, or its results came): its busy
  * time (master_child.busy_s) is brought up to now.  The lock is held. */

@@ -31,6 +31,7 @@ void master_readmit(struct master *m, int id)
 	/* the rate it is seen to deliver at starts again (slow_to_seen) */
 	ch->first_delivery_at = 0;
 	ch->claimed_s = ch->claimed_n = 0;
+	ch->claimed_since = 0;
 	if (!m->replaying)
 		log_warn("slave %d '%s' called again after it was declared lost: taken back "
 			 "(the work it held had gone to others)",
@@ -198,6 +199,7 @@ void master_apply_results(struct master *m, int id, const struct dls_result *res
 		ch->first_delivery_at = dls_now();
 		ch->first_delivered = delivered(m, id);
 		ch->busy_s = ch->busy_since = 0;
+		ch->claimed_since = 0;
 	}
 	master_note_busy(m, id);
 	if (n)
@@ -430,13 +432,15 @@ static int wait_turn(struct master *m, int64_t acp, struct serve_waiter *w, char
  * claim a rate more than MASTER_RATE_TRUST times what it was seen to
  * deliver (iterations delivered or held since its first delivery, over
  * the time since that it held work: an honest slave that waited for work
- * is not taken for a liar) has this chunk's times slowed by the excess,
- * with a line the first time.  Not while replaying: the journal holds the
- * times as they were learnt. */
+ * is not taken for a liar), while it held its work MASTER_RATE_FLOOR_S a
+ * chunk measured since or longer (an honest slave of short chunks is
+ * seen exchanging, not computing), has this chunk's times slowed by the
+ * excess, with a line the first time.  Not while replaying: the journal
+ * holds the times as they were learnt. */
 static void slow_to_seen(struct master *m, int id, struct dls_chunk_time *t)
 {
 	struct master_child *ch = &m->children[id];
-	double seen, claimed, f;
+	double held, seen, claimed, f;
 
 	if (m->replaying || t->count < 1 || !(t->compute_s > 0) || !isfinite(t->compute_s) ||
 	    !isfinite(t->elapsed_s))
@@ -445,12 +449,14 @@ static void slow_to_seen(struct master *m, int id, struct dls_chunk_time *t)
 	ch->claimed_n += (double)t->count;
 	if (!(ch->first_delivery_at > 0) || delivered(m, id) == ch->first_delivered)
 		return;
+	ch->claimed_since++;
 	/* delivered since, and what it holds (computed already, may be): all
 	 * it was handed since */
-	seen = (ch->busy_s + (ch->busy_since > 0 ? dls_now() - ch->busy_since : 0)) /
-	       (double)(m->roster.v[id].info.iterations - ch->first_delivered);
+	held = ch->busy_s + (ch->busy_since > 0 ? dls_now() - ch->busy_since : 0);
+	seen = held / (double)(m->roster.v[id].info.iterations - ch->first_delivered);
 	claimed = ch->claimed_s / ch->claimed_n;
-	if (!(claimed * MASTER_RATE_TRUST < seen))
+	if (!(claimed * MASTER_RATE_TRUST < seen) ||
+	    held < MASTER_RATE_FLOOR_S * (double)ch->claimed_since)
 		return;
 	f = seen / (MASTER_RATE_TRUST * claimed);
 	if (!ch->slowed++)

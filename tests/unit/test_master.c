@@ -657,10 +657,12 @@ static void test_adaptive_learns(void)
 }
 
 /* A slave that claims to compute far faster than it delivers is slowed:
- * slave 1 claims a microsecond a chunk, delivering every 30 ms; slave 0,
- * honest, 3 ms a column.  From slave 1's second delivery on its claims
- * count as at most MASTER_RATE_TRUST times what it delivered: believed it
- * would weigh ~2 (all of AWF-C's weight), slowed clearly less. */
+ * slave 1 claims a microsecond a chunk; slave 0, honest, 3 ms a column.
+ * While slave 1 holds each chunk 30 ms the master cannot tell its
+ * computing from its exchanges (MASTER_RATE_FLOOR_S): not judged.  Once
+ * its chunks take longer, its claims count as at most MASTER_RATE_TRUST
+ * times what it delivered: believed it would weigh ~2 (all of AWF-C's
+ * weight), slowed clearly less. */
 static void test_liar_slowed_to_seen(void)
 {
 	struct master *m = make(2, SCHED_AWF_C, DLS_COLLECT_PIGGYBACK);
@@ -670,7 +672,7 @@ static void test_liar_slowed_to_seen(void)
 	struct dls_chunk_time lie;
 	struct dls_reply rep, next;
 	struct dls_result res;
-	uint16_t *c0 = counts_for(0, 10), *c1 = counts_for(10, 8), *c2;
+	uint16_t *c0 = counts_for(0, 10), *c1 = counts_for(10, 8), *c2, *c3;
 	double v[2];
 	int ids[2];
 
@@ -688,14 +690,22 @@ static void test_liar_slowed_to_seen(void)
 	c2 = counts_for(next.start, next.count);
 	res = tu_counts(next.start, next.count, c2, (size_t)next.count * H);
 	lie = (struct dls_chunk_time){next.start, next.count, 1e-6, 1e-6};
-	ask_measured(m, 1, 3, &res, &lie, 1);
-	CU_ASSERT_EQUAL(m->children[1].slowed, 1);
+	next = ask_measured(m, 1, 3, &res, &lie, 1);
+	CU_ASSERT_EQUAL(m->children[1].slowed, 0); /* 30 ms a chunk: exchanges */
+	CU_ASSERT_FATAL(next.count > 0);
+	dls_sleep_ms(250);
+	c3 = counts_for(next.start, next.count);
+	res = tu_counts(next.start, next.count, c3, (size_t)next.count * H);
+	lie = (struct dls_chunk_time){next.start, next.count, 1e-6, 1e-6};
+	ask_measured(m, 1, 4, &res, &lie, 1);
+	CU_ASSERT_EQUAL(m->children[1].slowed, 1); /* 140 ms a chunk: judged */
 	/* as journaled: a hundred times longer than claimed, at least */
 	CU_ASSERT(m->children[1].applied[0].compute_s > 1e-4);
 	CU_ASSERT(sched_weight(m->sched, 1) < 1.99);
 	free(c0);
 	free(c1);
 	free(c2);
+	free(c3);
 	master_destroy(m);
 }
 
