@@ -160,7 +160,7 @@ struct slave_ops slave_client_ops(slave_client *c, void (*registered)(void *, in
 
 // --- Tree Scheduling ----------------------------------------------------------
 
-static int register_tree(void *ctx, const char *name, double speed, struct tree_assignment *a,
+static int register_tree(void *ctx, const char *name, double speed, struct placement *a,
 			 char *why, size_t len)
 {
 	slave_client *c = (slave_client *)ctx;
@@ -374,10 +374,10 @@ static int give(void *ctx, int to, int from, int64_t start, int64_t count, int64
 			   len);
 }
 
-struct slave_tree_ops slave_client_tree_ops(slave_client *c,
+struct placed_ops slave_client_tree_ops(slave_client *c,
 					    void (*registered)(void *, int, const struct dls_job *))
 {
-	struct slave_tree_ops ops;
+	struct placed_ops ops;
 
 	ops.ctx = c;
 	ops.register_tree = register_tree;
@@ -538,16 +538,16 @@ int slave_client_run(slave_client *c, const struct slave_config *cfg,
 	int rc;
 
 	if (o->coordinator_leaf) {
-		struct slave_tree *t = slave_tree_create();
-		struct slave_tree_stats ts = {0, 0, 0, 0};
+		struct slave_placed *t = slave_placed_create();
+		struct placed_stats ts = {0, 0, 0, 0};
 
 		if (!t) {
 			snprintf(why, len, "out of memory");
 			return DLS_ENOMEM;
 		}
-		c->servant->set_tree(t);
-		struct slave_tree_ops tops = slave_client_tree_ops(c, registered);
-		rc = slave_tree_run(t, cfg, &tops, st, &ts, why, len);
+		c->servant->set_placed(t);
+		struct placed_ops tops = slave_client_tree_ops(c, registered);
+		rc = slave_placed_run(t, cfg, &tops, st, &ts, why, len);
 		log_info("tree mode: %lld iterations moved out in %lld migrations, %lld in",
 			 (long long)ts.moved_out, (long long)ts.migrations_out,
 			 (long long)ts.moved_in);

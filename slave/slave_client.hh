@@ -47,8 +47,8 @@ int slave_client_run(slave_client *c, const struct slave_config *cfg,
 void slave_client_unbind(slave_client *c);
 void slave_client_deactivate(slave_client *c);
 
-// Tree mode: the callbacks for slave_tree_run().
-struct slave_tree_ops slave_client_tree_ops(slave_client *c,
+// Tree mode: the callbacks for slave_placed_run().
+struct placed_ops slave_client_tree_ops(slave_client *c,
 					    void (*registered)(void *, int, const struct dls_job *));
 
 #endif

@@ -61,9 +61,9 @@ struct slave_pile {
 	double t0;
 	int err; /* a rule ran out of memory: the run ends */
 	int64_t started; /* iterations taken from the pile */
-	struct slave_tree_stats ts;
+	struct placed_stats ts;
 	struct run *r;
-	const struct slave_tree_ops *ops;
+	const struct placed_ops *ops;
 };
 
 static int grow(void **v, size_t *cap, size_t need, size_t size)
@@ -203,7 +203,7 @@ static void ruled(struct slave_pile *p, int rc)
 
 /* --- creation, incoming calls ------------------------------------------- */
 
-struct slave_pile *slave_pile_create(const struct tree_assignment *a)
+struct slave_pile *slave_pile_create(const struct placement *a)
 {
 	struct slave_pile *p = calloc(1, sizeof(*p));
 
@@ -318,7 +318,7 @@ void slave_pile_stop(struct slave_pile *p)
  * what does not go is put back on the pile.  Without the lock. */
 static void give(struct slave_pile *p, const struct out_item *o)
 {
-	const struct slave_tree_ops *ops = p->ops;
+	const struct placed_ops *ops = p->ops;
 	char why[SLAVE_WHY_LEN] = "";
 	int rc, unreached = 0;
 
@@ -354,7 +354,7 @@ static void give(struct slave_pile *p, const struct out_item *o)
 
 static void send_msg(struct slave_pile *p, const struct out_item *o)
 {
-	const struct slave_tree_ops *ops = p->ops;
+	const struct placed_ops *ops = p->ops;
 	char why[SLAVE_WHY_LEN] = "";
 	int rc;
 
@@ -453,8 +453,8 @@ static int64_t take_head(struct slave_pile *p)
 	return it;
 }
 
-int slave_pile_run(struct slave_pile *p, struct run *r, const struct slave_tree_ops *ops,
-		   const struct tree_assignment *a, struct slave_tree_stats *ts)
+int slave_pile_run(struct slave_pile *p, struct run *r, const struct placed_ops *ops,
+		   const struct placement *a, struct placed_stats *ts)
 {
 	struct stretch stretch = {0, 0};
 	double last_report = dls_now();

@@ -1,7 +1,7 @@
 /*
  * slave_pile.h - a slave under a decentralized policy of docs/schemes.md appendix A
  * (workpile, roc): placed by the coordinator like a tree slave
- * (slave_tree.c registers it and hands over here), it computes the
+ * (slave_placed.c registers it and hands over here), it computes the
  * iterations of its pile one at a time from the head, and runs the
  * policy's rules (common/policy/pile_policy.h, the same code the simulator runs)
  * on its own pile.  Two threads: the caller's computes and reports; a
@@ -19,7 +19,7 @@
 #define DLS_SLAVE_PILE_H
 
 #include "slave_internal.h"
-#include "slave_tree.h"
+#include "slave_placement.h"
 
 struct slave_pile;
 
@@ -27,17 +27,17 @@ struct slave_pile;
  * A pile for the placement a (policy, parameters, peers' count, its first
  * iterations).  NULL when out of memory.
  */
-struct slave_pile *slave_pile_create(const struct tree_assignment *a);
+struct slave_pile *slave_pile_create(const struct placement *a);
 void slave_pile_destroy(struct slave_pile *p);
 
 /*
  * Runs the placed slave until the coordinator says stop (slave_pile_stop):
  * computes, reports every a->report_interval seconds (0: when out of work),
- * balances.  r: the run set up by slave_tree_run.  DLS_OK, or the error of
+ * balances.  r: the run set up by slave_placed_run.  DLS_OK, or the error of
  * a computation or a report, with r->why.
  */
-int slave_pile_run(struct slave_pile *p, struct run *r, const struct slave_tree_ops *ops,
-		   const struct tree_assignment *a, struct slave_tree_stats *ts);
+int slave_pile_run(struct slave_pile *p, struct run *r, const struct placed_ops *ops,
+		   const struct placement *a, struct placed_stats *ts);
 
 /* Incoming (any thread): a policy message of slave `from` (already authenticated). */
 int slave_pile_on_message(struct slave_pile *p, int from, const struct pile_msg *m);

@@ -31,14 +31,14 @@ void Slave_i::stop_as(int how, const char *reason)
 	log_info("asked to stop: %s", reason);
 	if (!stop_)
 		stop_ = how;
-	if (tree_)
-		slave_tree_on_stop(tree_);
+	if (placed_)
+		slave_placed_on_stop(placed_);
 }
 
 void Slave_i::request_stop(const char *reason)
 {
 	stop_as(SLAVE_STOP_LEAVE, reason);
-	if (!tree_ && cut_ok_)
+	if (!placed_ && cut_ok_)
 		slave_cut_short(&cut_); /* what is computed goes now, the rest to others */
 }
 
@@ -63,7 +63,7 @@ DLS::ChunkProgress Slave_i::progress(DLS::Capability key)
 		require_key(key, "progress");
 	}
 	memset(&p, 0, sizeof(p));
-	if (cut_ok_ && !tree_)
+	if (cut_ok_ && !placed_)
 		slave_cut_progress(&cut_, &p);
 	out.start = p.start;
 	out.count = p.count;
@@ -82,7 +82,7 @@ void Slave_i::take_back(DLS::Capability key, CORBA::LongLong start, CORBA::LongL
 
 		require_key(key, "take_back");
 	}
-	if (!cut_ok_ || tree_)
+	if (!cut_ok_ || placed_)
 		throw DLS::Refused("take_back: this slave's chunks cannot be cut");
 	if (slave_cut_take(&cut_, start, end, why, sizeof(why))) {
 		static struct log_limit lim = LOG_LIMIT_INIT("refused take-backs");
@@ -96,7 +96,7 @@ void Slave_i::demand(CORBA::Long from_slave_id, DLS::Capability key)
 {
 	static struct log_limit lim = LOG_LIMIT_INIT("refused demands");
 
-	if (!tree_) {
+	if (!placed_) {
 		log_limited(&lim, (int)from_slave_id, "demand from slave %d refused: not in tree mode",
 			    (int)from_slave_id);
 		throw DLS::Refused("this slave does not run Tree Scheduling");
@@ -118,7 +118,7 @@ void Slave_i::demand(CORBA::Long from_slave_id, DLS::Capability key)
 					   "key: only its neighbours may ask it for work");
 		}
 	}
-	slave_tree_on_demand(tree_, from_slave_id);
+	slave_placed_on_demand(placed_, from_slave_id);
 }
 
 void Slave_i::transfer(CORBA::Long from_slave_id, DLS::Capability key, CORBA::LongLong start,
@@ -126,7 +126,7 @@ void Slave_i::transfer(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Lo
 {
 	static struct log_limit lim = LOG_LIMIT_INIT("refused transfers");
 
-	if (!tree_) {
+	if (!placed_) {
 		log_limited(&lim, (int)from_slave_id,
 			    "transfer of [%lld, +%lld) from slave %d refused: not in tree mode",
 			    (long long)start, (long long)count, (int)from_slave_id);
@@ -147,7 +147,7 @@ void Slave_i::transfer(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Lo
 		}
 	}
 	char why[256] = "";
-	int rc = slave_tree_on_transfer(tree_, from_slave_id, start, count, stride, why,
+	int rc = slave_placed_on_transfer(placed_, from_slave_id, start, count, stride, why,
 					sizeof(why));
 
 	if (rc)
@@ -159,7 +159,7 @@ void Slave_i::balance(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Lon
 {
 	struct pile_msg m = {(int)kind, (int)from_slave_id, -1, a, b, c, d};
 
-	if (!tree_)
+	if (!placed_)
 		throw DLS::Refused("this slave does not run a workpile or roc policy");
 	{
 		omni_mutex_lock l(lock_);
@@ -184,7 +184,7 @@ void Slave_i::balance(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Lon
 					   "or is not a slave of the run");
 		}
 	}
-	if (slave_tree_on_balance(tree_, from_slave_id, &m))
+	if (slave_placed_on_balance(placed_, from_slave_id, &m))
 		throw DLS::Refused("balance: this slave does not run a workpile or roc policy");
 }
 
@@ -234,8 +234,8 @@ void Slave_i::flush_early_balance()
 		n = peer_keys_.size();
 	}
 	for (const early_balance &e : early) {
-		if (e.key == own && e.from >= 0 && (size_t)e.from < n && tree_)
-			slave_tree_on_balance(tree_, e.from, &e.m);
+		if (e.key == own && e.from >= 0 && (size_t)e.from < n && placed_)
+			slave_placed_on_balance(placed_, e.from, &e.m);
 		else
 			log_warn("an early balance message from slave %d did not show the peer key: "
 				 "dropped",
@@ -267,8 +267,8 @@ void Slave_i::neighbours(DLS::Capability key, CORBA::Long left_id, DLS::Slave_pt
 		left_key_ = left_key;
 		right_key_ = right_key;
 	}
-	if (tree_)
-		slave_tree_on_neighbours(tree_, left_id, left_tau, right_id, right_tau);
+	if (placed_)
+		slave_placed_on_neighbours(placed_, left_id, left_tau, right_id, right_tau);
 }
 
 DLS::Slave_ptr Slave_i::neighbour(enum tree_side side, uint64_t *key)
@@ -303,8 +303,8 @@ void Slave_i::set_tree_keys(uint64_t key, uint64_t peer_key, DLS::Slave_ptr left
 		early.swap(early_);
 	}
 	for (const early_demand &d : early) {
-		if (d.key == peer_key && tree_)
-			slave_tree_on_demand(tree_, d.from);
+		if (d.key == peer_key && placed_)
+			slave_placed_on_demand(placed_, d.from);
 		else
 			log_warn("an early demand from slave %d did not show the peer key: dropped",
 				 d.from);

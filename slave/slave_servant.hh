@@ -1,7 +1,7 @@
 // slave_servant.hh - Slave_i, the thin servant of DLS::Slave: answers the
 // master's liveness pings and its parent's stop; in Tree Scheduling it
 // passes its neighbours' demands and transfers, and the coordinator's
-// changes of neighbours, to the tree core (slave_tree.h), and keeps the
+// changes of neighbours, to the placed core (slave_placed.h), and keeps the
 // neighbours' references for the core's own calls; under workpile or roc
 // it passes other slaves' balance messages and transfers on, and keeps
 // every slave's reference.  Every call but ping
@@ -18,14 +18,14 @@
 
 #include "dls.hh"
 #include "slave_cut.h"
-#include "slave_tree.h"
+#include "slave_placed.h"
 
 // Workpile and roc: a call on another slave times out after this long.
 #define SLAVE_PEER_TIMEOUT_MS 3000
 
 class Slave_i : public POA_DLS::Slave {
 public:
-	Slave_i() : stop_(0), tree_(NULL), key_(0), peer_key_(0), left_key_(0), right_key_(0)
+	Slave_i() : stop_(0), placed_(NULL), key_(0), peer_key_(0), left_key_(0), right_key_(0)
 	{
 		cut_ok_ = slave_cut_init(&cut_) == 0;
 	}
@@ -33,7 +33,7 @@ public:
 	// tree core it was given goes with it.
 	~Slave_i()
 	{
-		slave_tree_destroy(tree_);
+		slave_placed_destroy(placed_);
 		if (cut_ok_)
 			slave_cut_destroy(&cut_);
 	}
@@ -67,11 +67,11 @@ public:
 	// the slave leaves (SLAVE_STOP_LEAVE).
 	void request_stop(const char *reason);
 
-	// Tree mode: the core that gets the demands and transfers (taken over:
-	// freed with the servant).
-	void set_tree(struct slave_tree *t)
+	// A placed slave (Tree Scheduling or a policy): the core that gets the
+	// demands, transfers and messages (taken over: freed with the servant).
+	void set_placed(struct slave_placed *t)
 	{
-		tree_ = t;
+		placed_ = t;
 	}
 	// The capability its parent issued: from now on stop() needs it.
 	void set_key(uint64_t key);
@@ -106,7 +106,7 @@ private:
 	volatile int stop_; // set by stop(), read by the slave loop
 	struct slave_cut cut_;
 	bool cut_ok_;
-	struct slave_tree *volatile tree_;
+	struct slave_placed *volatile placed_;
 	omni_mutex lock_; // guards the keys and the neighbours
 	uint64_t key_, peer_key_, left_key_, right_key_;
 	DLS::Slave_var left_, right_;

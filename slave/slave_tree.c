@@ -14,7 +14,6 @@
 #include "dls_time.h"
 #include "slave_call.h"
 #include "slave_internal.h"
-#include "slave_pile.h"
 #include "tree_migrate.h"
 
 #define EARLY_MAX 8
@@ -35,8 +34,7 @@ struct slave_tree {
 	int pending[2]; /* a demand waits here from TREE_LEFT / TREE_RIGHT */
 	int early[EARLY_MAX], nearly; /* demands from slaves not (yet) known as neighbours */
 	int asked;			/* demands outstanding */
-	struct slave_tree_stats ts;
-	struct slave_pile *pile; /* workpile, roc: the placed slave's pile */
+	struct placed_stats ts;
 };
 
 struct slave_tree *slave_tree_create(void)
@@ -59,27 +57,8 @@ void slave_tree_destroy(struct slave_tree *t)
 		return;
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->cond);
-	slave_pile_destroy(t->pile);
 	free(t->ranges);
 	free(t);
-}
-
-/* The pile of a placed workpile, roc or ripple slave, or NULL. */
-static struct slave_pile *pile_of(struct slave_tree *t)
-{
-	struct slave_pile *p;
-
-	pthread_mutex_lock(&t->lock);
-	p = t->pile;
-	pthread_mutex_unlock(&t->lock);
-	return p;
-}
-
-int slave_tree_on_balance(struct slave_tree *t, int from, const struct pile_msg *m)
-{
-	struct slave_pile *p = pile_of(t);
-
-	return p ? slave_pile_on_message(p, from, m) : DLS_ESTATE;
 }
 
 static int add_range(struct slave_tree *t, int64_t start, int64_t count, int64_t stride)
@@ -141,11 +120,8 @@ int slave_tree_on_demand(struct slave_tree *t, int from)
 int slave_tree_on_transfer(struct slave_tree *t, int from, int64_t start, int64_t count,
 			   int64_t stride, char *why, size_t len)
 {
-	struct slave_pile *p = pile_of(t);
 	int rc;
 
-	if (p)
-		return slave_pile_on_transfer(p, from, start, count, stride, why, len);
 	pthread_mutex_lock(&t->lock);
 	/* a transfer comes after a demand, so after placement */
 	if (!t->placed || !tree_migrate_range_ok(start, count, stride, t->iterations)) {
@@ -189,21 +165,15 @@ void slave_tree_on_neighbours(struct slave_tree *t, int left, double left_tau, i
 
 void slave_tree_on_stop(struct slave_tree *t)
 {
-	struct slave_pile *p;
-
 	pthread_mutex_lock(&t->lock);
 	t->stop = 1;
-	p = t->pile;
 	pthread_cond_broadcast(&t->cond);
 	pthread_mutex_unlock(&t->lock);
-	if (p)
-		slave_pile_stop(p);
 }
 
-/* Serves the demands waiting here, between iterations; the lock is held. */
-/* The coordinator's migrated() and register_tree(), as slave_call makes them. */
+/* The coordinator's migrated(), as slave_call makes it. */
 struct migrated_call {
-	const struct slave_tree_ops *ops;
+	const struct placed_ops *ops;
 	int from, to;
 	struct trange tail;
 };
@@ -216,22 +186,9 @@ static int migrated_once(void *arg, char *why, size_t len)
 				c->tail.stride, why, len);
 }
 
-struct register_call {
-	const struct slave_tree_ops *ops;
-	const char *name;
-	double speed;
-	struct tree_assignment *a;
-};
-
-static int register_once(void *arg, char *why, size_t len)
-{
-	struct register_call *c = arg;
-
-	return c->ops->register_tree(c->ops->ctx, c->name, c->speed, c->a, why, len);
-}
-
-static void serve_demands(struct run *r, struct slave_tree *t, const struct slave_tree_ops *ops,
-			  const struct tree_assignment *a)
+/* Serves the demands waiting here, between iterations; the lock is held. */
+static void serve_demands(struct run *r, struct slave_tree *t, const struct placed_ops *ops,
+			  const struct placement *a)
 {
 	for (int side = TREE_RIGHT; side >= TREE_LEFT; side--) {
 		int64_t rem = remaining(t), n;
@@ -287,8 +244,8 @@ static void serve_demands(struct run *r, struct slave_tree *t, const struct slav
 }
 
 /* Sends one demand to each neighbour it may ask; the lock is held. */
-static void ask(struct run *r, struct slave_tree *t, const struct slave_tree_ops *ops,
-		const struct tree_assignment *a)
+static void ask(struct run *r, struct slave_tree *t, const struct placed_ops *ops,
+		const struct placement *a)
 {
 	int sides[2], n = 0;
 
@@ -309,78 +266,8 @@ static void ask(struct run *r, struct slave_tree *t, const struct slave_tree_ops
 	pthread_mutex_lock(&t->lock);
 }
 
-/*
- * Registers with the coordinator (through the slave's call policy, so
- * that it may rejoin a resumed coordinator: rejoin_ops carries the
- * adapter's rejoin) and sets the run up for the placement *a.  DLS_OK
- * (r set up: slave_teardown frees it), or the error with why.
- */
-static int place(struct run *r, struct slave_ops *rejoin_ops, const struct slave_config *cfg,
-		 const struct slave_tree_ops *ops, struct slave_stats *st,
-		 struct tree_assignment *a, char *why, size_t len)
-{
-	double q;
-	int rc;
-
-	memset(st, 0, sizeof(*st));
-	r->cfg = cfg;
-	r->st = st;
-	r->why = why;
-	r->len = len;
-	rejoin_ops->ctx = ops->ctx;
-	rejoin_ops->rejoin = ops->rejoin;
-	r->ops = rejoin_ops;
-	r->tree = 1;
-	why[0] = '\0';
-	q = slave_load(r, r->t0); /* emulated: the load at the start */
-	struct register_call rc_call = {ops, cfg->name, slave_declared_speed(cfg) / q, a};
-
-	rc = slave_call(r, register_once, &rc_call, why, len);
-	if (rc)
-		return rc;
-	st->id = a->id;
-	st->vpower = a->vpower;
-	r->registered = 1; /* its id and capability let it rejoin a resumed coordinator */
-	st->times.t_comwait = 0;
-	r->job = a->job;
-	r->t0 = dls_now();
-	return slave_setup(r);
-}
-
-/* Workpile, roc or ripple: the pile's own loop (slave_pile.h). */
-static int run_pile(struct slave_tree *t, struct run *r, const struct slave_tree_ops *ops,
-		    const struct tree_assignment *a, struct slave_tree_stats *ts)
-{
-	struct slave_pile *p = slave_pile_create(a);
-
-	if (!p) {
-		snprintf(r->why, r->len, "out of memory");
-		return DLS_ENOMEM;
-	}
-	pthread_mutex_lock(&t->lock);
-	t->id = a->id;
-	t->iterations = a->job.iterations;
-	t->placed = 1;
-	t->pile = p;
-	if (t->stop)
-		slave_pile_stop(p);
-	pthread_mutex_unlock(&t->lock);
-	if (ops->registered)
-		ops->registered(ops->ctx, a->id, &a->job);
-	log_info("placed as slave %d of %d (%s): %lld iterations from %lld (stride %lld)", a->id,
-		 a->npes, pile_policy_name(a->policy), (long long)a->count, (long long)a->start,
-		 (long long)a->stride);
-	return slave_pile_run(p, r, ops, a, ts);
-}
-
-/*
- * Tree Scheduling's loop: the iterations in hand one at a time, the
- * neighbours' demands served between them, results reported every
- * report_interval (and when out of work), then a demand to a neighbour
- * and a wait for its transfer, until the coordinator says stop.
- */
-static int run_tree(struct slave_tree *t, struct run *r, const struct slave_tree_ops *ops,
-		    const struct tree_assignment *a, struct slave_tree_stats *ts)
+int slave_tree_loop(struct slave_tree *t, struct run *r, const struct placed_ops *ops,
+		    const struct placement *a, struct placed_stats *ts)
 {
 	struct stretch stretch = {0, 0};
 	double last_report;
@@ -455,21 +342,5 @@ static int run_tree(struct slave_tree *t, struct run *r, const struct slave_tree
 		log_warn("stopped with %zu result blocks unsent", r->store.n);
 	if (ts)
 		*ts = t->ts;
-	return rc;
-}
-
-int slave_tree_run(struct slave_tree *t, const struct slave_config *cfg,
-		   const struct slave_tree_ops *ops, struct slave_stats *st,
-		   struct slave_tree_stats *ts, char *why, size_t len)
-{
-	struct run r = {0};
-	struct slave_ops rejoin_ops = {0}; /* the retries rejoin a resumed coordinator */
-	struct tree_assignment a;
-	int rc = place(&r, &rejoin_ops, cfg, ops, st, &a, why, len);
-
-	if (rc)
-		return rc;
-	rc = a.piles ? run_pile(t, &r, ops, &a, ts) : run_tree(t, &r, ops, &a, ts);
-	slave_teardown(&r);
 	return rc;
 }

@@ -20,15 +20,15 @@
 #include "dls/slave.h"
 #include "fuzz_run.h"
 #include "master_testutil.h"
-#include "slave_tree.h"
+#include "slave_placed.h"
 #include "tree_migrate.h"
 
 struct world {
 	struct fz_run ref;	 /* the loop and its reference results */
-	struct tree_assignment a; /* the placement */
+	struct placement a; /* the placement */
 	pthread_mutex_t lock;
 	uint8_t *given; /* by iteration: handed to the slave (placement or transfer) */
-	struct slave_tree *t;
+	struct slave_placed *t;
 	struct slave_config cfg;
 	int rc;
 };
@@ -50,7 +50,7 @@ static void give(struct world *w, int64_t start, int64_t count, int64_t stride)
 	pthread_mutex_unlock(&w->lock);
 }
 
-static int op_register(void *ctx, const char *name, double speed, struct tree_assignment *a,
+static int op_register(void *ctx, const char *name, double speed, struct placement *a,
 		       char *why, size_t len)
 {
 	struct world *w = ctx;
@@ -132,19 +132,19 @@ static int op_give(void *ctx, int to, int from, int64_t start, int64_t count, in
 static void *run_slave(void *arg)
 {
 	struct world *w = arg;
-	struct slave_tree_ops ops = {w,		op_register, op_report, op_migrated,
+	struct placed_ops ops = {w,		op_register, op_report, op_migrated,
 				     op_demand, op_transfer, NULL, NULL, op_balance, op_give};
 	struct slave_stats st;
-	struct slave_tree_stats ts;
+	struct placed_stats ts;
 	char why[256];
 
-	w->rc = slave_tree_run(w->t, &w->cfg, &ops, &st, &ts, why, sizeof(why));
+	w->rc = slave_placed_run(w->t, &w->cfg, &ops, &st, &ts, why, sizeof(why));
 	return NULL;
 }
 
 static void place(struct world *w, struct fz *f)
 {
-	struct tree_assignment *a = &w->a;
+	struct placement *a = &w->a;
 	int32_t width = 1 + (int32_t)fz_pick(f, 96), height = 1 + (int32_t)fz_pick(f, 3);
 
 	memset(a, 0, sizeof(*a));
@@ -210,7 +210,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	give(&w, w.a.start, w.a.count, w.a.stride);
 	slave_config_init(&w.cfg);
 	w.cfg.t_iter_ns = 1;
-	w.t = slave_tree_create();
+	w.t = slave_placed_create();
 	FZ_ASSERT(w.t);
 	FZ_ASSERT(pthread_create(&tid, NULL, run_slave, &w) == 0);
 	for (int k = 0; k < 64 && fz_left(&f); k++) {
@@ -222,7 +222,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					     fz_i64_near(&f, 3), fz_i64_near(&f, 3),
 					     fz_i64_near(&f, 0), fz_i64_near(&f, 1)};
 
-			slave_tree_on_balance(w.t, from, &m);
+			slave_placed_on_balance(w.t, from, &m);
 			break;
 		}
 		case 0:
@@ -233,23 +233,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			if (ok) /* given before it can be reported */
 				give(&w, start, count, stride);
-			if (slave_tree_on_transfer(w.t, from, start, count, stride, why,
+			if (slave_placed_on_transfer(w.t, from, start, count, stride, why,
 						   sizeof(why)) == DLS_OK)
 				FZ_ASSERT(ok);
 			break;
 		}
 		case 2:
-			slave_tree_on_demand(w.t, from);
+			slave_placed_on_demand(w.t, from);
 			break;
 		default:
-			slave_tree_on_neighbours(w.t, (int)fz_i64_near(&f, 0), fz_double(&f),
+			slave_placed_on_neighbours(w.t, (int)fz_i64_near(&f, 0), fz_double(&f),
 						 (int)fz_i64_near(&f, 1), fz_double(&f));
 		}
 	}
-	slave_tree_on_stop(w.t);
+	slave_placed_on_stop(w.t);
 	pthread_join(tid, NULL);
 	FZ_ASSERT(w.rc == DLS_OK);
-	slave_tree_destroy(w.t);
+	slave_placed_destroy(w.t);
 	free(w.given);
 	pthread_mutex_destroy(&w.lock);
 	fz_run_free(&w.ref);
