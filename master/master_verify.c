@@ -428,12 +428,17 @@ static void distrust(struct master *m, int id, const struct verify_entry *e)
 	m->children[id].distrusted = 1;
 	info->distrusted = 1;
 	m->verify.st.liars++;
-	if (!m->replaying)
+	if (!m->replaying && delivered)
 		log_warn("--verify: slave %d '%s' returned wrong results for [%lld, +%lld): two "
 			 "other copies agree; it is no longer trusted, and the %lld iterations it "
 			 "delivered in this loop are computed again",
 			 id, info->name, (long long)e->start, (long long)e->count,
 			 (long long)delivered);
+	else if (!m->replaying)
+		log_warn("--verify: slave %d '%s' returned wrong results for [%lld, +%lld): two "
+			 "other copies agree; it is no longer trusted (it had delivered no results "
+			 "of this loop: nothing to compute again)",
+			 id, info->name, (long long)e->start, (long long)e->count);
 	info->state = DLS_SLAVE_LOST;
 	moved = serve_release(&m->results.ledger, &m->children[id].serve, id, &m->requeue);
 	m->requeued_total += moved;

@@ -397,6 +397,25 @@ static void run_rules(struct slave_pile *p)
 	}
 }
 
+/* Whether o's peer was found dead after o was queued: its call is then not
+ * made (a peer that dies slowly, on a saturated host, would hold each of
+ * its queued calls for their whole timeout, and the balancing with it),
+ * and a hand-over's range goes back on the pile.  Without the lock. */
+static int dead_since(struct slave_pile *p, const struct out_item *o)
+{
+	int dead;
+
+	pthread_mutex_lock(&p->lock);
+	dead = !h_alive(p, o->to);
+	if (dead && o->kind == OUT_GIVE) {
+		if (add_range(p, o->r.start, o->r.count, o->r.stride))
+			ruled(p, DLS_ENOMEM);
+		pthread_cond_broadcast(&p->cond);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return dead;
+}
+
 static void *balancer(void *arg)
 {
 	struct slave_pile *p = arg;
@@ -420,7 +439,8 @@ static void *balancer(void *arg)
 			p->nout = 0;
 			pthread_mutex_unlock(&p->lock);
 			for (size_t k = 0; k < n; k++)
-				(batch[k].kind == OUT_GIVE ? give : send_msg)(p, &batch[k]);
+				if (!dead_since(p, &batch[k]))
+					(batch[k].kind == OUT_GIVE ? give : send_msg)(p, &batch[k]);
 			pthread_mutex_lock(&p->lock);
 			continue;
 		}

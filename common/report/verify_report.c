@@ -23,8 +23,12 @@ void verify_report_table(const struct dls_status *s, FILE *out)
 		for (int i = 0; i < s->nslaves; i++)
 			if (s->slaves[i].distrusted)
 				fprintf(out, " slave %d '%s'", s->slaves[i].id, s->slaves[i].name);
-		fprintf(out, "; their %lld iterations were computed again by others\n",
-			(long long)v->recomputed);
+		if (v->recomputed)
+			fprintf(out, "; their %lld iterations were computed again by others\n",
+				(long long)v->recomputed);
+		else /* caught on a copy, before any result of theirs was taken */
+			fprintf(out, "; none of their results had been taken: nothing to compute "
+				     "again\n");
 	}
 	if (v->unverifiable)
 		fprintf(out, "verify: %lld pieces picked had no other slave to check them\n",

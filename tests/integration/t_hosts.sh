@@ -152,19 +152,22 @@ wait $MASTER
 same_image "$T/mh.pgm" "$REF"
 echo "multi-homed host: refused naming 10.99.0.3, exact with --listen"
 
-# a link cut mid-run, while every slave computes (T_ideal 3.5 s): h3's port
-# on the switch goes down at 1.5 s, up at 4.5 s.  cut_link NAME OPTIONS...
+# a link cut mid-run, while every slave computes (T_ideal 7 s): h3's port
+# on the switch goes down once h3 is seen holding work, 1.5 s in or later,
+# and up 3 s after.  cut_link NAME OPTIONS...
 cut_link() {
 	local name=$1 runpid cut_at lost at id who seen=no
 	shift
-	"${RUN[@]}" --t-iter 10000 --ping-timeout-ms 1000 --raw "$T/$name.pgm" --dir "$T/$name" \
+	"${RUN[@]}" --t-iter 20000 --ping-timeout-ms 1000 --raw "$T/$name.pgm" --dir "$T/$name" \
 		--run "$name" "$@" >"$T/$name.log" 2>&1 &
 	runpid=$!
 	# cut once h3's hmaster or slaves hold work (dls status), not at a fixed
 	# time: a slow start (under ASan) may not have registered by then, and
-	# a cut-off child that holds nothing is never pinged, so never lost
+	# a cut-off child that holds nothing is never pinged, so never lost;
+	# asked until the run ends (on a saturated host one dls status may take
+	# seconds)
 	sleep 1.5
-	for _ in $(seq 100); do
+	while kill -0 "$runpid" 2>/dev/null; do
 		if [ -f "$T/$name/names.address" ] && on $H1 dls status --run "$name" \
 			-ORBInitRef NameService="$(cat "$T/$name/names.address")" 2>/dev/null |
 			awk '$1 ~ /^(hmaster\.0\.2|slave\.[567])/ && $NF ~ /^[0-9]+$/ && $NF > 0 { f = 1 }

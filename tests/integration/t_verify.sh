@@ -45,8 +45,10 @@ wait_ok "the liar" "$LIAR"
 same_image "$T/vl.pgm" "$REF"
 grep -q "^liar refused after [1-9][0-9]* wrong chunks delivered: slave [0-9] returned wrong results (--verify): it is no longer trusted" "$T/liar.log" ||
 	fail "the liar was not refused: $(cat "$T/liar.log")"
-grep -q "^verify: wrong results from slave [0-9] 'liar'; their [1-9][0-9]* iterations were computed again by others" "$T/lmaster.log" ||
-	fail "no liar in the report: $(grep verify "$T/lmaster.log")"
+# (caught on a copy it was given before any result of its own was taken,
+# it has nothing to compute again: on a loaded host it may register last)
+grep -qE "^verify: wrong results from slave [0-9] 'liar'; (their [1-9][0-9]* iterations were computed again by others|none of their results had been taken: nothing to compute again)$" \
+	"$T/lmaster.log" || fail "no liar in the report: $(grep verify "$T/lmaster.log")"
 
 # A liar below a relay hmaster: its relay's merged messages go on for the
 # others; the liar is told the run is done.
