@@ -31,7 +31,6 @@ void master_readmit(struct master *m, int id)
 	/* the rate it is seen to deliver at starts again (slow_to_seen) */
 	ch->first_delivery_at = 0;
 	ch->claimed_s = ch->claimed_n = 0;
-	ch->claimed_since = 0;
 	if (!m->replaying)
 		log_warn("slave %d '%s' called again after it was declared lost: taken back "
 			 "(the work it held had gone to others)",
