@@ -46,25 +46,6 @@ public:
 	{
 		throw DLS::Refused("take_back: this slave computes its chunks whole");
 	}
-	void demand(CORBA::Long, DLS::Capability) override
-	{
-		throw DLS::Refused("not in tree mode");
-	}
-	void transfer(CORBA::Long, DLS::Capability, CORBA::LongLong, CORBA::LongLong,
-		      CORBA::LongLong) override
-	{
-		throw DLS::Refused("not in tree mode");
-	}
-	void balance(CORBA::Long, DLS::Capability, CORBA::Long, CORBA::LongLong, CORBA::LongLong,
-		     CORBA::LongLong, CORBA::LongLong) override
-	{
-		throw DLS::Refused("not in a workpile or roc run");
-	}
-	void neighbours(DLS::Capability, CORBA::Long, DLS::Slave_ptr, CORBA::Double, DLS::Capability,
-			CORBA::Long, DLS::Slave_ptr, CORBA::Double, DLS::Capability) override
-	{
-		throw DLS::Refused("not in tree mode");
-	}
 };
 
 struct job {

@@ -262,7 +262,7 @@ static int demand(void *ctx, enum tree_side side, int from, char *why, size_t le
 {
 	slave_client *c = (slave_client *)ctx;
 	uint64_t key;
-	DLS::Slave_var n = c->servant->neighbour(side, &key);
+	DLS::PlacedSlave_var n = c->servant->neighbour(side, &key);
 
 	if (CORBA::is_nil(n)) {
 		snprintf(why, len, "no neighbour on that side");
@@ -277,7 +277,7 @@ static int demand(void *ctx, enum tree_side side, int from, char *why, size_t le
 }
 
 // Hands start, start + stride, ... (count) to slave s, showing its key.
-static int transfer_to(DLS::Slave_ptr s, uint64_t key, int from, int64_t start, int64_t count,
+static int transfer_to(DLS::PlacedSlave_ptr s, uint64_t key, int from, int64_t start, int64_t count,
 		       int64_t stride, const char *none, char *why, size_t len)
 {
 	if (CORBA::is_nil(s)) {
@@ -297,7 +297,7 @@ static int transfer(void *ctx, enum tree_side side, int from, int64_t start, int
 {
 	slave_client *c = (slave_client *)ctx;
 	uint64_t key;
-	DLS::Slave_var n = c->servant->neighbour(side, &key);
+	DLS::PlacedSlave_var n = c->servant->neighbour(side, &key);
 
 	return transfer_to(n, key, from, start, count, stride, "no neighbour on that side", why,
 			   len);
@@ -308,22 +308,22 @@ static int transfer(void *ctx, enum tree_side side, int from, int64_t start, int
 // Nil with why and *rc: DLS_EREMOTE when the coordinator says `to` is lost
 // (a nil reference: the caller takes it as dead), DLS_EINVAL when it
 // cannot say (a refusal, or the coordinator not reached).
-static DLS::Slave_ptr peer_of(slave_client *c, int from, int to, uint64_t *key, int *rc,
+static DLS::PlacedSlave_ptr peer_of(slave_client *c, int from, int to, uint64_t *key, int *rc,
 			      char *why, size_t len)
 {
-	DLS::Slave_ptr s = c->servant->peer(to, key);
+	DLS::PlacedSlave_ptr s = c->servant->peer(to, key);
 
 	*rc = DLS_OK;
 	if (!CORBA::is_nil(s))
 		return s;
 	try {
 		DLS::Capability k = 0;
-		DLS::Slave_var ref = c->coordinator->peer(from, c->key, to, k);
+		DLS::PlacedSlave_var ref = c->coordinator->peer(from, c->key, to, k);
 
 		if (CORBA::is_nil(ref)) {
 			snprintf(why, len, "the coordinator has slave %d as lost", to);
 			*rc = DLS_EREMOTE;
-			return DLS::Slave::_nil();
+			return DLS::PlacedSlave::_nil();
 		}
 		s = c->servant->learn_peer(to, ref, k);
 		*key = k;
@@ -333,7 +333,7 @@ static DLS::Slave_ptr peer_of(slave_client *c, int from, int to, uint64_t *key, 
 		dls_corba_error(e, cause, sizeof(cause));
 		snprintf(why, len, "cannot ask the coordinator for slave %d: %s", to, cause);
 		*rc = DLS_EINVAL; // not the peer's fault: not taken as dead
-		return DLS::Slave::_nil();
+		return DLS::PlacedSlave::_nil();
 	}
 	if (CORBA::is_nil(s)) {
 		snprintf(why, len, "no slave %d in this run", to);
@@ -348,7 +348,7 @@ static int balance(void *ctx, int to, int from, const struct pile_msg *m, char *
 	slave_client *c = (slave_client *)ctx;
 	uint64_t key;
 	int rc;
-	DLS::Slave_var s = peer_of(c, from, to, &key, &rc, why, len);
+	DLS::PlacedSlave_var s = peer_of(c, from, to, &key, &rc, why, len);
 
 	if (CORBA::is_nil(s))
 		return rc;
@@ -366,7 +366,7 @@ static int give(void *ctx, int to, int from, int64_t start, int64_t count, int64
 	slave_client *c = (slave_client *)ctx;
 	uint64_t key;
 	int rc;
-	DLS::Slave_var s = peer_of(c, from, to, &key, &rc, why, len);
+	DLS::PlacedSlave_var s = peer_of(c, from, to, &key, &rc, why, len);
 
 	if (CORBA::is_nil(s))
 		return rc;

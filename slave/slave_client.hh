@@ -16,7 +16,7 @@ struct slave_client {
 	DLS::Master_var master_register; // same object, a timeout as long as registration
 	DLS::Coordinator_var coordinator; // tree mode: the same two roles
 	DLS::Coordinator_var coordinator_register;
-	DLS::Slave_var self;
+	DLS::PlacedSlave_var self;
 	Slave_i *servant;
 	char run_name[64];
 	char bound_path[192];	  // empty until bound

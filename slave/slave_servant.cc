@@ -1,4 +1,4 @@
-// slave_servant.cc - DLS::Slave operations.
+// slave_servant.cc - DLS::PlacedSlave operations (DLS::Slave's and a placed slave's).
 #include "slave_servant.hh"
 
 #include <stdio.h>
@@ -200,9 +200,9 @@ void Slave_i::set_npes(int npes)
 	flush_early_balance();
 }
 
-DLS::Slave_ptr Slave_i::learn_peer(int id, DLS::Slave_ptr ref, uint64_t key)
+DLS::PlacedSlave_ptr Slave_i::learn_peer(int id, DLS::PlacedSlave_ptr ref, uint64_t key)
 {
-	DLS::Slave_ptr p = DLS::Slave::_duplicate(ref);
+	DLS::PlacedSlave_ptr p = DLS::PlacedSlave::_duplicate(ref);
 
 	// a hung peer holds up this slave's balancing for this long at most,
 	// then it is taken as dead (slave_pile.c)
@@ -211,11 +211,11 @@ DLS::Slave_ptr Slave_i::learn_peer(int id, DLS::Slave_ptr ref, uint64_t key)
 	omni_mutex_lock l(lock_);
 	if (id < 0 || (size_t)id >= peers_.size()) {
 		CORBA::release(p);
-		return DLS::Slave::_nil();
+		return DLS::PlacedSlave::_nil();
 	}
 	peers_[id] = p;
 	peer_keys_[id] = key;
-	return DLS::Slave::_duplicate(p);
+	return DLS::PlacedSlave::_duplicate(p);
 }
 
 void Slave_i::flush_early_balance()
@@ -243,27 +243,27 @@ void Slave_i::flush_early_balance()
 	}
 }
 
-DLS::Slave_ptr Slave_i::peer(int id, uint64_t *key)
+DLS::PlacedSlave_ptr Slave_i::peer(int id, uint64_t *key)
 {
 	omni_mutex_lock l(lock_);
 
 	*key = 0;
 	if (id < 0 || (size_t)id >= peers_.size() || CORBA::is_nil(peers_[id].in()))
-		return DLS::Slave::_nil();
+		return DLS::PlacedSlave::_nil();
 	*key = peer_keys_[id];
-	return DLS::Slave::_duplicate(peers_[id].in());
+	return DLS::PlacedSlave::_duplicate(peers_[id].in());
 }
 
-void Slave_i::neighbours(DLS::Capability key, CORBA::Long left_id, DLS::Slave_ptr left,
+void Slave_i::neighbours(DLS::Capability key, CORBA::Long left_id, DLS::PlacedSlave_ptr left,
 			 CORBA::Double left_tau, DLS::Capability left_key, CORBA::Long right_id,
-			 DLS::Slave_ptr right, CORBA::Double right_tau, DLS::Capability right_key)
+			 DLS::PlacedSlave_ptr right, CORBA::Double right_tau, DLS::Capability right_key)
 {
 	{
 		omni_mutex_lock l(lock_);
 
 		require_key(key, "neighbours");
-		left_ = DLS::Slave::_duplicate(left);
-		right_ = DLS::Slave::_duplicate(right);
+		left_ = DLS::PlacedSlave::_duplicate(left);
+		right_ = DLS::PlacedSlave::_duplicate(right);
 		left_key_ = left_key;
 		right_key_ = right_key;
 	}
@@ -271,12 +271,12 @@ void Slave_i::neighbours(DLS::Capability key, CORBA::Long left_id, DLS::Slave_pt
 		slave_placed_on_neighbours(placed_, left_id, left_tau, right_id, right_tau);
 }
 
-DLS::Slave_ptr Slave_i::neighbour(enum tree_side side, uint64_t *key)
+DLS::PlacedSlave_ptr Slave_i::neighbour(enum tree_side side, uint64_t *key)
 {
 	omni_mutex_lock l(lock_);
 
 	*key = side == TREE_LEFT ? left_key_ : right_key_;
-	return DLS::Slave::_duplicate(side == TREE_LEFT ? left_.in() : right_.in());
+	return DLS::PlacedSlave::_duplicate(side == TREE_LEFT ? left_.in() : right_.in());
 }
 
 void Slave_i::set_key(uint64_t key)
@@ -286,8 +286,8 @@ void Slave_i::set_key(uint64_t key)
 	key_ = key;
 }
 
-void Slave_i::set_tree_keys(uint64_t key, uint64_t peer_key, DLS::Slave_ptr left,
-			    uint64_t left_key, DLS::Slave_ptr right, uint64_t right_key)
+void Slave_i::set_tree_keys(uint64_t key, uint64_t peer_key, DLS::PlacedSlave_ptr left,
+			    uint64_t left_key, DLS::PlacedSlave_ptr right, uint64_t right_key)
 {
 	std::vector<early_demand> early;
 
@@ -296,8 +296,8 @@ void Slave_i::set_tree_keys(uint64_t key, uint64_t peer_key, DLS::Slave_ptr left
 
 		key_ = key;
 		peer_key_ = peer_key;
-		left_ = DLS::Slave::_duplicate(left);
-		right_ = DLS::Slave::_duplicate(right);
+		left_ = DLS::PlacedSlave::_duplicate(left);
+		right_ = DLS::PlacedSlave::_duplicate(right);
 		left_key_ = left_key;
 		right_key_ = right_key;
 		early.swap(early_);

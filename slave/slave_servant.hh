@@ -1,5 +1,7 @@
-// slave_servant.hh - Slave_i, the thin servant of DLS::Slave: answers the
-// master's liveness pings and its parent's stop; in Tree Scheduling it
+// slave_servant.hh - Slave_i, the thin servant of DLS::PlacedSlave (a
+// DLS::Slave that a coordinator can also place, so one servant serves every
+// kind of run): answers the master's liveness pings, its progress and
+// take-back calls, and its parent's stop; in Tree Scheduling it
 // passes its neighbours' demands and transfers, and the coordinator's
 // changes of neighbours, to the placed core (slave_placed.h), and keeps the
 // neighbours' references for the core's own calls; under workpile or roc
@@ -23,7 +25,7 @@
 // Workpile and roc: a call on another slave times out after this long.
 #define SLAVE_PEER_TIMEOUT_MS 3000
 
-class Slave_i : public POA_DLS::Slave {
+class Slave_i : public POA_DLS::PlacedSlave {
 public:
 	Slave_i() : stop_(0), placed_(NULL), key_(0), peer_key_(0), left_key_(0), right_key_(0)
 	{
@@ -55,9 +57,9 @@ public:
 	void balance(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Long kind,
 		     CORBA::LongLong a, CORBA::LongLong b, CORBA::LongLong c,
 		     CORBA::LongLong d) override;
-	void neighbours(DLS::Capability key, CORBA::Long left_id, DLS::Slave_ptr left,
+	void neighbours(DLS::Capability key, CORBA::Long left_id, DLS::PlacedSlave_ptr left,
 			CORBA::Double left_tau, DLS::Capability left_key, CORBA::Long right_id,
-			DLS::Slave_ptr right, CORBA::Double right_tau, DLS::Capability right_key) override;
+			DLS::PlacedSlave_ptr right, CORBA::Double right_tau, DLS::Capability right_key) override;
 	int stop_requested() const
 	{
 		return stop_;
@@ -77,22 +79,22 @@ public:
 	void set_key(uint64_t key);
 	// Tree mode, once placed: its capability, its peer key, its neighbours'
 	// references and peer keys.  Demands that came before are checked now.
-	void set_tree_keys(uint64_t key, uint64_t peer_key, DLS::Slave_ptr left,
-			   uint64_t left_key, DLS::Slave_ptr right, uint64_t right_key);
+	void set_tree_keys(uint64_t key, uint64_t peer_key, DLS::PlacedSlave_ptr left,
+			   uint64_t left_key, DLS::PlacedSlave_ptr right, uint64_t right_key);
 	// The neighbour on one side (nil if none) and the key it wants.
-	DLS::Slave_ptr neighbour(enum tree_side side, uint64_t *key);
+	DLS::PlacedSlave_ptr neighbour(enum tree_side side, uint64_t *key);
 	// Workpile, roc and ripple, once placed: the run's npes slaves, whose
 	// references and keys come as peer() learns them (Coordinator::peer).
 	// Balance messages that came before are checked now.
 	void set_npes(int npes);
 	// Slave id of the run as learnt (nil if not yet, or out of range) and
 	// the key it wants.
-	DLS::Slave_ptr peer(int id, uint64_t *key);
+	DLS::PlacedSlave_ptr peer(int id, uint64_t *key);
 	// Keeps what the coordinator said of slave id: its reference (its
 	// calls time out after SLAVE_PEER_TIMEOUT_MS) and its key.  Returns
 	// the reference kept (the caller releases it), nil for an id out of
 	// the run.
-	DLS::Slave_ptr learn_peer(int id, DLS::Slave_ptr ref, uint64_t key);
+	DLS::PlacedSlave_ptr learn_peer(int id, DLS::PlacedSlave_ptr ref, uint64_t key);
 
 private:
 	// Records the first stop asked (enum slave_stop) and tells the tree core.
@@ -109,13 +111,13 @@ private:
 	struct slave_placed *volatile placed_;
 	omni_mutex lock_; // guards the keys and the neighbours
 	uint64_t key_, peer_key_, left_key_, right_key_;
-	DLS::Slave_var left_, right_;
+	DLS::PlacedSlave_var left_, right_;
 	struct early_demand {
 		int from;
 		uint64_t key;
 	};
 	std::vector<early_demand> early_; // demands before it knew its peer key
-	std::vector<DLS::Slave_var> peers_; // workpile, roc, ripple: by id, as learnt
+	std::vector<DLS::PlacedSlave_var> peers_; // workpile, roc, ripple: by id, as learnt
 	std::vector<uint64_t> peer_keys_;   // 0: not learnt yet
 	struct early_balance {
 		int from;

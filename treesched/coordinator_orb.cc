@@ -66,7 +66,7 @@ static void dismiss(void *ctx)
 	size_t n = coordinator_living(s->c, ids.data(), ids.size());
 
 	for (size_t i = 0; i < n; i++) {
-		DLS::Slave_var ref = s->servant->reach(ids[i]);
+		DLS::PlacedSlave_var ref = s->servant->reach(ids[i]);
 		try {
 			ref->stop(coordinator_child_key(s->c, ids[i]), "the run is complete");
 			coordinator_dismissed(s->c, ids[i]);

@@ -23,7 +23,7 @@ Coordinator_i::Coordinator_i(struct coordinator *c, const DLS::JobSpec &job,
 DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version,
 							const DLS::Credentials &cred,
 							const char *name, CORBA::Double speed,
-							DLS::Slave_ptr self)
+							DLS::PlacedSlave_ptr self)
 {
 	Link::Inside inside(link_);
 	const struct coordinator_config *c = coordinator_config_of(c_);
@@ -34,7 +34,7 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version,
 	proto_require_version(version, "register_tree_slave");
 	trust_.check_join(cred, "register_tree_slave");
 	if (CORBA::is_nil(self))
-		throw DLS::Refused("register_tree_slave: self must be a DLS::Slave reference");
+		throw DLS::Refused("register_tree_slave: self must be a DLS::PlacedSlave reference");
 	require_reachable(self, "register_tree_slave", name);
 	// its reference goes into the journal, so that a resumed coordinator
 	// can call it
@@ -74,7 +74,7 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version,
 	return a;
 }
 
-DLS::Slave_ptr Coordinator_i::peer(CORBA::Long slave_id, DLS::Capability key, CORBA::Long peer_id,
+DLS::PlacedSlave_ptr Coordinator_i::peer(CORBA::Long slave_id, DLS::Capability key, CORBA::Long peer_id,
 				   DLS::Capability_out peer_key)
 {
 	Link::Inside inside(link_);
@@ -92,8 +92,8 @@ DLS::Slave_ptr Coordinator_i::peer(CORBA::Long slave_id, DLS::Capability key, CO
 	}
 	peer_key = 0;
 	if (lost) // nil: take it as dead
-		return DLS::Slave::_nil();
-	DLS::Slave_ptr ref = reach(peer_id);
+		return DLS::PlacedSlave::_nil();
+	DLS::PlacedSlave_ptr ref = reach(peer_id);
 	if (CORBA::is_nil(ref))
 		dls_refuse(DLS_ESTATE, "peer: no reference to that slave (not registered yet)");
 	peer_key = k;
@@ -145,7 +145,7 @@ void Coordinator_i::migrated(CORBA::Long from_slave_id, DLS::Capability key, COR
 
 DLS::Registration *Coordinator_i::rejoin(CORBA::ULong version, const DLS::Credentials &cred,
 					 CORBA::Long slave_id, DLS::Capability key,
-					 DLS::Slave_ptr self)
+					 DLS::PlacedSlave_ptr self)
 {
 	Link::Inside inside(link_);
 	char why[COORDINATOR_WHY_LEN] = "";
@@ -156,7 +156,7 @@ DLS::Registration *Coordinator_i::rejoin(CORBA::ULong version, const DLS::Creden
 	proto_require_version(version, "rejoin");
 	trust_.check_join(cred, "rejoin");
 	if (CORBA::is_nil(self))
-		throw DLS::Refused("rejoin: self must be a DLS::Slave reference");
+		throw DLS::Refused("rejoin: self must be a DLS::PlacedSlave reference");
 	rc = coordinator_rejoin(c_, id, k, &vpower, why);
 	if (rc) {
 		static struct log_limit lim = LOG_LIMIT_INIT("refused rejoins");
@@ -200,12 +200,12 @@ void Coordinator_i::tell_neighbours(int id)
 	if (id < 0)
 		return;
 	coordinator_neighbours(c_, id, &left, &right);
-	DLS::Slave_var ref = reach(id);
+	DLS::PlacedSlave_var ref = reach(id);
 	if (CORBA::is_nil(ref)) {
 		log_warn("cannot give slave %d its new neighbours: no reference to it", id);
 		return;
 	}
-	DLS::Slave_var l = reach(left.id), r = reach(right.id);
+	DLS::PlacedSlave_var l = reach(left.id), r = reach(right.id);
 	try {
 		ref->neighbours(coordinator_child_key(c_, id), left.id, l, left.tau, left.peer_key,
 				right.id, r, right.tau, right.peer_key);
@@ -220,7 +220,7 @@ void Coordinator_i::tell_neighbours(int id)
 // Hands [start, +count) to slave `to`; a slave whose own registration call
 // has not returned yet refuses the coordinator's key: it is asked again
 // (for up to 5 s) rather than leaving its books and the slave's apart.
-static void hand_over(struct coordinator *c, DLS::Slave_ptr ref, int to, int64_t start,
+static void hand_over(struct coordinator *c, DLS::PlacedSlave_ptr ref, int to, int64_t start,
 		      int64_t count)
 {
 	char why[256];
@@ -246,7 +246,7 @@ static void hand_over(struct coordinator *c, DLS::Slave_ptr ref, int to, int64_t
 void Coordinator_i::repair(const struct coordinator_repair &rep)
 {
 	if (rep.to >= 0 && rep.nranges) {
-		DLS::Slave_var ref = reach(rep.to);
+		DLS::PlacedSlave_var ref = reach(rep.to);
 
 		for (size_t k = 0; k < rep.nranges && !CORBA::is_nil(ref); k++)
 			hand_over(c_, ref, rep.to, rep.ranges[k].start, rep.ranges[k].count);
@@ -256,30 +256,32 @@ void Coordinator_i::repair(const struct coordinator_repair &rep)
 	coordinator_repaired(c_, rep.serial);
 }
 
-DLS::Slave_ptr Coordinator_i::reach(int id)
+DLS::PlacedSlave_ptr Coordinator_i::reach(int id)
 {
-	DLS::Slave_ptr ref = slave_ref(id);
+	DLS::Slave_var ref = slave_ref(id);
 	char contact[4096];
 
-	if (!CORBA::is_nil(ref) || coordinator_contact(c_, id, contact, sizeof(contact)))
-		return ref;
+	if (!CORBA::is_nil(ref)) // it registered as a PlacedSlave
+		return DLS::PlacedSlave::_unchecked_narrow(ref);
+	if (coordinator_contact(c_, id, contact, sizeof(contact)))
+		return DLS::PlacedSlave::_nil();
 	try {
 		CORBA::Object_var obj = dls_orb()->string_to_object(contact);
-		DLS::Slave_var s = DLS::Slave::_unchecked_narrow(obj);
+		DLS::PlacedSlave_var s = DLS::PlacedSlave::_unchecked_narrow(obj);
 		remember_ref(id, s);
-		return DLS::Slave::_duplicate(s);
+		return DLS::PlacedSlave::_duplicate(s);
 	} catch (const CORBA::Exception &e) {
 		char why[256];
 
 		dls_corba_error(e, why, sizeof(why));
 		log_warn("slave %d: its contact is unusable: %s", id, why);
-		return DLS::Slave::_nil();
+		return DLS::PlacedSlave::_nil();
 	}
 }
 
 int Coordinator_i::ping_slave(int id, char *why, size_t len)
 {
-	DLS::Slave_var ref = reach(id);
+	DLS::PlacedSlave_var ref = reach(id);
 
 	return dls_ping(ref, why, len);
 }

@@ -18,7 +18,7 @@ public:
 
 	DLS::TreeAssignment *register_tree_slave(CORBA::ULong version, const DLS::Credentials &cred,
 						 const char *name, CORBA::Double speed,
-						 DLS::Slave_ptr self) override;
+						 DLS::PlacedSlave_ptr self) override;
 	void report(CORBA::Long slave_id, DLS::Capability key, const DLS::ResultSeq &results,
 		    const DLS::SlaveTimes &times) override;
 	void migrated(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Long to_slave_id,
@@ -29,11 +29,11 @@ public:
 	{
 		return trust_.prove_name(nonce, path);
 	}
-	DLS::Slave_ptr peer(CORBA::Long slave_id, DLS::Capability key, CORBA::Long peer_id,
+	DLS::PlacedSlave_ptr peer(CORBA::Long slave_id, DLS::Capability key, CORBA::Long peer_id,
 			    DLS::Capability_out peer_key) override;
 	DLS::Registration *rejoin(CORBA::ULong version, const DLS::Credentials &cred,
 				  CORBA::Long slave_id, DLS::Capability key,
-				  DLS::Slave_ptr self) override;
+				  DLS::PlacedSlave_ptr self) override;
 	void withdraw(CORBA::ULong version, const DLS::Credentials &cred,
 		      const char *name) override;
 
@@ -48,7 +48,7 @@ public:
 	// Slave id's reference: the one it registered or rejoined with, else
 	// (its registration call has not returned yet, or a resumed
 	// coordinator) the contact it registered; nil for none.
-	DLS::Slave_ptr reach(int id);
+	DLS::PlacedSlave_ptr reach(int id);
 
 	// The liveness ping through reach(): 0 when it answered, else why.
 	int ping_slave(int id, char *why, size_t len);

@@ -1,8 +1,8 @@
 // ping_slave.hh - a DLS::Slave that only answers pings: what a process
 // hands out as its `self` when it is not a slave (an hmaster, `dls
 // orbping`, the misbehaving test client), so that its parent can watch it.
-// stop() changes nothing here, whoever calls it; the tree operations are
-// refused.
+// stop() changes nothing here, whoever calls it.  It is a plain Slave,
+// not a PlacedSlave: no coordinator places it.
 #ifndef DLS_PING_SLAVE_HH
 #define DLS_PING_SLAVE_HH
 
@@ -29,25 +29,6 @@ public:
 	void take_back(DLS::Capability, CORBA::LongLong, CORBA::LongLong) override
 	{
 		throw DLS::Refused("take_back: not a slave: it computes no chunk");
-	}
-	void demand(CORBA::Long, DLS::Capability) override
-	{
-		throw DLS::Refused("not a slave in tree mode");
-	}
-	void transfer(CORBA::Long, DLS::Capability, CORBA::LongLong, CORBA::LongLong,
-		      CORBA::LongLong) override
-	{
-		throw DLS::Refused("not a slave in tree mode");
-	}
-	void balance(CORBA::Long, DLS::Capability, CORBA::Long, CORBA::LongLong, CORBA::LongLong,
-		     CORBA::LongLong, CORBA::LongLong) override
-	{
-		throw DLS::Refused("not a slave of a workpile or roc run");
-	}
-	void neighbours(DLS::Capability, CORBA::Long, DLS::Slave_ptr, CORBA::Double, DLS::Capability, CORBA::Long,
-			DLS::Slave_ptr, CORBA::Double, DLS::Capability) override
-	{
-		throw DLS::Refused("not a slave in tree mode");
 	}
 };
 

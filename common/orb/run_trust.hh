@@ -51,14 +51,14 @@ int trust_check_parent(const struct run_secret *secret, const DLS::Credentials &
 		       char *why, size_t len);
 
 // A child rejoins parent (a DLS::Master or DLS::Coordinator) as id with the
-// capability key it was issued, self being its Slave: fresh Credentials, the
-// call, and the checks of the answer (the run's proof over id and key, and
-// the same id and key back).  The answer, or NULL with *rc = DLS_EINVAL and
+// capability key it was issued, self being its Slave (its PlacedSlave for a
+// coordinator): fresh Credentials, the call, and the checks of the answer
+// (the run's proof over id and key, and the same id and key back).  The answer, or NULL with *rc = DLS_EINVAL and
 // why (not this run's parent, or an answer for another slave); DLS::Refused
 // and CORBA system exceptions pass through to the caller.
-template <class Parent>
+template <class Parent, class SelfRef>
 DLS::Registration *trust_rejoin(Parent parent, const struct run_secret *secret, int id,
-				uint64_t key, DLS::Slave_ptr self, int *rc, char *why, size_t len)
+				uint64_t key, SelfRef self, int *rc, char *why, size_t len)
 {
 	DLS::Credentials cred;
 

@@ -114,6 +114,20 @@ static DLS::Slave_ptr real_slave(const char *run, int id)
 	return sl;
 }
 
+// The same for a placed slave of a Tree Scheduling or policy run, which
+// must serve DLS::PlacedSlave.
+static DLS::PlacedSlave_ptr real_placed_slave(const char *run, int id)
+{
+	DLS::Slave_var sl = real_slave(run, id);
+	DLS::PlacedSlave_ptr p = DLS::PlacedSlave::_narrow(sl);
+
+	if (!CORBA::is_nil(sl) && CORBA::is_nil(p)) {
+		printf("FAILED: slave.%d is not a DLS::PlacedSlave\n", id);
+		failures++;
+	}
+	return p;
+}
+
 // Credentials made with a secret that is not the run's.
 static DLS::Credentials wrong_secret(void)
 {
@@ -177,13 +191,15 @@ static void intrude_trees(DLS::Coordinator_ptr co, const char *run, int nslaves,
 	DLS::Credentials none, bad = wrong_secret();
 	DLS::ResultSeq rs;
 	DLS::SlaveTimes t;
+	// not a placed slave: the secret is checked first, and refuses it
+	DLS::PlacedSlave_var placed = DLS::PlacedSlave::_unchecked_narrow(self);
 
 	memset(&t, 0, sizeof(t));
 	trust_credentials(NULL, none);
 	EXPECT_REFUSED("join the tree without the secret",
-		       co->register_tree_slave(V, none, "x", 1.0, self));
+		       co->register_tree_slave(V, none, "x", 1.0, placed));
 	EXPECT_REFUSED("join the tree with another secret",
-		       co->register_tree_slave(V, bad, "x", 1.0, self));
+		       co->register_tree_slave(V, bad, "x", 1.0, placed));
 	rs.length(1);
 	rs[0] = block(0, 1, 2 * mp.height);
 	for (int id = 0; id < nslaves; id++) {
@@ -193,15 +209,15 @@ static void intrude_trees(DLS::Coordinator_ptr co, const char *run, int nslaves,
 		DLS::Capability pk = 0;
 		EXPECT_REFUSED("a peer's reference as a real slave",
 			       CORBA::release(co->peer(id, 1, (id + 1) % nslaves, pk)));
-		DLS::Slave_var sl = real_slave(run, id);
+		DLS::PlacedSlave_var sl = real_placed_slave(run, id);
 		if (CORBA::is_nil(sl))
 			continue;
 		EXPECT_REFUSED("demand from a stranger", sl->demand(-7, 1));
 		EXPECT_REFUSED("transfer from a stranger", sl->transfer(0, 1, 0, 1, 1));
 		EXPECT_REFUSED("transfer as the coordinator", sl->transfer(-1, 1, 0, 1, 1));
 		EXPECT_REFUSED("new neighbours from a stranger",
-			       sl->neighbours(1, -1, DLS::Slave::_nil(), 0, 0, -1,
-					      DLS::Slave::_nil(), 0, 0));
+			       sl->neighbours(1, -1, DLS::PlacedSlave::_nil(), 0, 0, -1,
+					      DLS::PlacedSlave::_nil(), 0, 0));
 		EXPECT_REFUSED("stop a tree slave", sl->stop(0, "intruder"));
 		EXPECT_REFUSED("take back a tree slave's chunk", sl->take_back(1, 0, 1));
 		EXPECT_REFUSED("balance from a stranger", sl->balance(0, 1, 0, 5, 5, 0, 0));
