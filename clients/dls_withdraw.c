@@ -44,7 +44,15 @@ static void help(void)
 	       MAX_CHAIN);
 }
 
-int dls_cmd_withdraw(int argc, char **argv)
+/* What the command line asks for. */
+struct withdraw_args {
+	const char *run, *name, *secret_file, *chain[MAX_CHAIN];
+	int wait_ms, nchain;
+};
+
+/* Reads the options (after the ORB's) into a; a bad one exits 2, said,
+ * with the ORB destroyed.  -1 to go on, else the exit status. */
+static int parse_args(int argc, char **argv, struct withdraw_args *a)
 {
 	static const struct option opts[] = {{"run", required_argument, 0, 'r'},
 					     {"name", required_argument, 0, 'n'},
@@ -53,29 +61,22 @@ int dls_cmd_withdraw(int argc, char **argv)
 					     {"connect-timeout-ms", required_argument, 0, 't'},
 					     {"help", no_argument, 0, 'h'},
 					     {0, 0, 0, 0}};
-	const char *run = "dls", *name = NULL, *secret_file = NULL, *chain[MAX_CHAIN];
-	int wait_ms = 20000, nchain = 0;
-	struct run_secret secret;
-	char why[512];
-	int c, rc;
+	int c;
 
-	rc = cli_server_start(PROG, &argc, argv, help, 5000);
-	if (rc)
-		return rc > 0 ? 0 : 1;
 	optind = 1;
 	while ((c = cli_getopt(PROG, argc, argv, "h", opts)) != -1) {
 		switch (c) {
 		case 'r':
-			run = optarg;
+			a->run = optarg;
 			break;
 		case 'n':
-			name = optarg;
+			a->name = optarg;
 			break;
 		case 's':
-			secret_file = optarg;
+			a->secret_file = optarg;
 			break;
 		case 'p':
-			if (nchain == MAX_CHAIN) {
+			if (a->nchain == MAX_CHAIN) {
 				dls_orb_destroy();
 				cli_usage_error(PROG, "--parent", optarg,
 						"one too many (a chain has at most 16)");
@@ -86,10 +87,10 @@ int dls_cmd_withdraw(int argc, char **argv)
 				cli_usage_error(PROG, "--parent", optarg,
 						"must be master, treesched or hmaster.L.I");
 			}
-			chain[nchain++] = optarg;
+			a->chain[a->nchain++] = optarg;
 			break;
 		case 't':
-			wait_ms =
+			a->wait_ms =
 			    (int)cli_i64_or_die(PROG, "--connect-timeout-ms", optarg, 0, 3600000);
 			break;
 		default:
@@ -98,35 +99,60 @@ int dls_cmd_withdraw(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (!name || !name[0]) {
+	if (!a->name || !a->name[0]) {
 		dls_orb_destroy();
 		cli_usage_error(PROG, "--name", NULL, "is required");
 	}
-	if (nchain == 0)
-		chain[nchain++] = "master";
-	if (run_secret_load(&secret, secret_file, why, sizeof(why))) {
-		dls_orb_destroy();
-		fprintf(stderr, PROG ": %s\n", why);
-		return 1;
-	}
-	for (int k = 0; k < nchain; k++) {
-		rc = withdraw_send(run, chain[k], name, &secret, wait_ms, why, sizeof(why));
-		if (rc) {
-			dls_orb_destroy();
-			fprintf(stderr, PROG ": run '%s' did not withdraw '%s'%s%s: %s\n", run, name,
-				nchain > 1 ? " at " : "", nchain > 1 ? chain[k] : "", why);
+	if (a->nchain == 0)
+		a->chain[a->nchain++] = "master";
+	return -1;
+}
+
+/* Withdraws the name at every parent of the chain, the lowest first: the
+ * exit status, each step said when the chain has more than one. */
+static int withdraw_chain(const struct withdraw_args *a, const struct run_secret *secret)
+{
+	char why[512];
+
+	for (int k = 0; k < a->nchain; k++) {
+		if (withdraw_send(a->run, a->chain[k], a->name, secret, a->wait_ms, why,
+				  sizeof(why))) {
+			fprintf(stderr, PROG ": run '%s' did not withdraw '%s'%s%s: %s\n", a->run,
+				a->name, a->nchain > 1 ? " at " : "",
+				a->nchain > 1 ? a->chain[k] : "", why);
 			if (k > 0)
 				fprintf(stderr,
 					PROG ": withdrawn below it (at %s), so %s waits for it until "
 					     "its registration window closes\n",
-					chain[k - 1], chain[k]);
+					a->chain[k - 1], a->chain[k]);
 			return 1;
 		}
-		if (nchain > 1)
-			printf("run '%s': '%s' withdrawn at %s\n", run, name, chain[k]);
+		if (a->nchain > 1)
+			printf("run '%s': '%s' withdrawn at %s\n", a->run, a->name, a->chain[k]);
 	}
-	dls_orb_destroy();
-	if (nchain == 1)
-		printf("run '%s': '%s' withdrawn\n", run, name);
+	if (a->nchain == 1)
+		printf("run '%s': '%s' withdrawn\n", a->run, a->name);
 	return 0;
+}
+
+int dls_cmd_withdraw(int argc, char **argv)
+{
+	struct withdraw_args a = {"dls", NULL, NULL, {NULL}, 20000, 0};
+	struct run_secret secret;
+	char why[512];
+	int rc = cli_server_start(PROG, &argc, argv, help, 5000);
+
+	if (rc)
+		return rc > 0 ? 0 : 1;
+	rc = parse_args(argc, argv, &a);
+	if (rc >= 0)
+		return rc;
+	if (run_secret_load(&secret, a.secret_file, why, sizeof(why))) {
+		dls_orb_destroy();
+		fprintf(stderr, PROG ": %s\n", why);
+		return 1;
+	}
+	rc = withdraw_chain(&a, &secret);
+	dls_orb_destroy();
+	return rc;
 }
