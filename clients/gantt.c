@@ -145,30 +145,22 @@ static struct shown shown_of(json_t *run)
 	return w;
 }
 
-/* Writes the bars and the script that draws them: DLS_OK or DLS_EIO. */
-static int write_plot(const char *dat, const char *gp, const char *out, json_t *run,
-		      const struct bar *b, size_t n, json_t *pes, const int *row_of, char *why,
+/* Writes the bars into dat, one data block a set of bars that is not empty
+ * (the chunks delivered, those lost with their PE, the copies computed to
+ * check results): index[set] is its block (-1: empty).  DLS_OK or DLS_EIO. */
+static int write_bars(const char *dat, const struct bar *b, size_t n, int index[3], char *why,
 		      size_t len)
 {
 	FILE *f = fopen(dat, "w");
-	size_t npes = json_array_size(pes), i;
-	int svg = ends_with(out, ".svg");
-	struct shown w = shown_of(run);
-	double xmax = w.t_p;
-	int index[3];
-	json_t *p;
 
 	if (!f) {
 		snprintf(why, len, "cannot write '%s': %s", dat, strerror(errno));
 		return DLS_EIO;
 	}
-	/* boxxyerror: x y xlow xhigh ylow yhigh, then the colour (the size);
-	 * the sets of bars (the chunks delivered, those lost with their PE,
-	 * the copies computed to check results), those not empty, one data
-	 * block each: index[set] is its block (-1: empty) */
+	/* boxxyerror: x y xlow xhigh ylow yhigh, then the colour (the size) */
 	for (int set = 0, blocks = 0; set < 3; set++) {
 		index[set] = -1;
-		for (i = 0; i < n; i++) {
+		for (size_t i = 0; i < n; i++) {
 			if (bar_set(&b[i]) != set)
 				continue;
 			if (index[set] < 0)
@@ -184,12 +176,50 @@ static int write_plot(const char *dat, const char *gp, const char *out, json_t *
 		snprintf(why, len, "cannot write '%s': %s", dat, strerror(errno));
 		return DLS_EIO;
 	}
+	return DLS_OK;
+}
+
+/* The plot command: each set of bars in dat that is not empty (index, as
+ * write_bars made it), with its style and title. */
+static void write_plot_command(FILE *f, const char *dat, const int index[3])
+{
+	fprintf(f, "plot");
+	if (index[0] >= 0)
+		fprintf(f, " '%s' index %d using 1:2:3:4:5:6:7 with boxxyerror fs solid 0.9 "
+			   "border lc rgb '#333333' lc palette notitle",
+			dat, index[0]);
+	if (index[1] >= 0)
+		fprintf(f, "%s '%s' index %d using 1:2:3:4:5:6 with boxxyerror fs pattern 4 "
+			   "lc rgb '#cc0000' title 'lost with its PE (computed again elsewhere)'",
+			index[0] >= 0 ? "," : "", dat, index[1]);
+	if (index[2] >= 0)
+		fprintf(f, "%s '%s' index %d using 1:2:3:4:5:6 with boxxyerror fs pattern 2 "
+			   "border lc rgb '#333333' title 'a copy, computed again to check "
+			   "results (--verify)'",
+			index[0] >= 0 || index[1] >= 0 ? "," : "", dat, index[2]);
+	fprintf(f, "\n");
+}
+
+/* Writes the bars and the script that draws them: DLS_OK or DLS_EIO. */
+static int write_plot(const char *dat, const char *gp, const char *out, json_t *run,
+		      const struct bar *b, size_t n, json_t *pes, const int *row_of, char *why,
+		      size_t len)
+{
+	size_t npes = json_array_size(pes), i;
+	struct shown w = shown_of(run);
+	double xmax = w.t_p;
+	int index[3], rc = write_bars(dat, b, n, index, why, len);
+	json_t *p;
+	FILE *f;
+
+	if (rc)
+		return rc;
 	f = fopen(gp, "w");
 	if (!f) {
 		snprintf(why, len, "cannot write '%s': %s", gp, strerror(errno));
 		return DLS_EIO;
 	}
-	if (svg)
+	if (ends_with(out, ".svg"))
 		fprintf(f, "set terminal svg size 1100,%zu dynamic font 'sans,12'\n", 130 + 26 * npes);
 	else
 		fprintf(f, "set terminal pngcairo size 1100,%zu font 'sans,11'\n", 130 + 26 * npes);
@@ -215,21 +245,7 @@ static int write_plot(const char *dat, const char *gp, const char *out, json_t *
 	fprintf(f, "set arrow from %f, graph 0 to %f, graph 1 nohead dt 2 lc rgb '#444444'\n",
 		w.t_p, w.t_p);
 	fprintf(f, "set key outside bottom center horizontal\n");
-	fprintf(f, "plot");
-	if (index[0] >= 0)
-		fprintf(f, " '%s' index %d using 1:2:3:4:5:6:7 with boxxyerror fs solid 0.9 "
-			   "border lc rgb '#333333' lc palette notitle",
-			dat, index[0]);
-	if (index[1] >= 0)
-		fprintf(f, "%s '%s' index %d using 1:2:3:4:5:6 with boxxyerror fs pattern 4 "
-			   "lc rgb '#cc0000' title 'lost with its PE (computed again elsewhere)'",
-			index[0] >= 0 ? "," : "", dat, index[1]);
-	if (index[2] >= 0)
-		fprintf(f, "%s '%s' index %d using 1:2:3:4:5:6 with boxxyerror fs pattern 2 "
-			   "border lc rgb '#333333' title 'a copy, computed again to check "
-			   "results (--verify)'",
-			index[0] >= 0 || index[1] >= 0 ? "," : "", dat, index[2]);
-	fprintf(f, "\n");
+	write_plot_command(f, dat, index);
 	if (fclose(f)) {
 		snprintf(why, len, "cannot write '%s': %s", gp, strerror(errno));
 		return DLS_EIO;
@@ -237,59 +253,32 @@ static int write_plot(const char *dat, const char *gp, const char *out, json_t *
 	return DLS_OK;
 }
 
-int gantt_draw(const char *json_path, const char *out, char *why, size_t len)
+/* Each PE's row, by its id (*max_pe: the largest id; -1 for an id no PE
+ * has), in the PEs' names' order (slave.2 above slave.10); NULL when out of
+ * memory (to free). */
+static int *rows_of(json_t *pes, int *max_pe)
 {
-	json_error_t err;
-	json_t *run, *pes, *timeline, *p;
-	char dat[4200], gp[4200], log[4200];
-	int *row_of = NULL, max_pe = -1, rc;
-	struct bar *b = NULL;
-	size_t n = 0, i;
+	json_t *p, *q;
+	size_t i, k;
+	int *row_of;
 
-	if (!ends_with(out, ".png") && !ends_with(out, ".svg")) {
-		snprintf(why, len, "the picture's name must end in .png or .svg");
-		return DLS_EINVAL;
-	}
-	if (strpbrk(out, "'\"\n")) { /* gnuplot's script quotes it */
-		snprintf(why, len, "the picture's name must hold no quote or newline");
-		return DLS_EINVAL;
-	}
-	run = json_load_file(json_path, 0, &err);
-	if (!run) {
-		snprintf(why, len, "not a run's JSON: %s (line %d)", err.text, err.line);
-		return DLS_EINVAL;
-	}
-	pes = json_object_get(run, "pes");
-	timeline = json_object_get(run, "timeline");
-	if (!json_is_array(pes) || !json_is_array(timeline) || !json_array_size(pes)) {
-		snprintf(why, len, "no \"timeline\" in it: a master-slave run of dls run or "
-				   "dls-master --json has one (Tree Scheduling and the balancing "
-				   "policies do not)");
-		json_decref(run);
-		return DLS_EINVAL;
-	}
+	*max_pe = -1;
 	json_array_foreach(pes, i, p)
 	{
 		int id = (int)json_integer_value(json_object_get(p, "pe"));
 
-		if (id > max_pe)
-			max_pe = id;
+		if (id > *max_pe)
+			*max_pe = id;
 	}
-	row_of = malloc(((size_t)max_pe + 1) * sizeof(*row_of));
-	if (!row_of) {
-		json_decref(run);
-		snprintf(why, len, "out of memory");
-		return DLS_ENOMEM;
-	}
-	for (int k = 0; k <= max_pe; k++)
-		row_of[k] = -1;
-	/* rows in the PEs' names' order: slave.2 above slave.10 */
+	row_of = malloc(((size_t)*max_pe + 1) * sizeof(*row_of));
+	if (!row_of)
+		return NULL;
+	for (int id = 0; id <= *max_pe; id++)
+		row_of[id] = -1;
 	json_array_foreach(pes, i, p)
 	{
 		int id = (int)json_integer_value(json_object_get(p, "pe")), row = 0;
 		const char *name = json_string_value(json_object_get(p, "name"));
-		size_t k;
-		json_t *q;
 
 		json_array_foreach(pes, k, q)
 		{
@@ -301,8 +290,59 @@ int gantt_draw(const char *json_path, const char *out, char *why, size_t len)
 		if (id >= 0)
 			row_of[id] = row;
 	}
-	b = bars_of(timeline, row_of, max_pe, shown_of(run).t_p, &n,
-		    why, len);
+	return row_of;
+}
+
+/* The run's JSON with its PEs and timeline, or NULL with why. */
+static json_t *load_run(const char *json_path, char *why, size_t len)
+{
+	json_error_t err;
+	json_t *run = json_load_file(json_path, 0, &err), *pes, *timeline;
+
+	if (!run) {
+		snprintf(why, len, "not a run's JSON: %s (line %d)", err.text, err.line);
+		return NULL;
+	}
+	pes = json_object_get(run, "pes");
+	timeline = json_object_get(run, "timeline");
+	if (!json_is_array(pes) || !json_is_array(timeline) || !json_array_size(pes)) {
+		snprintf(why, len, "no \"timeline\" in it: a master-slave run of dls run or "
+				   "dls-master --json has one (Tree Scheduling and the balancing "
+				   "policies do not)");
+		json_decref(run);
+		return NULL;
+	}
+	return run;
+}
+
+int gantt_draw(const char *json_path, const char *out, char *why, size_t len)
+{
+	json_t *run, *pes;
+	char dat[4200], gp[4200], log[4200];
+	int *row_of, max_pe, rc;
+	struct bar *b = NULL;
+	size_t n = 0;
+
+	if (!ends_with(out, ".png") && !ends_with(out, ".svg")) {
+		snprintf(why, len, "the picture's name must end in .png or .svg");
+		return DLS_EINVAL;
+	}
+	if (strpbrk(out, "'\"\n")) { /* gnuplot's script quotes it */
+		snprintf(why, len, "the picture's name must hold no quote or newline");
+		return DLS_EINVAL;
+	}
+	run = load_run(json_path, why, len);
+	if (!run)
+		return DLS_EINVAL;
+	pes = json_object_get(run, "pes");
+	row_of = rows_of(pes, &max_pe);
+	if (!row_of) {
+		json_decref(run);
+		snprintf(why, len, "out of memory");
+		return DLS_ENOMEM;
+	}
+	b = bars_of(json_object_get(run, "timeline"), row_of, max_pe, shown_of(run).t_p, &n, why,
+		    len);
 	rc = b ? DLS_OK : DLS_EINVAL;
 	snprintf(dat, sizeof(dat), "%s.dat", out);
 	snprintf(gp, sizeof(gp), "%s.gp", out);
