@@ -137,41 +137,45 @@ static int hmasters_for(int nslaves)
 	return k < 2 ? 2 : k;
 }
 
-/* One run of a cell; adds its T_p and E when it completed. */
-static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
-		     const struct cluster *cl)
-{
-	char json[4300], csv[4300], log[4300], w[16], h[16], t[32], runname[192], hm[16], lat[32], loops[16];
-	char *args[40];
-	int n = 0;
-	struct run_json rj;
-	double tp, e;
-	int64_t chunks = 0;
+/* The text of a cell's run's arguments (args point into it). */
+struct cell_run_text {
+	char json[4300], csv[4300], log[4300], w[16], h[16], t[32], runname[192], hm[16];
+	char lat[32], loops[16];
+};
 
-	snprintf(json, sizeof(json), "%s/runs/%s-%s-%s-%d.json", o->out, c->cluster, c->order,
-		 c->scheme, rep);
-	snprintf(csv, sizeof(csv), "%s/runs/%s-%s-%s-%d.csv", o->out, c->cluster, c->order,
-		 c->scheme, rep);
-	snprintf(log, sizeof(log), "%s/runs/%s-%s-%s-%d.log", o->out, c->cluster, c->order,
-		 c->scheme, rep);
-	snprintf(w, sizeof(w), "%d", o->width);
-	snprintf(h, sizeof(h), "%d", o->height);
-	snprintf(t, sizeof(t), "%g", o->t_iter);
-	snprintf(runname, sizeof(runname), "bench-%d-%s-%s-%s-%d", (int)getpid(), c->cluster,
+/* The `dls run` command line of run rep of cell c into args (NULL-ended;
+ * 40 at most), its text and the names of its files in x. */
+static void cell_run_args(const struct bench_cell *c, const struct bench_opts *o, int rep,
+			  const struct cluster *cl, struct cell_run_text *x, char **args)
+{
+	int n = 0;
+
+	snprintf(x->json, sizeof(x->json), "%s/runs/%s-%s-%s-%d.json", o->out, c->cluster,
 		 c->order, c->scheme, rep);
+	snprintf(x->csv, sizeof(x->csv), "%s/runs/%s-%s-%s-%d.csv", o->out, c->cluster, c->order,
+		 c->scheme, rep);
+	snprintf(x->log, sizeof(x->log), "%s/runs/%s-%s-%s-%d.log", o->out, c->cluster, c->order,
+		 c->scheme, rep);
+	snprintf(x->w, sizeof(x->w), "%d", o->width);
+	snprintf(x->h, sizeof(x->h), "%d", o->height);
+	snprintf(x->t, sizeof(x->t), "%g", o->t_iter);
+	snprintf(x->runname, sizeof(x->runname), "bench-%d-%s-%s-%s-%d", (int)getpid(),
+		 c->cluster, c->order, c->scheme, rep);
+	snprintf(x->lat, sizeof(x->lat), "%g", o->latency_us);
+	snprintf(x->loops, sizeof(x->loops), "%d", o->loops);
 	args[n++] = "run";
 	args[n++] = "--cluster";
-	args[n++] = c->cluster;
+	args[n++] = (char *)c->cluster;
 	args[n++] = "--scheme";
 	if (is_hdtss(c->kind)) {
-		snprintf(hm, sizeof(hm), "%d", hmasters_for(cl->n));
+		snprintf(x->hm, sizeof(x->hm), "%d", hmasters_for(cl->n));
 		args[n++] = "dtss";
 		args[n++] = "--hmasters";
-		args[n++] = hm;
+		args[n++] = x->hm;
 		args[n++] = "--hmode";
 		args[n++] = strcmp(c->kind, "hdtss") ? "relay" : "twolevel";
 	} else {
-		args[n++] = c->kind;
+		args[n++] = (char *)c->kind;
 	}
 	if (!c->overlap && !is_decentralized(c->kind)) {
 		args[n++] = "--overlap";
@@ -181,87 +185,68 @@ static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
 		args[n++] = "--take-back";
 		args[n++] = "off";
 	}
-	args[n++] = "--order";
-	args[n++] = c->order;
-	args[n++] = "--width";
-	args[n++] = w;
-	args[n++] = "--height";
-	args[n++] = h;
-	args[n++] = "--t-iter";
-	args[n++] = t;
-	args[n++] = "--json";
-	args[n++] = json;
-	args[n++] = "--csv";
-	args[n++] = csv;
-	args[n++] = "--run";
-	args[n++] = runname;
-	args[n++] = "--no-progress";
-	args[n++] = "--no-journal"; /* the scheme as the papers and peers measure it */
-	snprintf(lat, sizeof(lat), "%g", o->latency_us);
-	args[n++] = "--link-latency-us";
-	args[n++] = lat;
-	snprintf(loops, sizeof(loops), "%d", o->loops);
-	args[n++] = "--loops";
-	args[n++] = loops;
+	char *rest[] = {"--order", (char *)c->order, "--width", x->w, "--height", x->h,
+			"--t-iter", x->t, "--json", x->json, "--csv", x->csv, "--run", x->runname,
+			"--no-progress",
+			"--no-journal", /* the scheme as the papers and peers measure it */
+			"--link-latency-us", x->lat, "--loops", x->loops};
+	for (size_t k = 0; k < sizeof(rest) / sizeof(rest[0]); k++)
+		args[n++] = rest[k];
 	args[n] = NULL;
-	if (run_dls(args, log) != 0) {
-		fprintf(stderr, PROG ": %s %s %s run %d failed (see %s)\n", c->cluster, c->order,
-			c->scheme, rep, log);
-		return;
-	}
-	if (run_json_read(json, &rj)) {
-		fprintf(stderr, PROG ": cannot read '%s'\n", json);
-		return;
-	}
-	tp = rj.t_p;
-	e = rj.efficiency;
-	c->t_ideal = rj.t_ideal;
-	chunks = rj.chunks;
-	/* keep the cell's runs sorted by T_p; the median run's details win */
-	{
-		int i = c->ok++;
+}
 
-		while (i > 0 && c->tp[i - 1] > tp) {
-			c->tp[i] = c->tp[i - 1];
-			c->eff[i] = c->eff[i - 1];
-			i--;
-		}
-		c->tp[i] = tp;
-		c->eff[i] = e;
-		if (i == c->ok / 2 || c->ok == 1) {
-			c->chunks = chunks;
-			c->recomputations = rj.recomputations;
-			c->emul_error_us = chunks ? rj.emul_error / (double)chunks * 1e6 : 0;
-			run_json_pe_times(json, c->nslaves, c->comwait, c->comp);
-		}
+/* Adds a completed run of cell c (rj, from json) to its runs, kept sorted
+ * by T_p; the median run's details are the cell's. */
+static void cell_add_run(struct bench_cell *c, const char *json, const struct run_json *rj)
+{
+	int i = c->ok++;
+
+	c->t_ideal = rj->t_ideal;
+	while (i > 0 && c->tp[i - 1] > rj->t_p) {
+		c->tp[i] = c->tp[i - 1];
+		c->eff[i] = c->eff[i - 1];
+		i--;
+	}
+	c->tp[i] = rj->t_p;
+	c->eff[i] = rj->efficiency;
+	if (i == c->ok / 2 || c->ok == 1) {
+		c->chunks = rj->chunks;
+		c->recomputations = rj->recomputations;
+		c->emul_error_us = rj->chunks ? rj->emul_error / (double)rj->chunks * 1e6 : 0;
+		run_json_pe_times(json, c->nslaves, c->comwait, c->comp);
 	}
 }
 
-/* The cell's zero-overhead simulation on the image's real column costs. */
-static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const uint64_t *colcost,
-			  const struct bench_opts *o)
+/* One run of a cell; adds its T_p and E when it completed. */
+static void run_cell(struct bench_cell *c, const struct bench_opts *o, int rep,
+		     const struct cluster *cl)
 {
-	struct sim_config sc;
-	struct sim_result r;
-	struct sim_pe *pes = calloc((size_t)cl->n, sizeof(*pes));
-	uint64_t *cost = malloc((size_t)o->width * sizeof(*cost));
-	struct iter_order ord;
-	enum iter_order_mode mode = ITER_ORDER_NATURAL;
+	struct cell_run_text x;
+	struct run_json rj;
+	char *args[40];
 
-	if (!pes || !cost)
-		goto out;
-	iter_order_parse(c->order, &mode);
-	iter_order_init(&ord, mode, o->width);
-	for (int64_t i = 0; i < o->width; i++)
-		cost[i] = colcost[iter_order_column(&ord, i)];
-	for (int i = 0; i < cl->n; i++) {
-		pes[i].speed = cl->speed[i];
-		pes[i].declared = cl->declared[i];
-		pes[i].load = cl->load[i];
+	cell_run_args(c, o, rep, cl, &x, args);
+	if (run_dls(args, x.log) != 0) {
+		fprintf(stderr, PROG ": %s %s %s run %d failed (see %s)\n", c->cluster, c->order,
+			c->scheme, rep, x.log);
+		return;
 	}
-	if (is_decentralized(c->kind) && strcmp(c->kind, "trees")) { /* dls run's defaults */
+	if (run_json_read(x.json, &rj)) {
+		fprintf(stderr, PROG ": cannot read '%s'\n", x.json);
+		return;
+	}
+	cell_add_run(c, x.json, &rj);
+}
+
+/* A decentralized cell (Tree Scheduling or a policy), simulated as dls run
+ * runs it by default, on the costs in the cell's order. */
+static void simulate_decentralized(struct bench_cell *c, const struct cluster *cl,
+				   const uint64_t *cost, const struct bench_opts *o)
+{
+	double t_p, t_ideal;
+
+	if (strcmp(c->kind, "trees")) {
 		struct piles_opts po;
-		double t_p, t_ideal;
 
 		piles_opts_init(&po, PILE_NONE);
 		pile_policy_parse(c->kind, &po.policy);
@@ -271,12 +256,9 @@ static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const 
 			c->sim_tp = t_p;
 			c->sim_e = t_p > 0 ? t_ideal / t_p : 0;
 		}
-		goto out;
-	}
-	if (!strcmp(c->kind, "trees")) { /* dls run's defaults: half, equal */
+	} else { /* half, equal */
 		struct trees_opts to = {TREE_GAMMA_HALF, TREE_ALLOC_EQUAL, 0, 0, NULL};
 		struct tree_sim_result tr;
-		double t_ideal;
 
 		if (tree_sim_on_cluster(&to, cl, cost, o->width, o->t_iter * 1e-9,
 					o->latency_us * 1e-6, &tr, &t_ideal) == DLS_OK) {
@@ -284,8 +266,17 @@ static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const 
 			c->sim_e = tr.t_p > 0 ? t_ideal / tr.t_p : 0;
 			tree_sim_result_free(&tr);
 		}
-		goto out;
 	}
+}
+
+/* A master-slave cell (hmasters too) simulated as dls run plays it, on
+ * the costs in the cell's order. */
+static void simulate_scheme(struct bench_cell *c, const struct cluster *cl, uint64_t *cost,
+			    struct sim_pe *pes, const struct bench_opts *o)
+{
+	struct sim_config sc;
+	struct sim_result r;
+
 	memset(&sc, 0, sizeof(sc));
 	sched_params_init(&sc.sched);
 	if (is_hdtss(c->kind)) {
@@ -316,6 +307,32 @@ static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const 
 		c->sim_e = r.efficiency;
 		sim_result_free(&r);
 	}
+}
+
+/* The cell's zero-overhead simulation on the image's real column costs. */
+static void simulate_cell(struct bench_cell *c, const struct cluster *cl, const uint64_t *colcost,
+			  const struct bench_opts *o)
+{
+	struct sim_pe *pes = calloc((size_t)cl->n, sizeof(*pes));
+	uint64_t *cost = malloc((size_t)o->width * sizeof(*cost));
+	struct iter_order ord;
+	enum iter_order_mode mode = ITER_ORDER_NATURAL;
+
+	if (!pes || !cost)
+		goto out;
+	iter_order_parse(c->order, &mode);
+	iter_order_init(&ord, mode, o->width);
+	for (int64_t i = 0; i < o->width; i++)
+		cost[i] = colcost[iter_order_column(&ord, i)];
+	for (int i = 0; i < cl->n; i++) {
+		pes[i].speed = cl->speed[i];
+		pes[i].declared = cl->declared[i];
+		pes[i].load = cl->load[i];
+	}
+	if (is_decentralized(c->kind)) /* dls run's defaults */
+		simulate_decentralized(c, cl, cost, o);
+	else
+		simulate_scheme(c, cl, cost, pes, o);
 out:
 	free(pes);
 	free(cost);
@@ -447,7 +464,8 @@ static void args_free(struct bench_args *a)
 }
 
 /* Reads the command line into a: -1 to go on, else the exit status
- * (--help: 0; an unknown option: 2, said). */
+ * (--help: 0; an unknown option: 2, said).  Long as the option table is:
+ * one case an option, each a few lines. */
 static int parse_args(int argc, char **argv, struct bench_args *a)
 {
 	static const struct option opts[] = {{"quick", no_argument, 0, 'Q'},
