@@ -117,31 +117,75 @@ extern "C" int ingest_bare_send(const char *ior, size_t block_bytes, int64_t tot
 	}
 }
 
+// Joins run's open master as the slave "ingest" (a run with a secret
+// refuses it): its registration, or nil with why.  CORBA exceptions pass.
+static DLS::Registration *join_master(const char *run, DLS::Master_var &m, char *why, size_t len)
+{
+	char path[192];
+	int err;
+	CORBA::Object_var obj =
+		dls_name_resolve_wait(dls_name_path(path, run, "master"), 20000, &err, why, len);
+
+	if (CORBA::is_nil(obj))
+		return NULL;
+	m = DLS::Master::_narrow(obj);
+	PingOnlySlave *servant = new PingOnlySlave();
+	PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
+	DLS::Slave_var self = servant->_this();
+	servant->_remove_ref();
+	omniORB::setClientCallTimeout(m, 120000);
+	DLS::Credentials cred;
+	trust_credentials(NULL, cred);
+	return m->register_slave(DLS::PROTOCOL_VERSION, cred, "ingest", 1.0, self);
+}
+
+// Delivers the whole loop's octets as a slave does: every block but the
+// last by submit, the last on request r (its second); prints the octets and
+// when they began and ended.  Whether the master then said DONE.
+static bool deliver(DLS::Master_ptr m, const DLS::Registration &reg, const struct dls_job &job,
+		    const std::vector<CORBA::Octet> &data, DLS::ChunkRequest &r)
+{
+	size_t rb = job.result_bytes, per = DLS_MAX_RESULT_BYTES / rb ? DLS_MAX_RESULT_BYTES / rb : 1;
+	CORBA::Octet *octets = const_cast<CORBA::Octet *>(data.data());
+	double t0 = dls_now();
+	DLS::ResultSeq rs;
+	int64_t at = 0;
+
+	rs.length(1);
+	for (; at + (int64_t)per < job.iterations; at += (int64_t)per) {
+		rs[0].loop = 0;
+		rs[0].start = at;
+		rs[0].count = (CORBA::LongLong)per;
+		rs[0].data.replace((CORBA::ULong)(per * rb), (CORBA::ULong)(per * rb),
+				   octets + (size_t)at * rb, 0);
+		m->submit(reg.slave_id, reg.key, rs);
+	}
+	r.seq = 2;
+	r.results.length(1);
+	r.results[0].loop = 0;
+	r.results[0].start = at;
+	r.results[0].count = job.iterations - at;
+	r.results[0].data.replace((CORBA::ULong)((job.iterations - at) * rb),
+				  (CORBA::ULong)((job.iterations - at) * rb), octets + (size_t)at * rb,
+				  0);
+	DLS::Reply_var rep = m->request(r);
+	double t1 = dls_now();
+	printf("bytes %lld start %.9f end %.9f\n", (long long)data.size(), t0, t1);
+	return rep->kind == DLS::REPLY_DONE;
+}
+
 extern "C" int ingest_master(const char *run)
 {
-	char path[192], why[256];
-	int err;
+	char why[256];
 
 	try {
-		CORBA::Object_var obj =
-			dls_name_resolve_wait(dls_name_path(path, run, "master"), 20000, &err, why,
-					      sizeof(why));
-		if (CORBA::is_nil(obj)) {
+		DLS::Master_var m;
+		DLS::Registration *joined = join_master(run, m, why, sizeof(why));
+		if (!joined) {
 			fprintf(stderr, "dls ingest: no master for run '%s': %s\n", run, why);
 			return 1;
 		}
-		DLS::Master_var m = DLS::Master::_narrow(obj);
-		PingOnlySlave *servant = new PingOnlySlave();
-		PortableServer::ObjectId_var oid = dls_root_poa()->activate_object(servant);
-		DLS::Slave_var self = servant->_this();
-		servant->_remove_ref();
-		omniORB::setClientCallTimeout(m, 120000);
-
-		// an open run's master (a run with a secret refuses it)
-		DLS::Credentials cred;
-		trust_credentials(NULL, cred);
-		DLS::Registration_var reg =
-			m->register_slave(DLS::PROTOCOL_VERSION, cred, "ingest", 1.0, self);
+		DLS::Registration_var reg = joined;
 		struct dls_job job;
 		struct work wk;
 		if (proto_job_in(reg->job, &job, why, sizeof(why)) ||
@@ -158,46 +202,20 @@ extern "C" int ingest_master(const char *run)
 		r.second = 0;
 		memset(&r.times, 0, sizeof(r.times));
 		DLS::Reply_var rep = m->request(r);
-		if (rep->kind != DLS::REPLY_WORK || rep->start != 0 || rep->count != job.iterations) {
+		std::vector<CORBA::Octet> data((size_t)job.iterations * job.result_bytes);
+		uint64_t cost = 0;
+		int rc = 1;
+		if (rep->kind != DLS::REPLY_WORK || rep->start != 0 || rep->count != job.iterations)
 			fprintf(stderr, "dls ingest: the master must hand out the whole loop at once "
 					"(one slave, --scheme gss)\n");
-			return 1;
-		}
-		size_t rb = job.result_bytes, per = DLS_MAX_RESULT_BYTES / rb ? DLS_MAX_RESULT_BYTES / rb : 1;
-		std::vector<CORBA::Octet> data((size_t)job.iterations * rb);
-		uint64_t cost = 0;
 		// a declared loop has no body here: its octets go as zeros (nothing to check)
-		if (!work_is_declared(&wk) &&
-		    work_compute(&wk, 0, job.iterations, data.data(), &cost, why, sizeof(why))) {
+		else if (!work_is_declared(&wk) && work_compute(&wk, 0, job.iterations, data.data(),
+								&cost, why, sizeof(why)))
 			fprintf(stderr, "dls ingest: %s\n", why);
-			return 1;
-		}
-		// as a slave delivers: every block but the last by submit, the last on the request
-		double t0 = dls_now();
-		DLS::ResultSeq rs;
-		rs.length(1);
-		int64_t at = 0;
-		for (; at + (int64_t)per < job.iterations; at += (int64_t)per) {
-			rs[0].loop = 0;
-			rs[0].start = at;
-			rs[0].count = (CORBA::LongLong)per;
-			rs[0].data.replace((CORBA::ULong)(per * rb), (CORBA::ULong)(per * rb),
-					   data.data() + (size_t)at * rb, 0);
-			m->submit(reg->slave_id, reg->key, rs);
-		}
-		r.seq = 2;
-		r.results.length(1);
-		r.results[0].loop = 0;
-		r.results[0].start = at;
-		r.results[0].count = job.iterations - at;
-		r.results[0].data.replace((CORBA::ULong)((job.iterations - at) * rb),
-					  (CORBA::ULong)((job.iterations - at) * rb),
-					  data.data() + (size_t)at * rb, 0);
-		rep = m->request(r);
-		double t1 = dls_now();
-		printf("bytes %lld start %.9f end %.9f\n", (long long)data.size(), t0, t1);
+		else
+			rc = deliver(m, reg.in(), job, data, r) ? 0 : 1;
 		work_close(&wk);
-		return rep->kind == DLS::REPLY_DONE ? 0 : 1;
+		return rc;
 	} catch (const CORBA::Exception &e) {
 		return failed(e);
 	}

@@ -778,35 +778,17 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 	return rc;
 }
 
-/* master_request_group's message, the lock held, without the requests of
- * distrusted slaves; *ticket: the journal's record to wait for. */
-static int serve_group(struct master *m, const struct dls_request *reqs, size_t n,
-		       struct dls_reply *out, char *why, uint64_t *ticket)
+/* Takes each request of a merged message (take_request) after its callers
+ * were admitted: every one checked before any is applied (marks stay until
+ * applied), and a slave may appear once.  fresh[k]: request k is new (not
+ * a retry).  On a refusal the marks of the fresh ones are undone.  The
+ * lock is held. */
+static int take_group(struct master *m, const struct dls_request *reqs, size_t n,
+		      struct dls_reply *out, int *fresh, char *why)
 {
-	struct serve_waiter w;
-	struct dls_request *logged;
-	uint32_t loop;
-	size_t served;
-	int64_t top = 0;
-	int w_ok;
-	int rc = DLS_OK, *fresh = calloc(n ? n : 1, sizeof(int));
-	struct dls_request *own = calloc(n ? n : 1, sizeof(*own));
-	struct dls_result **kept = calloc(n ? n : 1, sizeof(*kept));
+	int rc = DLS_OK;
 	size_t k;
 
-	if (!fresh || !own || !kept) {
-		free(fresh);
-		free(own);
-		free(kept);
-		return DLS_ENOMEM;
-	}
-	/* every caller admitted first, then every request checked before any
-	 * is applied (marks stay until applied) */
-	for (k = 0; k < n && !rc; k++)
-		rc = admit_request(m, &reqs[k], &own[k], &kept[k], why);
-	if (rc)
-		goto out;
-	reqs = own;
 	for (k = 0; k < n && !rc; k++) {
 		int retry;
 
@@ -822,47 +804,86 @@ static int serve_group(struct master *m, const struct dls_request *reqs, size_t 
 			}
 		fresh[k] = !rc && !retry;
 	}
-	if (rc) {
+	if (rc)
 		for (size_t j = 0; j + 1 < k; j++)
 			if (fresh[j])
 				discard(m, reqs[j].slave_id, reqs[j].results, reqs[j].nresults);
-		goto out;
+	return rc;
+}
+
+/* Serves the fresh requests of a merged message in one turn, at the
+ * largest A_i among them (top): the ACPSA rule once per message, after
+ * every report.  *w_ok: its turn came; *served: how many were served
+ * before a refusal (n: all).  The lock is held. */
+static int serve_group_turn(struct master *m, const struct dls_request *reqs, const int *fresh,
+			    size_t n, int64_t top, struct dls_reply *out, int *w_ok,
+			    size_t *served, char *why)
+{
+	struct serve_waiter w;
+	int rc = wait_turn(m, top, &w, why);
+
+	*w_ok = !rc;
+	*served = 0;
+	if (rc)
+		return rc;
+	for (size_t k = 0; k < n; k++)
+		if (fresh[k] && m->sched)
+			sched_report(m->sched, reqs[k].slave_id, reqs[k].acp);
+	for (size_t k = 0; k < n && !rc; k++)
+		if (fresh[k]) {
+			rc = master_serve_one(m, reqs[k].slave_id, reqs[k].acp, 1, &out[k], why);
+			if (!rc)
+				master_remember(m, &reqs[k], &out[k]);
+			else
+				*served = k;
+		}
+	if (!rc)
+		*served = n;
+	serve_queue_leave(&m->queue, &w);
+	return rc;
+}
+
+/* master_request_group's message, the lock held, without the requests of
+ * distrusted slaves; *ticket: the journal's record to wait for. */
+static int serve_group(struct master *m, const struct dls_request *reqs, size_t n,
+		       struct dls_reply *out, char *why, uint64_t *ticket)
+{
+	struct dls_request *logged;
+	uint32_t loop;
+	size_t served, k;
+	int64_t top = 0;
+	int w_ok;
+	int rc = DLS_OK, *fresh = calloc(n ? n : 1, sizeof(int));
+	struct dls_request *own = calloc(n ? n : 1, sizeof(*own));
+	struct dls_result **kept = calloc(n ? n : 1, sizeof(*kept));
+
+	if (!fresh || !own || !kept) {
+		free(fresh);
+		free(own);
+		free(kept);
+		return DLS_ENOMEM;
 	}
+	for (k = 0; k < n && !rc; k++)
+		rc = admit_request(m, &reqs[k], &own[k], &kept[k], why);
+	if (!rc)
+		rc = take_group(m, own, n, out, fresh, why);
+	if (rc)
+		goto out;
 	loop = m->loop;
 	for (k = 0; k < n; k++) {
 		if (!fresh[k])
 			continue;
-		master_record_request(m, &reqs[k]);
-		if (reqs[k].acp > top)
-			top = reqs[k].acp;
+		master_record_request(m, &own[k]);
+		if (own[k].acp > top)
+			top = own[k].acp;
 	}
 	if (!top)
 		goto out; /* only retries */
-	logged = journal_before_next_loop(m, reqs, fresh, n, loop);
+	logged = journal_before_next_loop(m, own, fresh, n, loop);
 	master_log_pending_loop(m);
-	rc = wait_turn(m, top, &w, why);
-	w_ok = !rc;
-	served = 0;
-	if (w_ok) {
-		/* the ACPSA rule once per merged message, after every report */
-		for (k = 0; k < n; k++)
-			if (fresh[k] && m->sched)
-				sched_report(m->sched, reqs[k].slave_id, reqs[k].acp);
-		for (k = 0; k < n && !rc; k++)
-			if (fresh[k]) {
-				rc = master_serve_one(m, reqs[k].slave_id, reqs[k].acp, 1, &out[k],
-						      why);
-				if (!rc)
-					master_remember(m, &reqs[k], &out[k]);
-				else
-					served = k;
-			}
-		if (!rc)
-			served = n;
-		serve_queue_leave(&m->queue, &w);
-	}
+	rc = serve_group_turn(m, own, fresh, n, top, out, &w_ok, &served, why);
 	/* the ones after a refused one were not served; their results stay */
-	*ticket = master_log_message(m, logged ? logged : reqs, fresh, n, out, w_ok, served);
+	*ticket = master_log_message(m, logged ? logged : own, fresh, n, out, w_ok, served);
 	free(logged);
 out:
 	for (k = 0; k < n; k++)

@@ -473,6 +473,89 @@ static int64_t take_head(struct slave_pile *p)
 	return it;
 }
 
+/* Computes the head of the pile (the policy may first give it all away),
+ * and reports what is computed once the report interval has passed.
+ * *idle_noted: cleared when an iteration was taken.  p->lock is held on
+ * entry and on return, not meanwhile.  DLS_OK, or the error of the
+ * computation or the report. */
+static int compute_head(struct slave_pile *p, const struct placement *a, struct stretch *stretch,
+			double *last_report, int *idle_noted)
+{
+	struct run *r = p->r;
+	int64_t it;
+	int rc;
+
+	if (p->rules && p->rules->before_next)
+		ruled(p, p->rules->before_next(p->state, &p->host, now_of(p)));
+	if (p->len == 0) /* it gave it all away */
+		return DLS_OK;
+	it = take_head(p);
+	p->busy = 1;
+	*idle_noted = 0;
+	pthread_mutex_unlock(&p->lock);
+	rc = slave_compute_stretch(r, it, 1, stretch);
+	if (!rc && a->report_interval > 0 && dls_now() - *last_report >= a->report_interval) {
+		rc = slave_report_all(r, p->ops->report, p->ops->ctx, p->id);
+		*last_report = dls_now();
+		stretch->t0 = 0;
+	}
+	pthread_mutex_lock(&p->lock);
+	p->busy = 0;
+	return rc;
+}
+
+/* Out of work: the results computed go now; else the policy hears that
+ * this slave is idle (once an idle spell), and it waits 0.2 s for work,
+ * counted as waiting.  p->lock is held on entry and on return.  DLS_OK or
+ * the error of the report. */
+static int idle_step(struct slave_pile *p, double *last_report, int *idle_noted)
+{
+	struct run *r = p->r;
+	int rc;
+
+	if (r->store.n) {
+		pthread_mutex_unlock(&p->lock);
+		rc = slave_report_all(r, p->ops->report, p->ops->ctx, p->id);
+		*last_report = dls_now();
+		pthread_mutex_lock(&p->lock);
+		return rc;
+	}
+	if (!*idle_noted && p->rules && p->rules->on_idle)
+		ruled(p, p->rules->on_idle(p->state, &p->host, now_of(p)));
+	*idle_noted = 1;
+	if (!p->stop && p->len == 0) {
+		double w0 = dls_now();
+
+		dls_cond_wait_until(&p->cond, &p->lock, w0 + 0.2);
+		r->st->times.t_comwait += dls_now() - w0;
+	}
+	return DLS_OK;
+}
+
+/* The end of the loop with rc: what the run returns (a report refused by
+ * a coordinator that said stop and left is no error; a balancing error
+ * is), the balancer told to stop.  p->lock is held, and released. */
+static int pile_finish(struct slave_pile *p, int rc)
+{
+	struct run *r = p->r;
+
+	if (rc == DLS_EREMOTE && p->stop) {
+		/* the coordinator had every result, said stop and left while
+		 * this slave still reported (a copy of work it was given again
+		 * after a failure): the run is over, not lost */
+		log_warn("stopped by the coordinator, which is gone now: %s", r->why);
+		rc = DLS_OK;
+	}
+	if (!rc && p->err) {
+		snprintf(r->why, r->len, "balancing: %s", dls_strerror(p->err));
+		rc = p->err;
+	}
+	p->stop = 1; /* the balancer too */
+	pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	return rc;
+}
+
 int slave_pile_run(struct slave_pile *p, struct run *r, const struct placed_ops *ops,
 		   const struct placement *a, struct placed_stats *ts)
 {
@@ -501,59 +584,13 @@ int slave_pile_run(struct slave_pile *p, struct run *r, const struct placed_ops 
 	pthread_mutex_lock(&p->lock);
 	while (!p->stop && !rc && !p->err) {
 		if (p->len > 0) {
-			int64_t it;
-
-			if (p->rules && p->rules->before_next)
-				ruled(p, p->rules->before_next(p->state, &p->host, now_of(p)));
-			if (p->len == 0) /* it gave it all away */
-				continue;
-			it = take_head(p);
-			p->busy = 1;
-			idle_noted = 0;
-			pthread_mutex_unlock(&p->lock);
-			rc = slave_compute_stretch(r, it, 1, &stretch);
-			if (!rc && a->report_interval > 0 &&
-			    dls_now() - last_report >= a->report_interval) {
-				rc = slave_report_all(r, ops->report, ops->ctx, p->id);
-				last_report = dls_now();
-				stretch.t0 = 0;
-			}
-			pthread_mutex_lock(&p->lock);
-			p->busy = 0;
+			rc = compute_head(p, a, &stretch, &last_report, &idle_noted);
 			continue;
 		}
 		stretch.t0 = 0; /* out of work: results go now, then wait */
-		if (r->store.n) {
-			pthread_mutex_unlock(&p->lock);
-			rc = slave_report_all(r, ops->report, ops->ctx, p->id);
-			last_report = dls_now();
-			pthread_mutex_lock(&p->lock);
-			continue;
-		}
-		if (!idle_noted && p->rules && p->rules->on_idle)
-			ruled(p, p->rules->on_idle(p->state, &p->host, now_of(p)));
-		idle_noted = 1;
-		if (!p->stop && p->len == 0) {
-			double w0 = dls_now();
-
-			dls_cond_wait_until(&p->cond, &p->lock, w0 + 0.2);
-			r->st->times.t_comwait += dls_now() - w0;
-		}
+		rc = idle_step(p, &last_report, &idle_noted);
 	}
-	if (rc == DLS_EREMOTE && p->stop) {
-		/* the coordinator had every result, said stop and left while
-		 * this slave still reported (a copy of work it was given again
-		 * after a failure): the run is over, not lost */
-		log_warn("stopped by the coordinator, which is gone now: %s", r->why);
-		rc = DLS_OK;
-	}
-	if (!rc && p->err) {
-		snprintf(r->why, r->len, "balancing: %s", dls_strerror(p->err));
-		rc = p->err;
-	}
-	p->stop = 1; /* the balancer too */
-	pthread_cond_broadcast(&p->cond);
-	pthread_mutex_unlock(&p->lock);
+	rc = pile_finish(p, rc);
 	if (threaded)
 		pthread_join(th, NULL);
 	if (!rc && r->store.n) /* cannot happen: the run ends once every result is in */
