@@ -686,3 +686,23 @@ int slave_report_all(struct run *r,
 	r->st->times.t_collect += dls_now() - c0;
 	return rc;
 }
+
+int slave_compute_reporting(struct run *r, int64_t it, struct stretch *s,
+			    struct report_clock *c)
+{
+	int rc = slave_compute_stretch(r, it, 1, s);
+
+	if (!rc && c->interval > 0 && dls_now() - c->last >= c->interval) {
+		rc = slave_report_now(r, c);
+		s->t0 = 0;
+	}
+	return rc;
+}
+
+int slave_report_now(struct run *r, struct report_clock *c)
+{
+	int rc = slave_report_all(r, c->report, c->ctx, c->id);
+
+	c->last = dls_now();
+	return rc;
+}

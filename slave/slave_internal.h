@@ -193,4 +193,28 @@ struct stretch {
 };
 int slave_compute_stretch(struct run *r, int64_t start, int64_t count, struct stretch *s);
 
+/* A placed slave's reporting (Tree Scheduling, a policy): its
+ * coordinator's report() and ctx, the slave's id, the seconds between
+ * reports (0: only when out of work) and when it last reported. */
+struct report_clock {
+	int (*report)(void *ctx, int id, const struct dls_result *res, size_t n,
+		      const struct dls_times *times, char *why, size_t len);
+	void *ctx;
+	int id;
+	double interval, last;
+};
+
+/*
+ * Computes iteration it in stretch s (slave_compute_stretch) and, once the
+ * clock's interval has passed, reports every stored result
+ * (slave_report_all); the next iteration then starts a new stretch.
+ * DLS_OK, or the error of the computation or the report, with r->why.
+ */
+int slave_compute_reporting(struct run *r, int64_t it, struct stretch *s,
+			    struct report_clock *c);
+
+/* Out of work: reports every stored result now (slave_report_all) and
+ * restarts the clock.  DLS_OK or the failure, with r->why. */
+int slave_report_now(struct run *r, struct report_clock *c);
+
 #endif

@@ -474,14 +474,12 @@ static int64_t take_head(struct slave_pile *p)
 }
 
 /* Computes the head of the pile (the policy may first give it all away),
- * and reports what is computed once the report interval has passed.
- * *idle_noted: cleared when an iteration was taken.  p->lock is held on
- * entry and on return, not meanwhile.  DLS_OK, or the error of the
- * computation or the report. */
-static int compute_head(struct slave_pile *p, const struct placement *a, struct stretch *stretch,
-			double *last_report, int *idle_noted)
+ * reporting on the clock.  *idle_noted: cleared when an iteration was
+ * taken.  p->lock is held on entry and on return, not meanwhile.  DLS_OK,
+ * or the error of the computation or the report. */
+static int compute_head(struct slave_pile *p, struct stretch *stretch, struct report_clock *clock,
+			int *idle_noted)
 {
-	struct run *r = p->r;
 	int64_t it;
 	int rc;
 
@@ -493,12 +491,7 @@ static int compute_head(struct slave_pile *p, const struct placement *a, struct 
 	p->busy = 1;
 	*idle_noted = 0;
 	pthread_mutex_unlock(&p->lock);
-	rc = slave_compute_stretch(r, it, 1, stretch);
-	if (!rc && a->report_interval > 0 && dls_now() - *last_report >= a->report_interval) {
-		rc = slave_report_all(r, p->ops->report, p->ops->ctx, p->id);
-		*last_report = dls_now();
-		stretch->t0 = 0;
-	}
+	rc = slave_compute_reporting(p->r, it, stretch, clock);
 	pthread_mutex_lock(&p->lock);
 	p->busy = 0;
 	return rc;
@@ -508,15 +501,14 @@ static int compute_head(struct slave_pile *p, const struct placement *a, struct 
  * this slave is idle (once an idle spell), and it waits 0.2 s for work,
  * counted as waiting.  p->lock is held on entry and on return.  DLS_OK or
  * the error of the report. */
-static int idle_step(struct slave_pile *p, double *last_report, int *idle_noted)
+static int idle_step(struct slave_pile *p, struct report_clock *clock, int *idle_noted)
 {
 	struct run *r = p->r;
 	int rc;
 
 	if (r->store.n) {
 		pthread_mutex_unlock(&p->lock);
-		rc = slave_report_all(r, p->ops->report, p->ops->ctx, p->id);
-		*last_report = dls_now();
+		rc = slave_report_now(r, clock);
 		pthread_mutex_lock(&p->lock);
 		return rc;
 	}
@@ -560,7 +552,7 @@ int slave_pile_run(struct slave_pile *p, struct run *r, const struct placed_ops 
 		   const struct placement *a, struct placed_stats *ts)
 {
 	struct stretch stretch = {0, 0};
-	double last_report = dls_now();
+	struct report_clock clock = {ops->report, ops->ctx, p->id, a->report_interval, dls_now()};
 	int rc = DLS_OK, idle_noted = 0, threaded = 0;
 	pthread_t th;
 
@@ -584,11 +576,11 @@ int slave_pile_run(struct slave_pile *p, struct run *r, const struct placed_ops 
 	pthread_mutex_lock(&p->lock);
 	while (!p->stop && !rc && !p->err) {
 		if (p->len > 0) {
-			rc = compute_head(p, a, &stretch, &last_report, &idle_noted);
+			rc = compute_head(p, &stretch, &clock, &idle_noted);
 			continue;
 		}
 		stretch.t0 = 0; /* out of work: results go now, then wait */
-		rc = idle_step(p, &last_report, &idle_noted);
+		rc = idle_step(p, &clock, &idle_noted);
 	}
 	rc = pile_finish(p, rc);
 	if (threaded)

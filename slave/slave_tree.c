@@ -266,11 +266,10 @@ static void ask(struct run *r, struct slave_tree *t, const struct placed_ops *op
 	pthread_mutex_lock(&t->lock);
 }
 
-int slave_tree_loop(struct slave_tree *t, struct run *r, const struct placed_ops *ops,
-		    const struct placement *a, struct placed_stats *ts)
+/* Takes placement a: the slave's id, neighbours and first iterations,
+ * and the demands that came before it.  DLS_OK or DLS_ENOMEM. */
+static int take_place(struct slave_tree *t, const struct placement *a)
 {
-	struct stretch stretch = {0, 0};
-	double last_report;
 	int rc;
 
 	pthread_mutex_lock(&t->lock);
@@ -285,6 +284,54 @@ int slave_tree_loop(struct slave_tree *t, struct run *r, const struct placed_ops
 	t->placed = 1;
 	adopt_early(t);
 	pthread_mutex_unlock(&t->lock);
+	return rc;
+}
+
+/* The oldest unstarted iteration, taken off the ranges (there is one).
+ * The lock is held. */
+static int64_t take_next(struct slave_tree *t)
+{
+	struct trange *f = &t->ranges[0];
+	int64_t it = f->start;
+
+	f->start += f->stride;
+	if (--f->count == 0)
+		memmove(t->ranges, t->ranges + 1, --t->n * sizeof(*t->ranges));
+	return it;
+}
+
+/* Out of work: the results computed go now; else one demand to the
+ * neighbours, and a wait of 0.2 s for work, counted as waiting.  The lock
+ * is held on entry and on return.  DLS_OK or the error of the report. */
+static int idle_step(struct run *r, struct slave_tree *t, const struct placed_ops *ops,
+		     const struct placement *a, struct report_clock *clock)
+{
+	int rc;
+
+	if (r->store.n) {
+		pthread_mutex_unlock(&t->lock);
+		rc = slave_report_now(r, clock);
+		pthread_mutex_lock(&t->lock);
+		return rc;
+	}
+	if (!t->asked)
+		ask(r, t, ops, a);
+	if (!t->stop && t->n == 0) {
+		double w0 = dls_now();
+
+		dls_cond_wait_until(&t->cond, &t->lock, w0 + 0.2);
+		r->st->times.t_comwait += dls_now() - w0;
+	}
+	return DLS_OK;
+}
+
+int slave_tree_loop(struct slave_tree *t, struct run *r, const struct placed_ops *ops,
+		    const struct placement *a, struct placed_stats *ts)
+{
+	struct stretch stretch = {0, 0};
+	struct report_clock clock = {ops->report, ops->ctx, a->id, a->report_interval, 0};
+	int rc = take_place(t, a);
+
 	if (rc)
 		return rc;
 	if (ops->registered)
@@ -293,7 +340,7 @@ int slave_tree_loop(struct slave_tree *t, struct run *r, const struct placed_ops
 		 "%d",
 		 a->id, (long long)a->count, (long long)a->start, (long long)a->stride, a->left_id,
 		 a->right_id);
-	last_report = dls_now();
+	clock.last = dls_now();
 	pthread_mutex_lock(&t->lock);
 	while (!t->stop && !rc) {
 		int64_t before = t->ts.migrations_out;
@@ -302,40 +349,15 @@ int slave_tree_loop(struct slave_tree *t, struct run *r, const struct placed_ops
 		if (t->ts.migrations_out != before)
 			stretch.t0 = 0; /* the calls took their time: start afresh */
 		if (t->n > 0) { /* the next iteration */
-			struct trange *f = &t->ranges[0];
-			int64_t it = f->start;
+			int64_t it = take_next(t);
 
-			f->start += f->stride;
-			if (--f->count == 0)
-				memmove(t->ranges, t->ranges + 1, --t->n * sizeof(*t->ranges));
 			pthread_mutex_unlock(&t->lock);
-			rc = slave_compute_stretch(r, it, 1, &stretch);
-			if (!rc && a->report_interval > 0 &&
-			    dls_now() - last_report >= a->report_interval) {
-				rc = slave_report_all(r, ops->report, ops->ctx, t->id);
-				last_report = dls_now();
-				stretch.t0 = 0;
-			}
+			rc = slave_compute_reporting(r, it, &stretch, &clock);
 			pthread_mutex_lock(&t->lock);
 			continue;
 		}
-		/* out of work: results go now, then one demand, then wait */
-		stretch.t0 = 0;
-		if (r->store.n) {
-			pthread_mutex_unlock(&t->lock);
-			rc = slave_report_all(r, ops->report, ops->ctx, t->id);
-			last_report = dls_now();
-			pthread_mutex_lock(&t->lock);
-			continue;
-		}
-		if (!t->asked)
-			ask(r, t, ops, a);
-		if (!t->stop && t->n == 0) {
-			double w0 = dls_now();
-
-			dls_cond_wait_until(&t->cond, &t->lock, w0 + 0.2);
-			r->st->times.t_comwait += dls_now() - w0;
-		}
+		stretch.t0 = 0; /* out of work: results go now, then one demand, then wait */
+		rc = idle_step(r, t, ops, a, &clock);
 	}
 	pthread_mutex_unlock(&t->lock);
 	if (!rc && r->store.n) /* cannot happen: the run ends once every result is in */
