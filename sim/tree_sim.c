@@ -264,10 +264,66 @@ static int on_transfer(struct state *s, const struct event *e)
 	return push(s, x);
 }
 
+/* Each PE's first iterations, as the plan allocates them, and its start
+ * at time 0 (an empty one asks at once).  DLS_OK, or DLS_ENOMEM. */
+static int place_all(struct state *s)
+{
+	const struct tree_sim_config *c = s->c;
+	int64_t *start = calloc((size_t)c->npes, sizeof(*start));
+	int64_t *count = calloc((size_t)c->npes, sizeof(*count));
+	int rc = start && count ? DLS_OK : DLS_ENOMEM;
+
+	if (!rc)
+		rc = tree_plan_allocate(s->plan, c->tau, c->iterations, c->alloc, start, count);
+	for (int k = 0; !rc && k < c->npes; k++) {
+		int pe = s->plan->chain[k];
+		int64_t stride = c->alloc == TREE_ALLOC_ROUND_ROBIN ? c->npes : 1;
+
+		rc = add_range(&s->pe[k], (struct dls_range){start[pe], count[pe], stride});
+	}
+	for (int k = 0; !rc && k < c->npes; k++)
+		rc = s->pe[k].nranges ? start_next(s, k, 0) : send_demands(s, k, 0);
+	free(start);
+	free(count);
+	return rc;
+}
+
+/* Plays the events until none is left.  DLS_OK, or the first error. */
+static int play(struct state *s)
+{
+	int rc = DLS_OK;
+
+	while (!rc && s->ev.n) {
+		struct event e;
+
+		event_heap_pop(&s->ev, &e);
+		struct pe_state *p = &s->pe[e.at];
+
+		switch (e.kind) {
+		case EV_END:
+			rc = on_end(s, &e);
+			break;
+		case EV_TRANSFER:
+			rc = on_transfer(s, &e);
+			break;
+		case EV_DEMAND: /* it waits here until a boundary or until work comes */
+			p->pending[e.from > e.at ? 0 : 1] = 1;
+			break;
+		case EV_CANCEL:
+			p->pending[e.from > e.at ? 0 : 1] = 0;
+			break;
+		default: /* a boundary, unless a second step already started it */
+			if (!p->busy)
+				rc = on_step(s, &e);
+			break;
+		}
+	}
+	return rc;
+}
+
 int tree_sim_run(const struct tree_sim_config *c, struct tree_sim_result *out)
 {
 	struct state s;
-	int64_t *start = NULL, *count = NULL;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
@@ -285,57 +341,18 @@ int tree_sim_run(const struct tree_sim_config *c, struct tree_sim_result *out)
 	out->pe_iterations = calloc((size_t)c->npes, sizeof(int64_t));
 	out->pe_busy = calloc((size_t)c->npes, sizeof(double));
 	s.pe = calloc((size_t)c->npes, sizeof(*s.pe));
-	start = calloc((size_t)c->npes, sizeof(*start));
-	count = calloc((size_t)c->npes, sizeof(*count));
-	if (!out->link_migrations || !out->pe_iterations || !out->pe_busy || !s.pe || !start ||
-	    !count) {
+	if (!out->link_migrations || !out->pe_iterations || !out->pe_busy || !s.pe)
 		rc = DLS_ENOMEM;
-		goto done;
-	}
-	rc = tree_plan_allocate(s.plan, c->tau, c->iterations, c->alloc, start, count);
-	for (int k = 0; !rc && k < c->npes; k++) {
-		int pe = s.plan->chain[k];
-		int64_t stride = c->alloc == TREE_ALLOC_ROUND_ROBIN ? c->npes : 1;
-
-		rc = add_range(&s.pe[k], (struct dls_range){start[pe], count[pe], stride});
-	}
-	/* every PE starts at 0: an empty one asks at once */
-	for (int k = 0; !rc && k < c->npes; k++)
-		rc = s.pe[k].nranges ? start_next(&s, k, 0) : send_demands(&s, k, 0);
-	while (!rc && s.ev.n) {
-		struct event e;
-
-		event_heap_pop(&s.ev, &e);
-		struct pe_state *p = &s.pe[e.at];
-
-		switch (e.kind) {
-		case EV_END:
-			rc = on_end(&s, &e);
-			break;
-		case EV_TRANSFER:
-			rc = on_transfer(&s, &e);
-			break;
-		case EV_DEMAND: /* it waits here until a boundary or until work comes */
-			p->pending[e.from > e.at ? 0 : 1] = 1;
-			break;
-		case EV_CANCEL:
-			p->pending[e.from > e.at ? 0 : 1] = 0;
-			break;
-		default: /* a boundary, unless a second step already started it */
-			if (!p->busy)
-				rc = on_step(&s, &e);
-			break;
-		}
-	}
+	if (!rc)
+		rc = place_all(&s);
+	if (!rc)
+		rc = play(&s);
 	if (!rc && s.computed != c->iterations)
 		rc = DLS_ESTATE; /* cannot happen: work is never dropped */
-done:
 	for (int k = 0; s.pe && k < c->npes; k++)
 		free(s.pe[k].ranges);
 	free(s.pe);
 	event_heap_free(&s.ev);
-	free(start);
-	free(count);
 	if (rc)
 		tree_sim_result_free(out);
 	return rc;

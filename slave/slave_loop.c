@@ -489,6 +489,49 @@ static int register_once(void *arg, char *why, size_t len)
 				      &r->st->id, &r->st->vpower, &r->job, why, len);
 }
 
+/* The loop's helper threads: the two that ask ahead (cfg->overlap) and,
+ * emulated at low priority, the one that computes for real.  DLS_OK, or
+ * DLS_ENOMEM with why when the first cannot start (none left running). */
+static int start_helpers(struct loop *L, char *why, size_t len)
+{
+	struct run *r = L->r;
+	int rc;
+
+	if (r->cfg->overlap) {
+		rc = ahead_start(&L->snd[0], r);
+		if (!rc && (rc = ahead_start(&L->snd[1], r)))
+			ahead_stop(&L->snd[0]);
+		if (rc) {
+			snprintf(why, len, "cannot start the threads that ask ahead");
+			return rc;
+		}
+		L->snd[1].model = &L->snd[0];
+		L->ahead_on = 1;
+	}
+	if (r->cfg->emulated && r->cfg->low_priority) {
+		if (idle_worker_start(&L->worker) == DLS_OK)
+			r->worker = &L->worker;
+		else
+			log_warn("no thread for the real computation: it keeps the normal priority");
+	}
+	return DLS_OK;
+}
+
+/* Stops start_helpers' threads; says how asking ahead went. */
+static void stop_helpers(struct loop *L)
+{
+	L->r->worker = NULL;
+	idle_worker_stop(&L->worker);
+	if (!L->ahead_on)
+		return;
+	log_info("asked ahead for %lld of %lld chunks (%lld of them a second request on its way); "
+		 "their ends waited %.1f ms in all; round trip %.0f us",
+		 (long long)L->asked_ahead, (long long)L->r->st->chunks, (long long)L->seconds,
+		 L->waited_ahead * 1e3, ahead_round_trip(&L->snd[0]) * 1e6);
+	ahead_stop(&L->snd[1]);
+	ahead_stop(&L->snd[0]);
+}
+
 int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struct slave_stats *st,
 	      char *why, size_t len)
 {
@@ -526,39 +569,17 @@ int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struc
 	L.r = &r;
 	L.piggy = r.job.collect == DLS_COLLECT_PIGGYBACK;
 	L.prev_end = dls_now();
-	if (cfg->overlap) {
-		rc = ahead_start(&L.snd[0], &r);
-		if (!rc && (rc = ahead_start(&L.snd[1], &r)))
-			ahead_stop(&L.snd[0]);
-		if (rc) {
-			snprintf(why, len, "cannot start the threads that ask ahead");
-			slave_teardown(&r);
-			return rc;
-		}
-		L.snd[1].model = &L.snd[0];
-		L.ahead_on = 1;
-	}
-	if (cfg->emulated && cfg->low_priority) {
-		if (idle_worker_start(&L.worker) == DLS_OK)
-			r.worker = &L.worker;
-		else
-			log_warn("no thread for the real computation: it keeps the normal priority");
+	rc = start_helpers(&L, why, len);
+	if (rc) {
+		slave_teardown(&r);
+		return rc;
 	}
 	if (slave_watch_start(&watch, &r))
 		log_warn("no thread to watch the master: a master gone for good is noticed at "
 			 "the next call");
 	rc = loop_run(&L);
 	slave_watch_stop(&watch);
-	r.worker = NULL;
-	idle_worker_stop(&L.worker);
-	if (L.ahead_on) {
-		log_info("asked ahead for %lld of %lld chunks (%lld of them a second request "
-			 "on its way); their ends waited %.1f ms in all; round trip %.0f us",
-			 (long long)L.asked_ahead, (long long)st->chunks, (long long)L.seconds,
-			 L.waited_ahead * 1e3, ahead_round_trip(&L.snd[0]) * 1e6);
-		ahead_stop(&L.snd[1]);
-		ahead_stop(&L.snd[0]);
-	}
+	stop_helpers(&L);
 	if (L.leave != STAYS && !atomic_load(&r.parent_gone))
 		rc = leave_run(&L, rc);
 	slave_store_free(&L.done);
