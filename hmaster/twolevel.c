@@ -18,6 +18,7 @@
 #include "dls_time.h"
 #include "roster.h"
 #include "run_auth.h"
+#include "serve_request.h"
 #include "times_bound.h"
 #include "twolevel_record.h"
 
@@ -330,44 +331,68 @@ static int serve(struct twolevel *t, int c, int64_t acp, struct dls_reply *out)
 	return 1;
 }
 
-/* Serves one child's request from the local pool (blocks while it refills). */
-static int request_one(struct twolevel *t, const struct dls_request *req, struct dls_reply *out,
-		       char *why)
-{
-	struct serve_waiter w;
-	struct child *ch;
-	struct dls_request own = *req;
-	struct dls_result *kept = NULL;
-	int c = req->slave_id, rc, retry;
+/* One child's request on its way through the hmaster's steps
+ * (serve_request). */
+struct tl_call {
+	struct twolevel *t;
+	struct dls_result *kept; /* its results as kept, when some were dropped */
+};
 
-	memset(out, 0, sizeof(*out));
-	pthread_mutex_lock(&t->lock);
-	rc = admit_child(t, c, req->key, why);
-	if (!rc)
-		rc = admit_results(t, c, &own.results, &own.nresults, &kept, why);
+static int call_admit(void *ctx, int id, uint64_t key, char *why)
+{
+	return admit_child(((struct tl_call *)ctx)->t, id, key, why);
+}
+
+static int call_keep(void *ctx, int id, const struct dls_result **res, size_t *n, char *why)
+{
+	struct tl_call *c = ctx;
+
+	return admit_results(c->t, id, res, n, &c->kept, why);
+}
+
+static int call_take(void *ctx, const struct dls_request *r, struct dls_reply *out, int *retry,
+		     char *why)
+{
+	struct twolevel *t = ((struct tl_call *)ctx)->t;
+	int rc = serve_take(&t->ledger, &t->children[r->slave_id].serve, r,
+			    t->job.collect == DLS_COLLECT_PIGGYBACK, out, retry, why, HMASTER_WHY_LEN);
+
+	if (!rc && !*retry)
+		rc = check_values(t, r->results, r->nresults, why);
+	return rc;
+}
+
+/* The results go up (take_results); the child's A_i and times kept. */
+static int call_record(void *ctx, const struct dls_request *r, char *why)
+{
+	struct twolevel *t = ((struct tl_call *)ctx)->t;
+	struct child *ch = &t->children[r->slave_id];
+	int rc = take_results(t, r->slave_id, r->results, r->nresults);
+
+	(void)why;
 	if (rc)
-		goto done;
-	req = &own;
-	ch = &t->children[c];
-	rc = serve_take(&t->ledger, &ch->serve, req, t->job.collect == DLS_COLLECT_PIGGYBACK, out,
-			&retry, why, HMASTER_WHY_LEN);
-	if (rc || retry)
-		goto done;
-	rc = check_values(t, req->results, req->nresults, why);
-	if (!rc)
-		rc = take_results(t, c, req->results, req->nresults);
-	if (rc)
-		goto done;
-	ch->info.acp = req->acp;
-	ch->info.times = req->times;
+		return rc;
+	ch->info.acp = r->acp;
+	ch->info.times = r->times;
 	times_bound(&ch->info.times);
 	if (ch->info.state == DLS_SLAVE_REGISTERED) {
 		ch->info.state = DLS_SLAVE_ACTIVE;
 		if (t->first_requests++ == 0)
 			t->first_request = dls_now();
 	}
-	/* in line in ACPSA order: only the head takes from the pool */
-	serve_queue_join(&t->waiting, &w, req->acp);
+	return DLS_OK;
+}
+
+/* In line in ACPSA order, only the head takes from the pool; it waits
+ * while the pool refills from the parent. */
+static int call_serve(void *ctx, const struct dls_request *r, struct dls_reply *out, char *why)
+{
+	struct twolevel *t = ((struct tl_call *)ctx)->t;
+	struct child *ch = &t->children[r->slave_id];
+	struct serve_waiter w;
+	int rc = DLS_OK;
+
+	serve_queue_join(&t->waiting, &w, r->acp);
 	for (;;) {
 		if (t->failed || t->stop) {
 			snprintf(why, HMASTER_WHY_LEN, "%s",
@@ -376,10 +401,10 @@ static int request_one(struct twolevel *t, const struct dls_request *req, struct
 			break;
 		}
 		if (ch->info.state == DLS_SLAVE_LOST) {
-			rc = check_child(t, c, req->key, why);
+			rc = check_child(t, r->slave_id, r->key, why);
 			break;
 		}
-		if (t->first_sent && t->waiting.head == &w && serve(t, c, req->acp, out))
+		if (t->first_sent && t->waiting.head == &w && serve(t, r->slave_id, r->acp, out))
 			break;
 		if (t->parent_done) {
 			out->kind = DLS_REPLY_DONE;
@@ -399,11 +424,38 @@ static int request_one(struct twolevel *t, const struct dls_request *req, struct
 	serve_queue_leave(&t->waiting, &w); /* the next in line */
 	/* the forwarder (time to prefetch?) and twolevel_wait_finished */
 	pthread_cond_broadcast(&t->cond);
-	if (!rc)
-		serve_remember(&ch->serve, req, out);
-done:
+	return rc;
+}
+
+static void call_remember(void *ctx, const struct dls_request *r, const struct dls_reply *out)
+{
+	struct twolevel *t = ((struct tl_call *)ctx)->t;
+
+	serve_remember(&t->children[r->slave_id].serve, r, out);
+}
+
+static const struct serve_steps twolevel_steps = {
+	.admit = call_admit,
+	.keep = call_keep,
+	.take = call_take,
+	.record = call_record,
+	.serve = call_serve,
+	.remember = call_remember,
+	.after = NULL,
+};
+
+/* Serves one child's request from the local pool (blocks while it refills). */
+static int request_one(struct twolevel *t, const struct dls_request *req, struct dls_reply *out,
+		       char *why)
+{
+	struct tl_call c = {t, NULL};
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	pthread_mutex_lock(&t->lock);
+	rc = serve_request(&twolevel_steps, &c, req, out, why);
 	pthread_mutex_unlock(&t->lock);
-	free(kept);
+	free(c.kept);
 	return rc;
 }
 

@@ -13,6 +13,7 @@
 #include "dls/log.h"
 #include "dls_time.h"
 #include "master_internal.h"
+#include "serve_request.h"
 #include "times_bound.h"
 
 static int check_caller(struct master *m, int id, uint64_t key, char *why)
@@ -727,54 +728,116 @@ static int hold_to_loop_end(struct master *m, const struct dls_request *req, uin
 	return DLS_OK;
 }
 
+/* One request on its way through the master's steps (serve_request). */
+struct master_call {
+	struct master *m;
+	struct dls_result *kept;    /* its results as kept, when some were dropped */
+	struct dls_request *logged; /* as journaled before the next loop (or NULL) */
+	uint32_t loop, served_in;   /* the loop it came in, and was served in */
+	struct master_cut told;	    /* a tail taken back for it, to tell its holder */
+	uint64_t ticket;	    /* the journal's record to wait for */
+};
+
+static int call_admit(void *ctx, int id, uint64_t key, char *why)
+{
+	return master_admit_caller(((struct master_call *)ctx)->m, id, key, why);
+}
+
+static int call_keep(void *ctx, int id, const struct dls_result **res, size_t *n, char *why)
+{
+	struct master_call *c = ctx;
+
+	return keep_results(c->m, id, res, n, &c->kept, why);
+}
+
+static int call_take(void *ctx, const struct dls_request *r, struct dls_reply *out, int *retry,
+		     char *why)
+{
+	struct master_call *c = ctx;
+
+	wait_predecessor(c->m, r);
+	return take_request(c->m, r, out, retry, why);
+}
+
+/* The results applied; a request whose results completed a loop is
+ * journaled in the next (journal_before_next_loop). */
+static int call_record(void *ctx, const struct dls_request *r, char *why)
+{
+	static const int fresh = 1;
+	struct master_call *c = ctx;
+
+	(void)why;
+	c->loop = c->m->loop;
+	master_record_request(c->m, r);
+	c->logged = journal_before_next_loop(c->m, r, &fresh, 1, c->loop);
+	master_log_pending_loop(c->m);
+	return DLS_OK;
+}
+
+/* Served in its turn; told WAIT, it may take a tail back (the end game). */
+static int call_serve(void *ctx, const struct dls_request *r, struct dls_reply *out, char *why)
+{
+	struct master_call *c = ctx;
+	int rc = serve_in_turn(c->m, r, out, why);
+
+	c->served_in = c->m->loop;
+	if (!rc && out->kind == DLS_REPLY_WAIT)
+		master_take_back(c->m, r->slave_id, out, &c->told);
+	return rc;
+}
+
+static void call_remember(void *ctx, const struct dls_request *r, const struct dls_reply *out)
+{
+	master_remember(((struct master_call *)ctx)->m, r, out);
+}
+
+/* Journaled (a request refused after its results were accepted, lost
+ * meanwhile, keeps them); told WAIT in a run with loops to come, held to
+ * the loop's end (hold_to_loop_end). */
+static int call_after(void *ctx, const struct dls_request *r, struct dls_reply *out, int rc,
+		      char *why)
+{
+	static const int fresh = 1;
+	struct master_call *c = ctx;
+	struct master *m = c->m;
+
+	c->ticket = master_log_message(m, c->logged ? c->logged : r, &fresh, 1, out, 0,
+				       rc ? 0 : 1);
+	free(c->logged);
+	c->logged = NULL;
+	/* a slave that asked ahead still computes: its results must not wait */
+	if (!rc && out->kind == DLS_REPLY_WAIT && c->told.holder < 0 && master_more_loops(m) &&
+	    !ledger_held_undelivered(&m->children[r->slave_id].serve.held)) {
+		uint64_t held;
+
+		rc = hold_to_loop_end(m, r, c->served_in, out, &held, why);
+		c->ticket = held ? held : c->ticket;
+	}
+	return rc;
+}
+
+static const struct serve_steps master_steps = {
+	.admit = call_admit,
+	.keep = call_keep,
+	.take = call_take,
+	.record = call_record,
+	.serve = call_serve,
+	.remember = call_remember,
+	.after = call_after,
+};
+
 int master_request(struct master *m, const struct dls_request *req, struct dls_reply *out,
 		   char *why)
 {
-	static const int fresh = 1;
-	struct master_cut told = {-1, 0, 0, 0};
-	struct dls_request own, *logged;
-	struct dls_result *kept;
-	uint64_t ticket;
-	uint32_t loop, served_in;
-	int rc, retry;
+	struct master_call c = {m, NULL, NULL, 0, 0, {-1, 0, 0, 0}, 0};
+	int rc;
 
 	pthread_mutex_lock(&m->lock);
-	rc = admit_request(m, req, &own, &kept, why);
-	if (!rc) {
-		req = &own;
-		wait_predecessor(m, req);
-		rc = take_request(m, req, out, &retry, why);
-	}
-	if (rc || retry) {
-		pthread_mutex_unlock(&m->lock);
-		free(kept);
-		return rc;
-	}
-	loop = m->loop;
-	master_record_request(m, req);
-	logged = journal_before_next_loop(m, req, &fresh, 1, loop);
-	master_log_pending_loop(m);
-	rc = serve_in_turn(m, req, out, why);
-	served_in = m->loop;
-	if (!rc && out->kind == DLS_REPLY_WAIT) /* the end game: maybe a tail */
-		master_take_back(m, req->slave_id, out, &told);
-	if (!rc)
-		master_remember(m, req, out);
-	/* refused after its results were accepted (lost meanwhile): they stay */
-	ticket = master_log_message(m, logged ? logged : req, &fresh, 1, out, 0, rc ? 0 : 1);
-	free(logged);
-	/* a slave that asked ahead still computes: its results must not wait */
-	if (!rc && out->kind == DLS_REPLY_WAIT && told.holder < 0 && master_more_loops(m) &&
-	    !ledger_held_undelivered(&m->children[req->slave_id].serve.held)) {
-		uint64_t held;
-
-		rc = hold_to_loop_end(m, req, served_in, out, &held, why);
-		ticket = held ? held : ticket;
-	}
+	rc = serve_request(&master_steps, &c, req, out, why);
 	pthread_mutex_unlock(&m->lock);
-	free(kept);
-	master_journal_wait(m, ticket); /* durable before the reply */
-	master_take_back_tell(m, &told); /* and the holder knows before the asker */
+	free(c.kept);
+	master_journal_wait(m, c.ticket); /* durable before the reply */
+	master_take_back_tell(m, &c.told); /* and the holder knows before the asker */
 	return rc;
 }
 

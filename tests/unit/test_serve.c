@@ -13,6 +13,7 @@
 #include "dls_sched.h"
 #include "master_testutil.h"
 #include "serve.h"
+#include "serve_request.h"
 #include "suites.h"
 
 static void test_take(void)
@@ -328,6 +329,116 @@ static void test_requeue_own_first(void)
 	ledger_free(&l);
 }
 
+/* The steps serve_request ran, in order ("aktrsmf"), and where to refuse. */
+struct steps_seen {
+	char order[16];
+	int n;
+	char refuse_at; /* the step that refuses (0: none) */
+	int retry;	/* take answers a retry */
+	int after_rc;	/* the rc `after` was given */
+	size_t kept_n;	/* the results that reached take */
+};
+
+static int seen(struct steps_seen *v, char step)
+{
+	v->order[v->n++] = step;
+	return v->refuse_at == step ? DLS_EINVAL : DLS_OK;
+}
+
+static int st_admit(void *ctx, int id, uint64_t key, char *why)
+{
+	(void)id, (void)key, (void)why;
+	return seen(ctx, 'a');
+}
+
+static int st_keep(void *ctx, int id, const struct dls_result **res, size_t *n, char *why)
+{
+	(void)id, (void)res, (void)why;
+	*n = 1; /* a block dropped */
+	return seen(ctx, 'k');
+}
+
+static int st_take(void *ctx, const struct dls_request *r, struct dls_reply *out, int *retry,
+		   char *why)
+{
+	struct steps_seen *v = ctx;
+
+	(void)out, (void)why;
+	v->kept_n = r->nresults;
+	*retry = v->retry;
+	return seen(ctx, 't');
+}
+
+static int st_record(void *ctx, const struct dls_request *r, char *why)
+{
+	(void)r, (void)why;
+	return seen(ctx, 'r');
+}
+
+static int st_serve(void *ctx, const struct dls_request *r, struct dls_reply *out, char *why)
+{
+	(void)r, (void)why;
+	out->kind = DLS_REPLY_WORK;
+	return seen(ctx, 's');
+}
+
+static void st_remember(void *ctx, const struct dls_request *r, const struct dls_reply *out)
+{
+	(void)r;
+	CU_ASSERT_EQUAL(out->kind, DLS_REPLY_WORK);
+	seen(ctx, 'm');
+}
+
+static int st_after(void *ctx, const struct dls_request *r, struct dls_reply *out, int rc,
+		    char *why)
+{
+	struct steps_seen *v = ctx;
+
+	(void)r, (void)out, (void)why;
+	v->after_rc = rc;
+	seen(ctx, 'f');
+	return rc;
+}
+
+/* serve_request: the steps in their order; a refusal skips the later ones
+ * but `after` (once past take); a retry ends at take; keep's results are
+ * what take sees. */
+static void test_request_steps(void)
+{
+	static const struct serve_steps steps = {st_admit, st_keep,	st_take, st_record,
+						 st_serve, st_remember, st_after};
+	static const struct {
+		char refuse_at;
+		int retry;
+		const char *order;
+		int rc;
+	} cases[] = {{0, 0, "aktrsmf", DLS_OK},	  {'a', 0, "a", DLS_EINVAL},
+		     {'k', 0, "ak", DLS_EINVAL},  {'t', 0, "akt", DLS_EINVAL},
+		     {0, 1, "akt", DLS_OK},	  {'r', 0, "aktrf", DLS_EINVAL},
+		     {'s', 0, "aktrsf", DLS_EINVAL}};
+	struct dls_result two[2] = {{0, 1, NULL, 0, 0}, {1, 1, NULL, 0, 0}};
+	struct dls_request req;
+	struct dls_reply out;
+	char why[64];
+
+	memset(&req, 0, sizeof(req));
+	req.results = two;
+	req.nresults = 2;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct steps_seen v = {.refuse_at = cases[k].refuse_at, .retry = cases[k].retry,
+				       .after_rc = -1};
+
+		memset(&out, 0, sizeof(out));
+		CU_ASSERT_EQUAL(serve_request(&steps, &v, &req, &out, why), cases[k].rc);
+		CU_ASSERT_STRING_EQUAL(v.order, cases[k].order);
+		if (strchr(cases[k].order, 't'))
+			CU_ASSERT_EQUAL(v.kept_n, 1);
+		if (strchr(cases[k].order, 'f'))
+			CU_ASSERT_EQUAL(v.after_rc, cases[k].rc);
+	}
+	CU_ASSERT_EQUAL(req.nresults, 2); /* the caller's request is not changed */
+}
+
 int serve_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("serving core", NULL, NULL);
@@ -340,6 +451,7 @@ int serve_suite_add(void)
 	       !CU_add_test(s, "a lost child's work requeued", test_requeue) ||
 	       !CU_add_test(s, "results of work lost: the runs still held kept",
 			    test_drop_lost_work) ||
+	       !CU_add_test(s, "a request's steps, in order", test_request_steps) ||
 	       !CU_add_test(s, "a child taken back is served its own old work first",
 			    test_requeue_own_first);
 }
