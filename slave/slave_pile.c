@@ -12,11 +12,8 @@
 #include "dls/log.h"
 #include "dls_math.h"
 #include "dls_time.h"
+#include "stride_ranges.h"
 #include "tree_migrate.h"
-
-struct prange {
-	int64_t start, count, stride;
-};
 
 enum { IN_MSG, IN_ARRIVAL };
 struct in_item {
@@ -29,7 +26,7 @@ enum { OUT_SEND, OUT_GIVE };
 struct out_item {
 	int kind, to;
 	struct pile_msg m; /* OUT_SEND */
-	struct prange r;   /* OUT_GIVE */
+	struct stride_range r;   /* OUT_GIVE */
 };
 
 struct ptimer {
@@ -40,8 +37,7 @@ struct ptimer {
 struct slave_pile {
 	pthread_mutex_t lock;
 	pthread_cond_t cond; /* work, a message, an action, a timer or stop */
-	struct prange *ranges; /* the pile: unstarted iterations, head first */
-	size_t n, cap;
+	struct stride_ranges held; /* the pile: unstarted iterations, head first */
 	int64_t len;
 	int busy, stop, id, npes;
 	int64_t iterations;
@@ -87,9 +83,8 @@ static int add_range(struct slave_pile *p, int64_t start, int64_t count, int64_t
 {
 	if (count <= 0)
 		return DLS_OK;
-	if (grow((void **)&p->ranges, &p->cap, p->n + 1, sizeof(*p->ranges)))
+	if (stride_ranges_push(&p->held, start, count, stride))
 		return DLS_ENOMEM;
-	p->ranges[p->n++] = (struct prange){start, count, stride};
 	p->len += count;
 	return DLS_OK;
 }
@@ -140,7 +135,7 @@ static int h_give(void *ctx, int to, int64_t n, double t, int64_t *moved)
 	if (!h_alive(p, to) || to == p->id)
 		n = 0;
 	while (done < n && !rc) {
-		struct prange *last = &p->ranges[p->n - 1];
+		struct stride_range *last = &p->held.v[p->held.n - 1];
 		int64_t k = n - done < last->count ? n - done : last->count;
 		struct out_item o = {OUT_GIVE, to, {0, 0, 0, 0, 0, 0, 0},
 				     {last->start + (last->count - k) * last->stride, k,
@@ -150,7 +145,7 @@ static int h_give(void *ctx, int to, int64_t n, double t, int64_t *moved)
 			break;
 		last->count -= k;
 		if (last->count == 0)
-			p->n--;
+			p->held.n--;
 		p->len -= k;
 		done += k;
 	}
@@ -222,7 +217,7 @@ struct slave_pile *slave_pile_create(const struct placement *a)
 	    dls_cond_init(&p->cond) || add_range(p, a->start, a->count, a->stride)) {
 		free(p->dead);
 		free(p->state);
-		free(p->ranges);
+		stride_ranges_free(&p->held);
 		free(p);
 		return NULL;
 	}
@@ -240,7 +235,7 @@ void slave_pile_destroy(struct slave_pile *p)
 		p->rules->fini(p->state);
 	pthread_mutex_destroy(&p->lock);
 	pthread_cond_destroy(&p->cond);
-	free(p->ranges);
+	stride_ranges_free(&p->held);
 	free(p->in);
 	free(p->out);
 	free(p->timers);
@@ -462,12 +457,8 @@ static void *balancer(void *arg)
 /* The head iteration, taken; the lock is held and the pile is not empty. */
 static int64_t take_head(struct slave_pile *p)
 {
-	struct prange *f = &p->ranges[0];
-	int64_t it = f->start;
+	int64_t it = stride_ranges_take(&p->held);
 
-	f->start += f->stride;
-	if (--f->count == 0)
-		memmove(p->ranges, p->ranges + 1, --p->n * sizeof(*p->ranges));
 	p->len--;
 	p->started++;
 	return it;

@@ -14,19 +14,15 @@
 #include "dls_time.h"
 #include "slave_call.h"
 #include "slave_internal.h"
+#include "stride_ranges.h"
 #include "tree_migrate.h"
 
 #define EARLY_MAX 8
 
-struct trange {
-	int64_t start, count, stride;
-};
-
 struct slave_tree {
 	pthread_mutex_t lock;
 	pthread_cond_t cond; /* work arrived, neighbours changed, or stop */
-	struct trange *ranges; /* unstarted iterations */
-	size_t n, cap;
+	struct stride_ranges held; /* unstarted iterations */
 	int placed, id, stop;
 	int64_t iterations; /* the loop's, once placed */
 	int left, right; /* -1: none */
@@ -57,34 +53,8 @@ void slave_tree_destroy(struct slave_tree *t)
 		return;
 	pthread_mutex_destroy(&t->lock);
 	pthread_cond_destroy(&t->cond);
-	free(t->ranges);
+	stride_ranges_free(&t->held);
 	free(t);
-}
-
-static int add_range(struct slave_tree *t, int64_t start, int64_t count, int64_t stride)
-{
-	if (count <= 0)
-		return DLS_OK;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? 2 * t->cap : 4;
-		struct trange *v = realloc(t->ranges, cap * sizeof(*v));
-
-		if (!v)
-			return DLS_ENOMEM;
-		t->ranges = v;
-		t->cap = cap;
-	}
-	t->ranges[t->n++] = (struct trange){start, count, stride};
-	return DLS_OK;
-}
-
-static int64_t remaining(const struct slave_tree *t)
-{
-	int64_t n = 0;
-
-	for (size_t k = 0; k < t->n; k++)
-		n += t->ranges[k].count;
-	return n;
 }
 
 /* Demands that came before their sender was known as a neighbour. */
@@ -132,7 +102,7 @@ int slave_tree_on_transfer(struct slave_tree *t, int from, int64_t start, int64_
 		pthread_mutex_unlock(&t->lock);
 		return DLS_EINVAL;
 	}
-	rc = add_range(t, start, count, stride);
+	rc = stride_ranges_push(&t->held, start, count, stride);
 	if (!rc) {
 		t->asked = 0;
 		t->ts.migrations_in++;
@@ -175,7 +145,7 @@ void slave_tree_on_stop(struct slave_tree *t)
 struct migrated_call {
 	const struct placed_ops *ops;
 	int from, to;
-	struct trange tail;
+	struct stride_range tail;
 };
 
 static int migrated_once(void *arg, char *why, size_t len)
@@ -191,8 +161,8 @@ static void serve_demands(struct run *r, struct slave_tree *t, const struct plac
 			  const struct placement *a)
 {
 	for (int side = TREE_RIGHT; side >= TREE_LEFT; side--) {
-		int64_t rem = remaining(t), n;
-		struct trange *last, tail;
+		int64_t rem = stride_ranges_count(&t->held), n;
+		struct stride_range *last, tail;
 		int to = side == TREE_RIGHT ? t->right : t->left, rc;
 		char why[SLAVE_WHY_LEN];
 
@@ -204,14 +174,14 @@ static void serve_demands(struct run *r, struct slave_tree *t, const struct plac
 			n = rem - 1; /* two idle neighbours would pass it back and forth */
 		if (n <= 0)
 			continue;
-		last = &t->ranges[t->n - 1];
+		last = &t->held.v[t->held.n - 1];
 		if (n > last->count)
 			n = last->count; /* the tail of the last range */
-		tail = (struct trange){last->start + (last->count - n) * last->stride, n,
+		tail = (struct stride_range){last->start + (last->count - n) * last->stride, n,
 				       last->stride};
 		last->count -= n;
 		if (last->count == 0)
-			t->n--;
+			t->held.n--;
 		t->pending[side] = 0;
 		pthread_mutex_unlock(&t->lock);
 		/* the coordinator learns who holds them before they move, so that
@@ -235,7 +205,7 @@ static void serve_demands(struct run *r, struct slave_tree *t, const struct plac
 		}
 		pthread_mutex_lock(&t->lock);
 		if (rc) { /* it keeps them; the coordinator will close the chain */
-			add_range(t, tail.start, tail.count, tail.stride);
+			stride_ranges_push(&t->held, tail.start, tail.count, tail.stride);
 		} else {
 			t->ts.migrations_out++;
 			t->ts.moved_out += n;
@@ -280,24 +250,11 @@ static int take_place(struct slave_tree *t, const struct placement *a)
 	t->right = a->right_id;
 	t->left_tau = a->left_tau;
 	t->right_tau = a->right_tau;
-	rc = add_range(t, a->start, a->count, a->stride);
+	rc = stride_ranges_push(&t->held, a->start, a->count, a->stride);
 	t->placed = 1;
 	adopt_early(t);
 	pthread_mutex_unlock(&t->lock);
 	return rc;
-}
-
-/* The oldest unstarted iteration, taken off the ranges (there is one).
- * The lock is held. */
-static int64_t take_next(struct slave_tree *t)
-{
-	struct trange *f = &t->ranges[0];
-	int64_t it = f->start;
-
-	f->start += f->stride;
-	if (--f->count == 0)
-		memmove(t->ranges, t->ranges + 1, --t->n * sizeof(*t->ranges));
-	return it;
 }
 
 /* Out of work: the results computed go now; else one demand to the
@@ -316,7 +273,7 @@ static int idle_step(struct run *r, struct slave_tree *t, const struct placed_op
 	}
 	if (!t->asked)
 		ask(r, t, ops, a);
-	if (!t->stop && t->n == 0) {
+	if (!t->stop && t->held.n == 0) {
 		double w0 = dls_now();
 
 		dls_cond_wait_until(&t->cond, &t->lock, w0 + 0.2);
@@ -348,8 +305,8 @@ int slave_tree_loop(struct slave_tree *t, struct run *r, const struct placed_ops
 		serve_demands(r, t, ops, a);
 		if (t->ts.migrations_out != before)
 			stretch.t0 = 0; /* the calls took their time: start afresh */
-		if (t->n > 0) { /* the next iteration */
-			int64_t it = take_next(t);
+		if (t->held.n > 0) { /* the next iteration */
+			int64_t it = stride_ranges_take(&t->held);
 
 			pthread_mutex_unlock(&t->lock);
 			rc = slave_compute_reporting(r, it, &stretch, &clock);
