@@ -61,8 +61,8 @@ struct master_config {
 				    the driver starts each after the first with
 				    master_next_loop (PROTOCOL.md 18) */
 	int fresh_loops;	 /* 1: each loop's scheme starts afresh; 0: the
-				    adaptive techniques go on from what they learnt
-				    in the loops before */
+				    adaptive techniques and auto go on from what
+				    they learnt in the loops before */
 	int auto_loops;		 /* 1: the next loop (the run's parameters) starts
 				    the moment a loop's last result is in, its
 				    results kept aside for the driver

@@ -271,8 +271,8 @@ int master_check_results(struct master *m, int id, const struct dls_result *res,
 static void learn(struct master *m, int id);
 
 /* A loop after the first: the scheme goes on from what it learnt when it
- * can (the same iterations, a technique with time steps, not told to start
- * afresh), after every measurement of the loop before is in; else it
+ * can (the same iterations, an adaptive technique or auto, not told to
+ * start afresh), after every measurement of the loop before is in; else it
  * starts anew.  The lock is held. */
 static int next_loop_scheme(struct master *m, struct sched_params *p)
 {
@@ -280,7 +280,7 @@ static int next_loop_scheme(struct master *m, struct sched_params *p)
 
 	for (int i = 0; i < m->cfg.nslaves; i++)
 		learn(m, i);
-	if (!m->cfg.fresh_loops && sched_kind_is_adaptive(m->cfg.sched.kind) &&
+	if (!m->cfg.fresh_loops && sched_kind_learns_across_steps(m->cfg.sched.kind) &&
 	    p->iterations == iterations && sched_next_step(m->sched) == DLS_OK)
 		return DLS_OK;
 	sched_destroy(m->sched);

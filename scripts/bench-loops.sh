@@ -5,8 +5,8 @@
 #            (the JSON's gap + all_given), beside the bare ORB round trip
 #            (dls orbping: N two-way calls on one connection)
 #   learn    LOOPS loops of the drifting pendulum on C8-var and C8-mis,
-#            natural order: awf, awf-b and af carrying what they learnt and
-#            afresh (--fresh-loops), and auto; E of the whole run
+#            natural order: awf, awf-b, af and auto carrying what they learnt
+#            and afresh (--fresh-loops); E of the whole run
 #   separate the same loops as one dls run per loop (today's other way),
 #            for auto on C8-var: the sum of their wall times
 #   heat     examples/heat_sim: STEPS steps in one run against STEPS runs
@@ -54,7 +54,6 @@ learn)
 	for cl in C8-var C8-mis; do
 		for s in awf awf-b af auto; do
 			for fresh in "" --fresh-loops; do
-				[ "$s" = auto ] && [ -n "$fresh" ] && continue
 				tag=$cl-$s${fresh:+-fresh}
 				"$BIN/dls" run --cluster $cl --scheme $s $fresh --loops "$LOOPS" $PEND \
 					--no-journal --no-progress --json "$OUT/$tag.json" \

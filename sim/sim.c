@@ -170,8 +170,8 @@ static double loop_work(struct sim_config *c, int k)
 }
 
 /* The scheme of loop k >= 1, as the master makes it: an adaptive technique
- * goes on from what it learnt (sched_next_step) unless every loop starts
- * afresh; any other starts anew with each slave's A_i at `end`. */
+ * or auto goes on from what it learnt (sched_next_step) unless every loop
+ * starts afresh; any other starts anew with each slave's A_i at `end`. */
 static int next_scheme(const struct sim_config *c, struct sched **sched, struct sim_slave *sl,
 		       double end)
 {
@@ -179,7 +179,7 @@ static int next_scheme(const struct sim_config *c, struct sched **sched, struct 
 	int64_t *acp;
 	int rc;
 
-	if (!c->fresh_loops && sched_kind_is_adaptive(c->sched.kind))
+	if (!c->fresh_loops && sched_kind_learns_across_steps(c->sched.kind))
 		return sched_next_step(*sched);
 	acp = calloc((size_t)c->npes, sizeof(*acp));
 	if (!acp)

@@ -207,12 +207,16 @@ double sched_weight(const struct sched *s, int pe);
  * been assigned.  What the techniques learnt is kept (the adaptive ones go
  * on from it); AWF recomputes its weights from every measurement so far,
  * those of step j weighing j (the later steps more: Banicescu, Velusamy &
- * Devaprasad, Cluster Computing 6(3), 2003).  A time-stepping run must hand
- * in each step's measurements (sched_measure) before it starts the next.
- * DLS_OK; DLS_EINVAL while iterations of the step are still unassigned, or
- * for auto (its decisions are over one loop); DLS_ENOMEM.
+ * Devaprasad, Cluster Computing 6(3), 2003); auto starts the step with the
+ * technique it ran last and decides at once from every measurement so far.
+ * A time-stepping run must hand in each step's measurements (sched_measure)
+ * before it starts the next.  DLS_OK; DLS_EINVAL while iterations of the
+ * step are still unassigned; DLS_ENOMEM.
  */
 int sched_next_step(struct sched *s);
+/* Whether a technique of kind k goes on from what it learnt into the next
+ * time step (sched_next_step): the adaptive ones and auto. */
+int sched_kind_learns_across_steps(enum sched_kind k);
 /* The current time step, from 1. */
 int64_t sched_step(const struct sched *s);
 

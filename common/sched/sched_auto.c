@@ -12,6 +12,11 @@
  * hide), and the relative cost of the iterations each chunk covered,
  * c_k = compute_k / (count_k tau_j) (1 = an average iteration).
  *
+ * Across the time steps of a run of many loops (sched_next_step) it keeps
+ * what it measured: a new step starts with the technique it ran last, and
+ * it decides at once over the whole step from the steps before (a probe
+ * that never ended probes on).
+ *
  * When it decides: the first time once every PE has measured a chunk and a
  * sixteenth of the loop is measured, or, in an order that mixes the costs,
  * once half of what was handed out is measured and the probe's requests
@@ -452,6 +457,21 @@ int sched_auto_checkpoint(struct sched *s)
 		return DLS_OK;
 	}
 	rc = a->nobs ? decide(s) : unmeasured(s);
+	a->check_at = s->remaining / 2;
+	return rc;
+}
+
+int sched_auto_new_step(struct sched *s)
+{
+	struct sched_auto *a = s->sel;
+	int rc;
+
+	a->served = 0;
+	/* the step before ended in the probe: it probes on; nothing measured
+	 * (factoring took over): factoring goes on */
+	if (!a->decided || !a->nobs)
+		return DLS_OK;
+	rc = decide(s);
 	a->check_at = s->remaining / 2;
 	return rc;
 }

@@ -202,7 +202,7 @@ int sched_next_step(struct sched *s)
 {
 	int rc;
 
-	if (s->remaining > 0 || s->sel || s->step == INT64_MAX)
+	if (s->remaining > 0 || s->step == INT64_MAX)
 		return DLS_EINVAL;
 	s->step++;
 	s->remaining = s->total;
@@ -210,6 +210,8 @@ int sched_next_step(struct sched *s)
 	rc = restart(s);
 	if (!rc && s->p.kind == SCHED_AWF)
 		rc = sched_adapt_new_step(s);
+	if (!rc && s->sel)
+		rc = sched_auto_new_step(s);
 	return rc;
 }
 

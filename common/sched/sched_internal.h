@@ -87,11 +87,14 @@ int64_t sched_adapt_rate_acp(struct sched *s, int pe, int64_t reported);
 
 /* --scheme auto (sched_auto.c): attaches a selector to s (created as
  * SCHED_AUTO); takes one checked measurement; decides, before a chunk is
- * served, whether to switch technique; frees the selector. */
+ * served, whether to switch technique; at a new time step, decides at once
+ * from what the steps before measured (no probe again); frees the
+ * selector. */
 int sched_auto_attach(struct sched *s);
 void sched_auto_observe(struct sched *s, int pe, int64_t count, double compute_s,
 			double elapsed_s);
 int sched_auto_checkpoint(struct sched *s);
+int sched_auto_new_step(struct sched *s);
 void sched_auto_free(struct sched_auto *a);
 
 /* Computes the parameters of s's technique for I := s->i0, p := s->units. */

@@ -61,6 +61,11 @@ int sched_kind_is_adaptive(enum sched_kind k)
 	       k == SCHED_AF || k == SCHED_AWF;
 }
 
+int sched_kind_learns_across_steps(enum sched_kind k)
+{
+	return sched_kind_is_adaptive(k) || k == SCHED_AUTO;
+}
+
 int sched_kind_is_weighted(enum sched_kind k)
 {
 	return k == SCHED_WF || k == SCHED_AWF;

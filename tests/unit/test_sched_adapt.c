@@ -200,7 +200,7 @@ static void test_bad_measurements(void)
 /* Whatever they are told (junk, liars, nothing), the new techniques (and
  * auto, switching among them) hand every iteration out exactly once, in
  * order, chunks >= 1, and end; over up to three time steps, each the whole
- * loop again (auto: one loop only). */
+ * loop again. */
 static void test_random_measurements(void)
 {
 	static const enum sched_kind kinds[] = {SCHED_STATIC, SCHED_FSC,   SCHED_MFSC,	SCHED_AWF_B,
@@ -226,7 +226,7 @@ static void test_random_measurements(void)
 			int64_t next = 0, n = 0;
 
 			if (step > 1 && sched_next_step(s) != DLS_OK) {
-				ok &= p.kind == SCHED_AUTO; /* auto decides over one loop */
+				ok = 0;
 				break;
 			}
 			ok &= sched_step(s) == step;
@@ -309,11 +309,15 @@ static void test_awf_time_steps(void)
 	CU_ASSERT_EQUAL(c.count, 324); /* 14/13 * 300 = 323.1 */
 	sched_destroy(s);
 
-	tu_params(&p, SCHED_AUTO, 100, 2, NULL); /* auto decides over one loop */
+	tu_params(&p, SCHED_AUTO, 100, 2, NULL); /* auto: steps too (test_sched_auto.c) */
 	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
+	CU_ASSERT_EQUAL(sched_next(s, 0, 1, &c), DLS_OK);
+	CU_ASSERT_EQUAL(sched_next_step(s), DLS_EINVAL); /* 99 still unassigned */
 	while (sched_next(s, 0, 1, &c) == DLS_OK)
 		;
-	CU_ASSERT_EQUAL(sched_next_step(s), DLS_EINVAL);
+	CU_ASSERT_EQUAL(sched_next_step(s), DLS_OK);
+	CU_ASSERT_EQUAL(sched_step(s), 2);
+	CU_ASSERT_EQUAL(sched_remaining(s), 100);
 	sched_destroy(s);
 }
 

@@ -252,11 +252,69 @@ static void test_switch_refused(void)
 	sched_destroy(s);
 }
 
+/* A run of time steps: the first probes and switches; the second starts
+ * with the technique the first ended with, without a probe (its first
+ * chunk is that technique's, not one iteration), hands out the whole loop
+ * again exactly, and records a decision only if it switches. */
+static void test_steps_keep_what_was_learnt(void)
+{
+	double *cost = uniform_costs(4000, 1e-3);
+	struct sched_params p;
+	struct sched *s;
+	struct dls_range c;
+	struct sched_switch dec[16];
+	int ndec1 = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cost);
+	tu_params(&p, SCHED_AUTO, 4000, 4, NULL);
+	CU_ASSERT_EQUAL_FATAL(sched_create(&p, &s), DLS_OK);
+	for (int step = 1; step <= 2; step++) {
+		double free_at[4] = {0};
+		int64_t next = 0;
+		int first = 1;
+
+		if (step == 2) {
+			ndec1 = sched_auto_decisions(s, dec, 16);
+			CU_ASSERT_FATAL(ndec1 >= 1);
+			CU_ASSERT_EQUAL_FATAL(sched_next_step(s), DLS_OK);
+			CU_ASSERT_EQUAL(sched_current_kind(s), dec[ndec1 - 1].to);
+		}
+		for (;;) {
+			int pe = 0;
+			double work = 0;
+
+			for (int j = 1; j < 4; j++)
+				if (free_at[j] < free_at[pe])
+					pe = j;
+			if (sched_next(s, pe, 1, &c) != DLS_OK)
+				break;
+			CU_ASSERT_EQUAL(c.start, next);
+			if (first && step == 2)
+				CU_ASSERT(c.count > 1); /* no probe */
+			first = 0;
+			next += c.count;
+			for (int64_t k = c.start; k < c.start + c.count; k++)
+				work += cost[k] / speeds[pe];
+			free_at[pe] += 1e-3 + work;
+			sched_measure(s, pe, c.start, c.count, work, work + 1e-3);
+		}
+		CU_ASSERT_EQUAL(next, 4000);
+	}
+	/* the second step's decisions are switches only */
+	int n = sched_auto_decisions(s, dec, 16);
+	for (int k = ndec1; k < n && k < 16; k++)
+		CU_ASSERT_NOT_EQUAL(dec[k].from, dec[k].to);
+	sched_destroy(s);
+	free(cost);
+}
+
 int sched_auto_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("scheme auto", NULL, NULL);
 
 	return !s || !CU_add_test(s, "probe with SS, then switch", test_probe_then_switch) ||
+	       !CU_add_test(s, "a second time step keeps what the first learnt",
+			    test_steps_keep_what_was_learnt) ||
 	       !CU_add_test(s, "costs that sit together keep chunks small",
 			    test_correlated_costs_keep_chunks_small) ||
 	       !CU_add_test(s, "the master's time ends the probe",
