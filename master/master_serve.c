@@ -54,40 +54,18 @@ int master_admit_caller(struct master *m, int id, uint64_t key, char *why)
 	return rc;
 }
 
-/* Results of a loop before the current one (a slave taken back after it
- * was lost, or a copy that travelled late) are dropped: that loop has every
- * result.  A block of a loop not begun is refused.  *kept (to free) holds
- * what stays when some were dropped.  The lock is held. */
+/* The results of the current loop (serve_current_loop); *kept to free.
+ * The lock is held. */
 static int current_loop_results(struct master *m, int id, const struct dls_result **res, size_t *n,
 				struct dls_result **kept, char *why)
 {
-	size_t k = 0, stays = 0;
+	size_t dropped;
+	int rc = serve_current_loop(m->loop, id, res, n, kept, &dropped, why, MASTER_WHY_LEN);
 
-	*kept = NULL;
-	for (size_t i = 0; i < *n; i++) {
-		if ((*res)[i].loop > m->loop) {
-			master_why(why, "results of loop %u from slave %d: the run is in loop %u",
-				   (unsigned)(*res)[i].loop, id, (unsigned)m->loop);
-			return DLS_EINVAL;
-		}
-		stays += (*res)[i].loop == m->loop;
-	}
-	if (stays == *n)
-		return DLS_OK;
-	*kept = malloc((stays ? stays : 1) * sizeof(**kept));
-	if (!*kept) {
-		master_why(why, "out of memory");
-		return DLS_ENOMEM;
-	}
-	for (size_t i = 0; i < *n; i++)
-		if ((*res)[i].loop == m->loop)
-			(*kept)[k++] = (*res)[i];
-	if (!m->replaying)
-		log_debug("slave %d: %zu result blocks of loops before loop %u dropped", id,
-			  *n - stays, (unsigned)m->loop);
-	*res = *kept;
-	*n = stays;
-	return DLS_OK;
+	if (!rc && dropped && !m->replaying)
+		log_debug("slave %d: %zu result blocks of loops before loop %u dropped", id, dropped,
+			  (unsigned)m->loop);
+	return rc;
 }
 
 /* The results of a call of admitted child id as the master takes them:

@@ -227,6 +227,37 @@ int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
 	return DLS_OK;
 }
 
+int serve_current_loop(uint32_t loop, int who, const struct dls_result **res, size_t *n,
+		       struct dls_result **kept, size_t *dropped, char *why, size_t len)
+{
+	size_t k = 0, stays = 0;
+
+	*kept = NULL;
+	*dropped = 0;
+	for (size_t i = 0; i < *n; i++) {
+		if ((*res)[i].loop > loop) {
+			snprintf(why, len, "results of loop %u from slave %d: the run is in loop %u",
+				 (unsigned)(*res)[i].loop, who, (unsigned)loop);
+			return DLS_EINVAL;
+		}
+		stays += (*res)[i].loop == loop;
+	}
+	if (stays == *n)
+		return DLS_OK;
+	*kept = malloc((stays ? stays : 1) * sizeof(**kept));
+	if (!*kept) {
+		snprintf(why, len, "out of memory");
+		return DLS_ENOMEM;
+	}
+	for (size_t i = 0; i < *n; i++)
+		if ((*res)[i].loop == loop)
+			(*kept)[k++] = (*res)[i];
+	*dropped = *n - stays;
+	*res = *kept;
+	*n = stays;
+	return DLS_OK;
+}
+
 void serve_log_lost_work(int who, int64_t dropped, const char *went_to)
 {
 	if (dropped)

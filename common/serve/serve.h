@@ -96,6 +96,17 @@ int serve_drop_lost_work(struct ledger *l, const struct serve_child *c, int who,
 			 const struct dls_result **res, size_t *n, struct dls_result **kept,
 			 int64_t *dropped, char *why, size_t len);
 
+/*
+ * A run of many loops: results of a loop before `loop` (from a child taken
+ * back after it was lost, or a copy that travelled late) are dropped, since
+ * that loop has every result; a block of a loop after it is refused
+ * (DLS_EINVAL, why naming child who).  *res and *n are then the blocks
+ * kept, in *kept when some were dropped (to free; else NULL), and
+ * *dropped how many blocks went.  DLS_OK, DLS_EINVAL or DLS_ENOMEM.
+ */
+int serve_current_loop(uint32_t loop, int who, const struct dls_result **res, size_t *n,
+		       struct dls_result **kept, size_t *dropped, char *why, size_t len);
+
 /* Says that serve_drop_lost_work dropped `dropped` iterations of child
  * who's results of its old work (that work went to `went_to`); nothing
  * when 0. */
