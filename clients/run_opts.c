@@ -148,7 +148,7 @@ static void help(void)
 	       "                       stay registered, loop k gets dls.loop=k (pendulum's\n"
 	       "                       drift moves its costs with it); --out holds every\n"
 	       "                       loop, the table and JSON each loop's T_p and E;\n"
-	       "                       master-slave schemes, flat or relay hmasters\n"
+	       "                       master-slave schemes, flat or below hmasters\n"
 	       "  --fresh-loops        each loop's scheme starts afresh (by default the\n"
 	       "                       adaptive techniques and auto go on from the loops\n"
 	       "                       before)\n"
@@ -741,10 +741,6 @@ static void check_scheme(struct run_opts *o, int64_t iterations)
 			cli_usage_error(PROG, "--loops", n,
 					"Tree Scheduling and the balancing policies run one loop a "
 					"run; many loops run under a master's scheme");
-		if (o->nlevels && !strcmp(o->hmode, "twolevel"))
-			cli_usage_error(PROG, "--loops", n,
-					"two-level hmasters run one loop a run; --hmode relay runs "
-					"many");
 		if (work_params_loop(o->params, o->nparams))
 			cli_usage_error(PROG, "--param", "dls.loop",
 					"a run of many loops numbers its loops itself "

@@ -327,6 +327,11 @@ static int serve(struct twolevel *t, int c, int64_t acp, struct dls_reply *out)
 	out->kind = DLS_REPLY_WORK;
 	out->start = k.start;
 	out->count = k.count;
+	if (t->children[c].loop_told != t->loop) { /* its first chunk of this loop */
+		out->has_job = 1;
+		out->job = t->job;
+		t->children[c].loop_told = t->loop;
+	}
 	t->local_chunks++;
 	return 1;
 }
@@ -343,11 +348,27 @@ static int call_admit(void *ctx, int id, uint64_t key, char *why)
 	return admit_child(((struct tl_call *)ctx)->t, id, key, why);
 }
 
+/* The results of the current loop (serve_current_loop), and of a child
+ * taken back only those of work it still holds (admit_results). */
 static int call_keep(void *ctx, int id, const struct dls_result **res, size_t *n, char *why)
 {
 	struct tl_call *c = ctx;
+	struct dls_result *this_loop;
+	size_t dropped;
+	int rc = serve_current_loop(c->t->loop, id, res, n, &this_loop, &dropped, why,
+				    HMASTER_WHY_LEN);
 
-	return admit_results(c->t, id, res, n, &c->kept, why);
+	if (rc)
+		return rc;
+	if (dropped)
+		log_debug("slave %d: %zu result blocks of loops before loop %u dropped", id, dropped,
+			  (unsigned)c->t->loop);
+	rc = admit_results(c->t, id, res, n, &c->kept, why);
+	if (c->kept && this_loop) /* admit_results copied what it kept */
+		free(this_loop);
+	else if (this_loop)
+		c->kept = this_loop;
+	return rc;
 }
 
 static int call_take(void *ctx, const struct dls_request *r, struct dls_reply *out, int *retry,
@@ -564,6 +585,8 @@ static int twolevel_rejoin(void *core, int child, uint64_t key, double *vpower,
 
 		*vpower = ch->info.vpower;
 		*job = t->job;
+		if (t->resumed) /* it computes the loop it was in: no job to pass on */
+			ch->loop_told = t->loop;
 		if (t->resumed && !ch->back) {
 			int back = 0;
 

@@ -30,6 +30,7 @@ struct child {
 	uint64_t key;	 /* its capability */
 	int readmitted; /* taken back after it was declared lost, or BACK */
 	int back;	/* resumed: it rejoined this hmaster */
+	uint32_t loop_told; /* the loop whose job it was given with a chunk */
 };
 
 /* readmitted: it came back to a resumed hmaster (the work it held went to
@@ -70,6 +71,7 @@ struct twolevel {
 	uint64_t my_key; /* the parent's capability for this hmaster */
 	char failure[HMASTER_WHY_LEN];
 	struct dls_job job;
+	uint32_t loop;	  /* the parent's loop: its job's dls.loop (a run of many loops) */
 	struct work work; /* the job's workload when this build has it (w NULL: not) */
 	struct child *children; /* nslaves at most */
 	int nchildren;
@@ -104,6 +106,14 @@ int64_t twolevel_pool_left(const struct twolevel *t);
  * with capability key.  DLS_OK, or an error with why.  The lock is held. */
 int twolevel_accept_job(struct twolevel *t, int id, uint64_t key, const struct dls_job *job,
 			char *why);
+
+/* A run of many loops: the parent's reply that began its next loop carried
+ * that loop's job.  Checked as the slaves check theirs (the same run,
+ * workload, order and collection), it replaces the loop before: the
+ * ledger, the pool and the children's holdings start afresh, and each
+ * child gets the job with its first chunk of the loop.  DLS_OK, or a
+ * refusal with why (the hmaster then fails).  The lock is held. */
+int twolevel_begin_loop(struct twolevel *t, const struct dls_job *job, char *why);
 
 /* The forwarding thread (arg: the struct twolevel): sends the merged
  * registration, results and requests for chunks up until the core stops

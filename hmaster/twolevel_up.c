@@ -60,6 +60,14 @@ static void open_work(struct twolevel *t, const struct dls_job *job)
 	}
 }
 
+/* The loop a job is of: its dls.loop (0 when it has none). */
+static uint32_t job_loop(const struct dls_job *job)
+{
+	const struct dls_param *p = work_params_loop(job->params, job->nparams);
+
+	return p ? (uint32_t)strtoul(p->value, NULL, 10) : 0;
+}
+
 int twolevel_accept_job(struct twolevel *t, int id, uint64_t key, const struct dls_job *job,
 			char *why)
 {
@@ -83,6 +91,48 @@ int twolevel_accept_job(struct twolevel *t, int id, uint64_t key, const struct d
 	t->my_id = id;
 	t->my_key = key;
 	t->job = *job;
+	t->loop = job_loop(job);
+	return DLS_OK;
+}
+
+int twolevel_begin_loop(struct twolevel *t, const struct dls_job *job, char *why)
+{
+	uint32_t loop = job_loop(job);
+
+	if (strcmp(job->run_name, t->job.run_name) || strcmp(job->workload, t->job.workload) ||
+	    job->order != t->job.order || job->collect != t->job.collect || loop <= t->loop ||
+	    job->iterations < 1 || job->result_bytes < 1 ||
+	    job->result_bytes > DLS_MAX_RESULT_BYTES) {
+		snprintf(why, HMASTER_WHY_LEN,
+			 "the parent's next loop (%u: run '%.24s', workload '%.16s', %lld "
+			 "iterations) is not the next of this run's (loop %u, workload '%.16s')",
+			 (unsigned)loop, job->run_name, job->workload, (long long)job->iterations,
+			 (unsigned)t->loop, t->job.workload);
+		return DLS_EINVAL;
+	}
+	ledger_free(&t->ledger);
+	if (ledger_init(&t->ledger, job->iterations, job->result_bytes)) {
+		snprintf(why, HMASTER_WHY_LEN, "out of memory");
+		return DLS_ENOMEM;
+	}
+	for (int i = 0; i < t->nchildren; i++) {
+		ledger_held_free(&t->children[i].serve.held);
+		memset(&t->children[i].serve.held, 0, sizeof(t->children[i].serve.held));
+	}
+	sched_destroy(t->cur);
+	t->cur = NULL;
+	t->cur_start = t->cur_size = 0;
+	serve_ranges_free(&t->chunks);
+	memset(&t->chunks, 0, sizeof(t->chunks));
+	serve_ranges_free(&t->requeue);
+	memset(&t->requeue, 0, sizeof(t->requeue));
+	if (t->work.w)
+		work_close(&t->work);
+	memset(&t->work, 0, sizeof(t->work));
+	open_work(t, job);
+	t->job = *job;
+	t->loop = loop;
+	log_info("loop %u begins: %lld iterations", (unsigned)loop, (long long)job->iterations);
 	return DLS_OK;
 }
 
@@ -267,6 +317,13 @@ static void forward_request(struct twolevel *t)
 		log_err("the parent failed: %s", why);
 		t->failed = 1;
 		snprintf(t->failure, sizeof(t->failure), "the parent failed: %s", why);
+	} else if (rep.kind == DLS_REPLY_WORK && rep.has_job &&
+		   (rep.has_job < 0 || twolevel_begin_loop(t, &rep.job, why))) {
+		if (rep.has_job < 0)
+			snprintf(why, sizeof(why), "the job of the parent's next loop was unreadable");
+		log_err("%s", why);
+		t->failed = 1;
+		snprintf(t->failure, sizeof(t->failure), "%s", why);
 	} else if (rep.kind == DLS_REPLY_WORK) {
 		if (serve_ranges_push(&t->chunks, rep.start, rep.count))
 			t->failed = 1;

@@ -359,13 +359,6 @@ int master_register_cluster(struct master *m, uint64_t caller, const char *name,
 		master_why(why, "hmaster '%s' registers no slaves", name);
 		return DLS_EINVAL;
 	}
-	if (m->cfg.loops > 1) {
-		master_why(why,
-			   "hmaster '%s': a two-level hmaster runs one loop a run, and this run "
-			   "holds %d loops (a relay hmaster runs them)",
-			   name, m->cfg.loops);
-		return DLS_EINVAL;
-	}
 	for (size_t k = 0; k < n; k++) {
 		char who[96];
 

@@ -3,8 +3,8 @@
 # one loop to the next, loop k computes the job with dls.loop=k (the
 # pendulum's drift moves its costs), and --out holds every loop, each
 # byte-identical to `dls reference` of that loop, for every scheme family,
-# relay hmasters, the end collection, a slave killed in a later loop and
-# the master killed in a later loop and resumed from its journal.
+# hmasters in both modes, the end collection, a slave killed in a later
+# loop and the master killed in a later loop and resumed from its journal.
 # What cannot run many loops is refused before anything starts.
 set -eu
 . "$(dirname "$0")/lib.sh"
@@ -51,6 +51,9 @@ run_loops awf --speeds 1,2,1,2 --scheme awf
 run_loops awfb-fresh --speeds 1,2,1 --scheme awf-b --fresh-loops
 run_loops auto --speeds 1,2 --scheme auto --collect end
 run_loops relay --speeds 1,2,1,2 --scheme fss --hmasters 2 --hmode relay
+# two-level hmasters: each passes its parent's loop on to its slaves, the
+# job with each one's first chunk of the loop
+run_loops twolevel --speeds 1,2,1,2 --hmasters 2 --hmode twolevel
 # a slave killed by kill -9 once the first loop is done: its work goes to
 # the others, every loop exact, and the later loops start without it
 DLS_LOG_LEVEL=info dls run $PARAMS --loops $LOOPS --out "$T/kill.npy" --json "$T/kill.json" --no-progress \
@@ -107,8 +110,6 @@ echo "ok loop 2 alone, in a run of one loop, exact"
 # what cannot run many loops says so before anything starts
 expect_usage_error "^dls run: --loops '3': Tree Scheduling and the balancing policies run one loop" \
 	dls run --speeds 1,2 --scheme trees --loops 3
-expect_usage_error "^dls run: --loops '3': two-level hmasters run one loop a run" \
-	dls run --speeds 1,2,1,2 --hmasters 2 --loops 3
 expect_usage_error "^dls run: --scheme 'awf': awf learns its weights from one loop for the next" \
 	dls run --speeds 1,2 --scheme awf
 expect_usage_error "^dls-master: --loops '.*mkill-dir': a resumed run takes its configuration from its journal" \
