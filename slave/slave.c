@@ -706,3 +706,21 @@ int slave_report_now(struct run *r, struct report_clock *c)
 	c->last = dls_now();
 	return rc;
 }
+
+int slave_report_unlocked(struct run *r, struct report_clock *c, pthread_mutex_t *lock)
+{
+	int rc;
+
+	pthread_mutex_unlock(lock);
+	rc = slave_report_now(r, c);
+	pthread_mutex_lock(lock);
+	return rc;
+}
+
+void slave_wait_for_work(struct run *r, pthread_cond_t *cond, pthread_mutex_t *lock)
+{
+	double w0 = dls_now();
+
+	dls_cond_wait_until(cond, lock, w0 + 0.2);
+	r->st->times.t_comwait += dls_now() - w0;
+}

@@ -6,6 +6,7 @@
 #ifndef DLS_SLAVE_INTERNAL_H
 #define DLS_SLAVE_INTERNAL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 
 #include "host_peers.h"
@@ -216,5 +217,13 @@ int slave_compute_reporting(struct run *r, int64_t it, struct stretch *s,
 /* Out of work: reports every stored result now (slave_report_all) and
  * restarts the clock.  DLS_OK or the failure, with r->why. */
 int slave_report_now(struct run *r, struct report_clock *c);
+
+/* The same from a placed slave's loop, whose lock is held: released while
+ * the report travels. */
+int slave_report_unlocked(struct run *r, struct report_clock *c, pthread_mutex_t *lock);
+
+/* A placed slave out of work, its lock held: waits up to 0.2 s on cond for
+ * work (or a message, or stop), the time counted as waiting. */
+void slave_wait_for_work(struct run *r, pthread_cond_t *cond, pthread_mutex_t *lock);
 
 #endif

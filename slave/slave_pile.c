@@ -494,24 +494,13 @@ static int compute_head(struct slave_pile *p, struct stretch *stretch, struct re
  * the error of the report. */
 static int idle_step(struct slave_pile *p, struct report_clock *clock, int *idle_noted)
 {
-	struct run *r = p->r;
-	int rc;
-
-	if (r->store.n) {
-		pthread_mutex_unlock(&p->lock);
-		rc = slave_report_now(r, clock);
-		pthread_mutex_lock(&p->lock);
-		return rc;
-	}
+	if (p->r->store.n)
+		return slave_report_unlocked(p->r, clock, &p->lock);
 	if (!*idle_noted && p->rules && p->rules->on_idle)
 		ruled(p, p->rules->on_idle(p->state, &p->host, now_of(p)));
 	*idle_noted = 1;
-	if (!p->stop && p->len == 0) {
-		double w0 = dls_now();
-
-		dls_cond_wait_until(&p->cond, &p->lock, w0 + 0.2);
-		r->st->times.t_comwait += dls_now() - w0;
-	}
+	if (!p->stop && p->len == 0)
+		slave_wait_for_work(p->r, &p->cond, &p->lock);
 	return DLS_OK;
 }
 

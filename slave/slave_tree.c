@@ -263,22 +263,12 @@ static int take_place(struct slave_tree *t, const struct placement *a)
 static int idle_step(struct run *r, struct slave_tree *t, const struct placed_ops *ops,
 		     const struct placement *a, struct report_clock *clock)
 {
-	int rc;
-
-	if (r->store.n) {
-		pthread_mutex_unlock(&t->lock);
-		rc = slave_report_now(r, clock);
-		pthread_mutex_lock(&t->lock);
-		return rc;
-	}
+	if (r->store.n)
+		return slave_report_unlocked(r, clock, &t->lock);
 	if (!t->asked)
 		ask(r, t, ops, a);
-	if (!t->stop && t->held.n == 0) {
-		double w0 = dls_now();
-
-		dls_cond_wait_until(&t->cond, &t->lock, w0 + 0.2);
-		r->st->times.t_comwait += dls_now() - w0;
-	}
+	if (!t->stop && t->held.n == 0)
+		slave_wait_for_work(r, &t->cond, &t->lock);
 	return DLS_OK;
 }
 
