@@ -23,6 +23,7 @@
 #include "master.h"
 #include "master_testutil.h"
 #include "suites.h"
+#include "work.h"
 
 #define W 1000
 
@@ -170,6 +171,8 @@ struct tl_slave {
 	uint64_t key;
 	int64_t iterations;
 	int comes_back; /* declared lost at vanish_at, it goes on (it was stopped) */
+	uint32_t loop;	/* the loop it computes (a run of many loops) */
+	int jobs;	/* jobs of a later loop it was given, each of a loop after */
 };
 
 /* A slave of the two-level hmaster: docs/schemes.md 4.1 with A_i = V_i. */
@@ -198,6 +201,7 @@ static void *tl_slave_main(void *arg)
 
 		if (held) {
 			res = tu_counts(start, count, held, (size_t)count);
+			res.loop = s->loop;
 			req.results = &res;
 			req.nresults = 1;
 		}
@@ -216,6 +220,14 @@ static void *tl_slave_main(void *arg)
 
 			nanosleep(&ts, NULL);
 			continue;
+		}
+		if (out.has_job) { /* its first chunk of a later loop */
+			const struct dls_param *lp =
+			    work_params_loop(out.job.params, out.job.nparams);
+			uint32_t k = lp ? (uint32_t)strtoul(lp->value, NULL, 10) : 0;
+
+			s->jobs += k > s->loop && out.job.iterations == W;
+			s->loop = k;
 		}
 		s->iterations += out.count; /* handed out to it */
 		if (s->vanish_at && s->chunks + 1 == s->vanish_at) {
@@ -322,6 +334,83 @@ static void run_twolevel(enum sched_kind kind, int lose_one, int lose_answer)
 	} else {
 		CU_ASSERT_EQUAL(total, W);
 	}
+	CU_ASSERT_EQUAL(hmaster_wait_finished(h, 5000), DLS_OK);
+	hmaster_destroy(h);
+	master_destroy(m);
+}
+
+/* The driver of a master that starts each next loop itself: each loop's
+ * image checked as it ends (exact: how many were). */
+struct tl_driver {
+	struct master *m;
+	int loops, exact;
+};
+
+static void *tl_drive(void *arg)
+{
+	struct tl_driver *d = arg;
+	struct mandel_params mp = {W, 1, 256};
+	uint16_t ref[W];
+
+	for (int x = 0; x < W; x++)
+		mandel_column(&mp, x, &ref[x]);
+	for (int k = 0; k < d->loops; k++) {
+		const struct result_store *rs;
+
+		if (master_wait_loop_done(d->m, 10000) != DLS_OK)
+			return NULL;
+		rs = master_loop_results(d->m);
+		d->exact += rs->loop == (uint32_t)k && !memcmp(rs->data, ref, sizeof(ref));
+		master_loop_consumed(d->m);
+	}
+	return NULL;
+}
+
+/* A run of three loops through a two-level hmaster: each slave gets the job
+ * of loop k with its first chunk of it, each loop is exact, and the whole
+ * loop is handed out once a loop. */
+static void test_twolevel_loops(void)
+{
+	struct master_config c;
+	struct master *m;
+	struct hmaster *h;
+	struct hmaster_parent ops;
+	struct tl_slave sl[4] = {{.speed = 1}, {.speed = 1}, {.speed = 2}, {.speed = 2}};
+	struct tl_driver d = {NULL, 3, 0};
+	pthread_t tid[4], drv;
+	int64_t total = 0;
+	int err, told_all = 0;
+
+	tu_master_config(&c, SCHED_DTSS, 1, W, 1, 5000);
+	c.loops = d.loops;
+	c.auto_loops = 1;
+	c.wait_ms = 5;
+	m = master_create(&c, &err, NULL);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+	d.m = m;
+	ops = tu_master_parent(m);
+	h = hmaster_create("h", HMASTER_TWOLEVEL, 4, 5000, 0, &ops, &err);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&drv, NULL, tl_drive, &d), 0);
+	for (int i = 0; i < 4; i++) {
+		sl[i].h = h;
+		sl[i].give_up_at = dls_now() + 20;
+		pthread_create(&tid[i], NULL, tl_slave_main, &sl[i]);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(tid[i], NULL);
+		CU_ASSERT_EQUAL(sl[i].rc, DLS_OK);
+		total += sl[i].iterations;
+		/* each job of a later loop than its own (a slave given no chunk
+		 * in a loop is told that loop's job with its next chunk) */
+		CU_ASSERT(sl[i].jobs <= d.loops - 1 && sl[i].loop <= (uint32_t)d.loops - 1);
+		told_all += sl[i].jobs == d.loops - 1;
+	}
+	CU_ASSERT(told_all >= 1);
+	pthread_join(drv, NULL);
+	CU_ASSERT_EQUAL(d.exact, d.loops);
+	CU_ASSERT_EQUAL(total, (int64_t)d.loops * W);
+	CU_ASSERT_EQUAL(master_loop(m), (uint32_t)d.loops - 1);
 	CU_ASSERT_EQUAL(hmaster_wait_finished(h, 5000), DLS_OK);
 	hmaster_destroy(h);
 	master_destroy(m);
@@ -707,6 +796,8 @@ int hmaster_suite_add(void)
 	if (!s)
 		return 1;
 	return !CU_add_test(s, "relay reproduces flat DTSS", test_relay_is_flat_dtss) ||
+	       !CU_add_test(s, "two-level: many loops, the job passed on, each exact",
+			    test_twolevel_loops) ||
 	       !CU_add_test(s, "two-level: exact image, every distributed scheme",
 			    test_twolevel_exact) ||
 	       !CU_add_test(s, "two-level: resumed from its record, its child rejoins",
