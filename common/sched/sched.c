@@ -38,6 +38,15 @@ static int measured(const struct sched *s, int pe, int64_t acp)
 	       acp <= SCHED_MAX_ACP;
 }
 
+int sched_next_step(struct sched *s)
+{
+	int rc = sched_core_next_step(s);
+
+	if (!rc && s->sel)
+		rc = sched_auto_new_step(s);
+	return rc;
+}
+
 int sched_report(struct sched *s, int pe, int64_t acp)
 {
 	if (measured(s, pe, acp))

@@ -198,7 +198,7 @@ int sched_core_switch(struct sched *s, enum sched_kind kind, double fsc_h, doubl
 	return restart(s);
 }
 
-int sched_next_step(struct sched *s)
+int sched_core_next_step(struct sched *s)
 {
 	int rc;
 
@@ -210,8 +210,6 @@ int sched_next_step(struct sched *s)
 	rc = restart(s);
 	if (!rc && s->p.kind == SCHED_AWF)
 		rc = sched_adapt_new_step(s);
-	if (!rc && s->sel)
-		rc = sched_auto_new_step(s);
 	return rc;
 }
 

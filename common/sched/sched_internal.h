@@ -63,12 +63,14 @@ struct sched {
 };
 
 /* The core (sched_core.c) as sched.c's public functions wrap it: create,
- * destroy, report and serve are sched_create, ... without the selector;
+ * destroy, report, serve and next_step are sched_create, ... without the
+ * selector;
  * auto's kind starts as SS and keeps every estimate. */
 int sched_core_create(const struct sched_params *p, struct sched **out);
 void sched_core_destroy(struct sched *s);
 int sched_core_report(struct sched *s, int pe, int64_t acp);
 int sched_core_serve(struct sched *s, int pe, int64_t acp, struct dls_range *out);
+int sched_core_next_step(struct sched *s);
 /* Runs kind (simple or adaptive; FSC with h and sigma) over what remains,
  * as if the loop began now, keeping what was learnt.  DLS_OK, DLS_EINVAL
  * for a kind that cannot take over (distributed, WF, auto) or bad FSC
