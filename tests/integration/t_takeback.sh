@@ -25,7 +25,9 @@ run_one() {
 # in, hence on the host's load.  Here it is certain: two slaves, one 10
 # times slower (its load), each given a quarter of the loop (CSS); the fast
 # one computes the two other quarters while the slow one is still in the
-# first third of its own, then asks with nothing left.
+# first third of its own, then asks with nothing left.  Their real
+# computation keeps the normal priority (--low-priority off): at the idle
+# priority a busy host could starve the fast one's and leave it no faster.
 SW=200 SH=100
 SREF=$(reference $SW $SH)
 # run_sure TAG ARGS...: that run, its image checked
@@ -33,7 +35,7 @@ run_sure() {
 	local tag=$1
 	shift
 	dls run --speeds 1,1 --loads 1,10 --scheme css --chunk 50 --order interleaved \
-		--width $SW --height $SH --t-iter 2000 --raw "$T/$tag.pgm" \
+		--low-priority off --width $SW --height $SH --t-iter 2000 --raw "$T/$tag.pgm" \
 		--json "$T/$tag.json" --dir "$T/logs-$tag" "$@" \
 		>"$T/$tag.log" 2>&1 || { cat "$T/$tag.log"; exit 1; }
 	same_image "$T/$tag.pgm" "$SREF"
