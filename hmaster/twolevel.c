@@ -340,7 +340,8 @@ static int serve(struct twolevel *t, int c, int64_t acp, struct dls_reply *out)
  * (serve_request). */
 struct tl_call {
 	struct twolevel *t;
-	struct dls_result *kept; /* its results as kept, when some were dropped */
+	struct dls_result *this_loop; /* its results of this loop, when some were older */
+	struct dls_result *kept;      /* and of work it still holds, when taken back */
 };
 
 static int call_admit(void *ctx, int id, uint64_t key, char *why)
@@ -353,9 +354,8 @@ static int call_admit(void *ctx, int id, uint64_t key, char *why)
 static int call_keep(void *ctx, int id, const struct dls_result **res, size_t *n, char *why)
 {
 	struct tl_call *c = ctx;
-	struct dls_result *this_loop;
 	size_t dropped;
-	int rc = serve_current_loop(c->t->loop, id, res, n, &this_loop, &dropped, why,
+	int rc = serve_current_loop(c->t->loop, id, res, n, &c->this_loop, &dropped, why,
 				    HMASTER_WHY_LEN);
 
 	if (rc)
@@ -363,12 +363,7 @@ static int call_keep(void *ctx, int id, const struct dls_result **res, size_t *n
 	if (dropped)
 		log_debug("slave %d: %zu result blocks of loops before loop %u dropped", id, dropped,
 			  (unsigned)c->t->loop);
-	rc = admit_results(c->t, id, res, n, &c->kept, why);
-	if (c->kept && this_loop) /* admit_results copied what it kept */
-		free(this_loop);
-	else if (this_loop)
-		c->kept = this_loop;
-	return rc;
+	return admit_results(c->t, id, res, n, &c->kept, why);
 }
 
 static int call_take(void *ctx, const struct dls_request *r, struct dls_reply *out, int *retry,
@@ -469,13 +464,14 @@ static const struct serve_steps twolevel_steps = {
 static int request_one(struct twolevel *t, const struct dls_request *req, struct dls_reply *out,
 		       char *why)
 {
-	struct tl_call c = {t, NULL};
+	struct tl_call c = {t, NULL, NULL};
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	pthread_mutex_lock(&t->lock);
 	rc = serve_request(&twolevel_steps, &c, req, out, why);
 	pthread_mutex_unlock(&t->lock);
+	free(c.this_loop);
 	free(c.kept);
 	return rc;
 }

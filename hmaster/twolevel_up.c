@@ -115,20 +115,14 @@ int twolevel_begin_loop(struct twolevel *t, const struct dls_job *job, char *why
 		snprintf(why, HMASTER_WHY_LEN, "out of memory");
 		return DLS_ENOMEM;
 	}
-	for (int i = 0; i < t->nchildren; i++) {
-		ledger_held_free(&t->children[i].serve.held);
-		memset(&t->children[i].serve.held, 0, sizeof(t->children[i].serve.held));
-	}
+	for (int i = 0; i < t->nchildren; i++)
+		serve_forget_loop(&t->children[i].serve);
 	sched_destroy(t->cur);
 	t->cur = NULL;
 	t->cur_start = t->cur_size = 0;
 	serve_ranges_free(&t->chunks);
-	memset(&t->chunks, 0, sizeof(t->chunks));
 	serve_ranges_free(&t->requeue);
-	memset(&t->requeue, 0, sizeof(t->requeue));
-	if (t->work.w)
-		work_close(&t->work);
-	memset(&t->work, 0, sizeof(t->work));
+	work_close(&t->work);
 	open_work(t, job);
 	t->job = *job;
 	t->loop = loop;

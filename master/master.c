@@ -529,8 +529,7 @@ uint32_t master_loop(struct master *m)
  * a cut, the stall watch's marks. */
 static void forget_loop(struct master_child *ch)
 {
-	ledger_held_free(&ch->serve.held);
-	memset(&ch->serve.held, 0, sizeof(ch->serve.held));
+	serve_forget_loop(&ch->serve);
 	ch->cut = 0;
 	ch->seen_start = ch->seen_done = 0;
 	ch->seen_since = ch->stall_asked = 0;
@@ -581,7 +580,6 @@ int master_begin_loop(struct master *m, const struct dls_param *given, int ngive
 		forget_loop(&m->children[i]);
 	master_verify_new_loop(m);
 	serve_ranges_free(&m->requeue);
-	memset(&m->requeue, 0, sizeof(m->requeue));
 	timeline_free(&m->timeline);
 	memset(&m->timeline, 0, sizeof(m->timeline));
 	m->assigned = 0;

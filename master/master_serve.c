@@ -711,7 +711,7 @@ struct master_call {
 	struct master *m;
 	struct dls_result *kept;    /* its results as kept, when some were dropped */
 	struct dls_request *logged; /* as journaled before the next loop (or NULL) */
-	uint32_t loop, served_in;   /* the loop it came in, and was served in */
+	uint32_t served_in;	    /* the loop it was served in */
 	struct master_cut told;	    /* a tail taken back for it, to tell its holder */
 	uint64_t ticket;	    /* the journal's record to wait for */
 };
@@ -743,11 +743,11 @@ static int call_record(void *ctx, const struct dls_request *r, char *why)
 {
 	static const int fresh = 1;
 	struct master_call *c = ctx;
+	uint32_t loop = c->m->loop; /* the loop it came in */
 
 	(void)why;
-	c->loop = c->m->loop;
 	master_record_request(c->m, r);
-	c->logged = journal_before_next_loop(c->m, r, &fresh, 1, c->loop);
+	c->logged = journal_before_next_loop(c->m, r, &fresh, 1, loop);
 	master_log_pending_loop(c->m);
 	return DLS_OK;
 }
@@ -807,7 +807,7 @@ static const struct serve_steps master_steps = {
 int master_request(struct master *m, const struct dls_request *req, struct dls_reply *out,
 		   char *why)
 {
-	struct master_call c = {m, NULL, NULL, 0, 0, {-1, 0, 0, 0}, 0};
+	struct master_call c = {m, NULL, NULL, 0, {-1, 0, 0, 0}, 0};
 	int rc;
 
 	pthread_mutex_lock(&m->lock);

@@ -266,6 +266,12 @@ void serve_log_lost_work(int who, int64_t dropped, const char *went_to)
 			 who, (long long)dropped, went_to);
 }
 
+void serve_forget_loop(struct serve_child *c)
+{
+	ledger_held_free(&c->held);
+	c->held.given = 0;
+}
+
 void serve_forget_replies(struct serve_child *c)
 {
 	c->has_reply = c->has_prev = 0;

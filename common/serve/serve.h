@@ -112,6 +112,10 @@ int serve_current_loop(uint32_t loop, int who, const struct dls_result **res, si
  * when 0. */
 void serve_log_lost_work(int who, int64_t dropped, const char *went_to);
 
+/* A run's next loop: forgets what the child held of the loop before (its
+ * holdings and how many it was given); its replies stay for retries. */
+void serve_forget_loop(struct serve_child *c);
+
 /* A child taken back: the replies it was given before it was lost handed
  * out work that went to others, so its next request is served fresh
  * whatever its seq (no retry answer, no order check against them). */
