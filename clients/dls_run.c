@@ -773,11 +773,18 @@ static void withdraw_failed_slaves(const struct run_opts *o, const struct run_en
  * and the slaves: when every one of them has exited the run cannot end.
  * Returns the run's exit status.
  */
-/* A failure drill: kill -9 `who` (pid) now, t0 being the run's start. */
-static void drill(const char *who, pid_t pid, double t0)
+/* A failure drill: kill -9 `who` (pid) now, t0 being the launch and
+ * started_at the loop's start (0: not seen). */
+static void drill(const char *who, pid_t pid, double t0, double started_at)
 {
-	fprintf(stderr, PROG ": drill: kill -9 %s (pid %d) at %.2f s\n", who, (int)pid,
-		dls_now() - t0);
+	double now = dls_now();
+
+	if (started_at)
+		fprintf(stderr, PROG ": drill: kill -9 %s (pid %d) at %.2f s (%.2f s after the "
+				     "loop started)\n", who, (int)pid, now - t0, now - started_at);
+	else
+		fprintf(stderr, PROG ": drill: kill -9 %s (pid %d) at %.2f s\n", who, (int)pid,
+			now - t0);
 	kill(pid, SIGKILL);
 }
 
@@ -820,9 +827,18 @@ static int resume_master(const struct run_opts *o, const struct run_env *e, stru
 	return 1;
 }
 
+/* Does a drill still wait for the loop's start (WHO@start+SECS)? */
+static int drill_waits_for_start(const struct run_opts *o)
+{
+	for (int i = 0; i < o->ndrills; i++)
+		if (o->drills[i].from_start && !o->drills[i].done)
+			return 1;
+	return 0;
+}
+
 static int monitor(struct run_opts *o, const struct run_env *e, struct run_state *r)
 {
-	double t0 = dls_now(), all_gone_at = 0;
+	double t0 = dls_now(), all_gone_at = 0, started_at = 0;
 	int names_gone_said = 0, resumes = 0, hm_resumes = 0;
 
 	while (r->master.status < 0 || resume_master(o, e, r, &resumes, t0)) {
@@ -862,22 +878,28 @@ static int monitor(struct run_opts *o, const struct run_env *e, struct run_state
 				r->names.status);
 			names_gone_said = 1;
 		}
+		if (!started_at && drill_waits_for_start(o) &&
+		    journal_has_event(e->logdir, "gate")) {
+			started_at = dls_now();
+			fprintf(stderr, PROG ": the loop started at %.2f s\n", started_at - t0);
+		}
 		for (int i = 0; i < o->ndrills; i++) {
 			struct run_drill *d = &o->drills[i];
 			char who[32];
 
-			if (d->done || dls_now() - t0 < d->at)
+			if (d->done || (d->from_start && !started_at) ||
+			    dls_now() - (d->from_start ? started_at : t0) < d->at)
 				continue;
 			d->done = 1;
 			if (d->hm >= 0)
-				drill(d->name, r->hm[d->hm].pid, t0);
+				drill(d->name, r->hm[d->hm].pid, t0, started_at);
 			if (d->master) {
 				snprintf(who, sizeof(who), "the %s", top_role(o));
-				drill(who, r->master.pid, t0);
+				drill(who, r->master.pid, t0, started_at);
 			}
 			if (d->slave >= 0) {
 				snprintf(who, sizeof(who), "slave.%d", d->slave);
-				drill(who, r->slaves[d->slave].pid, t0);
+				drill(who, r->slaves[d->slave].pid, t0, started_at);
 				r->slaves[d->slave].drilled = 1;
 			}
 		}

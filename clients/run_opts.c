@@ -198,8 +198,9 @@ static void help(void)
 	       "                       the chunks it gets, and prefetches) or relay (the\n"
 	       "                       master computes every chunk; hmasters merge messages)\n"
 	       "  --kill WHO@SECS      kill -9 slave WHO (3 or slave.3), hmaster.L.I, the master\n"
-	       "                       or the coordinator that long after the start\n"
-	       "                       (failure drill)\n"
+	       "                       or the coordinator that long after the launch, or,\n"
+	       "                       as WHO@start+SECS, after the loop starts (the start\n"
+	       "                       gate the master journals) (failure drill)\n"
 	       "  --no-start WHO       slave WHO (3 or slave.3) is launched from a program\n"
 	       "                       that does not exist, so it never starts, as with a\n"
 	       "                       wrong path (failure drill: dls run withdraws it)\n"
@@ -307,8 +308,8 @@ static void parse_kill(struct run_opts *o, char *arg)
 
 	if (!at)
 		cli_usage_error(PROG, "--kill", arg,
-				"must be SLAVE@SECONDS, hmaster.L.I@SECONDS, master@SECONDS or "
-				"coordinator@SECONDS");
+				"must be WHO@SECONDS or WHO@start+SECONDS, WHO being a "
+				"slave, hmaster.L.I, master or coordinator");
 	if (o->ndrills == RUN_MAX_DRILLS)
 		cli_usage_error(PROG, "--kill", arg, "at most 8 drills in a run");
 	*at = '\0';
@@ -319,7 +320,8 @@ static void parse_kill(struct run_opts *o, char *arg)
 		d->master = 1;
 	else if (strncmp(arg, "hmaster.", 8))
 		d->slave = slave_number("--kill", arg);
-	d->at = cli_double_or_die(PROG, "--kill", at + 1, 0, 1e6);
+	d->from_start = !strncmp(at + 1, "start+", 6);
+	d->at = cli_double_or_die(PROG, "--kill", at + 1 + (d->from_start ? 6 : 0), 0, 1e6);
 	for (int i = 0; i < o->ndrills; i++)
 		if (!strcmp(o->drills[i].name, d->name) ||
 		    (d->master && o->drills[i].master)) {
@@ -852,6 +854,10 @@ static void plan_hmasters(struct run_opts *o)
 			cli_usage_error(PROG, "--kill", d->name,
 					"only a run with a journal resumes its master or coordinator "
 					"(not --no-journal)");
+		if (d->from_start && (!o->journal || o->trees))
+			cli_usage_error(PROG, "--kill", d->name,
+					"@start+SECONDS counts from the start gate the master "
+					"journals: not with --no-journal or Tree Scheduling");
 	}
 }
 

@@ -20,7 +20,8 @@
 /* A --kill drill: kill -9 of one process at its time. */
 #define RUN_MAX_DRILLS 8
 struct run_drill {
-	double at;     /* seconds after the start */
+	double at;     /* seconds after the launch, or after the loop's start */
+	int from_start; /* WHO@start+SECS: counted from the master's start gate */
 	int slave;     /* a slave's index, or -1 */
 	int hm;	       /* an hmaster's index (from name), or -1 */
 	int master;    /* the master, or Tree Scheduling's coordinator */

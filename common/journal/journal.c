@@ -400,6 +400,27 @@ int journal_discard_unborn(const char *dir, char *why, size_t len)
 	return DLS_OK;
 }
 
+int journal_has_event(const char *dir, const char *kind)
+{
+	char path[4200];
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, JOURNAL_FILE);
+	if (access(path, R_OK) == 0 &&
+	    sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+		sqlite3_busy_timeout(db, 100);
+		if (sqlite3_prepare_v2(db, "SELECT 1 FROM event WHERE kind = ? LIMIT 1", -1, &st,
+				       NULL) == SQLITE_OK &&
+		    sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC) == SQLITE_OK)
+			found = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+	return found;
+}
+
 /* journal_replay's callback, counting the events. */
 struct counted {
 	journal_event_fn fn;

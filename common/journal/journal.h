@@ -122,6 +122,14 @@ int journal_read_config(const char *dir, char **config, char *why, size_t len);
 int journal_discard_unborn(const char *dir, char *why, size_t len);
 
 /*
+ * Whether the journal in dir holds an event of this kind yet, read by
+ * another process while its owner writes it (read-only, no lock taken, no
+ * MAC checked: an observer's hint, never a resume's input).  1 yes, 0 no
+ * (or no journal there, or one that cannot be read now).
+ */
+int journal_has_event(const char *dir, const char *kind);
+
+/*
  * Appends an event: kind (a short name, copied), body (JSON text, taken
  * over: freed by the journal; NULL is the empty object) and n result blocks
  * (descriptors copied, data not).  Returns its ticket; 0 when j is NULL or

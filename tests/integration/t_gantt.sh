@@ -10,7 +10,7 @@ set -eu
 
 W=400 H=200
 REF=$(reference $W $H)
-dls run -c C8 -s gss --t-iter 4000 --kill slave.2@1.0 --width $W --height $H \
+dls run -c C8 -s gss --t-iter 4000 --kill slave.2@start+0.5 --width $W --height $H \
 	--json "$T/run.json" --raw "$T/run.pgm" --gantt "$T/run.png" --report "$T/run.html" \
 	--no-progress >"$T/run.log" 2>&1
 same_image "$T/run.pgm" "$REF"

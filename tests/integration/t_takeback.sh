@@ -68,9 +68,9 @@ done
 # real computation: cut between iterations; a slave killed, and the master
 # killed (resumed from its journal), in the end game
 two_at_once run_one real --real
-two_at_once run_one killslave --t-iter 2000 --kill slave.1@2.2
+two_at_once run_one killslave --t-iter 2000 --kill slave.1@start+2
 steps_done
-run_one killmaster --t-iter 2000 --kill master@2.4
+run_one killmaster --t-iter 2000 --kill master@start+2.2
 grep -q "resum" "$T/killmaster.log" "$T"/logs-killmaster/*.log
 
 expect_usage_error "^dls run: --take-back 'x': must be on or off" \

@@ -80,7 +80,7 @@ expect_usage_error "^dls-slave: --load '0:1,x': each step" dls-slave --load 0:1,
 expect_usage_error "^dls-slave: --load '1:2': the first step must be at time 0" dls-slave --load 1:2
 expect_usage_error "^dls run: --cluster 'C9': unknown cluster" dls run --cluster C9
 expect_usage_error "^dls run: --loads '1,2': one load per slave" dls run --speeds 1,1,1 --loads 1,2
-expect_usage_error "^dls run: --kill '9': must be SLAVE@SECONDS" dls run --cluster C8 --kill 9
+expect_usage_error "^dls run: --kill '9': must be WHO@SECONDS or WHO@start\\+SECONDS" dls run --cluster C8 --kill 9
 expect_usage_error "^dls run: --kill: names slave 9 of a cluster of 8 \\(slave.0 to slave.7\\)" dls run --cluster C8 --kill slave.9@1
 expect_usage_error "^dls run: --kill 'slave.x': a slave's name is slave.N" dls run --cluster C8 --kill slave.x@1
 expect_usage_error "^dls run: --nope: unknown option$" dls run --nope

@@ -445,6 +445,28 @@ static void test_journal_refusals(void)
 	fresh_dir();
 }
 
+/* An observer sees the events the owner made durable, while it writes. */
+static void test_has_event_while_written(void)
+{
+	struct journal *j;
+	char why[512];
+
+	fresh_dir();
+	CU_ASSERT_EQUAL(journal_has_event(dir, "gate"), 0); /* no journal */
+	CU_ASSERT_EQUAL_FATAL(journal_create(dir, "{\"run\":\"m\"}", 0, NULL, &j, why,
+					     sizeof(why)),
+			      DLS_OK);
+	CU_ASSERT_EQUAL(journal_has_event(dir, "gate"), 0); /* none yet */
+	journal_wait(j, journal_append(j, "register", NULL, NULL, 0));
+	CU_ASSERT_EQUAL(journal_has_event(dir, "gate"), 0);
+	journal_wait(j, journal_append(j, "gate", NULL, NULL, 0));
+	CU_ASSERT_EQUAL(journal_has_event(dir, "gate"), 1);
+	CU_ASSERT_EQUAL(journal_has_event(dir, "done"), 0);
+	journal_close(j);
+	CU_ASSERT_EQUAL(journal_has_event(dir, "gate"), 1); /* after its owner */
+	fresh_dir();
+}
+
 int journal_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("journal", NULL, NULL);
@@ -458,5 +480,7 @@ int journal_suite_add(void)
 			    test_withdrawn_after_resume) ||
 	       !CU_add_test(s, "a registration answered again after a resume",
 			    test_register_again_after_resume) ||
-	       !CU_add_test(s, "journals refused", test_journal_refusals);
+	       !CU_add_test(s, "journals refused", test_journal_refusals) ||
+	       !CU_add_test(s, "an observer sees the events made durable",
+			    test_has_event_while_written);
 }
