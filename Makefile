@@ -118,7 +118,7 @@ VERSION    := 0.3.0
 # the version the programs print (--version): cli_util.o only
 $(BUILD)/common/cli/cli_util.o: ALL_CFLAGS += -DDLS_VERSION='"$(VERSION)"'
 $(BUILD)/common/cli/cli_util.o: Makefile
-SOVERSION  := 2
+SOVERSION  := 3
 PUBLIC_OBJ := $(CORE_OBJ) $(ORB_OBJ) $(patsubst %.cc,$(BUILD)/%.o,$(wildcard master/*.cc slave/*.cc))
 PUBLIC_SO  := $(BUILD)/lib/libdls.so.$(SOVERSION)
 PUBLIC_A   := $(BUILD)/lib/libdls.a

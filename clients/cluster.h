@@ -5,7 +5,7 @@
 #ifndef DLS_CLUSTER_H
 #define DLS_CLUSTER_H
 
-#include "dls/emul.h"
+#include "emul.h"
 
 #define CLUSTER_MAX 16384
 

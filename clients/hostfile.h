@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-#include "dls/emul.h"
+#include "emul.h"
 
 #define HOSTFILE_MAX 1024
 #define HOST_NAME_LEN 64

@@ -6,7 +6,7 @@
 #define DLS_RUN_OPTS_H
 
 #include "cluster.h"
-#include "dls/emul.h"
+#include "emul.h"
 #include "dls/workload.h"
 #include "pile_cli.h"
 #include "run_hosts.h"

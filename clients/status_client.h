@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 
-#include "dls/proto.h"
+#include "dls_proto.h"
 
 #ifdef __cplusplus
 extern "C" {

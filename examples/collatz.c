@@ -50,7 +50,7 @@ int main(int argc, char **argv)
 	struct dls_embed_slave_options so;
 	struct dls_embed_master *m;
 	struct dls_embed_slave *s[SLAVES];
-	struct slave_stats st;
+	struct dls_slave_stats st;
 	unsigned long long sequential = 0;
 	char why[256];
 	int rc;
@@ -67,7 +67,10 @@ int main(int argc, char **argv)
 	dls_embed_slave_options_init(&so);
 	so.run = "collatz";
 	for (int i = 0; i < SLAVES; i++) {
-		snprintf(so.slave.name, sizeof(so.slave.name), "slave.%d", i);
+		char name[16];
+
+		snprintf(name, sizeof(name), "slave.%d", i);
+		so.name = name; /* copied when the slave starts */
 		if ((rc = dls_embed_slave_start(&so, &s[i], why, sizeof(why)))) {
 			fprintf(stderr, "collatz: slave %d: %s: %s\n", i, dls_strerror(rc), why);
 			return 1;

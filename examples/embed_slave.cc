@@ -34,19 +34,19 @@ int main(int argc, char **argv)
 	pm->activate();
 
 	struct dls_embed_slave_options so;
-	struct slave_stats st;
+	struct dls_slave_stats st;
 	char why[256];
 	int rc, nslaves = 1;
 
 	dls_embed_slave_options_init(&so);
-	so.slave.emulated = 1;
+	so.emulated = 1;
 	for (int i = 1; i < argc; i++) {
 		char *k = argv[i], *v = strchr(k, '='); // --opt=value or --opt value
 		const char *bad = NULL;
 
 		if (!strcmp(k, "--real")) { // a flag: Speed measured, Q_i read, no emulation
-			so.slave.emulated = 0;
-			so.slave.speed = slave_calibrate(200);
+			so.emulated = 0;
+			so.speed = dls_calibrate(200);
 			continue;
 		}
 		if (v)
@@ -61,31 +61,31 @@ int main(int argc, char **argv)
 		else if (!strcmp(k, "--slaves")) // several slaves in this one program
 			bad = (nslaves = atoi(v)) < 1 || nslaves > 64 ? "must be 1 to 64" : NULL;
 		else if (!strcmp(k, "--name"))
-			snprintf(so.slave.name, sizeof(so.slave.name), "%s", v);
+			so.name = v;
 		else if (!strcmp(k, "--speed"))
-			so.slave.speed = atof(v);
+			so.speed = atof(v);
 		else if (!strcmp(k, "--declare"))
-			so.slave.declared_speed = atof(v);
+			so.declared_speed = atof(v);
 		else if (!strcmp(k, "--load"))
-			bad = emul_steps_parse(v, &so.slave.load);
+			so.load = v; // checked when the slave starts
 		else if (!strcmp(k, "--q")) // real mode: Q_i fixed instead of read from the host
-			so.slave.q_override = atof(v);
+			so.q_override = atof(v);
 		else if (!strcmp(k, "--t-iter"))
-			so.slave.t_iter_ns = atof(v);
+			so.t_iter_ns = atof(v);
 		else if (!strcmp(k, "--link-latency-us"))
-			so.slave.link_latency_us = atof(v);
+			so.link_latency_us = atof(v);
 		else if (!strcmp(k, "--master"))
 			so.master = v;
 		else if (!strcmp(k, "--secret-file"))
 			so.secret_file = v;
 		else if (!strcmp(k, "--rejoin-ms"))
-			so.slave.rejoin_ms = atoi(v);
+			so.rejoin_ms = atoi(v);
 		else if (!strcmp(k, "--register-timeout-ms"))
 			so.register_timeout_ms = atoi(v);
 		else if (!strcmp(k, "--overlap") && on_off(v) >= 0)
-			so.slave.overlap = on_off(v);
+			so.overlap = on_off(v);
 		else if (!strcmp(k, "--low-priority") && on_off(v) >= 0)
-			so.slave.low_priority = on_off(v);
+			so.low_priority = on_off(v);
 		else
 			bad = "unknown option";
 		if (bad) {
@@ -100,13 +100,15 @@ int main(int argc, char **argv)
 	// --slaves K: K slaves in this one program, NAME.0 .. NAME.K-1, on its ORB
 	struct dls_embed_slave *all[64];
 	struct dls_embed_slave_options each[64];
+	char names[64][64];
 	int started = 0, failed = 0;
 
 	for (int i = 0; i < nslaves; i++) {
 		each[i] = so;
-		if (nslaves > 1)
-			snprintf(each[i].slave.name, sizeof(each[i].slave.name), "%.59s.%d",
-				 so.slave.name, i);
+		if (nslaves > 1) {
+			snprintf(names[i], sizeof(names[i]), "%.59s.%d", so.name, i);
+			each[i].name = names[i];
+		}
 		rc = dls_embed_slave_start(&each[i], &all[i], why, sizeof(why));
 		if (rc) {
 			fprintf(stderr, "embed_slave: %s: %s\n", dls_strerror(rc), why);
@@ -118,7 +120,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < started; i++) {
 		rc = dls_embed_slave_wait(all[i], &st, why, sizeof(why));
 		if (rc) {
-			fprintf(stderr, "embed_slave: %s: %s: %s\n", each[i].slave.name,
+			fprintf(stderr, "embed_slave: %s: %s: %s\n", each[i].name,
 				dls_strerror(rc), why);
 			failed = 1;
 		}

@@ -64,7 +64,7 @@ int main(int argc, char **argv)
 	struct dls_embed_slave_options o;
 	struct dls_steps *s;
 	struct dls_step step;
-	struct slave_stats st;
+	struct dls_slave_stats st;
 	long steps = 0, idle_ticks = 0, max_steps = -1, block_after = -1;
 	char why[256], *end;
 	int rc;
@@ -90,7 +90,7 @@ int main(int argc, char **argv)
 	}
 	dls_embed_slave_options_init(&o);
 	o.run = argv[1];
-	snprintf(o.slave.name, sizeof(o.slave.name), "steps");
+	o.name = "steps";
 	rc = dls_steps_start(&o, &s, why, sizeof(why));
 	if (rc) {
 		fprintf(stderr, "steps: cannot join run '%s': %s: %s\n", o.run, dls_strerror(rc), why);

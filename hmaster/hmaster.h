@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dls/proto.h"
+#include "dls_proto.h"
 #include "hmaster_mode.h"
 
 #ifdef __cplusplus

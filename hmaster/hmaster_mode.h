@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dls/proto.h"
+#include "dls_proto.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"
 #include "log_limit.h"

@@ -9,7 +9,7 @@
 #include "log_limit.h"
 #include "cli_getopt.h"
 #include "cli_util.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "hmaster_orb.h"
 #include "run_auth.h"
 #include "orb_util.h"

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 #include "roster.h"
 #include "run_auth.h"

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls/proto.h"
+#include "dls_proto.h"
 
 struct twolevel_record_child {
 	char name[64]; /* as struct dls_slave_status's */

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 #include "twolevel_record.h"
 

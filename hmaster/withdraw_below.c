@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "hmaster.h"
 
 int withdraw_below(int *expected, int registered, int over, int in, const char *name, char *why)

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls/proto.h"
+#include "dls_proto.h"
 #include "iter_order.h"
 #include "dls_sched.h"
 #include "journal_mac.h"

@@ -3,7 +3,7 @@
  */
 #include <stdio.h>
 
-#include "dls/log.h"
+#include "dls_log.h"
 #include "master_internal.h"
 
 void master_auto_describe(const struct sched *s, char *out, size_t len)

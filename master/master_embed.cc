@@ -14,16 +14,21 @@
 #include "master_orb.h"
 #include "orb_util.hh"
 #include "run_auth.h"
+#include "sized_options.h"
 
-extern "C" void dls_embed_master_options_init(struct dls_embed_master_options *o)
+extern "C" void dls_embed_master_options_init_size(struct dls_embed_master_options *o,
+						   size_t size)
 {
-	memset(o, 0, sizeof(*o));
-	o->workload = "mandelbrot";
-	o->scheme = "dtss";
-	o->register_timeout_ms = 30000;
-	o->ping_ms = 500;
-	o->ping_timeout_ms = 3000;
-	o->rejoin_ms = 30000;
+	struct dls_embed_master_options d;
+
+	memset(&d, 0, sizeof(d));
+	d.workload = "mandelbrot";
+	d.scheme = "dtss";
+	d.register_timeout_ms = 30000;
+	d.ping_ms = 500;
+	d.ping_timeout_ms = 3000;
+	d.rejoin_ms = 30000;
+	sized_options_init(o, size, &d, sizeof(d));
 }
 
 struct dls_embed_master {
@@ -166,15 +171,21 @@ static int config_from(const struct dls_embed_master_options *o, struct master_c
 	return DLS_OK;
 }
 
-extern "C" int dls_embed_master_start(const struct dls_embed_master_options *o,
+extern "C" int dls_embed_master_start(const struct dls_embed_master_options *given,
 				      struct dls_embed_master **out, char *why, size_t len)
 {
 	char mwhy[MASTER_WHY_LEN] = "";
+	struct dls_embed_master_options full, *o = &full;
 	struct master_config c;
 	struct dls_embed_master *e;
 	int rc;
 
 	*out = NULL;
+	dls_embed_master_options_init(&full);
+	if (sized_options_merge(&full, sizeof(full), given)) {
+		snprintf(why, len, "options not made by dls_embed_master_options_init");
+		return DLS_EINVAL;
+	}
 	if (CORBA::is_nil(dls_orb())) {
 		snprintf(why, len, "no ORB: start one (dls_orb_start) or lend the program's "
 				   "(dls_embed_use_orb)");

@@ -5,7 +5,7 @@
  * and the journal's replay all make; and the time it held work.
  */
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 #include "master_internal.h"
 

@@ -30,7 +30,7 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 #include "journal_json.h"
 #include "master_internal.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dls/log.h"
+#include "dls_log.h"
 #include "journal_json.h"
 #include "master_internal.h"
 

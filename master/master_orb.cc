@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "master_servant.hh"
 #include "npy_file.h"
 #include "orb_util.hh"

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"
 #include "log_limit.h"

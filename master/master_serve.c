@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 #include "master_internal.h"
 #include "serve_request.h"

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_hmac.h"
 #include "master_internal.h"
 

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls/proto.h"
+#include "dls_proto.h"
 
 /* The most copies of one chunk compared (the first delivery included). */
 #define VERIFY_MAX_VOTES 6

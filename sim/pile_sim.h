@@ -39,7 +39,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls/emul.h"
+#include "emul.h"
 #include "pile_policy.h"
 #include "ripple_net.h"
 #include "tree_migrate.h"

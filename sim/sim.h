@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls/emul.h"
+#include "emul.h"
 #include "dls_sched.h"
 #include "pile_sim.h"
 #include "tree_sim.h"

@@ -3,7 +3,7 @@
  */
 #include "sim_slave.h"
 
-#include "dls/slave.h"
+#include "dls_proto.h"
 
 double sim_round_trip(const struct sim_config *c)
 {

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls/emul.h"
+#include "emul.h"
 #include "tree_migrate.h"
 #include "tree_plan.h"
 

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dls/log.h"
+#include "dls_log.h"
 
 /* A run name that is a plain file name: letters, digits, '-', '_', '.',
  * not starting with '.'. */

@@ -12,10 +12,10 @@
 #include "log_limit.h"
 #include "cli_getopt.h"
 #include "cli_util.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 #include "orb_util.h"
-#include "dls/slave.h"
+#include "slave.h"
 #include "run_auth.h"
 #include "slave_orb.h"
 

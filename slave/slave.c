@@ -3,7 +3,7 @@
  * results held, the calls with retries and rejoining, the computation and
  * the emulation of docs/emulation.md 2 and 5, the run queue and calibration.
  */
-#include "dls/slave.h"
+#include "slave.h"
 #include "idle_worker.h"
 #include "slave_call.h"
 #include "slave_cut.h"
@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls/workload.h"
 #include "dls_sched.h"
 #include "dls_time.h"

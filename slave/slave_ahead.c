@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 
 /* Sends one posted request from this thread, on a copy of the run whose
@@ -16,7 +16,7 @@
 static void send_one(struct ahead *a)
 {
 	struct run view = *a->r;
-	struct slave_stats st = *a->r->st;
+	struct dls_slave_stats st = *a->r->st;
 	double t0 = dls_now();
 	int64_t acp = slave_acp(a->r, t0, NULL);
 

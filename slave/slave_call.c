@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 #include "patience.h"
 #include "slave_internal.h"

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "slave_orb.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"
@@ -533,7 +533,7 @@ int slave_client_connect(slave_client *c, const struct slave_orb_opts *o, char *
 }
 
 int slave_client_run(slave_client *c, const struct slave_config *cfg,
-		     const struct slave_orb_opts *o, struct slave_stats *st, char *why, size_t len)
+		     const struct slave_orb_opts *o, struct dls_slave_stats *st, char *why, size_t len)
 {
 	int rc;
 

@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "dls.hh"
-#include "dls/slave.h"
+#include "slave.h"
 #include "run_auth.h"
 #include "slave_orb.h"
 #include "slave_servant.hh"
@@ -41,7 +41,7 @@ int slave_client_connect(slave_client *c, const struct slave_orb_opts *o, char *
 // The run, once connected: the slave loop, or Tree Scheduling's.  As
 // slave_run; the slave binds DLS/<run>/slave.<id> once registered.
 int slave_client_run(slave_client *c, const struct slave_config *cfg,
-		     const struct slave_orb_opts *o, struct slave_stats *st, char *why, size_t len);
+		     const struct slave_orb_opts *o, struct dls_slave_stats *st, char *why, size_t len);
 
 // Unbinds the slave's name; deactivates its servant (after the run).
 void slave_client_unbind(slave_client *c);

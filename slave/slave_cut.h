@@ -17,8 +17,8 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "dls/emul.h"
-#include "dls/proto.h"
+#include "emul.h"
+#include "dls_proto.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -11,7 +11,7 @@
 
 #include "host_peers.h"
 #include "iter_order.h"
-#include "dls/slave.h"
+#include "slave.h"
 #include "work.h"
 
 /* Results computed and not yet delivered, in blocks that fit a message. */
@@ -40,7 +40,7 @@ struct idle_worker;
 struct run {
 	const struct slave_config *cfg;
 	const struct slave_ops *ops;
-	struct slave_stats *st;
+	struct dls_slave_stats *st;
 	struct dls_job job;
 	struct work work; /* the job's workload, opened, with its iteration order */
 	uint32_t loop;	  /* the run's loop being computed (0 first) */

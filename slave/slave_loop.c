@@ -9,7 +9,7 @@
  * before the answer to the first is in: the slave then waits a round trip
  * per two chunks instead of per chunk.
  */
-#include "dls/slave.h"
+#include "slave.h"
 #include "slave_ahead.h"
 #include "slave_call.h"
 #include "slave_internal.h"
@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 
 struct loop {
@@ -532,7 +532,7 @@ static void stop_helpers(struct loop *L)
 	ahead_stop(&L->snd[0]);
 }
 
-int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struct slave_stats *st,
+int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struct dls_slave_stats *st,
 	      char *why, size_t len)
 {
 	struct run r = {0};

@@ -6,13 +6,13 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "slave_client.hh"
 
 extern "C" int slave_orb_run(const struct slave_config *cfg, const struct slave_orb_opts *o)
 {
 	slave_client c;
-	struct slave_stats st;
+	struct dls_slave_stats st;
 	char why[256] = "";
 	int rc = slave_client_connect(&c, o, why, sizeof(why));
 

@@ -6,7 +6,7 @@
 #ifndef DLS_SLAVE_ORB_H
 #define DLS_SLAVE_ORB_H
 
-#include "dls/slave.h"
+#include "slave.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 #include "slave_call.h"
 #include "slave_internal.h"
@@ -122,7 +122,7 @@ static int register_once(void *arg, char *why, size_t len)
  * (r set up: slave_teardown frees it), or the error with why.
  */
 static int place(struct run *r, struct slave_ops *rejoin_ops, const struct slave_config *cfg,
-		 const struct placed_ops *ops, struct slave_stats *st, struct placement *a,
+		 const struct placed_ops *ops, struct dls_slave_stats *st, struct placement *a,
 		 char *why, size_t len)
 {
 	double q;
@@ -177,7 +177,7 @@ static int run_pile(struct slave_placed *s, struct run *r, const struct placed_o
 }
 
 int slave_placed_run(struct slave_placed *s, const struct slave_config *cfg,
-		     const struct placed_ops *ops, struct slave_stats *st, struct placed_stats *ts,
+		     const struct placed_ops *ops, struct dls_slave_stats *st, struct placed_stats *ts,
 		     char *why, size_t len)
 {
 	struct run r = {0};

@@ -28,7 +28,7 @@ void slave_placed_destroy(struct slave_placed *s);
  * (emulated: V / Q(0)).  DLS_OK, or as slave_run, with why.
  */
 int slave_placed_run(struct slave_placed *s, const struct slave_config *cfg,
-		     const struct placed_ops *ops, struct slave_stats *st, struct placed_stats *ts,
+		     const struct placed_ops *ops, struct dls_slave_stats *st, struct placed_stats *ts,
 		     char *why, size_t len);
 
 /* Incoming (any thread): a neighbour's demand (Tree Scheduling); DLS_OK. */

@@ -9,7 +9,7 @@
 #ifndef DLS_SLAVE_PLACEMENT_H
 #define DLS_SLAVE_PLACEMENT_H
 
-#include "dls/slave.h"
+#include "slave.h"
 #include "pile_policy.h"
 
 #ifdef __cplusplus
@@ -69,7 +69,7 @@ struct placed_ops {
 		    char *why, size_t len);
 };
 
-/* What a placed slave handed over and got (with struct slave_stats). */
+/* What a placed slave handed over and got (with struct dls_slave_stats). */
 struct placed_stats {
 	int64_t migrations_out, moved_out, migrations_in, moved_in;
 };

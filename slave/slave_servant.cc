@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dls/log.h"
-#include "dls/slave.h"
+#include "dls_log.h"
+#include "slave.h"
 #include "orb_util.hh"
 #include "log_limit.h"
 

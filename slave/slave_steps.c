@@ -90,21 +90,24 @@ static void ended(void *ctx)
 int dls_steps_start(const struct dls_embed_slave_options *o, struct dls_steps **out, char *why,
 		    size_t len)
 {
-	struct dls_embed_slave_options so = *o;
-	struct dls_steps *s = calloc(1, sizeof(*s));
+	struct dls_embed_slave_options so;
+	struct dls_steps *s;
 	int rc;
 
 	*out = NULL;
+	if ((rc = slave_embed_options(o, &so, why, len)))
+		return rc;
+	s = calloc(1, sizeof(*s));
 	if (!s || pthread_mutex_init(&s->lock, NULL) || dls_cond_init(&s->cond)) {
 		free(s);
 		snprintf(why, len, "out of memory");
 		return DLS_ENOMEM;
 	}
-	so.slave.body = bridge;
-	so.slave.body_ctx = s;
-	so.slave.body_job = job_ready;
-	so.slave.emulated = 0; /* the program's own time is the cost */
-	s->real_q = !(so.slave.q_override > 0);
+	so.body = bridge;
+	so.body_ctx = s;
+	so.body_job = job_ready;
+	so.emulated = 0; /* the program's own time is the cost */
+	s->real_q = !(so.q_override > 0);
 	rc = slave_embed_start(&so, ended, s, &s->slave, why, len);
 	if (rc) {
 		pthread_mutex_destroy(&s->lock);
@@ -167,7 +170,7 @@ int dls_steps_done(struct dls_steps *s, const struct dls_step *step, int status,
 	return rc;
 }
 
-int dls_steps_end(struct dls_steps *s, struct slave_stats *st, char *why, size_t len)
+int dls_steps_end(struct dls_steps *s, struct dls_slave_stats *st, char *why, size_t len)
 {
 	int rc;
 

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls/proto.h"
+#include "dls_proto.h"
 #include "iter_order.h"
 #include "journal_mac.h"
 #include "pile_policy.h"

@@ -20,7 +20,7 @@
 
 #include "coordinator_internal.h"
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 #include "journal_json.h"
 #include "run_auth.h"

@@ -10,7 +10,7 @@
 
 #include "coordinator_servant.hh"
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "orb_util.hh"
 #include "publish.hh"
 #include "proto_conv.hh"

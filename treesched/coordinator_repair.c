@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "tree_migrate.h"
 
 /*

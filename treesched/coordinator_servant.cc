@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 #include "orb_util.hh"
 #include "proto_conv.hh"

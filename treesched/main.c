@@ -13,7 +13,7 @@
 #include "coordinator.h"
 #include "coordinator_orb.h"
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "orb_util.h"
 #include "pile_cli.h"
 #include "run_cli.h"

@@ -1,5 +1,5 @@
 #define _POSIX_C_SOURCE 200809L
-#include "dls/log.h"
+#include "dls_log.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /*
  * dls_proto.c - the few functions of the protocol's C types.
  */
-#include "dls/proto.h"
+#include "dls_proto.h"
 
 #include <stdlib.h>
 

@@ -1,4 +1,4 @@
-#include "dls/emul.h"
+#include "emul.h"
 
 #include <math.h>
 #include <stdio.h>

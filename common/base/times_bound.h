@@ -6,7 +6,7 @@
 #ifndef DLS_TIMES_BOUND_H
 #define DLS_TIMES_BOUND_H
 
-#include "dls/proto.h"
+#include "dls_proto.h"
 
 #ifdef __cplusplus
 extern "C" {

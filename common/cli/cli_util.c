@@ -18,7 +18,7 @@
 
 #include "cli_opt.h"
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls/workload.h"
 #include "net_addr.h"
 #include "run_auth.h"

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "cli_util.h"
-#include "dls/log.h"
-#include "dls/proto.h"
+#include "dls_log.h"
+#include "dls_proto.h"
 #include "dls/err.h"
 #include "work.h"
 

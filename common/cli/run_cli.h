@@ -13,7 +13,7 @@
 #include <getopt.h>
 #include <stdint.h>
 
-#include "dls/emul.h"
+#include "emul.h"
 #include "dls/workload.h"
 #include "iter_order.h"
 #include "run_auth.h"

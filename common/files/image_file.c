@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "out_files.h"
 
 /* A gradient people like to look at (deep blue, white, amber, dark). */

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "out_files.h"
 
 size_t npy_dtype_size(const char *dtype)

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 
 

@@ -15,7 +15,7 @@
 
 #include "dls.hh"
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 #include "net_addr.h"
 #include "run_auth.h"

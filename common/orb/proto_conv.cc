@@ -11,7 +11,7 @@
 #include <string.h>
 
 static_assert(DLS_PROTOCOL_VERSION == DLS::PROTOCOL_VERSION,
-	      "include/dls/proto.h mirrors the IDL's PROTOCOL_VERSION");
+	      "common/base/dls_proto.h mirrors the IDL's PROTOCOL_VERSION");
 
 // Times only report: a figure a slave sent as NaN or infinity (or out of
 // range) is bounded as the cores bound what they keep (times_bound.h).

@@ -8,7 +8,7 @@
 
 #include "dls.hh"
 #include "pile_policy.h"
-#include "dls/proto.h"
+#include "dls_proto.h"
 
 // What a request converted to C points to: its result descriptors (which
 // borrow the IDL buffers) and its measured chunks.

@@ -8,7 +8,7 @@
 
 #include "dls.hh"
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_ticker.h"
 #include "dls_time.h"
 #include "log_limit.h"

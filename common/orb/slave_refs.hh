@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "dls.hh"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 #include "orb_util.hh"
 

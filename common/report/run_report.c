@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "image_file.h"
 #include "mandel.h"
 #include "npy_file.h"

@@ -11,8 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "dls/emul.h"
-#include "dls/proto.h"
+#include "emul.h"
+#include "dls_proto.h"
 #include "iter_order.h"
 #include "result_store.h"
 

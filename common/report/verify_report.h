@@ -8,7 +8,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
-#include "dls/proto.h"
+#include "dls_proto.h"
 
 /* The lines under the per-PE table: nothing when the run did not verify. */
 void verify_report_table(const struct dls_status *s, FILE *out);

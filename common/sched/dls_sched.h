@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls/proto.h"
+#include "dls_proto.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,7 +67,7 @@ enum sched_profile {
 	SCHED_PROFILE_TEXT   /* the formulas as printed in Chronopoulos et al. 2002 section 2 */
 };
 
-/* A chunk is a struct dls_range (dls/proto.h): iterations [start, start + count). */
+/* A chunk is a struct dls_range (dls_proto.h): iterations [start, start + count). */
 
 /* Plain data: the fields are the API.  Zero means "the default" throughout. */
 struct sched_params {

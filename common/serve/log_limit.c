@@ -6,7 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 
 static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;

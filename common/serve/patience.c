@@ -3,7 +3,7 @@
  */
 #include "patience.h"
 
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 
 int patience_wait_out(double *since, int patience_ms, double began, double min_gap_s,

@@ -15,7 +15,7 @@
 #include <pthread.h>
 #include <stdint.h>
 
-#include "dls/proto.h"
+#include "dls_proto.h"
 #include "iter_order.h"
 #include "ledger.h"
 #include "work.h"

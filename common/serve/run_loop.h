@@ -9,7 +9,7 @@
 #ifndef DLS_RUN_LOOP_H
 #define DLS_RUN_LOOP_H
 
-#include "dls/proto.h"
+#include "dls_proto.h"
 #include "liveness.h"
 
 #ifdef __cplusplus

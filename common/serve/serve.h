@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls/proto.h"
+#include "dls_proto.h"
 #include "ledger.h"
 
 #ifdef __cplusplus

@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls/proto.h"
+#include "dls_proto.h"
 
 #ifdef __cplusplus
 extern "C" {

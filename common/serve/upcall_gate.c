@@ -4,7 +4,7 @@
  */
 #include "upcall_gate.h"
 
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_time.h"
 
 int upcall_gate_enter(struct upcall_gate *g, pthread_mutex_t *lock)

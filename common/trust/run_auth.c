@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "dls/err.h"
-#include "dls/log.h"
+#include "dls_log.h"
 #include "dls_hmac.h"
 
 static const char JOIN_LABEL[] = "DLS-join-3";

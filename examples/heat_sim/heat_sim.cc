@@ -296,10 +296,12 @@ static int time_steps(int steps, int nslaves, const char *run, const char *out)
 	rc = dls_embed_master_start(&mo, &m, why, sizeof(why));
 	for (int k = 0; !rc && k < nslaves; k++) {
 		struct dls_embed_slave_options so;
+		char name[32];
 
 		dls_embed_slave_options_init(&so);
 		so.run = run;
-		snprintf(so.slave.name, sizeof(so.slave.name), "step-slave.%d", k);
+		snprintf(name, sizeof(name), "step-slave.%d", k);
+		so.name = name; // copied when the slave starts
 		rc = dls_embed_slave_start(&so, &slaves[(size_t)k], why, sizeof(why));
 	}
 	for (int t = 0; !rc && t < steps; t++) {
@@ -328,7 +330,7 @@ static int time_steps(int steps, int nslaves, const char *run, const char *out)
 		}
 	}
 	for (int k = 0; k < nslaves; k++) {
-		struct slave_stats st;
+		struct dls_slave_stats st;
 
 		if (slaves[(size_t)k])
 			dls_embed_slave_wait(slaves[(size_t)k], &st, why, sizeof(why));
@@ -416,13 +418,13 @@ int main(int argc, char **argv)
 	// DLS on the same ORB: the loop body above, a slave in its own thread
 	struct dls_embed_slave_options so;
 	struct dls_embed_slave *slave;
-	struct slave_stats st;
+	struct dls_slave_stats st;
 	char why[256];
 	int rc;
 
 	dls_embed_slave_options_init(&so);
 	so.run = arg_of(argc, argv, "--run", "heat");
-	snprintf(so.slave.name, sizeof(so.slave.name), "%s", arg_of(argc, argv, "--name", "heat_sim"));
+	so.name = arg_of(argc, argv, "--name", "heat_sim");
 	if (dls_embed_use_orb(orb, poa) || dls_workload_register(&sweep_workload)) {
 		fprintf(stderr, "heat_sim: cannot lend the ORB to DLS\n");
 		return 1;

@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls/proto.h"
-#include "dls/slave.h"
+#include "dls/job.h"
+#include "dls/status.h"
 #include "dls/workload.h"
 
 #ifdef __cplusplus
@@ -45,7 +45,15 @@ void dls_orb_stop(void);
 
 /* --- a slave in a thread of its own ------------------------------------------ */
 
+/*
+ * Options are fields of their own, set after the init function; a field
+ * left alone keeps its default.  The init functions are macros that record
+ * the size of the struct the program was built with (`size`), so that a
+ * program built against these headers keeps working with a later libdls
+ * whose options have grown (fields are only ever added at the end).
+ */
 struct dls_embed_slave_options {
+	size_t size;		  /* set by dls_embed_slave_options_init: leave it */
 	const char *run;	  /* the run: its master is DLS/<run>/<master> (required) */
 	const char *master;	  /* "master" (default), or an hmaster's name */
 	const char *master_ior;	  /* the master's IOR instead of the naming service */
@@ -53,18 +61,70 @@ struct dls_embed_slave_options {
 	int register_timeout_ms;  /* registration waits for the whole run (60000) */
 	int call_timeout_ms;	  /* every other call to the master (10000) */
 	const char *secret_file;  /* the run's secret (mode 0600; PROTOCOL.md 14); NULL: none */
-	struct slave_config slave; /* name, speed, emulation, retries (slave_config_init) */
+
+	/* The slave: its name in the master's table (1..63 characters, copied
+	 * when it starts; "slave") */
+	const char *name;
+	double speed;	       /* the speed V it registers: measured or emulated (1) */
+	double declared_speed; /* register this instead (0: speed): a wrong declaration;
+				  an emulation still computes at speed */
+	/* Emulation (docs/emulation.md): 1 sleeps each chunk to the cost a
+	 * machine of power speed / Q(t) would take; 0 (default): the program's
+	 * real speed, Q_i read from the host's run queue */
+	int emulated;
+	const char *load;	/* emulated Q(t): "Q" or "t:Q,t:Q,..." from registration ("1") */
+	double t_iter_ns;	/* emulated cost of one unit iteration at power 1 (100) */
+	double link_latency_us; /* emulated one-way latency of the link to the master (0) */
+	double q_override;	/* real: a fixed Q_i instead of the run queue's (0: read it) */
+	int poll_ms;		/* A_i = 0: wait this long, then read Q_i again (100) */
+	/* Faults (PROTOCOL.md 8): attempts per call when the master cannot be
+	 * reached (5), the first back-off, doubling (200 ms); a master that
+	 * stays unreachable is looked for again for rejoin_ms (0: given up
+	 * after the retries); one that took a call and does not answer is
+	 * asked again for patience_ms (300000) */
+	int retries, retry_delay_ms, rejoin_ms, patience_ms;
+	int overlap;	  /* ask for the next chunk while one computes (1; 0: after) */
+	int low_priority; /* emulated: long real computations at the idle priority (1) */
+	/*
+	 * Optional: computes loop indices first .. first + count - 1 into out
+	 * in place of the job's workload (which this program then need not
+	 * have: the job's loop is taken as the master describes it).  As a
+	 * workload's body; ctx is body_ctx.  A failure ends the slave's run
+	 * (it delivers what it computed and leaves); DLS_ESTOPPED ends it as
+	 * a stop its own side asked for.
+	 */
+	int (*body)(void *ctx, int64_t first, int64_t count, void *out, uint64_t *cost, char *why,
+		    size_t len);
+	void *body_ctx;
+	/*
+	 * Optional (called with body_ctx, with or without body): the job, once
+	 * registered and before any request, and in a run of many loops each
+	 * later loop's job (its parameters carry dls.loop = its number) before
+	 * the loop's first chunk computes.  DLS_OK, or a code and why: the
+	 * program cannot compute it (its loop has another N, its results
+	 * another size); the slave then leaves at once and ends with that code.
+	 */
+	int (*body_job)(void *ctx, const struct dls_job *job, char *why, size_t len);
 };
 
-/* The defaults above; slave.emulated = 0: the program's real speed. */
-void dls_embed_slave_options_init(struct dls_embed_slave_options *o);
+/* Sets *o to the defaults above (as dls_embed_slave_options_init). */
+void dls_embed_slave_options_init_size(struct dls_embed_slave_options *o, size_t size);
+#define dls_embed_slave_options_init(o) dls_embed_slave_options_init_size((o), sizeof(*(o)))
+
+/*
+ * The speed of this host's core for DLS's own Mandelbrot body, in unit
+ * iterations per second of CPU time, measured over about ms milliseconds
+ * (a dls_embed_slave_options.speed for a real slave of the built-in
+ * workload).
+ */
+double dls_calibrate(int ms);
 
 struct dls_embed_slave;
 
 /*
  * Finds the master, activates the slave's servant in the POA and starts
  * the slave in a new thread.  DLS_OK with *out; DLS_EINVAL (a bad option or
- * secret file), DLS_ESTATE (no ORB), DLS_ENOENT (no master found in time),
+ * secret file, why naming it; options not made by the init function), DLS_ESTATE (no ORB), DLS_ENOENT (no master found in time),
  * DLS_EREMOTE, DLS_ENOMEM.
  */
 int dls_embed_slave_start(const struct dls_embed_slave_options *o, struct dls_embed_slave **out,
@@ -80,11 +140,11 @@ void dls_embed_slave_stop(struct dls_embed_slave *s);
 /*
  * Waits for the slave's end and says how it ended: DLS_OK when the run is
  * done; DLS_ESTOPPED when dls_embed_slave_stop ended it first (why says
- * whether its results were delivered); else slave_run's code (the master
+ * whether its results were delivered); else the slave's own code (the master
  * unreachable, a refusal, the loop body failed) and why.  st (if not NULL)
  * gets its totals in every case.  Then frees s.
  */
-int dls_embed_slave_wait(struct dls_embed_slave *s, struct slave_stats *st, char *why,
+int dls_embed_slave_wait(struct dls_embed_slave *s, struct dls_slave_stats *st, char *why,
 			 size_t len);
 
 /* --- a slave driven from the program's main loop ---------------------------- */
@@ -146,11 +206,12 @@ int dls_steps_done(struct dls_steps *s, const struct dls_step *step, int status,
 
 /* Stops (if still running: DLS_ESTOPPED), waits and frees s: as
  * dls_embed_slave_wait. */
-int dls_steps_end(struct dls_steps *s, struct slave_stats *st, char *why, size_t len);
+int dls_steps_end(struct dls_steps *s, struct dls_slave_stats *st, char *why, size_t len);
 
 /* --- a master whose results come to a callback ------------------------------ */
 
 struct dls_embed_master_options {
+	size_t size;	      /* set by dls_embed_master_options_init: leave it */
 	const char *run;      /* bound as DLS/<run>/master (required) */
 	int slaves;	      /* slaves to expect (required) */
 	const char *workload; /* "mandelbrot" (default), "pendulum", or any with dls.* params */
@@ -196,7 +257,9 @@ struct dls_embed_master_options {
 	double verify;
 };
 
-void dls_embed_master_options_init(struct dls_embed_master_options *o);
+/* Sets *o to the defaults above (as dls_embed_slave_options_init). */
+void dls_embed_master_options_init_size(struct dls_embed_master_options *o, size_t size);
+#define dls_embed_master_options_init(o) dls_embed_master_options_init_size((o), sizeof(*(o)))
 
 struct dls_embed_master;
 

@@ -1,5 +1,5 @@
 /*
- * dls_err.h - the one error code space of DLS.
+ * err.h - the one error code space of DLS.
  *
  * Functions return int: DLS_OK (0) or a positive enum dls_err; results go in
  * out-parameters.  dls_strerror() gives the text.  Thread-safe.

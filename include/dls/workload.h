@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls/proto.h"
+#include "dls/job.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "dls/log.h"
+#include "dls_log.h"
 
 int fz_left(const struct fz *f)
 {

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls/proto.h"
+#include "dls_proto.h"
 #include "fuzz_input.h"
 #include "iter_order.h"
 #include "result_store.h"

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "dls/err.h"
-#include "dls/slave.h"
+#include "slave.h"
 #include "fuzz_run.h"
 #include "master_testutil.h"
 #include "slave_placed.h"
@@ -134,7 +134,7 @@ static void *run_slave(void *arg)
 	struct world *w = arg;
 	struct placed_ops ops = {w,		op_register, op_report, op_migrated,
 				     op_demand, op_transfer, NULL, NULL, op_balance, op_give};
-	struct slave_stats st;
+	struct dls_slave_stats st;
 	struct placed_stats ts;
 	char why[256];
 

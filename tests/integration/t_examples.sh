@@ -267,3 +267,16 @@ for rep in 1 2 3; do
 	same_image "$T/m4.pgm" "$REF"
 done
 echo "ok 4 slaves embedded in one program, three times: exact"
+
+# a bad option of an embedded slave is refused before anything starts,
+# with one line naming the option, its value and the cause
+for bad in "--load=0:2,x|load '0:2,x': each step must be TIME:VALUE" \
+	"--speed=-1|speed -1: must be a number above 0" \
+	"--name=|name '': 1..63 characters are required"; do
+	opt=${bad%%|*} line=${bad#*|}
+	"$X/embed_slave" --run bad-$$ "$opt" $NS $EP >"$T/bad.log" 2>&1 &&
+		fail "embed_slave $opt: accepted"
+	[ "$(wc -l <"$T/bad.log")" = 1 ] && grep -q "^embed_slave: argument out of range: $line" "$T/bad.log" ||
+		fail "embed_slave $opt: $(cat "$T/bad.log")"
+done
+echo "ok an embedded slave's bad options: refused, one line each"

@@ -11,7 +11,8 @@
    longer loop (strongly connected components of the call graph, by nm).
 3. Library code never exits: no object of libdls (the cores) calls exit().
 4. libdls.so exports exactly the functions the public headers (include/dls/)
-   declare: nothing private leaks, nothing public is missing.
+   declare: nothing private leaks, nothing public is missing; and every
+   name those headers define begins with dls_ or DLS_.
 
 Prints every violation and exits 1, or prints a one-line summary and exits 0.
 """
@@ -145,7 +146,7 @@ def check_exports(build, errors):
                          check=True).stdout
     names = {line.split()[-1].split("@")[0] for line in out.splitlines() if line.strip()}
     names = {subprocess.run(["c++filt", n], capture_output=True, text=True).stdout.strip()
-             .split("(")[0] for n in names if n != "DLS_2"}
+             .split("(")[0] for n in names if not re.fullmatch(r"DLS_\d+", n)}
     text = "".join(open(os.path.join("include/dls", h)).read() for h in headers_of("include/dls"))
     declared = set(re.findall(r"^[A-Za-z][\w\s\*]*?\b(\w+)\(", text, re.M))
     declared -= {"if", "while", "return", "sizeof"}
@@ -153,6 +154,11 @@ def check_exports(build, errors):
         errors.append(f"libdls.so exports {n}, which no public header declares")
     for n in sorted(declared - names):
         errors.append(f"{n} is declared in include/dls/ but libdls.so does not export it")
+    # every public name is the API's own: dls_ or DLS_ (CORBA's excepted)
+    public = set(re.findall(r"\b(?:struct|enum)\s+(\w+)\s*\{", text))
+    public |= set(re.findall(r"^#define\s+(\w+)", text, re.M)) | declared
+    for n in sorted(n for n in public if not re.match(r"(dls_|DLS_)", n)):
+        errors.append(f"include/dls/ names {n}: a public name begins with dls_ or DLS_")
     return len(names)
 
 

@@ -31,5 +31,6 @@ int host_peers_suite_add(void);
 int timeline_suite_add(void);
 int out_files_suite_add(void);
 int verify_suite_add(void);
+int sized_options_suite_add(void);
 
 #endif

@@ -14,7 +14,7 @@
 #include "dls_sched.h"
 #include "dls_time.h"
 #include "mandel.h"
-#include "dls/slave.h"
+#include "slave.h"
 #include "slave_ahead.h"
 #include "master_testutil.h"
 #include "suites.h"
@@ -182,7 +182,7 @@ static void test_runs_to_done(void)
 	struct fake f = {.width = 50, .chunk = 7, .height = 16};
 	struct slave_ops ops = ops_for(&f);
 	struct slave_config c;
-	struct slave_stats st;
+	struct dls_slave_stats st;
 	char why[SLAVE_WHY_LEN];
 
 	config(&c);
@@ -198,7 +198,7 @@ static void test_bounded_retries(void)
 	struct fake f = {.unreachable = 100, .width = 10, .chunk = 5, .height = 4};
 	struct slave_ops ops = ops_for(&f);
 	struct slave_config c;
-	struct slave_stats st;
+	struct dls_slave_stats st;
 	char why[SLAVE_WHY_LEN];
 
 	config(&c);
@@ -224,7 +224,7 @@ static void test_patience(void)
 	struct fake f = {.timeouts = 20, .width = 10, .chunk = 5, .height = 4};
 	struct slave_ops ops = ops_for(&f);
 	struct slave_config c;
-	struct slave_stats st;
+	struct dls_slave_stats st;
 	char why[SLAVE_WHY_LEN];
 	double t0;
 
@@ -266,7 +266,7 @@ static void test_refused_stops(void)
 	struct fake f = {.refuse = 1, .width = 10, .chunk = 5, .height = 4};
 	struct slave_ops ops = ops_for(&f);
 	struct slave_config c;
-	struct slave_stats st;
+	struct dls_slave_stats st;
 	char why[SLAVE_WHY_LEN];
 
 	config(&c);
@@ -281,7 +281,7 @@ static void test_blocks_under_limit(void)
 	struct fake f = {.width = 40, .chunk = 40, .height = 100};
 	struct slave_ops ops = ops_for(&f);
 	struct slave_config c;
-	struct slave_stats st;
+	struct dls_slave_stats st;
 	char why[SLAVE_WHY_LEN];
 
 	config(&c);
@@ -299,7 +299,7 @@ static void test_retried_submit_delivered(void)
 	struct fake f = {.width = 40, .chunk = 40, .height = 100, .lost_submit_reply = 1};
 	struct slave_ops ops = ops_for(&f);
 	struct slave_config c;
-	struct slave_stats st;
+	struct dls_slave_stats st;
 	char why[SLAVE_WHY_LEN];
 
 	config(&c);
@@ -326,7 +326,7 @@ static void test_acp_zero_simple_scheme_asks(void)
 	struct fake f = {.width = 12, .chunk = 3, .height = 4};
 	struct slave_ops ops = ops_for(&f);
 	struct slave_config c;
-	struct slave_stats st;
+	struct dls_slave_stats st;
 	char why[SLAVE_WHY_LEN];
 
 	loaded_config(&c);
@@ -394,7 +394,7 @@ static void test_leave_delivers(void)
 		struct fake f = {.width = 100, .chunk = 7, .height = 8, .leave_after = 3};
 		struct slave_ops ops = ops_for(&f);
 		struct slave_config c;
-		struct slave_stats st;
+		struct dls_slave_stats st;
 		char why[SLAVE_WHY_LEN];
 
 		config(&c);
@@ -418,7 +418,7 @@ static void test_acp_zero_delivers_then_waits(void)
 	struct fake f = {.width = 10, .chunk = 10, .height = 4, .scheme_kind = SCHED_DTSS};
 	struct slave_ops ops = ops_for(&f);
 	struct slave_config c;
-	struct slave_stats st;
+	struct dls_slave_stats st;
 	char why[SLAVE_WHY_LEN];
 
 	loaded_config(&c);
@@ -441,7 +441,7 @@ static void test_acp_zero_delivers_then_waits(void)
 static void test_asks_ahead(void)
 {
 	struct slave_config c;
-	struct slave_stats st;
+	struct dls_slave_stats st;
 	char why[SLAVE_WHY_LEN];
 
 	for (int mode = 0; mode < 3; mode++) {
@@ -526,7 +526,7 @@ static void test_bad_jobs(void)
 	struct fake f = {.width = 10, .chunk = 5, .height = 4, .workload = "nosuch"};
 	struct slave_ops ops = ops_for(&f);
 	struct slave_config c;
-	struct slave_stats st;
+	struct dls_slave_stats st;
 	char why[SLAVE_WHY_LEN];
 
 	config(&c);

@@ -14,26 +14,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "dls/proto.h"
-#include "dls/emul.h"
+#include "dls_proto.h"
+#include "emul.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 #define SLAVE_WHY_LEN 256
-
-/* Asking ahead: a request leaves at least this many mean round trips before
- * the end of the chunk it follows (more when the round trips vary: slave
- * ahead_lead); the simulator, whose round trips do not vary, uses it. */
-#define DLS_SLAVE_LEAD_RTTS 2.0
-
-/* A second request on its way (PROTOCOL.md 5, depth 2) leaves when a chunk
- * took less than the exchange it expects and less than this many times the
- * link's own round trip (the fastest exchange seen): where the link is
- * fast, the round trip it would hide does not pay for the extra request
- * and thread hand-overs on a busy host. */
-#define DLS_SLAVE_SECOND_SHARE 2.0
 
 struct slave_config {
 	char name[64];
@@ -177,13 +165,6 @@ struct slave_ops {
 /* What slave_ops.stop_requested says. */
 enum slave_stop { SLAVE_RUNS, SLAVE_STOP_PARENT, SLAVE_STOP_LEAVE };
 
-struct slave_stats {
-	int id;
-	double vpower;
-	int64_t chunks, iterations;
-	struct dls_times times;
-};
-
 /* Fills *c with the defaults (emulated, V = 1, Q = 1, t_iter 100 ns, ...). */
 void slave_config_init(struct slave_config *c);
 
@@ -196,7 +177,7 @@ void slave_config_init(struct slave_config *c);
  * failed; DLS_ENOENT for an unknown workload; DLS_ENOMEM.  why says what
  * happened.
  */
-int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struct slave_stats *st,
+int slave_run(const struct slave_config *cfg, const struct slave_ops *ops, struct dls_slave_stats *st,
 	      char *why, size_t len);
 
 /*
