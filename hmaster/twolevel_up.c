@@ -60,29 +60,41 @@ static void open_work(struct twolevel *t, const struct dls_job *job)
 	}
 }
 
-/* The loop a job is of: its dls.loop (0 when it has none). */
-static uint32_t job_loop(const struct dls_job *job)
+/* The loop a job is of, its dls.loop (0 when it has none), into *loop; and
+ * a shape this hmaster can hold.  DLS_OK, or DLS_EINVAL with why. */
+static int job_loop_shape(const struct dls_job *job, uint32_t *loop, char *why)
 {
-	const struct dls_param *p = work_params_loop(job->params, job->nparams);
+	char pwhy[128];
+	int64_t number = 0;
 
-	return p ? (uint32_t)strtoul(p->value, NULL, 10) : 0;
-}
-
-int twolevel_accept_job(struct twolevel *t, int id, uint64_t key, const struct dls_job *job,
-			char *why)
-{
-	if (job->scheme.kind < 0 || !sched_kind_is_distributed(job->scheme.kind)) {
-		snprintf(why, HMASTER_WHY_LEN,
-			 "two-level mode runs a distributed scheme (dtss, dfss, dfiss, dtfss); "
-			 "the run's is not one");
+	if (dls_param_int(job->params, (size_t)job->nparams, "dls.loop", 0, WORK_MAX_LOOPS - 1,
+			  &number, pwhy, sizeof(pwhy))) {
+		snprintf(why, HMASTER_WHY_LEN, "the parent's job: %s", pwhy);
 		return DLS_EINVAL;
 	}
+	*loop = (uint32_t)number;
 	if (job->iterations < 1 || job->result_bytes < 1 ||
 	    job->result_bytes > DLS_MAX_RESULT_BYTES) {
 		snprintf(why, HMASTER_WHY_LEN, "the parent's job of %lld iterations of %u octets",
 			 (long long)job->iterations, (unsigned)job->result_bytes);
 		return DLS_EINVAL;
 	}
+	return DLS_OK;
+}
+
+int twolevel_accept_job(struct twolevel *t, int id, uint64_t key, const struct dls_job *job,
+			char *why)
+{
+	uint32_t loop;
+
+	if (job->scheme.kind < 0 || !sched_kind_is_distributed(job->scheme.kind)) {
+		snprintf(why, HMASTER_WHY_LEN,
+			 "two-level mode runs a distributed scheme (dtss, dfss, dfiss, dtfss); "
+			 "the run's is not one");
+		return DLS_EINVAL;
+	}
+	if (job_loop_shape(job, &loop, why))
+		return DLS_EINVAL;
 	if (ledger_init(&t->ledger, job->iterations, job->result_bytes)) {
 		snprintf(why, HMASTER_WHY_LEN, "out of memory");
 		return DLS_ENOMEM;
@@ -91,18 +103,18 @@ int twolevel_accept_job(struct twolevel *t, int id, uint64_t key, const struct d
 	t->my_id = id;
 	t->my_key = key;
 	t->job = *job;
-	t->loop = job_loop(job);
+	t->loop = loop;
 	return DLS_OK;
 }
 
 int twolevel_begin_loop(struct twolevel *t, const struct dls_job *job, char *why)
 {
-	uint32_t loop = job_loop(job);
+	uint32_t loop;
 
+	if (job_loop_shape(job, &loop, why))
+		return DLS_EINVAL;
 	if (strcmp(job->run_name, t->job.run_name) || strcmp(job->workload, t->job.workload) ||
-	    job->order != t->job.order || job->collect != t->job.collect || loop <= t->loop ||
-	    job->iterations < 1 || job->result_bytes < 1 ||
-	    job->result_bytes > DLS_MAX_RESULT_BYTES) {
+	    job->order != t->job.order || job->collect != t->job.collect || loop <= t->loop) {
 		snprintf(why, HMASTER_WHY_LEN,
 			 "the parent's next loop (%u: run '%.24s', workload '%.16s', %lld "
 			 "iterations) is not the next of this run's (loop %u, workload '%.16s')",

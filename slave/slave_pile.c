@@ -135,17 +135,13 @@ static int h_give(void *ctx, int to, int64_t n, double t, int64_t *moved)
 	if (!h_alive(p, to) || to == p->id)
 		n = 0;
 	while (done < n && !rc) {
-		struct stride_range *last = &p->held.v[p->held.n - 1];
-		int64_t k = n - done < last->count ? n - done : last->count;
 		struct out_item o = {OUT_GIVE, to, {0, 0, 0, 0, 0, 0, 0},
-				     {last->start + (last->count - k) * last->stride, k,
-				      last->stride}};
+				     stride_ranges_tail(&p->held, n - done)};
+		int64_t k = o.r.count;
 
 		if ((rc = push_out(p, &o)))
 			break;
-		last->count -= k;
-		if (last->count == 0)
-			p->held.n--;
+		stride_ranges_drop_tail(&p->held, k);
 		p->len -= k;
 		done += k;
 	}

@@ -162,7 +162,7 @@ static void serve_demands(struct run *r, struct slave_tree *t, const struct plac
 {
 	for (int side = TREE_RIGHT; side >= TREE_LEFT; side--) {
 		int64_t rem = stride_ranges_count(&t->held), n;
-		struct stride_range *last, tail;
+		struct stride_range tail;
 		int to = side == TREE_RIGHT ? t->right : t->left, rc;
 		char why[SLAVE_WHY_LEN];
 
@@ -174,14 +174,9 @@ static void serve_demands(struct run *r, struct slave_tree *t, const struct plac
 			n = rem - 1; /* two idle neighbours would pass it back and forth */
 		if (n <= 0)
 			continue;
-		last = &t->held.v[t->held.n - 1];
-		if (n > last->count)
-			n = last->count; /* the tail of the last range */
-		tail = (struct stride_range){last->start + (last->count - n) * last->stride, n,
-				       last->stride};
-		last->count -= n;
-		if (last->count == 0)
-			t->held.n--;
+		tail = stride_ranges_tail(&t->held, n); /* the tail of the newest range */
+		n = tail.count;
+		stride_ranges_drop_tail(&t->held, n);
 		t->pending[side] = 0;
 		pthread_mutex_unlock(&t->lock);
 		/* the coordinator learns who holds them before they move, so that

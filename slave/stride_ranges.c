@@ -36,6 +36,21 @@ int64_t stride_ranges_take(struct stride_ranges *q)
 	return it;
 }
 
+struct stride_range stride_ranges_tail(const struct stride_ranges *q, int64_t n)
+{
+	const struct stride_range *last = &q->v[q->n - 1];
+	int64_t k = n < last->count ? n : last->count;
+
+	return (struct stride_range){last->start + (last->count - k) * last->stride, k,
+				     last->stride};
+}
+
+void stride_ranges_drop_tail(struct stride_ranges *q, int64_t k)
+{
+	if ((q->v[q->n - 1].count -= k) == 0)
+		q->n--;
+}
+
 int64_t stride_ranges_count(const struct stride_ranges *q)
 {
 	int64_t n = 0;

@@ -24,6 +24,17 @@ int stride_ranges_push(struct stride_ranges *q, int64_t start, int64_t count, in
 /* Takes the oldest iteration (q is not empty); a range used up goes. */
 int64_t stride_ranges_take(struct stride_ranges *q);
 
+/*
+ * The last iterations of q's newest range, at most n of them (q is not
+ * empty, n >= 1): the piece a neighbour is given.  q is unchanged until
+ * stride_ranges_drop_tail removes it.
+ */
+struct stride_range stride_ranges_tail(const struct stride_ranges *q, int64_t n);
+
+/* Removes the last k iterations of q's newest range (a piece
+ * stride_ranges_tail gave); a range used up goes. */
+void stride_ranges_drop_tail(struct stride_ranges *q, int64_t k);
+
 /* How many iterations q holds. */
 int64_t stride_ranges_count(const struct stride_ranges *q);
 
