@@ -130,6 +130,7 @@ struct master {
 	struct result_store finished;
 	int has_finished;
 	int loop_unlogged; /* a loop began automatically, not yet journaled */
+	int64_t held_served_together; /* held requests the gate's opener served */
 	uint8_t *group_live, *group_asked; /* the start gate's scratch, by group */
 
 	struct verify_book verify; /* --verify (master_verify.c) */

@@ -318,6 +318,69 @@ static int every_group_asked(struct master *m, int *pending)
 	return asked == groups;
 }
 
+/*
+ * A request's place in the queue (wait_turn).  A request held to its
+ * loop's end (hold_to_loop_end) is served, remembered and journaled by the
+ * thread that opens the next loop's start gate, or by the one whose
+ * request, served before it, has just been journaled, with the held
+ * requests that head the queue after it, in their ACPSA order
+ * (serve_held_together): the same calls in the same order as one by one,
+ * without a thread hand-over each.
+ */
+struct turn {
+	struct serve_waiter w;
+	const struct dls_request *held; /* a held request, or NULL */
+	struct dls_reply *out;		/* its reply */
+	int served, rc;			/* served on its behalf: rc and why */
+	uint64_t ticket;		/* the "held" record to wait for */
+	char why[MASTER_WHY_LEN];
+};
+
+/* The turn a queued waiter is. */
+static struct turn *turn_of(struct serve_waiter *w)
+{
+	return (struct turn *)(void *)((char *)w - offsetof(struct turn, w));
+}
+
+/* A held request served again for the next loop: its reply in place of
+ * the WAIT it was told, and journaled ("held").  The lock is held. */
+static int serve_held(struct master *m, const struct dls_request *req, struct dls_reply *out,
+		      uint64_t *ticket, char *why)
+{
+	int rc = master_serve_one(m, req->slave_id, req->acp, 0, out, why);
+
+	*ticket = 0;
+	if (rc)
+		return rc;
+	master_remember_again(m, req, out);
+	*ticket = master_log_held(m, req, out);
+	return DLS_OK;
+}
+
+/* The gate just opened, or a request was served and journaled while it
+ * is open: serves the held requests at the head of the queue, in order,
+ * each woken with its reply; the first that is not held is woken as the
+ * head.  The lock is held. */
+static void serve_held_together(struct master *m)
+{
+	struct serve_waiter *w;
+	int served = 0;
+
+	while (m->gate_open && (w = m->queue.head) && turn_of(w)->held) {
+		struct turn *t = turn_of(w);
+
+		t->rc = serve_held(m, t->held, t->out, &t->ticket, t->why);
+		t->served = 1;
+		served++;
+		m->queue.head = w->next; /* its owner destroys w->turn (serve_queue_leave) */
+		pthread_cond_signal(&w->turn);
+	}
+	if (served) {
+		m->held_served_together += served;
+		serve_queue_wake_head(&m->queue);
+	}
+}
+
 /* Opens the start gate when every registered slave has asked (a later
  * loop: every_group_asked), or at the deadline; creates the scheme with
  * the A_i of those first requests (a later loop: the last A_i of every
@@ -356,6 +419,8 @@ static int maybe_open_gate(struct master *m, double now)
 	}
 	rc = master_open_gate_with(m, acp);
 	free(acp);
+	if (!rc)
+		serve_held_together(m);
 	if (!rc && m->loop == 0)
 		log_info("scheduling starts with %d of %d first requests, %.1f ms after "
 			 "registration closed",
@@ -378,14 +443,19 @@ static double gate_wakeup(const struct master *m)
  * the queue (ACPSA order).  Only the head is woken: when it becomes the
  * head, when the gate opens (a request arriving or registration closing may
  * open it), or at the gate's deadline; and every waiter by master_close.
- * The lock is held; on failure w left the queue, with why.
+ * A held request (t->held) may find itself served (t->served) instead.
+ * The lock is held; on failure t left the queue, with why.
  */
-static int wait_turn(struct master *m, int64_t acp, struct serve_waiter *w, char *why)
+static int wait_turn(struct master *m, int64_t acp, struct turn *t, char *why)
 {
+	struct serve_waiter *w = &t->w;
 	int rc;
 
+	t->served = 0;
 	serve_queue_join(&m->queue, w, acp);
 	for (;;) { /* maybe_open_gate wakes the head when this request opens the gate */
+		if (t->served)
+			return DLS_OK; /* out of the queue: its owner leaves it (destroys w) */
 		if (m->gate.closing) {
 			master_why(why, MASTER_CLOSING_WHY);
 			rc = DLS_ESTATE;
@@ -396,6 +466,8 @@ static int wait_turn(struct master *m, int64_t acp, struct serve_waiter *w, char
 			master_why(why, "cannot start the scheme: %s", dls_strerror(rc));
 			break;
 		}
+		if (t->served) /* by this very call, which opened the gate */
+			return DLS_OK;
 		if (m->gate_open && m->queue.head == w)
 			break;
 		dls_cond_wait_until(&w->turn, &m->lock,
@@ -640,13 +712,37 @@ static struct dls_request *journal_before_next_loop(struct master *m,
 static int serve_in_turn(struct master *m, const struct dls_request *req, struct dls_reply *out,
 			 char *why)
 {
-	struct serve_waiter w;
-	int rc = wait_turn(m, req->acp, &w, why);
+	struct turn t = {.held = NULL, .out = out};
+	int rc = wait_turn(m, req->acp, &t, why);
 
 	if (!rc) {
 		rc = master_serve_one(m, req->slave_id, req->acp, 0, out, why);
-		serve_queue_leave(&m->queue, &w);
+		serve_queue_leave(&m->queue, &t.w);
 	}
+	return rc;
+}
+
+/* A held request served for the next loop in its turn, by this thread or
+ * by the one that opened the gate (serve_held_together); *ticket: its
+ * record.  The lock is held. */
+static int serve_held_in_turn(struct master *m, const struct dls_request *req,
+			      struct dls_reply *out, uint64_t *ticket, char *why)
+{
+	struct turn t = {.held = req, .out = out};
+	int rc = wait_turn(m, req->acp, &t, why);
+
+	*ticket = 0;
+	if (rc)
+		return rc;
+	if (t.served) {
+		rc = t.rc;
+		*ticket = t.ticket;
+		if (rc)
+			master_why(why, "%s", t.why);
+	} else {
+		rc = serve_held(m, req, out, ticket, why);
+	}
+	serve_queue_leave(&m->queue, &t.w);
 	return rc;
 }
 
@@ -684,7 +780,6 @@ static int hold_to_loop_end(struct master *m, const struct dls_request *req, uin
 			    struct dls_reply *out, uint64_t *ticket, char *why)
 {
 	double until = dls_now() + m->cfg.wait_ms / 1000.0;
-	int rc;
 
 	*ticket = 0;
 	while (!m->gate.closing && m->loop == loop && m->loop_ready && !m->requeue.n &&
@@ -698,12 +793,7 @@ static int hold_to_loop_end(struct master *m, const struct dls_request *req, uin
 	}
 	if (m->loop != loop || !m->loop_ready) /* a first request of the next loop */
 		m->children[req->slave_id].first_request_pending = 1;
-	rc = serve_in_turn(m, req, out, why);
-	if (rc)
-		return rc;
-	master_remember_again(m, req, out);
-	*ticket = master_log_held(m, req, out);
-	return DLS_OK;
+	return serve_held_in_turn(m, req, out, ticket, why);
 }
 
 /* One request on its way through the master's steps (serve_request). */
@@ -812,6 +902,7 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 
 	pthread_mutex_lock(&m->lock);
 	rc = serve_request(&master_steps, &c, req, out, why);
+	serve_held_together(m); /* the held ones its turn came before, after its record */
 	pthread_mutex_unlock(&m->lock);
 	free(c.kept);
 	master_journal_wait(m, c.ticket); /* durable before the reply */
@@ -860,8 +951,8 @@ static int serve_group_turn(struct master *m, const struct dls_request *reqs, co
 			    size_t n, int64_t top, struct dls_reply *out, int *w_ok,
 			    size_t *served, char *why)
 {
-	struct serve_waiter w;
-	int rc = wait_turn(m, top, &w, why);
+	struct turn t = {.held = NULL, .out = out};
+	int rc = wait_turn(m, top, &t, why);
 
 	*w_ok = !rc;
 	*served = 0;
@@ -880,7 +971,7 @@ static int serve_group_turn(struct master *m, const struct dls_request *reqs, co
 		}
 	if (!rc)
 		*served = n;
-	serve_queue_leave(&m->queue, &w);
+	serve_queue_leave(&m->queue, &t.w);
 	return rc;
 }
 
@@ -973,6 +1064,7 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 		else
 			out[k] = replies[j++];
 	}
+	serve_held_together(m);
 	pthread_mutex_unlock(&m->lock);
 	master_journal_wait(m, ticket);
 	free(trusted);

@@ -6,11 +6,14 @@
  */
 #include <CUnit/CUnit.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dls/err.h"
 #include "master.h"
+#include "master_internal.h"
 #include "master_testutil.h"
 #include "suites.h"
 
@@ -173,10 +176,121 @@ static void test_loops_automatic(void)
 	run_loops(1);
 }
 
+#define NSL 4
+
+/* One of NSL slaves of a run of many loops, in a thread of its own:
+ * delivers each chunk's results stamped with its loop, until DONE. */
+struct loop_slave {
+	struct master *m;
+	int id, chunks, rc;
+};
+
+static void *loop_slave_run(void *arg)
+{
+	struct loop_slave *ls = arg;
+	struct dls_reply rep;
+	struct dls_request r = tu_request(ls->m, ls->id, 1, ls->id + 1, NULL, 0);
+	uint32_t seq = 1, loop = 0;
+	char why[MASTER_WHY_LEN];
+
+	ls->rc = master_request(ls->m, &r, &rep, why);
+	while (!ls->rc && rep.kind != DLS_REPLY_DONE) {
+		uint16_t *c = NULL;
+		struct dls_result res;
+
+		if (rep.kind == DLS_REPLY_WORK) {
+			if (rep.has_job)
+				loop = (uint32_t)job_loop(&rep.job);
+			c = tu_mandel_counts(W, H, 64, rep.start, rep.count);
+			res = tu_counts(rep.start, rep.count, c, (size_t)rep.count * H);
+			res.loop = loop;
+			ls->chunks++;
+		}
+		r = tu_request(ls->m, ls->id, ++seq, ls->id + 1, c ? &res : NULL, c ? 1 : 0);
+		ls->rc = master_request(ls->m, &r, &rep, why);
+		free(c);
+	}
+	return NULL;
+}
+
+/* Several slaves, each loop's last result: the requests held to the loop's
+ * end are served at the next start gate together, by the thread that opens
+ * it; every loop is exact, and the journal holds them in the order they
+ * were served: a master resumed from it replays the run to the same state. */
+static void test_held_served_together(void)
+{
+	struct master_config c, back;
+	struct driver d = {0};
+	struct loop_slave ls[NSL];
+	pthread_t th, sl[NSL];
+	struct dls_status s1, s2;
+	char why[MASTER_WHY_LEN], dir[64], cmd[128];
+	int err;
+
+	snprintf(dir, sizeof(dir), "/tmp/dls-unit-loops-%d", (int)getpid());
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CU_ASSERT_EQUAL_FATAL(system(cmd), 0);
+	tu_master_config(&c, SCHED_GSS, NSL, W, H, 1000);
+	tu_set_maxit(&c, 64);
+	c.start_timeout_ms = 10000; /* each loop's gate waits for every first request */
+	c.wait_ms = 10000;	    /* held until the loop ends */
+	c.loops = LOOPS;
+	c.auto_loops = 1;
+	snprintf(c.journal_dir, sizeof(c.journal_dir), "%s", dir);
+	d.automatic = 1;
+	d.m = master_open(&c, &err, why);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d.m);
+	for (int i = 0; i < NSL; i++) {
+		char name[8];
+		const char *np = name;
+		const double speed = 1;
+		uint64_t key;
+		double v;
+
+		snprintf(name, sizeof(name), "s%d", i);
+		CU_ASSERT_EQUAL_FATAL(master_register_group(d.m, 0, &np, &speed, 1, &ls[i].id,
+							     &key, &v, why),
+				      DLS_OK);
+		ls[i].m = d.m;
+		ls[i].chunks = 0;
+	}
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&th, NULL, drive, &d), 0);
+	for (int i = 0; i < NSL; i++)
+		CU_ASSERT_EQUAL_FATAL(pthread_create(&sl[i], NULL, loop_slave_run, &ls[i]), 0);
+	for (int i = 0; i < NSL; i++) {
+		pthread_join(sl[i], NULL);
+		CU_ASSERT_EQUAL(ls[i].rc, DLS_OK);
+	}
+	pthread_join(th, NULL);
+	for (int k = 0; k < LOOPS; k++)
+		CU_ASSERT(d.exact[k]);
+	CU_ASSERT(d.m->held_served_together > 0);
+	master_snapshot(d.m, &s1);
+	master_destroy(d.m);
+
+	CU_ASSERT_EQUAL_FATAL(master_journal_config(dir, &back, why), DLS_OK);
+	back.rejoin_ms = 60000;
+	d.m = master_open(&back, &err, why);
+	CU_ASSERT_PTR_NOT_NULL(d.m); /* a replayed chunk unlike the journal's would refuse */
+	if (d.m) {
+		master_snapshot(d.m, &s2);
+		CU_ASSERT_EQUAL(s2.loop, s1.loop);
+		CU_ASSERT_EQUAL(s2.delivered, s1.delivered);
+		for (int i = 0; i < NSL && i < s2.nslaves; i++)
+			CU_ASSERT_EQUAL(s2.slaves[i].chunks, s1.slaves[i].chunks);
+		dls_status_free(&s2);
+		master_destroy(d.m);
+	}
+	dls_status_free(&s1);
+	CU_ASSERT_EQUAL(system(cmd), 0);
+}
+
 int master_loops_suite_add(void)
 {
 	CU_pSuite s = CU_add_suite("master core: many loops", NULL, NULL);
 
 	return !s || !CU_add_test(s, "loops in one run: job, stale and future results", test_loops) ||
-	       !CU_add_test(s, "each loop started by the master itself", test_loops_automatic);
+	       !CU_add_test(s, "each loop started by the master itself", test_loops_automatic) ||
+	       !CU_add_test(s, "held requests served together at the gate, journaled in order",
+			    test_held_served_together);
 }
