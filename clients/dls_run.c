@@ -768,11 +768,6 @@ static void withdraw_failed_slaves(const struct run_opts *o, const struct run_en
 	}
 }
 
-/*
- * Waits for the master; watches the clock, the signals, the failure drill,
- * and the slaves: when every one of them has exited the run cannot end.
- * Returns the run's exit status.
- */
 /* A failure drill: kill -9 `who` (pid) now, t0 being the launch and
  * started_at the loop's start (0: not seen). */
 static void drill(const char *who, pid_t pid, double t0, double started_at)
@@ -836,6 +831,43 @@ static int drill_waits_for_start(const struct run_opts *o)
 	return 0;
 }
 
+/* The drills (--kill) whose time came, t0 being the launch; *started_at:
+ * when the loop was seen to start (0: not yet), looked for in the journal
+ * while a drill counts from it. */
+static void fire_drills(struct run_opts *o, const struct run_env *e, struct run_state *r,
+			double t0, double *started_at)
+{
+	if (!*started_at && drill_waits_for_start(o) && journal_has_event(e->logdir, "gate")) {
+		*started_at = dls_now();
+		fprintf(stderr, PROG ": the loop started at %.2f s\n", *started_at - t0);
+	}
+	for (int i = 0; i < o->ndrills; i++) {
+		struct run_drill *d = &o->drills[i];
+		char who[32];
+
+		if (d->done || (d->from_start && !*started_at) ||
+		    dls_now() - (d->from_start ? *started_at : t0) < d->at)
+			continue;
+		d->done = 1;
+		if (d->hm >= 0)
+			drill(d->name, r->hm[d->hm].pid, t0, *started_at);
+		if (d->master) {
+			snprintf(who, sizeof(who), "the %s", top_role(o));
+			drill(who, r->master.pid, t0, *started_at);
+		}
+		if (d->slave >= 0) {
+			snprintf(who, sizeof(who), "slave.%d", d->slave);
+			drill(who, r->slaves[d->slave].pid, t0, *started_at);
+			r->slaves[d->slave].drilled = 1;
+		}
+	}
+}
+
+/*
+ * Waits for the master; watches the clock, the signals, the failure drills
+ * and the slaves: when every one of them has exited the run cannot end.
+ * Returns the run's exit status.
+ */
 static int monitor(struct run_opts *o, const struct run_env *e, struct run_state *r)
 {
 	double t0 = dls_now(), all_gone_at = 0, started_at = 0;
@@ -878,31 +910,7 @@ static int monitor(struct run_opts *o, const struct run_env *e, struct run_state
 				r->names.status);
 			names_gone_said = 1;
 		}
-		if (!started_at && drill_waits_for_start(o) &&
-		    journal_has_event(e->logdir, "gate")) {
-			started_at = dls_now();
-			fprintf(stderr, PROG ": the loop started at %.2f s\n", started_at - t0);
-		}
-		for (int i = 0; i < o->ndrills; i++) {
-			struct run_drill *d = &o->drills[i];
-			char who[32];
-
-			if (d->done || (d->from_start && !started_at) ||
-			    dls_now() - (d->from_start ? started_at : t0) < d->at)
-				continue;
-			d->done = 1;
-			if (d->hm >= 0)
-				drill(d->name, r->hm[d->hm].pid, t0, started_at);
-			if (d->master) {
-				snprintf(who, sizeof(who), "the %s", top_role(o));
-				drill(who, r->master.pid, t0, started_at);
-			}
-			if (d->slave >= 0) {
-				snprintf(who, sizeof(who), "slave.%d", d->slave);
-				drill(who, r->slaves[d->slave].pid, t0, started_at);
-				r->slaves[d->slave].drilled = 1;
-			}
-		}
+		fire_drills(o, e, r, t0, &started_at);
 		dls_sleep_ms(20);
 	}
 	if (r->master.status > 128) { /* killed: the run failed, whatever the signal */
