@@ -123,9 +123,10 @@ struct dls_embed_slave;
 
 /*
  * Finds the master, activates the slave's servant in the POA and starts
- * the slave in a new thread.  DLS_OK with *out; DLS_EINVAL (a bad option or
- * secret file, why naming it; options not made by the init function), DLS_ESTATE (no ORB), DLS_ENOENT (no master found in time),
- * DLS_EREMOTE, DLS_ENOMEM.
+ * the slave in a new thread.  DLS_OK with *out; DLS_EINVAL (a bad option
+ * or secret file, why naming it; options not made by the init function),
+ * DLS_ESTATE (no ORB), DLS_ENOENT (no master found in time), DLS_EREMOTE,
+ * DLS_ENOMEM.
  */
 int dls_embed_slave_start(const struct dls_embed_slave_options *o, struct dls_embed_slave **out,
 			  char *why, size_t len);
