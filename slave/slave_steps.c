@@ -26,6 +26,7 @@ struct dls_steps {
 	int status; /* the program's verdict on the chunk */
 	char why[200];
 	int over;   /* the slave's run ended */
+	int ending; /* dls_steps_end was called: no step is offered any more */
 	uint32_t result_bytes;
 	struct dls_job job; /* the run's, once registered */
 	int have_job;
@@ -33,21 +34,30 @@ struct dls_steps {
 	struct host_peers peers; /* the program's thread that computes the steps */
 };
 
-/* Offers a step to the program's thread and waits for its verdict. */
+/* Offers a step to the program's thread and waits for its verdict; once
+ * the program ended the slave (dls_steps_end, which may come between two
+ * steps, before this one is offered), DLS_ESTOPPED at once. */
 static int offer(struct dls_steps *s, int64_t first, int64_t count, void *out, char *why,
 		 size_t len)
 {
 	int rc;
 
 	pthread_mutex_lock(&s->lock);
-	s->step = (struct dls_step){first, count, out, s->result_bytes};
-	s->hand = OFFERED;
-	pthread_cond_broadcast(&s->cond);
-	while (s->hand != RETURNED)
+	if (!s->ending) {
+		s->step = (struct dls_step){first, count, out, s->result_bytes};
+		s->hand = OFFERED;
+		pthread_cond_broadcast(&s->cond);
+	}
+	while (s->hand != RETURNED && !s->ending)
 		pthread_cond_wait(&s->cond, &s->lock);
-	rc = s->status;
-	if (rc)
-		snprintf(why, len, "%s", s->why);
+	if (s->hand == RETURNED) {
+		rc = s->status;
+		if (rc)
+			snprintf(why, len, "%s", s->why);
+	} else {
+		rc = DLS_ESTOPPED; /* as when asked between steps */
+		snprintf(why, len, "the program ended the slave");
+	}
 	s->hand = IDLE;
 	pthread_mutex_unlock(&s->lock);
 	return rc;
@@ -176,6 +186,8 @@ int dls_steps_end(struct dls_steps *s, struct dls_slave_stats *st, char *why, si
 
 	dls_embed_slave_stop(s->slave);
 	pthread_mutex_lock(&s->lock);
+	s->ending = 1; /* a step offered from now on ends the slave's run */
+	pthread_cond_broadcast(&s->cond);
 	if (s->hand == OFFERED || s->hand == TAKEN) { /* a chunk nobody will compute */
 		s->status = DLS_ESTOPPED; /* the slave leaves, as when asked between steps */
 		snprintf(s->why, sizeof(s->why), "the program ended the slave");
