@@ -70,42 +70,12 @@ static int in_outbox(const struct twolevel *t, int64_t i)
 	return 0;
 }
 
-/* Do [a, a + n) and [b, b + m) meet? */
-static int meet(int64_t a, int64_t n, int64_t b, int64_t m)
-{
-	return a < b + m && b < a + n;
-}
-
-static int ranges_meet(const struct serve_ranges *q, int64_t start, int64_t count)
-{
-	for (size_t k = 0; k < q->n; k++)
-		if (meet(q->v[k].start, q->v[k].count, start, count))
-			return 1;
-	return 0;
-}
-
-/* Does this hmaster know anything of [start, start + count) yet: a
- * delivery, a part of its pool, a child's holding?  By ranges (and one
- * scan of the delivery marks): the common answer, no, costs little. */
+/* Does this hmaster know anything of [start, start + count) yet? */
 static int knows_any(const struct twolevel *t, int64_t start, int64_t count)
 {
-	if (memchr(t->ledger.state + start, 1, (size_t)count))
-		return 1;
-	if (t->cur) {
-		int64_t left = sched_remaining(t->cur);
-
-		if (meet(t->cur_start + t->cur_size - left, left, start, count))
+	for (int64_t i = start; i < start + count; i++)
+		if (t->ledger.state[i] == 1 || on_its_way(t, i))
 			return 1;
-	}
-	if (ranges_meet(&t->chunks, start, count) || ranges_meet(&t->requeue, start, count))
-		return 1;
-	for (int c = 0; c < t->nchildren; c++) {
-		const struct ledger_held *h = &t->children[c].serve.held;
-
-		for (size_t k = 0; k < h->n; k++)
-			if (meet(h->v[k].start, h->v[k].count, start, count))
-				return 1;
-	}
 	return 0;
 }
 
