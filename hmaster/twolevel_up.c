@@ -65,14 +65,11 @@ static void open_work(struct twolevel *t, const struct dls_job *job)
 static int job_loop_shape(const struct dls_job *job, uint32_t *loop, char *why)
 {
 	char pwhy[128];
-	int64_t number = 0;
 
-	if (dls_param_int(job->params, (size_t)job->nparams, "dls.loop", 0, WORK_MAX_LOOPS - 1,
-			  &number, pwhy, sizeof(pwhy))) {
+	if (work_params_loop_number(job->params, (size_t)job->nparams, loop, pwhy, sizeof(pwhy))) {
 		snprintf(why, HMASTER_WHY_LEN, "the parent's job: %s", pwhy);
 		return DLS_EINVAL;
 	}
-	*loop = (uint32_t)number;
 	if (job->iterations < 1 || job->result_bytes < 1 ||
 	    job->result_bytes > DLS_MAX_RESULT_BYTES) {
 		snprintf(why, HMASTER_WHY_LEN, "the parent's job of %lld iterations of %u octets",

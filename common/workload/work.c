@@ -35,7 +35,7 @@ static int reserved(const struct dls_param *params, size_t n, struct dls_loop *l
 {
 	static const char *const names[] = {"dls.iterations", "dls.result_bytes", "dls.dtype",
 					    "dls.loop", NULL};
-	int64_t it = 0, rb = 0, number = 0;
+	int64_t it = 0, rb = 0;
 
 	*nown = 0;
 	memset(l, 0, sizeof(*l));
@@ -58,9 +58,8 @@ static int reserved(const struct dls_param *params, size_t n, struct dls_loop *l
 	}
 	if (dls_param_int(params, n, "dls.iterations", 1, INT64_MAX / 2, &it, why, len) ||
 	    dls_param_int(params, n, "dls.result_bytes", 1, DLS_MAX_RESULT_BYTES, &rb, why, len) ||
-	    dls_param_int(params, n, "dls.loop", 0, WORK_MAX_LOOPS - 1, &number, why, len))
+	    work_params_loop_number(params, n, &l->number, why, len))
 		return DLS_EINVAL;
-	l->number = (uint32_t)number;
 	l->iterations = it;
 	l->result_bytes = (uint32_t)rb;
 	return DLS_OK;
@@ -147,6 +146,17 @@ static int loop_at(const struct dls_param *params, int n)
 		if (!strcmp(params[i].name, "dls.loop"))
 			return i;
 	return -1;
+}
+
+int work_params_loop_number(const struct dls_param *params, size_t n, uint32_t *number,
+			    char *why, size_t len)
+{
+	int64_t v = 0;
+
+	if (dls_param_int(params, n, "dls.loop", 0, WORK_MAX_LOOPS - 1, &v, why, len))
+		return DLS_EINVAL;
+	*number = (uint32_t)v;
+	return DLS_OK;
 }
 
 const struct dls_param *work_params_loop(const struct dls_param *params, int n)

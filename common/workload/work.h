@@ -53,6 +53,14 @@ int work_open(struct work *wk, const char *name, const struct dls_param *params,
  */
 int work_params_set_loop(struct dls_param *params, int *n, uint32_t number);
 
+/*
+ * The loop number the reserved dls.loop of params (n of them) gives, 0
+ * when absent, into *number: DLS_OK, or DLS_EINVAL with why for a value
+ * that is not one (below 0, or WORK_MAX_LOOPS or more).
+ */
+int work_params_loop_number(const struct dls_param *params, size_t n, uint32_t *number,
+			    char *why, size_t len);
+
 /* The reserved parameter dls.loop among params (n of them), or NULL. */
 const struct dls_param *work_params_loop(const struct dls_param *params, int n);
 
