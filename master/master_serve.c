@@ -372,7 +372,7 @@ static void serve_held_together(struct master *m)
 		t->rc = serve_held(m, t->held, t->out, &t->ticket, t->why);
 		t->served = 1;
 		served++;
-		m->queue.head = w->next; /* its owner destroys w->turn (serve_queue_leave) */
+		serve_queue_take_head(&m->queue);
 		pthread_cond_signal(&w->turn);
 	}
 	if (served) {

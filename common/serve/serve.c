@@ -303,6 +303,15 @@ void serve_queue_leave(struct serve_queue *q, struct serve_waiter *w)
 	serve_queue_wake_head(q);
 }
 
+struct serve_waiter *serve_queue_take_head(struct serve_queue *q)
+{
+	struct serve_waiter *w = q->head;
+
+	if (w)
+		q->head = w->next;
+	return w;
+}
+
 void serve_queue_wake_head(struct serve_queue *q)
 {
 	if (q->head)

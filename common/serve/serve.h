@@ -141,6 +141,13 @@ void serve_queue_join(struct serve_queue *q, struct serve_waiter *w, int64_t acp
 /* Takes w out of line (head or not) and wakes the new head; frees its condition. */
 void serve_queue_leave(struct serve_queue *q, struct serve_waiter *w);
 
+/*
+ * Takes the head out of line and returns it (NULL when empty), its
+ * condition kept: its owner, served on its behalf and signalled by the
+ * caller, still calls serve_queue_leave, which then only frees it.
+ */
+struct serve_waiter *serve_queue_take_head(struct serve_queue *q);
+
 /* Wakes the head (it has something new to look at); no-op when empty. */
 void serve_queue_wake_head(struct serve_queue *q);
 
