@@ -22,6 +22,137 @@ int64_t twolevel_pool_left(const struct twolevel *t)
 	return n + serve_ranges_left(&t->chunks) + serve_ranges_left(&t->requeue);
 }
 
+/* --- a chunk the parent grants -------------------------------------------- */
+
+static int range_has(int64_t start, int64_t count, int64_t i)
+{
+	return i >= start && i < start + count;
+}
+
+static int ranges_have(const struct serve_ranges *q, int64_t i)
+{
+	for (size_t k = 0; k < q->n; k++)
+		if (range_has(q->v[k].start, q->v[k].count, i))
+			return 1;
+	return 0;
+}
+
+/* Is iteration i already on its way at this hmaster: in the pool (the
+ * current chunk's part not handed out, the queued chunks, the requeue), or
+ * held by a child that has not delivered it? */
+static int on_its_way(const struct twolevel *t, int64_t i)
+{
+	if (t->cur) {
+		int64_t left = sched_remaining(t->cur);
+
+		if (range_has(t->cur_start + t->cur_size - left, left, i))
+			return 1;
+	}
+	if (ranges_have(&t->chunks, i) || ranges_have(&t->requeue, i))
+		return 1;
+	for (int c = 0; c < t->nchildren; c++) {
+		const struct ledger_held *h = &t->children[c].serve.held;
+
+		for (size_t k = 0; k < h->n; k++)
+			if (range_has(h->v[k].start, h->v[k].count, i))
+				return t->ledger.state[i] != 1;
+	}
+	return 0;
+}
+
+/* Are iteration i's results in the outbox, waiting to go up? */
+static int in_outbox(const struct twolevel *t, int64_t i)
+{
+	for (size_t k = 0; k < t->out.n; k++)
+		if (t->out.v[k].loop == t->loop &&
+		    range_has(t->out.v[k].start, t->out.v[k].count, i))
+			return 1;
+	return 0;
+}
+
+/* Do [a, a + n) and [b, b + m) meet? */
+static int meet(int64_t a, int64_t n, int64_t b, int64_t m)
+{
+	return a < b + m && b < a + n;
+}
+
+static int ranges_meet(const struct serve_ranges *q, int64_t start, int64_t count)
+{
+	for (size_t k = 0; k < q->n; k++)
+		if (meet(q->v[k].start, q->v[k].count, start, count))
+			return 1;
+	return 0;
+}
+
+/* Does this hmaster know anything of [start, start + count) yet: a
+ * delivery, a part of its pool, a child's holding?  By ranges (and one
+ * scan of the delivery marks): the common answer, no, costs little. */
+static int knows_any(const struct twolevel *t, int64_t start, int64_t count)
+{
+	if (memchr(t->ledger.state + start, 1, (size_t)count))
+		return 1;
+	if (t->cur) {
+		int64_t left = sched_remaining(t->cur);
+
+		if (meet(t->cur_start + t->cur_size - left, left, start, count))
+			return 1;
+	}
+	if (ranges_meet(&t->chunks, start, count) || ranges_meet(&t->requeue, start, count))
+		return 1;
+	for (int c = 0; c < t->nchildren; c++) {
+		const struct ledger_held *h = &t->children[c].serve.held;
+
+		for (size_t k = 0; k < h->n; k++)
+			if (meet(h->v[k].start, h->v[k].count, start, count))
+				return 1;
+	}
+	return 0;
+}
+
+/*
+ * A chunk the parent grants is one the parent has not got.  Normally this
+ * hmaster knows nothing of it; when the parent lost what it knew of this
+ * hmaster (it declared it lost and took it back, or it was resumed) the
+ * chunk may be work this hmaster still has.  Then what it has stays where
+ * it is: the results in the outbox go up, a child that holds a part
+ * delivers it, the pool keeps its part; what it delivered and sent up
+ * before, which the parent dropped, is computed again (its mark cleared);
+ * the rest joins the pool.  No iteration is handed out twice at once, so
+ * no child is refused for delivering one twice.  DLS_OK or DLS_ENOMEM.
+ * The lock is held.
+ */
+static int take_grant(struct twolevel *t, int64_t start, int64_t count)
+{
+	int64_t run = -1;
+
+	if (start < 0 || count < 1 || start > t->ledger.iterations - count)
+		return serve_ranges_push(&t->chunks, start, count); /* the ledger refuses it */
+	if (!knows_any(t, start, count))
+		return serve_ranges_push(&t->chunks, start, count);
+	for (int64_t i = start; i <= start + count; i++) {
+		int need = 0;
+
+		if (i < start + count && t->ledger.state[i] == 1 && !in_outbox(t, i)) {
+			t->ledger.state[i] = 0; /* sent up before; the parent has it not */
+			t->ledger.ndelivered--;
+			need = 1;
+		} else if (i < start + count && t->ledger.state[i] != 1) {
+			need = !on_its_way(t, i);
+		}
+		if (need && run < 0)
+			run = i;
+		if (!need && run >= 0) {
+			if (serve_ranges_push(&t->chunks, run, i - run))
+				return DLS_ENOMEM;
+			run = -1;
+		}
+	}
+	log_warn("the parent gave again iterations [%lld, %lld) that this hmaster had: what "
+		 "it still has stays, what it had sent up is computed again",
+		 (long long)start, (long long)(start + count));
+	return DLS_OK;
+}
+
 /* Ask the parent for the next chunk once half of the current one is out. */
 static int pool_low(const struct twolevel *t)
 {
@@ -328,7 +459,7 @@ static void forward_request(struct twolevel *t)
 		t->failed = 1;
 		snprintf(t->failure, sizeof(t->failure), "%s", why);
 	} else if (rep.kind == DLS_REPLY_WORK) {
-		if (serve_ranges_push(&t->chunks, rep.start, rep.count))
+		if (take_grant(t, rep.start, rep.count))
 			t->failed = 1;
 		if (!t->received)
 			t->t_first = dls_now();

@@ -173,6 +173,8 @@ struct tl_slave {
 	int comes_back; /* declared lost at vanish_at, it goes on (it was stopped) */
 	uint32_t loop;	/* the loop it computes (a run of many loops) */
 	int jobs;	/* jobs of a later loop it was given, each of a loop after */
+	struct master *lose_parent_of; /* at its chunk lose_parent_at, this master */
+	int lose_parent_at;	       /* declares the hmaster (child 0) lost */
 };
 
 /* A slave of the two-level hmaster: docs/schemes.md 4.1 with A_i = V_i. */
@@ -230,6 +232,8 @@ static void *tl_slave_main(void *arg)
 			s->loop = k;
 		}
 		s->iterations += out.count; /* handed out to it */
+		if (s->lose_parent_at && s->chunks + 1 == s->lose_parent_at)
+			master_slave_lost(s->lose_parent_of, 0, "the test declared the hmaster lost");
 		if (s->vanish_at && s->chunks + 1 == s->vanish_at) {
 			hmaster_slave_lost(s->h, s->id, "the test made it vanish");
 			if (!s->comes_back)
@@ -274,8 +278,11 @@ static int lossy_submit(void *ctx, int id, uint64_t key, const struct dls_result
 /* A master with one child, a two-level hmaster with four slave threads;
  * lose_one: a slave vanishes holding its first chunk (2: it is declared
  * lost but goes on, and is taken back); lose_answer: the answer to the
- * hmaster's first submit of results is lost. */
-static void run_twolevel(enum sched_kind kind, int lose_one, int lose_answer)
+ * hmaster's first submit of results is lost; lose_hmaster: the master
+ * declares the hmaster lost while its slaves compute (it calls again, is
+ * taken back, and is given again the work it held). */
+static void run_twolevel_with(enum sched_kind kind, int lose_one, int lose_answer,
+			      int lose_hmaster)
 {
 	struct master_config c;
 	struct master *m;
@@ -300,6 +307,10 @@ static void run_twolevel(enum sched_kind kind, int lose_one, int lose_answer)
 	CU_ASSERT_EQUAL(hmaster_mode_of(h), HMASTER_TWOLEVEL);
 	if (lose_one)
 		sl[1].vanish_at = 1; /* every slave gets a first chunk: the start gate */
+	if (lose_hmaster) {
+		sl[2].lose_parent_of = m;
+		sl[2].lose_parent_at = 3;
+	}
 	sl[1].comes_back = lose_one == 2;
 	for (int i = 0; i < 4; i++) {
 		sl[i].h = h;
@@ -325,9 +336,11 @@ static void run_twolevel(enum sched_kind kind, int lose_one, int lose_answer)
 	CU_ASSERT_EQUAL(snap.nslaves, 1);
 	CU_ASSERT(snap.slaves[0].chunks >= 2);
 	CU_ASSERT_DOUBLE_EQUAL(snap.slaves[0].vpower, 6.0, 1e-9);
-	CU_ASSERT_EQUAL(snap.requeued, 0);
+	CU_ASSERT(lose_hmaster ? snap.requeued > 0 : snap.requeued == 0);
 	dls_status_free(&snap);
-	if (lose_one) {
+	if (lose_hmaster) {
+		CU_ASSERT(total >= W); /* what it held was given again: some computed twice */
+	} else if (lose_one) {
 		CU_ASSERT(total > W); /* the lost chunk was handed out twice */
 		if (lose_one == 2)    /* taken back, it was served again */
 			CU_ASSERT(sl[1].chunks >= 2);
@@ -337,6 +350,23 @@ static void run_twolevel(enum sched_kind kind, int lose_one, int lose_answer)
 	CU_ASSERT_EQUAL(hmaster_wait_finished(h, 5000), DLS_OK);
 	hmaster_destroy(h);
 	master_destroy(m);
+}
+
+static void run_twolevel(enum sched_kind kind, int lose_one, int lose_answer)
+{
+	run_twolevel_with(kind, lose_one, lose_answer, 0);
+}
+
+/* The master declares the two-level hmaster lost and takes it back: the
+ * work it held comes back to it as new chunks, while its slaves still hold
+ * and deliver parts of it, and its outbox still holds results of it; what
+ * it already has stays where it is (no slave is refused for delivering an
+ * iteration twice), what it had sent up is computed again, and the image
+ * is exact. */
+static void test_twolevel_taken_back(void)
+{
+	for (int rep = 0; rep < 5; rep++)
+		run_twolevel_with(SCHED_DTSS, 0, 0, 1);
 }
 
 /* The driver of a master that starts each next loop itself: each loop's
@@ -807,6 +837,8 @@ int hmaster_suite_add(void)
 	       !CU_add_test(s,
 			    "two-level: a lost slave's chunk goes to a sibling; it is taken back",
 			    test_twolevel_lost_slave) ||
+	       !CU_add_test(s, "two-level: taken back by its parent, given again what it held",
+			    test_twolevel_taken_back) ||
 	       !CU_add_test(s, "register_cluster: V over the slowest slave; prefetch allowed",
 			    test_cluster_registration) ||
 	       !CU_add_test(s, "a registration asked again: the same place, both modes",

@@ -282,6 +282,29 @@ static void test_drop_lost_work(void)
 		CU_ASSERT(kept[2].start == 98 && kept[2].count == 5);
 		free(kept);
 	}
+	/* given again as two ranges side by side, [40, 46) and [46, 52): a
+	 * block of the old work across both is cut where they meet, or the
+	 * ledger refuses it whole ("does not hold") */
+	{
+		struct dls_result across = {42, 8, data, 8, 0};
+
+		ledger_hold(&c.held, 40, 6);
+		ledger_hold(&c.held, 46, 6);
+		in = &across;
+		n = 1;
+		CU_ASSERT_EQUAL_FATAL(serve_drop_lost_work(&l, &c, 0, &in, &n, &kept, &dropped,
+							   why, sizeof(why)),
+				      DLS_OK);
+		CU_ASSERT_EQUAL_FATAL(n, 2);
+		CU_ASSERT(kept[0].start == 42 && kept[0].count == 4 && kept[0].nbytes == 4);
+		CU_ASSERT(kept[1].start == 46 && kept[1].count == 4 && kept[1].data == data + 4);
+		CU_ASSERT_EQUAL(dropped, 0);
+		CU_ASSERT_EQUAL(ledger_check(&l, &c.held, 0, kept, n, &total, why, sizeof(why)),
+				DLS_OK);
+		CU_ASSERT_EQUAL(total, 8);
+		ledger_unmark(&l, kept, n);
+		free(kept);
+	}
 	ledger_held_free(&c.held);
 	ledger_free(&l);
 }
