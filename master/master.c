@@ -596,6 +596,7 @@ void master_complete_if_due(struct master *m)
 		if (master_more_loops(m)) { /* requests wait for the next loop */
 			m->gate_open = 0;
 			m->loop_ready = 0;
+			master_queue_held(m);
 			master_auto_next_loop(m);
 		}
 		pthread_cond_broadcast(&m->cond);

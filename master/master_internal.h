@@ -89,6 +89,8 @@ struct master_child {
  * time (master_child.busy_s) is brought up to now.  The lock is held. */
 void master_note_busy(struct master *m, int id);
 
+struct turn;
+
 struct master {
 	pthread_mutex_t lock;
 	pthread_cond_t cond; /* registration closed, run done, a slave dismissed or lost,
@@ -131,6 +133,7 @@ struct master {
 	int has_finished;
 	int loop_unlogged; /* a loop began automatically, not yet journaled */
 	int64_t held_served_together; /* held requests the gate's opener served */
+	struct turn *held_turns; /* requests held to their loop's end, not queued */
 	uint8_t *group_live, *group_asked; /* the start gate's scratch, by group */
 
 	struct verify_book verify; /* --verify (master_verify.c) */
@@ -169,6 +172,14 @@ void master_apply_results(struct master *m, int id, const struct dls_result *res
  * for verification is settled: journaled, the next loop begun, waiters
  * woken.  The lock is held. */
 void master_complete_if_due(struct master *m);
+/*
+ * The loop ended with loops to come: every request held to its end
+ * (hold_to_loop_end) becomes a first request of the next loop and joins
+ * the queue now, in the thread that ended the loop, instead of once its
+ * own thread woke; the gate's opener then serves them together.  The
+ * lock is held.
+ */
+void master_queue_held(struct master *m);
 /* Records a request's report (its checked results, times, A_i). */
 void master_record_request(struct master *m, const struct dls_request *r);
 /* Chooses the reply to slave id: requeued work, the scheme's next chunk,

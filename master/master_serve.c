@@ -13,6 +13,7 @@
 #include "dls_log.h"
 #include "dls_time.h"
 #include "master_internal.h"
+#include "master_turn.h"
 #include "serve_request.h"
 #include "times_bound.h"
 
@@ -318,30 +319,6 @@ static int every_group_asked(struct master *m, int *pending)
 	return asked == groups;
 }
 
-/*
- * A request's place in the queue (wait_turn).  A request held to its
- * loop's end (hold_to_loop_end) is served, remembered and journaled by the
- * thread that opens the next loop's start gate, or by the one whose
- * request, served before it, has just been journaled, with the held
- * requests that head the queue after it, in their ACPSA order
- * (serve_held_together): the same calls in the same order as one by one,
- * without a thread hand-over each.
- */
-struct turn {
-	struct serve_waiter w;
-	const struct dls_request *held; /* a held request, or NULL */
-	struct dls_reply *out;		/* its reply */
-	int served, rc;			/* served on its behalf: rc and why */
-	uint64_t ticket;		/* the "held" record to wait for */
-	char why[MASTER_WHY_LEN];
-};
-
-/* The turn a queued waiter is. */
-static struct turn *turn_of(struct serve_waiter *w)
-{
-	return (struct turn *)(void *)((char *)w - offsetof(struct turn, w));
-}
-
 /* A held request served again for the next loop: its reply in place of
  * the WAIT it was told, and journaled ("held").  The lock is held. */
 static int serve_held(struct master *m, const struct dls_request *req, struct dls_reply *out,
@@ -451,8 +428,11 @@ static int wait_turn(struct master *m, int64_t acp, struct turn *t, char *why)
 	struct serve_waiter *w = &t->w;
 	int rc;
 
-	t->served = 0;
-	serve_queue_join(&m->queue, w, acp);
+	if (!t->joined) { /* a held request may have been queued, even served */
+		t->served = 0;
+		serve_queue_join(&m->queue, w, acp);
+		t->joined = 1;
+	}
 	for (;;) { /* maybe_open_gate wakes the head when this request opens the gate */
 		if (t->served)
 			return DLS_OK; /* out of the queue: its owner leaves it (destroys w) */
@@ -725,24 +705,22 @@ static int serve_in_turn(struct master *m, const struct dls_request *req, struct
 /* A held request served for the next loop in its turn, by this thread or
  * by the one that opened the gate (serve_held_together); *ticket: its
  * record.  The lock is held. */
-static int serve_held_in_turn(struct master *m, const struct dls_request *req,
-			      struct dls_reply *out, uint64_t *ticket, char *why)
+static int serve_held_in_turn(struct master *m, struct turn *t, uint64_t *ticket, char *why)
 {
-	struct turn t = {.held = req, .out = out};
-	int rc = wait_turn(m, req->acp, &t, why);
+	int rc = wait_turn(m, t->held->acp, t, why);
 
 	*ticket = 0;
 	if (rc)
 		return rc;
-	if (t.served) {
-		rc = t.rc;
-		*ticket = t.ticket;
+	if (t->served) {
+		rc = t->rc;
+		*ticket = t->ticket;
 		if (rc)
-			master_why(why, "%s", t.why);
+			master_why(why, "%s", t->why);
 	} else {
-		rc = serve_held(m, req, out, ticket, why);
+		rc = serve_held(m, t->held, t->out, ticket, why);
 	}
-	serve_queue_leave(&m->queue, &t.w);
+	serve_queue_leave(&m->queue, &t->w);
 	return rc;
 }
 
@@ -767,8 +745,9 @@ void master_remember_again(struct master *m, const struct dls_request *r,
  * ahead), its message journaled and its reply remembered as
  * such, is held up to wait_ms, so that the next loop begins at it the
  * moment this one ends rather than when its slave asks again.  It is
- * served again when the loop ended (as a first request of the next, at its
- * start gate) or work came back (a lost slave's), and the new reply is
+ * served again when the loop ended (as a first request of the next, queued
+ * at its start gate by the thread that ended the loop: master_queue_held)
+ * or work came back (a lost slave's), and the new reply is
  * journaled ("held") and remembered in place of the WAIT; else the WAIT
  * stands, 1 ms long: it is held again when it asks.  loop: the loop it was
  * served in (the take-back's calls, made without the lock, may have seen
@@ -780,20 +759,29 @@ static int hold_to_loop_end(struct master *m, const struct dls_request *req, uin
 			    struct dls_reply *out, uint64_t *ticket, char *why)
 {
 	double until = dls_now() + m->cfg.wait_ms / 1000.0;
+	struct turn t = {.held = req, .out = out, .next_held = m->held_turns};
+	int lost;
 
 	*ticket = 0;
-	while (!m->gate.closing && m->loop == loop && m->loop_ready && !m->requeue.n &&
-	       dls_now() < until)
+	m->held_turns = &t; /* the loop's end may queue it (master_queue_held) */
+	while (!t.joined && !m->gate.closing && m->loop == loop && m->loop_ready &&
+	       !m->requeue.n && dls_now() < until)
 		dls_cond_wait_until(&m->cond, &m->lock, until);
-	if (m->gate.closing || m->roster.v[req->slave_id].info.state == DLS_SLAVE_LOST)
+	if (!t.joined)
+		master_unlist_held(m, &t);
+	lost = m->roster.v[req->slave_id].info.state == DLS_SLAVE_LOST;
+	if ((m->gate.closing || lost) && !t.served) {
+		if (t.joined)
+			serve_queue_leave(&m->queue, &t.w);
 		return DLS_OK; /* the WAIT stands */
-	if (m->loop == loop && m->loop_ready && !m->requeue.n) {
+	}
+	if (!t.joined && m->loop == loop && m->loop_ready && !m->requeue.n) {
 		out->wait_ms = 1;
 		return DLS_OK;
 	}
-	if (m->loop != loop || !m->loop_ready) /* a first request of the next loop */
+	if (!t.joined && (m->loop != loop || !m->loop_ready)) /* the next loop's first */
 		m->children[req->slave_id].first_request_pending = 1;
-	return serve_held_in_turn(m, req, out, ticket, why);
+	return serve_held_in_turn(m, &t, ticket, why);
 }
 
 /* One request on its way through the master's steps (serve_request). */
