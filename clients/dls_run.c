@@ -873,8 +873,18 @@ static int monitor(struct run_opts *o, const struct run_env *e, struct run_state
 	double t0 = dls_now(), all_gone_at = 0, started_at = 0;
 	int names_gone_said = 0, resumes = 0, hm_resumes = 0;
 
-	while (r->master.status < 0 || resume_master(o, e, r, &resumes, t0)) {
-		int running = slaves_running(o, r);
+	for (;;) {
+		int running;
+
+		/* first: a process that died of the same interrupt is not resumed */
+		if (interrupted) {
+			fprintf(stderr, "\n" PROG ": interrupted: stopping every process of run '%s'\n",
+				o->run);
+			return 130;
+		}
+		if (r->master.status >= 0 && !resume_master(o, e, r, &resumes, t0))
+			break;
+		running = slaves_running(o, r);
 
 		withdraw_failed_slaves(o, e, r, t0);
 		resume_hmasters(o, e, r, &hm_resumes, t0);
@@ -890,11 +900,6 @@ static int monitor(struct run_opts *o, const struct run_env *e, struct run_state
 					break;
 				}
 			return 1;
-		}
-		if (interrupted) {
-			fprintf(stderr, "\n" PROG ": interrupted: stopping every process of run '%s'\n",
-				o->run);
-			return 130;
 		}
 		if (dls_now() - t0 > o->timeout) {
 			fprintf(stderr, PROG ": run '%s' exceeded --timeout %.0f s: stopping it\n",

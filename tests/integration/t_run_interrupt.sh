@@ -20,6 +20,22 @@ grep -q "interrupted: stopping every process of run '$run'" "$T/run.log"
 expect_eq "processes left" "$(pgrep -f -- "$pat" | wc -l)" 0
 expect_eq "naming service left" "$(pgrep -f -- "-datadir $T/logs/names" | wc -l)" 0
 
+# Ctrl-C at a terminal reaches the launcher's whole process group: the
+# master and the hmasters die of it too, and none is resumed on the way out
+pat3="--run=[i]ntr3-$$"
+setsid dls run --cluster C8 --hmasters 2 --width 2000 --height 1000 --t-iter 2000 \
+	--run intr3-$$ --dir "$T/logs3" >"$T/run3.log" 2>&1 &
+RUN=$! # setsid, not a group leader here, runs dls run in this pid's new group
+wait_for sh -c "pgrep -f -- '$pat3' | wc -l | grep -qx 11"
+kill -INT -- -$RUN
+rc=0
+wait $RUN || rc=$?
+expect_eq "exit status of the group's Ctrl-C" "$rc" 130
+if grep -q "resuming" "$T/run3.log"; then
+	fail "a process the interrupt killed was resumed: $(cat "$T/run3.log")"
+fi
+expect_eq "processes left after the group's Ctrl-C" "$(pgrep -f -- "$pat3" | wc -l)" 0
+
 # without --dir, an interrupted run keeps its logs in its own folder and
 # names it (they say what it did until then)
 pat2="--run=[i]ntr2-$$"
