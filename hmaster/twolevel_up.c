@@ -24,52 +24,6 @@ int64_t twolevel_pool_left(const struct twolevel *t)
 
 /* --- a chunk the parent grants -------------------------------------------- */
 
-static int range_has(int64_t start, int64_t count, int64_t i)
-{
-	return i >= start && i < start + count;
-}
-
-static int ranges_have(const struct serve_ranges *q, int64_t i)
-{
-	for (size_t k = 0; k < q->n; k++)
-		if (range_has(q->v[k].start, q->v[k].count, i))
-			return 1;
-	return 0;
-}
-
-/* Is iteration i already on its way at this hmaster: in the pool (the
- * current chunk's part not handed out, the queued chunks, the requeue), or
- * held by a child that has not delivered it? */
-static int on_its_way(const struct twolevel *t, int64_t i)
-{
-	if (t->cur) {
-		int64_t left = sched_remaining(t->cur);
-
-		if (range_has(t->cur_start + t->cur_size - left, left, i))
-			return 1;
-	}
-	if (ranges_have(&t->chunks, i) || ranges_have(&t->requeue, i))
-		return 1;
-	for (int c = 0; c < t->nchildren; c++) {
-		const struct ledger_held *h = &t->children[c].serve.held;
-
-		for (size_t k = 0; k < h->n; k++)
-			if (range_has(h->v[k].start, h->v[k].count, i))
-				return t->ledger.state[i] != 1;
-	}
-	return 0;
-}
-
-/* Are iteration i's results in the outbox, waiting to go up? */
-static int in_outbox(const struct twolevel *t, int64_t i)
-{
-	for (size_t k = 0; k < t->out.n; k++)
-		if (t->out.v[k].loop == t->loop &&
-		    range_has(t->out.v[k].start, t->out.v[k].count, i))
-			return 1;
-	return 0;
-}
-
 /* Do [a, a + n) and [b, b + m) meet? */
 static int meet(int64_t a, int64_t n, int64_t b, int64_t m)
 {
@@ -84,13 +38,11 @@ static int ranges_meet(const struct serve_ranges *q, int64_t start, int64_t coun
 	return 0;
 }
 
-/* Does this hmaster know anything of [start, start + count) yet: a
- * delivery, a part of its pool, a child's holding?  By ranges (and one
- * scan of the delivery marks): the common answer, no, costs little. */
-static int knows_any(const struct twolevel *t, int64_t start, int64_t count)
+/* Is some of [start, start + count) on its way at this hmaster: in the
+ * pool (the current chunk's part not handed out, the queued chunks, the
+ * requeue), or held by a child?  By ranges. */
+static int on_its_way(const struct twolevel *t, int64_t start, int64_t count)
 {
-	if (memchr(t->ledger.state + start, 1, (size_t)count))
-		return 1;
 	if (t->cur) {
 		int64_t left = sched_remaining(t->cur);
 
@@ -107,6 +59,23 @@ static int knows_any(const struct twolevel *t, int64_t start, int64_t count)
 				return 1;
 	}
 	return 0;
+}
+
+/* Are iteration i's results in the outbox, waiting to go up? */
+static int in_outbox(const struct twolevel *t, int64_t i)
+{
+	for (size_t k = 0; k < t->out.n; k++)
+		if (t->out.v[k].loop == t->loop && meet(t->out.v[k].start, t->out.v[k].count, i, 1))
+			return 1;
+	return 0;
+}
+
+/* Does this hmaster know anything of [start, start + count) yet: a
+ * delivery, a part of its pool, a child's holding?  By ranges (and one
+ * scan of the delivery marks): the common answer, no, costs little. */
+static int knows_any(const struct twolevel *t, int64_t start, int64_t count)
+{
+	return memchr(t->ledger.state + start, 1, (size_t)count) || on_its_way(t, start, count);
 }
 
 /*
@@ -137,7 +106,7 @@ static int take_grant(struct twolevel *t, int64_t start, int64_t count)
 			t->ledger.ndelivered--;
 			need = 1;
 		} else if (i < start + count && t->ledger.state[i] != 1) {
-			need = !on_its_way(t, i);
+			need = !on_its_way(t, i, 1);
 		}
 		if (need && run < 0)
 			run = i;

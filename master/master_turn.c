@@ -24,7 +24,6 @@ void master_queue_held(struct master *m)
 		if (m->roster.v[id].info.state == DLS_SLAVE_LOST)
 			continue; /* its thread finds it so: the WAIT stands */
 		m->children[id].first_request_pending = 1;
-		t->served = 0;
 		serve_queue_join(&m->queue, &t->w, t->held->acp);
 		t->joined = 1;
 	}

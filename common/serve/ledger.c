@@ -79,6 +79,11 @@ static struct ledger_held_range *find_held(const struct ledger_held *h, int64_t 
 	return NULL;
 }
 
+const struct ledger_held_range *ledger_held_at(const struct ledger_held *h, int64_t i)
+{
+	return find_held(h, i, 1);
+}
+
 void ledger_unmark(struct ledger *l, const struct dls_result *res, size_t n)
 {
 	for (size_t b = 0; b < n; b++)

@@ -90,6 +90,9 @@ void ledger_commit(struct ledger *l, struct ledger_held *h, const struct dls_res
 int64_t ledger_release(struct ledger *l, struct ledger_held *h,
 		       int (*give)(void *ctx, int64_t start, int64_t count), void *ctx);
 
+/* The holder's range that holds iteration i, or NULL. */
+const struct ledger_held_range *ledger_held_at(const struct ledger_held *h, int64_t i);
+
 /* The count of the holder's range that begins at start (0: none). */
 int64_t ledger_held_count(const struct ledger_held *h, int64_t start);
 

@@ -119,15 +119,6 @@ static struct dls_result part_of(const struct dls_result *r, int64_t start, int6
 				   (size_t)count * rb, r->loop};
 }
 
-/* The end of the range of h that holds iteration i (-1: none). */
-static int64_t held_range_end(const struct ledger_held *h, int64_t i)
-{
-	for (size_t k = 0; k < h->n; k++)
-		if (i >= h->v[k].start && i < h->v[k].start + h->v[k].count)
-			return h->v[k].start + h->v[k].count;
-	return -1;
-}
-
 /* Keeps the runs of block r (it fits the loop) that c holds undelivered
  * now, one iteration at a time, each run inside one of c's ranges (the
  * ledger takes a block only so): work it held before it was lost may
@@ -144,11 +135,6 @@ static int keep_held_runs(struct ledger *l, const struct serve_child *c, int who
 	for (int64_t i = r->start; i <= end; i++) {
 		int held = 0;
 
-		if (run >= 0 && i == run_end) { /* its range ends: the run ends too */
-			if (keep_block(part_of(r, run, i - run, rb), kept, nk, cap))
-				return DLS_ENOMEM;
-			run = -1;
-		}
 		if (i < end) {
 			struct dls_result one = part_of(r, i, 1, rb);
 			int64_t total;
@@ -160,14 +146,17 @@ static int keep_held_runs(struct ledger *l, const struct serve_child *c, int who
 			else
 				(*dropped)++;
 		}
-		if (held && run < 0) {
-			run = i;
-			run_end = held_range_end(&c->held, i);
-		}
-		if (!held && run >= 0) {
+		/* a run ends where c's holding does, or where its range does */
+		if (run >= 0 && (!held || i == run_end)) {
 			if (keep_block(part_of(r, run, i - run, rb), kept, nk, cap))
 				return DLS_ENOMEM;
 			run = -1;
+		}
+		if (held && run < 0) {
+			const struct ledger_held_range *g = ledger_held_at(&c->held, i);
+
+			run = i;
+			run_end = g->start + g->count;
 		}
 	}
 	return DLS_OK;
