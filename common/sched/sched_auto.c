@@ -53,8 +53,12 @@
  * technique when it is predicted at least 2% faster.  Every decision is
  * recorded (sched_auto_decisions).
  *
- * The model is coarse on purpose: at most max(2048, min(8p, 65536)) model
- * iterations (a model iteration is a run of ceil(R / that) iterations),
+ * The futures' costs are coarse on purpose: at most max(2048, min(8p,
+ * 65536)) model iterations (a model iteration is a run of ceil(R / that)
+ * iterations, a part of one costing its share); each candidate hands out
+ * the real remaining iterations, so that its requests, and the master's
+ * time for them, are counted as they would come (a candidate whose
+ * master's time alone passes the running technique's prediction is out),
  * the PEs all free at once, a request entering the master's queue when its
  * PE is free (asking ahead hides what h does not show), no end game.
  * Deterministic: the same measurements in the same order give the same
@@ -64,6 +68,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "dls/err.h"
 #include "sched_internal.h"
@@ -278,26 +283,35 @@ static void heap_down(struct sched_auto *a, int n, int k)
 	}
 }
 
-/* Seeds a model scheduler with the run's estimates, rescaled to model
- * iterations of `unit` real ones. */
-static void seed_estimates(const struct sched *s, struct sched *m, int64_t unit)
+/* The cost of real iterations [x0, x1) of the future in a->cost: the
+ * model iterations' costs, a part of one pro rata. */
+static double cost_between(const struct sched_auto *a, const struct future *f, int64_t x0,
+			   int64_t x1)
 {
-	if (!m->est || !s->est)
-		return;
-	for (int j = 0; j < s->p.npes; j++) {
-		struct sched_pe_est e = s->est[j];
+	double c[2];
+	int64_t x[2] = {x0, x1};
 
-		e.wn /= (double)unit;
-		e.sum_n /= (double)unit;
-		e.sum_t2n *= (double)unit;
-		m->est[j] = e;
+	for (int k = 0; k < 2; k++) {
+		int64_t u = x[k] / f->unit, in = x[k] - u * f->unit;
+
+		c[k] = a->cost[u];
+		if (in > 0)
+			c[k] += (a->cost[u + 1] - a->cost[u]) * (double)in / unit_share(f, u);
 	}
+	return c[1] - c[0];
 }
 
-/* The predicted time of candidate kind over the future in a->cost; a
- * negative value when the model cannot run it. */
+/*
+ * The predicted time of candidate kind over the future in a->cost; a
+ * negative value when the model cannot run it, or when the master's time
+ * alone passes `bound` (> 0; 0: no bound), so that it cannot beat the
+ * candidate that set the bound.  The candidate hands out the real
+ * remaining iterations as the scheme would, from the run's estimates, so
+ * that its requests (and the master's time for them) are counted as they
+ * would come; only the costs are at the model's resolution.
+ */
 static double simulate(const struct sched *s, enum sched_kind kind, const struct future *f,
-		       double h, double sigma)
+		       double h, double sigma, double bound)
 {
 	struct sched_auto *a = s->sel;
 	struct sched_params q = s->p;
@@ -307,20 +321,21 @@ static double simulate(const struct sched *s, enum sched_kind kind, const struct
 	int p = s->p.npes;
 
 	q.kind = kind;
-	q.iterations = f->n;
+	q.iterations = f->real;
 	q.acp = NULL;
 	q.fsc_h = h;
-	q.fsc_sigma = sigma * sqrt((double)f->unit);
+	q.fsc_sigma = sigma;
 	if (sched_core_create(&q, &m))
 		return -1;
-	seed_estimates(s, m, f->unit);
+	if (m->est && s->est)
+		memcpy(m->est, s->est, (size_t)p * sizeof(*m->est));
 	for (int j = 0; j < p; j++) {
 		a->heap_t[j] = 0;
 		a->heap_pe[j] = j;
 	}
 	while (sched_core_serve(m, a->heap_pe[0], 1, &c) == DLS_OK) {
 		int pe = a->heap_pe[0];
-		double work = a->tau[pe] * (a->cost[c.start + c.count] - a->cost[c.start]);
+		double work = a->tau[pe] * cost_between(a, f, c.start, c.start + c.count);
 		double t = a->heap_t[0], served;
 
 		sched_adapt_measure(m, pe, c.count, work > 0 ? work : 1e-12,
@@ -328,6 +343,10 @@ static double simulate(const struct sched *s, enum sched_kind kind, const struct
 		/* the request's turn at the master, then its wait and its side */
 		served = (t > master_free ? t : master_free) + sv;
 		master_free = served;
+		if (bound > 0 && master_free > bound) {
+			t_end = -1;
+			break;
+		}
 		a->heap_t[0] = (t + h > served ? t + h : served) + sv + work;
 		if (a->heap_t[0] > t_end)
 			t_end = a->heap_t[0];
@@ -337,32 +356,56 @@ static double simulate(const struct sched *s, enum sched_kind kind, const struct
 	return t_end;
 }
 
+/* Simulates every candidate still in (score[k] >= 0) over the future in
+ * a->cost, the running one (cur) first: a candidate whose master's time
+ * alone passes the running one's prediction is out (-1).  Each prediction
+ * goes to keep(score, k, t). */
+static void score_future(struct sched *s, const struct future *f, double h, double sigma,
+			 size_t cur, double *score, void (*keep)(double *, size_t, double))
+{
+	double t_cur = simulate(s, candidates[cur], f, h, sigma, 0), t;
+
+	keep(score, cur, t_cur);
+	for (size_t k = 0; k < NCAND; k++)
+		if (k != cur && score[k] >= 0) {
+			t = simulate(s, candidates[k], f, h, sigma, t_cur > 0 ? t_cur : 0);
+			keep(score, k, t);
+		}
+}
+
+/* A bootstrap future's prediction, into the mean. */
+static void keep_mean(double *score, size_t k, double t)
+{
+	if (score[k] >= 0)
+		score[k] = t < 0 ? -1 : score[k] + t / AUTO_BOOTSTRAPS;
+}
+
+/* A band future's prediction, into the worst. */
+static void keep_worst(double *score, size_t k, double t)
+{
+	if (score[k] >= 0 && (t < 0 || t > score[k]))
+		score[k] = t < 0 ? -1 : t;
+}
+
 /* A candidate's score: the mean of its bootstrap futures or its worst band
  * (correlated costs), whichever is larger; -1 when the model could not run
- * it in some future. */
+ * it in some future, or when its master's time alone passed the running
+ * technique's prediction in one. */
 static void score_all(struct sched *s, const struct future *f, double h, double sigma,
-		      double *score)
+		      size_t cur, double *score)
 {
 	struct sched_auto *a = s->sel;
-	double t;
 
 	for (size_t k = 0; k < NCAND; k++)
 		score[k] = 0;
 	a->rng = 0x5eed0000u + (uint64_t)a->ndec * 7919u + (uint64_t)a->served;
 	for (int b = 0; b < AUTO_BOOTSTRAPS; b++) {
 		bootstrap_future(a, f);
-		for (size_t k = 0; k < NCAND; k++)
-			if (score[k] >= 0)
-				score[k] = (t = simulate(s, candidates[k], f, h, sigma)) < 0
-						   ? -1
-						   : score[k] + t / AUTO_BOOTSTRAPS;
+		score_future(s, f, h, sigma, cur, score, keep_mean);
 	}
 	for (int b = 0; s->p.correlated && b < AUTO_BANDS; b++) {
 		band_future(a, f, b);
-		for (size_t k = 0; k < NCAND; k++)
-			if (score[k] >= 0 && ((t = simulate(s, candidates[k], f, h, sigma)) < 0 ||
-					      t > score[k]))
-				score[k] = t < 0 ? -1 : t;
+		score_future(s, f, h, sigma, cur, score, keep_worst);
 	}
 }
 
@@ -400,7 +443,7 @@ static int decide(struct sched *s)
 	f.n = (s->remaining + f.unit - 1) / f.unit;
 	if (!(h > 1e-6))
 		h = 1e-6; /* FSC needs h > 0; a microsecond is below any real request */
-	score_all(s, &f, h, sigma, score);
+	score_all(s, &f, h, sigma, cur, score);
 	for (size_t k = 1; k < NCAND; k++)
 		if (score[k] >= 0 && (score[best] < 0 || score[k] < score[best]))
 			best = k;

@@ -1,9 +1,10 @@
-/* Unit tests of --scheme auto (common/sched/sched_auto.c): the probe, a switch
- * when the measurements call for one, small chunks where costs sit
- * together, the master's time in the model, the same decisions from the
- * same measurements, and no switch to a technique that cannot take over.  A toy cluster runs the schedule:
- * PE j computes an iteration of cost c in c / speed_j seconds and waits h
- * for each chunk. */
+/* Unit tests of --scheme auto (common/sched/sched_auto.c): the probe, a
+ * switch when the measurements call for one, small chunks where costs sit
+ * together, the master's time in the model (every request counted), the
+ * same decisions from the same measurements, and no switch to a technique
+ * that cannot take over.  A toy cluster runs the schedule: PE j computes
+ * an iteration of cost c in c / speed_j seconds and waits h for each
+ * chunk. */
 #include <CUnit/CUnit.h>
 #include <math.h>
 #include <stdlib.h>
@@ -176,6 +177,26 @@ static void test_master_time_ends_probe(void)
 	free(cost);
 }
 
+/* A loop of more iterations than the model's (40,000 here, 2,048 model
+ * iterations): SS's prediction counts each of its requests at the master,
+ * not one per model iteration, so it is at least the master's time for
+ * what remains, one iteration a request. */
+static void test_every_request_counted(void)
+{
+	double *cost = uniform_costs(40000, 1e-6);
+	struct toy t = {SCHED_AUTO, 0, speeds, 4, cost, 40000, 1e-6, 1e-4};
+	struct toy_out o;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(cost);
+	toy_run(&t, &o);
+	CU_ASSERT(o.exact);
+	CU_ASSERT_FATAL(o.ndec >= 1);
+	CU_ASSERT_EQUAL(o.dec[0].from, SCHED_SS);
+	CU_ASSERT(o.dec[0].t_from >= (double)o.dec[0].remaining * t.service);
+	CU_ASSERT_NOT_EQUAL(o.dec[0].to, SCHED_SS);
+	free(cost);
+}
+
 /* The same measurements in the same order give the same decisions (a
  * resumed master replays its journal into the same schedule). */
 static void test_same_measurements_same_decisions(void)
@@ -319,6 +340,8 @@ int sched_auto_suite_add(void)
 			    test_correlated_costs_keep_chunks_small) ||
 	       !CU_add_test(s, "the master's time ends the probe",
 			    test_master_time_ends_probe) ||
+	       !CU_add_test(s, "every request of a candidate counted",
+			    test_every_request_counted) ||
 	       !CU_add_test(s, "same measurements, same decisions",
 			    test_same_measurements_same_decisions) ||
 	       !CU_add_test(s, "nothing measured: factoring after the probe",
