@@ -619,11 +619,7 @@ static void settle_lists(struct bench_args *a)
 			cli_usage_error(PROG, "--schemes", s,
 					"awf learns its weights from one loop for the next: give "
 					"--loops N (N >= 2)");
-		if (o->loops > 1 && is_decentralized(s))
-			cli_usage_error(PROG, "--loops", s,
-					"Tree Scheduling and the balancing policies run one loop "
-					"a run");
-		if (o->loops > 1 && is_hdtss(s))
+		if (o->loops > 1 && (is_hdtss(s) || is_decentralized(s)))
 			cli_usage_error(PROG, "--loops", s,
 					"the simulation a cell is compared with models many loops "
 					"on a flat master only");

@@ -148,7 +148,9 @@ static void help(void)
 	       "                       stay registered, loop k gets dls.loop=k (pendulum's\n"
 	       "                       drift moves its costs with it); --out holds every\n"
 	       "                       loop, the table and JSON each loop's T_p and E;\n"
-	       "                       master-slave schemes, flat or below hmasters\n"
+	       "                       every scheme (Tree Scheduling and the balancing\n"
+	       "                       policies: each loop placed over the same chain, no\n"
+	       "                       journal)\n"
 	       "  --fresh-loops        each loop's scheme starts afresh (by default the\n"
 	       "                       adaptive techniques and auto go on from the loops\n"
 	       "                       before)\n"
@@ -735,14 +737,13 @@ static void check_scheme(struct run_opts *o, int64_t iterations)
 		cli_usage_error(PROG, "--scheme", "awf",
 				"awf learns its weights from one loop for the next: give --loops N "
 				"(N >= 2), or use awf-b, awf-c, awf-d or awf-e");
+	if (o->trees && o->fresh_loops)
+		cli_usage_error(PROG, "--fresh-loops", NULL,
+				"Tree Scheduling and the balancing policies start every loop from "
+				"the chain's first placement: there is nothing to start afresh");
 	if (o->loops > 1) {
-		char n[16];
-
-		snprintf(n, sizeof(n), "%d", o->loops);
-		if (o->trees)
-			cli_usage_error(PROG, "--loops", n,
-					"Tree Scheduling and the balancing policies run one loop a "
-					"run; many loops run under a master's scheme");
+		if (o->trees) /* the coordinator's journal covers a run of one loop */
+			o->journal = 0;
 		if (work_params_loop(o->params, o->nparams))
 			cli_usage_error(PROG, "--param", "dls.loop",
 					"a run of many loops numbers its loops itself "
@@ -853,7 +854,7 @@ static void plan_hmasters(struct run_opts *o)
 		if (d->master && !o->journal)
 			cli_usage_error(PROG, "--kill", d->name,
 					"only a run with a journal resumes its master or coordinator "
-					"(not --no-journal)");
+					"(not --no-journal, nor Tree Scheduling's many loops)");
 		if (d->from_start && (!o->journal || o->trees))
 			cli_usage_error(PROG, "--kill", d->name,
 					"@start+SECONDS counts from the start gate the master "

@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "assignment_conv.hh"
 #include "dls/err.h"
 #include "dls_log.h"
 #include "slave_orb.h"
@@ -164,7 +165,6 @@ static int register_tree(void *ctx, const char *name, double speed, struct place
 			 char *why, size_t len)
 {
 	slave_client *c = (slave_client *)ctx;
-	enum tree_gamma g = TREE_GAMMA_HALF;
 	DLS::Credentials cred;
 
 	try {
@@ -176,45 +176,12 @@ static int register_tree(void *ctx, const char *name, double speed, struct place
 
 		if (trust_check_parent(&c->secret, cred, &rid, &rkey, 1, r->reg.proof, why, len))
 			return parent_unproven(c, why, len);
-		memset(a, 0, sizeof(*a));
-		a->id = r->reg.slave_id;
-		a->vpower = r->reg.virtual_power;
-		if (proto_job_in(r->reg.job, &a->job, why, len))
+		if (slave_assignment_in(r.in(), a, why, len))
 			return DLS_EINVAL;
-		a->start = r->start;
-		a->count = r->count;
-		a->stride = r->stride;
-		a->tau = r->tau;
-		a->left_id = r->left_id;
-		a->right_id = r->right_id;
-		a->left_tau = r->left_tau;
-		a->right_tau = r->right_tau;
-		a->report_interval = r->report_interval;
-		if (tree_migrate_gamma_parse(r->gamma, &g)) {
-			snprintf(why, len, "unknown gamma '%s'", (const char *)r->gamma);
-			return DLS_EINVAL;
-		}
-		a->gamma = g;
-		a->bidirectional = r->bidirectional;
-		if (strcmp(r->policy, "trees")) { // workpile, roc or ripple
-			if (pile_policy_parse(r->policy, &a->policy)) {
-				snprintf(why, len, "unknown policy '%s'", (const char *)r->policy);
-				return DLS_EINVAL;
-			}
-			proto_pile_params_in(r->pile, &a->pile);
-			const char *bad = pile_params_check(a->policy, &a->pile, (int)r->npes);
-
-			if (bad || a->id < 0 || a->id >= (int)r->npes) {
-				snprintf(why, len, "policy '%s': %s", (const char *)r->policy,
-					 bad ? bad : "this slave's id is not among the run's");
-				return DLS_EINVAL;
-			}
-			a->piles = 1;
-			a->npes = (int)r->npes;
+		if (a->piles)
 			// before its keys: a balance message that comes once its
 			// peer key is known finds the run's size too
 			c->servant->set_npes(a->npes);
-		}
 		c->key = r->reg.key;
 		c->servant->set_tree_keys(r->reg.key, r->peer_key, r->left, r->left_key, r->right,
 					  r->right_key);

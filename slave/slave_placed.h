@@ -23,9 +23,9 @@ struct slave_placed *slave_placed_create(void);
 void slave_placed_destroy(struct slave_placed *s);
 
 /*
- * Registers with the coordinator and runs the loop of its placement until
- * the coordinator says stop.  The speed registered is tau = Speed / Q
- * (emulated: V / Q(0)).  DLS_OK, or as slave_run, with why.
+ * Registers with the coordinator and runs the loop of its placement, and
+ * in a run of many loops every next one, until the coordinator says stop.
+ * The speed registered is tau = Speed / Q (emulated: V / Q(0)).  DLS_OK, or as slave_run, with why.
  */
 int slave_placed_run(struct slave_placed *s, const struct slave_config *cfg,
 		     const struct placed_ops *ops, struct dls_slave_stats *st, struct placed_stats *ts,
@@ -50,6 +50,22 @@ void slave_placed_on_neighbours(struct slave_placed *s, int left, double left_ta
 				double right_tau);
 /* Incoming: the run is over. */
 void slave_placed_on_stop(struct slave_placed *s);
+
+/*
+ * Incoming, a run of many loops (PROTOCOL.md 10): every result of loop
+ * `loop` is in.  The slave stops computing it (after the iteration in
+ * hand) and this returns once nothing of the loop runs here.  DLS_OK.
+ */
+int slave_placed_end_loop(struct slave_placed *s, uint32_t loop);
+/*
+ * Incoming, once the loop before was ended: the next loop's placement.
+ * Returns once the slave took it (its job checked and opened as at
+ * registration: DLS_OK, the loop runs) or refused it (the error with why:
+ * the slave leaves the run); DLS_ESTATE when the loop before was not
+ * ended or the run is over here.
+ */
+int slave_placed_next_loop(struct slave_placed *s, const struct placement *a, char *why,
+			   size_t len);
 
 #ifdef __cplusplus
 }

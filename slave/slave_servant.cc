@@ -4,7 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <string>
+
 #include "dls_log.h"
+#include "assignment_conv.hh"
 #include "slave.h"
 #include "orb_util.hh"
 #include "log_limit.h"
@@ -137,7 +140,9 @@ void Slave_i::transfer(CORBA::Long from_slave_id, DLS::Capability key, CORBA::Lo
 
 		if (from_slave_id < 0) // the coordinator, after a failure
 			require_key(key, "transfer");
-		else if (peer_key_ == 0 || key != peer_key_) {
+		else if (peer_key_ == 0) // not placed yet, or between loops: the giver keeps it
+			throw DLS::Refused("transfer: this slave is not placed in a loop now");
+		else if (key != peer_key_) {
 			log_limited(&lim, (int)from_slave_id,
 				    "transfer from slave %d refused: not a neighbour's key",
 				    (int)from_slave_id);
@@ -269,6 +274,55 @@ void Slave_i::neighbours(DLS::Capability key, CORBA::Long left_id, DLS::PlacedSl
 	}
 	if (placed_)
 		slave_placed_on_neighbours(placed_, left_id, left_tau, right_id, right_tau);
+}
+
+void Slave_i::end_loop(DLS::Capability key, CORBA::ULong loop)
+{
+	{
+		omni_mutex_lock l(lock_);
+
+		require_key(key, "end_loop");
+	}
+	if (!placed_)
+		throw DLS::Refused("end_loop: this slave is not placed by a coordinator");
+	slave_placed_end_loop(placed_, loop);
+	omni_mutex_lock l(lock_);
+	// between loops: the next loop's demands and balance messages wait
+	// (early_, early_balance_) until next_loop gives the keys back
+	peer_key_ = 0;
+}
+
+void Slave_i::next_loop(DLS::Capability key, const DLS::TreeAssignment &next)
+{
+	struct placement a;
+	char why[SLAVE_WHY_LEN] = "";
+	int rc;
+
+	{
+		omni_mutex_lock l(lock_);
+
+		require_key(key, "next_loop");
+	}
+	if (!placed_)
+		throw DLS::Refused("next_loop: this slave is not placed by a coordinator");
+	if (next.reg.key != key || slave_assignment_in(next, &a, why, sizeof(why))) {
+		std::string cause = std::string("next_loop: ") +
+				    (why[0] ? why : "the assignment is of another slave");
+
+		throw DLS::Refused(cause.c_str());
+	}
+	{ // its neighbours of the new loop, before it asks them for work
+		omni_mutex_lock l(lock_);
+
+		left_ = DLS::PlacedSlave::_duplicate(next.left);
+		right_ = DLS::PlacedSlave::_duplicate(next.right);
+		left_key_ = next.left_key;
+		right_key_ = next.right_key;
+	}
+	rc = slave_placed_next_loop(placed_, &a, why, sizeof(why));
+	if (rc)
+		dls_refuse(rc, why);
+	set_tree_keys(key, next.peer_key, next.left, next.left_key, next.right, next.right_key);
 }
 
 DLS::PlacedSlave_ptr Slave_i::neighbour(enum tree_side side, uint64_t *key)

@@ -60,6 +60,8 @@ public:
 	void neighbours(DLS::Capability key, CORBA::Long left_id, DLS::PlacedSlave_ptr left,
 			CORBA::Double left_tau, DLS::Capability left_key, CORBA::Long right_id,
 			DLS::PlacedSlave_ptr right, CORBA::Double right_tau, DLS::Capability right_key) override;
+	void end_loop(DLS::Capability key, CORBA::ULong loop) override;
+	void next_loop(DLS::Capability key, const DLS::TreeAssignment &next) override;
 	int stop_requested() const
 	{
 		return stop_;

@@ -24,6 +24,7 @@ struct slave_tree {
 	pthread_cond_t cond; /* work arrived, neighbours changed, or stop */
 	struct stride_ranges held; /* unstarted iterations */
 	int placed, id, stop;
+	int loop_over; /* a run of many loops: this loop is over here (slave_tree_end_loop) */
 	int64_t iterations; /* the loop's, once placed */
 	int left, right; /* -1: none */
 	double tau, left_tau, right_tau;
@@ -139,6 +140,27 @@ void slave_tree_on_stop(struct slave_tree *t)
 	t->stop = 1;
 	pthread_cond_broadcast(&t->cond);
 	pthread_mutex_unlock(&t->lock);
+}
+
+void slave_tree_end_loop(struct slave_tree *t)
+{
+	pthread_mutex_lock(&t->lock);
+	t->loop_over = 1;
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+}
+
+/* What a loop leaves behind, gone before the next (its placement, work,
+ * demands); the lock is held.  The counts of what moved stay. */
+static void forget_loop(struct slave_tree *t)
+{
+	stride_ranges_free(&t->held);
+	memset(&t->held, 0, sizeof(t->held));
+	t->placed = 0;
+	t->loop_over = 0;
+	t->pending[TREE_LEFT] = t->pending[TREE_RIGHT] = 0;
+	t->nearly = 0;
+	t->asked = 0;
 }
 
 /* The coordinator's migrated(), as slave_call makes it. */
@@ -262,7 +284,7 @@ static int idle_step(struct run *r, struct slave_tree *t, const struct placed_op
 		return slave_report_unlocked(r, clock, &t->lock);
 	if (!t->asked)
 		ask(r, t, ops, a);
-	if (!t->stop && t->held.n == 0)
+	if (!t->stop && !t->loop_over && t->held.n == 0)
 		slave_wait_for_work(r, &t->cond, &t->lock);
 	return DLS_OK;
 }
@@ -284,7 +306,7 @@ int slave_tree_loop(struct slave_tree *t, struct run *r, const struct placed_ops
 		 a->right_id);
 	clock.last = dls_now();
 	pthread_mutex_lock(&t->lock);
-	while (!t->stop && !rc) {
+	while (!t->stop && !t->loop_over && !rc) {
 		int64_t before = t->ts.migrations_out;
 
 		serve_demands(r, t, ops, a);
@@ -301,8 +323,10 @@ int slave_tree_loop(struct slave_tree *t, struct run *r, const struct placed_ops
 		stretch.t0 = 0; /* out of work: results go now, then one demand, then wait */
 		rc = idle_step(r, t, ops, a, &clock);
 	}
+	if (t->loop_over && !t->stop)
+		forget_loop(t);
 	pthread_mutex_unlock(&t->lock);
-	if (!rc && r->store.n) /* cannot happen: the run ends once every result is in */
+	if (!rc && r->store.n) /* cannot happen: a loop ends once every result is in */
 		log_warn("stopped with %zu result blocks unsent", r->store.n);
 	if (ts)
 		*ts = t->ts;

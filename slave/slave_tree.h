@@ -34,8 +34,9 @@ void slave_tree_destroy(struct slave_tree *t);
  * (slave_placed.c): the iterations in hand one at a time, the neighbours'
  * demands served between them, results reported every report_interval
  * (and when out of work), then a demand to a neighbour and a wait for its
- * transfer, until the coordinator says stop.  DLS_OK, or the error of a
- * computation or a report, with r->why; *ts (may be NULL) what moved.
+ * transfer, until the coordinator says stop or ends the loop
+ * (slave_tree_end_loop).  DLS_OK, or the error of a computation or a
+ * report, with r->why; *ts (may be NULL) what moved.
  */
 int slave_tree_loop(struct slave_tree *t, struct run *r, const struct placed_ops *ops,
 		    const struct placement *a, struct placed_stats *ts);
@@ -54,6 +55,14 @@ void slave_tree_on_neighbours(struct slave_tree *t, int left, double left_tau, i
 			      double right_tau);
 /* Incoming: the run is over. */
 void slave_tree_on_stop(struct slave_tree *t);
+
+/*
+ * A run of many loops: the current loop is over (its every result is in).
+ * slave_tree_loop returns after the iteration in hand, having forgotten
+ * the loop (its placement, work and demands), so that the next placement
+ * starts it afresh; a demand that comes meanwhile waits for it.
+ */
+void slave_tree_end_loop(struct slave_tree *t);
 
 #ifdef __cplusplus
 }

@@ -55,6 +55,22 @@ static int check_config(const struct coordinator_config *c, char *why)
 			   "of range");
 		return DLS_EINVAL;
 	}
+	if (c->loops < 0 || c->loops > WORK_MAX_LOOPS) {
+		why_f(why, "%d loops: a run holds 1..%d", c->loops, WORK_MAX_LOOPS);
+		return DLS_EINVAL;
+	}
+	if (c->loops > 1 && work_params_loop(c->params, c->nparams)) {
+		why_f(why, "parameter dls.loop: a run of %d loops numbers its loops itself "
+			   "(loop k gets dls.loop=k)",
+		      c->loops);
+		return DLS_EINVAL;
+	}
+	if (c->loops > 1 && c->journal_dir[0]) {
+		why_f(why, "a journal of Tree Scheduling or a balancing policy covers a run of one "
+			   "loop: a run of %d loops goes without one",
+		      c->loops);
+		return DLS_EINVAL;
+	}
 	if ((cause = coordinator_policy_check(c))) {
 		why_f(why, "policy '%s': %s", c->policy, cause);
 		return DLS_EINVAL;
@@ -110,6 +126,8 @@ struct coordinator *coordinator_create(const struct coordinator_config *cfg, int
 		return NULL;
 	}
 	c->cfg = *cfg;
+	memcpy(c->loop_params, cfg->params, sizeof(c->loop_params));
+	c->nloop_params = cfg->nparams;
 	c->contact = calloc((size_t)cfg->nslaves, sizeof(*c->contact));
 	*err = result_store_init(&c->results, cfg->workload, cfg->params, (size_t)cfg->nparams,
 				 cfg->order, why, COORDINATOR_WHY_LEN);
@@ -279,6 +297,41 @@ uint64_t coordinator_child_key(struct coordinator *c, int id)
 	return key;
 }
 
+/* Slave id's place in the current loop; the lock is held, id is placed. */
+static void fill_place(struct coordinator *c, int id, struct coordinator_place *place)
+{
+	struct coordinator_side left, right;
+
+	memset(place, 0, sizeof(*place));
+	place->vpower = c->roster.v[id].info.vpower;
+	place->start = c->start[id];
+	place->count = c->count[id];
+	place->stride = c->stride[id];
+	place->tau = c->roster.v[id].info.speed;
+	place->key = c->roster.v[id].key;
+	place->peer_key = c->peer_key[id];
+	neighbours(c, id, &left, &right);
+	place->left_id = left.id;
+	place->left_tau = left.tau;
+	place->left_key = left.peer_key;
+	place->right_id = right.id;
+	place->right_tau = right.tau;
+	place->right_key = right.peer_key;
+}
+
+int coordinator_place(struct coordinator *c, int id, struct coordinator_place *place)
+{
+	int rc = DLS_ENOENT;
+
+	pthread_mutex_lock(&c->lock);
+	if (c->plan && id >= 0 && id < c->plan->npes) {
+		fill_place(c, id, place);
+		rc = DLS_OK;
+	}
+	pthread_mutex_unlock(&c->lock);
+	return rc;
+}
+
 /*
  * The id of a registration made already by the same process, not lost
  * (roster_find_again, the caller being the fingerprint of its reference,
@@ -301,7 +354,6 @@ static int registered_before(const struct coordinator *c, const char *name, doub
 int coordinator_register(struct coordinator *c, const char *name, double speed,
 			 const char *contact, int *id, struct coordinator_place *place, char *why)
 {
-	struct coordinator_side left, right;
 	uint64_t key, ticket = 0;
 	int rc = DLS_OK;
 
@@ -350,21 +402,7 @@ int coordinator_register(struct coordinator *c, const char *name, double speed,
 	}
 	if (rc)
 		goto out;
-	memset(place, 0, sizeof(*place));
-	place->vpower = c->roster.v[*id].info.vpower;
-	place->start = c->start[*id];
-	place->count = c->count[*id];
-	place->stride = c->stride[*id];
-	place->tau = speed;
-	place->key = key;
-	place->peer_key = c->peer_key[*id];
-	neighbours(c, *id, &left, &right);
-	place->left_id = left.id;
-	place->left_tau = left.tau;
-	place->left_key = left.peer_key;
-	place->right_id = right.id;
-	place->right_tau = right.tau;
-	place->right_key = right.peer_key;
+	fill_place(c, *id, place);
 	ticket = c->chain_ticket;
 out:
 	pthread_mutex_unlock(&c->lock);
@@ -421,6 +459,12 @@ int coordinator_report(struct coordinator *c, int id, uint64_t key, const struct
 
 	pthread_mutex_lock(&c->lock);
 	rc = coordinator_check_slave(c, id, key, why);
+	for (size_t b = 0; !rc && b < n; b++)
+		if (res[b].loop != c->loop) { /* a slave computes a loop until it is ended */
+			why_f(why, "results of loop %u: the run is in loop %u", res[b].loop,
+			      c->loop);
+			rc = DLS_EINVAL;
+		}
 	for (size_t b = 0; !rc && b < n; b++)
 		rc = ledger_fits(l, &res[b], why, COORDINATOR_WHY_LEN);
 	for (size_t b = 0; !rc && b < n; b++)
@@ -514,6 +558,8 @@ int coordinator_snapshot(struct coordinator *c, struct dls_status *out)
 	out->started = c->results.started;
 	out->done = c->results.done;
 	out->elapsed = result_store_elapsed(&c->results);
+	out->loop = c->loop;
+	out->loops = c->cfg.loops > 1 ? (uint32_t)c->cfg.loops : 0;
 	/* the slaves in chain order once it is built */
 	for (int k = 0; k < (c->plan ? c->plan->npes : c->roster.n); k++) {
 		int i = c->plan ? c->plan->chain[k] : k;
@@ -593,7 +639,7 @@ void coordinator_job(const struct coordinator *c, struct dls_job *out)
 {
 	memset(out, 0, sizeof(*out));
 	snprintf(out->run_name, sizeof(out->run_name), "%s", c->cfg.run_name);
-	work_describe(&c->results.work, c->cfg.workload, c->cfg.params, (size_t)c->cfg.nparams,
+	work_describe(&c->results.work, c->cfg.workload, c->loop_params, (size_t)c->nloop_params,
 		      out);
 	out->collect = DLS_COLLECT_PIGGYBACK; /* slaves report at intervals (TreeAssignment) */
 	out->scheme.kind = DLS_SCHEME_DECENTRALIZED;

@@ -61,6 +61,7 @@ struct coordinator_config {
 	int resume;		/* continue the journal in journal_dir (coordinator_open) */
 	int journal_os;		/* 0: every commit synced to the disk; 1: to the OS */
 	struct journal_key journal_key; /* the journal's MAC key (as a master's) */
+	int loops; /* a run of this many loops (0 or 1: one) over the same chain */
 };
 
 /* A slave's place in the chain. */
@@ -238,8 +239,32 @@ int coordinator_snapshot(struct coordinator *c, struct dls_status *out);
 /* The chain and Kim and Purtilo 1996's Table 2, for the report (free with run_report_tree_free). */
 int coordinator_tree_stats(struct coordinator *c, struct run_report_tree *out);
 
-/* The job the slaves learn when they register (JobSpec). */
+/* The job of the current loop (JobSpec): the one the slaves learn when
+ * they register, then each loop's (coordinator_next_loop). */
 void coordinator_job(const struct coordinator *c, struct dls_job *out);
+
+/* --- a run of many loops (coordinator_loops.c, PROTOCOL.md 10) --------- */
+
+/* The current loop, 0 first. */
+uint32_t coordinator_loop(struct coordinator *c);
+
+/* Non-zero while loops remain after the current one. */
+int coordinator_more_loops(struct coordinator *c);
+
+/*
+ * Every result of the current loop is in and every living slave ended it
+ * (PlacedSlave::end_loop): the next loop begins, its job the run's with
+ * dls.loop = its number, its first iterations placed over the same chain
+ * (as the first loop's; over the living slaves only once some were lost).
+ * The current loop's results are gone after it (take them first).  DLS_OK,
+ * DLS_ESTATE (results missing, no loop left, closing) or an error of the
+ * workload, with why.
+ */
+int coordinator_next_loop(struct coordinator *c, char *why);
+
+/* Slave id's place in the current loop: its first iterations, its living
+ * neighbours and its keys.  DLS_OK, or DLS_ENOENT for no such slave placed. */
+int coordinator_place(struct coordinator *c, int id, struct coordinator_place *place);
 
 /* The results, in loop-index order; complete once done.  Owned by c. */
 const struct result_store *coordinator_results(const struct coordinator *c);

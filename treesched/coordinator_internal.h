@@ -24,7 +24,10 @@ struct coordinator {
 	struct upcall_gate gate; /* callers inside (coordinator_enter .. _leave) */
 	struct coordinator_config cfg;
 	struct roster roster;	      /* who registered: ids, names, V_i, states */
-	struct result_store results; /* the image, the delivered iterations, T_p */
+	struct result_store results; /* the current loop's: its results, what is delivered, T_p */
+	uint32_t loop;		      /* the current loop, 0 first */
+	struct dls_param loop_params[DLS_MAX_PARAMS]; /* its workload's parameters */
+	int nloop_params;
 	char **contact;		      /* by id: how to reach it (its reference), or NULL */
 
 	/* the chain, built once when registration closes; by id unless said */

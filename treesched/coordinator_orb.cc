@@ -6,20 +6,26 @@
 
 #include <stdio.h>
 
+#include <string>
 #include <vector>
 
 #include "coordinator_servant.hh"
 #include "dls/err.h"
 #include "dls_log.h"
+#include "dls_time.h"
 #include "orb_util.hh"
 #include "publish.hh"
 #include "proto_conv.hh"
+#include "npy_file.h"
 #include "run_loop.h"
 
 struct served {
 	struct coordinator *c;
 	Coordinator_i *servant;
 	const struct coordinator_orb_opts *o;
+	std::vector<struct run_report_loop> loops; // a run of many loops: each one's figures
+	struct npy_stream *npy;			   // and its results, plane by plane
+	double placed_at; // when every slave was placed for the current loop (0: the first)
 };
 
 // Any living slave may hold work: work moves between them.
@@ -85,9 +91,98 @@ static void dismiss(void *ctx)
 	}
 }
 
+// The figures of the loop whose results are all in, and its results into
+// the file of every loop: 0, or -1 (said).
+static int keep_loop(served *s)
+{
+	const struct result_store *rs = coordinator_results(s->c);
+	struct dls_job job;
+	struct dls_status st;
+	struct run_report r;
+
+	if (coordinator_snapshot(s->c, &st))
+		return -1;
+	coordinator_job(s->c, &job);
+	run_report_build(&r, &job, &st, rs, &s->o->serve.out, 0, NULL);
+	s->loops.push_back({rs->loop, rs->work.loop.iterations, rs->t_start, rs->t_end,
+			    result_store_elapsed(rs), r.t_ideal, r.efficiency, r.work, 0,
+			    s->placed_at > 0 ? s->placed_at - rs->t_start : 0});
+	if (s->loops.size() > 1)
+		s->loops.back().gap = rs->t_start - s->loops[s->loops.size() - 2].t_end;
+	run_report_free(&r);
+	if (s->npy && npy_stream_append(s->npy, rs->data)) {
+		fprintf(stderr, "dls-treesched: cannot write '%s'\n", s->o->serve.out.npy);
+		return -1;
+	}
+	return 0;
+}
+
+// Slaves ids[0..n-1] told one by one; each that fails is lost with why
+// (after every call: a loss's repair calls its neighbours, which must be
+// in the loop the repair is of).
+static void tell_each(served *s, const int *ids, size_t n,
+		      int (*call)(served *, int, char *, size_t), const char *what)
+{
+	std::vector<std::string> failed(n);
+
+	for (size_t i = 0; i < n; i++) {
+		char why[256];
+
+		if (call(s, ids[i], why, sizeof(why)))
+			failed[i] = why;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!failed[i].empty()) {
+			std::string cause = std::string(what) + ": " + failed[i];
+
+			lost(s, ids[i], cause.c_str());
+		}
+}
+
+static int end_loop_call(served *s, int id, char *why, size_t len)
+{
+	return s->servant->end_loop(id, coordinator_loop(s->c), why, len);
+}
+
+static int next_loop_call(served *s, int id, char *why, size_t len)
+{
+	return s->servant->next_loop(id, why, len);
+}
+
+// A loop of a run of many loops is done: its figures and results are
+// kept; every living slave ends it (none of its calls is left on the way
+// when the books turn over), the next loop begins in the core, and each
+// is placed for it (PROTOCOL.md 10).
+static int loop_done(void *ctx)
+{
+	served *s = (served *)ctx;
+	std::vector<int> ids(COORDINATOR_MAX_SLAVES);
+	char why[COORDINATOR_WHY_LEN];
+	size_t n;
+
+	if (coordinator_config_of(s->c)->loops < 2)
+		return 0;
+	if (keep_loop(s))
+		return -1;
+	if (!coordinator_more_loops(s->c))
+		return 0;
+	n = coordinator_living(s->c, ids.data(), ids.size());
+	tell_each(s, ids.data(), n, end_loop_call, "did not end its loop");
+	if (coordinator_next_loop(s->c, why)) {
+		fprintf(stderr, "dls-treesched: cannot start loop %u: %s\n",
+			coordinator_loop(s->c) + 1, why);
+		return -1;
+	}
+	n = coordinator_living(s->c, ids.data(), ids.size());
+	tell_each(s, ids.data(), n, next_loop_call, "did not take the next loop");
+	s->placed_at = dls_now();
+	return 1;
+}
+
 static int write_outputs(void *ctx)
 {
 	served *s = (served *)ctx;
+	struct run_outputs out = s->o->serve.out;
 	struct dls_job job;
 	struct run_report_tree tree;
 	struct dls_status st;
@@ -102,7 +197,14 @@ static int write_outputs(void *ctx)
 	 * slave's load clock (set when its registration returns) */
 	run_report_build(&r, &job, &st, coordinator_results(s->c), &s->o->serve.out, 0,
 			 have_tree ? &tree : NULL);
-	rc = run_report_write(&r, coordinator_results(s->c), &s->o->serve.out);
+	run_report_set_loops(&r, s->loops.data(), s->loops.size());
+	if (s->npy) // written loop by loop
+		out.npy = NULL;
+	rc = run_report_write(&r, coordinator_results(s->c), &out);
+	if (s->npy) {
+		rc |= npy_stream_close(s->npy) ? 1 : 0;
+		s->npy = NULL;
+	}
 	run_report_free(&r);
 	if (have_tree)
 		run_report_tree_free(&tree);
@@ -128,13 +230,25 @@ extern "C" int coordinator_orb_run(struct coordinator *c, const struct coordinat
 	coordinator_job(c, &job);
 	Coordinator_i *servant =
 	    new Coordinator_i(c, proto_job_out(job), o->serve.ping_timeout_ms, o->serve.secret);
-	served s = {c, servant, o};
+	served s = {c, servant, o, {}, NULL, 0};
+	const struct result_store *rs = coordinator_results(c);
+	int status;
+
 	if (coordinator_resumed(c))
 		servant->resume();
 	struct run_loop_ops ops = {&s,	     "dls-treesched", {&s, living, ping, lost},
 				   wait_done, all_lost,	       snapshot,
-				   dismiss,   write_outputs,   o->serve.timeout_s, NULL, quiesce};
+				   dismiss,   write_outputs,   o->serve.timeout_s,
+				   loop_done, quiesce};
 
-	return dls_serve(servant, o->serve.ior_file, cfg->run_name, "treesched", cfg->nslaves,
-			 o->serve.secret, &ops, o->serve.ping_ms, o->serve.progress);
+	if (cfg->loops > 1 && o->serve.out.npy &&
+	    npy_stream_open(&s.npy, o->serve.out.npy, rs->work.loop.dtype, cfg->loops,
+			    rs->work.loop.iterations, rs->work.loop.result_bytes)) {
+		fprintf(stderr, "dls-treesched: cannot write '%s'\n", o->serve.out.npy);
+		return 1;
+	}
+	status = dls_serve(servant, o->serve.ior_file, cfg->run_name, "treesched", cfg->nslaves,
+			   o->serve.secret, &ops, o->serve.ping_ms, o->serve.progress);
+	npy_stream_close(s.npy); // the run ended before its last loop: no file
+	return status;
 }

@@ -26,7 +26,6 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version,
 							DLS::PlacedSlave_ptr self)
 {
 	Link::Inside inside(link_);
-	const struct coordinator_config *c = coordinator_config_of(c_);
 	struct coordinator_place p;
 	char why[COORDINATOR_WHY_LEN] = "";
 	int id = -1, rc;
@@ -43,12 +42,21 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version,
 	if (rc)
 		dls_refuse(rc, why);
 	remember_ref(id, self);
+	DLS::TreeAssignment *a = assignment(id, p, job_);
+	trust_.prove(cred, &id, &p.key, 1, a->reg.proof);
+	return a;
+}
+
+DLS::TreeAssignment *Coordinator_i::assignment(int id, const struct coordinator_place &p,
+					       const DLS::JobSpec &job)
+{
+	const struct coordinator_config *c = coordinator_config_of(c_);
 	DLS::TreeAssignment *a = new DLS::TreeAssignment;
+
 	a->reg.slave_id = id;
 	a->reg.key = p.key;
 	a->reg.virtual_power = p.vpower;
-	a->reg.job = job_;
-	trust_.prove(cred, &id, &p.key, 1, a->reg.proof);
+	a->reg.job = job;
 	a->peer_key = p.peer_key;
 	a->left_key = p.left_key;
 	a->right_key = p.right_key;
@@ -72,6 +80,43 @@ DLS::TreeAssignment *Coordinator_i::register_tree_slave(CORBA::ULong version,
 	// every slave may call every other: each asks peer() for those it calls
 	a->npes = coordinator_piles(c) ? coordinator_placed(c_) : 0;
 	return a;
+}
+
+int Coordinator_i::end_loop(int id, uint32_t loop, char *why, size_t len)
+{
+	DLS::PlacedSlave_var ref = reach(id);
+
+	if (CORBA::is_nil(ref)) {
+		snprintf(why, len, "no reference");
+		return DLS_ENOENT;
+	}
+	try {
+		ref->end_loop(coordinator_child_key(c_, id), loop);
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_corba_error(e, why, len);
+	}
+}
+
+int Coordinator_i::next_loop(int id, char *why, size_t len)
+{
+	DLS::PlacedSlave_var ref = reach(id);
+	struct coordinator_place p;
+	struct dls_job job;
+
+	if (CORBA::is_nil(ref) || coordinator_place(c_, id, &p)) {
+		snprintf(why, len, "no reference");
+		return DLS_ENOENT;
+	}
+	coordinator_job(c_, &job);
+	try {
+		DLS::TreeAssignment_var a = assignment(id, p, proto_job_out(job));
+
+		ref->next_loop(p.key, a.in());
+		return DLS_OK;
+	} catch (const CORBA::Exception &e) {
+		return dls_corba_error(e, why, len);
+	}
 }
 
 DLS::PlacedSlave_ptr Coordinator_i::peer(CORBA::Long slave_id, DLS::Capability key, CORBA::Long peer_id,

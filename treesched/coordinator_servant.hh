@@ -50,6 +50,12 @@ public:
 	// coordinator) the contact it registered; nil for none.
 	DLS::PlacedSlave_ptr reach(int id);
 
+	// A run of many loops: ends loop `loop` at slave id (it returns once
+	// nothing of the loop runs there), then places it for the next one
+	// (the core's current loop).  DLS_OK, or the error with why.
+	int end_loop(int id, uint32_t loop, char *why, size_t len);
+	int next_loop(int id, char *why, size_t len);
+
 	// The liveness ping through reach(): 0 when it answered, else why.
 	int ping_slave(int id, char *why, size_t len);
 
@@ -61,6 +67,10 @@ public:
 	}
 
 private:
+	// Slave id's TreeAssignment for place p and job (reg.proof empty).
+	DLS::TreeAssignment *assignment(int id, const struct coordinator_place &p,
+					const DLS::JobSpec &job);
+
 	typedef CoreLink<struct coordinator, coordinator_enter, coordinator_leave> Link;
 
 	void tell_neighbours(int id);

@@ -32,6 +32,12 @@ static void help(void)
 	       "  --run NAME              naming context of the run (default dls)\n"
 	       "  --slaves N              slaves to expect (required)\n"
 	       RUN_CLI_LOOP_HELP
+	       "  --loops N               run the loop N times in one run (default 1) over\n"
+	       "                          the same chain: the slaves stay, loop k gets\n"
+	       "                          parameter dls.loop=k and its first iterations as\n"
+	       "                          the first loop did (over the living slaves), and\n"
+	       "                          --out holds every loop, shape (N, iterations, ...);\n"
+	       "                          not with --journal\n"
 	       "  --gamma G               share a busy slave hands to an idle neighbour: half\n"
 	       "                          (default), proportional (tau_j/(tau_i+tau_j)) or ratio\n"
 	       "  --alloc A               first iterations: equal (default), proportional or\n"
@@ -63,7 +69,7 @@ static void help(void)
 	       "  -v, -q                  more or less logging (DLS_LOG_LEVEL)\n");
 }
 
-enum { O_GAMMA = 1, O_ALLOC, O_BIDI, O_REPORT, O_POLICY };
+enum { O_GAMMA = 1, O_ALLOC, O_BIDI, O_REPORT, O_POLICY, O_LOOPS };
 
 /* --resume DIR: the run's configuration from its journal, into the options. */
 static void resume_config(const char *dir, struct coordinator_config *cfg, struct run_cli *ro)
@@ -100,6 +106,7 @@ static const struct option treesched_options[] = {
 	{"bidirectional", no_argument, 0, O_BIDI},
 	{"report-interval", required_argument, 0, O_REPORT},
 	{"policy", required_argument, 0, O_POLICY},
+	{"loops", required_argument, 0, O_LOOPS},
 	PILES_CLI_LONG_OPTIONS,
 	{"help", no_argument, 0, 'h'},
 	{0, 0, 0, 0}};
@@ -133,11 +140,12 @@ static int treesched_option(struct treesched_args *a, int c)
 
 	if (run_cli_option(PROG, &a->ro, c, optarg))
 		return 0;
-	if (!a->ro.config_given && ((c >= O_GAMMA && c <= O_POLICY) || c >= PILES_OPT_SEED))
+	if (!a->ro.config_given && ((c >= O_GAMMA && c <= O_LOOPS) || c >= PILES_OPT_SEED))
 		a->ro.config_given = c == O_GAMMA    ? "--gamma"
 				     : c == O_ALLOC  ? "--alloc"
 				     : c == O_BIDI   ? "--bidirectional"
 				     : c == O_REPORT ? "--report-interval"
+				     : c == O_LOOPS  ? "--loops"
 						     : "--policy or its parameters";
 	if (pile_cli_option(PROG, &cfg->pile, NULL, c, optarg))
 		return 0;
@@ -153,6 +161,9 @@ static int treesched_option(struct treesched_args *a, int c)
 		break;
 	case O_BIDI:
 		cfg->bidirectional = 1;
+		break;
+	case O_LOOPS:
+		cfg->loops = (int)cli_i64_or_die(PROG, "--loops", optarg, 1, WORK_MAX_LOOPS);
 		break;
 	case O_REPORT:
 		cfg->report_interval = cli_double_or_die(PROG, "--report-interval", optarg, 0, 3600);
@@ -179,6 +190,10 @@ static void settle(struct treesched_args *a)
 
 	if (coordinator_piles(cfg) && cfg->alloc == TREE_ALLOC_ROUND_ROBIN)
 		cli_usage_error(PROG, "--alloc", "round-robin", "applies to --policy trees only");
+	if (cfg->loops > 1 && (ro->journal_dir || ro->resume_dir))
+		cli_usage_error(PROG, ro->journal_dir ? "--journal" : "--resume", NULL,
+				"the coordinator's journal covers a run of one loop: a run of "
+				"--loops N goes without one");
 	if (ro->resume_dir && !ro->config_given && !ro->journal_dir)
 		resume_config(ro->resume_dir, cfg, ro);
 	run_cli_finish(PROG, ro);

@@ -20,7 +20,7 @@ extern "C" {
 #endif
 
 /* Mirrors DLS::PROTOCOL_VERSION: a peer of another version is refused. */
-#define DLS_PROTOCOL_VERSION 12u
+#define DLS_PROTOCOL_VERSION 13u
 
 /* Iterations [start, start + count) of the loop: a chunk, a held or requeued range. */
 struct dls_range {

@@ -135,7 +135,7 @@ static void *run_slave(void *arg)
 	struct placed_ops ops = {w,		op_register, op_report, op_migrated,
 				     op_demand, op_transfer, NULL, NULL, op_balance, op_give};
 	struct dls_slave_stats st;
-	struct placed_stats ts;
+	struct placed_stats ts = {0, 0, 0, 0};
 	char why[256];
 
 	w->rc = slave_placed_run(w->t, &w->cfg, &ops, &st, &ts, why, sizeof(why));

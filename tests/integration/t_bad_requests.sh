@@ -51,7 +51,7 @@ grep -q "refused: a second result for the same range: iteration [0-9]* was alrea
 grep -q "refused: register with a NaN speed: speed nan" "$T/bad.log"
 grep -q "refused: result with a count above maxit: result of iteration [0-9]* refused: column [0-9]* row 0 carries count 257: a Mandelbrot count is 1..256 (maxit)" "$T/bad.log"
 grep -q "refused: result with a count of 0: result of iteration [0-9]* refused: column [0-9]* row 0 carries count 0" "$T/bad.log"
-grep -q "refused: register speaking protocol version 1: register_slave: the caller speaks DLS protocol version 1, this peer speaks version 12" "$T/bad.log"
+grep -q "refused: register speaking protocol version 1: register_slave: the caller speaks DLS protocol version 1, this peer speaks version 13" "$T/bad.log"
 grep -q "refused: result with one octet too few: result \[[0-9]*, +[0-9]*) carries [0-9]* octets, expected" "$T/bad.log"
 grep -q "refused: request that leaves an older chunk undelivered: slave [0-9]* holds [0-9]* undelivered iterations and its request delivers 0, leaving some of a chunk older than its last one" "$T/bad.log"
 grep -q "refused: request with another capability: slave [0-9]*: the call does not carry the capability issued to that slave at registration" "$T/bad.log"

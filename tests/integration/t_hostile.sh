@@ -55,7 +55,7 @@ wait_for sh -c "nameclt $NS list DLS/ht | grep -c '^slave\.' | grep -qx 3"
 "$DLS_TEST_BIN_DIR/bad_client" --intruder-trees ht 3 $NS $EP >"$T/tintruder.log" 2>&1
 wait "$TREE"
 same_image "$T/ht.pgm" "$REF"
-expect_eq "tree attacks refused" "$(grep -c '^refused:' "$T/tintruder.log")" 32
+expect_eq "tree attacks refused" "$(grep -c '^refused:' "$T/tintruder.log")" 38
 ! grep -q '^ACCEPTED\|^FAILED' "$T/tintruder.log"
 grep -q "refused: report as a real slave: slave 0: the call does not carry the capability" "$T/tintruder.log"
 grep -q "refused: take back a tree slave's chunk: take_back: the caller does not show" "$T/tintruder.log"
@@ -63,7 +63,9 @@ grep -q "refused: demand from a stranger: demand: the caller does not show this 
 ! grep -q "lost" "$T/tree.log"
 grep -q "refused: balance from a stranger: balance: this slave does not run a workpile" "$T/tintruder.log"
 grep -q "refused: a peer's reference as a real slave: slave 0: the call does not carry the capability" "$T/tintruder.log"
-echo "ok tree intruder: 32 refused, image exact"
+grep -q "refused: end a loop of a tree slave: end_loop: the caller does not show this slave's capability" "$T/tintruder.log"
+grep -q "refused: place a tree slave for a next loop: next_loop: the caller does not show this slave's capability" "$T/tintruder.log"
+echo "ok tree intruder: 38 refused, image exact"
 
 # --- the naming service hijacked ---------------------------------------------------------------
 # a stranger's open master, bound as run v's master: v's slave refuses it

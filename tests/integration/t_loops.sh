@@ -3,9 +3,11 @@
 # one loop to the next, loop k computes the job with dls.loop=k (the
 # pendulum's drift moves its costs), and --out holds every loop, each
 # byte-identical to `dls reference` of that loop, for every scheme family,
-# hmasters in both modes, the end collection, a slave killed in a later
-# loop and the master killed in a later loop and resumed from its journal.
-# What cannot run many loops is refused before anything starts.
+# hmasters in both modes, Tree Scheduling and a balancing policy, the end
+# collection, a slave killed in a later loop (under a master and under
+# Tree Scheduling) and the master killed in a later loop and resumed from
+# its journal.  What cannot run many loops is refused before anything
+# starts.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -54,22 +56,38 @@ run_loops relay --speeds 1,2,1,2 --scheme fss --hmasters 2 --hmode relay
 # two-level hmasters: each passes its parent's loop on to its slaves, the
 # job with each one's first chunk of the loop
 run_loops twolevel --speeds 1,2,1,2 --hmasters 2 --hmode twolevel
+# Tree Scheduling and a balancing policy: every loop placed over the same
+# chain, the slaves ending each loop before the next is placed
+run_loops trees --speeds 1,2,1,2 --scheme trees
+run_loops workpile --speeds 1,2,1 --scheme workpile
+grep -q "^scheme trees\|chain (work flows right)" "$T/trees.log" || fail "trees: no chain in the table"
+
 # a slave killed by kill -9 once the first loop is done: its work goes to
 # the others, every loop exact, and the later loops start without it
-DLS_LOG_LEVEL=info dls run $PARAMS --loops $LOOPS --out "$T/kill.npy" --json "$T/kill.json" --no-progress \
-	--speeds 1,2,1,2 --t-iter 400 --dir "$T/kill-dir" >"$T/kill.log" 2>&1 &
-RUN=$!
-for _ in $(seq 600); do
-	grep -q "every result is in" "$T/kill-dir/master.log" 2>/dev/null && break
-	sleep 0.1
-done
-grep -q "every result is in" "$T/kill-dir/master.log" || fail "kill: the first loop did not end"
-VICTIM=$(sed -n 's/.* slave\.1\[\([0-9]*\)\] .*/\1/p' "$T/kill-dir/slave.1.log" | head -1)
-[ -n "$VICTIM" ] || fail "kill: no pid in slave.1.log"
-kill -9 "$VICTIM"
-wait "$RUN" || { cat "$T/kill.log"; fail "kill: dls run failed"; }
-grep -q "'slave.1' lost" "$T/kill-dir/master.log" || fail "kill: slave.1 was not lost"
-loops_exact kill
+# (their first iterations placed over the living slaves)
+kill_in_loop() { # NAME ARGS...
+	local name=$1
+	shift
+	DLS_LOG_LEVEL=info dls run $PARAMS --loops $LOOPS --out "$T/$name.npy" --json "$T/$name.json" \
+		--no-progress --speeds 1,2,1,2 --t-iter 400 --dir "$T/$name-dir" "$@" \
+		>"$T/$name.log" 2>&1 &
+	RUN=$!
+	for _ in $(seq 600); do
+		grep -q "every result is in" "$T/$name-dir/master.log" 2>/dev/null && break
+		sleep 0.1
+	done
+	grep -q "every result is in" "$T/$name-dir/master.log" || fail "$name: the first loop did not end"
+	VICTIM=$(sed -n 's/.* slave\.1\[\([0-9]*\)\] .*/\1/p' "$T/$name-dir/slave.1.log" | head -1)
+	[ -n "$VICTIM" ] || fail "$name: no pid in slave.1.log"
+	kill -9 "$VICTIM"
+	wait "$RUN" || { cat "$T/$name.log"; fail "$name: dls run failed"; }
+	grep -q "'slave.1' lost" "$T/$name-dir/master.log" || fail "$name: slave.1 was not lost"
+	loops_exact "$name"
+}
+kill_in_loop kill
+kill_in_loop kill-trees --scheme trees
+grep -q "loop $((LOOPS - 1)) of $LOOPS" "$T/kill-trees-dir/master.log" ||
+	fail "kill-trees: the coordinator did not begin the last loop"
 
 # the master killed by kill -9 in the middle of a later loop: dls run
 # resumes it from its journal in that loop (the loops before done, their
@@ -108,8 +126,12 @@ cmp "$T/alone.npy" "$T/ref2.npy"
 echo "ok loop 2 alone, in a run of one loop, exact"
 
 # what cannot run many loops says so before anything starts
-expect_usage_error "^dls run: --loops '3': Tree Scheduling and the balancing policies run one loop" \
-	dls run --speeds 1,2 --scheme trees --loops 3
+expect_usage_error "^dls run: --fresh-loops: Tree Scheduling and the balancing policies start every loop" \
+	dls run --speeds 1,2 --scheme trees --loops 3 --fresh-loops
+expect_usage_error "^dls-treesched: --journal: the coordinator's journal covers a run of one loop" \
+	dls-treesched --slaves 2 --loops 3 --journal "$T/tj"
+expect_usage_error "^dls run: --kill 'master': only a run with a journal resumes" \
+	dls run --speeds 1,2 --scheme trees --loops 3 --kill master@1
 expect_usage_error "^dls run: --scheme 'awf': awf learns its weights from one loop for the next" \
 	dls run --speeds 1,2 --scheme awf
 expect_usage_error "^dls-master: --loops '.*mkill-dir': a resumed run takes its configuration from its journal" \

@@ -221,6 +221,10 @@ static void intrude_trees(DLS::Coordinator_ptr co, const char *run, int nslaves,
 		EXPECT_REFUSED("stop a tree slave", sl->stop(0, "intruder"));
 		EXPECT_REFUSED("take back a tree slave's chunk", sl->take_back(1, 0, 1));
 		EXPECT_REFUSED("balance from a stranger", sl->balance(0, 1, 0, 5, 5, 0, 0));
+		EXPECT_REFUSED("end a loop of a tree slave", sl->end_loop(1, 0));
+		DLS::TreeAssignment next;
+		next.reg.key = 1;
+		EXPECT_REFUSED("place a tree slave for a next loop", sl->next_loop(1, next));
 	}
 }
 
