@@ -33,6 +33,9 @@ extern "C" {
  * two leave a few microseconds apart on two connections, so only a lost
  * predecessor makes it wait this long. */
 #define MASTER_EARLY_WAIT_MS 10000
+/* A resumed run's end waits up to this long (within the rejoin window) for
+ * a slave that has not rejoined yet to come back and hear DONE. */
+#define MASTER_REJOIN_END_MS 2000
 
 struct master_config {
 	char run_name[64];

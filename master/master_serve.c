@@ -1132,9 +1132,36 @@ size_t master_slaves_undismissed(struct master *m, int *ids, size_t max)
 	return n;
 }
 
+/*
+ * How long the end waits for the slaves to ask and hear DONE, in ms: a
+ * WAIT's few rounds; after a resume, while a slave that has not rejoined
+ * yet may still (its rejoin window open), long enough for its retries
+ * (slave_rejoin: at least every 500 ms), so that a run that ends soon
+ * after a resume does not lose a slave that was on its way back.
+ */
+static int end_wait_ms(struct master *m)
+{
+	int ms = 4 * m->cfg.wait_ms + 200;
+	double left = 0;
+
+	pthread_mutex_lock(&m->lock);
+	for (int i = 0; m->resumed_at > 0 && i < m->roster.n; i++)
+		if (!m->children[i].rejoined && roster_alive(&m->roster, i) &&
+		    m->roster.v[i].info.state != DLS_SLAVE_DONE)
+			left = m->resumed_at + m->cfg.rejoin_ms / 1000.0 - dls_now();
+	pthread_mutex_unlock(&m->lock);
+	if (left > 0) {
+		int rejoin = left * 1000 < MASTER_REJOIN_END_MS ? (int)(left * 1000)
+								  : MASTER_REJOIN_END_MS;
+
+		ms = ms > rejoin ? ms : rejoin;
+	}
+	return ms;
+}
+
 size_t master_slaves_to_stop(struct master *m, int *ids, size_t max)
 {
-	if (!master_wait_dismissed(m, 4 * m->cfg.wait_ms + 200))
+	if (!master_wait_dismissed(m, end_wait_ms(m)))
 		return 0;
 	return master_slaves_undismissed(m, ids, max);
 }

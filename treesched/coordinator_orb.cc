@@ -6,7 +6,10 @@
 
 #include <stdio.h>
 
+#include <atomic>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "coordinator_servant.hh"
@@ -117,20 +120,36 @@ static int keep_loop(served *s)
 	return 0;
 }
 
-// Slaves ids[0..n-1] told one by one; each that fails is lost with why
-// (after every call: a loss's repair calls its neighbours, which must be
-// in the loop the repair is of).
+// At most this many calls of a loop's turn at once.
+#define TELL_THREADS 16
+
+// Slaves ids[0..n-1] told, up to TELL_THREADS at once (each call waits for
+// its slave: end_loop for the iteration in hand); each that fails is lost
+// with why, after every call (a loss's repair calls its neighbours, which
+// must be in the loop the repair is of).
 static void tell_each(served *s, const int *ids, size_t n,
 		      int (*call)(served *, int, char *, size_t), const char *what)
 {
 	std::vector<std::string> failed(n);
+	std::atomic<size_t> next(0);
+	std::vector<std::thread> workers;
+	auto work = [&]() {
+		for (size_t i; (i = next++) < n;) {
+			char why[256];
 
-	for (size_t i = 0; i < n; i++) {
-		char why[256];
+			if (call(s, ids[i], why, sizeof(why)))
+				failed[i] = why;
+		}
+	};
 
-		if (call(s, ids[i], why, sizeof(why)))
-			failed[i] = why;
+	try {
+		for (size_t k = 1; k < TELL_THREADS && k < n; k++)
+			workers.emplace_back(work);
+	} catch (const std::system_error &) { // fewer threads: this one does the rest
 	}
+	work();
+	for (std::thread &t : workers)
+		t.join();
 	for (size_t i = 0; i < n; i++)
 		if (!failed[i].empty()) {
 			std::string cause = std::string(what) + ": " + failed[i];
