@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs of many loops (BENCHMARKS.md 15), in one invocation:
-#   cost     1000 loops of 64 cheap iterations on C8: from a loop's last
+#   cost     1000 loops of 64 cheap iterations on C8, under a master
+#            (dtss), Tree Scheduling and workpile: from a loop's last
 #            result to every slave holding its first chunk of the next
 #            (the JSON's gap + all_given), beside the bare ORB round trip
 #            (dls orbping: N two-way calls on one connection)
@@ -29,17 +30,22 @@ median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2 ? v[(NR + 1) / 2] :
 for part in $parts; do
 case $part in
 cost)
-	"$BIN/dls" run --cluster C8 --loops 1000 --width 64 --height 16 --maxit 32 --no-journal \
-		--no-progress --json "$OUT/cost.json" >"$OUT/cost.log" 2>&1
-	/usr/bin/python3 - "$OUT/cost.json" <<'PY'
+	# the master's scheme (dtss), Tree Scheduling and a balancing policy:
+	# for the last two, "holding a chunk" is every slave placed for the
+	# next loop (the gate: every slave ended the loop before)
+	for s in dtss trees workpile; do
+		"$BIN/dls" run --cluster C8 --scheme $s --loops 1000 --width 64 --height 16 --maxit 32 \
+			--no-journal --no-progress --json "$OUT/cost-$s.json" >"$OUT/cost-$s.log" 2>&1
+		/usr/bin/python3 - "$OUT/cost-$s.json" $s <<'PY'
 import json, statistics, sys
 L = json.load(open(sys.argv[1]))["loops"]
 s = [(l["gap"] + l["all_given"]) * 1e3 for l in L[1:]]
 g = [l["gap"] * 1e3 for l in L[1:]]
-print("cost: %d loops; last result -> every slave holding a chunk: median %.3f ms, p90 %.3f ms, max %.3f ms (gate alone: median %.3f ms); a loop's T_p median %.2f ms"
-      % (len(L), statistics.median(s), sorted(s)[int(0.9 * len(s))], max(s), statistics.median(g),
-         statistics.median(l["t_p"] for l in L) * 1e3))
+print("cost: %-8s %d loops; last result -> every slave holding a chunk: median %.3f ms, p90 %.3f ms, max %.3f ms (gate alone: median %.3f ms); a loop's T_p median %.2f ms"
+      % (sys.argv[2], len(L), statistics.median(s), sorted(s)[int(0.9 * len(s))], max(s),
+         statistics.median(g), statistics.median(l["t_p"] for l in L) * 1e3))
 PY
+	done
 	rm -f "$OUT/ping.ior"
 	"$BIN/dls" orbping --serve "$OUT/ping.ior" -ORBendPoint giop:tcp:127.0.0.1: &
 	server=$!
