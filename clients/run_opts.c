@@ -149,8 +149,7 @@ static void help(void)
 	       "                       drift moves its costs with it); --out holds every\n"
 	       "                       loop, the table and JSON each loop's T_p and E;\n"
 	       "                       every scheme (Tree Scheduling and the balancing\n"
-	       "                       policies: each loop placed over the same chain, no\n"
-	       "                       journal)\n"
+	       "                       policies: each loop placed over the same chain)\n"
 	       "  --fresh-loops        each loop's scheme starts afresh (by default the\n"
 	       "                       adaptive techniques and auto go on from the loops\n"
 	       "                       before)\n"
@@ -742,8 +741,6 @@ static void check_scheme(struct run_opts *o, int64_t iterations)
 				"Tree Scheduling and the balancing policies start every loop from "
 				"the chain's first placement: there is nothing to start afresh");
 	if (o->loops > 1) {
-		if (o->trees) /* the coordinator's journal covers a run of one loop */
-			o->journal = 0;
 		if (work_params_loop(o->params, o->nparams))
 			cli_usage_error(PROG, "--param", "dls.loop",
 					"a run of many loops numbers its loops itself "
@@ -854,7 +851,7 @@ static void plan_hmasters(struct run_opts *o)
 		if (d->master && !o->journal)
 			cli_usage_error(PROG, "--kill", d->name,
 					"only a run with a journal resumes its master or coordinator "
-					"(not --no-journal, nor Tree Scheduling's many loops)");
+					"(not --no-journal)");
 		if (d->from_start && (!o->journal || o->trees))
 			cli_usage_error(PROG, "--kill", d->name,
 					"@start+SECONDS counts from the start gate the master "

@@ -15,6 +15,7 @@
 #include "slave_internal.h"
 #include "slave_pile.h"
 #include "slave_tree.h"
+#include "work.h"
 
 struct slave_placed {
 	pthread_mutex_t lock;
@@ -143,9 +144,18 @@ int slave_placed_end_loop(struct slave_placed *s, uint32_t loop)
 int slave_placed_next_loop(struct slave_placed *s, const struct placement *a, char *why,
 			   size_t len)
 {
+	uint32_t loop = 0;
 	int rc;
 
+	if (work_params_loop_number(a->job.params, (size_t)a->job.nparams, &loop, why, len))
+		return DLS_EINVAL;
 	pthread_mutex_lock(&s->lock);
+	if (s->running == (int64_t)loop && !s->stop) {
+		/* a coordinator resumed from its journal places every slave again
+		 * in the loop it resumed in: this one runs it already */
+		pthread_mutex_unlock(&s->lock);
+		return DLS_OK;
+	}
 	if (s->running >= 0 || s->has_next || s->stop) {
 		snprintf(why, len, "next_loop: %s",
 			 s->stop ? "the run is over here"

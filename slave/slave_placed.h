@@ -61,8 +61,9 @@ int slave_placed_end_loop(struct slave_placed *s, uint32_t loop);
  * Incoming, once the loop before was ended: the next loop's placement.
  * Returns once the slave took it (its job checked and opened as at
  * registration: DLS_OK, the loop runs) or refused it (the error with why:
- * the slave leaves the run); DLS_ESTATE when the loop before was not
- * ended or the run is over here.
+ * the slave leaves the run); DLS_OK at once for the loop it runs already
+ * (a resumed coordinator places every slave again); DLS_ESTATE when the
+ * loop before was not ended or the run is over here.
  */
 int slave_placed_next_loop(struct slave_placed *s, const struct placement *a, char *why,
 			   size_t len);

@@ -65,12 +65,6 @@ static int check_config(const struct coordinator_config *c, char *why)
 		      c->loops);
 		return DLS_EINVAL;
 	}
-	if (c->loops > 1 && c->journal_dir[0]) {
-		why_f(why, "a journal of Tree Scheduling or a balancing policy covers a run of one "
-			   "loop: a run of %d loops goes without one",
-		      c->loops);
-		return DLS_EINVAL;
-	}
 	if ((cause = coordinator_policy_check(c))) {
 		why_f(why, "policy '%s': %s", c->policy, cause);
 		return DLS_EINVAL;

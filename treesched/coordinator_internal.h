@@ -98,6 +98,8 @@ uint64_t coordinator_log_migrated(struct coordinator *c, int from, int to, int64
 uint64_t coordinator_log_lost(struct coordinator *c, int id, const char *cause);
 void coordinator_log_dismissed(struct coordinator *c, int id);
 void coordinator_log_done(struct coordinator *c);
+/* The next loop began (c->loop, its T_p's start). */
+uint64_t coordinator_log_loop(struct coordinator *c);
 /* A repair was carried out.  Without the lock. */
 void coordinator_log_repaired(struct coordinator *c, int64_t serial);
 

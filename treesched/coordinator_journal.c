@@ -77,6 +77,9 @@ static char *config_json(const struct coordinator_config *c)
 		tree_plan_alloc_name(c->alloc), "gamma", tree_migrate_gamma_name(c->gamma),
 		"bidirectional", c->bidirectional, "report_interval", c->report_interval, "policy",
 		c->policy[0] ? c->policy : "trees", "pile", pile_json(&c->pile));
+
+	if (o && c->loops > 1) /* a run of one loop journals what it always did */
+		json_object_set_new(o, "loops", json_integer(c->loops));
 	char *text = o ? json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
 
 	json_decref(o);
@@ -116,7 +119,11 @@ static int config_from_json(const char *text, struct coordinator_config *c, char
 		why_f(why, "the journal's allocation '%s' or gamma '%s' is unknown", alloc, gamma);
 		goto out;
 	}
-	json_unpack(o, "{s?s, s?o}", "policy", &policy, "pile", &pile);
+	json_unpack(o, "{s?s, s?o, s?i}", "policy", &policy, "pile", &pile, "loops", &c->loops);
+	if (c->loops < 0 || c->loops > WORK_MAX_LOOPS) {
+		why_f(why, "the journal's configuration: %d loops", c->loops);
+		goto out;
+	}
 	if (journal_copy_str(c->policy, sizeof(c->policy), policy, "policy", why,
 			     COORDINATOR_WHY_LEN))
 		goto out;
@@ -261,15 +268,39 @@ static int replay_report(struct coordinator *c, json_t *o, const struct dls_resu
 			 size_t n, char *why, size_t len)
 {
 	char reason[COORDINATOR_WHY_LEN];
+	struct dls_result *mine;
 	struct dls_times t;
 	json_t *times;
-	int id;
+	int id, rc;
 
 	if (event_slave(c, o, "id", &id) || json_unpack(o, "{s:o}", "times", &times) ||
 	    journal_times_from_json(times, &t))
 		return bad_event(why, len, "report", "malformed");
-	if (coordinator_report(c, id, roster_key(&c->roster, id), blocks, n, &t, reason))
-		return bad_event(why, len, "report", reason);
+	/* a report's blocks are of the loop the events before it began */
+	mine = malloc((n ? n : 1) * sizeof(*mine));
+	if (!mine)
+		return DLS_ENOMEM;
+	for (size_t b = 0; b < n; b++) {
+		mine[b] = blocks[b];
+		mine[b].loop = c->loop;
+	}
+	rc = coordinator_report(c, id, roster_key(&c->roster, id), mine, n, &t, reason);
+	free(mine);
+	return rc ? bad_event(why, len, "report", reason) : DLS_OK;
+}
+
+/* The next loop of a run of many loops began. */
+static int replay_loop(struct coordinator *c, json_t *o, char *why, size_t len)
+{
+	char reason[COORDINATOR_WHY_LEN];
+	double t_start;
+	int loop;
+
+	if (json_unpack(o, "{s:i, s:F}", "loop", &loop, "t_start", &t_start))
+		return bad_event(why, len, "loop", "malformed");
+	if (loop != (int)c->loop + 1 || coordinator_next_loop(c, reason))
+		return bad_event(why, len, "loop", "not the loop after the one replayed");
+	c->results.t_start = t_start;
 	return DLS_OK;
 }
 
@@ -326,6 +357,8 @@ static int replay_event(void *ctx, const char *kind, const char *body,
 		rc = replay_migrated(c, o, why, len);
 	else if (!strcmp(kind, "lost"))
 		rc = replay_lost(c, o, why, len);
+	else if (!strcmp(kind, "loop"))
+		rc = replay_loop(c, o, why, len);
 	else if (!strcmp(kind, "repaired"))
 		if (json_unpack(o, "{s:I}", "serial", &serial))
 			rc = bad_event(why, len, kind, "malformed");
@@ -344,6 +377,18 @@ static int replay_event(void *ctx, const char *kind, const char *body,
 		rc = bad_event(why, len, kind, "unknown to this program");
 	json_decref(o);
 	return rc;
+}
+
+/* " in loop K of N" for a run of many loops, else "" (one static buffer:
+ * the main thread's). */
+static const char *loop_of(const struct coordinator *c)
+{
+	static char text[48];
+
+	if (c->cfg.loops < 2)
+		return "";
+	snprintf(text, sizeof(text), " in loop %u of %d", (unsigned)c->loop, c->cfg.loops);
+	return text;
 }
 
 /* Makes a fresh journal (cfg.journal_dir) or, resuming, replays it. */
@@ -369,9 +414,9 @@ static int journal_begin(struct coordinator *c, char *why)
 	if (c->results.done && rp.t_end > 0)
 		c->results.t_end = rp.t_end;
 	c->resumed_at = dls_now();
-	log_warn("resumed run '%s' from '%s': %zu events replayed in %.3f s, %lld of %lld "
+	log_warn("resumed run '%s' from '%s'%s: %zu events replayed in %.3f s, %lld of %lld "
 		 "iterations delivered, %zu repairs to carry out again%s",
-		 c->cfg.run_name, c->cfg.journal_dir, rp.events, dls_now() - t0,
+		 c->cfg.run_name, c->cfg.journal_dir, loop_of(c), rp.events, dls_now() - t0,
 		 (long long)c->results.ledger.ndelivered,
 		 (long long)c->results.work.loop.iterations, c->npending,
 		 c->plan ? "" : "; the chain was not built: the slaves register again");

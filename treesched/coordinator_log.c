@@ -10,7 +10,9 @@
  *   lost       a slave declared lost (its iterations go to a neighbour)
  *   repaired   the repair with this serial was carried out
  *   dismissed  a slave told the run is over
- *   done       the last result arrived (T_p's end)
+ *   done       the last result of the loop arrived (its T_p's end)
+ *   loop       a run of many loops: the next loop began (its number, its
+ *              T_p's start), every slave having ended the one before
  *
  * Called with the coordinator's lock held, except coordinator_log_repaired.
  */
@@ -99,6 +101,15 @@ void coordinator_log_done(struct coordinator *c)
 {
 	if (logging(c))
 		append(c, "done", json_pack("{s:f}", "t_end", c->results.t_end), NULL, 0);
+}
+
+uint64_t coordinator_log_loop(struct coordinator *c)
+{
+	if (!logging(c))
+		return 0;
+	return append(c, "loop",
+		      json_pack("{s:i, s:f}", "loop", (int)c->loop, "t_start", c->results.t_start),
+		      NULL, 0);
 }
 
 void coordinator_log_repaired(struct coordinator *c, int64_t serial)

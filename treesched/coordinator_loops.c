@@ -158,6 +158,7 @@ int coordinator_next_loop(struct coordinator *c, char *why)
 {
 	struct dls_param params[DLS_MAX_PARAMS];
 	struct result_store fresh;
+	uint64_t ticket = 0;
 	int n = c->cfg.nparams, rc;
 
 	pthread_mutex_lock(&c->lock);
@@ -189,9 +190,11 @@ int coordinator_next_loop(struct coordinator *c, char *why)
 		memcpy(c->loop_params, params, sizeof(params));
 		c->nloop_params = n;
 		result_store_start(&c->results);
+		ticket = coordinator_log_loop(c);
 		log_info("loop %u of %d: %lld iterations", c->loop, c->cfg.loops,
 			 (long long)coordinator_iterations(c));
 	}
 	pthread_mutex_unlock(&c->lock);
+	journal_wait(c->journal, ticket); /* durable before any slave is placed for it */
 	return rc;
 }

@@ -253,18 +253,34 @@ extern "C" int coordinator_orb_run(struct coordinator *c, const struct coordinat
 	const struct result_store *rs = coordinator_results(c);
 	int status;
 
-	if (coordinator_resumed(c))
-		servant->resume();
 	struct run_loop_ops ops = {&s,	     "dls-treesched", {&s, living, ping, lost},
 				   wait_done, all_lost,	       snapshot,
 				   dismiss,   write_outputs,   o->serve.timeout_s,
 				   loop_done, quiesce};
 
+	// a resumed run goes on from its loop: the ones before are in the file
 	if (cfg->loops > 1 && o->serve.out.npy &&
-	    npy_stream_open(&s.npy, o->serve.out.npy, rs->work.loop.dtype, cfg->loops,
-			    rs->work.loop.iterations, rs->work.loop.result_bytes)) {
+	    (coordinator_resumed(c)
+		 ? npy_stream_reopen(&s.npy, o->serve.out.npy, rs->work.loop.dtype, cfg->loops,
+				     rs->work.loop.iterations, rs->work.loop.result_bytes,
+				     coordinator_loop(c))
+		 : npy_stream_open(&s.npy, o->serve.out.npy, rs->work.loop.dtype, cfg->loops,
+				   rs->work.loop.iterations, rs->work.loop.result_bytes))) {
 		fprintf(stderr, "dls-treesched: cannot write '%s'\n", o->serve.out.npy);
 		return 1;
+	}
+	if (coordinator_resumed(c)) {
+		// in a later loop, a slave the dead coordinator had not placed
+		// for it yet waits between loops: every slave is placed again
+		// (one that runs the loop already takes it as done), before the
+		// repairs, whose heirs must be in the loop
+		if (coordinator_loop(c) > 0 && !coordinator_results(c)->done) {
+			std::vector<int> ids(COORDINATOR_MAX_SLAVES);
+			size_t n = coordinator_living(c, ids.data(), ids.size());
+
+			tell_each(&s, ids.data(), n, next_loop_call, "did not take its loop again");
+		}
+		servant->resume();
 	}
 	status = dls_serve(servant, o->serve.ior_file, cfg->run_name, "treesched", cfg->nslaves,
 			   o->serve.secret, &ops, o->serve.ping_ms, o->serve.progress);

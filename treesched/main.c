@@ -37,7 +37,7 @@ static void help(void)
 	       "                          parameter dls.loop=k and its first iterations as\n"
 	       "                          the first loop did (over the living slaves), and\n"
 	       "                          --out holds every loop, shape (N, iterations, ...);\n"
-	       "                          not with --journal\n"
+	       "                          a resumed run goes on in the loop it was in\n"
 	       "  --gamma G               share a busy slave hands to an idle neighbour: half\n"
 	       "                          (default), proportional (tau_j/(tau_i+tau_j)) or ratio\n"
 	       "  --alloc A               first iterations: equal (default), proportional or\n"
@@ -190,10 +190,6 @@ static void settle(struct treesched_args *a)
 
 	if (coordinator_piles(cfg) && cfg->alloc == TREE_ALLOC_ROUND_ROBIN)
 		cli_usage_error(PROG, "--alloc", "round-robin", "applies to --policy trees only");
-	if (cfg->loops > 1 && (ro->journal_dir || ro->resume_dir))
-		cli_usage_error(PROG, ro->journal_dir ? "--journal" : "--resume", NULL,
-				"the coordinator's journal covers a run of one loop: a run of "
-				"--loops N goes without one");
 	if (ro->resume_dir && !ro->config_given && !ro->journal_dir)
 		resume_config(ro->resume_dir, cfg, ro);
 	run_cli_finish(PROG, ro);

@@ -5,9 +5,9 @@
 # byte-identical to `dls reference` of that loop, for every scheme family,
 # hmasters in both modes, Tree Scheduling and a balancing policy, the end
 # collection, a slave killed in a later loop (under a master and under
-# Tree Scheduling) and the master killed in a later loop and resumed from
-# its journal.  What cannot run many loops is refused before anything
-# starts.
+# Tree Scheduling) and the master and Tree Scheduling's coordinator killed
+# in a later loop and resumed from their journals.  What cannot run many
+# loops is refused before anything starts.
 set -eu
 . "$(dirname "$0")/lib.sh"
 
@@ -118,6 +118,34 @@ for k in range(int(sys.argv[3])):
 PY
 echo "ok mkill: the master killed in a later loop, resumed there, every loop exact"
 
+# Tree Scheduling's coordinator killed by kill -9 in a later loop: dls run
+# resumes it from its journal in that loop, it places every slave again
+# (those placed already go on), and every loop is exact
+DLS_LOG_LEVEL=info dls run $PARAMS --loops $LOOPS --out "$T/ckill.npy" --json "$T/ckill.json" \
+	--no-progress --speeds 1,2,1,2 --t-iter 400 --scheme trees --dir "$T/ckill-dir" \
+	>"$T/ckill.log" 2>&1 &
+RUN=$!
+for _ in $(seq 600); do
+	grep -q "loop 1 of $LOOPS" "$T/ckill-dir/master.log" 2>/dev/null && break
+	sleep 0.1
+done
+sleep 0.2
+COORD=$(sed -n 's/.* treesched\[\([0-9]*\)\] .*/\1/p' "$T/ckill-dir/master.log" | head -1)
+[ -n "$COORD" ] || fail "ckill: no pid in master.log"
+kill -9 "$COORD"
+wait "$RUN" || { cat "$T/ckill.log"; fail "ckill: dls run failed"; }
+grep -q "resuming it from its journal" "$T/ckill.log" || fail "ckill: the coordinator was not resumed"
+grep -q "resumed run .* in loop [1-9] of $LOOPS" "$T/ckill-dir/master.log" ||
+	fail "ckill: not resumed in a later loop"
+/usr/bin/python3 - "$T/ckill.npy" "$T" $LOOPS <<'PY'
+import sys, numpy
+a = numpy.load(sys.argv[1])
+for k in range(int(sys.argv[3])):
+    r = numpy.load("%s/ref%d.npy" % (sys.argv[2], k))
+    assert a[k].tobytes() == r.tobytes(), "loop %d differs after the resume" % k
+PY
+echo "ok ckill: Tree Scheduling's coordinator killed in a later loop, resumed there, every loop exact"
+
 # one loop of a drifting workload alone (a run of one loop naming its
 # dls.loop): the slaves number it as the run's first, and it is exact
 dls run $PARAMS --param dls.loop=2 --speeds 1,2 --out "$T/alone.npy" --no-progress \
@@ -128,10 +156,6 @@ echo "ok loop 2 alone, in a run of one loop, exact"
 # what cannot run many loops says so before anything starts
 expect_usage_error "^dls run: --fresh-loops: Tree Scheduling and the balancing policies start every loop" \
 	dls run --speeds 1,2 --scheme trees --loops 3 --fresh-loops
-expect_usage_error "^dls-treesched: --journal: the coordinator's journal covers a run of one loop" \
-	dls-treesched --slaves 2 --loops 3 --journal "$T/tj"
-expect_usage_error "^dls run: --kill 'master': only a run with a journal resumes" \
-	dls run --speeds 1,2 --scheme trees --loops 3 --kill master@1
 expect_usage_error "^dls run: --scheme 'awf': awf learns its weights from one loop for the next" \
 	dls run --speeds 1,2 --scheme awf
 expect_usage_error "^dls-master: --loops '.*mkill-dir': a resumed run takes its configuration from its journal" \
