@@ -52,22 +52,38 @@ static void setup(struct coordinator_config *c, uint16_t *buf)
 	pile_params_init(&c->pile);
 }
 
-/* n (at most 4) slaves of throughputs 1..n register, 30 ms apart so that
- * their ids are 0..n-1: DLS_OK, or the first registration's failure. */
+/* How many slaves m has registered (its roster, before the chain). */
+static int registered(struct coordinator *m)
+{
+	struct dls_status st;
+	int n = -1;
+
+	if (coordinator_snapshot(m, &st) == DLS_OK) {
+		n = (int)st.nslaves;
+		dls_status_free(&st);
+	}
+	return n;
+}
+
+/* n (at most 4) slaves of throughputs 1..n register, each once the one
+ * before is in, so that their ids are 0..n-1: DLS_OK, or the first
+ * registration's failure. */
 static int register_slaves(struct coordinator *m, struct reg *regs, int n)
 {
 	pthread_t tid[4];
 	int rc = DLS_OK;
 
 	for (int i = 0; i < n; i++) {
-		struct timespec ts = {0, 30000000};
+		struct timespec ts = {0, 1000000};
 
 		memset(&regs[i], 0, sizeof(regs[i]));
 		regs[i].m = m;
 		regs[i].speed = i + 1.0;
 		regs[i].id = regs[i].rc = -1;
 		pthread_create(&tid[i], NULL, register_one, &regs[i]);
-		nanosleep(&ts, NULL);
+		for (int k = 0; k < 10000 && i + 1 < n && registered(m) >= 0 && registered(m) < i + 1;
+		     k++)
+			nanosleep(&ts, NULL);
 	}
 	for (int i = 0; i < n; i++) {
 		pthread_join(tid[i], NULL);

@@ -70,19 +70,33 @@ static void *register_one(void *arg)
 	return NULL;
 }
 
-/* Registers slaves of speeds 1..4 in that order (ids 0..3; chain 0 3 1 2). */
+/* How many slaves c has registered (its roster, before the chain). */
+static int registered(struct coordinator *c)
+{
+	struct dls_status st;
+	int n;
+
+	CU_ASSERT_EQUAL_FATAL(coordinator_snapshot(c, &st), DLS_OK);
+	n = (int)st.nslaves;
+	dls_status_free(&st);
+	return n;
+}
+
+/* Registers slaves of speeds 1..4 in that order (ids 0..3; chain 0 3 1 2):
+ * each registration is in before the next begins. */
 static void register_all(struct coordinator *c, struct reg *regs)
 {
 	pthread_t tid[NS];
 
 	for (int i = 0; i < NS; i++) {
-		struct timespec ts = {0, 20000000};
+		struct timespec ts = {0, 1000000};
 
 		memset(&regs[i], 0, sizeof(regs[i]));
 		regs[i].c = c;
 		regs[i].speed = i + 1.0;
 		pthread_create(&tid[i], NULL, register_one, &regs[i]);
-		nanosleep(&ts, NULL);
+		for (int k = 0; k < 10000 && registered(c) < i + 1 && i + 1 < NS; k++)
+			nanosleep(&ts, NULL);
 	}
 	for (int i = 0; i < NS; i++) {
 		pthread_join(tid[i], NULL);
