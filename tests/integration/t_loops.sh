@@ -62,12 +62,26 @@ run_loops trees --speeds 1,2,1,2 --scheme trees
 run_loops workpile --speeds 1,2,1 --scheme workpile
 grep -q "^scheme trees\|chain (work flows right)" "$T/trees.log" || fail "trees: no chain in the table"
 
-# a slave killed by kill -9 once the first loop is done: its work goes to
-# the others, every loop exact, and the later loops start without it
-# (their first iterations placed over the living slaves)
-kill_in_loop() { # NAME ARGS...
-	local name=$1
-	shift
+# every loop of NAME's --out equals its reference (a resumed run's JSON
+# holds the loops from the one it resumed in)
+planes_exact() { # NAME
+	/usr/bin/python3 - "$T/$1.npy" "$T" $LOOPS <<'PY'
+import sys, numpy
+a = numpy.load(sys.argv[1])
+for k in range(int(sys.argv[3])):
+    r = numpy.load("%s/ref%d.npy" % (sys.argv[2], k))
+    assert a[k].tobytes() == r.tobytes(), "loop %d differs after the resume" % k
+PY
+}
+
+# WHO (slave.1, or the parent: master or treesched) killed by kill -9 once
+# the first loop is done (the parent 0.2 s into the second): a slave's
+# work goes to the others and the later loops start without it; a parent
+# is resumed by dls run from its journal in the later loop it was in.
+# Every loop exact.
+kill_in_loop() { # NAME WHO ARGS...
+	local name=$1 who=$2 log pid
+	shift 2
 	DLS_LOG_LEVEL=info dls run $PARAMS --loops $LOOPS --out "$T/$name.npy" --json "$T/$name.json" \
 		--no-progress --speeds 1,2,1,2 --t-iter 400 --dir "$T/$name-dir" "$@" \
 		>"$T/$name.log" 2>&1 &
@@ -77,74 +91,35 @@ kill_in_loop() { # NAME ARGS...
 		sleep 0.1
 	done
 	grep -q "every result is in" "$T/$name-dir/master.log" || fail "$name: the first loop did not end"
-	VICTIM=$(sed -n 's/.* slave\.1\[\([0-9]*\)\] .*/\1/p' "$T/$name-dir/slave.1.log" | head -1)
-	[ -n "$VICTIM" ] || fail "$name: no pid in slave.1.log"
-	kill -9 "$VICTIM"
+	log=$T/$name-dir/master.log
+	if [ "$who" = slave.1 ]; then
+		log=$T/$name-dir/slave.1.log
+	else
+		sleep 0.2
+	fi
+	pid=$(sed -n "s/.* ${who//./\\.}\[\([0-9]*\)\] .*/\1/p" "$log" | head -1)
+	[ -n "$pid" ] || fail "$name: no pid of $who in $log"
+	kill -9 "$pid"
 	wait "$RUN" || { cat "$T/$name.log"; fail "$name: dls run failed"; }
-	grep -q "'slave.1' lost" "$T/$name-dir/master.log" || fail "$name: slave.1 was not lost"
-	loops_exact "$name"
+	if [ "$who" = slave.1 ]; then
+		grep -q "'slave.1' lost" "$T/$name-dir/master.log" || fail "$name: slave.1 was not lost"
+		loops_exact "$name"
+		return
+	fi
+	grep -q "resuming it from its journal" "$T/$name.log" || fail "$name: $who was not resumed"
+	grep -q "resumed run .* in loop [1-9] of $LOOPS" "$T/$name-dir/master.log" ||
+		fail "$name: not resumed in a later loop"
+	planes_exact "$name"
+	echo "ok $name: $who killed in a later loop, resumed there, every loop exact"
 }
-kill_in_loop kill
-kill_in_loop kill-trees --scheme trees
+kill_in_loop kill slave.1
+kill_in_loop kill-trees slave.1 --scheme trees
 grep -q "loop $((LOOPS - 1)) of $LOOPS" "$T/kill-trees-dir/master.log" ||
 	fail "kill-trees: the coordinator did not begin the last loop"
-
-# the master killed by kill -9 in the middle of a later loop: dls run
-# resumes it from its journal in that loop (the loops before done, their
-# planes of --out kept), the learning of awf replayed, every loop exact
-DLS_LOG_LEVEL=info dls run $PARAMS --loops $LOOPS --out "$T/mkill.npy" --json "$T/mkill.json" \
-	--no-progress --speeds 1,2,1,2 --t-iter 400 --scheme awf --dir "$T/mkill-dir" \
-	>"$T/mkill.log" 2>&1 &
-RUN=$!
-for _ in $(seq 600); do
-	ends=$(grep -c "every result is in" "$T/mkill-dir/master.log" 2>/dev/null) || true
-	[ "${ends:-0}" -ge 1 ] && break
-	sleep 0.1
-done
-sleep 0.2
-MASTER=$(sed -n 's/.* master\[\([0-9]*\)\] .*/\1/p' "$T/mkill-dir/master.log" | head -1)
-[ -n "$MASTER" ] || fail "mkill: no pid in master.log"
-kill -9 "$MASTER"
-wait "$RUN" || { cat "$T/mkill.log"; fail "mkill: dls run failed"; }
-grep -q "resuming it from its journal" "$T/mkill.log" || fail "mkill: the master was not resumed"
-grep -q "resumed run .* in loop [1-9] of $LOOPS" "$T/mkill-dir/master.log" ||
-	fail "mkill: not resumed in a later loop"
-/usr/bin/python3 - "$T/mkill.npy" "$T" $LOOPS <<'PY'
-import sys, numpy
-a = numpy.load(sys.argv[1])
-for k in range(int(sys.argv[3])):
-    r = numpy.load("%s/ref%d.npy" % (sys.argv[2], k))
-    assert a[k].tobytes() == r.tobytes(), "loop %d differs after the resume" % k
-PY
-echo "ok mkill: the master killed in a later loop, resumed there, every loop exact"
-
-# Tree Scheduling's coordinator killed by kill -9 in a later loop: dls run
-# resumes it from its journal in that loop, it places every slave again
-# (those placed already go on), and every loop is exact
-DLS_LOG_LEVEL=info dls run $PARAMS --loops $LOOPS --out "$T/ckill.npy" --json "$T/ckill.json" \
-	--no-progress --speeds 1,2,1,2 --t-iter 400 --scheme trees --dir "$T/ckill-dir" \
-	>"$T/ckill.log" 2>&1 &
-RUN=$!
-for _ in $(seq 600); do
-	grep -q "loop 1 of $LOOPS" "$T/ckill-dir/master.log" 2>/dev/null && break
-	sleep 0.1
-done
-sleep 0.2
-COORD=$(sed -n 's/.* treesched\[\([0-9]*\)\] .*/\1/p' "$T/ckill-dir/master.log" | head -1)
-[ -n "$COORD" ] || fail "ckill: no pid in master.log"
-kill -9 "$COORD"
-wait "$RUN" || { cat "$T/ckill.log"; fail "ckill: dls run failed"; }
-grep -q "resuming it from its journal" "$T/ckill.log" || fail "ckill: the coordinator was not resumed"
-grep -q "resumed run .* in loop [1-9] of $LOOPS" "$T/ckill-dir/master.log" ||
-	fail "ckill: not resumed in a later loop"
-/usr/bin/python3 - "$T/ckill.npy" "$T" $LOOPS <<'PY'
-import sys, numpy
-a = numpy.load(sys.argv[1])
-for k in range(int(sys.argv[3])):
-    r = numpy.load("%s/ref%d.npy" % (sys.argv[2], k))
-    assert a[k].tobytes() == r.tobytes(), "loop %d differs after the resume" % k
-PY
-echo "ok ckill: Tree Scheduling's coordinator killed in a later loop, resumed there, every loop exact"
+# the master's learning of awf replayed; Tree Scheduling's coordinator
+# places every slave again (those placed already go on)
+kill_in_loop mkill master --scheme awf
+kill_in_loop ckill treesched --scheme trees
 
 # one loop of a drifting workload alone (a run of one loop naming its
 # dls.loop): the slaves number it as the run's first, and it is exact
