@@ -42,7 +42,8 @@ int coordinator_more_loops(struct coordinator *c)
  * after some were lost: contiguous blocks in chain order over the living
  * ones, equal or by throughput as the configuration says (the largest
  * remainders one each, from the right), or round-robin over them; the
- * lost get none.  The lock is held; DLS_OK or DLS_ENOMEM.
+ * lost get none.  The lock is held; DLS_OK, DLS_ESTATE (none is living)
+ * or DLS_ENOMEM.
  */
 static int allocate_living(struct coordinator *c, int64_t iterations)
 {
@@ -65,6 +66,10 @@ static int allocate_living(struct coordinator *c, int64_t iterations)
 			sum += c->cfg.alloc == TREE_ALLOC_PROPORTIONAL ? c->roster.v[id].info.speed
 								       : 1;
 		}
+	}
+	if (nl == 0) { /* every slave lost: no loop can run */
+		rc = DLS_ESTATE;
+		goto out;
 	}
 	if (c->cfg.alloc == TREE_ALLOC_ROUND_ROBIN) {
 		for (int r = 0; r < nl; r++) {
@@ -105,7 +110,8 @@ out:
 }
 
 /* Books of one loop of `iterations`, every living slave's first
- * iterations placed; the lock is held.  DLS_OK or DLS_ENOMEM. */
+ * iterations placed; the lock is held.  DLS_OK, DLS_ESTATE (no slave is
+ * living) or DLS_ENOMEM. */
 static int new_books(struct coordinator *c, int64_t iterations)
 {
 	int n = c->plan->npes, lost = 0, rc;
@@ -179,7 +185,8 @@ int coordinator_next_loop(struct coordinator *c, char *why)
 	if (!rc) {
 		rc = new_books(c, fresh.work.loop.iterations);
 		if (rc) {
-			why_f(why, "loop %u: out of memory", c->loop + 1);
+			why_f(why, "loop %u: %s", c->loop + 1,
+			      rc == DLS_ESTATE ? "every slave was lost" : "out of memory");
 			result_store_free(&fresh);
 		}
 	}
