@@ -150,6 +150,10 @@ int slave_placed_next_loop(struct slave_placed *s, const struct placement *a, ch
 	if (work_params_loop_number(a->job.params, (size_t)a->job.nparams, &loop, why, len))
 		return DLS_EINVAL;
 	pthread_mutex_lock(&s->lock);
+	/* a loop ended before the loop thread entered it ends at once */
+	while (s->running >= 0 && s->running <= s->ended && s->running != (int64_t)loop &&
+	       !s->stop)
+		pthread_cond_wait(&s->cond, &s->lock);
 	if (s->running == (int64_t)loop && !s->stop) {
 		/* a coordinator resumed from its journal places every slave again
 		 * in the loop it resumed in: this one runs it already */
@@ -281,11 +285,11 @@ static int run_loop(struct slave_placed *s, struct run *r, const struct placed_o
 			slave_tree_end_loop(s->tree);
 	}
 	pthread_mutex_unlock(&s->lock);
+	if (loop == 0 && ops->registered) /* the adapter binds its name: once a run */
+		ops->registered(ops->ctx, a->id, &a->job);
 	if (!a->piles) {
 		rc = slave_tree_loop(s->tree, r, ops, a, ts);
 	} else {
-		if (ops->registered)
-			ops->registered(ops->ctx, a->id, &a->job);
 		log_info("placed as slave %d of %d (%s): %lld iterations from %lld (stride %lld)",
 			 a->id, a->npes, pile_policy_name(a->policy), (long long)a->count,
 			 (long long)a->start, (long long)a->stride);

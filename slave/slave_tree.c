@@ -298,8 +298,6 @@ int slave_tree_loop(struct slave_tree *t, struct run *r, const struct placed_ops
 
 	if (rc)
 		return rc;
-	if (ops->registered)
-		ops->registered(ops->ctx, a->id, &a->job);
 	log_info("placed as slave %d: %lld iterations from %lld (stride %lld), neighbours %d and "
 		 "%d",
 		 a->id, (long long)a->count, (long long)a->start, (long long)a->stride, a->left_id,
