@@ -30,9 +30,10 @@ int64_t stride_ranges_take(struct stride_ranges *q)
 	struct stride_range *f = &q->v[0];
 	int64_t it = f->start;
 
-	f->start += f->stride;
-	if (--f->count == 0)
+	if (--f->count == 0) /* its last: no next start (a range of one may have any stride) */
 		memmove(q->v, q->v + 1, --q->n * sizeof(*q->v));
+	else
+		f->start += f->stride;
 	return it;
 }
 

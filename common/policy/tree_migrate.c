@@ -27,6 +27,10 @@ int64_t tree_migrate_count(enum tree_gamma g, double tau_sender, double tau_rece
 	default: /* half: exact in integers */
 		return (r + 1) / 2;
 	}
+	if (x != x) /* throughputs that are no numbers: half */
+		return (r + 1) / 2;
+	if (x >= (double)r)
+		return r;
 	/* ceil, forgiving the last bit of rounding: 4/5 of 45 is 36, not 37 */
 	n = (int64_t)ceil(x - 1e-9 * (x > 1 ? x : 1));
 	if (n < 1)

@@ -23,7 +23,7 @@ enum tree_gamma {
  * How many of the sender's r unstarted iterations a demand moves:
  * n = min(r, max(1, ceil(gamma r))), 0 when r = 0.  Exact for half and for
  * throughputs that are small integers; the throughputs are the endpoints'
- * own (docs/schemes.md 7.18).
+ * own (docs/schemes.md 7.18); half when they make gamma no number.
  */
 int64_t tree_migrate_count(enum tree_gamma g, double tau_sender, double tau_receiver, int64_t r);
 

@@ -3,13 +3,16 @@
  * neighbours, without CORBA: the fuzzer's bytes place it (its range, stride,
  * neighbours, gamma; or a workpile or roc placement) and then, while it
  * computes in its own thread, send it transfers of any range, demands,
- * neighbour changes and policy messages from anyone; then stop.  Its
+ * neighbour changes, policy messages from anyone and the turn to a next
+ * loop (end_loop, then next_loop with a new placement); then stop.  Its
  * coordinator and neighbours are this file.
  *
  * Invariants: no crash, hang or sanitizer report; every result it reports
- * is the kernel's, for an iteration it was given, in the loop, with exactly
- * its octets; every hand-over it announces (migrated) and sends (transfer)
- * lies in the loop and in what it was given; it stops when told.
+ * is the kernel's, of the loop it was placed in last, for an iteration it
+ * was given in that loop, with exactly its octets; every hand-over it
+ * announces (migrated) and sends (transfer) lies in the loop and in what
+ * it was given there; once end_loop returned, nothing of the loop ended
+ * reaches the coordinator or a neighbour; it stops when told.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -22,12 +25,14 @@
 #include "master_testutil.h"
 #include "slave_placed.h"
 #include "tree_migrate.h"
+#include "work.h"
 
 struct world {
 	struct fz_run ref;	 /* the loop and its reference results */
 	struct placement a; /* the placement */
 	pthread_mutex_t lock;
-	uint8_t *given; /* by iteration: handed to the slave (placement or transfer) */
+	uint8_t *given; /* by iteration: handed to the slave in the current loop */
+	uint32_t loop;	/* the loop it was placed in last (under lock) */
 	struct slave_placed *t;
 	struct slave_config cfg;
 	int rc;
@@ -69,6 +74,9 @@ static int op_report(void *ctx, int id, const struct dls_result *res, size_t n,
 	(void)times, (void)why, (void)len;
 	FZ_ASSERT(id == w->a.id);
 	for (size_t b = 0; b < n; b++) {
+		pthread_mutex_lock(&w->lock);
+		FZ_ASSERT(res[b].loop == w->loop);
+		pthread_mutex_unlock(&w->lock);
 		FZ_ASSERT(res[b].count >= 1 && fz_inside(&w->ref, res[b].start, res[b].count));
 		FZ_ASSERT(res[b].nbytes == (size_t)res[b].count * w->ref.rb);
 		check_given(w, res[b].start, res[b].count, 1);
@@ -192,6 +200,32 @@ static void place(struct world *w, struct fz *f)
 	}
 }
 
+/* The turn to the next loop: the slave ends the current one (nothing of
+ * it may arrive after), what it was given is forgotten, and it is placed
+ * for the next (the same job but dls.loop, a new first range). */
+static void next_loop(struct world *w, struct fz *f)
+{
+	struct placement a = w->a;
+	int64_t width = w->ref.iterations;
+	char why[256];
+	int rc;
+
+	FZ_ASSERT(slave_placed_end_loop(w->t, w->loop) == DLS_OK);
+	pthread_mutex_lock(&w->lock);
+	memset(w->given, 0, (size_t)width);
+	w->loop++;
+	pthread_mutex_unlock(&w->lock);
+	FZ_ASSERT(work_params_set_loop(a.job.params, &a.job.nparams, w->loop) == DLS_OK);
+	a.start = (int64_t)fz_pick(f, (uint32_t)width);
+	a.count = fz_pick(f, (uint32_t)((width - 1 - a.start) / a.stride + 1) + 1);
+	give(w, a.start, a.count, a.stride);
+	rc = slave_placed_next_loop(w->t, &a, why, sizeof(why));
+	if (rc) /* the reason, before the broken invariant's line */
+		fprintf(stderr, "next_loop refused: %s\n", why);
+	FZ_ASSERT(rc == DLS_OK);
+	w->a = a;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fz f = {data, size};
@@ -216,7 +250,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int k = 0; k < 64 && fz_left(&f); k++) {
 		int from = (int)fz_i64_near(&f, 0);
 
-		switch (fz_pick(&f, 5)) {
+		switch (fz_pick(&f, 6)) {
+		case 5:
+			next_loop(&w, &f);
+			break;
 		case 4: { /* a policy message from anyone, any values */
 			struct pile_msg m = {(int)fz_i64_near(&f, 0), from, w.a.id,
 					     fz_i64_near(&f, 3), fz_i64_near(&f, 3),
