@@ -29,6 +29,7 @@ struct slave_placed {
 	/* a run of many loops (PROTOCOL.md 10) */
 	int64_t running;	 /* the loop the loop thread computes (-1: none) */
 	int64_t ended;		 /* the last loop the coordinator ended (-1: none) */
+	int64_t placed;		 /* the loop of its last placement taken (0: registration's) */
 	struct placement next;	 /* the next loop's placement, handed to the loop thread */
 	int has_next;		 /* next is waiting for the loop thread */
 	int answered, answer;	 /* the loop thread took (0) or refused it, why: */
@@ -154,9 +155,10 @@ int slave_placed_next_loop(struct slave_placed *s, const struct placement *a, ch
 	while (s->running >= 0 && s->running <= s->ended && s->running != (int64_t)loop &&
 	       !s->stop)
 		pthread_cond_wait(&s->cond, &s->lock);
-	if (s->running == (int64_t)loop && !s->stop) {
+	if (s->placed == (int64_t)loop && !s->has_next && !s->stop) {
 		/* a coordinator resumed from its journal places every slave again
-		 * in the loop it resumed in: this one runs it already */
+		 * in the loop it resumed in: this one runs it already (or is on
+		 * its way into it) */
 		pthread_mutex_unlock(&s->lock);
 		return DLS_OK;
 	}
@@ -177,6 +179,17 @@ int slave_placed_next_loop(struct slave_placed *s, const struct placement *a, ch
 	snprintf(why, len, "%s", s->answered ? s->answer_why : "the run is over here");
 	pthread_mutex_unlock(&s->lock);
 	return rc;
+}
+
+/* Has the coordinator said stop (the run is over)? */
+static int stopped(struct slave_placed *s)
+{
+	int stop;
+
+	pthread_mutex_lock(&s->lock);
+	stop = s->stop;
+	pthread_mutex_unlock(&s->lock);
+	return stop;
 }
 
 /* The coordinator's register_tree(), as slave_call makes it. */
@@ -344,6 +357,8 @@ static int await_next(struct slave_placed *s, struct run *r, struct placement *a
 	snprintf(s->answer_why, sizeof(s->answer_why), "%s",
 		 rc ? (r->why[0] ? r->why : dls_strerror(rc)) : "");
 	s->answered = 1;
+	if (!rc)
+		s->placed = r->loop;
 	pthread_cond_broadcast(&s->cond);
 	pthread_mutex_unlock(&s->lock);
 	if (rc)
@@ -368,7 +383,17 @@ int slave_placed_run(struct slave_placed *s, const struct slave_config *cfg,
 		return rc;
 	for (;;) {
 		rc = run_loop(s, &r, ops, &a, loop, ts);
-		if (rc)
+		if (rc && stopped(s)) {
+			/* the coordinator had every result and said stop: a call of
+			 * this slave refused or lost after that (a copy of work given
+			 * again after a failure, a balancing call that waited out a
+			 * hung peer) loses nothing */
+			log_warn("stopped by the coordinator, whose run is over; a last call "
+				 "failed: %s",
+				 why);
+			rc = DLS_OK;
+		}
+		if (rc || stopped(s))
 			break;
 		next = await_next(s, &r, &a);
 		if (next <= 0) {

@@ -25,6 +25,7 @@ int main(void)
 	    journal_suite_add() || journal_mac_suite_add() || liveness_suite_add() || workload_suite_add() ||
 	    net_addr_suite_add() || takeback_suite_add() || host_peers_suite_add() ||
 	    timeline_suite_add() || out_files_suite_add() || verify_suite_add() ||
+	    placed_slave_suite_add() ||
 	    sized_options_suite_add()) {
 		fprintf(stderr, "unit_tests: cannot register suites: %s\n", CU_get_error_msg());
 		CU_cleanup_registry();

@@ -32,5 +32,6 @@ int timeline_suite_add(void);
 int out_files_suite_add(void);
 int verify_suite_add(void);
 int sized_options_suite_add(void);
+int placed_slave_suite_add(void);
 
 #endif
