@@ -121,6 +121,21 @@ static void test_refused_after_stop(void)
 	teardown(&c);
 }
 
+/* The iterations of loop `loop` reported, once all WIDTH are or after 10 s. */
+static int64_t reported(struct coord *c, int loop)
+{
+	int64_t done = 0;
+
+	for (int k = 0; k < 10000 && done < WIDTH; k++) {
+		pthread_mutex_lock(&c->lock);
+		done = c->per_loop[loop];
+		pthread_mutex_unlock(&c->lock);
+		if (done < WIDTH)
+			usleep(1000);
+	}
+	return done;
+}
+
 /* Two loops: the first computed and ended, the second placed with its job
  * (dls.loop=1) and computed, every block stamped with its loop. */
 static void test_two_loops(void)
@@ -129,18 +144,10 @@ static void test_two_loops(void)
 	struct coord c;
 	pthread_t t;
 	char why[256];
-	int64_t done = 0;
 
 	setup(&c);
 	CU_ASSERT_FATAL(pthread_create(&t, NULL, run, &c) == 0);
-	for (int k = 0; k < 10000 && done < WIDTH; k++) {
-		pthread_mutex_lock(&c.lock);
-		done = c.per_loop[0];
-		pthread_mutex_unlock(&c.lock);
-		if (done < WIDTH)
-			usleep(1000);
-	}
-	CU_ASSERT_EQUAL_FATAL(done, WIDTH);
+	CU_ASSERT_EQUAL_FATAL(reported(&c, 0), WIDTH);
 	CU_ASSERT_EQUAL(slave_placed_end_loop(c.s, 0), DLS_OK);
 	next = c.a;
 	CU_ASSERT_EQUAL_FATAL(work_params_set_loop(next.job.params, &next.job.nparams, 1), DLS_OK);
@@ -150,15 +157,7 @@ static void test_two_loops(void)
 	CU_ASSERT_EQUAL(slave_placed_next_loop(c.s, &next, why, sizeof(why)), DLS_OK);
 	/* placed again in the loop it runs: answered at once */
 	CU_ASSERT_EQUAL(slave_placed_next_loop(c.s, &next, why, sizeof(why)), DLS_OK);
-	done = 0;
-	for (int k = 0; k < 10000 && done < WIDTH; k++) {
-		pthread_mutex_lock(&c.lock);
-		done = c.per_loop[1];
-		pthread_mutex_unlock(&c.lock);
-		if (done < WIDTH)
-			usleep(1000);
-	}
-	CU_ASSERT_EQUAL(done, WIDTH);
+	CU_ASSERT_EQUAL(reported(&c, 1), WIDTH);
 	slave_placed_on_stop(c.s);
 	pthread_join(t, NULL);
 	CU_ASSERT_EQUAL(c.rc, DLS_OK);
