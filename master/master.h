@@ -292,7 +292,11 @@ size_t master_slaves_undismissed(struct master *m, int *ids, size_t max);
  * At the end of a run: slaves that wait for work ask again within wait_ms
  * and hear DONE; one whose A_i is 0 does not ask at all.  Waits a few
  * wait_ms for the first kind, then returns the ids of the slaves that must
- * be told to stop (at most max; 0 when every slave heard DONE).
+ * be told to stop (at most max; 0 when every slave heard DONE).  After a
+ * resume it waits, within the rejoin window and up to
+ * MASTER_REJOIN_END_MS, also for the slaves that have not rejoined and for
+ * those the journal says were told DONE but that have not heard it from
+ * this master (that reply may have died with the old one).
  */
 size_t master_slaves_to_stop(struct master *m, int *ids, size_t max);
 

@@ -29,6 +29,9 @@ struct master_child {
 	struct serve_child serve;
 	int first_request_pending; /* its first request waits at the start gate */
 	int rejoined;		   /* after a resume: it joined the new master */
+	int owed_done;		   /* after a resume: journaled as told DONE, not
+				    * heard since (that reply may have died with
+				    * the old master) */
 	int readmitted;		   /* taken back after it was declared lost */
 	uint64_t reg_ticket;	   /* the journal's record of its registration */
 	/* the chunk times its last request reported, learnt when that request

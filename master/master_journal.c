@@ -621,8 +621,10 @@ static int journal_begin(struct master *m, char *why)
 	m->resumed_at = dls_now();
 	if (m->roster.closed && !m->gate_open) /* the first requests come again */
 		m->gate_deadline = m->resumed_at + m->cfg.start_timeout_ms / 1000.0;
-	for (int i = 0; i < m->roster.n; i++)
+	for (int i = 0; i < m->roster.n; i++) {
 		m->children[i].rejoined = 0; /* their references died with the old master */
+		m->children[i].owed_done = m->roster.v[i].info.state == DLS_SLAVE_DONE;
+	}
 	log_warn("resumed run '%s' from '%s': %zu events replayed in %.3f s, %lld of %lld "
 		 "iterations delivered%s%s, %d slaves to rejoin",
 		 m->cfg.run_name, m->cfg.journal_dir, rp.events, dls_now() - t0,

@@ -882,6 +882,17 @@ static const struct serve_steps master_steps = {
 	.after = call_after,
 };
 
+/* Child id is answered `out`: after a resume, a DONE it was owed
+ * (owed_done) is paid.  The lock is held. */
+static void heard_reply(struct master *m, int id, const struct dls_reply *out)
+{
+	if (out->kind == DLS_REPLY_DONE && id >= 0 && id < m->roster.n &&
+	    m->children[id].owed_done) {
+		m->children[id].owed_done = 0;
+		pthread_cond_broadcast(&m->cond);
+	}
+}
+
 int master_request(struct master *m, const struct dls_request *req, struct dls_reply *out,
 		   char *why)
 {
@@ -890,6 +901,8 @@ int master_request(struct master *m, const struct dls_request *req, struct dls_r
 
 	pthread_mutex_lock(&m->lock);
 	rc = serve_request(&master_steps, &c, req, out, why);
+	if (!rc)
+		heard_reply(m, req->slave_id, out);
 	serve_held_together(m); /* the held ones its turn came before, after its record */
 	pthread_mutex_unlock(&m->lock);
 	free(c.kept);
@@ -1051,6 +1064,7 @@ int master_request_group(struct master *m, const struct dls_request *reqs, size_
 			out[k].kind = DLS_REPLY_DONE;
 		else
 			out[k] = replies[j++];
+		heard_reply(m, reqs[k].slave_id, &out[k]);
 	}
 	serve_held_together(m);
 	pthread_mutex_unlock(&m->lock);
@@ -1132,6 +1146,30 @@ size_t master_slaves_undismissed(struct master *m, int *ids, size_t max)
 	return n;
 }
 
+/* After a resume: child i was journaled as told DONE and has not heard
+ * it from this master; the reply may have died with the old master, and
+ * the child, rejoining, asks for it again.  The lock is held. */
+static int owes_done(const struct master *m, int i)
+{
+	return m->children[i].owed_done && roster_alive(&m->roster, i);
+}
+
+/* Waits until no child is owed a DONE (owes_done) or until deadline. */
+static void wait_owed_done(struct master *m, double deadline)
+{
+	pthread_mutex_lock(&m->lock);
+	for (;;) {
+		int owed = 0;
+
+		for (int i = 0; i < m->roster.n && !owed; i++)
+			owed = owes_done(m, i);
+		if (!owed || (dls_cond_wait_until(&m->cond, &m->lock, deadline) &&
+			      dls_now() >= deadline))
+			break;
+	}
+	pthread_mutex_unlock(&m->lock);
+}
+
 /*
  * How long the end waits for the slaves to ask and hear DONE, in ms: a
  * WAIT's few rounds; after a resume, while a slave that has not rejoined
@@ -1146,8 +1184,9 @@ static int end_wait_ms(struct master *m)
 
 	pthread_mutex_lock(&m->lock);
 	for (int i = 0; m->resumed_at > 0 && i < m->roster.n; i++)
-		if (!m->children[i].rejoined && roster_alive(&m->roster, i) &&
-		    m->roster.v[i].info.state != DLS_SLAVE_DONE)
+		if ((!m->children[i].rejoined && roster_alive(&m->roster, i) &&
+		     m->roster.v[i].info.state != DLS_SLAVE_DONE) ||
+		    owes_done(m, i))
 			left = m->resumed_at + m->cfg.rejoin_ms / 1000.0 - dls_now();
 	pthread_mutex_unlock(&m->lock);
 	if (left > 0) {
@@ -1161,7 +1200,12 @@ static int end_wait_ms(struct master *m)
 
 size_t master_slaves_to_stop(struct master *m, int *ids, size_t max)
 {
-	if (!master_wait_dismissed(m, end_wait_ms(m)))
+	int ms = end_wait_ms(m);
+	double deadline = dls_now() + ms / 1000.0;
+	int rc = master_wait_dismissed(m, ms);
+
+	wait_owed_done(m, deadline);
+	if (!rc)
 		return 0;
 	return master_slaves_undismissed(m, ids, max);
 }

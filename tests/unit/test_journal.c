@@ -9,6 +9,7 @@
  * be refused (existing, absent, of another run, tampered with).
  */
 #include <CUnit/CUnit.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -278,6 +279,80 @@ static void test_resume_lost_and_submit(void)
 	master_destroy(m);
 }
 
+/* The end of a resumed run, in a thread: the slaves to stop, and how many
+ * slaves had heard DONE again when it returned. */
+struct ender {
+	struct master *m;
+	size_t nstop;
+	int heard, heard_then;
+	pthread_mutex_t lock;
+};
+
+static void *end_run(void *arg)
+{
+	struct ender *e = arg;
+	int ids[NS];
+
+	e->nstop = master_slaves_to_stop(e->m, ids, NS);
+	pthread_mutex_lock(&e->lock);
+	e->heard_then = e->heard;
+	pthread_mutex_unlock(&e->lock);
+	return NULL;
+}
+
+/*
+ * A master dies after journaling that it told every slave DONE, before
+ * the replies left: the resumed master's end waits for the slaves to
+ * rejoin and hear DONE again (it returned at once, and the slaves found no
+ * master); slaves that never come back hold it only within its window.
+ */
+static void test_done_owed_after_resume(void)
+{
+	struct master_config c, back;
+	struct ender e = {.lock = PTHREAD_MUTEX_INITIALIZER};
+	struct driver d = {0};
+	struct dls_reply rep;
+	char why[MASTER_WHY_LEN];
+	pthread_t t;
+	int err, ids[NS];
+
+	fresh_dir();
+	config(&c, SCHED_GSS, 1);
+	e.m = master_open(&c, &err, why);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e.m);
+	register_all(e.m);
+	drive(e.m, &d, 0);
+	check_exact(e.m);
+	master_destroy(e.m); /* every DONE journaled; say none was heard */
+
+	CU_ASSERT_EQUAL_FATAL(master_journal_config(dir, &back, why), DLS_OK);
+	back.rejoin_ms = 60000;
+	e.m = master_open(&back, &err, why);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e.m);
+	CU_ASSERT_EQUAL_FATAL(pthread_create(&t, NULL, end_run, &e), 0);
+	usleep(50000); /* the end is waiting by now */
+	for (int i = 0; i < NS; i++) {
+		double v;
+
+		CU_ASSERT_EQUAL(master_rejoin(e.m, i, master_child_key(e.m, i), &v, why), DLS_OK);
+		CU_ASSERT_EQUAL(step(e.m, &d, i, 1, &rep), DLS_OK); /* the lost reply, again */
+		CU_ASSERT_EQUAL(rep.kind, DLS_REPLY_DONE);
+		pthread_mutex_lock(&e.lock);
+		e.heard++;
+		pthread_mutex_unlock(&e.lock);
+	}
+	pthread_join(t, NULL);
+	CU_ASSERT_EQUAL(e.heard_then, NS);
+	CU_ASSERT_EQUAL(e.nstop, 0);
+	master_destroy(e.m);
+
+	back.rejoin_ms = 300; /* none comes back: the end ends with the window */
+	e.m = master_open(&back, &err, why);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e.m);
+	CU_ASSERT_EQUAL(master_slaves_to_stop(e.m, ids, NS), 0);
+	master_destroy(e.m);
+}
+
 /*
  * A registration whose answer was lost with the master (it died after its
  * journal recorded the registration): the same process registering again
@@ -480,6 +555,8 @@ int journal_suite_add(void)
 			    test_withdrawn_after_resume) ||
 	       !CU_add_test(s, "a registration answered again after a resume",
 			    test_register_again_after_resume) ||
+	       !CU_add_test(s, "a DONE lost with the master is heard before the end",
+			    test_done_owed_after_resume) ||
 	       !CU_add_test(s, "journals refused", test_journal_refusals) ||
 	       !CU_add_test(s, "an observer sees the events made durable",
 			    test_has_event_while_written);
