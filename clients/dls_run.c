@@ -833,11 +833,13 @@ static int drill_waits_for_start(const struct run_opts *o)
 
 /* The drills (--kill) whose time came, t0 being the launch; *started_at:
  * when the loop was seen to start (0: not yet), looked for in the journal
- * while a drill counts from it. */
+ * while a drill counts from it: the master's start gate, or the chain
+ * Tree Scheduling's coordinator builds once every slave registered. */
 static void fire_drills(struct run_opts *o, const struct run_env *e, struct run_state *r,
 			double t0, double *started_at)
 {
-	if (!*started_at && drill_waits_for_start(o) && journal_has_event(e->logdir, "gate")) {
+	if (!*started_at && drill_waits_for_start(o) &&
+	    journal_has_event(e->logdir, o->trees ? "chain" : "gate")) {
 		*started_at = dls_now();
 		fprintf(stderr, PROG ": the loop started at %.2f s\n", *started_at - t0);
 	}

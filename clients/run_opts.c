@@ -201,7 +201,8 @@ static void help(void)
 	       "  --kill WHO@SECS      kill -9 slave WHO (3 or slave.3), hmaster.L.I, the master\n"
 	       "                       or the coordinator that long after the launch, or,\n"
 	       "                       as WHO@start+SECS, after the loop starts (the start\n"
-	       "                       gate the master journals) (failure drill)\n"
+	       "                       gate the master journals, or the chain Tree\n"
+	       "                       Scheduling's coordinator does) (failure drill)\n"
 	       "  --no-start WHO       slave WHO (3 or slave.3) is launched from a program\n"
 	       "                       that does not exist, so it never starts, as with a\n"
 	       "                       wrong path (failure drill: dls run withdraws it)\n"
@@ -852,10 +853,10 @@ static void plan_hmasters(struct run_opts *o)
 			cli_usage_error(PROG, "--kill", d->name,
 					"only a run with a journal resumes its master or coordinator "
 					"(not --no-journal)");
-		if (d->from_start && (!o->journal || o->trees))
+		if (d->from_start && !o->journal)
 			cli_usage_error(PROG, "--kill", d->name,
-					"@start+SECONDS counts from the start gate the master "
-					"journals: not with --no-journal or Tree Scheduling");
+					"@start+SECONDS counts from the loop's start that the master "
+					"or coordinator journals: not with --no-journal");
 	}
 }
 

@@ -36,12 +36,12 @@ PY
 grep -q "^per pair (giver>receiver migrations): [0-9]>[0-9]" "$T/wp-nat.log"
 
 # kill -9 a slave holding work: its iterations go to another, exact
-run wp-kill --scheme workpile --cluster C8 --t-iter 2000 --order interleaved --kill 3@0.8
-run roc-kill --scheme roc --cluster C8 --t-iter 2000 --kill 5@0.8
+run wp-kill --scheme workpile --cluster C8 --t-iter 2000 --order interleaved --kill 3@start+0.8
+run roc-kill --scheme roc --cluster C8 --t-iter 2000 --kill 5@start+0.8
 # (Ripple's at t_iter 6000, T_ideal 8.5 s: on a saturated host a peer's
 # calls to the dying slave may wait out their 3 s timeout before its
 # neighbours know it is dead, and the bridge must still have work to carry)
-run ripple-kill --scheme ripple --cluster C8 --t-iter 6000 --kill 4@0.8
+run ripple-kill --scheme ripple --cluster C8 --t-iter 6000 --kill 4@start+0.8
 python3 - "$T/wp-kill.json" "$T/roc-kill.json" "$T/ripple-kill.json" <<'PY'
 import json, sys
 for path, name in zip(sys.argv[1:], ["slave.3", "slave.5", "slave.4"]):

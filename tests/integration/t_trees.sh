@@ -36,7 +36,7 @@ PY
 grep -q "^migration units (size x times): " "$T/half-equal.log"
 
 # kill -9 a slave holding work
-run kill --cluster C8 --t-iter 2000 --order interleaved --kill slave.3@0.8 # every slave still holds work then (by its name)
+run kill --cluster C8 --t-iter 2000 --order interleaved --kill slave.3@start+0.8 # every slave still holds work then (by its name)
 python3 - "$T/kill.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
