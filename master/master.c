@@ -410,20 +410,24 @@ static int all_dismissed(const struct master *m)
 	return 1;
 }
 
-int master_wait_dismissed(struct master *m, int timeout_ms)
+int master_wait_until(struct master *m, int (*done)(const struct master *), double deadline)
 {
-	double deadline = dls_now() + timeout_ms / 1000.0;
 	int rc = DLS_OK;
 
 	pthread_mutex_lock(&m->lock);
-	while (!all_dismissed(m)) {
+	while (!done(m)) {
 		if (dls_cond_wait_until(&m->cond, &m->lock, deadline) && dls_now() >= deadline) {
-			rc = all_dismissed(m) ? DLS_OK : DLS_ETIMEDOUT;
+			rc = done(m) ? DLS_OK : DLS_ETIMEDOUT;
 			break;
 		}
 	}
 	pthread_mutex_unlock(&m->lock);
 	return rc;
+}
+
+int master_wait_dismissed(struct master *m, int timeout_ms)
+{
+	return master_wait_until(m, all_dismissed, dls_now() + timeout_ms / 1000.0);
 }
 
 int master_all_lost(struct master *m)

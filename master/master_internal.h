@@ -203,6 +203,10 @@ void master_readmit(struct master *m, int id);
  * master_check_caller, except that a child declared lost that shows its
  * capability is taken back (master_readmit) unless the run is closing. */
 int master_admit_caller(struct master *m, int id, uint64_t key, char *why);
+
+/* Waits, under the master's lock, until done(m) or until deadline
+ * (dls_now's clock): DLS_OK once done, else DLS_ETIMEDOUT. */
+int master_wait_until(struct master *m, int (*done)(const struct master *), double deadline);
 /* Gives child id the chunk c (from the requeue or the scheme) as a WORK
  * reply *out: held in the ledger, counted.  DLS_OK or DLS_ENOMEM. */
 int master_give_work(struct master *m, int id, struct dls_range c, struct dls_reply *out);

@@ -1154,20 +1154,13 @@ static int owes_done(const struct master *m, int i)
 	return m->children[i].owed_done && roster_alive(&m->roster, i);
 }
 
-/* Waits until no child is owed a DONE (owes_done) or until deadline. */
-static void wait_owed_done(struct master *m, double deadline)
+/* No child is owed a DONE (owes_done).  The lock is held. */
+static int none_owed_done(const struct master *m)
 {
-	pthread_mutex_lock(&m->lock);
-	for (;;) {
-		int owed = 0;
-
-		for (int i = 0; i < m->roster.n && !owed; i++)
-			owed = owes_done(m, i);
-		if (!owed || (dls_cond_wait_until(&m->cond, &m->lock, deadline) &&
-			      dls_now() >= deadline))
-			break;
-	}
-	pthread_mutex_unlock(&m->lock);
+	for (int i = 0; i < m->roster.n; i++)
+		if (owes_done(m, i))
+			return 0;
+	return 1;
 }
 
 /*
@@ -1204,7 +1197,7 @@ size_t master_slaves_to_stop(struct master *m, int *ids, size_t max)
 	double deadline = dls_now() + ms / 1000.0;
 	int rc = master_wait_dismissed(m, ms);
 
-	wait_owed_done(m, deadline);
+	master_wait_until(m, none_owed_done, deadline);
 	if (!rc)
 		return 0;
 	return master_slaves_undismissed(m, ids, max);
